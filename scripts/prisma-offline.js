@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Runs the Prisma CLI without internet access.
+//
+// Before `generate`, `migrate`, `validate`, ... the CLI makes sure a native schema-engine binary is
+// present and downloads it from Prisma's server otherwise; that download fails on machines that
+// only reach the npm registry (CI runners, the node:20-slim image). `generate` and `studio` never
+// run that binary, and the CLI skips the download when PRISMA_SCHEMA_ENGINE_BINARY names an
+// existing executable, so we point it at the Node binary running this script: it exists on every
+// machine that can run this script. Migrations do not go through the CLI at all: they run
+// in-process on the WebAssembly engine (src/infrastructure/database/).
+//
+// Plain CommonJS JavaScript on purpose: it runs from `postinstall` in `npm ci`, before anything is
+// compiled and when dev dependencies such as tsx may be absent.
+'use strict';
+
+const { spawnSync } = require('node:child_process');
+
+const prismaCli = require.resolve('prisma/build/index.js');
+const env = { ...process.env };
+if (!env.PRISMA_SCHEMA_ENGINE_BINARY) {
+  env.PRISMA_SCHEMA_ENGINE_BINARY = process.execPath;
+}
+// No update check or telemetry request: there is no network to send them to.
+if (!env.CHECKPOINT_DISABLE) {
+  env.CHECKPOINT_DISABLE = '1';
+}
+
+const result = spawnSync(process.execPath, [prismaCli, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env,
+});
+if (result.error) {
+  throw result.error;
+}
+process.exit(result.status ?? 1);

@@ -1,0 +1,70 @@
+import 'reflect-metadata';
+import { Container } from 'inversify';
+import type { CredentialHasher } from '../core/ports/credential-hasher';
+import type { IdGenerator } from '../core/ports/id-generator';
+import type { TransactionBoundary } from '../core/ports/transaction-boundary';
+import type { WallClock } from '../core/ports/wall-clock';
+import { AuthenticateApiKey } from '../core/use-cases/accounts/authenticate-api-key';
+import { CreateAccount } from '../core/use-cases/accounts/create-account';
+import { CreateAnchor } from '../core/use-cases/anchors/create-anchor';
+import { RegisterItem } from '../core/use-cases/items/register-item';
+import { CheckParadox } from '../core/use-cases/paradoxes/check-paradox';
+import { CreateTimeline } from '../core/use-cases/timelines/create-timeline';
+import { GetTimeline } from '../core/use-cases/timelines/get-timeline';
+import { ListTimelines } from '../core/use-cases/timelines/list-timelines';
+import { Travel } from '../core/use-cases/travels/travel';
+import type { PrismaClient } from '../infrastructure/persistence/prisma/generated/client';
+import { PrismaTransactionBoundary } from '../infrastructure/persistence/prisma/prisma-transaction-boundary';
+import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
+import { ScryptCredentialHasher } from '../infrastructure/system/scrypt-credential-hasher';
+import { SystemWallClock } from '../infrastructure/system/system-wall-clock';
+import { TOKENS } from './tokens';
+
+export interface ContainerOptions {
+  readonly prisma: PrismaClient;
+  /** Tests freeze or advance time through this; production uses the system clock. */
+  readonly wallClock?: WallClock;
+}
+
+/**
+ * The composition root: the one place that knows which adapter serves which port. Core classes
+ * are built by factories here, so the core carries no decorators and no container types.
+ */
+export function buildContainer(options: ContainerOptions): Container {
+  const container = new Container({ defaultScope: 'Singleton' });
+
+  container.bind<TransactionBoundary>(TOKENS.TransactionBoundary).toConstantValue(new PrismaTransactionBoundary(options.prisma));
+  container.bind<WallClock>(TOKENS.WallClock).toConstantValue(options.wallClock ?? new SystemWallClock());
+  container.bind<IdGenerator>(TOKENS.IdGenerator).toConstantValue(new RandomIdGenerator());
+  container.bind<CredentialHasher>(TOKENS.CredentialHasher).toConstantValue(new ScryptCredentialHasher());
+
+  const { TransactionBoundary: tx, WallClock: clock, IdGenerator: ids, CredentialHasher: hasher } = TOKENS;
+  container.bind(CreateAccount).toResolvedValue(
+    (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new CreateAccount(t, h, i, c),
+    [tx, hasher, ids, clock],
+  );
+  container.bind(AuthenticateApiKey).toResolvedValue(
+    (t: TransactionBoundary, h: CredentialHasher) => new AuthenticateApiKey(t, h),
+    [tx, hasher],
+  );
+  container.bind(CreateAnchor).toResolvedValue(
+    (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new CreateAnchor(t, i, c),
+    [tx, ids, clock],
+  );
+  container.bind(CreateTimeline).toResolvedValue(
+    (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new CreateTimeline(t, i, c),
+    [tx, ids, clock],
+  );
+  container.bind(GetTimeline).toResolvedValue((t: TransactionBoundary, c: WallClock) => new GetTimeline(t, c), [tx, clock]);
+  container.bind(ListTimelines).toResolvedValue((t: TransactionBoundary, c: WallClock) => new ListTimelines(t, c), [tx, clock]);
+  container.bind(Travel).toResolvedValue(
+    (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new Travel(t, i, c),
+    [tx, ids, clock],
+  );
+  container.bind(RegisterItem).toResolvedValue(
+    (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new RegisterItem(t, i, c),
+    [tx, ids, clock],
+  );
+  container.bind(CheckParadox).toResolvedValue((t: TransactionBoundary) => new CheckParadox(t), [tx]);
+  return container;
+}

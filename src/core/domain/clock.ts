@@ -1,0 +1,40 @@
+import { instantAt } from './date-time';
+
+/**
+ * The flow of time of one account. A running clock advances with the wall clock from the moment
+ * it was last read or set; a paused clock holds still. Explicit moves (travel, return,
+ * fast-forward, rewind) set it in either state and leave it in that state.
+ */
+export class Clock {
+  private constructor(
+    /** The reading at `readAt`. */
+    readonly reading: Date,
+    /** Wall-clock moment at which `reading` was true. */
+    readonly readAt: Date,
+    readonly paused: boolean,
+  ) {}
+
+  static restore(state: { reading: Date; readAt: Date; paused: boolean }): Clock {
+    return new Clock(state.reading, state.readAt, state.paused);
+  }
+
+  /** A new account's clock: running, showing the present. */
+  static startingAt(now: Date): Clock {
+    return new Clock(now, now, false);
+  }
+
+  currentTime(now: Date): Date {
+    if (this.paused) return this.reading;
+    return instantAt(this.reading.getTime() + (now.getTime() - this.readAt.getTime()));
+  }
+
+  /** Sets the clock to `time` (travel, return); a paused clock stays paused at that time. */
+  setTo(time: Date, now: Date): Clock {
+    return new Clock(instantAt(time.getTime()), now, this.paused);
+  }
+
+  /** Moves the clock by `ms` (negative to rewind); refuses a result outside years 0001-9999. */
+  shiftBy(ms: number, now: Date): Clock {
+    return this.setTo(instantAt(this.currentTime(now).getTime() + ms), now);
+  }
+}

@@ -1,0 +1,52 @@
+import { TimeOutOfRange } from './errors';
+
+/** The span every clock reading, anchor and destination must stay within (years 0001-9999). */
+export const EARLIEST_TIME = new Date('0001-01-01T00:00:00.000Z');
+export const LATEST_TIME = new Date('9999-12-31T23:59:59.999Z');
+
+// RFC 3339 date-time: the spec's form `YYYY-MM-DDThh:mm:ssZ`, plus the fractional seconds and
+// numeric offsets that well-behaved clients also send.
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Parses an RFC 3339 date-time into an instant truncated to whole seconds (the precision the API
+ * answers in), or returns null when the text is not a real calendar moment (Feb 30, hour 24, ...).
+ */
+export function parseDateTime(text: string): Date | null {
+  const match = RFC3339.exec(text);
+  if (!match) return null;
+  const [, year, month, day, hour, minute, second, , offset] = match;
+  if (Number(year) < 1) return null;
+  const instant = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}${offset.toUpperCase()}`);
+  if (Number.isNaN(instant.getTime())) return null;
+  // Date accepts some impossible fields by rolling over; reject those by reading the fields back.
+  const check = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}Z`);
+  if (
+    Number.isNaN(check.getTime()) ||
+    check.getUTCDate() !== Number(day) ||
+    check.getUTCMonth() + 1 !== Number(month) ||
+    check.getUTCHours() !== Number(hour)
+  ) {
+    return null;
+  }
+  return withinRange(instant) ? instant : null;
+}
+
+/** Formats an instant in the spec's form `YYYY-MM-DDThh:mm:ssZ`. */
+export function formatDateTime(instant: Date): string {
+  return instant.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function withinRange(instant: Date): boolean {
+  const ms = instant.getTime();
+  return ms >= EARLIEST_TIME.getTime() && ms <= LATEST_TIME.getTime();
+}
+
+/** Builds the instant `ms` milliseconds after the epoch, refusing one outside the supported span. */
+export function instantAt(ms: number): Date {
+  const instant = new Date(ms);
+  if (Number.isNaN(instant.getTime()) || !withinRange(instant)) {
+    throw new TimeOutOfRange(Number.isNaN(instant.getTime()) ? 'beyond any calendar' : instant.toISOString());
+  }
+  return instant;
+}

@@ -1,0 +1,102 @@
+/**
+ * Expected failures of the core. Each class carries a stable machine-readable `code`; the HTTP
+ * layer maps codes to statuses in one table, so every family reports a rule the same way.
+ */
+export abstract class DomainError extends Error {
+  abstract readonly code: string;
+  /** Extra machine-readable facts a client can act on (for example the offending ids). */
+  readonly details: Readonly<Record<string, unknown>>;
+
+  protected constructor(message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.details = details;
+  }
+}
+
+export class TimelineNotFound extends DomainError {
+  readonly code = 'timeline_not_found';
+  constructor(timelineId: string) {
+    super(`No timeline '${timelineId}' exists for this account.`, { timeline_id: timelineId });
+  }
+}
+
+export class DestinationNotFound extends DomainError {
+  readonly code = 'destination_not_found';
+  constructor(destination: string) {
+    super(`No timeline or anchor '${destination}' exists for this account.`, { destination });
+  }
+}
+
+export class TimelineWindowExpired extends DomainError {
+  readonly code = 'timeline_window_expired';
+  constructor(timelineId: string, deadline: Date) {
+    super(`The travel window of timeline '${timelineId}' closed at ${deadline.toISOString()}.`, {
+      timeline_id: timelineId,
+    });
+  }
+}
+
+export class TimelineClosed extends DomainError {
+  readonly code = 'timeline_closed';
+  constructor(timelineId: string) {
+    super(`The journey to timeline '${timelineId}' is already completed; create a new timeline to travel again.`, {
+      timeline_id: timelineId,
+    });
+  }
+}
+
+export class JourneyInProgress extends DomainError {
+  readonly code = 'journey_in_progress';
+  constructor(currentTimelineId: string) {
+    super(`The traveller is on timeline '${currentTimelineId}'; return home (an anchor on 'primary', or 'primary') before travelling to another timeline.`, {
+      current_timeline_id: currentTimelineId,
+    });
+  }
+}
+
+export class UnknownItems extends DomainError {
+  readonly code = 'unknown_items';
+  constructor(readonly itemIds: readonly string[]) {
+    super(`These items are not registered for this account: ${itemIds.join(', ')}. Register items with POST /v1/items first.`, {
+      item_ids: itemIds,
+    });
+  }
+}
+
+export class ItemsAlreadyHome extends DomainError {
+  readonly code = 'items_already_home';
+  constructor(itemIds: readonly string[]) {
+    super(`These items were already carried home: ${itemIds.join(', ')}.`, { item_ids: itemIds });
+  }
+}
+
+export class ItemsStrandedByExpiredWindow extends DomainError {
+  readonly code = 'timeline_window_expired';
+  constructor(timelineId: string, deadline: Date) {
+    super(`The travel window of timeline '${timelineId}' closed at ${deadline.toISOString()}; items can no longer be carried home from it. Return without items_transported.`, {
+      timeline_id: timelineId,
+    });
+  }
+}
+
+export class TimeOutOfRange extends DomainError {
+  readonly code = 'time_out_of_range';
+  constructor(attempted: string) {
+    super(`The resulting time ${attempted} is outside the supported range 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z.`);
+  }
+}
+
+export class EmailAlreadyRegistered extends DomainError {
+  readonly code = 'email_taken';
+  constructor() {
+    super('An account with this email already exists.');
+  }
+}
+
+export class InvalidApiKey extends DomainError {
+  readonly code = 'invalid_api_key';
+  constructor() {
+    super('The API key is unknown or revoked.');
+  }
+}

@@ -1,0 +1,9 @@
+export type IdPrefix = 'acc' | 'key' | 'anc' | 'tml' | 'itm' | 'trv' | 'evt';
+
+/** Unguessable identifiers and secrets, injected so the core stays deterministic under test. */
+export interface IdGenerator {
+  /** `<prefix>_<random>` */
+  newId(prefix: IdPrefix): string;
+  /** A fresh API key secret, with its recognisable leading characters. */
+  newApiKey(): { readonly key: string; readonly prefix: string };
+}

@@ -1,0 +1,65 @@
+import type { Account, ApiKey } from '../domain/account';
+import type { Anchor } from '../domain/anchor';
+import type { Item } from '../domain/item';
+import type { Timeline } from '../domain/timeline';
+import type { Travel } from '../domain/travel';
+import type { Traveller } from '../domain/traveller';
+
+/** One port per aggregate. Every account-owned lookup takes the account: nothing crosses accounts. */
+
+export interface AccountRepository {
+  /** Throws EmailAlreadyRegistered when the email is taken, also when a concurrent sign-up wins. */
+  add(account: Account): Promise<void>;
+  findByEmail(email: string): Promise<Account | null>;
+}
+
+export interface ApiKeyRepository {
+  add(key: ApiKey): Promise<void>;
+  findByDigest(digest: string): Promise<ApiKey | null>;
+}
+
+export interface TravellerRepository {
+  add(traveller: Traveller): Promise<void>;
+  /** Every account has a traveller from its creation on. */
+  getForAccount(accountId: string): Promise<Traveller>;
+  save(traveller: Traveller): Promise<void>;
+}
+
+/** Position after which a page of timelines continues (ordered by creation, then id). */
+export interface TimelineCursor {
+  readonly createdAt: Date;
+  readonly id: string;
+}
+
+export interface TimelineRepository {
+  add(timeline: Timeline): Promise<void>;
+  save(timeline: Timeline): Promise<void>;
+  findForAccount(accountId: string, timelineId: string): Promise<Timeline | null>;
+  listForAccount(accountId: string, page: { limit: number; after: TimelineCursor | null }): Promise<Timeline[]>;
+}
+
+export interface AnchorRepository {
+  add(anchor: Anchor): Promise<void>;
+  findForAccount(accountId: string, anchorId: string): Promise<Anchor | null>;
+}
+
+export interface ItemRepository {
+  add(item: Item): Promise<void>;
+  save(item: Item): Promise<void>;
+  /** The account's items among `itemIds`; ids that are unknown or another account's are left out. */
+  findManyForAccount(accountId: string, itemIds: readonly string[]): Promise<Item[]>;
+}
+
+export interface TravelRepository {
+  add(travel: Travel): Promise<void>;
+}
+
+export interface Repositories {
+  readonly accounts: AccountRepository;
+  readonly apiKeys: ApiKeyRepository;
+  readonly travellers: TravellerRepository;
+  readonly timelines: TimelineRepository;
+  readonly anchors: AnchorRepository;
+  readonly items: ItemRepository;
+  readonly travels: TravelRepository;
+}

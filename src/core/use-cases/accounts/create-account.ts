@@ -1,0 +1,56 @@
+import { normaliseEmail, type Account } from '../../domain/account';
+import { EmailAlreadyRegistered } from '../../domain/errors';
+import { Timeline } from '../../domain/timeline';
+import { Traveller } from '../../domain/traveller';
+import type { CredentialHasher } from '../../ports/credential-hasher';
+import type { IdGenerator } from '../../ports/id-generator';
+import type { TransactionBoundary } from '../../ports/transaction-boundary';
+import type { WallClock } from '../../ports/wall-clock';
+
+export interface CreateAccountInput {
+  readonly email: string;
+  readonly password: string;
+}
+
+export interface CreatedAccount {
+  readonly account: Account;
+  /** The only time the whole key is available: only its digest is stored. */
+  readonly apiKey: string;
+}
+
+/** Opens an account with its first API key, its clock and its `primary` timeline, atomically. */
+export class CreateAccount {
+  constructor(
+    private readonly transactions: TransactionBoundary,
+    private readonly hasher: CredentialHasher,
+    private readonly ids: IdGenerator,
+    private readonly clock: WallClock,
+  ) {}
+
+  async execute(input: CreateAccountInput): Promise<CreatedAccount> {
+    const email = normaliseEmail(input.email);
+    const taken = await this.transactions.read((repos) => repos.accounts.findByEmail(email));
+    if (taken) throw new EmailAlreadyRegistered();
+
+    // Hash outside the transaction: scrypt is deliberately slow and must not hold a connection.
+    const passwordHash = await this.hasher.hashPassword(input.password);
+    const now = this.clock.now();
+    const account: Account = { id: this.ids.newId('acc'), email, passwordHash, createdAt: now };
+    const secret = this.ids.newApiKey();
+
+    await this.transactions.atomic(async (repos) => {
+      await repos.accounts.add(account);
+      await repos.apiKeys.add({
+        id: this.ids.newId('key'),
+        accountId: account.id,
+        prefix: secret.prefix,
+        digest: this.hasher.digestApiKey(secret.key),
+        createdAt: now,
+        revokedAt: null,
+      });
+      await repos.travellers.add(Traveller.newcomer(account.id, now));
+      await repos.timelines.add(Timeline.primary(account.id, now));
+    });
+    return { account, apiKey: secret.key };
+  }
+}

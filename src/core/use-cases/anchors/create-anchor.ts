@@ -1,0 +1,38 @@
+import type { Anchor } from '../../domain/anchor';
+import { instantAt } from '../../domain/date-time';
+import type { IdGenerator } from '../../ports/id-generator';
+import type { TransactionBoundary } from '../../ports/transaction-boundary';
+import type { WallClock } from '../../ports/wall-clock';
+
+export interface CreateAnchorInput {
+  readonly accountId: string;
+  /** Defaults to the account clock's current time: "normally the current time before any modification". */
+  readonly timestamp?: Date;
+  readonly description: string;
+}
+
+/** Sets an anchor on the timeline the traveller is on. */
+export class CreateAnchor {
+  constructor(
+    private readonly transactions: TransactionBoundary,
+    private readonly ids: IdGenerator,
+    private readonly clock: WallClock,
+  ) {}
+
+  execute(input: CreateAnchorInput): Promise<Anchor> {
+    return this.transactions.exclusive(input.accountId, async (repos) => {
+      const now = this.clock.now();
+      const traveller = await repos.travellers.getForAccount(input.accountId);
+      const anchor: Anchor = {
+        accountId: input.accountId,
+        id: this.ids.newId('anc'),
+        timestamp: instantAt((input.timestamp ?? traveller.currentTime(now)).getTime()),
+        description: input.description,
+        timelineId: traveller.timelineId,
+        createdAt: now,
+      };
+      await repos.anchors.add(anchor);
+      return anchor;
+    });
+  }
+}

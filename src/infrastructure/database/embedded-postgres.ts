@@ -1,0 +1,126 @@
+// The embedded PostgreSQL used when no DATABASE_URL is configured: PGlite (PostgreSQL compiled to
+// WebAssembly, running inside this process) served over a local TCP socket by PGLiteSocketServer.
+//
+// Why a socket instead of PGlite's own Prisma adapter: over the wire protocol the service, the
+// migration engine and Prisma Studio all use the same @prisma/adapter-pg path as against a real
+// server, so embedded mode exercises exactly the code production runs.
+//
+// What PGlite cannot do, and how we compensate (read in @electric-sql/pglite-socket 0.2.17):
+// - PGlite is ONE PostgreSQL backend, i.e. one session. The socket server accepts several client
+//   connections and multiplexes them onto that session message by message. While PGlite reports an
+//   open transaction block (after BEGIN) it only runs messages of the connection that opened it,
+//   so explicit transactions of different connections do not interleave. Outside a transaction
+//   block nothing keeps the messages of one extended-protocol query (Parse/Bind/Execute/Sync) of a
+//   connection together: another connection's messages can land in between and replace its
+//   unnamed statement. Session state (SET, advisory locks, temporary tables) is also shared by
+//   all connections. Hence the service's pool must hold a single connection in embedded mode
+//   (see EMBEDDED_POOL_SIZE), and pg_advisory_lock excludes nothing between two connections here.
+// - PGlite's data directory has no postmaster.pid: two processes opening it would both write and
+//   corrupt it. A lock file beside the directory makes the second start fail instead.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { acquireDataDirLock } from './data-dir-lock';
+
+/** Pool size for any client of the embedded server that may run queries concurrently. */
+export const EMBEDDED_POOL_SIZE = 1;
+
+/**
+ * Connections the socket server accepts at once: the service's pool (1), the migration run at
+ * start-up (its advisory-lock connection and the engine's, 2) and one tool such as Prisma Studio
+ * or psql. A connection beyond this is refused with "Too many connections".
+ */
+const MAX_SOCKET_CONNECTIONS = 4;
+
+/** Name of the file, beside the data directory, that holds the URL of the running server. */
+export const CONNECTION_URL_FILE = 'connection-url';
+
+export interface EmbeddedPostgres {
+  connectionString: string;
+  stop(): Promise<void>;
+}
+
+export interface EmbeddedPostgresOptions {
+  /** Where PGlite keeps its files. Default ./.data/pgdata (relative to the working directory). */
+  dataDir?: string;
+  /** TCP port on 127.0.0.1; default 0, any free port. */
+  port?: number;
+}
+
+export const DEFAULT_EMBEDDED_DATA_DIR = path.join('.data', 'pgdata');
+
+/**
+ * Starts PGlite on `dataDir` (created on first use) and serves it on 127.0.0.1. While it runs,
+ * `<parent of dataDir>/connection-url` holds its URL so that tools (npm run db:studio) can reach
+ * the database the service is using; stop() removes it.
+ */
+export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
+  const dataDir = path.resolve(options.dataDir ?? DEFAULT_EMBEDDED_DATA_DIR);
+  await mkdir(path.dirname(dataDir), { recursive: true });
+  const lock = await acquireDataDirLock(dataDir);
+  try {
+    const served = await serve(new PGlite(dataDir), options.port ?? 0);
+    const urlFile = path.join(path.dirname(dataDir), CONNECTION_URL_FILE);
+    try {
+      await writeFile(urlFile, `${served.connectionString}\n`);
+    } catch (error) {
+      await served.stop();
+      throw error;
+    }
+    return {
+      connectionString: served.connectionString,
+      async stop() {
+        try {
+          await rm(urlFile, { force: true });
+          await served.stop();
+        } finally {
+          await lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+/**
+ * A throwaway database kept in memory, served like the persistent one: for tests, and for
+ * computing migrations from a scratch copy of the schema.
+ */
+export async function startInMemoryPostgres(): Promise<EmbeddedPostgres> {
+  return serve(new PGlite('memory://'), 0);
+}
+
+async function serve(db: PGlite, port: number): Promise<EmbeddedPostgres> {
+  const server = new PGLiteSocketServer({
+    db,
+    host: '127.0.0.1',
+    port,
+    maxConnections: MAX_SOCKET_CONNECTIONS,
+  });
+  try {
+    await server.start();
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  // getServerConn() is "host:port", with the port the OS picked when we asked for 0.
+  const connectionString = `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+  let stopped: Promise<void> | undefined;
+  return {
+    connectionString,
+    stop() {
+      stopped ??= (async () => {
+        try {
+          await server.stop();
+        } finally {
+          // Closing PGlite flushes its files; skipping it can lose the last writes.
+          await db.close();
+        }
+      })();
+      return stopped;
+    },
+  };
+}

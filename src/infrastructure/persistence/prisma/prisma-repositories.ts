@@ -1,0 +1,21 @@
+import type { Repositories } from '../../../core/ports/repositories';
+import type { Db } from './db';
+import { PrismaAccountRepository } from './repositories/prisma-account-repository';
+import { PrismaAnchorRepository } from './repositories/prisma-anchor-repository';
+import { PrismaApiKeyRepository } from './repositories/prisma-api-key-repository';
+import { PrismaItemRepository } from './repositories/prisma-item-repository';
+import { PrismaTimelineRepository } from './repositories/prisma-timeline-repository';
+import { PrismaTravelRepository } from './repositories/prisma-travel-repository';
+import { PrismaTravellerRepository } from './repositories/prisma-traveller-repository';
+
+export function prismaRepositories(db: Db): Repositories {
+  return {
+    accounts: new PrismaAccountRepository(db),
+    apiKeys: new PrismaApiKeyRepository(db),
+    travellers: new PrismaTravellerRepository(db),
+    timelines: new PrismaTimelineRepository(db),
+    anchors: new PrismaAnchorRepository(db),
+    items: new PrismaItemRepository(db),
+    travels: new PrismaTravelRepository(db),
+  };
+}

@@ -1,0 +1,31 @@
+import type { Repositories } from '../../../core/ports/repositories';
+import type { TransactionBoundary } from '../../../core/ports/transaction-boundary';
+import type { PrismaClient } from './generated/client';
+import { prismaRepositories } from './prisma-repositories';
+
+// Generous but bounded: many requests of one account may queue for its row lock.
+const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 15_000 } as const;
+
+export class PrismaTransactionBoundary implements TransactionBoundary {
+  private readonly plain: Repositories;
+
+  constructor(private readonly prisma: PrismaClient) {
+    this.plain = prismaRepositories(prisma);
+  }
+
+  exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(async (tx) => {
+      // Lock the account's traveller row: writers of one account queue here, in every process.
+      await tx.$executeRaw`SELECT 1 FROM travellers WHERE account_id = ${accountId} FOR UPDATE`;
+      return work(prismaRepositories(tx));
+    }, TRANSACTION_OPTIONS);
+  }
+
+  atomic<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction((tx) => work(prismaRepositories(tx)), TRANSACTION_OPTIONS);
+  }
+
+  read<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    return work(this.plain);
+  }
+}

@@ -1,0 +1,21 @@
+import type { Item } from '../../../../core/domain/item';
+import type { ItemRepository } from '../../../../core/ports/repositories';
+import type { Db } from '../db';
+
+export class PrismaItemRepository implements ItemRepository {
+  constructor(private readonly db: Db) {}
+
+  async add(item: Item): Promise<void> {
+    await this.db.item.create({ data: item });
+  }
+
+  async save(item: Item): Promise<void> {
+    const { accountId, id, ...fields } = item;
+    await this.db.item.update({ where: { accountId_id: { accountId, id } }, data: fields });
+  }
+
+  findManyForAccount(accountId: string, itemIds: readonly string[]): Promise<Item[]> {
+    if (itemIds.length === 0) return Promise.resolve([]);
+    return this.db.item.findMany({ where: { accountId, id: { in: [...itemIds] } } });
+  }
+}

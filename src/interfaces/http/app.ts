@@ -1,0 +1,30 @@
+import express, { type Express } from 'express';
+import type { Container } from 'inversify';
+import { AuthenticateApiKey } from '../../core/use-cases/accounts/authenticate-api-key';
+import { mountRoutes } from './express-routes';
+import { authenticate } from './middleware/authenticate';
+import { problemHandler, routeNotFound } from './middleware/problem-handler';
+import type { Route } from './route';
+import { accountRoutes } from './routes/account-routes';
+import { familyBRoutes } from './routes/family-b-routes';
+
+export interface AppOptions {
+  /** Where failures that are not the client's fault are reported. */
+  readonly logError?: (error: unknown) => void;
+}
+
+/** Every operation the service runs; the route table the OpenAPI document is built from. */
+export function allRoutes(container: Container): Route[] {
+  return [...accountRoutes(container), ...familyBRoutes(container)];
+}
+
+/** Builds the HTTP app over a wired container; listening is the caller's business (see main.ts). */
+export function createApp(container: Container, options: AppOptions = {}): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(mountRoutes(allRoutes(container), authenticate(container.get(AuthenticateApiKey))));
+  app.use(routeNotFound);
+  app.use(problemHandler(options.logError ?? ((error) => console.error(error))));
+  return app;
+}

@@ -1,0 +1,40 @@
+/**
+ * The one table from error code to HTTP status, shared by every family. docs/errors.md lists the
+ * same codes with their meaning; a test keeps the two in step.
+ */
+export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
+  // request shape
+  malformed_json: 400,
+  validation_failed: 400,
+  time_out_of_range: 400,
+  missing_api_key: 401,
+  invalid_api_key: 401,
+  route_not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  // resources
+  timeline_not_found: 404,
+  destination_not_found: 404,
+  // state conflicts
+  email_taken: 409,
+  timeline_window_expired: 409,
+  timeline_closed: 409,
+  journey_in_progress: 409,
+  items_already_home: 409,
+  // references the request makes that do not hold
+  unknown_items: 422,
+  internal_error: 500,
+};
+
+export const TITLE_BY_STATUS: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  500: 'Internal Server Error',
+};

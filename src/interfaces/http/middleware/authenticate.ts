@@ -1,0 +1,30 @@
+import type { RequestHandler } from 'express';
+import { InvalidApiKey } from '../../../core/domain/errors';
+import type { AuthenticateApiKey } from '../../../core/use-cases/accounts/authenticate-api-key';
+import { Problem } from '../problem';
+
+const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
+const REALM = 'Bearer realm="time-navigation"';
+
+/** Resolves `Authorization: Bearer <API_KEY>` to the account it acts for (RFC 6750 answers). */
+export function authenticate(useCase: AuthenticateApiKey): RequestHandler {
+  return async (req, res, next) => {
+    const header = req.get('authorization');
+    if (!header) {
+      throw new Problem(401, 'missing_api_key', 'Send your API key as `Authorization: Bearer <API_KEY>`.', {}, {
+        'WWW-Authenticate': REALM,
+      });
+    }
+    const match = BEARER.exec(header);
+    try {
+      if (!match) throw new InvalidApiKey();
+      res.locals.principal = await useCase.execute({ apiKey: match[1] });
+    } catch (error) {
+      if (!(error instanceof InvalidApiKey)) throw error;
+      throw new Problem(401, 'invalid_api_key', 'The API key is malformed, unknown or revoked.', {}, {
+        'WWW-Authenticate': `${REALM}, error="invalid_token"`,
+      });
+    }
+    next();
+  };
+}

@@ -1,0 +1,45 @@
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { DomainError } from '../../../core/domain/errors';
+import { Problem } from '../problem';
+
+export function sendProblem(res: Response, problem: Problem): void {
+  res.status(problem.status).set(problem.headers).type('application/problem+json').json(problem.toJson());
+}
+
+export const routeNotFound: RequestHandler = (req) => {
+  throw new Problem(404, 'route_not_found', `No operation is served at ${req.method} ${req.path}.`);
+};
+
+/** The last stop of every failure: expected ones become their problem, anything else a bare 500. */
+export function problemHandler(logError: (error: unknown) => void): ErrorRequestHandler {
+  return (error: unknown, _req, res, _next) => {
+    const problem = toProblem(error);
+    if (problem.status >= 500) logError(error);
+    sendProblem(res, problem);
+  };
+}
+
+function toProblem(error: unknown): Problem {
+  if (error instanceof Problem) return error;
+  if (error instanceof DomainError) return Problem.fromDomain(error);
+  switch (bodyParserFailure(error)) {
+    case 'entity.parse.failed':
+      return new Problem(400, 'malformed_json', 'The request body is not valid JSON.');
+    case 'entity.too.large':
+      return new Problem(413, 'payload_too_large', 'The request body is larger than the 64 KiB this API accepts.');
+    case 'charset.unsupported':
+    case 'encoding.unsupported':
+      return new Problem(415, 'unsupported_media_type', 'Send the body as UTF-8 JSON.');
+    case 'request.aborted':
+    case 'request.size.invalid':
+      return new Problem(400, 'malformed_json', 'The request body ended before its declared length.');
+    default:
+      return new Problem(500, 'internal_error', 'The service failed to answer; the failure is logged.');
+  }
+}
+
+/** body-parser marks its own failures with a `type`; anything else is not a client's fault. */
+function bodyParserFailure(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('type' in error)) return undefined;
+  return typeof error.type === 'string' ? error.type : undefined;
+}

@@ -1,0 +1,90 @@
+import type { ClassConstructor } from 'class-transformer';
+import type { Principal } from '../../core/use-cases/accounts/authenticate-api-key';
+import { Problem } from './problem';
+import { validateInput } from './validation/validate-input';
+
+export type Family = 'A' | 'B' | 'C' | 'accounts';
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** What the transport hands a route: untrusted, not yet validated. */
+export interface RawRequest {
+  readonly body: unknown;
+  readonly query: unknown;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+/**
+ * One operation of the API, independent of Express: its method, path, documentation and input
+ * classes, and how it answers. The Express adapter mounts these; the OpenAPI document reads them.
+ */
+export interface Route {
+  readonly method: 'get' | 'post';
+  readonly path: string;
+  readonly operationId: string;
+  readonly family: Family;
+  readonly summary: string;
+  readonly authenticated: boolean;
+  readonly body?: ClassConstructor<object>;
+  readonly query?: ClassConstructor<object>;
+  invoke(request: RawRequest, principal: Principal | null): Promise<HttpResponse>;
+}
+
+interface Definition<B extends object, Q extends object> {
+  readonly method: 'get' | 'post';
+  readonly path: string;
+  readonly operationId: string;
+  readonly family: Family;
+  readonly summary: string;
+  readonly body?: ClassConstructor<B>;
+  readonly query?: ClassConstructor<Q>;
+}
+
+interface Valid<B, Q> {
+  readonly body: B;
+  readonly query: Q;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+/** An operation that needs an API key; its handler acts for the key's account. */
+export function defineRoute<B extends object = object, Q extends object = object>(
+  definition: Definition<B, Q>,
+  handle: (request: Valid<B, Q>, principal: Principal) => Promise<HttpResponse>,
+): Route {
+  return {
+    ...definition,
+    authenticated: true,
+    invoke: (request, principal) => {
+      // The adapter authenticates first; this guards against a route mounted without it.
+      if (!principal) throw new Problem(401, 'missing_api_key', 'This operation needs an API key.');
+      return handle(validate(definition, request), principal);
+    },
+  };
+}
+
+/** An operation open to anyone (signing up). */
+export function definePublicRoute<B extends object = object, Q extends object = object>(
+  definition: Definition<B, Q>,
+  handle: (request: Valid<B, Q>) => Promise<HttpResponse>,
+): Route {
+  return { ...definition, authenticated: false, invoke: (request) => handle(validate(definition, request)) };
+}
+
+function validate<B extends object, Q extends object>(definition: Definition<B, Q>, request: RawRequest): Valid<B, Q> {
+  return {
+    body: definition.body ? validateInput(definition.body, request.body ?? {}) : noInput<B>(request.body, '(body)'),
+    query: definition.query ? validateInput(definition.query, request.query ?? {}) : noInput<Q>(request.query, '(query)'),
+    params: request.params,
+  };
+}
+
+/** An operation without input still refuses input it would silently ignore. */
+function noInput<T extends object>(value: unknown, where: string): T {
+  const empty = value === undefined || (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
+  if (!empty) throw Problem.validation([{ field: where, message: 'this operation takes no parameters here' }]);
+  return Object.create(null);
+}

@@ -1,0 +1,25 @@
+import type { Container } from 'inversify';
+import { CreateAccount } from '../../../core/use-cases/accounts/create-account';
+import { CreateAccountDto } from '../dtos/account.dto';
+import { presentAccount } from '../presenters/resources';
+import { definePublicRoute, type Route } from '../route';
+
+export function accountRoutes(container: Container): Route[] {
+  const createAccount = container.get(CreateAccount);
+  return [
+    definePublicRoute(
+      {
+        method: 'post',
+        path: '/v1/accounts',
+        operationId: 'createAccount',
+        family: 'accounts',
+        summary: 'Open an account; the answer carries its first API key, shown only this once.',
+        body: CreateAccountDto,
+      },
+      async ({ body }) => {
+        const { account, apiKey } = await createAccount.execute({ email: body.email, password: body.password });
+        return { status: 201, body: presentAccount(account, apiKey) };
+      },
+    ),
+  ];
+}

@@ -1,0 +1,119 @@
+import type { Container } from 'inversify';
+import type { ProposedChange } from '../../../core/domain/paradox';
+import { CreateAnchor } from '../../../core/use-cases/anchors/create-anchor';
+import { RegisterItem } from '../../../core/use-cases/items/register-item';
+import { CheckParadox } from '../../../core/use-cases/paradoxes/check-paradox';
+import { CreateTimeline } from '../../../core/use-cases/timelines/create-timeline';
+import { GetTimeline } from '../../../core/use-cases/timelines/get-timeline';
+import { ListTimelines } from '../../../core/use-cases/timelines/list-timelines';
+import { Travel } from '../../../core/use-cases/travels/travel';
+import {
+  CreateAnchorDto,
+  CreateTimelineDto,
+  ListTimelinesQueryDto,
+  ParadoxCheckDto,
+  RegisterItemDto,
+  TravelDto,
+  type ProposedChangeDto,
+} from '../dtos/family-b.dto';
+import { presentAnchor, presentItem, presentTimeline, presentTravel, presentVerdict } from '../presenters/resources';
+import { defineRoute, type Route } from '../route';
+import { decodeTimelineCursor, encodeTimelineCursor } from '../timeline-cursor';
+import { toInstant } from '../validation/to-instant';
+import { parseWindow } from '../validation/decorators';
+
+/** Family B: resource-style operations, as the spec names them. */
+export function familyBRoutes(container: Container): Route[] {
+  const createAnchor = container.get(CreateAnchor);
+  const createTimeline = container.get(CreateTimeline);
+  const travel = container.get(Travel);
+  const registerItem = container.get(RegisterItem);
+  const checkParadox = container.get(CheckParadox);
+  const listTimelines = container.get(ListTimelines);
+  const getTimeline = container.get(GetTimeline);
+  const family = 'B';
+
+  return [
+    defineRoute(
+      { method: 'post', path: '/v1/anchors', operationId: 'createAnchor', family, summary: 'Set an anchor.', body: CreateAnchorDto },
+      async ({ body }, { accountId }) => {
+        const anchor = await createAnchor.execute({
+          accountId,
+          timestamp: body.timestamp === undefined ? undefined : toInstant(body.timestamp),
+          description: body.description,
+        });
+        return { status: 201, body: presentAnchor(anchor) };
+      },
+    ),
+    defineRoute(
+      { method: 'post', path: '/v1/timelines', operationId: 'createTimeline', family, summary: 'Create a timeline to travel to.', body: CreateTimelineDto },
+      async ({ body }, { accountId }) => {
+        const timeline = await createTimeline.execute({
+          accountId,
+          name: body.name,
+          destinationTime: toInstant(body.destination_time),
+          windowMinutes: body.window === undefined ? undefined : (parseWindow(body.window) ?? undefined),
+        });
+        return { status: 201, body: presentTimeline(timeline), headers: { Location: `/timeline/${timeline.id}` } };
+      },
+    ),
+    defineRoute(
+      { method: 'post', path: '/v1/travels', operationId: 'createTravel', family, summary: 'Travel to a timeline, or to an anchor to go home.', body: TravelDto },
+      async ({ body }, { accountId }) => {
+        const { travel: record, traveller } = await travel.execute({
+          accountId,
+          destination: body.destination,
+          itemsTransported: body.items_transported,
+        });
+        return { status: 201, body: presentTravel(record, traveller.location) };
+      },
+    ),
+    defineRoute(
+      { method: 'post', path: '/v1/items', operationId: 'registerItem', family, summary: 'Register an item so it can be carried home.', body: RegisterItemDto },
+      async ({ body }, { accountId }) => {
+        const item = await registerItem.execute({ accountId, description: body.description, location: body.location });
+        return { status: 201, body: presentItem(item) };
+      },
+    ),
+    defineRoute(
+      { method: 'post', path: '/v1/paradox-checks', operationId: 'checkParadoxes', family, summary: 'Check whether a timeline with proposed changes is stable.', body: ParadoxCheckDto },
+      async ({ body }, { accountId }) => {
+        const verdict = await checkParadox.execute({
+          accountId,
+          timelineId: body.timeline_id,
+          proposedChanges: (body.proposed_changes ?? []).map(toProposedChange),
+        });
+        return { status: 200, body: presentVerdict(body.timeline_id, verdict) };
+      },
+    ),
+    defineRoute(
+      { method: 'get', path: '/timelines', operationId: 'listTimelines', family, summary: 'List the timelines, oldest first, one page at a time.', query: ListTimelinesQueryDto },
+      async ({ query }, { accountId }) => {
+        const page = await listTimelines.execute({
+          accountId,
+          limit: query.limit,
+          after: query.cursor === undefined ? null : decodeTimelineCursor(query.cursor),
+        });
+        return {
+          status: 200,
+          body: {
+            timelines: page.timelines.map(presentTimeline),
+            next_cursor: page.next && encodeTimelineCursor(page.next),
+          },
+        };
+      },
+    ),
+    defineRoute(
+      { method: 'get', path: '/timeline/:timeline_id', operationId: 'getTimeline', family, summary: 'Read one timeline.' },
+      async ({ params }, { accountId }) => {
+        const timeline = await getTimeline.execute({ accountId, timelineId: params.timeline_id });
+        return { status: 200, body: presentTimeline(timeline) };
+      },
+    ),
+  ];
+}
+
+function toProposedChange(change: ProposedChangeDto): ProposedChange {
+  if (change.item_id !== undefined) return { kind: 'item', itemId: change.item_id };
+  return { kind: 'event', event: change.event ?? '', time: toInstant(change.time ?? '') };
+}

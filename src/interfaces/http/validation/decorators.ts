@@ -1,0 +1,52 @@
+import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import { parseDateTime } from '../../../core/domain/date-time';
+import { MAX_WINDOW_MINUTES } from '../../../core/domain/timeline';
+
+export const DATE_TIME_HINT = 'an ISO 8601 date-time in UTC between years 0001 and 9999, like 2024-05-01T12:00:00Z';
+
+/** A real RFC 3339 date-time within years 0001-9999. */
+export function IsDateTime(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isDateTime',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { message: `$property must be ${DATE_TIME_HINT}`, ...options },
+      validator: { validate: (value: unknown) => typeof value === 'string' && parseDateTime(value) !== null },
+    });
+}
+
+const WINDOW = /^([1-9]\d{0,4}) minutes?$/;
+
+/** Reads `<n> minutes` (the form timelines report their window in) as whole minutes, or null. */
+export function parseWindow(text: string): number | null {
+  const match = WINDOW.exec(text.trim());
+  const minutes = match ? Number(match[1]) : NaN;
+  return minutes >= 1 && minutes <= MAX_WINDOW_MINUTES ? minutes : null;
+}
+
+export function IsWindow(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isWindow',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { message: `$property must be '<n> minutes' with n from 1 to ${MAX_WINDOW_MINUTES}, like '12 minutes'`, ...options },
+      validator: { validate: (value: unknown) => typeof value === 'string' && parseWindow(value) !== null },
+    });
+}
+
+/** The property may only be given when none of `others` is: it starts a different form of the object. */
+export function ExcludesProperties(others: readonly string[], options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'excludesProperties',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { message: `$property cannot be combined with ${others.join(' or ')}`, ...options },
+      validator: {
+        validate: (value: unknown, args: ValidationArguments) =>
+          value === undefined || others.every((other) => Reflect.get(args.object, other) === undefined),
+      },
+    });
+}

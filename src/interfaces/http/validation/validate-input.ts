@@ -1,0 +1,31 @@
+import { plainToInstance, type ClassConstructor } from 'class-transformer';
+import { validateSync, type ValidationError } from 'class-validator';
+import { Problem, type FieldError } from '../problem';
+
+/**
+ * Turns untrusted JSON into a validated DTO, or throws a 400 problem naming every field at fault.
+ * Unknown fields are refused rather than ignored: a misspelt optional field must not pass silently.
+ */
+export function validateInput<T extends object>(dto: ClassConstructor<T>, input: unknown): T {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw Problem.validation([{ field: '(body)', message: 'the request body must be a JSON object' }]);
+  }
+  const instance = plainToInstance(dto, input);
+  const errors = validateSync(instance, {
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    validationError: { target: false, value: false },
+  });
+  if (errors.length > 0) throw Problem.validation(errors.flatMap((error) => fieldErrors(error, '')));
+  return instance;
+}
+
+function fieldErrors(error: ValidationError, parent: string): FieldError[] {
+  const field = !parent ? error.property : /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`;
+  const own = Object.values(error.constraints ?? {}).map((message) => ({
+    field,
+    message: message.replace(/^property (\S+) should not exist$/, 'is not a known field'),
+  }));
+  return [...own, ...(error.children ?? []).flatMap((child) => fieldErrors(child, field))];
+}

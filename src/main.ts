@@ -1,0 +1,36 @@
+import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
+import { buildContainer } from './composition/container';
+import { ConfigError, readConfig } from './config';
+import { openDatabase } from './infrastructure/database/open-database';
+import { createApp } from './interfaces/http/app';
+
+async function main(): Promise<void> {
+  const config = readConfig(process.env);
+  const database = await openDatabase({ DATABASE_URL: config.databaseUrl, DATA_DIR: config.dataDir });
+  const app = createApp(buildContainer({ prisma: database.prisma }));
+  const server = app.listen(config.port, config.host, () => {
+    const { port } = server.address() as AddressInfo;
+    console.log(`Time Navigation Service listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`);
+    console.log(`Data: ${database.description}`);
+  });
+
+  const shutdown = (): void => {
+    server.close(() => {
+      database.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
+    });
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

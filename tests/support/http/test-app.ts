@@ -1,0 +1,52 @@
+import 'reflect-metadata';
+import type { Express } from 'express';
+import request from 'supertest';
+import { buildContainer } from '../../../src/composition/container';
+import type { PrismaClient } from '../../../src/infrastructure/persistence/prisma/generated/client';
+import { createApp } from '../../../src/interfaces/http/app';
+import { ShiftableWallClock } from '../shiftable-wall-clock';
+import { provisionTestDatabase } from '../test-database';
+
+export interface TestAccount {
+  readonly id: string;
+  readonly email: string;
+  readonly apiKey: string;
+  /** `Authorization` header value for this account. */
+  readonly auth: string;
+}
+
+export interface TestApp {
+  readonly app: Express;
+  readonly prisma: PrismaClient;
+  readonly clock: ShiftableWallClock;
+  signUp(): Promise<TestAccount>;
+  close(): Promise<void>;
+}
+
+let accounts = 0;
+
+/** The real app over its own fresh database; one per test file. */
+export async function startTestApp(): Promise<TestApp> {
+  const database = await provisionTestDatabase();
+  const clock = new ShiftableWallClock();
+  const errors: unknown[] = [];
+  const app = createApp(buildContainer({ prisma: database.prisma, wallClock: clock }), {
+    logError: (error) => errors.push(error),
+  });
+  return {
+    app,
+    prisma: database.prisma,
+    clock,
+    async signUp() {
+      const email = `traveller-${process.pid}-${++accounts}-${Date.now()}@example.com`;
+      const response = await request(app).post('/v1/accounts').send({ email, password: 'correct horse battery' });
+      if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.body)}`);
+      return { id: response.body.id, email, apiKey: response.body.api_key, auth: `Bearer ${response.body.api_key}` };
+    },
+    async close() {
+      await database.close();
+      // A 500 in any test of the file is a defect even when the test did not look at it.
+      if (errors.length > 0) throw new Error(`the app logged ${errors.length} internal error(s): ${String(errors[0])}`);
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import type { Account, ApiKey } from '../../../src/core/domain/account';
+import type { Anchor } from '../../../src/core/domain/anchor';
+import type { Item } from '../../../src/core/domain/item';
+import type { Timeline } from '../../../src/core/domain/timeline';
+import type { Travel } from '../../../src/core/domain/travel';
+import type { Traveller } from '../../../src/core/domain/traveller';
+import type { Repositories } from '../../../src/core/ports/repositories';
+import {
+  InMemoryAccountRepository,
+  InMemoryAnchorRepository,
+  InMemoryApiKeyRepository,
+  InMemoryItemRepository,
+  InMemoryTimelineRepository,
+  InMemoryTravelRepository,
+  InMemoryTravellerRepository,
+  ownedKey,
+} from './repositories';
+import { type Journal, Table } from './table';
+
+/** Every stored row, copied out, for tests that compare the state before and after a request. */
+export interface DatabaseContents {
+  readonly accounts: readonly Account[];
+  readonly apiKeys: readonly ApiKey[];
+  readonly travellers: readonly Traveller[];
+  readonly timelines: readonly Timeline[];
+  readonly anchors: readonly Anchor[];
+  readonly items: readonly Item[];
+  readonly travels: readonly Travel[];
+}
+
+/** The tables behind every repository of `Repositories`. Stored domain objects are immutable. */
+export class InMemoryDatabase {
+  private readonly accounts = new Table<Account>();
+  private readonly apiKeys = new Table<ApiKey>();
+  private readonly travellers = new Table<Traveller>();
+  private readonly timelines = new Table<Timeline>();
+  private readonly anchors = new Table<Anchor>();
+  private readonly items = new Table<Item>();
+  private readonly travels = new Table<Travel>();
+
+  /** Repositories whose writes are recorded in `journal` (null: outside any transaction). */
+  repositories(journal: Journal | null = null): Repositories {
+    return {
+      accounts: new InMemoryAccountRepository(this.accounts, journal),
+      apiKeys: new InMemoryApiKeyRepository(this.apiKeys, journal),
+      travellers: new InMemoryTravellerRepository(this.travellers, journal),
+      timelines: new InMemoryTimelineRepository(this.timelines, journal),
+      anchors: new InMemoryAnchorRepository(this.anchors, journal),
+      items: new InMemoryItemRepository(this.items, journal),
+      travels: new InMemoryTravelRepository(this.travels, journal),
+    };
+  }
+
+  contents(): DatabaseContents {
+    return {
+      accounts: this.accounts.values(),
+      apiKeys: this.apiKeys.values(),
+      travellers: this.travellers.values(),
+      timelines: this.timelines.values(),
+      anchors: this.anchors.values(),
+      items: this.items.values(),
+      travels: this.travels.values(),
+    };
+  }
+
+  // Direct lookups for assertions, bypassing the ports.
+
+  traveller(accountId: string): Traveller | undefined {
+    return this.travellers.get(accountId);
+  }
+
+  timeline(accountId: string, timelineId: string): Timeline | undefined {
+    return this.timelines.get(ownedKey(accountId, timelineId));
+  }
+
+  item(accountId: string, itemId: string): Item | undefined {
+    return this.items.get(ownedKey(accountId, itemId));
+  }
+
+  anchor(accountId: string, anchorId: string): Anchor | undefined {
+    return this.anchors.get(ownedKey(accountId, anchorId));
+  }
+
+  travelsOf(accountId: string): Travel[] {
+    return this.travels.values().filter((travel) => travel.accountId === accountId);
+  }
+
+  apiKeysOf(accountId: string): ApiKey[] {
+    return this.apiKeys.values().filter((key) => key.accountId === accountId);
+  }
+}

@@ -1,0 +1,26 @@
+import type { IdGenerator, IdPrefix } from '../../../src/core/ports/id-generator';
+
+export const API_KEY_PREFIX_LENGTH = 12;
+
+/**
+ * Deterministic ids `<prefix>_<n>`, numbered per prefix from 1, and well-formed API keys
+ * (`tns_` and 43 characters) that begin with their number: `tns_000001_test000...`.
+ */
+export class SequentialIdGenerator implements IdGenerator {
+  private readonly counters = new Map<string, number>();
+
+  newId(prefix: IdPrefix): string {
+    return `${prefix}_${this.next(prefix)}`;
+  }
+
+  newApiKey(): { readonly key: string; readonly prefix: string } {
+    const key = `tns_${String(this.next('api-key')).padStart(6, '0')}${'_test'.padEnd(37, '0')}`;
+    return { key, prefix: key.slice(0, API_KEY_PREFIX_LENGTH) };
+  }
+
+  private next(counter: string): number {
+    const n = (this.counters.get(counter) ?? 0) + 1;
+    this.counters.set(counter, n);
+    return n;
+  }
+}

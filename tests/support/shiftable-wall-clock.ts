@@ -1,0 +1,14 @@
+import type { WallClock } from '../../src/core/ports/wall-clock';
+
+/** Real time plus an offset the test moves forward, so HTTP tests can outlive a travel window at once. */
+export class ShiftableWallClock implements WallClock {
+  private offsetMs = 0;
+
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+
+  advanceMinutes(minutes: number): void {
+    this.offsetMs += minutes * 60_000;
+  }
+}

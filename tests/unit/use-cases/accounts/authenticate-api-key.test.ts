@@ -1,0 +1,56 @@
+import { InvalidApiKey } from '../../../../src/core/domain/errors';
+import { createTestCore } from '../../../support/builders/test-core';
+
+describe('AuthenticateApiKey', () => {
+  it('turns a valid key into the account and key it acts for', async () => {
+    const core = createTestCore();
+    await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
+    const { account, apiKey } = await core.createAccount.execute({ email: 'grace@example.com', password: 's3cret-enough' });
+    const [storedKey] = core.database.apiKeysOf(account.id);
+
+    expect(await core.authenticateApiKey.execute({ apiKey })).toEqual({ accountId: account.id, apiKeyId: storedKey?.id });
+  });
+
+  it.each([
+    ['an unknown well-formed key', `tns_${'A'.repeat(43)}`],
+    ['a malformed key', 'not-a-key'],
+    ['an empty key', ''],
+  ])('refuses %s with InvalidApiKey', async (_label, apiKey) => {
+    const core = createTestCore();
+    await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
+
+    await expect(core.authenticateApiKey.execute({ apiKey })).rejects.toBeInstanceOf(InvalidApiKey);
+  });
+
+  it('refuses a key that differs from a valid one in its last character only', async () => {
+    const core = createTestCore();
+    const { apiKey } = await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
+    const altered = `${apiKey.slice(0, -1)}${apiKey.endsWith('Z') ? 'Y' : 'Z'}`;
+
+    await expect(core.authenticateApiKey.execute({ apiKey: altered })).rejects.toBeInstanceOf(InvalidApiKey);
+  });
+
+  it('refuses a valid key with surrounding white space', async () => {
+    const core = createTestCore();
+    const { apiKey } = await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
+
+    await expect(core.authenticateApiKey.execute({ apiKey: ` ${apiKey}` })).rejects.toBeInstanceOf(InvalidApiKey);
+  });
+
+  it('refuses a revoked key', async () => {
+    const core = createTestCore();
+    const secret = `tns_${'R'.repeat(43)}`;
+    await core.transactions.atomic((repos) =>
+      repos.apiKeys.add({
+        id: 'key_revoked',
+        accountId: 'acc_1',
+        prefix: secret.slice(0, 12),
+        digest: core.hasher.digestApiKey(secret),
+        createdAt: core.clock.now(),
+        revokedAt: core.clock.now(),
+      }),
+    );
+
+    await expect(core.authenticateApiKey.execute({ apiKey: secret })).rejects.toBeInstanceOf(InvalidApiKey);
+  });
+});
