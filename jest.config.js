@@ -1,7 +1,7 @@
 // Three kinds of tests, visible by folder and by project name:
 // unit (the pure core, with in-memory fakes), integration (Prisma adapters and the database on a
 // real PostgreSQL), http (the whole app through supertest).
-const tsJest = ['ts-jest', { isolatedModules: true }];
+const tsJest = ['ts-jest', {}];
 
 /** @type {import('jest').Config} */
 const base = {

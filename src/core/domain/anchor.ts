@@ -5,5 +5,7 @@ export interface Anchor {
   readonly timestamp: Date;
   readonly description: string;
   readonly timelineId: string;
+  /** Where the traveller was when setting it; travelling back to the anchor returns there. */
+  readonly location: string;
   readonly createdAt: Date;
 }

@@ -1,4 +1,4 @@
-import { instantAt } from './date-time';
+import { instantAt, LATEST_TIME } from './date-time';
 
 /**
  * The flow of time of one account. A running clock advances with the wall clock from the moment
@@ -23,9 +23,11 @@ export class Clock {
     return new Clock(now, now, false);
   }
 
+  /** A running clock that reaches the end of the supported span stops there rather than failing reads. */
   currentTime(now: Date): Date {
     if (this.paused) return this.reading;
-    return instantAt(this.reading.getTime() + (now.getTime() - this.readAt.getTime()));
+    const ms = this.reading.getTime() + (now.getTime() - this.readAt.getTime());
+    return new Date(Math.min(ms, LATEST_TIME.getTime()));
   }
 
   /** Sets the clock to `time` (travel, return); a paused clock stays paused at that time. */

@@ -19,14 +19,9 @@ export function parseDateTime(text: string): Date | null {
   if (Number(year) < 1) return null;
   const instant = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}${offset.toUpperCase()}`);
   if (Number.isNaN(instant.getTime())) return null;
-  // Date accepts some impossible fields by rolling over; reject those by reading the fields back.
+  // Date rolls some impossible fields over (Feb 30 -> Mar 1, 24:00 -> next day); reading the day back catches both.
   const check = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}Z`);
-  if (
-    Number.isNaN(check.getTime()) ||
-    check.getUTCDate() !== Number(day) ||
-    check.getUTCMonth() + 1 !== Number(month) ||
-    check.getUTCHours() !== Number(hour)
-  ) {
+  if (Number.isNaN(check.getTime()) || check.getUTCDate() !== Number(day) || check.getUTCMonth() + 1 !== Number(month)) {
     return null;
   }
   return withinRange(instant) ? instant : null;

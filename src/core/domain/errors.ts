@@ -71,6 +71,15 @@ export class ItemsAlreadyHome extends DomainError {
   }
 }
 
+export class ItemsNotOnJourney extends DomainError {
+  readonly code = 'items_not_on_journey';
+  constructor(itemIds: readonly string[]) {
+    super(`Items are carried home from the timeline of the journey where they were found, on the travel home; these are not: ${itemIds.join(', ')}.`, {
+      item_ids: itemIds,
+    });
+  }
+}
+
 export class ItemsStrandedByExpiredWindow extends DomainError {
   readonly code = 'timeline_window_expired';
   constructor(timelineId: string, deadline: Date) {

@@ -1,6 +1,13 @@
 import type { Anchor } from './anchor';
 import { Clock } from './clock';
-import { ItemsAlreadyHome, ItemsStrandedByExpiredWindow, JourneyInProgress, TimelineClosed, TimelineWindowExpired } from './errors';
+import {
+  ItemsAlreadyHome,
+  ItemsNotOnJourney,
+  ItemsStrandedByExpiredWindow,
+  JourneyInProgress,
+  TimelineClosed,
+  TimelineWindowExpired,
+} from './errors';
 import { carryHome, type Item } from './item';
 import { PRIMARY_TIMELINE_ID, type Timeline } from './timeline';
 
@@ -71,45 +78,59 @@ export class Traveller {
   }
 
   private goTo(target: Timeline, request: TravelRequest): TravelOutcome {
-    const { now, destination } = request;
+    const { now, destination, carrying } = request;
     if (!this.isHome && target.id !== this.timelineId) throw new JourneyInProgress(this.timelineId);
     const status = target.statusAt(now);
     if (status === 'expired') throw new TimelineWindowExpired(target.id, target.deadline ?? now);
     if (status === 'completed') throw new TimelineClosed(target.id);
+    if (carrying.length > 0) throw new ItemsNotOnJourney(carrying.map((item) => item.id));
 
-    const arrivalTime = destination.kind === 'anchor' ? destination.anchor.timestamp : target.destinationTime ?? now;
+    const arrival =
+      destination.kind === 'anchor'
+        ? { time: destination.anchor.timestamp, location: destination.anchor.location }
+        : { time: target.destinationTime ?? now, location: target.name };
     const journeyTravelId = this.journeyTravelId ?? request.travelId;
     return {
-      traveller: this.arriveAt(target.id, arrivalTime, journeyTravelId, now),
+      traveller: this.arriveAt(target.id, arrival, journeyTravelId, now),
       timelines: status === 'active' ? [] : [target.withStatus('active')],
       items: [],
-      arrivalTime,
+      arrivalTime: arrival.time,
     };
   }
 
   private comeHome(request: TravelRequest): TravelOutcome {
-    const { now, destination, journeyTimeline, carrying } = request;
-    const alreadyHome = carrying.filter((item) => item.carriedHomeBy !== null);
-    if (alreadyHome.length > 0) throw new ItemsAlreadyHome(alreadyHome.map((item) => item.id));
-
-    const timelines: Timeline[] = [];
-    if (journeyTimeline) {
-      const late = journeyTimeline.windowHasPassed(now);
-      if (late && carrying.length > 0) {
-        throw new ItemsStrandedByExpiredWindow(journeyTimeline.id, journeyTimeline.deadline ?? now);
-      }
-      timelines.push(journeyTimeline.withStatus(late ? 'expired' : 'completed'));
-    }
-    const arrivalTime = destination.kind === 'anchor' ? destination.anchor.timestamp : now;
+    const { now, destination, journeyTimeline } = request;
+    const late = journeyTimeline !== null && journeyTimeline.windowHasPassed(now);
+    const carried = this.itemsToCarryHome(request, late);
+    const arrival =
+      destination.kind === 'anchor'
+        ? { time: destination.anchor.timestamp, location: destination.anchor.location }
+        : { time: now, location: STARTING_LOCATION };
     return {
-      traveller: this.arriveAt(PRIMARY_TIMELINE_ID, arrivalTime, null, now),
-      timelines,
-      items: carrying.map((item) => carryHome(item, request.travelId)),
-      arrivalTime,
+      traveller: this.arriveAt(PRIMARY_TIMELINE_ID, arrival, null, now),
+      timelines: journeyTimeline ? [journeyTimeline.withStatus(late ? 'expired' : 'completed')] : [],
+      items: carried.map((item) => carryHome(item, request.travelId)),
+      arrivalTime: arrival.time,
     };
   }
 
-  private arriveAt(timelineId: string, time: Date, journeyTravelId: string | null, now: Date): Traveller {
-    return new Traveller(this.accountId, this.clock.setTo(time, now), timelineId, this.location, journeyTravelId);
+  /** Items come home only from the timeline of the journey that found them, once, within its window. */
+  private itemsToCarryHome({ carrying, journeyTimeline, now }: TravelRequest, late: boolean): readonly Item[] {
+    if (carrying.length === 0) return carrying;
+    const alreadyHome = carrying.filter((item) => item.carriedHomeBy !== null);
+    if (alreadyHome.length > 0) throw new ItemsAlreadyHome(alreadyHome.map((item) => item.id));
+    const strangers = carrying.filter((item) => item.timelineId !== journeyTimeline?.id);
+    if (strangers.length > 0) throw new ItemsNotOnJourney(strangers.map((item) => item.id));
+    if (late && journeyTimeline) throw new ItemsStrandedByExpiredWindow(journeyTimeline.id, journeyTimeline.deadline ?? now);
+    return carrying;
+  }
+
+  private arriveAt(
+    timelineId: string,
+    arrival: { time: Date; location: string },
+    journeyTravelId: string | null,
+    now: Date,
+  ): Traveller {
+    return new Traveller(this.accountId, this.clock.setTo(arrival.time, now), timelineId, arrival.location, journeyTravelId);
   }
 }

@@ -22,6 +22,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   timeline_closed: 409,
   journey_in_progress: 409,
   items_already_home: 409,
+  items_not_on_journey: 409,
   // references the request makes that do not hold
   unknown_items: 422,
   internal_error: 500,

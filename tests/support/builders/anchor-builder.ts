@@ -7,6 +7,7 @@ export function anAnchor(overrides: Partial<Anchor> = {}): Anchor {
     timestamp: new Date('2030-01-01T11:00:00Z'),
     description: 'Before leaving',
     timelineId: 'primary',
+    location: 'home',
     createdAt: new Date('2030-01-01T11:00:00Z'),
     ...overrides,
   };

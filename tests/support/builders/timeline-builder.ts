@@ -12,6 +12,10 @@ export class TimelineBuilder {
     windowMinutes: 12,
   };
 
+  ofAccount(accountId: string): this {
+    return this.with({ accountId });
+  }
+
   withId(id: string): this {
     return this.with({ id });
   }

@@ -29,6 +29,7 @@ export class CreateAnchor {
         timestamp: instantAt((input.timestamp ?? traveller.currentTime(now)).getTime()),
         description: input.description,
         timelineId: traveller.timelineId,
+        location: traveller.location,
         createdAt: now,
       };
       await repos.anchors.add(anchor);

@@ -1,3 +1,4 @@
+import { instantAt } from '../../domain/date-time';
 import { DEFAULT_WINDOW_MINUTES, Timeline } from '../../domain/timeline';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
@@ -24,7 +25,7 @@ export class CreateTimeline {
         accountId: input.accountId,
         id: this.ids.newId('tml'),
         name: input.name,
-        destinationTime: input.destinationTime,
+        destinationTime: instantAt(input.destinationTime.getTime()),
         windowMinutes: input.windowMinutes ?? DEFAULT_WINDOW_MINUTES,
         // Read inside the lock: the window starts when the timeline is really stored.
         now: this.clock.now(),

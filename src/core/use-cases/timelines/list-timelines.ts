@@ -24,7 +24,7 @@ export class ListTimelines {
     readonly limit?: number;
     readonly after?: TimelineCursor | null;
   }): Promise<TimelinePage> {
-    const limit = Math.min(input.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
+    const limit = Math.max(1, Math.min(input.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE));
     // One extra row tells whether another page follows without a count query.
     const rows = await this.transactions.read((repos) =>
       repos.timelines.listForAccount(input.accountId, { limit: limit + 1, after: input.after ?? null }),

@@ -18,6 +18,7 @@ export function presentAnchor(anchor: Anchor) {
     timestamp: formatDateTime(anchor.timestamp),
     description: anchor.description,
     timeline_id: anchor.timelineId,
+    location: anchor.location,
     created_at: formatDateTime(anchor.createdAt),
   };
 }

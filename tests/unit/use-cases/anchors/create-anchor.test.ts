@@ -17,6 +17,7 @@ describe('CreateAnchor', () => {
       timestamp: new Date('2030-01-01T12:05:00Z'),
       description: 'Before leaving',
       timelineId: 'primary',
+      location: 'home',
       createdAt: new Date('2030-01-01T12:05:00Z'),
     });
     expect(core.database.anchor(accountId, anchor.id)).toEqual(anchor);

@@ -1,0 +1,57 @@
+import request from 'supertest';
+import { startTestApp, type TestApp } from '../support/http/test-app';
+
+describe('POST /v1/accounts', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('opens an account with a working API key, a primary timeline, and stores only hashes', async () => {
+    const email = `Ada.${Date.now()}@Example.com`;
+    const response = await request(t.app).post('/v1/accounts').send({ email, password: 'correct horse battery' });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({
+      id: expect.stringMatching(/^acc_[0-9a-f]{32}$/),
+      email: email.toLowerCase(),
+      api_key: expect.stringMatching(/^tns_[A-Za-z0-9_-]{43}$/),
+      created_at: expect.any(String),
+    });
+
+    const timelines = await request(t.app).get('/timelines').set('Authorization', `Bearer ${response.body.api_key}`);
+    expect(timelines.status).toBe(200);
+    expect(timelines.body.timelines.map((timeline: { id: string }) => timeline.id)).toEqual(['primary']);
+
+    const account = await t.prisma.account.findUniqueOrThrow({ where: { id: response.body.id }, include: { apiKeys: true } });
+    expect(account.passwordHash).toMatch(/^scrypt\$/);
+    expect(account.passwordHash).not.toContain('correct horse battery');
+    expect(account.apiKeys).toHaveLength(1);
+    expect(account.apiKeys[0].digest).not.toContain(response.body.api_key);
+    expect(response.body.api_key.startsWith(account.apiKeys[0].prefix)).toBe(true);
+  });
+
+  it('refuses a second account with the same email, in any letter case, with 409 email_taken', async () => {
+    const email = `grace.${Date.now()}@example.com`;
+    expect((await request(t.app).post('/v1/accounts').send({ email, password: 'password one' })).status).toBe(201);
+    const again = await request(t.app).post('/v1/accounts').send({ email: email.toUpperCase(), password: 'password two' });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('email_taken');
+    expect(await t.prisma.account.count({ where: { email } })).toBe(1);
+  });
+
+  it.each([
+    [{ password: 'long enough' }, 'email'],
+    [{ email: 'not-an-email', password: 'long enough' }, 'email'],
+    [{ email: 'a@example.com', password: 'short' }, 'password'],
+    [{ email: 'a@example.com', password: 12345678 }, 'password'],
+    [{ email: 'a@example.com', password: 'long enough', admin: true }, 'admin'],
+  ])('refuses %j with 400 naming %s, creating nothing', async (body, field) => {
+    const before = await t.prisma.account.count();
+    const response = await request(t.app).post('/v1/accounts').send(body);
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('validation_failed');
+    expect(response.body.errors.map((error: { field: string }) => error.field)).toContain(field);
+    expect(await t.prisma.account.count()).toBe(before);
+  });
+});

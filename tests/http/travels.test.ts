@@ -1,0 +1,103 @@
+import request from 'supertest';
+import { startTestApp, type TestAccount, type TestApp } from '../support/http/test-app';
+
+describe('POST /v1/travels rules', () => {
+  let t: TestApp;
+  let me: TestAccount;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  beforeEach(async () => {
+    me = await t.signUp();
+  });
+  afterAll(() => t.close());
+
+  const post = (path: string, body: object) => request(t.app).post(path).set('Authorization', me.auth).send(body);
+  const timeline = async (window = '12 minutes') =>
+    (await post('/v1/timelines', { name: 'Trip', destination_time: '1815-06-18T11:00:00Z', window })).body.id as string;
+  const state = () =>
+    Promise.all([
+      t.prisma.traveller.findUniqueOrThrow({ where: { accountId: me.id } }),
+      t.prisma.travel.count({ where: { accountId: me.id } }),
+      t.prisma.item.findMany({ where: { accountId: me.id }, orderBy: { id: 'asc' } }),
+      t.prisma.timeline.findMany({ where: { accountId: me.id }, orderBy: { id: 'asc' } }),
+    ]);
+
+  it('refuses items this account has not registered with 422 naming exactly those ids, changing nothing', async () => {
+    const tml = await timeline();
+    const mine = (await post('/v1/items', { description: 'Compass' })).body.id;
+    const before = await state();
+    const response = await post('/v1/travels', { destination: tml, items_transported: [mine, 'itm_missing', 'itm_missing', 'itm_other'] });
+    expect(response.status).toBe(422);
+    expect(response.body).toMatchObject({ code: 'unknown_items', item_ids: ['itm_missing', 'itm_other'] });
+    expect(await state()).toEqual(before);
+  });
+
+  it('refuses travel to a timeline whose window has passed with 409, and stores it as expired', async () => {
+    const tml = await timeline('1 minutes');
+    t.clock.advanceMinutes(2);
+    const response = await post('/v1/travels', { destination: tml });
+    expect(response.status).toBe(409);
+    expect(response.body).toMatchObject({ code: 'timeline_window_expired', timeline_id: tml });
+    const [traveller, travels, , timelines] = await state();
+    expect(traveller.timelineId).toBe('primary');
+    expect(travels).toBe(0);
+    expect(timelines.find((row) => row.id === tml)?.status).toBe('expired');
+  });
+
+  it('refuses a second timeline while a journey is in progress, and a completed timeline', async () => {
+    const first = await timeline();
+    const second = await timeline();
+    expect((await post('/v1/travels', { destination: first })).status).toBe(201);
+    const away = await post('/v1/travels', { destination: second });
+    expect(away.status).toBe(409);
+    expect(away.body).toMatchObject({ code: 'journey_in_progress', current_timeline_id: first });
+
+    expect((await post('/v1/travels', { destination: 'primary' })).status).toBe(201);
+    const again = await post('/v1/travels', { destination: first });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('timeline_closed');
+  });
+
+  it('brings a late traveller home but refuses to carry items out of an expired window', async () => {
+    const tml = await timeline('5 minutes');
+    await post('/v1/travels', { destination: tml });
+    const relic = (await post('/v1/items', { description: 'Musket ball' })).body.id;
+    t.clock.advanceMinutes(6);
+
+    const withItems = await post('/v1/travels', { destination: 'primary', items_transported: [relic] });
+    expect(withItems.status).toBe(409);
+    expect(withItems.body.code).toBe('timeline_window_expired');
+
+    const home = await post('/v1/travels', { destination: 'primary' });
+    expect(home.status).toBe(201);
+    expect(home.body.timeline_id).toBe('primary');
+    const read = await request(t.app).get(`/timeline/${tml}`).set('Authorization', me.auth);
+    expect(read.body.status).toBe('expired');
+  });
+
+  it('does not carry an item home twice', async () => {
+    const tml = await timeline();
+    await post('/v1/travels', { destination: tml });
+    const coin = (await post('/v1/items', { description: 'Coin' })).body.id;
+    expect((await post('/v1/travels', { destination: 'primary', items_transported: [coin] })).status).toBe(201);
+    const twice = await post('/v1/travels', { destination: 'primary', items_transported: [coin] });
+    expect(twice.status).toBe(409);
+    expect(twice.body).toMatchObject({ code: 'items_already_home', item_ids: [coin] });
+  });
+
+  it('answers 404 destination_not_found for an unknown destination', async () => {
+    const response = await post('/v1/travels', { destination: 'anc_nowhere' });
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ code: 'destination_not_found', destination: 'anc_nowhere' });
+  });
+
+  it('sets the clock to the anchor timestamp when travelling to an anchor', async () => {
+    const anchor = (await post('/v1/anchors', { timestamp: '2001-09-09T01:46:40Z', description: 'Billennium' })).body.id;
+    const response = await post('/v1/travels', { destination: anchor });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ current_time: '2001-09-09T01:46:40Z', timeline_id: 'primary' });
+    const traveller = await t.prisma.traveller.findUniqueOrThrow({ where: { accountId: me.id } });
+    expect(traveller.clockReading.toISOString()).toBe('2001-09-09T01:46:40.000Z');
+  });
+});
