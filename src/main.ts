@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import type { AddressInfo } from 'node:net';
 import { buildContainer } from './composition/container';
 import { ConfigError, readConfig } from './config';
 import { openDatabase } from './infrastructure/database/open-database';
@@ -10,12 +9,15 @@ async function main(): Promise<void> {
   const database = await openDatabase({ DATABASE_URL: config.databaseUrl, DATA_DIR: config.dataDir });
   const app = createApp(buildContainer({ prisma: database.prisma }));
   const server = app.listen(config.port, config.host, () => {
-    const { port } = server.address() as AddressInfo;
-    console.log(`Time Navigation Service listening on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`);
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
+    console.log(`Time Navigation Service listening on http://${host}:${port}`);
     console.log(`Data: ${database.description}`);
   });
 
   const shutdown = (): void => {
+    // Stop accepting, let in-flight requests finish, then release the database.
     server.close(() => {
       database.close().then(
         () => process.exit(0),
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
         },
       );
     });
+    server.closeIdleConnections();
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

@@ -23,6 +23,10 @@ export function createApp(container: Container, options: AppOptions = {}): Expre
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // Liveness for the container's HEALTHCHECK and the proxy: no key, no data.
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
   app.use(mountRoutes(allRoutes(container), authenticate(container.get(AuthenticateApiKey))));
   app.use(routeNotFound);
   app.use(problemHandler(options.logError ?? ((error) => console.error(error))));

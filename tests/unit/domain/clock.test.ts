@@ -22,6 +22,12 @@ describe('Clock', () => {
     expect(clock.currentTime(later(30))).toEqual(start);
   });
 
+  it('stops at the end of year 9999 instead of running past it', () => {
+    const nearEnd = new Date('9999-12-31T23:59:00Z');
+    const clock = Clock.startingAt(start).setTo(nearEnd, start);
+    expect(clock.currentTime(later(5))).toEqual(new Date('9999-12-31T23:59:59.999Z'));
+  });
+
   describe('setTo', () => {
     const past = new Date('1969-07-20T20:17:40Z');
 

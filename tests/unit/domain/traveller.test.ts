@@ -1,6 +1,7 @@
 import { Clock } from '../../../src/core/domain/clock';
 import {
   ItemsAlreadyHome,
+  ItemsNotOnJourney,
   ItemsStrandedByExpiredWindow,
   JourneyInProgress,
   TimelineClosed,
@@ -188,12 +189,43 @@ describe('Traveller', () => {
       expect(refusal).toMatchObject({ code: 'items_already_home', details: { item_ids: ['itm_1'] } });
     });
 
+    it('refuses items found elsewhere than the journey timeline, naming them', () => {
+      const fromHome = anItem({ id: 'itm_home', timelineId: 'primary' });
+      const fromEarlierTrip = anItem({ id: 'itm_old', timelineId: 'tml_0' });
+      const fromHere = anItem({ id: 'itm_here' });
+      expect(() =>
+        travel(away, toHomeAnchor, { journeyTimeline: journey, carrying: [fromHome, fromHere, fromEarlierTrip], now: minutesLater(5) }),
+      ).toThrow(expect.objectContaining({ code: 'items_not_on_journey', details: { item_ids: ['itm_home', 'itm_old'] } }));
+    });
+
+    it('refuses to carry items when there is no journey to come home from', () => {
+      const atHome = anItem({ id: 'itm_home', timelineId: 'primary' });
+      expect(() => travel(aTravellerAtHome(created), toHomeAnchor, { carrying: [atHome], now: minutesLater(5) })).toThrow(
+        ItemsNotOnJourney,
+      );
+    });
+
+    it("arrives at the anchor's location, or home when travelling to 'primary'", () => {
+      const byAnchor = travel(away, toHomeAnchor, { journeyTimeline: journey, now: minutesLater(5) });
+      expect(byAnchor.traveller.location).toBe(homeAnchor.location);
+      const byPrimary = travel(away, toTimeline(primary), { journeyTimeline: journey, now: minutesLater(5) });
+      expect(byPrimary.traveller.location).toBe(STARTING_LOCATION);
+    });
+
     it('from home to home changes no timeline', () => {
       const outcome = travel(aTravellerAtHome(created), toHomeAnchor, { now: minutesLater(5) });
       expect(outcome.traveller.timelineId).toBe('primary');
       expect(outcome.arrivalTime).toEqual(new Date('2030-01-01T11:55:00Z'));
       expect(outcome.timelines).toEqual([]);
     });
+  });
+
+  it("takes the timeline's name as its location on arrival, and refuses to take items along", () => {
+    const outcome = travel(aTravellerAtHome(created), toTimeline(moonLanding));
+    expect(outcome.traveller.location).toBe(moonLanding.name);
+    expect(() => travel(aTravellerAtHome(created), toTimeline(moonLanding), { carrying: [anItem({ timelineId: 'primary' })] })).toThrow(
+      ItemsNotOnJourney,
+    );
   });
 
   it('keeps a paused clock paused across a travel, at the arrival time', () => {

@@ -100,6 +100,17 @@ describe('ListTimelines', () => {
     expect(page.next).toEqual({ createdAt: page.timelines[199]?.createdAt, id: page.timelines[199]?.id });
   });
 
+  it('shows at least one timeline per page, so a page never claims the list is over too early', async () => {
+    const core = createTestCore();
+    const accountId = await anAccount(core);
+    await someTimelines(core, accountId, 2);
+
+    const page = await core.listTimelines.execute({ accountId, limit: 0 });
+
+    expect(page.timelines.map((timeline) => timeline.id)).toEqual(['primary']);
+    expect(page.next).not.toBeNull();
+  });
+
   it('shows each timeline with its status as of now', async () => {
     const core = createTestCore();
     const accountId = await anAccount(core);
