@@ -55,7 +55,7 @@ describe('errors are RFC 9457 problems with stable codes', () => {
     ['an empty description', '/v1/items', { description: '' }, 'description'],
     ['a mixed proposed change', '/v1/paradox-checks', { timeline_id: 'primary', proposed_changes: [{ event: 'e', item_id: 'itm_x' }] }, 'proposed_changes[0].item_id'],
     ['a proposed change without time', '/v1/paradox-checks', { timeline_id: 'primary', proposed_changes: [{ event: 'e' }] }, 'proposed_changes[0].time'],
-    ['a proposed change that is not an object', '/v1/paradox-checks', { timeline_id: 'primary', proposed_changes: ['e'] }, 'proposed_changes'],
+    ['a proposed change that is not an object', '/v1/paradox-checks', { timeline_id: 'primary', proposed_changes: ['e'] }, 'proposed_changes[0]'],
   ])('answers %s with 400 validation_failed naming the field', async (_case, path, body, field) => {
     const response = await post(path)
       .set('Content-Type', 'application/json')

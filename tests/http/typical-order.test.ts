@@ -20,6 +20,7 @@ describe('Family B typical order of use', () => {
       timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/),
       description: 'Home, before leaving',
       timeline_id: 'primary',
+      location: 'home',
       created_at: expect.any(String),
     });
 

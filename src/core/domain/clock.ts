@@ -1,4 +1,5 @@
 import { instantAt, LATEST_TIME } from './date-time';
+import { ClockAlreadyPaused, ClockAlreadyRunning } from './errors';
 
 /**
  * The flow of time of one account. A running clock advances with the wall clock from the moment
@@ -33,6 +34,18 @@ export class Clock {
   /** Sets the clock to `time` (travel, return); a paused clock stays paused at that time. */
   setTo(time: Date, now: Date): Clock {
     return new Clock(instantAt(time.getTime()), now, this.paused);
+  }
+
+  /** Holds the clock still at its current reading. */
+  pause(now: Date): Clock {
+    if (this.paused) throw new ClockAlreadyPaused();
+    return new Clock(this.currentTime(now), now, true);
+  }
+
+  /** Lets the clock run on from exactly the moment it was paused at. */
+  resume(now: Date): Clock {
+    if (!this.paused) throw new ClockAlreadyRunning();
+    return new Clock(this.reading, now, false);
   }
 
   /** Moves the clock by `ms` (negative to rewind); refuses a result outside years 0001-9999. */

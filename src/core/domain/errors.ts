@@ -109,3 +109,33 @@ export class InvalidApiKey extends DomainError {
     super('The API key is unknown or revoked.');
   }
 }
+
+export class InvalidDuration extends DomainError {
+  readonly code = 'invalid_duration';
+  constructor(text: string) {
+    super(`'${text}' is not a duration: use '<n>m' (minutes), '<n>h' (hours) or '<n>d' (days), n a whole number from 1, like '90m'.`, {
+      accepted_forms: ['<n>m', '<n>h', '<n>d'],
+    });
+  }
+}
+
+export class ClockAlreadyPaused extends DomainError {
+  readonly code = 'clock_already_paused';
+  constructor() {
+    super('Time is already paused; resume it first.');
+  }
+}
+
+export class ClockAlreadyRunning extends DomainError {
+  readonly code = 'clock_already_running';
+  constructor() {
+    super('Time is already running; there is nothing to resume.');
+  }
+}
+
+export class InvalidTimeRange extends DomainError {
+  readonly code = 'invalid_time_range';
+  constructor(text: string, reason: string) {
+    super(`'${text}' is not a usable time_range: ${reason}. Write '<start>/<end>', like 2024-01-01T00:00:00Z/2024-01-02T00:00:00Z.`);
+  }
+}

@@ -7,6 +7,8 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   malformed_json: 400,
   validation_failed: 400,
   time_out_of_range: 400,
+  invalid_duration: 400,
+  invalid_time_range: 400,
   missing_api_key: 401,
   invalid_api_key: 401,
   route_not_found: 404,
@@ -23,6 +25,8 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   journey_in_progress: 409,
   items_already_home: 409,
   items_not_on_journey: 409,
+  clock_already_paused: 409,
+  clock_already_running: 409,
   // references the request makes that do not hold
   unknown_items: 422,
   internal_error: 500,

@@ -57,6 +57,7 @@ CREATE TABLE "anchors" (
     "timestamp" TIMESTAMPTZ(3) NOT NULL,
     "description" TEXT NOT NULL,
     "timeline_id" TEXT NOT NULL,
+    "location" TEXT NOT NULL,
     "created_at" TIMESTAMPTZ(3) NOT NULL,
 
     CONSTRAINT "anchors_pkey" PRIMARY KEY ("account_id","id")
