@@ -7,12 +7,18 @@ import type { WallClock } from '../core/ports/wall-clock';
 import { AuthenticateApiKey } from '../core/use-cases/accounts/authenticate-api-key';
 import { CreateAccount } from '../core/use-cases/accounts/create-account';
 import { CreateAnchor } from '../core/use-cases/anchors/create-anchor';
+import { PauseTime } from '../core/use-cases/clock/pause-time';
+import { ResumeTime } from '../core/use-cases/clock/resume-time';
+import { ShiftTime } from '../core/use-cases/clock/shift-time';
+import { ListEvents } from '../core/use-cases/events/list-events';
+import { ManipulateEvent } from '../core/use-cases/events/manipulate-event';
 import { RegisterItem } from '../core/use-cases/items/register-item';
 import { CheckParadox } from '../core/use-cases/paradoxes/check-paradox';
 import { CreateTimeline } from '../core/use-cases/timelines/create-timeline';
 import { GetTimeline } from '../core/use-cases/timelines/get-timeline';
 import { ListTimelines } from '../core/use-cases/timelines/list-timelines';
 import { Travel } from '../core/use-cases/travels/travel';
+import { TravelToMoment } from '../core/use-cases/travels/travel-to-moment';
 import type { PrismaClient } from '../infrastructure/persistence/prisma/generated/client';
 import { PrismaTransactionBoundary } from '../infrastructure/persistence/prisma/prisma-transaction-boundary';
 import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
@@ -66,5 +72,17 @@ export function buildContainer(options: ContainerOptions): Container {
     [tx, ids, clock],
   );
   container.bind(CheckParadox).toResolvedValue((t: TransactionBoundary) => new CheckParadox(t), [tx]);
+  container.bind(PauseTime).toResolvedValue((t: TransactionBoundary, c: WallClock) => new PauseTime(t, c), [tx, clock]);
+  container.bind(ResumeTime).toResolvedValue((t: TransactionBoundary, c: WallClock) => new ResumeTime(t, c), [tx, clock]);
+  container.bind(ShiftTime).toResolvedValue((t: TransactionBoundary, c: WallClock) => new ShiftTime(t, c), [tx, clock]);
+  container.bind(TravelToMoment).toResolvedValue(
+    (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new TravelToMoment(t, i, c),
+    [tx, ids, clock],
+  );
+  container.bind(ListEvents).toResolvedValue((t: TransactionBoundary) => new ListEvents(t), [tx]);
+  container.bind(ManipulateEvent).toResolvedValue(
+    (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new ManipulateEvent(t, i, c),
+    [tx, ids, clock],
+  );
   return container;
 }

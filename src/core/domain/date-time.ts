@@ -1,3 +1,4 @@
+import { formatDateTime } from './date-time-format';
 import { TimeOutOfRange } from './errors';
 
 /** The span every clock reading, anchor and destination must stay within (years 0001-9999). */
@@ -27,11 +28,6 @@ export function parseDateTime(text: string): Date | null {
   return withinRange(instant) ? instant : null;
 }
 
-/** Formats an instant in the spec's form `YYYY-MM-DDThh:mm:ssZ`. */
-export function formatDateTime(instant: Date): string {
-  return instant.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
 export function withinRange(instant: Date): boolean {
   const ms = instant.getTime();
   return ms >= EARLIEST_TIME.getTime() && ms <= LATEST_TIME.getTime();
@@ -41,7 +37,7 @@ export function withinRange(instant: Date): boolean {
 export function instantAt(ms: number): Date {
   const instant = new Date(ms);
   if (Number.isNaN(instant.getTime()) || !withinRange(instant)) {
-    throw new TimeOutOfRange(Number.isNaN(instant.getTime()) ? 'beyond any calendar' : instant.toISOString());
+    throw new TimeOutOfRange(Number.isNaN(instant.getTime()) ? 'beyond any calendar' : formatDateTime(instant));
   }
   return instant;
 }

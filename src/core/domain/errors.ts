@@ -1,3 +1,5 @@
+import { formatDateTime } from './date-time-format';
+
 /**
  * Expected failures of the core. Each class carries a stable machine-readable `code`; the HTTP
  * layer maps codes to statuses in one table, so every family reports a rule the same way.
@@ -21,6 +23,30 @@ export class TimelineNotFound extends DomainError {
   }
 }
 
+export class AnchorNotFound extends DomainError {
+  readonly code = 'anchor_not_found';
+  constructor(anchorId: string) {
+    super(`No anchor '${anchorId}' exists for this account.`, { anchor_id: anchorId });
+  }
+}
+
+export class EventNotFound extends DomainError {
+  readonly code = 'event_not_found';
+  constructor(eventId: string) {
+    super(`No event '${eventId}' exists for this account.`, { event_id: eventId });
+  }
+}
+
+export class UnknownEvent extends DomainError {
+  readonly code = 'unknown_event';
+  constructor(timelineId: string, event: string) {
+    super(`No event '${event}' (by id or name) is recorded on timeline '${timelineId}': a check cannot be meaningful for an event that does not exist.`, {
+      timeline_id: timelineId,
+      significant_event: event,
+    });
+  }
+}
+
 export class DestinationNotFound extends DomainError {
   readonly code = 'destination_not_found';
   constructor(destination: string) {
@@ -31,7 +57,7 @@ export class DestinationNotFound extends DomainError {
 export class TimelineWindowExpired extends DomainError {
   readonly code = 'timeline_window_expired';
   constructor(timelineId: string, deadline: Date) {
-    super(`The travel window of timeline '${timelineId}' closed at ${deadline.toISOString()}.`, {
+    super(`The travel window of timeline '${timelineId}' closed at ${formatDateTime(deadline)}.`, {
       timeline_id: timelineId,
     });
   }
@@ -83,7 +109,7 @@ export class ItemsNotOnJourney extends DomainError {
 export class ItemsStrandedByExpiredWindow extends DomainError {
   readonly code = 'timeline_window_expired';
   constructor(timelineId: string, deadline: Date) {
-    super(`The travel window of timeline '${timelineId}' closed at ${deadline.toISOString()}; items can no longer be carried home from it. Return without items_transported.`, {
+    super(`The travel window of timeline '${timelineId}' closed at ${formatDateTime(deadline)}; items can no longer be carried home from it. Return without items_transported.`, {
       timeline_id: timelineId,
     });
   }

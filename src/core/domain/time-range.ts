@@ -16,11 +16,6 @@ export class TimeRange {
     return new TimeRange(start, end);
   }
 
-  static between(start: Date, end: Date): TimeRange {
-    if (start.getTime() > end.getTime()) throw new InvalidTimeRange(`${start.toISOString()}/${end.toISOString()}`, 'its start is after its end');
-    return new TimeRange(start, end);
-  }
-
   contains(instant: Date): boolean {
     return instant.getTime() >= this.start.getTime() && instant.getTime() <= this.end.getTime();
   }

@@ -72,6 +72,32 @@ export class Traveller {
     return this.clock.currentTime(now);
   }
 
+  pause(now: Date): Traveller {
+    return this.withClock(this.clock.pause(now));
+  }
+
+  resume(now: Date): Traveller {
+    return this.withClock(this.clock.resume(now));
+  }
+
+  /** Fast-forward (positive) or rewind (negative) by `ms`. */
+  shiftBy(ms: number, now: Date): Traveller {
+    return this.withClock(this.clock.shiftBy(ms, now));
+  }
+
+  /**
+   * Moves to a moment and place on the timeline the traveller is on. Away from home that is still
+   * part of the journey, so the journey's window must not have closed.
+   */
+  moveWithin(request: { time: Date; location: string; currentTimeline: Timeline; now: Date }): Traveller {
+    const { currentTimeline, now } = request;
+    if (currentTimeline.id !== this.timelineId) throw new Error('moveWithin needs the timeline the traveller is on');
+    if (!currentTimeline.isPrimary && currentTimeline.windowHasPassed(now)) {
+      throw new TimelineWindowExpired(currentTimeline.id, currentTimeline.deadline ?? now);
+    }
+    return new Traveller(this.accountId, this.clock.setTo(request.time, now), this.timelineId, request.location, this.journeyTravelId);
+  }
+
   travel(request: TravelRequest): TravelOutcome {
     const target = request.destination.timeline;
     return target.isPrimary ? this.comeHome(request) : this.goTo(target, request);
@@ -123,6 +149,10 @@ export class Traveller {
     if (strangers.length > 0) throw new ItemsNotOnJourney(strangers.map((item) => item.id));
     if (late && journeyTimeline) throw new ItemsStrandedByExpiredWindow(journeyTimeline.id, journeyTimeline.deadline ?? now);
     return carrying;
+  }
+
+  private withClock(clock: Clock): Traveller {
+    return new Traveller(this.accountId, clock, this.timelineId, this.location, this.journeyTravelId);
   }
 
   private arriveAt(

@@ -1,4 +1,4 @@
-export type IdPrefix = 'acc' | 'key' | 'anc' | 'tml' | 'itm' | 'trv' | 'evt';
+export type IdPrefix = 'acc' | 'key' | 'anc' | 'tml' | 'itm' | 'trv' | 'evt' | 'man';
 
 /** Unguessable identifiers and secrets, injected so the core stays deterministic under test. */
 export interface IdGenerator {

@@ -1,7 +1,9 @@
 import type { Account, ApiKey } from '../domain/account';
 import type { Anchor } from '../domain/anchor';
 import type { Item } from '../domain/item';
+import type { TimeRange } from '../domain/time-range';
 import type { Timeline } from '../domain/timeline';
+import type { EventManipulation, TimelineEvent } from '../domain/timeline-event';
 import type { Travel } from '../domain/travel';
 import type { Traveller } from '../domain/traveller';
 
@@ -45,9 +47,41 @@ export interface AnchorRepository {
 
 export interface ItemRepository {
   add(item: Item): Promise<void>;
+  /** An item found with the same description, at the same place and time on the same timeline. */
+  findSame(accountId: string, item: Pick<Item, 'timelineId' | 'description' | 'location' | 'foundAt'>): Promise<Item | null>;
   save(item: Item): Promise<void>;
   /** The account's items among `itemIds`; ids that are unknown or another account's are left out. */
   findManyForAccount(accountId: string, itemIds: readonly string[]): Promise<Item[]>;
+}
+
+/** Position after which a page of events continues (ordered by time, then id). */
+export interface EventCursor {
+  readonly time: Date;
+  readonly id: string;
+}
+
+export interface EventQuery {
+  readonly timelineId: string;
+  /** A location, or the name of an event to watch; compared with `textKey`. */
+  readonly place: string;
+  readonly range: TimeRange;
+  readonly after: EventCursor | null;
+  readonly limit: number;
+}
+
+export interface EventRepository {
+  add(event: TimelineEvent): Promise<void>;
+  save(event: TimelineEvent): Promise<void>;
+  findForAccount(accountId: string, eventId: string): Promise<TimelineEvent | null>;
+  /** Events at the place (or named so) whose current time is in range, oldest first. */
+  listAt(accountId: string, query: EventQuery): Promise<TimelineEvent[]>;
+  /** Events of the timeline with one of these names (compared with `textKey`), optionally in a range. */
+  findNamed(accountId: string, timelineId: string, names: readonly string[], range?: TimeRange): Promise<TimelineEvent[]>;
+  /** Events of the timeline changed by manipulation, whose current or original time is in range. */
+  findManipulated(accountId: string, timelineId: string, range?: TimeRange): Promise<TimelineEvent[]>;
+  addManipulation(manipulation: EventManipulation): Promise<void>;
+  /** The event's manipulations, first to last. */
+  manipulationsOf(accountId: string, eventId: string): Promise<EventManipulation[]>;
 }
 
 export interface TravelRepository {
@@ -62,4 +96,5 @@ export interface Repositories {
   readonly anchors: AnchorRepository;
   readonly items: ItemRepository;
   readonly travels: TravelRepository;
+  readonly events: EventRepository;
 }

@@ -6,7 +6,9 @@ import { authenticate } from './middleware/authenticate';
 import { problemHandler, routeNotFound } from './middleware/problem-handler';
 import type { Route } from './route';
 import { accountRoutes } from './routes/account-routes';
+import { familyARoutes } from './routes/family-a-routes';
 import { familyBRoutes } from './routes/family-b-routes';
+import { familyCRoutes } from './routes/family-c-routes';
 
 export interface AppOptions {
   /** Where failures that are not the client's fault are reported. */
@@ -15,7 +17,7 @@ export interface AppOptions {
 
 /** Every operation the service runs; the route table the OpenAPI document is built from. */
 export function allRoutes(container: Container): Route[] {
-  return [...accountRoutes(container), ...familyBRoutes(container)];
+  return [...accountRoutes(container), ...familyARoutes(container), ...familyBRoutes(container), ...familyCRoutes(container)];
 }
 
 /** Builds the HTTP app over a wired container; listening is the caller's business (see main.ts). */

@@ -17,6 +17,8 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   unsupported_media_type: 415,
   // resources
   timeline_not_found: 404,
+  anchor_not_found: 404,
+  event_not_found: 404,
   destination_not_found: 404,
   // state conflicts
   email_taken: 409,
@@ -29,6 +31,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   clock_already_running: 409,
   // references the request makes that do not hold
   unknown_items: 422,
+  unknown_event: 422,
   internal_error: 500,
 };
 

@@ -75,11 +75,33 @@ export function definePublicRoute<B extends object = object, Q extends object = 
 }
 
 function validate<B extends object, Q extends object>(definition: Definition<B, Q>, request: RawRequest): Valid<B, Q> {
+  // Proxies and many clients drop GET bodies, so a GET takes its parameters from either place.
+  const query = definition.method === 'get' ? getParameters(request) : request.query;
+  const body = definition.method === 'get' ? undefined : request.body;
   return {
-    body: definition.body ? validateInput(definition.body, request.body ?? {}) : noInput<B>(request.body, '(body)'),
-    query: definition.query ? validateInput(definition.query, request.query ?? {}) : noInput<Q>(request.query, '(query)'),
+    body: definition.body ? validateInput(definition.body, body ?? {}) : noInput<B>(body, '(body)'),
+    query: definition.query ? validateInput(definition.query, query ?? {}) : noInput<Q>(query, '(query)'),
     params: request.params,
   };
+}
+
+/** The query string and a JSON body merged; one parameter given both ways must agree. */
+function getParameters(request: RawRequest): unknown {
+  const { query, body } = request;
+  if (body === undefined || (isRecord(body) && Object.keys(body).length === 0)) return query;
+  if (!isRecord(body)) return body; // validateInput explains that it must be an object
+  const fromQuery = isRecord(query) ? query : {};
+  const conflicts = Object.keys(fromQuery).filter((name) => name in body && String(body[name]) !== String(fromQuery[name]));
+  if (conflicts.length > 0) {
+    throw Problem.validation(
+      conflicts.map((field) => ({ field, message: 'is given in both the query string and the body, with different values' })),
+    );
+  }
+  return { ...fromQuery, ...body };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** An operation without input still refuses input it would silently ignore. */

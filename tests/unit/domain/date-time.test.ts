@@ -1,4 +1,5 @@
-import { formatDateTime, instantAt, parseDateTime } from '../../../src/core/domain/date-time';
+import { instantAt, parseDateTime } from '../../../src/core/domain/date-time';
+import { formatDateTime } from '../../../src/core/domain/date-time-format';
 import { TimeOutOfRange } from '../../../src/core/domain/errors';
 
 describe('parseDateTime', () => {

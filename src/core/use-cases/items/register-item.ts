@@ -1,4 +1,5 @@
 import type { Item } from '../../domain/item';
+import { recordEvent } from '../../domain/timeline-event';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
@@ -8,6 +9,13 @@ export interface RegisterItemInput {
   readonly description: string;
   /** Where the item was found; defaults to the traveller's current location. */
   readonly location?: string;
+  /** When it was found; defaults to the account clock's current time. */
+  readonly foundAt?: Date;
+  /**
+   * Family A finds items with a GET: asking again for the same item (description, place, time,
+   * timeline) must answer the item already found instead of registering a copy.
+   */
+  readonly reuseSame?: boolean;
 }
 
 /** Registers an item found on the traveller's current timeline so that it may be carried home. */
@@ -18,20 +26,35 @@ export class RegisterItem {
     private readonly clock: WallClock,
   ) {}
 
-  execute(input: RegisterItemInput): Promise<Item> {
+  execute(input: RegisterItemInput): Promise<{ item: Item; registered: boolean }> {
     return this.transactions.exclusive(input.accountId, async (repos) => {
+      const now = this.clock.now();
       const traveller = await repos.travellers.getForAccount(input.accountId);
-      const item: Item = {
-        accountId: input.accountId,
-        id: this.ids.newId('itm'),
+      const found = {
+        timelineId: traveller.timelineId,
         description: input.description,
         location: input.location ?? traveller.location,
-        timelineId: traveller.timelineId,
-        registeredAt: this.clock.now(),
-        carriedHomeBy: null,
+        foundAt: input.foundAt ?? traveller.currentTime(now),
       };
+      const same = input.reuseSame ? await repos.items.findSame(input.accountId, found) : null;
+      if (same) return { item: same, registered: false };
+
+      const item: Item = { ...found, accountId: input.accountId, id: this.ids.newId('itm'), registeredAt: now, carriedHomeBy: null };
       await repos.items.add(item);
-      return item;
+      await repos.events.add(
+        recordEvent({
+          accountId: input.accountId,
+          id: this.ids.newId('evt'),
+          timelineId: item.timelineId,
+          kind: 'item_retrieved',
+          time: item.foundAt,
+          description: `Item retrieved: ${item.description}`,
+          location: item.location,
+          subjectId: item.id,
+          now,
+        }),
+      );
+      return { item, registered: true };
     });
   }
 }

@@ -1,30 +1,77 @@
-import { TimelineNotFound, UnknownItems } from '../../domain/errors';
+import { TimelineNotFound, UnknownEvent, UnknownItems } from '../../domain/errors';
 import { assessStability, type ProposedChange, type StabilityVerdict } from '../../domain/paradox';
+import { textKey } from '../../domain/text-key';
+import type { TimeRange } from '../../domain/time-range';
+import type { TimelineEvent } from '../../domain/timeline-event';
+import type { Repositories } from '../../ports/repositories';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 
 export interface CheckParadoxInput {
   readonly accountId: string;
   readonly timelineId: string;
-  readonly proposedChanges: readonly ProposedChange[];
+  readonly proposedChanges?: readonly ProposedChange[];
+  /** Monitor only the events whose time (or original time) falls in this range. */
+  readonly range?: TimeRange;
+  /** Focus on one event, by id or name: it must exist on the timeline. */
+  readonly significantEvent?: string;
 }
 
-/** Decides whether a timeline with the proposed changes is stable. Reads only; stores nothing. */
+export interface ParadoxReport extends StabilityVerdict {
+  /** The events the verdict looked at. */
+  readonly events: readonly TimelineEvent[];
+  /** The significant event checked, when one was asked for. */
+  readonly significantEvent: TimelineEvent | null;
+}
+
+/**
+ * Every family's paradox check: paradox-checks and check-paradox (a timeline and proposed changes),
+ * monitor-paradox (a time range), check-timeline (one significant event). One use case and one
+ * domain function, so the same timeline gets the same verdict whichever family asks.
+ */
 export class CheckParadox {
   constructor(private readonly transactions: TransactionBoundary) {}
 
-  async execute(input: CheckParadoxInput): Promise<StabilityVerdict> {
-    const itemIds = [
-      ...new Set(input.proposedChanges.flatMap((change) => (change.kind === 'item' ? [change.itemId] : []))),
-    ];
-    const { timeline, items } = await this.transactions.read(async (repos) => ({
-      timeline: await repos.timelines.findForAccount(input.accountId, input.timelineId),
-      items: await repos.items.findManyForAccount(input.accountId, itemIds),
-    }));
-    if (!timeline) throw new TimelineNotFound(input.timelineId);
-    // Rule 3 of the spec: a check cannot be meaningful for an item that does not exist yet.
-    const known = new Set(items.map((item) => item.id));
+  execute(input: CheckParadoxInput): Promise<ParadoxReport> {
+    const changes = input.proposedChanges ?? [];
+    return this.transactions.read(async (repos) => {
+      const timeline = await repos.timelines.findForAccount(input.accountId, input.timelineId);
+      if (!timeline) throw new TimelineNotFound(input.timelineId);
+      await this.requireItems(repos, input.accountId, changes);
+
+      const significant = input.significantEvent === undefined ? null : await this.findSignificant(repos, input);
+      const names = changes.flatMap((change) => (change.kind === 'event' ? [change.event] : []));
+      const [named, manipulated] = await Promise.all([
+        names.length ? repos.events.findNamed(input.accountId, timeline.id, names, input.range) : [],
+        repos.events.findManipulated(input.accountId, timeline.id, input.range),
+      ]);
+      const inScope = significant
+        ? [significant]
+        : uniqueById([...named, ...manipulated]);
+      const verdict = assessStability({ changes, events: inScope });
+      return { ...verdict, events: inScope, significantEvent: significant };
+    });
+  }
+
+  /** Spec rule 3: a check cannot be meaningful for an item that does not exist yet. */
+  private async requireItems(repos: Repositories, accountId: string, changes: readonly ProposedChange[]): Promise<void> {
+    const itemIds = [...new Set(changes.flatMap((change) => (change.kind === 'item' ? [change.itemId] : [])))];
+    if (itemIds.length === 0) return;
+    const known = new Set((await repos.items.findManyForAccount(accountId, itemIds)).map((item) => item.id));
     const unknown = itemIds.filter((id) => !known.has(id));
     if (unknown.length > 0) throw new UnknownItems(unknown);
-    return assessStability(input.proposedChanges);
   }
+
+  private async findSignificant(repos: Repositories, input: CheckParadoxInput): Promise<TimelineEvent> {
+    const wanted = input.significantEvent ?? '';
+    const byId = await repos.events.findForAccount(input.accountId, wanted);
+    if (byId && byId.timelineId === input.timelineId) return byId;
+    const byName = await repos.events.findNamed(input.accountId, input.timelineId, [wanted]);
+    const first = byName.find((event) => textKey(event.description) === textKey(wanted));
+    if (!first) throw new UnknownEvent(input.timelineId, wanted);
+    return first;
+  }
+}
+
+function uniqueById(events: readonly TimelineEvent[]): TimelineEvent[] {
+  return [...new Map(events.map((event) => [event.id, event])).values()];
 }

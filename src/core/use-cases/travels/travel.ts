@@ -1,4 +1,5 @@
-import { DestinationNotFound, TimelineWindowExpired, UnknownItems } from '../../domain/errors';
+import { AnchorNotFound, DestinationNotFound, TimelineWindowExpired, UnknownItems } from '../../domain/errors';
+import { recordEvent } from '../../domain/timeline-event';
 import type { Item } from '../../domain/item';
 import type { Timeline } from '../../domain/timeline';
 import type { Travel as TravelRecord } from '../../domain/travel';
@@ -7,11 +8,14 @@ import type { IdGenerator } from '../../ports/id-generator';
 import type { Repositories } from '../../ports/repositories';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
+import { arrivalDescription } from './arrival-description';
 
 export interface TravelInput {
   readonly accountId: string;
   /** A timeline id (`primary` for the present of the main timeline) or an anchor id. */
   readonly destination: string;
+  /** `anchor`: only an anchor will do (returning to an anchor); otherwise timelines too. */
+  readonly only?: 'anchor';
   readonly itemsTransported?: readonly string[];
 }
 
@@ -41,7 +45,7 @@ export class Travel {
   ): Promise<TravelResult | { refusal: TimelineWindowExpired }> {
     const now = this.clock.now();
     const traveller = await repos.travellers.getForAccount(input.accountId);
-    const destination = await this.resolveDestination(repos, input.accountId, input.destination);
+    const destination = await this.resolveDestination(repos, input);
     const itemIds = [...new Set(input.itemsTransported ?? [])];
     const carrying = await this.loadItems(repos, input.accountId, itemIds);
     const journeyTimeline = traveller.isHome
@@ -72,17 +76,30 @@ export class Travel {
     await repos.travellers.save(outcome.traveller);
     for (const timeline of outcome.timelines) await repos.timelines.save(timeline);
     for (const item of outcome.items) await repos.items.save(item);
+    await repos.events.add(
+      recordEvent({
+        accountId: input.accountId,
+        id: this.ids.newId('evt'),
+        timelineId: outcome.traveller.timelineId,
+        kind: 'arrival',
+        time: outcome.arrivalTime,
+        description: arrivalDescription(outcome.traveller.location),
+        location: outcome.traveller.location,
+        subjectId: travelId,
+        now,
+      }),
+    );
     return { travel, traveller: outcome.traveller };
   }
 
-  private async resolveDestination(repos: Repositories, accountId: string, destination: string): Promise<Destination> {
-    const timeline = await repos.timelines.findForAccount(accountId, destination);
+  private async resolveDestination(repos: Repositories, { accountId, destination, only }: TravelInput): Promise<Destination> {
+    const timeline = only === 'anchor' ? null : await repos.timelines.findForAccount(accountId, destination);
     if (timeline) return { kind: 'timeline', timeline };
     const anchor = await repos.anchors.findForAccount(accountId, destination);
     const anchorTimeline: Timeline | null = anchor
       ? await repos.timelines.findForAccount(accountId, anchor.timelineId)
       : null;
-    if (!anchor || !anchorTimeline) throw new DestinationNotFound(destination);
+    if (!anchor || !anchorTimeline) throw only === 'anchor' ? new AnchorNotFound(destination) : new DestinationNotFound(destination);
     return { kind: 'anchor', anchor, timeline: anchorTimeline };
   }
 

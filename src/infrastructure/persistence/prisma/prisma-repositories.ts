@@ -2,6 +2,7 @@ import type { Repositories } from '../../../core/ports/repositories';
 import type { Db } from './db';
 import { PrismaAccountRepository } from './repositories/prisma-account-repository';
 import { PrismaAnchorRepository } from './repositories/prisma-anchor-repository';
+import { PrismaEventRepository } from './repositories/prisma-event-repository';
 import { PrismaApiKeyRepository } from './repositories/prisma-api-key-repository';
 import { PrismaItemRepository } from './repositories/prisma-item-repository';
 import { PrismaTimelineRepository } from './repositories/prisma-timeline-repository';
@@ -17,5 +18,6 @@ export function prismaRepositories(db: Db): Repositories {
     anchors: new PrismaAnchorRepository(db),
     items: new PrismaItemRepository(db),
     travels: new PrismaTravelRepository(db),
+    events: new PrismaEventRepository(db),
   };
 }

@@ -1,9 +1,10 @@
 import type { Account } from '../../../core/domain/account';
 import type { Anchor } from '../../../core/domain/anchor';
-import { formatDateTime } from '../../../core/domain/date-time';
+import { formatDateTime } from '../../../core/domain/date-time-format';
 import type { Item } from '../../../core/domain/item';
 import type { ParadoxReason, StabilityVerdict } from '../../../core/domain/paradox';
 import type { Timeline } from '../../../core/domain/timeline';
+import type { EventManipulation, TimelineEvent } from '../../../core/domain/timeline-event';
 import type { Travel } from '../../../core/domain/travel';
 
 /** The JSON shapes of the resources, with the spec's field names; every family answers in these. */
@@ -42,6 +43,7 @@ export function presentItem(item: Item) {
     timeline_id: item.timelineId,
     item_description: item.description,
     location: item.location,
+    found_at: formatDateTime(item.foundAt),
     registered_at: formatDateTime(item.registeredAt),
     carried_home_by: item.carriedHomeBy,
   };
@@ -58,15 +60,72 @@ export function presentTravel(travel: Travel, location: string) {
   };
 }
 
-export function presentReason(reason: ParadoxReason) {
+/** A move to a moment and place (Families A and C), with the human-readable status Family A promises. */
+export function presentArrival(travel: Travel, location: string) {
+  const currentTime = formatDateTime(travel.arrivalTime);
   return {
-    code: reason.code,
-    message: reason.message,
-    event: reason.event,
-    times: reason.times.map(formatDateTime),
+    status: `Arrived at ${location} at ${currentTime}.`,
+    current_time: currentTime,
+    location,
+    timeline_id: travel.toTimelineId,
+    travel_id: travel.id,
   };
 }
 
+export function presentReason(reason: ParadoxReason) {
+  switch (reason.code) {
+    case 'event_at_two_times':
+      return {
+        code: reason.code,
+        message: reason.message,
+        event: reason.event,
+        times: reason.times.map(formatDateTime),
+        event_ids: reason.eventIds,
+      };
+    case 'event_displaced':
+      return {
+        code: reason.code,
+        message: reason.message,
+        event: reason.event,
+        event_id: reason.eventId,
+        original_time: formatDateTime(reason.originalTime),
+        time: formatDateTime(reason.time),
+        dependent_id: reason.dependentId,
+      };
+  }
+}
+
+/** The verdict in both vocabularies the spec uses: B's `is_stable`, A's `timeline_stability`. */
 export function presentVerdict(timelineId: string, verdict: StabilityVerdict) {
-  return { timeline_id: timelineId, is_stable: verdict.stable, reasons: verdict.reasons.map(presentReason) };
+  return {
+    timeline_id: timelineId,
+    is_stable: verdict.stable,
+    timeline_stability: verdict.stable ? 'Stable' : 'Unstable',
+    reasons: verdict.reasons.map(presentReason),
+  };
+}
+
+export function presentEvent(event: TimelineEvent) {
+  return {
+    event_id: event.id,
+    time: formatDateTime(event.time),
+    description: event.description,
+    location: event.location,
+    timeline_id: event.timelineId,
+    kind: event.kind,
+    original_time: formatDateTime(event.originalTime),
+    manipulated: event.revision > 0,
+  };
+}
+
+export function presentManipulation(manipulation: EventManipulation) {
+  return {
+    id: manipulation.id,
+    event_id: manipulation.eventId,
+    action: manipulation.action,
+    from_time: formatDateTime(manipulation.fromTime),
+    to_time: formatDateTime(manipulation.toTime),
+    applied_at: formatDateTime(manipulation.appliedAt),
+    revision: manipulation.revision,
+  };
 }

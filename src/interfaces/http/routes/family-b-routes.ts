@@ -1,5 +1,6 @@
 import type { Container } from 'inversify';
 import type { ProposedChange } from '../../../core/domain/paradox';
+import type { TimelineCursor } from '../../../core/ports/repositories';
 import { CreateAnchor } from '../../../core/use-cases/anchors/create-anchor';
 import { RegisterItem } from '../../../core/use-cases/items/register-item';
 import { CheckParadox } from '../../../core/use-cases/paradoxes/check-paradox';
@@ -18,7 +19,7 @@ import {
 } from '../dtos/family-b.dto';
 import { presentAnchor, presentItem, presentTimeline, presentTravel, presentVerdict } from '../presenters/resources';
 import { defineRoute, type Route } from '../route';
-import { decodeTimelineCursor, encodeTimelineCursor } from '../timeline-cursor';
+import { decodeCursor, encodeCursor } from '../cursor';
 import { toInstant } from '../validation/to-instant';
 import { parseWindow } from '../validation/decorators';
 
@@ -71,19 +72,19 @@ export function familyBRoutes(container: Container): Route[] {
     defineRoute(
       { method: 'post', path: '/v1/items', operationId: 'registerItem', family, summary: 'Register an item so it can be carried home.', body: RegisterItemDto },
       async ({ body }, { accountId }) => {
-        const item = await registerItem.execute({ accountId, description: body.description, location: body.location });
+        const { item } = await registerItem.execute({ accountId, description: body.description, location: body.location });
         return { status: 201, body: presentItem(item) };
       },
     ),
     defineRoute(
       { method: 'post', path: '/v1/paradox-checks', operationId: 'checkParadoxes', family, summary: 'Check whether a timeline with proposed changes is stable.', body: ParadoxCheckDto },
       async ({ body }, { accountId }) => {
-        const verdict = await checkParadox.execute({
+        const report = await checkParadox.execute({
           accountId,
           timelineId: body.timeline_id,
           proposedChanges: (body.proposed_changes ?? []).map(toProposedChange),
         });
-        return { status: 200, body: presentVerdict(body.timeline_id, verdict) };
+        return { status: 200, body: presentVerdict(body.timeline_id, report) };
       },
     ),
     defineRoute(
@@ -92,13 +93,13 @@ export function familyBRoutes(container: Container): Route[] {
         const page = await listTimelines.execute({
           accountId,
           limit: query.limit,
-          after: query.cursor === undefined ? null : decodeTimelineCursor(query.cursor),
+          after: query.cursor === undefined ? null : timelineCursor(query.cursor),
         });
         return {
           status: 200,
           body: {
             timelines: page.timelines.map(presentTimeline),
-            next_cursor: page.next && encodeTimelineCursor(page.next),
+            next_cursor: page.next && encodeCursor(page.next.createdAt, page.next.id),
           },
         };
       },
@@ -116,4 +117,9 @@ export function familyBRoutes(container: Container): Route[] {
 function toProposedChange(change: ProposedChangeDto): ProposedChange {
   if (change.item_id !== undefined) return { kind: 'item', itemId: change.item_id };
   return { kind: 'event', event: change.event ?? '', time: toInstant(change.time ?? '') };
+}
+
+function timelineCursor(text: string): TimelineCursor {
+  const { at, id } = decodeCursor(text);
+  return { createdAt: at, id };
 }

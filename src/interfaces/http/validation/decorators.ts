@@ -1,5 +1,8 @@
 import { registerDecorator, type ValidationArguments, type ValidationOptions } from 'class-validator';
 import { parseDateTime } from '../../../core/domain/date-time';
+import { Duration, DURATION_FORMS } from '../../../core/domain/duration';
+import { DomainError } from '../../../core/domain/errors';
+import { TimeRange } from '../../../core/domain/time-range';
 import { MAX_WINDOW_MINUTES } from '../../../core/domain/timeline';
 
 export const DATE_TIME_HINT = 'an ISO 8601 date-time in UTC between years 0001 and 9999, like 2024-05-01T12:00:00Z';
@@ -48,5 +51,44 @@ export function ExcludesProperties(others: readonly string[], options?: Validati
         validate: (value: unknown, args: ValidationArguments) =>
           value === undefined || others.every((other) => Reflect.get(args.object, other) === undefined),
       },
+    });
+}
+
+/** True when the core's validating factory accepts the text (it throws a DomainError otherwise). */
+function acceptedBy(parse: (text: string) => unknown): (value: unknown) => boolean {
+  return (value) => {
+    if (typeof value !== 'string') return false;
+    try {
+      parse(value);
+      return true;
+    } catch (error) {
+      if (error instanceof DomainError) return false;
+      throw error;
+    }
+  };
+}
+
+export function IsDuration(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isDuration',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { message: `$property must be ${DURATION_FORMS}, like '90m'`, ...options },
+      validator: { validate: acceptedBy(Duration.parse) },
+    });
+}
+
+export function IsTimeRange(options?: ValidationOptions): PropertyDecorator {
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isTimeRange',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: {
+        message: '$property must be <start>/<end>, two ISO 8601 date-times in UTC with the start not after the end, like 2024-01-01T00:00:00Z/2024-01-02T00:00:00Z',
+        ...options,
+      },
+      validator: { validate: acceptedBy(TimeRange.parse) },
     });
 }

@@ -14,6 +14,13 @@ export class PrismaItemRepository implements ItemRepository {
     await this.db.item.update({ where: { accountId_id: { accountId, id } }, data: fields });
   }
 
+  findSame(
+    accountId: string,
+    item: Pick<Item, 'timelineId' | 'description' | 'location' | 'foundAt'>,
+  ): Promise<Item | null> {
+    return this.db.item.findFirst({ where: { accountId, ...item }, orderBy: { registeredAt: 'asc' } });
+  }
+
   findManyForAccount(accountId: string, itemIds: readonly string[]): Promise<Item[]> {
     if (itemIds.length === 0) return Promise.resolve([]);
     return this.db.item.findMany({ where: { accountId, id: { in: [...itemIds] } } });

@@ -71,6 +71,7 @@ CREATE TABLE "items" (
     "location" TEXT NOT NULL,
     "timeline_id" TEXT NOT NULL,
     "registered_at" TIMESTAMPTZ(3) NOT NULL,
+    "found_at" TIMESTAMPTZ(3) NOT NULL,
     "carried_home_by" TEXT,
 
     CONSTRAINT "items_pkey" PRIMARY KEY ("account_id","id")
@@ -90,6 +91,39 @@ CREATE TABLE "travels" (
     CONSTRAINT "travels_pkey" PRIMARY KEY ("account_id","id")
 );
 
+-- CreateTable
+CREATE TABLE "events" (
+    "account_id" TEXT NOT NULL,
+    "id" TEXT NOT NULL,
+    "timeline_id" TEXT NOT NULL,
+    "kind" TEXT NOT NULL,
+    "time" TIMESTAMPTZ(3) NOT NULL,
+    "original_time" TIMESTAMPTZ(3) NOT NULL,
+    "description" TEXT NOT NULL,
+    "location" TEXT NOT NULL,
+    "description_key" TEXT NOT NULL,
+    "location_key" TEXT NOT NULL,
+    "subject_id" TEXT,
+    "recorded_at" TIMESTAMPTZ(3) NOT NULL,
+    "revision" INTEGER NOT NULL,
+
+    CONSTRAINT "events_pkey" PRIMARY KEY ("account_id","id")
+);
+
+-- CreateTable
+CREATE TABLE "event_manipulations" (
+    "account_id" TEXT NOT NULL,
+    "id" TEXT NOT NULL,
+    "event_id" TEXT NOT NULL,
+    "action" TEXT NOT NULL,
+    "from_time" TIMESTAMPTZ(3) NOT NULL,
+    "to_time" TIMESTAMPTZ(3) NOT NULL,
+    "applied_at" TIMESTAMPTZ(3) NOT NULL,
+    "revision" INTEGER NOT NULL,
+
+    CONSTRAINT "event_manipulations_pkey" PRIMARY KEY ("account_id","id")
+);
+
 -- CreateIndex
 CREATE UNIQUE INDEX "accounts_email_key" ON "accounts"("email");
 
@@ -101,6 +135,21 @@ CREATE INDEX "api_keys_account_id_idx" ON "api_keys"("account_id");
 
 -- CreateIndex
 CREATE INDEX "timelines_account_id_created_at_id_idx" ON "timelines"("account_id", "created_at", "id");
+
+-- CreateIndex
+CREATE INDEX "items_account_id_timeline_id_description_location_found_at_idx" ON "items"("account_id", "timeline_id", "description", "location", "found_at");
+
+-- CreateIndex
+CREATE INDEX "events_account_id_timeline_id_location_key_time_id_idx" ON "events"("account_id", "timeline_id", "location_key", "time", "id");
+
+-- CreateIndex
+CREATE INDEX "events_account_id_timeline_id_description_key_time_id_idx" ON "events"("account_id", "timeline_id", "description_key", "time", "id");
+
+-- CreateIndex
+CREATE INDEX "events_account_id_timeline_id_revision_idx" ON "events"("account_id", "timeline_id", "revision");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "event_manipulations_account_id_event_id_revision_key" ON "event_manipulations"("account_id", "event_id", "revision");
 
 -- AddForeignKey
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
@@ -119,3 +168,9 @@ ALTER TABLE "items" ADD CONSTRAINT "items_account_id_fkey" FOREIGN KEY ("account
 
 -- AddForeignKey
 ALTER TABLE "travels" ADD CONSTRAINT "travels_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "events" ADD CONSTRAINT "events_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "event_manipulations" ADD CONSTRAINT "event_manipulations_account_id_fkey" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -1,0 +1,51 @@
+import { TimelineNotFound } from '../../domain/errors';
+import type { TimeRange } from '../../domain/time-range';
+import type { TimelineEvent } from '../../domain/timeline-event';
+import type { EventCursor } from '../../ports/repositories';
+import type { TransactionBoundary } from '../../ports/transaction-boundary';
+
+export const DEFAULT_EVENT_PAGE_SIZE = 100;
+export const MAX_EVENT_PAGE_SIZE = 500;
+
+export interface ListEventsInput {
+  readonly accountId: string;
+  /** A location, or the name of an event to watch. */
+  readonly place: string;
+  readonly range: TimeRange;
+  /** Defaults to the timeline the traveller is on: what can be observed from where they are. */
+  readonly timelineId?: string;
+  readonly limit?: number;
+  readonly after?: EventCursor | null;
+}
+
+export interface EventPage {
+  readonly timelineId: string;
+  readonly events: readonly TimelineEvent[];
+  readonly next: EventCursor | null;
+}
+
+/** The events at a place within a time range, oldest first, one bounded page at a time. */
+export class ListEvents {
+  constructor(private readonly transactions: TransactionBoundary) {}
+
+  execute(input: ListEventsInput): Promise<EventPage> {
+    const limit = Math.max(1, Math.min(input.limit ?? DEFAULT_EVENT_PAGE_SIZE, MAX_EVENT_PAGE_SIZE));
+    return this.transactions.read(async (repos) => {
+      const timelineId = input.timelineId ?? (await repos.travellers.getForAccount(input.accountId)).timelineId;
+      if (input.timelineId !== undefined && !(await repos.timelines.findForAccount(input.accountId, timelineId))) {
+        throw new TimelineNotFound(timelineId);
+      }
+      // One extra row tells whether another page follows without a count query.
+      const rows = await repos.events.listAt(input.accountId, {
+        timelineId,
+        place: input.place,
+        range: input.range,
+        after: input.after ?? null,
+        limit: limit + 1,
+      });
+      const events = rows.slice(0, limit);
+      const last = events[events.length - 1];
+      return { timelineId, events, next: rows.length > limit && last ? { time: last.time, id: last.id } : null };
+    });
+  }
+}

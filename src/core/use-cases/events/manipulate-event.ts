@@ -1,0 +1,66 @@
+import { instantAt } from '../../domain/date-time';
+import { EventNotFound } from '../../domain/errors';
+import { manipulate, recordEvent, type EventManipulation, type TimelineEvent } from '../../domain/timeline-event';
+import type { IdGenerator } from '../../ports/id-generator';
+import type { TransactionBoundary } from '../../ports/transaction-boundary';
+import type { WallClock } from '../../ports/wall-clock';
+
+export interface ManipulateEventInput {
+  readonly accountId: string;
+  readonly eventId: string;
+  /** Free text: what the traveller does to the event. */
+  readonly action: string;
+  /** When the event happens after the manipulation. */
+  readonly time: Date;
+}
+
+export interface ManipulatedEvent {
+  readonly event: TimelineEvent;
+  readonly manipulation: EventManipulation;
+  /** The whole history of the event, first manipulation first; the original is in the event itself. */
+  readonly history: readonly EventManipulation[];
+}
+
+/**
+ * Applies an action to an event, moving it to `time`. The event keeps its original time and every
+ * manipulation is kept, so history is never lost and paradox checks can see what moved.
+ */
+export class ManipulateEvent {
+  constructor(
+    private readonly transactions: TransactionBoundary,
+    private readonly ids: IdGenerator,
+    private readonly clock: WallClock,
+  ) {}
+
+  execute(input: ManipulateEventInput): Promise<ManipulatedEvent> {
+    return this.transactions.exclusive(input.accountId, async (repos) => {
+      const now = this.clock.now();
+      const original = await repos.events.findForAccount(input.accountId, input.eventId);
+      if (!original) throw new EventNotFound(input.eventId);
+      const { event, manipulation } = manipulate(original, {
+        id: this.ids.newId('man'),
+        action: input.action,
+        time: instantAt(input.time.getTime()),
+        now,
+      });
+      await repos.events.save(event);
+      await repos.events.addManipulation(manipulation);
+      // The manipulation is itself something that happened on the timeline.
+      await repos.events.add(
+        recordEvent({
+          accountId: input.accountId,
+          id: this.ids.newId('evt'),
+          timelineId: event.timelineId,
+          kind: 'manipulation',
+          time: event.time,
+          description: `Manipulation of '${original.description}': ${input.action}`,
+          location: event.location,
+          subjectId: null,
+          now,
+        }),
+      );
+      const history = await repos.events.manipulationsOf(input.accountId, event.id);
+      return { event, manipulation, history };
+    });
+  }
+}

@@ -1,0 +1,68 @@
+import { TimelineWindowExpired } from '../../domain/errors';
+import { recordEvent } from '../../domain/timeline-event';
+import type { Travel } from '../../domain/travel';
+import type { Traveller } from '../../domain/traveller';
+import type { IdGenerator } from '../../ports/id-generator';
+import type { TransactionBoundary } from '../../ports/transaction-boundary';
+import type { WallClock } from '../../ports/wall-clock';
+import { arrivalDescription } from './arrival-description';
+
+export interface TravelToMomentInput {
+  readonly accountId: string;
+  readonly destinationTime: Date;
+  readonly location: string;
+}
+
+/** Moves the traveller to a moment and place on the timeline they are on (Families A and C). */
+export class TravelToMoment {
+  constructor(
+    private readonly transactions: TransactionBoundary,
+    private readonly ids: IdGenerator,
+    private readonly clock: WallClock,
+  ) {}
+
+  async execute(input: TravelToMomentInput): Promise<{ travel: Travel; traveller: Traveller }> {
+    const outcome = await this.transactions.exclusive(input.accountId, async (repos) => {
+      const now = this.clock.now();
+      const traveller = await repos.travellers.getForAccount(input.accountId);
+      const timeline = await repos.timelines.findForAccount(input.accountId, traveller.timelineId);
+      if (!timeline) throw new Error(`traveller of ${input.accountId} is on a missing timeline ${traveller.timelineId}`);
+      let moved: Traveller;
+      try {
+        moved = traveller.moveWithin({ time: input.destinationTime, location: input.location, currentTimeline: timeline, now });
+      } catch (error) {
+        if (!(error instanceof TimelineWindowExpired)) throw error;
+        await repos.timelines.save(timeline.withStatus('expired'));
+        return { refusal: error };
+      }
+      const travel: Travel = {
+        accountId: input.accountId,
+        id: this.ids.newId('trv'),
+        destination: timeline.id,
+        fromTimelineId: timeline.id,
+        toTimelineId: timeline.id,
+        departedAt: now,
+        arrivalTime: input.destinationTime,
+        itemsTransported: [],
+      };
+      await repos.travels.add(travel);
+      await repos.travellers.save(moved);
+      await repos.events.add(
+        recordEvent({
+          accountId: input.accountId,
+          id: this.ids.newId('evt'),
+          timelineId: timeline.id,
+          kind: 'arrival',
+          time: input.destinationTime,
+          description: arrivalDescription(input.location),
+          location: input.location,
+          subjectId: travel.id,
+          now,
+        }),
+      );
+      return { travel, traveller: moved };
+    });
+    if ('refusal' in outcome) throw outcome.refusal;
+    return outcome;
+  }
+}

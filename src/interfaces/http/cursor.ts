@@ -1,0 +1,19 @@
+import { Problem } from './problem';
+
+/**
+ * Paging cursors are opaque to clients: base64url of `<ms>:<id>`, the position after which the next
+ * page starts (lists are ordered by an instant, then by id).
+ */
+export function encodeCursor(at: Date, id: string): string {
+  return Buffer.from(`${at.getTime()}:${id}`).toString('base64url');
+}
+
+export function decodeCursor(text: string): { at: Date; id: string } {
+  const [ms = '', ...rest] = Buffer.from(text, 'base64url').toString('utf8').split(':');
+  const id = rest.join(':');
+  const at = new Date(Number(ms));
+  if (!/^-?\d+$/.test(ms) || !id || Number.isNaN(at.getTime())) {
+    throw Problem.validation([{ field: 'cursor', message: 'cursor must be a next_cursor value from a previous page' }]);
+  }
+  return { at, id };
+}

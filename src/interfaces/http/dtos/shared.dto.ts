@@ -1,0 +1,55 @@
+import { Type } from 'class-transformer';
+import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { MAX_EVENT_PAGE_SIZE } from '../../../core/use-cases/events/list-events';
+import { IsDateTime, IsTimeRange } from '../validation/decorators';
+import { MAX_ID_LENGTH, MAX_NAME_LENGTH } from './limits';
+
+/** Inputs that Families A and C share: the same names, the same rules. */
+
+export class TravelToMomentDto {
+  @IsDateTime()
+  destination_time!: string;
+
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_NAME_LENGTH)
+  location!: string;
+}
+
+/** GET /v1/monitor-events and POST /api/v1/scan-events. */
+export class EventScanDto {
+  /** A physical location, or the name of an event to watch. */
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_NAME_LENGTH)
+  location!: string;
+
+  @IsTimeRange()
+  time_range!: string;
+
+  /** Omitted: the timeline the traveller is on. */
+  @IsOptional()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_ID_LENGTH)
+  timeline_id?: string;
+
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt({ message: 'limit must be a whole number' })
+  @Min(1)
+  @Max(MAX_EVENT_PAGE_SIZE)
+  limit?: number;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+}
+
+export class TimelineIdDto {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_ID_LENGTH)
+  timeline_id!: string;
+}

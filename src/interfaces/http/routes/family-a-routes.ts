@@ -1,0 +1,153 @@
+import type { Container } from 'inversify';
+import { formatDateTime } from '../../../core/domain/date-time-format';
+import { Duration } from '../../../core/domain/duration';
+import { CreateAnchor } from '../../../core/use-cases/anchors/create-anchor';
+import { PauseTime } from '../../../core/use-cases/clock/pause-time';
+import { ResumeTime } from '../../../core/use-cases/clock/resume-time';
+import { ShiftTime } from '../../../core/use-cases/clock/shift-time';
+import { RegisterItem } from '../../../core/use-cases/items/register-item';
+import { ListEvents } from '../../../core/use-cases/events/list-events';
+import { CheckParadox } from '../../../core/use-cases/paradoxes/check-paradox';
+import { Travel } from '../../../core/use-cases/travels/travel';
+import { TravelToMoment } from '../../../core/use-cases/travels/travel-to-moment';
+import { CreateAnchorDto } from '../dtos/family-b.dto';
+import { DurationDto, RetrieveItemDto, ReturnDto } from '../dtos/family-a.dto';
+import { EventScanDto, TimelineIdDto, TravelToMomentDto } from '../dtos/shared.dto';
+import { presentArrival, presentItem, presentReason } from '../presenters/resources';
+import { defineRoute, type Route } from '../route';
+import { toInstant } from '../validation/to-instant';
+import { scanEvents } from './event-scan';
+
+/**
+ * Family A: simple verbs. Each answers 200 with a human-readable `status` and the spec's fields,
+ * through the same use cases as Families B and C.
+ */
+export function familyARoutes(container: Container): Route[] {
+  const travelToMoment = container.get(TravelToMoment);
+  const createAnchor = container.get(CreateAnchor);
+  const pauseTime = container.get(PauseTime);
+  const resumeTime = container.get(ResumeTime);
+  const shiftTime = container.get(ShiftTime);
+  const registerItem = container.get(RegisterItem);
+  const travel = container.get(Travel);
+  const checkParadox = container.get(CheckParadox);
+  const listEvents = container.get(ListEvents);
+  const family = 'A';
+
+  return [
+    defineRoute(
+      { method: 'post', path: '/v1/travel', operationId: 'travelToMoment', family, summary: 'Travel to a moment and place on the current timeline.', body: TravelToMomentDto },
+      async ({ body }, { accountId }) => {
+        const { travel: record, traveller } = await travelToMoment.execute({
+          accountId,
+          destinationTime: toInstant(body.destination_time),
+          location: body.location,
+        });
+        return { status: 200, body: presentArrival(record, traveller.location) };
+      },
+    ),
+    defineRoute(
+      { method: 'post', path: '/v1/set-anchor', operationId: 'setAnchor', family, summary: 'Set a temporal anchor.', body: CreateAnchorDto },
+      async ({ body }, { accountId }) => {
+        const anchor = await createAnchor.execute({
+          accountId,
+          timestamp: body.timestamp === undefined ? undefined : toInstant(body.timestamp),
+          description: body.description,
+        });
+        return {
+          status: 200,
+          body: { anchor_id: anchor.id, status: `Anchor set at ${formatDateTime(anchor.timestamp)}.`, timestamp: formatDateTime(anchor.timestamp), timeline_id: anchor.timelineId },
+        };
+      },
+    ),
+    defineRoute(
+      { method: 'post', path: '/v1/pause-time', operationId: 'pauseTime', family, summary: 'Pause the flow of time.' },
+      async (_request, { accountId }) => {
+        const { pausedAt } = await pauseTime.execute({ accountId });
+        return { status: 200, body: { status: 'Time paused.', paused_at: formatDateTime(pausedAt) } };
+      },
+    ),
+    defineRoute(
+      { method: 'post', path: '/v1/resume-time', operationId: 'resumeTime', family, summary: 'Resume the flow of time from the paused moment.' },
+      async (_request, { accountId }) => {
+        const { currentTime } = await resumeTime.execute({ accountId });
+        return { status: 200, body: { status: 'Time resumed.', current_time: formatDateTime(currentTime) } };
+      },
+    ),
+    defineRoute(
+      { method: 'post', path: '/v1/fast-forward', operationId: 'fastForward', family, summary: 'Move time forward by a duration.', body: DurationDto },
+      async ({ body }, { accountId }) => {
+        const { newTime } = await shiftTime.execute({ accountId, duration: Duration.parse(body.duration), direction: 'forward' });
+        return { status: 200, body: { status: `Time fast-forwarded by ${body.duration}.`, new_time: formatDateTime(newTime) } };
+      },
+    ),
+    defineRoute(
+      { method: 'post', path: '/v1/rewind', operationId: 'rewind', family, summary: 'Move time back by a duration.', body: DurationDto },
+      async ({ body }, { accountId }) => {
+        const { newTime } = await shiftTime.execute({ accountId, duration: Duration.parse(body.duration), direction: 'backward' });
+        return { status: 200, body: { status: `Time rewound by ${body.duration}.`, new_time: formatDateTime(newTime) } };
+      },
+    ),
+    defineRoute(
+      { method: 'get', path: '/v1/monitor-events', operationId: 'monitorEvents', family, summary: 'Events at a location within a time range, oldest first.', query: EventScanDto },
+      async ({ query }, { accountId }) => {
+        const page = await scanEvents(listEvents, accountId, query);
+        return { status: 200, body: { status: `${page.events.length} event(s) found.`, ...page } };
+      },
+    ),
+    defineRoute(
+      { method: 'get', path: '/v1/retrieve-item', operationId: 'retrieveItem', family, summary: 'Find an item at a place and time, registering it so it can be carried home.', query: RetrieveItemDto },
+      async ({ query }, { accountId }) => {
+        const { item, registered } = await registerItem.execute({
+          accountId,
+          description: query.item_description,
+          location: query.location,
+          foundAt: toInstant(query.time),
+          reuseSame: true,
+        });
+        return {
+          status: 200,
+          body: {
+            item_id: item.id,
+            status: registered ? 'Item retrieved.' : 'Item already retrieved.',
+            item_details: { description: item.description, retrieved_at: formatDateTime(item.foundAt) },
+            item: presentItem(item),
+          },
+        };
+      },
+    ),
+    defineRoute(
+      { method: 'post', path: '/v1/return', operationId: 'returnToAnchor', family, summary: 'Return to an anchor.', body: ReturnDto },
+      async ({ body }, { accountId }) => {
+        const { travel: record, traveller } = await travel.execute({ accountId, destination: body.anchor_id, only: 'anchor' });
+        return {
+          status: 200,
+          body: {
+            status: `Returned to anchor ${body.anchor_id}.`,
+            current_time: formatDateTime(record.arrivalTime),
+            location: traveller.location,
+            timeline_id: record.toTimelineId,
+            travel_id: record.id,
+          },
+        };
+      },
+    ),
+    defineRoute(
+      { method: 'get', path: '/v1/check-paradox', operationId: 'checkParadox', family, summary: 'Check a timeline for paradoxes.', query: TimelineIdDto },
+      async ({ query }, { accountId }) => {
+        const report = await checkParadox.execute({ accountId, timelineId: query.timeline_id });
+        const conflicts = report.reasons.length;
+        return {
+          status: 200,
+          body: {
+            status: report.stable ? 'Timeline is stable.' : `Timeline is unstable: ${conflicts} conflict(s) found.`,
+            timeline_stability: report.stable ? 'Stable' : 'Unstable',
+            timeline_id: query.timeline_id,
+            is_stable: report.stable,
+            reasons: report.reasons.map(presentReason),
+          },
+        };
+      },
+    ),
+  ];
+}

@@ -1,0 +1,77 @@
+import type { Container } from 'inversify';
+import { TimeRange } from '../../../core/domain/time-range';
+import { ListEvents } from '../../../core/use-cases/events/list-events';
+import { ManipulateEvent } from '../../../core/use-cases/events/manipulate-event';
+import { CheckParadox } from '../../../core/use-cases/paradoxes/check-paradox';
+import { TravelToMoment } from '../../../core/use-cases/travels/travel-to-moment';
+import { CheckTimelineDto, ManipulateEventDto, MonitorParadoxDto } from '../dtos/family-c.dto';
+import { EventScanDto, TravelToMomentDto } from '../dtos/shared.dto';
+import { presentArrival, presentEvent, presentManipulation, presentVerdict } from '../presenters/resources';
+import { defineRoute, type Route } from '../route';
+import { toInstant } from '../validation/to-instant';
+import { scanEvents } from './event-scan';
+
+/** Family C: scenario operations under /api/v1, answering in the same vocabulary as A and B. */
+export function familyCRoutes(container: Container): Route[] {
+  const travelToMoment = container.get(TravelToMoment);
+  const listEvents = container.get(ListEvents);
+  const manipulateEvent = container.get(ManipulateEvent);
+  const checkParadox = container.get(CheckParadox);
+  const family = 'C';
+
+  return [
+    defineRoute(
+      { method: 'post', path: '/api/v1/travel', operationId: 'scenarioTravel', family, summary: 'Travel to a moment and place on the current timeline.', body: TravelToMomentDto },
+      async ({ body }, { accountId }) => {
+        const { travel, traveller } = await travelToMoment.execute({
+          accountId,
+          destinationTime: toInstant(body.destination_time),
+          location: body.location,
+        });
+        return { status: 200, body: presentArrival(travel, traveller.location) };
+      },
+    ),
+    defineRoute(
+      { method: 'post', path: '/api/v1/scan-events', operationId: 'scanEvents', family, summary: 'Scan the events at a location within a time range.', body: EventScanDto },
+      async ({ body }, { accountId }) => ({ status: 200, body: await scanEvents(listEvents, accountId, body) }),
+    ),
+    defineRoute(
+      { method: 'post', path: '/api/v1/manipulate-event', operationId: 'manipulateEvent', family, summary: 'Apply an action to an event, moving it to a time; its history is kept.', body: ManipulateEventDto },
+      async ({ body }, { accountId }) => {
+        const result = await manipulateEvent.execute({ accountId, eventId: body.event_id, action: body.action, time: toInstant(body.time) });
+        return {
+          status: 200,
+          body: {
+            status: `Event ${result.event.id} manipulated.`,
+            event: presentEvent(result.event),
+            manipulation: presentManipulation(result.manipulation),
+            history: result.history.map(presentManipulation),
+          },
+        };
+      },
+    ),
+    defineRoute(
+      { method: 'get', path: '/api/v1/monitor-paradox', operationId: 'monitorParadox', family, summary: 'Paradoxes among the events of a timeline within a time range.', query: MonitorParadoxDto },
+      async ({ query }, { accountId }) => {
+        const report = await checkParadox.execute({ accountId, timelineId: query.timeline_id, range: TimeRange.parse(query.time_range) });
+        return {
+          status: 200,
+          body: { ...presentVerdict(query.timeline_id, report), time_range: query.time_range, events_monitored: report.events.map(presentEvent) },
+        };
+      },
+    ),
+    defineRoute(
+      { method: 'get', path: '/api/v1/check-timeline', operationId: 'checkTimeline', family, summary: 'Check a timeline around one significant event.', query: CheckTimelineDto },
+      async ({ query }, { accountId }) => {
+        const report = await checkParadox.execute({ accountId, timelineId: query.timeline_id, significantEvent: query.significant_event });
+        return {
+          status: 200,
+          body: {
+            ...presentVerdict(query.timeline_id, report),
+            significant_event: report.significantEvent && presentEvent(report.significantEvent),
+          },
+        };
+      },
+    ),
+  ];
+}
