@@ -18,6 +18,8 @@ export interface TestAccount {
 export interface TestApp {
   readonly app: Express;
   readonly prisma: PrismaClient;
+  /** The test database, for a second service process to share. */
+  readonly connectionString: string;
   readonly clock: ShiftableWallClock;
   signUp(): Promise<TestAccount>;
   close(): Promise<void>;
@@ -36,6 +38,7 @@ export async function startTestApp(): Promise<TestApp> {
   return {
     app,
     prisma: database.prisma,
+    connectionString: database.connectionString,
     clock,
     async signUp() {
       const email = `traveller-${process.pid}-${++accounts}-${Date.now()}@example.com`;
