@@ -1,4 +1,4 @@
-import { instantAt, LATEST_TIME } from './date-time';
+import { instantAt, LATEST_TIME, wholeSeconds } from './date-time';
 import { ClockAlreadyPaused, ClockAlreadyRunning } from './errors';
 
 /**
@@ -24,11 +24,14 @@ export class Clock {
     return new Clock(now, now, false);
   }
 
-  /** A running clock that reaches the end of the supported span stops there rather than failing reads. */
+  /**
+   * Whole seconds, as the API reports time. A running clock that reaches the end of the supported
+   * span stops there rather than failing reads.
+   */
   currentTime(now: Date): Date {
-    if (this.paused) return this.reading;
+    if (this.paused) return wholeSeconds(this.reading);
     const ms = this.reading.getTime() + (now.getTime() - this.readAt.getTime());
-    return new Date(Math.min(ms, LATEST_TIME.getTime()));
+    return wholeSeconds(new Date(Math.min(ms, LATEST_TIME.getTime())));
   }
 
   /** Sets the clock to `time` (travel, return); a paused clock stays paused at that time. */

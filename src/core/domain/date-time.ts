@@ -41,3 +41,8 @@ export function instantAt(ms: number): Date {
   }
   return instant;
 }
+
+/** The API speaks in whole seconds; times the service records itself are cut to match. */
+export function wholeSeconds(instant: Date): Date {
+  return new Date(Math.floor(instant.getTime() / 1000) * 1000);
+}

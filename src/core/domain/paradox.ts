@@ -66,13 +66,17 @@ function eventsAtTwoTimes({ changes, events }: StabilityInput): ParadoxReason[] 
   }
   const reasons: ParadoxReason[] = [];
   for (const [key, { name, times }] of proposed) {
+    // The service records repeated names (two arrivals at one place): a proposal agrees with
+    // history when it matches one of the recorded times.
     const recorded = events.filter((event) => textKey(event.description) === key);
+    const recordedTimes = new Set(recorded.map((event) => event.time.getTime()));
+    const disagreesWithHistory = recorded.length > 0 && [...times.keys()].some((time) => !recordedTimes.has(time));
+    if (times.size < 2 && !disagreesWithHistory) continue;
     for (const event of recorded) times.set(event.time.getTime(), event.time);
-    if (times.size < 2) continue;
     const sorted = [...times.values()].sort((a, b) => a.getTime() - b.getTime());
     reasons.push({
       code: 'event_at_two_times',
-      message: recorded.length
+      message: disagreesWithHistory
         ? `The event '${name}' would happen at ${sorted.length} different times: the proposed changes disagree with the recorded event. An event happens once; propose the recorded time, or manipulate the event first.`
         : `The event '${name}' is proposed at ${sorted.length} different times; an event happens once.`,
       event: name,
@@ -86,7 +90,7 @@ function eventsAtTwoTimes({ changes, events }: StabilityInput): ParadoxReason[] 
 function displacedEvents(events: readonly TimelineEvent[]): ParadoxReason[] {
   return events
     .filter((event) => event.subjectId !== null && isDisplaced(event))
-    .sort((a, b) => a.originalTime.getTime() - b.originalTime.getTime() || a.id.localeCompare(b.id))
+    .sort((a, b) => a.originalTime.getTime() - b.originalTime.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((event) => ({
       code: 'event_displaced' as const,
       message: `The event '${event.description}' was moved by manipulation from ${formatDateTime(event.originalTime)} to ${formatDateTime(event.time)}, but ${event.subjectId} depends on it happening when it first did. Manipulate it back to its original time to restore the timeline.`,

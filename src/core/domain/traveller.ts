@@ -1,5 +1,6 @@
 import type { Anchor } from './anchor';
 import { Clock } from './clock';
+import { wholeSeconds } from './date-time';
 import {
   ItemsAlreadyHome,
   ItemsNotOnJourney,
@@ -131,7 +132,7 @@ export class Traveller {
     const arrival =
       destination.kind === 'anchor'
         ? { time: destination.anchor.timestamp, location: destination.anchor.location }
-        : { time: now, location: STARTING_LOCATION };
+        : { time: wholeSeconds(now), location: STARTING_LOCATION };
     return {
       traveller: this.arriveAt(PRIMARY_TIMELINE_ID, arrival, null, now),
       timelines: journeyTimeline ? [journeyTimeline.withStatus(late ? 'expired' : 'completed')] : [],

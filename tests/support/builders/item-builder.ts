@@ -8,6 +8,7 @@ export function anItem(overrides: Partial<Item> = {}): Item {
     location: 'Sea of Tranquility',
     timelineId: 'tml_1',
     registeredAt: new Date('2030-01-01T12:05:00Z'),
+    foundAt: new Date('1969-07-20T21:00:00Z'),
     carriedHomeBy: null,
     ...overrides,
   };

@@ -2,6 +2,7 @@ import type { Account, ApiKey } from '../../../src/core/domain/account';
 import type { Anchor } from '../../../src/core/domain/anchor';
 import type { Item } from '../../../src/core/domain/item';
 import type { Timeline } from '../../../src/core/domain/timeline';
+import type { EventManipulation, TimelineEvent } from '../../../src/core/domain/timeline-event';
 import type { Travel } from '../../../src/core/domain/travel';
 import type { Traveller } from '../../../src/core/domain/traveller';
 import type { Repositories } from '../../../src/core/ports/repositories';
@@ -9,6 +10,7 @@ import {
   InMemoryAccountRepository,
   InMemoryAnchorRepository,
   InMemoryApiKeyRepository,
+  InMemoryEventRepository,
   InMemoryItemRepository,
   InMemoryTimelineRepository,
   InMemoryTravelRepository,
@@ -26,6 +28,8 @@ export interface DatabaseContents {
   readonly anchors: readonly Anchor[];
   readonly items: readonly Item[];
   readonly travels: readonly Travel[];
+  readonly events: readonly TimelineEvent[];
+  readonly manipulations: readonly EventManipulation[];
 }
 
 /** The tables behind every repository of `Repositories`. Stored domain objects are immutable. */
@@ -37,6 +41,8 @@ export class InMemoryDatabase {
   private readonly anchors = new Table<Anchor>();
   private readonly items = new Table<Item>();
   private readonly travels = new Table<Travel>();
+  private readonly events = new Table<TimelineEvent>();
+  private readonly manipulations = new Table<EventManipulation>();
 
   /** Repositories whose writes are recorded in `journal` (null: outside any transaction). */
   repositories(journal: Journal | null = null): Repositories {
@@ -48,6 +54,7 @@ export class InMemoryDatabase {
       anchors: new InMemoryAnchorRepository(this.anchors, journal),
       items: new InMemoryItemRepository(this.items, journal),
       travels: new InMemoryTravelRepository(this.travels, journal),
+      events: new InMemoryEventRepository(this.events, this.manipulations, journal),
     };
   }
 
@@ -60,6 +67,8 @@ export class InMemoryDatabase {
       anchors: this.anchors.values(),
       items: this.items.values(),
       travels: this.travels.values(),
+      events: this.events.values(),
+      manipulations: this.manipulations.values(),
     };
   }
 
@@ -83,6 +92,20 @@ export class InMemoryDatabase {
 
   travelsOf(accountId: string): Travel[] {
     return this.travels.values().filter((travel) => travel.accountId === accountId);
+  }
+
+  event(accountId: string, eventId: string): TimelineEvent | undefined {
+    return this.events.get(ownedKey(accountId, eventId));
+  }
+
+  /** The account's events in the order they were recorded. */
+  eventsOf(accountId: string): TimelineEvent[] {
+    return this.events.values().filter((event) => event.accountId === accountId);
+  }
+
+  /** The account's event manipulations in the order they were applied. */
+  manipulationsOf(accountId: string): EventManipulation[] {
+    return this.manipulations.values().filter((manipulation) => manipulation.accountId === accountId);
   }
 
   apiKeysOf(accountId: string): ApiKey[] {

@@ -2,13 +2,19 @@ import type { Account, ApiKey } from '../../../src/core/domain/account';
 import type { Anchor } from '../../../src/core/domain/anchor';
 import { EmailAlreadyRegistered } from '../../../src/core/domain/errors';
 import type { Item } from '../../../src/core/domain/item';
+import { textKey } from '../../../src/core/domain/text-key';
+import type { TimeRange } from '../../../src/core/domain/time-range';
 import type { Timeline } from '../../../src/core/domain/timeline';
+import type { EventManipulation, TimelineEvent } from '../../../src/core/domain/timeline-event';
 import type { Travel } from '../../../src/core/domain/travel';
 import type { Traveller } from '../../../src/core/domain/traveller';
 import type {
   AccountRepository,
   AnchorRepository,
   ApiKeyRepository,
+  EventCursor,
+  EventQuery,
+  EventRepository,
   ItemRepository,
   TimelineCursor,
   TimelineRepository,
@@ -108,9 +114,7 @@ export class InMemoryTimelineRepository implements TimelineRepository {
 }
 
 function byCreationThenId(a: TimelineCursor, b: TimelineCursor): number {
-  const byTime = a.createdAt.getTime() - b.createdAt.getTime();
-  if (byTime !== 0) return byTime;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return a.createdAt.getTime() - b.createdAt.getTime() || compareIds(a.id, b.id);
 }
 
 export class InMemoryAnchorRepository implements AnchorRepository {
@@ -142,6 +146,25 @@ export class InMemoryItemRepository implements ItemRepository {
     this.table.update(ownedKey(item.accountId, item.id), item, this.journal);
   }
 
+  /** Exact match, as the real adapter's WHERE; the earliest registered wins if there are several. */
+  async findSame(
+    accountId: string,
+    item: Pick<Item, 'timelineId' | 'description' | 'location' | 'foundAt'>,
+  ): Promise<Item | null> {
+    const same = this.table
+      .values()
+      .filter(
+        (stored) =>
+          stored.accountId === accountId &&
+          stored.timelineId === item.timelineId &&
+          stored.description === item.description &&
+          stored.location === item.location &&
+          stored.foundAt.getTime() === item.foundAt.getTime(),
+      )
+      .sort((a, b) => a.registeredAt.getTime() - b.registeredAt.getTime() || compareIds(a.id, b.id));
+    return same[0] ?? null;
+  }
+
   async findManyForAccount(accountId: string, itemIds: readonly string[]): Promise<Item[]> {
     return [...new Set(itemIds)].flatMap((id) => this.table.get(ownedKey(accountId, id)) ?? []);
   }
@@ -156,4 +179,79 @@ export class InMemoryTravelRepository implements TravelRepository {
   async add(travel: Travel): Promise<void> {
     this.table.insert(ownedKey(travel.accountId, travel.id), travel, this.journal);
   }
+}
+
+export class InMemoryEventRepository implements EventRepository {
+  constructor(
+    private readonly events: Table<TimelineEvent>,
+    private readonly manipulations: Table<EventManipulation>,
+    private readonly journal: Journal | null,
+  ) {}
+
+  async add(event: TimelineEvent): Promise<void> {
+    this.events.insert(ownedKey(event.accountId, event.id), event, this.journal);
+  }
+
+  async save(event: TimelineEvent): Promise<void> {
+    this.events.update(ownedKey(event.accountId, event.id), event, this.journal);
+  }
+
+  async findForAccount(accountId: string, eventId: string): Promise<TimelineEvent | null> {
+    return this.events.get(ownedKey(accountId, eventId)) ?? null;
+  }
+
+  async listAt(accountId: string, query: EventQuery): Promise<TimelineEvent[]> {
+    const place = textKey(query.place);
+    const { after, range } = query;
+    return this.ofTimeline(accountId, query.timelineId)
+      .filter((event) => textKey(event.location) === place || textKey(event.description) === place)
+      .filter((event) => range.contains(event.time))
+      .filter((event) => after === null || byTimeThenId(event, after) > 0)
+      .slice(0, Math.max(0, query.limit));
+  }
+
+  async findNamed(accountId: string, timelineId: string, names: readonly string[], range?: TimeRange): Promise<TimelineEvent[]> {
+    const keys = new Set(names.map(textKey));
+    return this.ofTimeline(accountId, timelineId)
+      .filter((event) => keys.has(textKey(event.description)))
+      .filter((event) => inRange(event, range));
+  }
+
+  async findManipulated(accountId: string, timelineId: string, range?: TimeRange): Promise<TimelineEvent[]> {
+    return this.ofTimeline(accountId, timelineId)
+      .filter((event) => event.revision > 0)
+      .filter((event) => inRange(event, range));
+  }
+
+  async addManipulation(manipulation: EventManipulation): Promise<void> {
+    this.manipulations.insert(ownedKey(manipulation.accountId, manipulation.id), manipulation, this.journal);
+  }
+
+  async manipulationsOf(accountId: string, eventId: string): Promise<EventManipulation[]> {
+    return this.manipulations
+      .values()
+      .filter((manipulation) => manipulation.accountId === accountId && manipulation.eventId === eventId)
+      .sort((a, b) => a.revision - b.revision);
+  }
+
+  /** The timeline's events, oldest first (by time, then id), as every query of the port returns them. */
+  private ofTimeline(accountId: string, timelineId: string): TimelineEvent[] {
+    return this.events
+      .values()
+      .filter((event) => event.accountId === accountId && event.timelineId === timelineId)
+      .sort(byTimeThenId);
+  }
+}
+
+function byTimeThenId(a: EventCursor, b: EventCursor): number {
+  return a.time.getTime() - b.time.getTime() || compareIds(a.id, b.id);
+}
+
+/** Monitored ranges catch an event where it happens now or where it happened before manipulation. */
+function inRange(event: TimelineEvent, range: TimeRange | undefined): boolean {
+  return range === undefined || range.contains(event.time) || range.contains(event.originalTime);
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

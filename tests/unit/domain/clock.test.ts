@@ -1,5 +1,5 @@
 import { Clock } from '../../../src/core/domain/clock';
-import { TimeOutOfRange } from '../../../src/core/domain/errors';
+import { ClockAlreadyPaused, ClockAlreadyRunning, TimeOutOfRange } from '../../../src/core/domain/errors';
 
 const MINUTE = 60_000;
 const start = new Date('2030-01-01T12:00:00Z');
@@ -25,7 +25,7 @@ describe('Clock', () => {
   it('stops at the end of year 9999 instead of running past it', () => {
     const nearEnd = new Date('9999-12-31T23:59:00Z');
     const clock = Clock.startingAt(start).setTo(nearEnd, start);
-    expect(clock.currentTime(later(5))).toEqual(new Date('9999-12-31T23:59:59.999Z'));
+    expect(clock.currentTime(later(5))).toEqual(new Date('9999-12-31T23:59:59Z'));
   });
 
   describe('setTo', () => {
@@ -82,5 +82,56 @@ describe('Clock', () => {
       expect(() => nearEnd.shiftBy(2 * 60 * MINUTE, start)).toThrow(TimeOutOfRange);
       expect(nearEnd.currentTime(later(5))).toEqual(new Date('9999-12-31T23:00:00Z'));
     });
+  });
+
+  describe('pause', () => {
+    it('holds the clock at its reading at the moment of pausing', () => {
+      const paused = Clock.startingAt(start).pause(later(10));
+      expect(paused.paused).toBe(true);
+      expect(paused.currentTime(later(10))).toEqual(later(10));
+      expect(paused.currentTime(later(70))).toEqual(later(10));
+    });
+
+    it('refuses a paused clock with ClockAlreadyPaused, leaving it as it was', () => {
+      const paused = Clock.startingAt(start).pause(later(10));
+      expect(() => paused.pause(later(20))).toThrow(ClockAlreadyPaused);
+      expect(paused).toEqual(Clock.restore({ reading: later(10), readAt: later(10), paused: true }));
+      expect(paused.currentTime(later(30))).toEqual(later(10));
+    });
+  });
+
+  describe('resume', () => {
+    it('continues from the exact moment of pausing, however long the pause', () => {
+      const paused = Clock.startingAt(start).pause(later(10));
+      const resumed = paused.resume(later(70));
+      expect(resumed.paused).toBe(false);
+      expect(resumed.currentTime(later(70))).toEqual(later(10));
+      expect(resumed.currentTime(later(75))).toEqual(later(15));
+    });
+
+    it('reads in whole seconds, as the API reports time', () => {
+      const paused = Clock.startingAt(start).pause(new Date(start.getTime() + 1_234));
+      expect(paused.resume(later(60)).currentTime(later(60))).toEqual(new Date(start.getTime() + 1_000));
+    });
+
+    it('refuses a running clock with ClockAlreadyRunning, leaving it as it was', () => {
+      const running = Clock.startingAt(start);
+      expect(() => running.resume(later(5))).toThrow(ClockAlreadyRunning);
+      expect(running).toEqual(Clock.startingAt(start));
+      expect(running.currentTime(later(5))).toEqual(later(5));
+    });
+
+    it('continues from a time set while paused', () => {
+      const past = new Date('1969-07-20T20:17:40Z');
+      const resumed = Clock.startingAt(start).pause(later(1)).setTo(past, later(2)).resume(later(30));
+      expect(resumed.currentTime(later(31))).toEqual(new Date(past.getTime() + MINUTE));
+    });
+  });
+
+  it('stays paused when shifted while paused, at the shifted reading', () => {
+    const shifted = Clock.startingAt(start).pause(later(10)).shiftBy(-60 * MINUTE, later(20));
+    expect(shifted.paused).toBe(true);
+    expect(shifted.currentTime(later(90))).toEqual(later(-50));
+    expect(shifted.resume(later(100)).currentTime(later(101))).toEqual(later(-49));
   });
 });

@@ -1,85 +1,234 @@
-import { assessStability, normaliseEventName, type ProposedChange } from '../../../src/core/domain/paradox';
+import { assessStability, type ParadoxReason, type ProposedChange } from '../../../src/core/domain/paradox';
+import { manipulate, type EventKind } from '../../../src/core/domain/timeline-event';
+import { anEvent } from '../../support/builders/event-builder';
 
 const event = (name: string, time: string): ProposedChange => ({ kind: 'event', event: name, time: new Date(time) });
 const item = (itemId: string): ProposedChange => ({ kind: 'item', itemId });
+const changesOnly = (changes: readonly ProposedChange[]) => assessStability({ changes, events: [] });
+
+/** The times of an `event_at_two_times` reason; none for any other reason. */
+const timesOf = (reason: ParadoxReason | undefined): readonly Date[] =>
+  reason?.code === 'event_at_two_times' ? reason.times : [];
 
 describe('assessStability', () => {
-  it('finds a timeline with no proposed changes stable', () => {
-    expect(assessStability([])).toEqual({ stable: true, reasons: [] });
+  describe('proposed changes alone', () => {
+    it('finds a timeline with no proposed changes and no events stable', () => {
+      expect(assessStability({ changes: [], events: [] })).toEqual({ stable: true, reasons: [] });
+    });
+
+    it('finds distinct events at distinct times stable', () => {
+      const verdict = changesOnly([event('Eagle lands', '1969-07-20T20:17:40Z'), event('First step', '1969-07-21T02:56:15Z')]);
+      expect(verdict).toEqual({ stable: true, reasons: [] });
+    });
+
+    it('finds the same event proposed twice at the same time stable', () => {
+      const verdict = changesOnly([event('Eagle lands', '1969-07-20T20:17:40Z'), event('Eagle lands', '1969-07-20T20:17:40Z')]);
+      expect(verdict).toEqual({ stable: true, reasons: [] });
+    });
+
+    it('finds the same event at two times unstable, naming the event and both times in order', () => {
+      const verdict = changesOnly([event('Eagle lands', '1969-07-20T21:00:00Z'), event('Eagle lands', '1969-07-20T20:17:40Z')]);
+      expect(verdict.stable).toBe(false);
+      expect(verdict.reasons).toEqual([
+        {
+          code: 'event_at_two_times',
+          message: "The event 'Eagle lands' is proposed at 2 different times; an event happens once.",
+          event: 'Eagle lands',
+          times: [new Date('1969-07-20T20:17:40Z'), new Date('1969-07-20T21:00:00Z')],
+          eventIds: [],
+        },
+      ]);
+    });
+
+    it('compares event names ignoring case and surrounding or repeated white space', () => {
+      const verdict = changesOnly([event('  Eagle   lands ', '1969-07-20T20:17:40Z'), event('EAGLE LANDS', '1969-07-20T21:00:00Z')]);
+      expect(verdict.stable).toBe(false);
+      expect(verdict.reasons).toHaveLength(1);
+      expect(timesOf(verdict.reasons[0])).toEqual([new Date('1969-07-20T20:17:40Z'), new Date('1969-07-20T21:00:00Z')]);
+    });
+
+    it('gives one reason per event proposed at several times', () => {
+      const verdict = changesOnly([
+        event('Eagle lands', '1969-07-20T20:17:40Z'),
+        event('Eagle lands', '1969-07-20T21:00:00Z'),
+        event('Eagle lands', '1969-07-20T22:00:00Z'),
+        event('First step', '1969-07-21T02:56:15Z'),
+        event('First step', '1969-07-21T03:00:00Z'),
+      ]);
+      expect(verdict.stable).toBe(false);
+      expect(verdict.reasons.map((reason) => [reason.event, timesOf(reason).length])).toEqual([
+        ['Eagle lands', 3],
+        ['First step', 2],
+      ]);
+    });
+
+    it('is not affected by item changes', () => {
+      const events = [event('Eagle lands', '1969-07-20T20:17:40Z')];
+      expect(changesOnly([...events, item('itm_1'), item('itm_1'), item('itm_2')])).toEqual(changesOnly(events));
+      expect(changesOnly([item('itm_1'), item('itm_1')])).toEqual({ stable: true, reasons: [] });
+    });
+
+    it('is not made stable by item changes either', () => {
+      const verdict = changesOnly([event('Eagle lands', '1969-07-20T20:17:40Z'), item('itm_1'), event('Eagle lands', '1969-07-20T21:00:00Z')]);
+      expect(verdict.stable).toBe(false);
+    });
   });
 
-  it('finds distinct events at distinct times stable', () => {
-    const verdict = assessStability([
-      event('Eagle lands', '1969-07-20T20:17:40Z'),
+  describe('event_at_two_times against recorded events', () => {
+    const landing = anEvent({
+      id: 'evt_7',
+      kind: 'arrival',
+      description: 'Eagle lands',
+      time: new Date('1969-07-20T20:17:40Z'),
+      originalTime: new Date('1969-07-20T20:17:40Z'),
+      subjectId: 'trv_1',
+    });
+
+    it('finds a proposed time that disagrees with the recorded event unstable, naming the recorded event', () => {
+      const verdict = assessStability({ changes: [event('Eagle lands', '1969-07-20T21:00:00Z')], events: [landing] });
+      expect(verdict.stable).toBe(false);
+      expect(verdict.reasons).toEqual([
+        {
+          code: 'event_at_two_times',
+          message:
+            "The event 'Eagle lands' would happen at 2 different times: the proposed changes disagree with the recorded event. An event happens once; propose the recorded time, or manipulate the event first.",
+          event: 'Eagle lands',
+          times: [new Date('1969-07-20T20:17:40Z'), new Date('1969-07-20T21:00:00Z')],
+          eventIds: ['evt_7'],
+        },
+      ]);
+    });
+
+    it('compares the proposed name with the recorded one by textKey', () => {
+      const verdict = assessStability({ changes: [event('  eagle\tLANDS ', '1969-07-20T21:00:00Z')], events: [landing] });
+      expect(verdict.reasons).toMatchObject([{ code: 'event_at_two_times', event: 'eagle\tLANDS', eventIds: ['evt_7'] }]);
+    });
+
+    it('finds a proposed time equal to the recorded time stable', () => {
+      expect(assessStability({ changes: [event('EAGLE LANDS', '1969-07-20T20:17:40Z')], events: [landing] })).toEqual({
+        stable: true,
+        reasons: [],
+      });
+    });
+
+    it('ignores recorded events of other names', () => {
+      const other = anEvent({ id: 'evt_8', description: 'First step', subjectId: null });
+      expect(assessStability({ changes: [event('Eagle lands', '1969-07-20T20:17:40Z')], events: [other] }).stable).toBe(true);
+    });
+
+    it('compares with the time the recorded event has now, after a manipulation', () => {
+      const moved = manipulate(landing, {
+        id: 'man_1',
+        action: 'Delay the landing',
+        time: new Date('1969-07-20T21:00:00Z'),
+        now: new Date('2030-01-01T12:00:00Z'),
+      }).event;
+      const verdict = assessStability({ changes: [event('Eagle lands', '1969-07-20T21:00:00Z')], events: [moved] });
+      // The proposed time agrees with the event's current time; what remains is its displacement.
+      expect(verdict.reasons.map((reason) => reason.code)).toEqual(['event_displaced']);
+    });
+  });
+
+  describe('event_displaced', () => {
+    const originalTime = new Date('1969-07-20T21:00:00Z');
+    const movedTo = new Date('1969-07-20T22:00:00Z');
+
+    it('finds a recorded event with a dependent, moved away from its original time, unstable', () => {
+      const displaced = anEvent({ id: 'evt_3', subjectId: 'itm_1', time: movedTo, revision: 1 });
+      const verdict = assessStability({ changes: [], events: [displaced] });
+      expect(verdict).toEqual({
+        stable: false,
+        reasons: [
+          {
+            code: 'event_displaced',
+            message:
+              "The event 'Item retrieved: A moon rock' was moved by manipulation from 1969-07-20T21:00:00Z to 1969-07-20T22:00:00Z, but itm_1 depends on it happening when it first did. Manipulate it back to its original time to restore the timeline.",
+            event: 'Item retrieved: A moon rock',
+            eventId: 'evt_3',
+            originalTime,
+            time: movedTo,
+            dependentId: 'itm_1',
+          },
+        ],
+      });
+    });
+
+    const dependents: ReadonlyArray<[EventKind, string]> = [
+      ['arrival', 'trv_1'],
+      ['anchor_set', 'anc_1'],
+      ['item_retrieved', 'itm_1'],
+    ];
+
+    it.each(dependents)('applies to a displaced %s event', (kind, subjectId) => {
+      const displaced = anEvent({ kind, subjectId, time: movedTo, revision: 1 });
+      expect(assessStability({ changes: [], events: [displaced] }).reasons).toMatchObject([{ code: 'event_displaced', dependentId: subjectId }]);
+    });
+
+    it('lets an event without a dependent (a manipulation record) move freely', () => {
+      const record = anEvent({ kind: 'manipulation', subjectId: null, time: movedTo, revision: 1 });
+      expect(assessStability({ changes: [], events: [record] })).toEqual({ stable: true, reasons: [] });
+    });
+
+    it('finds an event with a dependent still at its original time stable, even after a manipulation', () => {
+      const manipulatedInPlace = anEvent({ subjectId: 'itm_1', revision: 2 });
+      expect(assessStability({ changes: [], events: [manipulatedInPlace] })).toEqual({ stable: true, reasons: [] });
+    });
+
+    it('is stable again once a manipulation moves the event back to its original time', () => {
+      const now = new Date('2030-01-01T12:00:00Z');
+      const away = manipulate(anEvent(), { id: 'man_1', action: 'Delay the find', time: movedTo, now });
+      expect(assessStability({ changes: [], events: [away.event] }).stable).toBe(false);
+
+      const back = manipulate(away.event, { id: 'man_2', action: 'Undo the delay', time: originalTime, now });
+
+      expect(back.event).toMatchObject({ time: originalTime, originalTime, revision: 2 });
+      expect(assessStability({ changes: [], events: [back.event] })).toEqual({ stable: true, reasons: [] });
+    });
+  });
+
+  describe('order of reasons', () => {
+    const displaced = (id: string, originalTime: string) =>
+      anEvent({ id, subjectId: `itm_${id}`, originalTime: new Date(originalTime), time: new Date('1970-01-01T00:00:00Z'), revision: 1 });
+    const early = displaced('evt_b', '1969-07-20T20:00:00Z');
+    const lateB = displaced('evt_b2', '1969-07-20T23:00:00Z');
+    const lateA = displaced('evt_a2', '1969-07-20T23:00:00Z');
+    const changes = [
       event('First step', '1969-07-21T02:56:15Z'),
-    ]);
-    expect(verdict).toEqual({ stable: true, reasons: [] });
-  });
-
-  it('finds the same event proposed twice at the same time stable', () => {
-    const verdict = assessStability([event('Eagle lands', '1969-07-20T20:17:40Z'), event('Eagle lands', '1969-07-20T20:17:40Z')]);
-    expect(verdict).toEqual({ stable: true, reasons: [] });
-  });
-
-  it('finds the same event at two times unstable, naming the event and both times in order', () => {
-    const verdict = assessStability([
-      event('Eagle lands', '1969-07-20T21:00:00Z'),
       event('Eagle lands', '1969-07-20T20:17:40Z'),
-    ]);
-    expect(verdict.stable).toBe(false);
-    expect(verdict.reasons).toEqual([
-      {
-        code: 'event_at_two_times',
-        message: "The event 'Eagle lands' is proposed at 2 different times; an event can happen only once.",
-        event: 'Eagle lands',
-        times: [new Date('1969-07-20T20:17:40Z'), new Date('1969-07-20T21:00:00Z')],
-      },
-    ]);
-  });
-
-  it('compares event names ignoring case and surrounding or repeated white space', () => {
-    const verdict = assessStability([
-      event('  Eagle   lands ', '1969-07-20T20:17:40Z'),
-      event('EAGLE LANDS', '1969-07-20T21:00:00Z'),
-    ]);
-    expect(verdict.stable).toBe(false);
-    expect(verdict.reasons).toHaveLength(1);
-    expect(verdict.reasons[0]?.times).toEqual([new Date('1969-07-20T20:17:40Z'), new Date('1969-07-20T21:00:00Z')]);
-  });
-
-  it('gives one reason per event proposed at several times', () => {
-    const verdict = assessStability([
-      event('Eagle lands', '1969-07-20T20:17:40Z'),
-      event('Eagle lands', '1969-07-20T21:00:00Z'),
-      event('Eagle lands', '1969-07-20T22:00:00Z'),
-      event('First step', '1969-07-21T02:56:15Z'),
       event('First step', '1969-07-21T03:00:00Z'),
-    ]);
-    expect(verdict.stable).toBe(false);
-    expect(verdict.reasons.map((reason) => [reason.event, reason.times.length])).toEqual([
-      ['Eagle lands', 3],
-      ['First step', 2],
-    ]);
-  });
-
-  it('is not affected by item changes', () => {
-    const events = [event('Eagle lands', '1969-07-20T20:17:40Z')];
-    expect(assessStability([...events, item('itm_1'), item('itm_1'), item('itm_2')])).toEqual(assessStability(events));
-    expect(assessStability([item('itm_1'), item('itm_1')])).toEqual({ stable: true, reasons: [] });
-  });
-
-  it('is not made stable by item changes either', () => {
-    const verdict = assessStability([
-      event('Eagle lands', '1969-07-20T20:17:40Z'),
-      item('itm_1'),
       event('Eagle lands', '1969-07-20T21:00:00Z'),
-    ]);
-    expect(verdict.stable).toBe(false);
-  });
-});
+    ];
 
-describe('normaliseEventName', () => {
-  it('trims, collapses white space and lower-cases', () => {
-    expect(normaliseEventName('  The\tEagle \n  LANDS  ')).toBe('the eagle lands');
+    it('puts conflicting proposals first (in the order first proposed), then displaced events by original time and id', () => {
+      const verdict = assessStability({ changes, events: [lateB, early, lateA] });
+      expect(verdict.reasons.map((reason) => [reason.code, reason.event, reason.code === 'event_displaced' ? reason.eventId : null])).toEqual([
+        ['event_at_two_times', 'First step', null],
+        ['event_at_two_times', 'Eagle lands', null],
+        ['event_displaced', early.description, 'evt_b'],
+        ['event_displaced', lateA.description, 'evt_a2'],
+        ['event_displaced', lateB.description, 'evt_b2'],
+      ]);
+    });
+
+    it('gives the same verdict whatever the order in which the events are found', () => {
+      const one = assessStability({ changes, events: [lateB, early, lateA] });
+      const other = assessStability({ changes, events: [lateA, lateB, early] });
+      expect(other).toEqual(one);
+    });
+
+    it('lists the recorded event ids of a conflict sorted, whatever the order found', () => {
+      const first = anEvent({ id: 'evt_2', description: 'Eagle lands', time: new Date('1969-07-20T20:17:40Z'), originalTime: new Date('1969-07-20T20:17:40Z') });
+      const second = anEvent({ id: 'evt_10', description: 'eagle lands', time: new Date('1969-07-20T20:30:00Z'), originalTime: new Date('1969-07-20T20:30:00Z') });
+      const verdict = assessStability({ changes: [event('Eagle lands', '1969-07-20T21:00:00Z')], events: [first, second] });
+      expect(verdict.reasons).toMatchObject([{ code: 'event_at_two_times', eventIds: ['evt_10', 'evt_2'] }]);
+      expect(assessStability({ changes: [event('Eagle lands', '1969-07-20T21:00:00Z')], events: [second, first] })).toEqual(verdict);
+    });
+
+    it('agrees with history when a name the service recorded twice is proposed at one of its times', () => {
+      const first = anEvent({ id: 'evt_1', description: 'Traveller arrives at Moon', time: new Date('1969-07-20T20:17:40Z'), originalTime: new Date('1969-07-20T20:17:40Z') });
+      const again = anEvent({ id: 'evt_2', description: 'Traveller arrives at Moon', time: new Date('1969-07-20T20:18:40Z'), originalTime: new Date('1969-07-20T20:18:40Z') });
+      const verdict = assessStability({ changes: [event('Traveller arrives at Moon', '1969-07-20T20:17:40Z')], events: [first, again] });
+      expect(verdict).toEqual({ stable: true, reasons: [] });
+    });
   });
 });

@@ -240,4 +240,41 @@ describe('Traveller', () => {
     expect(outcome.traveller.clock.paused).toBe(true);
     expect(outcome.traveller.currentTime(minutesLater(11))).toEqual(new Date('1969-07-20T20:17:40Z'));
   });
+
+  describe('moving within the timeline it is on', () => {
+    const moment = new Date('1969-07-21T02:56:15Z');
+
+    it('at home sets the time and place, staying on primary', () => {
+      const moved = aTravellerAtHome(created).moveWithin({ time: moment, location: 'Houston', currentTimeline: primary, now: minutesLater(1) });
+      expect(moved).toMatchObject({ timelineId: 'primary', location: 'Houston', journeyTravelId: null });
+      expect(moved.currentTime(minutesLater(2))).toEqual(new Date(moment.getTime() + 60_000));
+    });
+
+    it('while away stays on the same journey, within its window', () => {
+      const away = aTravellerAwayOn('tml_1', { journeyTravelId: 'trv_1' });
+      const moved = away.moveWithin({ time: moment, location: 'Tranquility Base', currentTimeline: moonLanding.withStatus('active'), now: minutesLater(12) });
+      expect(moved).toMatchObject({ timelineId: 'tml_1', location: 'Tranquility Base', journeyTravelId: 'trv_1' });
+    });
+
+    it('while away refuses once the window has closed, with TimelineWindowExpired', () => {
+      const away = aTravellerAwayOn('tml_1', { journeyTravelId: 'trv_1' });
+      expect(() =>
+        away.moveWithin({ time: moment, location: 'Tranquility Base', currentTimeline: moonLanding.withStatus('active'), now: minutesLater(13) }),
+      ).toThrow(expect.objectContaining({ code: 'timeline_window_expired', details: { timeline_id: 'tml_1' } }));
+    });
+
+    it('keeps a paused clock paused at the new time', () => {
+      const paused = aTravellerAtHome(created).pause(created);
+      const moved = paused.moveWithin({ time: moment, location: 'Houston', currentTimeline: primary, now: minutesLater(1) });
+      expect(moved.clock.paused).toBe(true);
+      expect(moved.currentTime(minutesLater(30))).toEqual(moment);
+    });
+  });
+
+  it('pauses, shifts and resumes its clock without moving anywhere', () => {
+    const away = aTravellerAwayOn('tml_1', { journeyTravelId: 'trv_1', clockReading: '1969-07-20T20:17:40Z', now: created });
+    const after = away.pause(minutesLater(1)).shiftBy(60 * 60_000, minutesLater(2)).resume(minutesLater(10));
+    expect(after).toMatchObject({ timelineId: 'tml_1', location: away.location, journeyTravelId: 'trv_1' });
+    expect(after.currentTime(minutesLater(10))).toEqual(new Date('1969-07-20T21:18:40Z'));
+  });
 });

@@ -3,6 +3,7 @@ import type { TimeRange } from '../../domain/time-range';
 import type { TimelineEvent } from '../../domain/timeline-event';
 import type { EventCursor } from '../../ports/repositories';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
+import { pageSize } from '../page-size';
 
 export const DEFAULT_EVENT_PAGE_SIZE = 100;
 export const MAX_EVENT_PAGE_SIZE = 500;
@@ -29,7 +30,7 @@ export class ListEvents {
   constructor(private readonly transactions: TransactionBoundary) {}
 
   execute(input: ListEventsInput): Promise<EventPage> {
-    const limit = Math.max(1, Math.min(input.limit ?? DEFAULT_EVENT_PAGE_SIZE, MAX_EVENT_PAGE_SIZE));
+    const limit = pageSize(input.limit, DEFAULT_EVENT_PAGE_SIZE, MAX_EVENT_PAGE_SIZE);
     return this.transactions.read(async (repos) => {
       const timelineId = input.timelineId ?? (await repos.travellers.getForAccount(input.accountId)).timelineId;
       if (input.timelineId !== undefined && !(await repos.timelines.findForAccount(input.accountId, timelineId))) {

@@ -1,3 +1,4 @@
+import { instantAt } from '../../domain/date-time';
 import type { Item } from '../../domain/item';
 import { recordEvent } from '../../domain/timeline-event';
 import type { IdGenerator } from '../../ports/id-generator';
@@ -34,7 +35,7 @@ export class RegisterItem {
         timelineId: traveller.timelineId,
         description: input.description,
         location: input.location ?? traveller.location,
-        foundAt: input.foundAt ?? traveller.currentTime(now),
+        foundAt: input.foundAt ? instantAt(input.foundAt.getTime()) : traveller.currentTime(now),
       };
       const same = input.reuseSame ? await repos.items.findSame(input.accountId, found) : null;
       if (same) return { item: same, registered: false };

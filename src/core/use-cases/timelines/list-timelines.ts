@@ -2,6 +2,7 @@ import type { Timeline } from '../../domain/timeline';
 import type { TimelineCursor } from '../../ports/repositories';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
+import { pageSize } from '../page-size';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
@@ -24,7 +25,7 @@ export class ListTimelines {
     readonly limit?: number;
     readonly after?: TimelineCursor | null;
   }): Promise<TimelinePage> {
-    const limit = Math.max(1, Math.min(input.limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE));
+    const limit = pageSize(input.limit, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE);
     // One extra row tells whether another page follows without a count query.
     const rows = await this.transactions.read((repos) =>
       repos.timelines.listForAccount(input.accountId, { limit: limit + 1, after: input.after ?? null }),

@@ -59,4 +59,30 @@ describe('CreateAnchor', () => {
     ).rejects.toBeInstanceOf(TimeOutOfRange);
     expect(core.database.contents()).toEqual(before);
   });
+
+  it('records the setting of the anchor as an event at its timestamp and place, which the anchor depends on', async () => {
+    const core = createTestCore();
+    const accountId = await anAccount(core);
+    const { timeline } = await aJourneyUnderWay(core, accountId);
+    const before = core.database.eventsOf(accountId).length;
+    const timestamp = new Date('1969-07-20T20:30:00Z');
+
+    const anchor = await core.createAnchor.execute({ accountId, description: 'Touchdown', timestamp });
+
+    expect(core.database.eventsOf(accountId).slice(before)).toEqual([
+      {
+        accountId,
+        id: expect.stringMatching(/^evt_/),
+        timelineId: timeline.id,
+        kind: 'anchor_set',
+        time: timestamp,
+        originalTime: timestamp,
+        description: 'Anchor set: Touchdown',
+        location: anchor.location,
+        subjectId: anchor.id,
+        recordedAt: core.clock.now(),
+        revision: 0,
+      },
+    ]);
+  });
 });

@@ -1,4 +1,5 @@
 import {
+  AnchorNotFound,
   DestinationNotFound,
   ItemsStrandedByExpiredWindow,
   JourneyInProgress,
@@ -8,7 +9,7 @@ import {
 } from '../../../../src/core/domain/errors';
 import { anAccount } from '../../../support/builders/account-mother';
 import { aJourneyUnderWay, DESTINATION_TIME } from '../../../support/builders/journey-mother';
-import { createTestCore, PRESENT } from '../../../support/builders/test-core';
+import { createTestCore, PRESENT, type TestCore } from '../../../support/builders/test-core';
 
 const present = new Date(PRESENT);
 
@@ -36,8 +37,8 @@ describe('Travel', () => {
     expect(core.database.traveller(accountId)).toMatchObject({ timelineId: timeline.id, journeyTravelId: 'trv_1' });
 
     core.clock.advanceMinutes(2);
-    const rock = await core.registerItem.execute({ accountId, description: 'A moon rock', location: 'Sea of Tranquility' });
-    const flag = await core.registerItem.execute({ accountId, description: 'A flag' });
+    const { item: rock } = await core.registerItem.execute({ accountId, description: 'A moon rock', location: 'Sea of Tranquility' });
+    const { item: flag } = await core.registerItem.execute({ accountId, description: 'A flag' });
 
     const verdict = await core.checkParadox.execute({
       accountId,
@@ -83,7 +84,7 @@ describe('Travel', () => {
     const core = createTestCore();
     const accountId = await anAccount(core);
     const { anchor } = await aJourneyUnderWay(core, accountId);
-    const rock = await core.registerItem.execute({ accountId, description: 'A moon rock' });
+    const { item: rock } = await core.registerItem.execute({ accountId, description: 'A moon rock' });
     const before = core.database.contents();
 
     await expect(
@@ -96,7 +97,7 @@ describe('Travel', () => {
     const core = createTestCore();
     const owner = await anAccount(core);
     await aJourneyUnderWay(core, owner);
-    const theirs = await core.registerItem.execute({ accountId: owner, description: 'A moon rock' });
+    const { item: theirs } = await core.registerItem.execute({ accountId: owner, description: 'A moon rock' });
     const accountId = await anAccount(core);
     const { anchor } = await aJourneyUnderWay(core, accountId);
     const before = core.database.contents();
@@ -190,7 +191,7 @@ describe('Travel', () => {
     const core = createTestCore();
     const accountId = await anAccount(core);
     const { anchor } = await aJourneyUnderWay(core, accountId);
-    const rock = await core.registerItem.execute({ accountId, description: 'A moon rock' });
+    const { item: rock } = await core.registerItem.execute({ accountId, description: 'A moon rock' });
     core.clock.advanceMinutes(30);
     const before = core.database.contents();
 
@@ -204,7 +205,7 @@ describe('Travel', () => {
     const core = createTestCore();
     const accountId = await anAccount(core);
     const first = await aJourneyUnderWay(core, accountId);
-    const rock = await core.registerItem.execute({ accountId, description: 'A moon rock' });
+    const { item: rock } = await core.registerItem.execute({ accountId, description: 'A moon rock' });
     await core.travel.execute({ accountId, destination: first.anchor.id, itemsTransported: [rock.id] });
     const second = await aJourneyUnderWay(core, accountId, { name: 'Second trip' });
     const before = core.database.contents();
@@ -260,5 +261,114 @@ describe('Travel', () => {
     expect(results[1]?.status === 'rejected' && results[1].reason).toBeInstanceOf(JourneyInProgress);
     expect(core.database.traveller(accountId)?.timelineId).toBe(one.id);
     expect(core.database.timeline(accountId, two.id)?.status).toBe('open');
+  });
+
+  describe("with only: 'anchor' (returning to an anchor)", () => {
+    it('returns to an anchor as without it', async () => {
+      const core = createTestCore();
+      const accountId = await anAccount(core);
+      const { anchor } = await aJourneyUnderWay(core, accountId);
+
+      const result = await core.travel.execute({ accountId, destination: anchor.id, only: 'anchor' });
+
+      expect(result.traveller).toMatchObject({ timelineId: 'primary', location: anchor.location });
+      expect(result.travel.arrivalTime).toEqual(anchor.timestamp);
+    });
+
+    it.each([
+      ['an existing timeline id', async (core: TestCore, accountId: string) => (await aJourneyUnderWay(core, accountId)).timeline.id],
+      ["'primary'", async () => 'primary'],
+      ['an unknown id', async () => 'anc_404'],
+    ])('refuses %s with AnchorNotFound and changes nothing', async (_label, destinationOf) => {
+      const core = createTestCore();
+      const accountId = await anAccount(core);
+      const destination = await destinationOf(core, accountId);
+      const before = core.database.contents();
+
+      await expect(core.travel.execute({ accountId, destination, only: 'anchor' })).rejects.toEqual(new AnchorNotFound(destination));
+      expect(core.database.contents()).toEqual(before);
+    });
+  });
+
+  describe('arrival events', () => {
+    const arrivalsOf = (core: TestCore, accountId: string) =>
+      core.database.eventsOf(accountId).filter((event) => event.kind === 'arrival');
+
+    it('records exactly one arrival per travel, at the arrival time and place, depending on the travel', async () => {
+      const core = createTestCore();
+      const accountId = await anAccount(core);
+      const anchor = await core.createAnchor.execute({ accountId, description: 'Before leaving' });
+      const timeline = await core.createTimeline.execute({ accountId, name: 'Moon landing', destinationTime: DESTINATION_TIME });
+
+      core.clock.advanceMinutes(1);
+      const outbound = await core.travel.execute({ accountId, destination: timeline.id });
+      expect(arrivalsOf(core, accountId)).toEqual([
+        {
+          accountId,
+          id: expect.stringMatching(/^evt_/),
+          timelineId: timeline.id,
+          kind: 'arrival',
+          time: DESTINATION_TIME,
+          originalTime: DESTINATION_TIME,
+          description: 'Traveller arrives at Moon landing',
+          location: 'Moon landing',
+          subjectId: outbound.travel.id,
+          recordedAt: core.clock.now(),
+          revision: 0,
+        },
+      ]);
+
+      core.clock.advanceMinutes(1);
+      const homeward = await core.travel.execute({ accountId, destination: anchor.id });
+      const arrivals = arrivalsOf(core, accountId);
+      expect(arrivals).toHaveLength(2);
+      expect(arrivals[1]).toMatchObject({
+        timelineId: 'primary',
+        time: anchor.timestamp,
+        location: anchor.location,
+        description: `Traveller arrives at ${anchor.location}`,
+        subjectId: homeward.travel.id,
+      });
+    });
+
+    it("records the arrival at the present and at home when travelling to 'primary'", async () => {
+      const core = createTestCore();
+      const accountId = await anAccount(core);
+      await aJourneyUnderWay(core, accountId);
+      core.clock.advanceMinutes(4);
+
+      const result = await core.travel.execute({ accountId, destination: 'primary' });
+
+      expect(arrivalsOf(core, accountId).filter((event) => event.subjectId === result.travel.id)).toMatchObject([
+        { timelineId: 'primary', time: core.clock.now(), location: 'home' },
+      ]);
+    });
+
+    it('records no arrival for a refused travel', async () => {
+      const core = createTestCore();
+      const accountId = await anAccount(core);
+      const timeline = await core.createTimeline.execute({ accountId, name: 'Moon landing', destinationTime: DESTINATION_TIME });
+      core.clock.advanceMinutes(13);
+
+      await expect(core.travel.execute({ accountId, destination: timeline.id })).rejects.toBeInstanceOf(TimelineWindowExpired);
+      await expect(core.travel.execute({ accountId, destination: 'tml_404' })).rejects.toBeInstanceOf(DestinationNotFound);
+
+      expect(arrivalsOf(core, accountId)).toEqual([]);
+    });
+
+    it('gives each of many travels its own arrival event', async () => {
+      const core = createTestCore();
+      const accountId = await anAccount(core);
+      const anchor = await core.createAnchor.execute({ accountId, description: 'Before leaving' });
+      const travelIds: string[] = [];
+      for (let trip = 1; trip <= 3; trip += 1) {
+        const timeline = await core.createTimeline.execute({ accountId, name: `Trip ${trip}`, destinationTime: DESTINATION_TIME });
+        travelIds.push((await core.travel.execute({ accountId, destination: timeline.id })).travel.id);
+        travelIds.push((await core.travel.execute({ accountId, destination: anchor.id })).travel.id);
+      }
+
+      expect(arrivalsOf(core, accountId).map((event) => event.subjectId)).toEqual(travelIds);
+      expect(new Set(arrivalsOf(core, accountId).map((event) => event.id)).size).toBe(travelIds.length);
+    });
   });
 });
