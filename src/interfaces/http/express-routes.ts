@@ -8,6 +8,8 @@ import type { Route } from './route';
 export function mountRoutes(routes: readonly Route[], authenticate: RequestHandler): Router {
   const router = Router();
   for (const route of routes) {
+    // Express answers HEAD with the GET handler; a GET that registers something must not run twice.
+    if (route.method === 'get' && route.changesState) router.head(route.path, methodNotAllowed('GET'));
     const chain: RequestHandler[] = route.authenticated ? [authenticate, jsonBody] : [jsonBody];
     router[route.method](route.path, ...chain, async (req, res) => {
       const principal: Principal | null = res.locals.principal ?? null;
@@ -16,17 +18,24 @@ export function mountRoutes(routes: readonly Route[], authenticate: RequestHandl
       res.status(answer.status).set(answer.headers ?? {}).json(answer.body);
     });
   }
-  for (const [path, methods] of methodsByPath(routes)) {
-    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ');
-    router.all(path, (req) => {
-      throw new Problem(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allow}.`, {}, { Allow: allow });
-    });
+  for (const [path, { methods, headAllowed }] of methodsByPath(routes)) {
+    router.all(path, methodNotAllowed([...methods, ...(headAllowed ? ['HEAD'] : [])].join(', ')));
   }
   return router;
 }
 
-function methodsByPath(routes: readonly Route[]): Map<string, string[]> {
-  const paths = new Map<string, string[]>();
-  for (const route of routes) paths.set(route.path, [...(paths.get(route.path) ?? []), route.method.toUpperCase()]);
+function methodNotAllowed(allow: string): RequestHandler {
+  return (req) => {
+    throw new Problem(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allow}.`, {}, { Allow: allow });
+  };
+}
+
+function methodsByPath(routes: readonly Route[]): Map<string, { methods: string[]; headAllowed: boolean }> {
+  const paths = new Map<string, { methods: string[]; headAllowed: boolean }>();
+  for (const route of routes) {
+    const known = paths.get(route.path) ?? { methods: [], headAllowed: false };
+    const safeGet = route.method === 'get' && !route.changesState;
+    paths.set(route.path, { methods: [...known.methods, route.method.toUpperCase()], headAllowed: known.headAllowed || safeGet });
+  }
   return paths;
 }

@@ -29,6 +29,8 @@ export interface Route {
   readonly family: Family;
   readonly summary: string;
   readonly authenticated: boolean;
+  /** A GET that registers something (Family A's retrieve-item): HEAD must not run it. */
+  readonly changesState?: boolean;
   readonly body?: ClassConstructor<object>;
   readonly query?: ClassConstructor<object>;
   invoke(request: RawRequest, principal: Principal | null): Promise<HttpResponse>;
@@ -40,6 +42,7 @@ interface Definition<B extends object, Q extends object> {
   readonly operationId: string;
   readonly family: Family;
   readonly summary: string;
+  readonly changesState?: boolean;
   readonly body?: ClassConstructor<B>;
   readonly query?: ClassConstructor<Q>;
 }
@@ -91,13 +94,19 @@ function getParameters(request: RawRequest): unknown {
   if (body === undefined || (isRecord(body) && Object.keys(body).length === 0)) return query;
   if (!isRecord(body)) return body; // validateInput explains that it must be an object
   const fromQuery = isRecord(query) ? query : {};
-  const conflicts = Object.keys(fromQuery).filter((name) => name in body && String(body[name]) !== String(fromQuery[name]));
+  const conflicts = Object.keys(fromQuery).filter((name) => name in body && !sameParameter(body[name], fromQuery[name]));
   if (conflicts.length > 0) {
     throw Problem.validation(
       conflicts.map((field) => ({ field, message: 'is given in both the query string and the body, with different values' })),
     );
   }
   return { ...fromQuery, ...body };
+}
+
+/** A query string carries text: `5` in the body and `?limit=5` agree; a repeated `?a=1&a=2` is a list. */
+function sameParameter(fromBody: unknown, fromQuery: unknown): boolean {
+  const structured = typeof fromBody === 'object' || typeof fromQuery === 'object';
+  return structured ? JSON.stringify(fromBody) === JSON.stringify(fromQuery) : String(fromBody) === String(fromQuery);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

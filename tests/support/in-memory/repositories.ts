@@ -157,8 +157,8 @@ export class InMemoryItemRepository implements ItemRepository {
         (stored) =>
           stored.accountId === accountId &&
           stored.timelineId === item.timelineId &&
-          stored.description === item.description &&
-          stored.location === item.location &&
+          stored.description.toLowerCase() === item.description.toLowerCase() &&
+          stored.location.toLowerCase() === item.location.toLowerCase() &&
           stored.foundAt.getTime() === item.foundAt.getTime(),
       )
       .sort((a, b) => a.registeredAt.getTime() - b.registeredAt.getTime() || compareIds(a.id, b.id));

@@ -44,9 +44,9 @@ export class CheckParadox {
         names.length ? repos.events.findNamed(input.accountId, timeline.id, names, input.range) : [],
         repos.events.findManipulated(input.accountId, timeline.id, input.range),
       ]);
-      const inScope = significant
-        ? [significant]
-        : uniqueById([...named, ...manipulated]);
+      // The significant event joins the timeline's scope rather than replacing it, so check-timeline
+      // never calls stable a timeline that the other checks call unstable.
+      const inScope = uniqueById([...named, ...manipulated, ...(significant ? [significant] : [])]);
       const verdict = assessStability({ changes, events: inScope });
       return { ...verdict, events: inScope, significantEvent: significant };
     });

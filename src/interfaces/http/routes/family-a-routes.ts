@@ -92,11 +92,20 @@ export function familyARoutes(container: Container): Route[] {
       { method: 'get', path: '/v1/monitor-events', operationId: 'monitorEvents', family, summary: 'Events at a location within a time range, oldest first.', query: EventScanDto },
       async ({ query }, { accountId }) => {
         const page = await scanEvents(listEvents, accountId, query);
-        return { status: 200, body: { status: `${page.events.length} event(s) found.`, ...page } };
+        const more = page.next_cursor ? ' on this page; more follow (next_cursor)' : '';
+        return { status: 200, body: { status: `${page.events.length} event(s) found${more}.`, ...page } };
       },
     ),
     defineRoute(
-      { method: 'get', path: '/v1/retrieve-item', operationId: 'retrieveItem', family, summary: 'Find an item at a place and time, registering it so it can be carried home.', query: RetrieveItemDto },
+      {
+        method: 'get',
+        path: '/v1/retrieve-item',
+        operationId: 'retrieveItem',
+        family,
+        summary: 'Find an item at a place and time, registering it so it can be carried home.',
+        query: RetrieveItemDto,
+        changesState: true,
+      },
       async ({ query }, { accountId }) => {
         const { item, registered } = await registerItem.execute({
           accountId,

@@ -18,7 +18,17 @@ export class PrismaItemRepository implements ItemRepository {
     accountId: string,
     item: Pick<Item, 'timelineId' | 'description' | 'location' | 'foundAt'>,
   ): Promise<Item | null> {
-    return this.db.item.findFirst({ where: { accountId, ...item }, orderBy: { registeredAt: 'asc' } });
+    // Descriptions and places compare ignoring case, as event searches do.
+    return this.db.item.findFirst({
+      where: {
+        accountId,
+        timelineId: item.timelineId,
+        foundAt: item.foundAt,
+        description: { equals: item.description, mode: 'insensitive' },
+        location: { equals: item.location, mode: 'insensitive' },
+      },
+      orderBy: { registeredAt: 'asc' },
+    });
   }
 
   findManyForAccount(accountId: string, itemIds: readonly string[]): Promise<Item[]> {
