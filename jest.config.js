@@ -31,8 +31,6 @@ module.exports = {
       ...database,
       displayName: 'integration',
       testMatch: ['<rootDir>/tests/integration/**/*.test.ts'],
-      // Starting PGlite and the migration engine (WebAssembly) takes seconds, not milliseconds.
-      testTimeout: 60_000,
     },
     { ...base, ...database, displayName: 'http', testMatch: ['<rootDir>/tests/http/**/*.test.ts'] },
   ],

@@ -80,7 +80,12 @@ function utcTimestamp(date: Date): string {
   return date.toISOString().replace(/[-:T]/g, '').slice(0, 14);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+// Explicit exit: the migration engine and PGlite leave 10-second timers behind (lock and
+// statement timeouts) that would otherwise hold the process after the work is done.
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

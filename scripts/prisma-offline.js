@@ -13,7 +13,8 @@
 // compiled and when dev dependencies such as tsx may be absent.
 'use strict';
 
-const { spawnSync } = require('node:child_process');
+const { spawn } = require('node:child_process');
+const { constants } = require('node:os');
 
 const prismaCli = require.resolve('prisma/build/index.js');
 const env = { ...process.env };
@@ -25,11 +26,15 @@ if (!env.CHECKPOINT_DISABLE) {
   env.CHECKPOINT_DISABLE = '1';
 }
 
-const result = spawnSync(process.execPath, [prismaCli, ...process.argv.slice(2)], {
-  stdio: 'inherit',
-  env,
-});
-if (result.error) {
-  throw result.error;
+const child = spawn(process.execPath, [prismaCli, ...process.argv.slice(2)], { stdio: 'inherit', env });
+// Passed on so that stopping this wrapper (npm run db:studio stops it with SIGTERM) stops the CLI.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => child.kill(signal));
 }
-process.exit(result.status ?? 1);
+child.on('error', (error) => {
+  throw error;
+});
+child.on('exit', (code, signal) => {
+  // A child killed by a signal exits like a shell reports it: 128 + the signal's number.
+  process.exit(code ?? 128 + (signal ? constants.signals[signal] : 0));
+});

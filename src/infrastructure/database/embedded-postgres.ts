@@ -19,9 +19,9 @@
 //   corrupt it. A lock file beside the directory makes the second start fail instead.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { acquireDataDirLock } from './data-dir-lock';
+import { loadPglite, type PGlite } from './pglite-module';
 
 /** Pool size for any client of the embedded server that may run queries concurrently. */
 export const EMBEDDED_POOL_SIZE = 1;
@@ -60,6 +60,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   await mkdir(path.dirname(dataDir), { recursive: true });
   const lock = await acquireDataDirLock(dataDir);
   try {
+    const { PGlite } = await loadPglite();
     const served = await serve(new PGlite(dataDir), options.port ?? 0);
     const urlFile = path.join(path.dirname(dataDir), CONNECTION_URL_FILE);
     try {
@@ -85,12 +86,21 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   }
 }
 
+export interface InMemoryPostgres extends EmbeddedPostgres {
+  /** A snapshot of the whole database, to start other in-memory databases from. */
+  dump(): Promise<Blob>;
+}
+
 /**
  * A throwaway database kept in memory, served like the persistent one: for tests, and for
- * computing migrations from a scratch copy of the schema.
+ * computing migrations from a scratch copy of the schema. Starting from `initialData` (a dump())
+ * takes about 0.3 s where creating an empty database (initdb) takes about 2 s.
  */
-export async function startInMemoryPostgres(): Promise<EmbeddedPostgres> {
-  return serve(new PGlite('memory://'), 0);
+export async function startInMemoryPostgres(options: { initialData?: Blob } = {}): Promise<InMemoryPostgres> {
+  const { PGlite } = await loadPglite();
+  const db = options.initialData ? new PGlite({ loadDataDir: options.initialData }) : new PGlite('memory://');
+  const served = await serve(db, 0);
+  return { ...served, dump: () => db.dumpDataDir('none') };
 }
 
 async function serve(db: PGlite, port: number): Promise<EmbeddedPostgres> {

@@ -1,9 +1,10 @@
 // Applies prisma/migrations to a database at start-up, with the bookkeeping of
 // `prisma migrate deploy` (table _prisma_migrations), so a database migrated by either can later
 // be migrated by the other.
+import { readFile } from 'node:fs/promises';
 import { Client } from 'pg';
 import { readMigrationsFolder } from './migrations-folder';
-import { migrationsDirectory } from './package-root';
+import { migrationsDirectory, schemaPath } from './package-root';
 import { NO_EXTERNAL_OBJECTS, openSchemaEngine } from './schema-engine';
 
 /**
@@ -12,7 +13,7 @@ import { NO_EXTERNAL_OBJECTS, openSchemaEngine } from './schema-engine';
  * others wait, and then find nothing left to apply. An arbitrary constant, distinct from the key
  * Prisma's own engine uses (72707369), so the two never wait for each other.
  */
-const MIGRATION_LOCK_KEY = '7315201938475562091';
+export const MIGRATION_LOCK_KEY = '7315201938475562091';
 
 /**
  * Runs of this process, per database. An advisory lock excludes other *sessions*; the embedded
@@ -27,15 +28,21 @@ export interface MigrationResult {
   applied: string[];
 }
 
-export async function migrateDatabase(
-  connectionString: string,
-  migrationsDir: string = migrationsDirectory(),
-): Promise<MigrationResult> {
+export interface MigrationSource {
+  /** Default: prisma/migrations of this package. */
+  migrationsDir?: string;
+  /** Default: prisma/schema.prisma of this package. The engine refuses to run without a schema. */
+  schemaFile?: string;
+}
+
+export async function migrateDatabase(connectionString: string, source: MigrationSource = {}): Promise<MigrationResult> {
+  const migrationsDir = source.migrationsDir ?? migrationsDirectory();
+  const schemaFile = source.schemaFile ?? schemaPath();
   const previous = runsInThisProcess.get(connectionString) ?? Promise.resolve();
   // Waits for the previous run whatever its outcome: its failure is reported to its own caller.
   const run = previous.then(
-    () => migrateUnderAdvisoryLock(connectionString, migrationsDir),
-    () => migrateUnderAdvisoryLock(connectionString, migrationsDir),
+    () => migrateUnderAdvisoryLock(connectionString, migrationsDir, schemaFile),
+    () => migrateUnderAdvisoryLock(connectionString, migrationsDir, schemaFile),
   );
   runsInThisProcess.set(connectionString, run);
   try {
@@ -45,7 +52,11 @@ export async function migrateDatabase(
   }
 }
 
-async function migrateUnderAdvisoryLock(connectionString: string, migrationsDir: string): Promise<MigrationResult> {
+async function migrateUnderAdvisoryLock(
+  connectionString: string,
+  migrationsDir: string,
+  schemaFile: string,
+): Promise<MigrationResult> {
   // A dedicated connection holds the lock: the engine opens and closes its own connections, and
   // a session-level advisory lock lives exactly as long as the session that took it.
   const lockConnection = new Client({ connectionString });
@@ -55,7 +66,8 @@ async function migrateUnderAdvisoryLock(connectionString: string, migrationsDir:
     try {
       // Read under the lock, so that the migrations applied are the ones on disk now.
       const migrationsList = await readMigrationsFolder(migrationsDir);
-      const { engine, close } = await openSchemaEngine(connectionString);
+      const schema = await readFile(schemaFile, 'utf8');
+      const { engine, close } = await openSchemaEngine(connectionString, [[schemaFile, schema]]);
       try {
         const output = await engine.applyMigrations({ migrationsList, filters: NO_EXTERNAL_OBJECTS });
         return { applied: output.appliedMigrationNames };

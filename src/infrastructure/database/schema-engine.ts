@@ -6,10 +6,10 @@
 // database through a driver adapter (the same @prisma/adapter-pg the service uses), so it works
 // identically against a real PostgreSQL server and the embedded PGlite one.
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { runInThisContext } from 'node:vm';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
+import { importNative } from './native-import';
 import { createSchemaEngineAdapterFactory } from './schema-engine-adapter';
 import type * as SchemaEngineGlue from '@prisma/schema-engine-wasm/schema_engine_bg';
 
@@ -30,31 +30,39 @@ declare const WebAssembly: {
   ): Promise<{ instance: { exports: Record<string, unknown> } }>;
 };
 
-let glue: Promise<typeof SchemaEngineGlue> | undefined;
+/**
+ * The glue module is one per process (Node's module cache, shared by every Jest sandbox in the
+ * process), and it keeps views of the wasm memory in module-level caches: instantiating a second
+ * wasm instance for it corrupts the first one's engines ("FnOnce called more than once", invalid
+ * UTF-8). So the instance is made once per process, and remembered on the main realm's global
+ * object, which Jest's global setup (main realm) and test files (sandboxes) run in-band share.
+ */
+const GLUE_KEY = Symbol.for('time-navigation-service/schema-engine-glue');
 
 /**
  * The package's entry point does `import * as wasm from "./schema_engine_bg.wasm"`, which only
- * bundlers understand, so we do its work by hand: load the wasm-bindgen glue, instantiate the
- * .wasm beside it with the glue as its import object, then hand the instance back to the glue.
- *
- * The glue is an ES module. Node (>= 20.19) can `require()` it, but Jest's module registry cannot
- * (it would need a transform for that one file), so we load it with Node's own `require` from
- * `createRequire`: it bypasses the test runner's registry and needs no Jest configuration.
- * The WebAssembly instance is created once per process and shared.
+ * bundlers understand, so we do its work by hand: load the wasm-bindgen glue (through Node's own
+ * loader, see native-import.ts), instantiate the .wasm beside it with the glue as its import
+ * object, then hand the instance back to the glue.
  */
 export function loadSchemaEngineGlue(): Promise<typeof SchemaEngineGlue> {
-  glue ??= instantiateGlue().catch((error: unknown) => {
-    glue = undefined;
-    throw error;
-  });
+  const mainRealmGlobal: Record<symbol, Promise<typeof SchemaEngineGlue> | undefined> = runInThisContext('globalThis');
+  let glue = mainRealmGlobal[GLUE_KEY];
+  if (!glue) {
+    glue = instantiateGlue();
+    mainRealmGlobal[GLUE_KEY] = glue;
+    // A failed load may be retried.
+    glue.catch(() => {
+      if (mainRealmGlobal[GLUE_KEY] === glue) delete mainRealmGlobal[GLUE_KEY];
+    });
+  }
   return glue;
 }
 
 async function instantiateGlue(): Promise<typeof SchemaEngineGlue> {
   installPanicRegistry();
-  const nodeRequire = createRequire(__filename);
-  const gluePath = nodeRequire.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
-  const module: typeof SchemaEngineGlue = nodeRequire(gluePath);
+  const gluePath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
+  const module: typeof SchemaEngineGlue = await importNative(gluePath);
   const bytes = await readFile(path.join(path.dirname(gluePath), 'schema_engine_bg.wasm'));
   const { instance } = await WebAssembly.instantiate(bytes, { './schema_engine_bg.js': module });
   module.__wbg_set_wasm(instance.exports);
@@ -72,8 +80,8 @@ async function instantiateGlue(): Promise<typeof SchemaEngineGlue> {
  * Without a registry the glue itself crashes the process with a TypeError, so we install one
  * that prints the message, the only account of what went wrong.
  *
- * The glue runs in Node's main realm (see above), whose global object differs from the one
- * visible here under Jest; runInThisContext evaluates in the main realm and returns its global.
+ * The glue runs in Node's main realm, whose global object differs from the one visible here
+ * under Jest; runInThisContext evaluates in the main realm and returns its global.
  */
 function installPanicRegistry(): void {
   const mainRealmGlobal: Record<string, unknown> = runInThisContext('globalThis');
@@ -104,7 +112,7 @@ export async function openSchemaEngine(
     const engine = await SchemaEngine.new(
       { datamodels: schemaFiles },
       logEngineMessage,
-      bindMigrationAwareSqlAdapterFactory(factory),
+      withMainRealmPromises(bindMigrationAwareSqlAdapterFactory(factory)),
     );
     return {
       engine,
@@ -117,6 +125,36 @@ export async function openSchemaEngine(
     await close();
     throw error;
   }
+}
+
+/**
+ * The glue runs in Node's main realm and accepts only that realm's promises from the adapter
+ * (wasm-bindgen checks `instanceof Promise`). Under Jest our code and the adapter run in a sandbox
+ * with its own Promise, which the engine rejects as "WASM_ERROR: Unknown error". This proxy hands
+ * the engine main-realm promises, and wraps what they resolve to (the connection, its
+ * transactions) the same way. Outside Jest both Promise constructors are the same and it
+ * changes nothing.
+ */
+function withMainRealmPromises<T extends object>(target: T): T {
+  const MainRealmPromise: PromiseConstructor = runInThisContext('Promise');
+  const wrap = (value: unknown): unknown =>
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? withMainRealmPromises(value) : value;
+  return new Proxy(target, {
+    get(object, property) {
+      const value: unknown = Reflect.get(object, property, object);
+      if (typeof value !== 'function') return wrap(value);
+      return (...args: unknown[]) => {
+        const result: unknown = Reflect.apply(value, object, args);
+        if (typeof result === 'object' && result !== null && 'then' in result && typeof result.then === 'function') {
+          const pending = Promise.resolve(result);
+          return new MainRealmPromise((resolve, reject) => {
+            pending.then((settled) => resolve(wrap(settled)), reject);
+          });
+        }
+        return wrap(result);
+      };
+    },
+  });
 }
 
 /**

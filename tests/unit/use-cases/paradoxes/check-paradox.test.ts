@@ -251,15 +251,19 @@ describe('CheckParadox', () => {
   });
 
   describe('with a significant event', () => {
-    it('checks the event found by id, and only it', async () => {
+    it('checks the event found by id together with the rest of the timeline, so it never disagrees with the other checks', async () => {
       const { core, accountId, timeline } = await aTravellerWithAnItem();
       const arrival = theEvent(core, accountId, timeline.id, 'arrival');
       const retrieval = theEvent(core, accountId, timeline.id, 'item_retrieved');
-      await core.manipulateEvent.execute({ accountId, eventId: retrieval.id, action: 'Delay the find', time: oneHourLater });
+      const calm = await core.checkParadox.execute({ accountId, timelineId: timeline.id, significantEvent: arrival.id });
+      expect(calm).toEqual({ stable: true, reasons: [], events: [arrival], significantEvent: arrival });
 
+      await core.manipulateEvent.execute({ accountId, eventId: retrieval.id, action: 'Delay the find', time: oneHourLater });
       const verdict = await core.checkParadox.execute({ accountId, timelineId: timeline.id, significantEvent: arrival.id });
 
-      expect(verdict).toEqual({ stable: true, reasons: [], events: [arrival], significantEvent: arrival });
+      expect(verdict.significantEvent).toEqual(arrival);
+      expect(verdict.stable).toBe(false);
+      expect(verdict.reasons).toEqual([expect.objectContaining({ code: 'event_displaced', eventId: retrieval.id })]);
     });
 
     it('finds the event by name, ignoring case and extra white space', async () => {

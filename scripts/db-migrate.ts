@@ -1,0 +1,45 @@
+// npm run db:migrate
+//
+// Applies prisma/migrations to DATABASE_URL or, when it is unset, to the embedded database in
+// DATA_DIR (default ./.data). The service does the same when it starts; this is for applying a new
+// migration without starting it. Uses Prisma's engine in-process (WebAssembly), with the
+// bookkeeping of `prisma migrate deploy`.
+import path from 'node:path';
+import { startEmbeddedPostgres } from '../src/infrastructure/database/embedded-postgres';
+import { migrateDatabase } from '../src/infrastructure/database/migrate-database';
+import { DEFAULT_DATA_DIR } from '../src/infrastructure/database/open-database';
+
+async function main(): Promise<void> {
+  const databaseUrl = process.env.DATABASE_URL?.trim();
+  if (databaseUrl) {
+    report(await migrateDatabase(databaseUrl), 'DATABASE_URL');
+    return;
+  }
+  const dataDir = path.join(path.resolve(process.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR), 'pgdata');
+  // Refused with a clear message while the service runs on the same directory; it migrates
+  // the database itself when it starts.
+  const server = await startEmbeddedPostgres({ dataDir });
+  try {
+    report(await migrateDatabase(server.connectionString), `the embedded database in ${dataDir}`);
+  } finally {
+    await server.stop();
+  }
+}
+
+function report(result: { applied: string[] }, target: string): void {
+  if (result.applied.length === 0) {
+    console.log(`No pending migration: ${target} is up to date.`);
+    return;
+  }
+  console.log(`Applied to ${target}:\n${result.applied.map((name) => `  ${name}`).join('\n')}`);
+}
+
+// Explicit exit: the migration engine and PGlite leave 10-second timers behind (lock and
+// statement timeouts) that would otherwise hold the process after the work is done.
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

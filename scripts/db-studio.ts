@@ -1,0 +1,91 @@
+// npm run db:studio [-- <prisma studio options, e.g. --port 5555 --browser none>]
+//
+// Prisma Studio on the service's database:
+// - DATABASE_URL set: that server;
+// - otherwise the embedded database in DATA_DIR (default ./.data): if the service is running in
+//   embedded mode, through the server it announces in <DATA_DIR>/connection-url (PGlite allows one
+//   process per data directory, so Studio cannot open the files itself); if not, this script
+//   starts the embedded server (migrated) for as long as Studio runs.
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Client } from 'pg';
+import {
+  CONNECTION_URL_FILE,
+  startEmbeddedPostgres,
+  type EmbeddedPostgres,
+} from '../src/infrastructure/database/embedded-postgres';
+import { migrateDatabase } from '../src/infrastructure/database/migrate-database';
+import { DEFAULT_DATA_DIR } from '../src/infrastructure/database/open-database';
+
+async function main(): Promise<number> {
+  const databaseUrl = process.env.DATABASE_URL?.trim();
+  if (databaseUrl) return runStudio(databaseUrl);
+
+  const dataDir = path.resolve(process.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
+  const runningUrl = await runningServiceUrl(path.join(dataDir, CONNECTION_URL_FILE));
+  if (runningUrl) {
+    // PGlite is a single session shared by all connections: Studio's queries can slip between
+    // the service's. Fine for looking at data during development, not for editing under load.
+    console.log(`Using the embedded database of the running service (${runningUrl}).`);
+    return runStudio(runningUrl);
+  }
+
+  const server: EmbeddedPostgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pgdata') });
+  try {
+    await migrateDatabase(server.connectionString);
+    console.log(`Started the embedded database in ${dataDir} for Studio (${server.connectionString}).`);
+    return await runStudio(server.connectionString);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The URL in connection-url if a server answers there; null when there is no live one. */
+async function runningServiceUrl(file: string): Promise<string | null> {
+  let url: string;
+  try {
+    url = (await readFile(file, 'utf8')).trim();
+  } catch (error) {
+    if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT') return null;
+    throw error;
+  }
+  // A service killed without a clean stop leaves the file behind: check that someone answers.
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+  } catch (error) {
+    console.log(`Ignoring ${file}: nothing answers at ${url} (${String(error)}).`);
+    return null;
+  }
+  await client.end();
+  return url;
+}
+
+/** Runs Prisma Studio until it exits (Ctrl-C reaches it too); resolves with its exit code. */
+function runStudio(url: string): Promise<number> {
+  const offlineCli = path.join(__dirname, 'prisma-offline.js');
+  const child = spawn(process.execPath, [offlineCli, 'studio', '--url', url, ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolve(code ?? (signal ? 0 : 1));
+    });
+  });
+}
+
+// Explicit exit: the migration engine and PGlite leave 10-second timers behind.
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,78 @@
+// The one entry point the composition root needs: a migrated database and its Prisma client.
+//
+// DATABASE_URL set: that PostgreSQL server. Unset: the embedded PGlite server with its files in
+// DATA_DIR (default ./.data), so the service runs with no database to install. Either way the
+// migrations are applied before the client is handed out, so code never meets an old schema.
+import path from 'node:path';
+import { startEmbeddedPostgres, EMBEDDED_POOL_SIZE, type EmbeddedPostgres } from './embedded-postgres';
+import { migrateDatabase } from './migrate-database';
+import { createPrismaClient, type PrismaClient } from './prisma-client';
+
+export const DEFAULT_DATA_DIR = '.data';
+
+export interface DatabaseEnvironment {
+  DATABASE_URL?: string;
+  DATA_DIR?: string;
+}
+
+export interface OpenDatabase {
+  prisma: PrismaClient;
+  connectionString: string;
+  mode: 'external' | 'embedded';
+  /** Where the data lives, for the start-up log. Never contains a password. */
+  description: string;
+  /** Disconnects Prisma, then stops the embedded server if there is one. */
+  close(): Promise<void>;
+}
+
+export async function openDatabase(env: DatabaseEnvironment): Promise<OpenDatabase> {
+  const databaseUrl = env.DATABASE_URL?.trim();
+  if (databaseUrl) {
+    await migrateDatabase(databaseUrl);
+    const prisma = createPrismaClient(databaseUrl);
+    return {
+      prisma,
+      connectionString: databaseUrl,
+      mode: 'external',
+      description: `PostgreSQL at ${describeServer(databaseUrl)}`,
+      close: () => prisma.$disconnect(),
+    };
+  }
+
+  const dataDir = path.resolve(env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
+  const pgDataDir = path.join(dataDir, 'pgdata');
+  const server = await startEmbeddedPostgres({ dataDir: pgDataDir });
+  let prisma: PrismaClient;
+  try {
+    await migrateDatabase(server.connectionString);
+    prisma = createPrismaClient(server.connectionString, { maxConnections: EMBEDDED_POOL_SIZE });
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return {
+    prisma,
+    connectionString: server.connectionString,
+    mode: 'embedded',
+    description: `embedded PostgreSQL (PGlite), data in ${pgDataDir}, served at ${describeServer(server.connectionString)}`,
+    close: () => closeEmbedded(prisma, server),
+  };
+}
+
+async function closeEmbedded(prisma: PrismaClient, server: EmbeddedPostgres): Promise<void> {
+  try {
+    await prisma.$disconnect();
+  } finally {
+    await server.stop();
+  }
+}
+
+/** host:port/database of a connection URL, without user or password. */
+function describeServer(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    return `${url.host}${url.pathname}`;
+  } catch {
+    return 'the configured DATABASE_URL (not a parseable URL)';
+  }
+}

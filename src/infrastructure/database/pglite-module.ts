@@ -1,0 +1,12 @@
+// PGlite, loaded through Node's own import() (see native-import.ts for why).
+import type * as Pglite from '@electric-sql/pglite';
+import { importNative } from './native-import';
+
+export type PGlite = Pglite.PGlite;
+
+let loaded: Promise<typeof Pglite> | undefined;
+
+export function loadPglite(): Promise<typeof Pglite> {
+  loaded ??= importNative(require.resolve('@electric-sql/pglite'));
+  return loaded;
+}

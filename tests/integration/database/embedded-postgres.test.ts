@@ -1,0 +1,91 @@
+// The embedded database the service uses without DATABASE_URL: PGlite persisted in a directory.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import path from 'node:path';
+import { DataDirInUseError } from '../../../src/infrastructure/database/data-dir-lock';
+import { CONNECTION_URL_FILE, startEmbeddedPostgres } from '../../../src/infrastructure/database/embedded-postgres';
+import { openDatabase } from '../../../src/infrastructure/database/open-database';
+
+// Starting PGlite (WebAssembly PostgreSQL) takes about two seconds; a migration run, a fraction.
+jest.setTimeout(30_000);
+
+describe('embedded PostgreSQL', () => {
+  let dataDir: string;
+
+  beforeEach(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'tns-embedded-'));
+  });
+
+  afterEach(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps what was written through Prisma across a restart', async () => {
+    const first = await openDatabase({ DATA_DIR: dataDir });
+    try {
+      expect(first.mode).toBe('embedded');
+      expect(first.description).toContain(path.join(dataDir, 'pgdata'));
+      await first.prisma.account.create({
+        data: { id: 'acc-1', email: 'ada@example.com', passwordHash: 'x', createdAt: new Date('2030-01-01T00:00:00Z') },
+      });
+    } finally {
+      await first.close();
+    }
+
+    const second = await openDatabase({ DATA_DIR: dataDir });
+    try {
+      const account = await second.prisma.account.findUnique({ where: { id: 'acc-1' } });
+      expect(account?.email).toBe('ada@example.com');
+      expect(account?.createdAt.toISOString()).toBe('2030-01-01T00:00:00.000Z');
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('announces its URL in connection-url while it runs, and removes it on stop', async () => {
+    const server = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pgdata') });
+    const urlFile = path.join(dataDir, CONNECTION_URL_FILE);
+    try {
+      expect((await readFile(urlFile, 'utf8')).trim()).toBe(server.connectionString);
+    } finally {
+      await server.stop();
+    }
+    expect(existsSync(urlFile)).toBe(false);
+  });
+
+  it('refuses a second start on the same data directory while the first runs', async () => {
+    const pgdata = path.join(dataDir, 'pgdata');
+    const server = await startEmbeddedPostgres({ dataDir: pgdata });
+    try {
+      await expect(startEmbeddedPostgres({ dataDir: pgdata })).rejects.toThrow(DataDirInUseError);
+      await expect(startEmbeddedPostgres({ dataDir: pgdata })).rejects.toThrow(/already in use/);
+    } finally {
+      await server.stop();
+    }
+    // Stopped, the directory can be opened again.
+    const again = await startEmbeddedPostgres({ dataDir: pgdata });
+    await again.stop();
+  });
+
+  it('refuses a data directory locked by another live process, and takes over a dead one\'s lock', async () => {
+    const pgdata = path.join(dataDir, 'pgdata');
+    const other: ChildProcess = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      await writeFile(`${pgdata}.lock`, JSON.stringify({ pid: other.pid, host: hostname() }));
+      await expect(startEmbeddedPostgres({ dataDir: pgdata })).rejects.toThrow(
+        new RegExp(`already in use by process ${other.pid}`),
+      );
+    } finally {
+      const exited = new Promise((resolve) => other.once('exit', resolve));
+      other.kill();
+      await exited;
+    }
+
+    // The same lock file, its owner now gone: a leftover of a crash.
+    const server = await startEmbeddedPostgres({ dataDir: pgdata });
+    await server.stop();
+    expect(existsSync(`${pgdata}.lock`)).toBe(false);
+  });
+});

@@ -1,0 +1,47 @@
+// provisionTestDatabase: every call gets its own migrated database, gone after close().
+import { provisionTestDatabase } from '../../support/test-database';
+
+// Starting PGlite (WebAssembly PostgreSQL) takes about two seconds; a migration run, a fraction.
+jest.setTimeout(30_000);
+
+describe('provisionTestDatabase', () => {
+  it('gives each caller a separate, migrated database', async () => {
+    const [first, second] = await Promise.all([provisionTestDatabase(), provisionTestDatabase()]);
+    try {
+      expect(first.connectionString).not.toBe(second.connectionString);
+      await first.prisma.account.create({
+        data: { id: 'acc-1', email: 'ada@example.com', passwordHash: 'x', createdAt: new Date() },
+      });
+      expect(await first.prisma.account.count()).toBe(1);
+      expect(await second.prisma.account.count()).toBe(0);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
+  it('runs interactive transactions of one client one after the other', async () => {
+    const database = await provisionTestDatabase();
+    try {
+      await database.prisma.account.create({
+        data: { id: 'acc-1', email: 'ada@example.com', passwordHash: '0', createdAt: new Date() },
+      });
+      // Read-modify-write under a row lock, ten at once: none may see another's uncommitted state.
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          database.prisma.$transaction(async (tx) => {
+            await tx.$executeRaw`SELECT 1 FROM accounts WHERE id = 'acc-1' FOR UPDATE`;
+            const account = await tx.account.findUniqueOrThrow({ where: { id: 'acc-1' } });
+            await tx.account.update({
+              where: { id: 'acc-1' },
+              data: { passwordHash: String(Number(account.passwordHash) + 1) },
+            });
+          }),
+        ),
+      );
+      const account = await database.prisma.account.findUniqueOrThrow({ where: { id: 'acc-1' } });
+      expect(account.passwordHash).toBe('10');
+    } finally {
+      await database.close();
+    }
+  });
+});
