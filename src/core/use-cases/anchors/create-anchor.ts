@@ -1,6 +1,6 @@
 import type { Anchor } from '../../domain/anchor';
 import { instantAt } from '../../domain/date-time';
-import { recordEvent } from '../../domain/timeline-event';
+import { recordEventIn } from '../events/record-event';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
@@ -34,19 +34,14 @@ export class CreateAnchor {
         createdAt: now,
       };
       await repos.anchors.add(anchor);
-      await repos.events.add(
-        recordEvent({
-          accountId: input.accountId,
-          id: this.ids.newId('evt'),
-          timelineId: anchor.timelineId,
-          kind: 'anchor_set',
-          time: anchor.timestamp,
-          description: `Anchor set: ${anchor.description}`,
-          location: anchor.location,
-          subjectId: anchor.id,
-          now,
-        }),
-      );
+      await recordEventIn(repos, this.ids, { accountId: input.accountId, now }, {
+        timelineId: anchor.timelineId,
+        kind: 'anchor_set',
+        time: anchor.timestamp,
+        description: `Anchor set: ${anchor.description}`,
+        location: anchor.location,
+        subjectId: anchor.id,
+      });
       return anchor;
     });
   }

@@ -1,6 +1,7 @@
 import { instantAt } from '../../domain/date-time';
 import { EventNotFound } from '../../domain/errors';
-import { manipulate, recordEvent, type EventManipulation, type TimelineEvent } from '../../domain/timeline-event';
+import { manipulate, type EventManipulation, type TimelineEvent } from '../../domain/timeline-event';
+import { recordEventIn } from './record-event';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
@@ -46,19 +47,14 @@ export class ManipulateEvent {
       await repos.events.save(event);
       await repos.events.addManipulation(manipulation);
       // The manipulation is itself something that happened on the timeline.
-      await repos.events.add(
-        recordEvent({
-          accountId: input.accountId,
-          id: this.ids.newId('evt'),
-          timelineId: event.timelineId,
-          kind: 'manipulation',
-          time: event.time,
-          description: `Manipulation of '${original.description}': ${input.action}`,
-          location: event.location,
-          subjectId: null,
-          now,
-        }),
-      );
+      await recordEventIn(repos, this.ids, { accountId: input.accountId, now }, {
+        timelineId: event.timelineId,
+        kind: 'manipulation',
+        time: event.time,
+        description: `Manipulation of '${original.description}': ${input.action}`,
+        location: event.location,
+        subjectId: null,
+      });
       const history = await repos.events.manipulationsOf(input.accountId, event.id);
       return { event, manipulation, history };
     });

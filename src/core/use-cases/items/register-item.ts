@@ -1,6 +1,6 @@
 import { instantAt } from '../../domain/date-time';
 import type { Item } from '../../domain/item';
-import { recordEvent } from '../../domain/timeline-event';
+import { recordEventIn } from '../events/record-event';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
@@ -42,19 +42,14 @@ export class RegisterItem {
 
       const item: Item = { ...found, accountId: input.accountId, id: this.ids.newId('itm'), registeredAt: now, carriedHomeBy: null };
       await repos.items.add(item);
-      await repos.events.add(
-        recordEvent({
-          accountId: input.accountId,
-          id: this.ids.newId('evt'),
-          timelineId: item.timelineId,
-          kind: 'item_retrieved',
-          time: item.foundAt,
-          description: `Item retrieved: ${item.description}`,
-          location: item.location,
-          subjectId: item.id,
-          now,
-        }),
-      );
+      await recordEventIn(repos, this.ids, { accountId: input.accountId, now }, {
+        timelineId: item.timelineId,
+        kind: 'item_retrieved',
+        time: item.foundAt,
+        description: `Item retrieved: ${item.description}`,
+        location: item.location,
+        subjectId: item.id,
+      });
       return { item, registered: true };
     });
   }

@@ -1,11 +1,10 @@
 import { TimelineWindowExpired } from '../../domain/errors';
-import { recordEvent } from '../../domain/timeline-event';
 import type { Travel } from '../../domain/travel';
 import type { Traveller } from '../../domain/traveller';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
-import { arrivalDescription } from './arrival-description';
+import { arrivalEvent, recordEventIn } from '../events/record-event';
 
 export interface TravelToMomentInput {
   readonly accountId: string;
@@ -47,19 +46,7 @@ export class TravelToMoment {
       };
       await repos.travels.add(travel);
       await repos.travellers.save(moved);
-      await repos.events.add(
-        recordEvent({
-          accountId: input.accountId,
-          id: this.ids.newId('evt'),
-          timelineId: timeline.id,
-          kind: 'arrival',
-          time: input.destinationTime,
-          description: arrivalDescription(input.location),
-          location: input.location,
-          subjectId: travel.id,
-          now,
-        }),
-      );
+      await recordEventIn(repos, this.ids, { accountId: input.accountId, now }, arrivalEvent(travel, input.location));
       return { travel, traveller: moved };
     });
     if ('refusal' in outcome) throw outcome.refusal;

@@ -1,5 +1,4 @@
 import { AnchorNotFound, DestinationNotFound, TimelineWindowExpired, UnknownItems } from '../../domain/errors';
-import { recordEvent } from '../../domain/timeline-event';
 import type { Item } from '../../domain/item';
 import type { Timeline } from '../../domain/timeline';
 import type { Travel as TravelRecord } from '../../domain/travel';
@@ -8,7 +7,7 @@ import type { IdGenerator } from '../../ports/id-generator';
 import type { Repositories } from '../../ports/repositories';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
-import { arrivalDescription } from './arrival-description';
+import { arrivalEvent, recordEventIn } from '../events/record-event';
 
 export interface TravelInput {
   readonly accountId: string;
@@ -76,19 +75,7 @@ export class Travel {
     await repos.travellers.save(outcome.traveller);
     for (const timeline of outcome.timelines) await repos.timelines.save(timeline);
     for (const item of outcome.items) await repos.items.save(item);
-    await repos.events.add(
-      recordEvent({
-        accountId: input.accountId,
-        id: this.ids.newId('evt'),
-        timelineId: outcome.traveller.timelineId,
-        kind: 'arrival',
-        time: outcome.arrivalTime,
-        description: arrivalDescription(outcome.traveller.location),
-        location: outcome.traveller.location,
-        subjectId: travelId,
-        now,
-      }),
-    );
+    await recordEventIn(repos, this.ids, { accountId: input.accountId, now }, arrivalEvent(travel, outcome.traveller.location));
     return { travel, traveller: outcome.traveller };
   }
 
