@@ -5,6 +5,14 @@ export interface Config {
   /** A PostgreSQL server; when absent the service runs an embedded PostgreSQL in `dataDir`. */
   readonly databaseUrl: string | undefined;
   readonly dataDir: string;
+  /**
+   * TRUST_PROXY, passed to Express's 'trust proxy': off by default, so X-Forwarded-* headers are
+   * ignored unless the service really sits behind a proxy that sets them. `true`, a number of
+   * hops, or addresses/subnets (`loopback`, `10.0.0.0/8`, ...) of the trusted proxies.
+   */
+  readonly trustProxy: boolean | number | string;
+  /** CSRF_SECRET signs the dashboard's form tokens; unset, the service keeps one in the database. */
+  readonly csrfSecret: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -17,6 +25,17 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL must be a postgresql:// connection string (or unset, for the embedded database).');
   }
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  const csrfSecret = env.CSRF_SECRET?.trim() || undefined;
+  if (csrfSecret !== undefined && csrfSecret.length < 32) problems.push('CSRF_SECRET must be at least 32 characters (or unset, to keep one in the database).');
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
-  return { port, host: env.HOST?.trim() || '0.0.0.0', databaseUrl, dataDir: env.DATA_DIR?.trim() || '.data' };
+  return { port, host: env.HOST?.trim() || '0.0.0.0', databaseUrl, dataDir: env.DATA_DIR?.trim() || '.data', trustProxy, csrfSecret };
+}
+
+function parseTrustProxy(value: string | undefined): boolean | number | string {
+  const text = value?.trim().toLowerCase() ?? '';
+  if (text === '' || text === 'false' || text === '0') return false;
+  if (text === 'true') return true;
+  if (/^\d+$/.test(text)) return Number(text);
+  return text;
 }

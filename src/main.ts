@@ -2,12 +2,15 @@ import 'reflect-metadata';
 import { buildContainer } from './composition/container';
 import { ConfigError, readConfig } from './config';
 import { openDatabase } from './infrastructure/database/open-database';
+import { loadServiceSecret } from './infrastructure/persistence/prisma/service-secrets';
 import { createApp } from './interfaces/http/app';
 
 async function main(): Promise<void> {
   const config = readConfig(process.env);
   const database = await openDatabase({ DATABASE_URL: config.databaseUrl, DATA_DIR: config.dataDir });
-  const app = createApp(buildContainer({ prisma: database.prisma }));
+  // Every process behind one proxy must sign forms alike: a configured secret, or the database's.
+  const formSecret = config.csrfSecret ?? (await loadServiceSecret(database.prisma, 'csrf'));
+  const app = createApp(buildContainer({ prisma: database.prisma }), { trustProxy: config.trustProxy, formSecret });
   const server = app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -6,6 +6,15 @@ import type { TransactionBoundary } from '../core/ports/transaction-boundary';
 import type { WallClock } from '../core/ports/wall-clock';
 import { AuthenticateApiKey } from '../core/use-cases/accounts/authenticate-api-key';
 import { CreateAccount } from '../core/use-cases/accounts/create-account';
+import { CreateApiKey } from '../core/use-cases/api-keys/create-api-key';
+import { ListApiKeys } from '../core/use-cases/api-keys/list-api-keys';
+import { RevokeApiKey } from '../core/use-cases/api-keys/revoke-api-key';
+import { RollApiKey } from '../core/use-cases/api-keys/roll-api-key';
+import { LogIn } from '../core/use-cases/sessions/log-in';
+import { LogOut } from '../core/use-cases/sessions/log-out';
+import { OpenConsole } from '../core/use-cases/sessions/open-console';
+import { ResolveSession } from '../core/use-cases/sessions/resolve-session';
+import { SignUp } from '../core/use-cases/sessions/sign-up';
 import { CreateAnchor } from '../core/use-cases/anchors/create-anchor';
 import { PauseTime } from '../core/use-cases/clock/pause-time';
 import { ResumeTime } from '../core/use-cases/clock/resume-time';
@@ -50,9 +59,40 @@ export function buildContainer(options: ContainerOptions): Container {
     [tx, hasher, ids, clock],
   );
   container.bind(AuthenticateApiKey).toResolvedValue(
-    (t: TransactionBoundary, h: CredentialHasher) => new AuthenticateApiKey(t, h),
-    [tx, hasher],
+    (t: TransactionBoundary, h: CredentialHasher, c: WallClock) => new AuthenticateApiKey(t, h, c),
+    [tx, hasher, clock],
   );
+  // The dashboard and the try-it console: sessions and the account's keys.
+  container.bind(SignUp).toResolvedValue(
+    (a: CreateAccount, t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new SignUp(a, t, h, i, c),
+    [CreateAccount, tx, hasher, ids, clock],
+  );
+  container.bind(LogIn).toResolvedValue(
+    (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new LogIn(t, h, i, c),
+    [tx, hasher, ids, clock],
+  );
+  container.bind(LogOut).toResolvedValue(
+    (t: TransactionBoundary, h: CredentialHasher, c: WallClock) => new LogOut(t, h, c),
+    [tx, hasher, clock],
+  );
+  container.bind(ResolveSession).toResolvedValue(
+    (t: TransactionBoundary, h: CredentialHasher, c: WallClock) => new ResolveSession(t, h, c),
+    [tx, hasher, clock],
+  );
+  container.bind(OpenConsole).toResolvedValue(
+    (r: ResolveSession, t: TransactionBoundary, h: CredentialHasher, c: WallClock) => new OpenConsole(r, t, h, c),
+    [ResolveSession, tx, hasher, clock],
+  );
+  container.bind(ListApiKeys).toResolvedValue((t: TransactionBoundary, c: WallClock) => new ListApiKeys(t, c), [tx, clock]);
+  container.bind(CreateApiKey).toResolvedValue(
+    (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new CreateApiKey(t, h, i, c),
+    [tx, hasher, ids, clock],
+  );
+  container.bind(RollApiKey).toResolvedValue(
+    (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new RollApiKey(t, h, i, c),
+    [tx, hasher, ids, clock],
+  );
+  container.bind(RevokeApiKey).toResolvedValue((t: TransactionBoundary, c: WallClock) => new RevokeApiKey(t, c), [tx, clock]);
   container.bind(CreateAnchor).toResolvedValue(
     (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new CreateAnchor(t, i, c),
     [tx, ids, clock],

@@ -67,7 +67,7 @@ describe('POST /v1/travels rules', () => {
 
     const withItems = await post('/v1/travels', { destination: 'primary', items_transported: [relic] });
     expect(withItems.status).toBe(409);
-    expect(withItems.body.code).toBe('timeline_window_expired');
+    expect(withItems.body.code).toBe('items_stranded');
 
     const home = await post('/v1/travels', { destination: 'primary' });
     expect(home.status).toBe(201);

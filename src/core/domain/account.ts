@@ -12,8 +12,36 @@ export interface ApiKey {
   /** Leading characters of the key, enough for its owner to recognise it and useless to anyone else. */
   readonly prefix: string;
   readonly digest: string;
+  /** The owner's label for the key (dashboard); null when none was given. */
+  readonly name: string | null;
   readonly createdAt: Date;
+  /** Recorded at most once per `LAST_USE_RESOLUTION_MS`, so authenticating rarely writes. */
+  readonly lastUsedAt: Date | null;
   readonly revokedAt: Date | null;
+  /** Only a browser session's console key expires: it must not outlive its session. */
+  readonly expiresAt: Date | null;
+}
+
+/** Name of the key the try-it console uses for a browser session. */
+export const CONSOLE_KEY_NAME = 'console (session)';
+
+/** Last use is worth knowing to the minute, not worth a write on every request. */
+export const LAST_USE_RESOLUTION_MS = 60_000;
+
+/** Names are labels for people; long enough to be useful, short enough for a table cell. */
+export const API_KEY_NAME_MAX_LENGTH = 100;
+
+/** An account keeps at most this many usable keys of its own (console keys come and go with sessions), so nobody mints keys without end. */
+export const MAX_ACTIVE_API_KEYS = 25;
+
+/** Usable for requests: neither revoked nor past its expiry. */
+export function isActiveApiKey(key: ApiKey, now: Date): boolean {
+  return key.revokedAt === null && (key.expiresAt === null || key.expiresAt.getTime() > now.getTime());
+}
+
+/** A console key belongs to a browser session and ends with it; the owner revokes it, never rolls it. */
+export function isConsoleKey(key: ApiKey): boolean {
+  return key.expiresAt !== null;
 }
 
 export function normaliseEmail(email: string): string {

@@ -29,9 +29,14 @@ export class Clock {
    * span stops there rather than failing reads.
    */
   currentTime(now: Date): Date {
-    if (this.paused) return wholeSeconds(this.reading);
+    return wholeSeconds(this.exactTime(now));
+  }
+
+  /** To the millisecond: pause and shifts build on this, so no write drops the wall time elapsed. */
+  private exactTime(now: Date): Date {
+    if (this.paused) return this.reading;
     const ms = this.reading.getTime() + (now.getTime() - this.readAt.getTime());
-    return wholeSeconds(new Date(Math.min(ms, LATEST_TIME.getTime())));
+    return new Date(Math.min(ms, LATEST_TIME.getTime()));
   }
 
   /** Sets the clock to `time` (travel, return); a paused clock stays paused at that time. */
@@ -42,7 +47,7 @@ export class Clock {
   /** Holds the clock still at its current reading. */
   pause(now: Date): Clock {
     if (this.paused) throw new ClockAlreadyPaused();
-    return new Clock(this.currentTime(now), now, true);
+    return new Clock(this.exactTime(now), now, true);
   }
 
   /** Lets the clock run on from exactly the moment it was paused at. */
@@ -53,6 +58,6 @@ export class Clock {
 
   /** Moves the clock by `ms` (negative to rewind); refuses a result outside years 0001-9999. */
   shiftBy(ms: number, now: Date): Clock {
-    return this.setTo(instantAt(this.currentTime(now).getTime() + ms), now);
+    return this.setTo(instantAt(this.exactTime(now).getTime() + ms), now);
   }
 }

@@ -107,11 +107,18 @@ export class ItemsNotOnJourney extends DomainError {
 }
 
 export class ItemsStrandedByExpiredWindow extends DomainError {
-  readonly code = 'timeline_window_expired';
+  readonly code = 'items_stranded';
   constructor(timelineId: string, deadline: Date) {
     super(`The travel window of timeline '${timelineId}' closed at ${formatDateTime(deadline)}; items can no longer be carried home from it. Return without items_transported.`, {
       timeline_id: timelineId,
     });
+  }
+}
+
+export class InvalidWindow extends DomainError {
+  readonly code = 'invalid_window';
+  constructor(minutes: number, max: number) {
+    super(`A travel window must be a whole number of minutes from 1 to ${max}, not ${minutes}.`);
   }
 }
 
@@ -163,5 +170,44 @@ export class InvalidTimeRange extends DomainError {
   readonly code = 'invalid_time_range';
   constructor(text: string, reason: string) {
     super(`'${text}' is not a usable time_range: ${reason}. Write '<start>/<end>', like 2024-01-01T00:00:00Z/2024-01-02T00:00:00Z.`);
+  }
+}
+
+/**
+ * One answer for a wrong password, an unknown email and a locked sign-in alike, so the answer
+ * never tells whether an account exists.
+ */
+export class InvalidCredentials extends DomainError {
+  readonly code = 'invalid_credentials';
+  constructor() {
+    super('The email or password is not right, or sign-in is paused after repeated failures. Check both and try again in 15 minutes.');
+  }
+}
+
+export class SessionRequired extends DomainError {
+  readonly code = 'session_required';
+  constructor() {
+    super('Sign in to continue: there is no session, or it has ended.');
+  }
+}
+
+export class ApiKeyNotFound extends DomainError {
+  readonly code = 'api_key_not_found';
+  constructor(keyId: string) {
+    super(`No active API key '${keyId}' exists for this account.`, { key_id: keyId });
+  }
+}
+
+export class ConsoleKeyNotRollable extends DomainError {
+  readonly code = 'console_key_not_rollable';
+  constructor(keyId: string) {
+    super(`API key '${keyId}' belongs to a browser session's try-it console and ends with it; revoke it instead.`, { key_id: keyId });
+  }
+}
+
+export class TooManyApiKeys extends DomainError {
+  readonly code = 'too_many_api_keys';
+  constructor(limit: number) {
+    super(`An account keeps at most ${limit} active API keys; revoke one first.`, { limit });
   }
 }

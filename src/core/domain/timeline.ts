@@ -1,3 +1,5 @@
+import { InvalidWindow } from './errors';
+
 export const PRIMARY_TIMELINE_ID = 'primary';
 export const DEFAULT_WINDOW_MINUTES = 12;
 export const MAX_WINDOW_MINUTES = 10_080; // one week: a window is a travel deadline, not storage
@@ -62,6 +64,8 @@ export class Timeline implements TimelineProps {
     windowMinutes: number;
     now: Date;
   }): Timeline {
+    const minutes = input.windowMinutes;
+    if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_WINDOW_MINUTES) throw new InvalidWindow(minutes, MAX_WINDOW_MINUTES);
     return new Timeline({
       accountId: input.accountId,
       id: input.id,

@@ -87,15 +87,23 @@ export class Traveller {
   }
 
   /**
+   * Refuses any action on the journey's timeline once its window has closed: the journey had to be
+   * completed within it, and only the way home is left.
+   */
+  assertWindowOpen(currentTimeline: Timeline, now: Date): void {
+    if (currentTimeline.id !== this.timelineId) throw new Error('assertWindowOpen needs the timeline the traveller is on');
+    if (!currentTimeline.isPrimary && currentTimeline.windowHasPassed(now)) {
+      throw new TimelineWindowExpired(currentTimeline.id, currentTimeline.deadline ?? now);
+    }
+  }
+
+  /**
    * Moves to a moment and place on the timeline the traveller is on. Away from home that is still
    * part of the journey, so the journey's window must not have closed.
    */
   moveWithin(request: { time: Date; location: string; currentTimeline: Timeline; now: Date }): Traveller {
-    const { currentTimeline, now } = request;
-    if (currentTimeline.id !== this.timelineId) throw new Error('moveWithin needs the timeline the traveller is on');
-    if (!currentTimeline.isPrimary && currentTimeline.windowHasPassed(now)) {
-      throw new TimelineWindowExpired(currentTimeline.id, currentTimeline.deadline ?? now);
-    }
+    this.assertWindowOpen(request.currentTimeline, request.now);
+    const { now } = request;
     return new Traveller(this.accountId, this.clock.setTo(request.time, now), this.timelineId, request.location, this.journeyTravelId);
   }
 

@@ -1,4 +1,4 @@
-export type IdPrefix = 'acc' | 'key' | 'anc' | 'tml' | 'itm' | 'trv' | 'evt' | 'man';
+export type IdPrefix = 'acc' | 'key' | 'anc' | 'tml' | 'itm' | 'trv' | 'evt' | 'man' | 'ses';
 
 /** Unguessable identifiers and secrets, injected so the core stays deterministic under test. */
 export interface IdGenerator {
@@ -6,4 +6,6 @@ export interface IdGenerator {
   newId(prefix: IdPrefix): string;
   /** A fresh API key secret, with its recognisable leading characters. */
   newApiKey(): { readonly key: string; readonly prefix: string };
+  /** A fresh browser session token (256 random bits), sent only in its cookie. */
+  newSessionToken(): string;
 }

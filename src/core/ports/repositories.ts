@@ -1,6 +1,8 @@
 import type { Account, ApiKey } from '../domain/account';
 import type { Anchor } from '../domain/anchor';
 import type { Item } from '../domain/item';
+import type { FailureToRecord, LoginCounter } from '../domain/login-throttle';
+import type { Session } from '../domain/session';
 import type { TimeRange } from '../domain/time-range';
 import type { Timeline } from '../domain/timeline';
 import type { EventManipulation, TimelineEvent } from '../domain/timeline-event';
@@ -13,11 +15,36 @@ export interface AccountRepository {
   /** Throws EmailAlreadyRegistered when the email is taken, also when a concurrent sign-up wins. */
   add(account: Account): Promise<void>;
   findByEmail(email: string): Promise<Account | null>;
+  findById(accountId: string): Promise<Account | null>;
 }
 
 export interface ApiKeyRepository {
   add(key: ApiKey): Promise<void>;
   findByDigest(digest: string): Promise<ApiKey | null>;
+  findForAccount(accountId: string, keyId: string): Promise<ApiKey | null>;
+  /** Every key of the account, revoked ones included, oldest first. */
+  listForAccount(accountId: string): Promise<ApiKey[]>;
+  /** Replaces the key's revocation and expiry. */
+  save(key: ApiKey): Promise<void>;
+  /** Sets `lastUsedAt = at` unless it is already after `unlessSince`: one conditional write. */
+  recordUse(keyId: string, at: Date, unlessSince: Date): Promise<void>;
+}
+
+export interface SessionRepository {
+  add(session: Session): Promise<void>;
+  findByTokenDigest(tokenDigest: string): Promise<Session | null>;
+  save(session: Session): Promise<void>;
+  remove(sessionId: string): Promise<void>;
+  /** The account's sessions whose absolute limit or idle limit has passed, to be cleared away. */
+  listEndedForAccount(accountId: string, idleSince: Date, now: Date): Promise<Session[]>;
+}
+
+export interface LoginThrottleRepository {
+  /** The stored counters among `keys`; keys never counted are left out. */
+  find(keys: readonly string[]): Promise<LoginCounter[]>;
+  /** Counts one failure atomically (concurrent failures are all counted), locking at the threshold. */
+  recordFailure(failure: FailureToRecord): Promise<void>;
+  clear(key: string): Promise<void>;
 }
 
 export interface TravellerRepository {
@@ -91,6 +118,8 @@ export interface TravelRepository {
 export interface Repositories {
   readonly accounts: AccountRepository;
   readonly apiKeys: ApiKeyRepository;
+  readonly sessions: SessionRepository;
+  readonly loginThrottles: LoginThrottleRepository;
   readonly travellers: TravellerRepository;
   readonly timelines: TimelineRepository;
   readonly anchors: AnchorRepository;

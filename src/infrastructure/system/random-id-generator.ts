@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IdGenerator, IdPrefix } from '../../core/ports/id-generator';
 
-const API_KEY_PREFIX_LENGTH = 12;
+export const API_KEY_PREFIX_LENGTH = 12;
 
 /** 128 random bits per id (unguessable, so an id is never a way into another account). */
 export class RandomIdGenerator implements IdGenerator {
@@ -13,5 +13,10 @@ export class RandomIdGenerator implements IdGenerator {
   newApiKey(): { key: string; prefix: string } {
     const key = `tns_${randomBytes(32).toString('base64url')}`;
     return { key, prefix: key.slice(0, API_KEY_PREFIX_LENGTH) };
+  }
+
+  /** 256 random bits, like an API key: the cookie is as strong as the key it stands for. */
+  newSessionToken(): string {
+    return randomBytes(32).toString('base64url');
   }
 }

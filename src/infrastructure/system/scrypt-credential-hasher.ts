@@ -1,5 +1,6 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { CredentialHasher } from '../../core/ports/credential-hasher';
+import { API_KEY_PREFIX_LENGTH } from './random-id-generator';
 
 // OWASP's scrypt baseline (N=2^17, r=8, p=1) costs ~128 MiB per hash; N=2^15 keeps sign-up bursts
 // within the service's memory budget while staying far slower than any fast digest.
@@ -36,5 +37,16 @@ export class ScryptCredentialHasher implements CredentialHasher {
 
   digestApiKey(key: string): string {
     return createHash('sha256').update(key).digest('hex');
+  }
+
+  // A label in the digest keeps a session token's digest from ever equalling an API key's.
+  digestSessionToken(token: string): string {
+    return createHash('sha256').update(`session:${token}`).digest('hex');
+  }
+
+  /** HMAC-SHA256 keyed by the 256-bit session token: as unguessable as a random key, and one-way. */
+  deriveConsoleKey(sessionToken: string): { key: string; prefix: string } {
+    const key = `tns_${createHmac('sha256', sessionToken).update('try-it console key').digest('base64url')}`;
+    return { key, prefix: key.slice(0, API_KEY_PREFIX_LENGTH) };
   }
 }

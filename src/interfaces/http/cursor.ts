@@ -13,7 +13,7 @@ export function decodeCursor(text: string): { at: Date; id: string } {
   const [ms = '', ...rest] = Buffer.from(text, 'base64url').toString('utf8').split(':');
   const id = rest.join(':');
   const at = new Date(Number(ms));
-  if (!/^-?\d+$/.test(ms) || !id || !withinRange(at)) {
+  if (!/^-?\d+$/.test(ms) || !id || id.length > 200 || id.includes('\u0000') || !withinRange(at)) {
     throw Problem.validation([{ field: 'cursor', message: 'cursor must be a next_cursor value from a previous page' }]);
   }
   return { at, id };

@@ -13,7 +13,7 @@ export function mountRoutes(routes: readonly Route[], authenticate: RequestHandl
     const chain: RequestHandler[] = route.authenticated ? [authenticate, jsonBody] : [jsonBody];
     router[route.method](route.path, ...chain, async (req, res) => {
       const principal: Principal | null = res.locals.principal ?? null;
-      const params = Object.fromEntries(Object.entries(req.params).map(([name, value]) => [name, String(value)]));
+      const params = pathParameters(req.params);
       const answer = await route.invoke({ body: req.body, query: req.query, params }, principal);
       res.status(answer.status).set(answer.headers ?? {}).json(answer.body);
     });
@@ -22,6 +22,22 @@ export function mountRoutes(routes: readonly Route[], authenticate: RequestHandl
     router.all(path, methodNotAllowed([...methods, ...(headAllowed ? ['HEAD'] : [])].join(', ')));
   }
   return router;
+}
+
+const MAX_PATH_PARAMETER_LENGTH = 200;
+
+/** Path parameters are identifiers: refuse what no identifier can be before it reaches a query. */
+function pathParameters(raw: Record<string, string | string[]>): Record<string, string> {
+  const params = Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, String(value)]));
+  const faults = Object.entries(params).flatMap(([field, value]) =>
+    value.includes('\u0000')
+      ? [{ field, message: 'must not contain the NUL character' }]
+      : value.length > MAX_PATH_PARAMETER_LENGTH
+        ? [{ field, message: `must be at most ${MAX_PATH_PARAMETER_LENGTH} characters` }]
+        : [],
+  );
+  if (faults.length > 0) throw Problem.validation(faults);
+  return params;
 }
 
 function methodNotAllowed(allow: string): RequestHandler {

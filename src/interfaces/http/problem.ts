@@ -25,7 +25,8 @@ export class Problem extends Error {
   }
 
   static fromDomain(error: DomainError): Problem {
-    return new Problem(STATUS_BY_CODE[error.code] ?? 422, error.code, error.message, error.details);
+    // An unmapped code is a defect of the service (a test keeps the table complete), not the client's.
+    return new Problem(STATUS_BY_CODE[error.code] ?? 500, error.code, error.message, error.details);
   }
 
   toJson(): Record<string, unknown> {

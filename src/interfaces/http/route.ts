@@ -5,6 +5,22 @@ import { validateInput } from './validation/validate-input';
 
 export type Family = 'A' | 'B' | 'C' | 'accounts';
 
+/**
+ * What the OpenAPI document says about an operation beyond its input classes. The handler never
+ * reads it; `documentationGaps` (openapi/coverage.ts) fails a test when a route lacks it.
+ */
+export interface RouteDocs {
+  /** The success status and the documentation-only class describing its body (dtos/responses). */
+  readonly status: number;
+  readonly response: ClassConstructor<object>;
+  /** Error codes of this operation beyond those every operation can answer (validation, auth, ...). */
+  readonly errors: readonly string[];
+  /** A typical request: the JSON body, or a GET's parameters. Required when the route takes input. */
+  readonly example?: Readonly<Record<string, unknown>>;
+  /** Response headers of the success, by name, with what they carry. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
 export interface HttpResponse {
   readonly status: number;
   readonly body: unknown;
@@ -33,6 +49,7 @@ export interface Route {
   readonly changesState?: boolean;
   readonly body?: ClassConstructor<object>;
   readonly query?: ClassConstructor<object>;
+  readonly docs?: RouteDocs;
   invoke(request: RawRequest, principal: Principal | null): Promise<HttpResponse>;
 }
 
@@ -45,6 +62,7 @@ interface Definition<B extends object, Q extends object> {
   readonly changesState?: boolean;
   readonly body?: ClassConstructor<B>;
   readonly query?: ClassConstructor<Q>;
+  readonly docs?: RouteDocs;
 }
 
 interface Valid<B, Q> {
@@ -91,7 +109,8 @@ function validate<B extends object, Q extends object>(definition: Definition<B, 
 /** The query string and a JSON body merged; one parameter given both ways must agree. */
 function getParameters(request: RawRequest): unknown {
   const { query, body } = request;
-  if (body === undefined || (isRecord(body) && Object.keys(body).length === 0)) return query;
+  // A GET body of `null` says nothing, like no body at all.
+  if (body === undefined || body === null || (isRecord(body) && Object.keys(body).length === 0)) return query;
   if (!isRecord(body)) return body; // validateInput explains that it must be an object
   const fromQuery = isRecord(query) ? query : {};
   const conflicts = Object.keys(fromQuery).filter((name) => name in body && !sameParameter(body[name], fromQuery[name]));

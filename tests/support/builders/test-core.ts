@@ -1,5 +1,14 @@
 import { AuthenticateApiKey } from '../../../src/core/use-cases/accounts/authenticate-api-key';
 import { CreateAccount } from '../../../src/core/use-cases/accounts/create-account';
+import { CreateApiKey } from '../../../src/core/use-cases/api-keys/create-api-key';
+import { ListApiKeys } from '../../../src/core/use-cases/api-keys/list-api-keys';
+import { RevokeApiKey } from '../../../src/core/use-cases/api-keys/revoke-api-key';
+import { RollApiKey } from '../../../src/core/use-cases/api-keys/roll-api-key';
+import { LogIn } from '../../../src/core/use-cases/sessions/log-in';
+import { LogOut } from '../../../src/core/use-cases/sessions/log-out';
+import { OpenConsole } from '../../../src/core/use-cases/sessions/open-console';
+import { ResolveSession } from '../../../src/core/use-cases/sessions/resolve-session';
+import { SignUp } from '../../../src/core/use-cases/sessions/sign-up';
 import { CreateAnchor } from '../../../src/core/use-cases/anchors/create-anchor';
 import { PauseTime } from '../../../src/core/use-cases/clock/pause-time';
 import { ResumeTime } from '../../../src/core/use-cases/clock/resume-time';
@@ -30,14 +39,25 @@ export function createTestCore(start: string = PRESENT) {
   const clock = new FrozenWallClock(start);
   const ids = new SequentialIdGenerator();
   const hasher = new FakeCredentialHasher();
+  const createAccount = new CreateAccount(transactions, hasher, ids, clock);
+  const resolveSession = new ResolveSession(transactions, hasher, clock);
   return {
     database,
     transactions,
     clock,
     ids,
     hasher,
-    createAccount: new CreateAccount(transactions, hasher, ids, clock),
-    authenticateApiKey: new AuthenticateApiKey(transactions, hasher),
+    createAccount,
+    authenticateApiKey: new AuthenticateApiKey(transactions, hasher, clock),
+    signUp: new SignUp(createAccount, transactions, hasher, ids, clock),
+    logIn: new LogIn(transactions, hasher, ids, clock),
+    logOut: new LogOut(transactions, hasher, clock),
+    resolveSession,
+    openConsole: new OpenConsole(resolveSession, transactions, hasher, clock),
+    listApiKeys: new ListApiKeys(transactions, clock),
+    createApiKey: new CreateApiKey(transactions, hasher, ids, clock),
+    rollApiKey: new RollApiKey(transactions, hasher, ids, clock),
+    revokeApiKey: new RevokeApiKey(transactions, clock),
     createAnchor: new CreateAnchor(transactions, ids, clock),
     createTimeline: new CreateTimeline(transactions, ids, clock),
     getTimeline: new GetTimeline(transactions, clock),

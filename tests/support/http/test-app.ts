@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import request from 'supertest';
 import { buildContainer } from '../../../src/composition/container';
@@ -27,13 +28,20 @@ export interface TestApp {
 
 let accounts = 0;
 
+export interface TestAppOptions {
+  /** Express 'trust proxy', as TRUST_PROXY sets it in the service. */
+  readonly trustProxy?: boolean | number | string;
+}
+
 /** The real app over its own fresh database; one per test file. */
-export async function startTestApp(): Promise<TestApp> {
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await provisionTestDatabase();
   const clock = new ShiftableWallClock();
   const errors: unknown[] = [];
   const app = createApp(buildContainer({ prisma: database.prisma, wallClock: clock }), {
     logError: (error) => errors.push(error),
+    trustProxy: options.trustProxy ?? false,
+    formSecret: randomBytes(32).toString('base64url'),
   });
   return {
     app,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CredentialHasher } from '../../../src/core/ports/credential-hasher';
 
 /** Deterministic and fast; verifyPassword really compares the password with the hash. */
@@ -12,5 +13,15 @@ export class FakeCredentialHasher implements CredentialHasher {
 
   digestApiKey(key: string): string {
     return `digest(${key})`;
+  }
+
+  digestSessionToken(token: string): string {
+    return `session-digest(${token})`;
+  }
+
+  /** Deterministic and well-formed (`tns_` and 43 base64url characters), as the real derivation. */
+  deriveConsoleKey(sessionToken: string): { key: string; prefix: string } {
+    const key = `tns_${createHash('sha256').update(`console:${sessionToken}`).digest('base64url')}`;
+    return { key, prefix: key.slice(0, 12) };
   }
 }

@@ -1,6 +1,8 @@
 import type { Account, ApiKey } from '../../../src/core/domain/account';
 import type { Anchor } from '../../../src/core/domain/anchor';
 import type { Item } from '../../../src/core/domain/item';
+import type { LoginCounter } from '../../../src/core/domain/login-throttle';
+import type { Session } from '../../../src/core/domain/session';
 import type { Timeline } from '../../../src/core/domain/timeline';
 import type { EventManipulation, TimelineEvent } from '../../../src/core/domain/timeline-event';
 import type { Travel } from '../../../src/core/domain/travel';
@@ -12,6 +14,8 @@ import {
   InMemoryApiKeyRepository,
   InMemoryEventRepository,
   InMemoryItemRepository,
+  InMemoryLoginThrottleRepository,
+  InMemorySessionRepository,
   InMemoryTimelineRepository,
   InMemoryTravelRepository,
   InMemoryTravellerRepository,
@@ -36,6 +40,8 @@ export interface DatabaseContents {
 export class InMemoryDatabase {
   private readonly accounts = new Table<Account>();
   private readonly apiKeys = new Table<ApiKey>();
+  private readonly sessions = new Table<Session>();
+  private readonly loginCounters = new Table<LoginCounter>();
   private readonly travellers = new Table<Traveller>();
   private readonly timelines = new Table<Timeline>();
   private readonly anchors = new Table<Anchor>();
@@ -49,6 +55,8 @@ export class InMemoryDatabase {
     return {
       accounts: new InMemoryAccountRepository(this.accounts, journal),
       apiKeys: new InMemoryApiKeyRepository(this.apiKeys, journal),
+      sessions: new InMemorySessionRepository(this.sessions, journal),
+      loginThrottles: new InMemoryLoginThrottleRepository(this.loginCounters, journal),
       travellers: new InMemoryTravellerRepository(this.travellers, journal),
       timelines: new InMemoryTimelineRepository(this.timelines, journal),
       anchors: new InMemoryAnchorRepository(this.anchors, journal),
@@ -110,5 +118,17 @@ export class InMemoryDatabase {
 
   apiKeysOf(accountId: string): ApiKey[] {
     return this.apiKeys.values().filter((key) => key.accountId === accountId);
+  }
+
+  apiKey(keyId: string): ApiKey | undefined {
+    return this.apiKeys.get(keyId);
+  }
+
+  sessionsOf(accountId: string): Session[] {
+    return this.sessions.values().filter((session) => session.accountId === accountId);
+  }
+
+  loginCounter(key: string): LoginCounter | undefined {
+    return this.loginCounters.get(key);
   }
 }

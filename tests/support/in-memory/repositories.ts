@@ -2,6 +2,8 @@ import type { Account, ApiKey } from '../../../src/core/domain/account';
 import type { Anchor } from '../../../src/core/domain/anchor';
 import { EmailAlreadyRegistered } from '../../../src/core/domain/errors';
 import type { Item } from '../../../src/core/domain/item';
+import type { FailureToRecord, LoginCounter } from '../../../src/core/domain/login-throttle';
+import type { Session } from '../../../src/core/domain/session';
 import { textKey } from '../../../src/core/domain/text-key';
 import type { TimeRange } from '../../../src/core/domain/time-range';
 import type { Timeline } from '../../../src/core/domain/timeline';
@@ -16,6 +18,8 @@ import type {
   EventQuery,
   EventRepository,
   ItemRepository,
+  LoginThrottleRepository,
+  SessionRepository,
   TimelineCursor,
   TimelineRepository,
   TravelRepository,
@@ -43,6 +47,10 @@ export class InMemoryAccountRepository implements AccountRepository {
   async findByEmail(email: string): Promise<Account | null> {
     return this.table.values().find((account) => account.email === email) ?? null;
   }
+
+  async findById(accountId: string): Promise<Account | null> {
+    return this.table.get(accountId) ?? null;
+  }
 }
 
 export class InMemoryApiKeyRepository implements ApiKeyRepository {
@@ -60,6 +68,94 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
 
   async findByDigest(digest: string): Promise<ApiKey | null> {
     return this.table.values().find((key) => key.digest === digest) ?? null;
+  }
+
+  async findForAccount(accountId: string, keyId: string): Promise<ApiKey | null> {
+    const key = this.table.get(keyId);
+    return key && key.accountId === accountId ? key : null;
+  }
+
+  async listForAccount(accountId: string): Promise<ApiKey[]> {
+    return this.table
+      .values()
+      .filter((key) => key.accountId === accountId)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || compareIds(a.id, b.id));
+  }
+
+  async save(key: ApiKey): Promise<void> {
+    const stored = this.table.get(key.id);
+    if (!stored) throw new Error(`No API key '${key.id}' to update`);
+    // As the real adapter: only what the port lets change is written.
+    this.table.update(key.id, { ...stored, revokedAt: key.revokedAt, expiresAt: key.expiresAt, name: key.name }, this.journal);
+  }
+
+  async recordUse(keyId: string, at: Date, unlessSince: Date): Promise<void> {
+    const stored = this.table.get(keyId);
+    if (!stored || (stored.lastUsedAt !== null && stored.lastUsedAt.getTime() > unlessSince.getTime())) return;
+    this.table.update(keyId, { ...stored, lastUsedAt: at }, this.journal);
+  }
+}
+
+export class InMemorySessionRepository implements SessionRepository {
+  constructor(
+    private readonly table: Table<Session>,
+    private readonly journal: Journal | null,
+  ) {}
+
+  async add(session: Session): Promise<void> {
+    if (this.table.values().some((existing) => existing.tokenDigest === session.tokenDigest)) {
+      throw new Error('Duplicate session token digest');
+    }
+    this.table.insert(session.id, session, this.journal);
+  }
+
+  async findByTokenDigest(tokenDigest: string): Promise<Session | null> {
+    return this.table.values().find((session) => session.tokenDigest === tokenDigest) ?? null;
+  }
+
+  async save(session: Session): Promise<void> {
+    this.table.update(session.id, session, this.journal);
+  }
+
+  async remove(sessionId: string): Promise<void> {
+    this.table.delete(sessionId, this.journal);
+  }
+
+  async listEndedForAccount(accountId: string, idleSince: Date, now: Date): Promise<Session[]> {
+    return this.table
+      .values()
+      .filter((session) => session.accountId === accountId)
+      .filter((session) => session.expiresAt.getTime() <= now.getTime() || session.lastSeenAt.getTime() <= idleSince.getTime());
+  }
+}
+
+/** Counts as the real upsert does: a window that is over starts again; the threshold locks. */
+export class InMemoryLoginThrottleRepository implements LoginThrottleRepository {
+  constructor(
+    private readonly table: Table<LoginCounter>,
+    private readonly journal: Journal | null,
+  ) {}
+
+  async find(keys: readonly string[]): Promise<LoginCounter[]> {
+    return keys.flatMap((key) => this.table.get(key) ?? []);
+  }
+
+  async recordFailure(failure: FailureToRecord): Promise<void> {
+    const stored = this.table.get(failure.key);
+    const windowOver = !stored || stored.windowStartedAt.getTime() <= failure.windowStartsAfter.getTime();
+    const failures = windowOver ? 1 : stored.failures + 1;
+    const counter: LoginCounter = {
+      key: failure.key,
+      failures,
+      windowStartedAt: windowOver ? failure.now : stored.windowStartedAt,
+      lockedUntil: failures >= failure.threshold ? failure.lockUntil : (stored?.lockedUntil ?? null),
+    };
+    if (stored) this.table.update(failure.key, counter, this.journal);
+    else this.table.insert(failure.key, counter, this.journal);
+  }
+
+  async clear(key: string): Promise<void> {
+    this.table.delete(key, this.journal);
   }
 }
 

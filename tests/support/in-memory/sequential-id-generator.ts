@@ -18,6 +18,10 @@ export class SequentialIdGenerator implements IdGenerator {
     return { key, prefix: key.slice(0, API_KEY_PREFIX_LENGTH) };
   }
 
+  newSessionToken(): string {
+    return `session-token-${this.next('session-token')}`;
+  }
+
   private next(counter: string): number {
     const n = (this.counters.get(counter) ?? 0) + 1;
     this.counters.set(counter, n);

@@ -44,6 +44,16 @@ export class Table<V> {
     this.write(key, row, journal);
   }
 
+  /** Removes a row if there is one, like a DELETE by key. */
+  delete(key: string, journal: Journal | null): void {
+    if (!this.rows.has(key)) return;
+    const previous = this.rows.get(key);
+    this.rows.delete(key);
+    journal?.record(() => {
+      if (previous !== undefined) this.rows.set(key, previous);
+    });
+  }
+
   private write(key: string, row: V, journal: Journal | null): void {
     const previous = this.rows.get(key);
     const existed = this.rows.has(key);

@@ -28,6 +28,13 @@ describe('Clock', () => {
     expect(clock.currentTime(later(5))).toEqual(new Date('9999-12-31T23:59:59Z'));
   });
 
+  it('loses no wall time when shifted more often than once a second', () => {
+    let clock = Clock.startingAt(start);
+    for (let n = 1; n <= 20; n += 1) clock = clock.shiftBy(MINUTE, new Date(start.getTime() + n * 700));
+    // 20 shifts of a minute plus the 14 s of wall time they were spread over.
+    expect(clock.currentTime(new Date(start.getTime() + 14_000))).toEqual(new Date(start.getTime() + 20 * MINUTE + 14_000));
+  });
+
   describe('setTo', () => {
     const past = new Date('1969-07-20T20:17:40Z');
 

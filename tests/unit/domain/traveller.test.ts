@@ -173,7 +173,7 @@ describe('Traveller', () => {
         refusal = error;
       }
       expect(refusal).toBeInstanceOf(ItemsStrandedByExpiredWindow);
-      expect(refusal).toMatchObject({ code: 'timeline_window_expired', details: { timeline_id: 'tml_1' } });
+      expect(refusal).toMatchObject({ code: 'items_stranded', details: { timeline_id: 'tml_1' } });
     });
 
     it('refuses items already carried home, naming them', () => {

@@ -6,6 +6,7 @@ import type { CredentialHasher } from '../../ports/credential-hasher';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
+import { newApiKey } from '../api-keys/new-api-key';
 
 export interface CreateAccountInput {
   readonly email: string;
@@ -36,21 +37,14 @@ export class CreateAccount {
     const passwordHash = await this.hasher.hashPassword(input.password);
     const now = this.clock.now();
     const account: Account = { id: this.ids.newId('acc'), email, passwordHash, createdAt: now };
-    const secret = this.ids.newApiKey();
+    const first = newApiKey({ ids: this.ids, hasher: this.hasher }, account.id, now, null);
 
     await this.transactions.atomic(async (repos) => {
       await repos.accounts.add(account);
-      await repos.apiKeys.add({
-        id: this.ids.newId('key'),
-        accountId: account.id,
-        prefix: secret.prefix,
-        digest: this.hasher.digestApiKey(secret.key),
-        createdAt: now,
-        revokedAt: null,
-      });
+      await repos.apiKeys.add(first.key);
       await repos.travellers.add(Traveller.newcomer(account.id, now));
       await repos.timelines.add(Timeline.primary(account.id, now));
     });
-    return { account, apiKey: secret.key };
+    return { account, apiKey: first.secret };
   }
 }

@@ -51,7 +51,7 @@ export class ManipulateEvent {
         timelineId: event.timelineId,
         kind: 'manipulation',
         time: event.time,
-        description: `Manipulation of '${original.description}': ${input.action}`,
+        description: `Manipulation of '${shortened(original.description)}': ${input.action}`,
         location: event.location,
         subjectId: null,
       });
@@ -59,4 +59,9 @@ export class ManipulateEvent {
       return { event, manipulation, history };
     });
   }
+}
+
+/** Quoting a whole description would let manipulations of manipulations grow without bound. */
+function shortened(text: string, max = 100): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

@@ -1,6 +1,7 @@
 import { instantAt } from '../../domain/date-time';
 import type { Item } from '../../domain/item';
 import { recordEventIn } from '../events/record-event';
+import { assertJourneyWindowOpen } from '../journey-window';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
@@ -31,6 +32,7 @@ export class RegisterItem {
     return this.transactions.exclusive(input.accountId, async (repos) => {
       const now = this.clock.now();
       const traveller = await repos.travellers.getForAccount(input.accountId);
+      await assertJourneyWindowOpen(repos, traveller, now);
       const found = {
         timelineId: traveller.timelineId,
         description: input.description,

@@ -5,6 +5,7 @@ import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
 import { arrivalEvent, recordEventIn } from '../events/record-event';
+import { currentTimelineOf } from '../journey-window';
 
 export interface TravelToMomentInput {
   readonly accountId: string;
@@ -24,8 +25,7 @@ export class TravelToMoment {
     const outcome = await this.transactions.exclusive(input.accountId, async (repos) => {
       const now = this.clock.now();
       const traveller = await repos.travellers.getForAccount(input.accountId);
-      const timeline = await repos.timelines.findForAccount(input.accountId, traveller.timelineId);
-      if (!timeline) throw new Error(`traveller of ${input.accountId} is on a missing timeline ${traveller.timelineId}`);
+      const timeline = await currentTimelineOf(repos, traveller);
       let moved: Traveller;
       try {
         moved = traveller.moveWithin({ time: input.destinationTime, location: input.location, currentTimeline: timeline, now });

@@ -4,6 +4,8 @@ import { PrismaAccountRepository } from './repositories/prisma-account-repositor
 import { PrismaAnchorRepository } from './repositories/prisma-anchor-repository';
 import { PrismaEventRepository } from './repositories/prisma-event-repository';
 import { PrismaApiKeyRepository } from './repositories/prisma-api-key-repository';
+import { PrismaLoginThrottleRepository } from './repositories/prisma-login-throttle-repository';
+import { PrismaSessionRepository } from './repositories/prisma-session-repository';
 import { PrismaItemRepository } from './repositories/prisma-item-repository';
 import { PrismaTimelineRepository } from './repositories/prisma-timeline-repository';
 import { PrismaTravelRepository } from './repositories/prisma-travel-repository';
@@ -13,6 +15,8 @@ export function prismaRepositories(db: Db): Repositories {
   return {
     accounts: new PrismaAccountRepository(db),
     apiKeys: new PrismaApiKeyRepository(db),
+    sessions: new PrismaSessionRepository(db),
+    loginThrottles: new PrismaLoginThrottleRepository(db),
     travellers: new PrismaTravellerRepository(db),
     timelines: new PrismaTimelineRepository(db),
     anchors: new PrismaAnchorRepository(db),

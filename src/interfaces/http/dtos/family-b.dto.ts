@@ -4,7 +4,6 @@ import {
   IsArray,
   IsInt,
   IsNotEmpty,
-  IsOptional,
   IsString,
   Max,
   MaxLength,
@@ -14,11 +13,12 @@ import {
 } from 'class-validator';
 import { MAX_PAGE_SIZE } from '../../../core/use-cases/timelines/list-timelines';
 import { ExcludesProperties, IsDateTime, IsWindow } from '../validation/decorators';
+import { FromDigits, Optional } from '../validation/optional';
 import { MAX_ID_LENGTH, MAX_LIST_LENGTH, MAX_NAME_LENGTH, MAX_TEXT_LENGTH } from './limits';
 
 export class CreateAnchorDto {
   /** Omitted: the account clock's current time. */
-  @IsOptional()
+  @Optional()
   @IsDateTime()
   timestamp?: string;
 
@@ -38,7 +38,7 @@ export class CreateTimelineDto {
   destination_time!: string;
 
   /** `<n> minutes`; 12 minutes when omitted. */
-  @IsOptional()
+  @Optional()
   @IsWindow()
   window?: string;
 }
@@ -49,7 +49,7 @@ export class TravelDto {
   @MaxLength(MAX_ID_LENGTH)
   destination!: string;
 
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(MAX_LIST_LENGTH)
   @IsString({ each: true })
@@ -64,7 +64,7 @@ export class RegisterItemDto {
   description!: string;
 
   /** Omitted: the traveller's current location. */
-  @IsOptional()
+  @Optional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(MAX_NAME_LENGTH)
@@ -98,7 +98,7 @@ export class ParadoxCheckDto {
   timeline_id!: string;
 
   /** Omitted: the timeline is checked as it stands. */
-  @IsOptional()
+  @Optional()
   @IsArray()
   @ArrayMaxSize(MAX_LIST_LENGTH)
   @ValidateNested({ each: true })
@@ -107,14 +107,14 @@ export class ParadoxCheckDto {
 }
 
 export class ListTimelinesQueryDto {
-  @IsOptional()
-  @Type(() => Number)
+  @Optional()
+  @FromDigits()
   @IsInt({ message: 'limit must be a whole number' })
   @Min(1)
   @Max(MAX_PAGE_SIZE)
   limit?: number;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(200)
   cursor?: string;

@@ -1,7 +1,7 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_EVENT_PAGE_SIZE } from '../../../core/use-cases/events/list-events';
 import { IsDateTime, IsTimeRange } from '../validation/decorators';
+import { FromDigits, Optional } from '../validation/optional';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH } from './limits';
 
 /** Inputs that Families A and C share: the same names, the same rules. */
@@ -28,20 +28,20 @@ export class EventScanDto {
   time_range!: string;
 
   /** Omitted: the timeline the traveller is on. */
-  @IsOptional()
+  @Optional()
   @IsString()
   @IsNotEmpty()
   @MaxLength(MAX_ID_LENGTH)
   timeline_id?: string;
 
-  @IsOptional()
-  @Type(() => Number)
+  @Optional()
+  @FromDigits()
   @IsInt({ message: 'limit must be a whole number' })
   @Min(1)
   @Max(MAX_EVENT_PAGE_SIZE)
   limit?: number;
 
-  @IsOptional()
+  @Optional()
   @IsString()
   @MaxLength(200)
   cursor?: string;

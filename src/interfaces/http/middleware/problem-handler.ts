@@ -34,8 +34,17 @@ function toProblem(error: unknown): Problem {
     case 'request.size.invalid':
       return new Problem(400, 'malformed_json', 'The request body ended before its declared length.');
     default:
-      return new Problem(500, 'internal_error', 'The service failed to answer; the failure is logged.');
+      // Express and its parsers mark client faults they detect (a malformed %-escape in the path)
+      // with a 4xx status: those are the client's to fix, not a service failure.
+      return clientFault(error) ?? new Problem(500, 'internal_error', 'The service failed to answer; the failure is logged.');
   }
+}
+
+function clientFault(error: unknown): Problem | null {
+  if (typeof error !== 'object' || error === null || !('status' in error)) return null;
+  const { status } = error;
+  if (typeof status !== 'number' || status < 400 || status > 499) return null;
+  return new Problem(400, 'malformed_request', 'The request could not be read: check the URL and its %-escapes.');
 }
 
 /** body-parser marks its own failures with a `type`; anything else is not a client's fault. */

@@ -2,6 +2,7 @@ import type { Container } from 'inversify';
 import { CreateAccount } from '../../../core/use-cases/accounts/create-account';
 import { CreateAccountDto } from '../dtos/account.dto';
 import { presentAccount } from '../presenters/resources';
+import { AccountResponse } from '../dtos/responses/resources.response';
 import { definePublicRoute, type Route } from '../route';
 
 export function accountRoutes(container: Container): Route[] {
@@ -15,6 +16,7 @@ export function accountRoutes(container: Container): Route[] {
         family: 'accounts',
         summary: 'Open an account; the answer carries its first API key, shown only this once.',
         body: CreateAccountDto,
+        docs: { status: 201, response: AccountResponse, errors: ['email_taken'], example: { email: 'ada@example.com', password: 'correct horse battery' } },
       },
       async ({ body }) => {
         const { account, apiKey } = await createAccount.execute({ email: body.email, password: body.password });

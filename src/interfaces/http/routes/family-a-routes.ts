@@ -13,7 +13,9 @@ import { TravelToMoment } from '../../../core/use-cases/travels/travel-to-moment
 import { CreateAnchorDto } from '../dtos/family-b.dto';
 import { DurationDto, RetrieveItemDto, ReturnDto } from '../dtos/family-a.dto';
 import { EventScanDto, TimelineIdDto, TravelToMomentDto } from '../dtos/shared.dto';
-import { presentArrival, presentItem, presentReason } from '../presenters/resources';
+import { presentArrival, presentItem, presentVerdict } from '../presenters/resources';
+import { CheckParadoxResponse, MonitorEventsResponse, PauseTimeResponse, ResumeTimeResponse, RetrieveItemResponse, ReturnResponse, SetAnchorResponse, ShiftTimeResponse } from '../dtos/responses/family-a.response';
+import { ArrivalResponse } from '../dtos/responses/resources.response';
 import { defineRoute, type Route } from '../route';
 import { toInstant } from '../validation/to-instant';
 import { scanEvents } from './event-scan';
@@ -36,7 +38,7 @@ export function familyARoutes(container: Container): Route[] {
 
   return [
     defineRoute(
-      { method: 'post', path: '/v1/travel', operationId: 'travelToMoment', family, summary: 'Travel to a moment and place on the current timeline.', body: TravelToMomentDto },
+      { method: 'post', path: '/v1/travel', operationId: 'travelToMoment', family, summary: 'Travel to a moment and place on the current timeline.', body: TravelToMomentDto, docs: { status: 200, response: ArrivalResponse, errors: ['timeline_window_expired'], example: { destination_time: '1969-07-20T20:17:40Z', location: 'Sea of Tranquility' } } },
       async ({ body }, { accountId }) => {
         const { travel: record, traveller } = await travelToMoment.execute({
           accountId,
@@ -47,7 +49,7 @@ export function familyARoutes(container: Container): Route[] {
       },
     ),
     defineRoute(
-      { method: 'post', path: '/v1/set-anchor', operationId: 'setAnchor', family, summary: 'Set a temporal anchor.', body: CreateAnchorDto },
+      { method: 'post', path: '/v1/set-anchor', operationId: 'setAnchor', family, summary: 'Set a temporal anchor.', body: CreateAnchorDto, docs: { status: 200, response: SetAnchorResponse, errors: [], example: { description: 'Home' } } },
       async ({ body }, { accountId }) => {
         const anchor = await createAnchor.execute({
           accountId,
@@ -61,35 +63,35 @@ export function familyARoutes(container: Container): Route[] {
       },
     ),
     defineRoute(
-      { method: 'post', path: '/v1/pause-time', operationId: 'pauseTime', family, summary: 'Pause the flow of time.' },
+      { method: 'post', path: '/v1/pause-time', operationId: 'pauseTime', family, summary: 'Pause the flow of time.', docs: { status: 200, response: PauseTimeResponse, errors: ['clock_already_paused'] } },
       async (_request, { accountId }) => {
         const { pausedAt } = await pauseTime.execute({ accountId });
         return { status: 200, body: { status: 'Time paused.', paused_at: formatDateTime(pausedAt) } };
       },
     ),
     defineRoute(
-      { method: 'post', path: '/v1/resume-time', operationId: 'resumeTime', family, summary: 'Resume the flow of time from the paused moment.' },
+      { method: 'post', path: '/v1/resume-time', operationId: 'resumeTime', family, summary: 'Resume the flow of time from the paused moment.', docs: { status: 200, response: ResumeTimeResponse, errors: ['clock_already_running'] } },
       async (_request, { accountId }) => {
         const { currentTime } = await resumeTime.execute({ accountId });
         return { status: 200, body: { status: 'Time resumed.', current_time: formatDateTime(currentTime) } };
       },
     ),
     defineRoute(
-      { method: 'post', path: '/v1/fast-forward', operationId: 'fastForward', family, summary: 'Move time forward by a duration.', body: DurationDto },
+      { method: 'post', path: '/v1/fast-forward', operationId: 'fastForward', family, summary: 'Move time forward by a duration.', body: DurationDto, docs: { status: 200, response: ShiftTimeResponse, errors: ['time_out_of_range'], example: { duration: '2h' } } },
       async ({ body }, { accountId }) => {
         const { newTime } = await shiftTime.execute({ accountId, duration: Duration.parse(body.duration), direction: 'forward' });
         return { status: 200, body: { status: `Time fast-forwarded by ${body.duration}.`, new_time: formatDateTime(newTime) } };
       },
     ),
     defineRoute(
-      { method: 'post', path: '/v1/rewind', operationId: 'rewind', family, summary: 'Move time back by a duration.', body: DurationDto },
+      { method: 'post', path: '/v1/rewind', operationId: 'rewind', family, summary: 'Move time back by a duration.', body: DurationDto, docs: { status: 200, response: ShiftTimeResponse, errors: ['time_out_of_range'], example: { duration: '90m' } } },
       async ({ body }, { accountId }) => {
         const { newTime } = await shiftTime.execute({ accountId, duration: Duration.parse(body.duration), direction: 'backward' });
         return { status: 200, body: { status: `Time rewound by ${body.duration}.`, new_time: formatDateTime(newTime) } };
       },
     ),
     defineRoute(
-      { method: 'get', path: '/v1/monitor-events', operationId: 'monitorEvents', family, summary: 'Events at a location within a time range, oldest first.', query: EventScanDto },
+      { method: 'get', path: '/v1/monitor-events', operationId: 'monitorEvents', family, summary: 'Events at a location within a time range, oldest first.', query: EventScanDto, docs: { status: 200, response: MonitorEventsResponse, errors: ['timeline_not_found'], example: { location: 'Sea of Tranquility', time_range: '1969-07-20T00:00:00Z/1969-07-21T00:00:00Z' } } },
       async ({ query }, { accountId }) => {
         const page = await scanEvents(listEvents, accountId, query);
         const more = page.next_cursor ? ' on this page; more follow (next_cursor)' : '';
@@ -105,6 +107,7 @@ export function familyARoutes(container: Container): Route[] {
         summary: 'Find an item at a place and time, registering it so it can be carried home.',
         query: RetrieveItemDto,
         changesState: true,
+        docs: { status: 200, response: RetrieveItemResponse, errors: [], example: { item_description: 'Moon rock', location: 'Sea of Tranquility', time: '1969-07-20T20:30:00Z' } },
       },
       async ({ query }, { accountId }) => {
         const { item, registered } = await registerItem.execute({
@@ -126,7 +129,7 @@ export function familyARoutes(container: Container): Route[] {
       },
     ),
     defineRoute(
-      { method: 'post', path: '/v1/return', operationId: 'returnToAnchor', family, summary: 'Return to an anchor.', body: ReturnDto },
+      { method: 'post', path: '/v1/return', operationId: 'returnToAnchor', family, summary: 'Return to an anchor.', body: ReturnDto, docs: { status: 200, response: ReturnResponse, errors: ['anchor_not_found', 'journey_in_progress', 'timeline_window_expired', 'timeline_closed'], example: { anchor_id: 'anc_16fd2706895846d3ab5e0a6d1bc4e0a1' } } },
       async ({ body }, { accountId }) => {
         const { travel: record, traveller } = await travel.execute({ accountId, destination: body.anchor_id, only: 'anchor' });
         return {
@@ -142,20 +145,11 @@ export function familyARoutes(container: Container): Route[] {
       },
     ),
     defineRoute(
-      { method: 'get', path: '/v1/check-paradox', operationId: 'checkParadox', family, summary: 'Check a timeline for paradoxes.', query: TimelineIdDto },
+      { method: 'get', path: '/v1/check-paradox', operationId: 'checkParadox', family, summary: 'Check a timeline for paradoxes.', query: TimelineIdDto, docs: { status: 200, response: CheckParadoxResponse, errors: ['timeline_not_found'], example: { timeline_id: 'tml_7c9e6679742540de944be07fc1f90ae7' } } },
       async ({ query }, { accountId }) => {
         const report = await checkParadox.execute({ accountId, timelineId: query.timeline_id });
-        const conflicts = report.reasons.length;
-        return {
-          status: 200,
-          body: {
-            status: report.stable ? 'Timeline is stable.' : `Timeline is unstable: ${conflicts} conflict(s) found.`,
-            timeline_stability: report.stable ? 'Stable' : 'Unstable',
-            timeline_id: query.timeline_id,
-            is_stable: report.stable,
-            reasons: report.reasons.map(presentReason),
-          },
-        };
+        const status = report.stable ? 'Timeline is stable.' : `Timeline is unstable: ${report.reasons.length} conflict(s) found.`;
+        return { status: 200, body: { status, ...presentVerdict(query.timeline_id, report) } };
       },
     ),
   ];

@@ -18,10 +18,22 @@ import {
   type ProposedChangeDto,
 } from '../dtos/family-b.dto';
 import { presentAnchor, presentItem, presentTimeline, presentTravel, presentVerdict } from '../presenters/resources';
+import { TimelinePageResponse } from '../dtos/responses/family-b.response';
+import { AnchorResponse, ItemResponse, TimelineResponse, TravelResponse, VerdictResponse } from '../dtos/responses/resources.response';
 import { defineRoute, type Route } from '../route';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { toInstant } from '../validation/to-instant';
 import { parseWindow } from '../validation/decorators';
+
+const TRAVEL_ERRORS = [
+  'destination_not_found',
+  'journey_in_progress',
+  'timeline_window_expired',
+  'timeline_closed',
+  'items_already_home',
+  'items_not_on_journey',
+  'unknown_items',
+];
 
 /** Family B: resource-style operations, as the spec names them. */
 export function familyBRoutes(container: Container): Route[] {
@@ -36,7 +48,7 @@ export function familyBRoutes(container: Container): Route[] {
 
   return [
     defineRoute(
-      { method: 'post', path: '/v1/anchors', operationId: 'createAnchor', family, summary: 'Set an anchor.', body: CreateAnchorDto },
+      { method: 'post', path: '/v1/anchors', operationId: 'createAnchor', family, summary: 'Set an anchor.', body: CreateAnchorDto, docs: { status: 201, response: AnchorResponse, errors: [], example: { description: 'Home' } } },
       async ({ body }, { accountId }) => {
         const anchor = await createAnchor.execute({
           accountId,
@@ -47,7 +59,7 @@ export function familyBRoutes(container: Container): Route[] {
       },
     ),
     defineRoute(
-      { method: 'post', path: '/v1/timelines', operationId: 'createTimeline', family, summary: 'Create a timeline to travel to.', body: CreateTimelineDto },
+      { method: 'post', path: '/v1/timelines', operationId: 'createTimeline', family, summary: 'Create a timeline to travel to.', body: CreateTimelineDto, docs: { status: 201, response: TimelineResponse, errors: [], example: { name: 'Apollo 11', destination_time: '1969-07-20T20:17:40Z', window: '12 minutes' }, headers: { Location: 'The new timeline: /timeline/{id}.' } } },
       async ({ body }, { accountId }) => {
         const timeline = await createTimeline.execute({
           accountId,
@@ -59,7 +71,7 @@ export function familyBRoutes(container: Container): Route[] {
       },
     ),
     defineRoute(
-      { method: 'post', path: '/v1/travels', operationId: 'createTravel', family, summary: 'Travel to a timeline, or to an anchor to go home.', body: TravelDto },
+      { method: 'post', path: '/v1/travels', operationId: 'createTravel', family, summary: 'Travel to a timeline, or to an anchor to go home.', body: TravelDto, docs: { status: 201, response: TravelResponse, errors: TRAVEL_ERRORS, example: { destination: 'anc_16fd2706895846d3ab5e0a6d1bc4e0a1', items_transported: ['itm_3b241101e2bb42558caf4136c566a962'] } } },
       async ({ body }, { accountId }) => {
         const { travel: record, traveller } = await travel.execute({
           accountId,
@@ -70,14 +82,14 @@ export function familyBRoutes(container: Container): Route[] {
       },
     ),
     defineRoute(
-      { method: 'post', path: '/v1/items', operationId: 'registerItem', family, summary: 'Register an item so it can be carried home.', body: RegisterItemDto },
+      { method: 'post', path: '/v1/items', operationId: 'registerItem', family, summary: 'Register an item so it can be carried home.', body: RegisterItemDto, docs: { status: 201, response: ItemResponse, errors: [], example: { description: 'Moon rock', location: 'Sea of Tranquility' } } },
       async ({ body }, { accountId }) => {
         const { item } = await registerItem.execute({ accountId, description: body.description, location: body.location });
         return { status: 201, body: presentItem(item) };
       },
     ),
     defineRoute(
-      { method: 'post', path: '/v1/paradox-checks', operationId: 'checkParadoxes', family, summary: 'Check whether a timeline with proposed changes is stable.', body: ParadoxCheckDto },
+      { method: 'post', path: '/v1/paradox-checks', operationId: 'checkParadoxes', family, summary: 'Check whether a timeline with proposed changes is stable.', body: ParadoxCheckDto, docs: { status: 200, response: VerdictResponse, errors: ['timeline_not_found', 'unknown_items'], example: { timeline_id: 'tml_7c9e6679742540de944be07fc1f90ae7', proposed_changes: [{ event: 'Moon landing', time: '1969-07-21T20:17:40Z' }, { item_id: 'itm_3b241101e2bb42558caf4136c566a962' }] } } },
       async ({ body }, { accountId }) => {
         const report = await checkParadox.execute({
           accountId,
@@ -88,7 +100,7 @@ export function familyBRoutes(container: Container): Route[] {
       },
     ),
     defineRoute(
-      { method: 'get', path: '/timelines', operationId: 'listTimelines', family, summary: 'List the timelines, oldest first, one page at a time.', query: ListTimelinesQueryDto },
+      { method: 'get', path: '/timelines', operationId: 'listTimelines', family, summary: 'List the timelines, oldest first, one page at a time.', query: ListTimelinesQueryDto, docs: { status: 200, response: TimelinePageResponse, errors: [], example: { limit: 20 } } },
       async ({ query }, { accountId }) => {
         const page = await listTimelines.execute({
           accountId,
@@ -105,7 +117,7 @@ export function familyBRoutes(container: Container): Route[] {
       },
     ),
     defineRoute(
-      { method: 'get', path: '/timeline/:timeline_id', operationId: 'getTimeline', family, summary: 'Read one timeline.' },
+      { method: 'get', path: '/timeline/:timeline_id', operationId: 'getTimeline', family, summary: 'Read one timeline.', docs: { status: 200, response: TimelineResponse, errors: ['timeline_not_found'], example: { timeline_id: 'tml_7c9e6679742540de944be07fc1f90ae7' } } },
       async ({ params }, { accountId }) => {
         const timeline = await getTimeline.execute({ accountId, timelineId: params.timeline_id });
         return { status: 200, body: presentTimeline(timeline) };

@@ -7,6 +7,8 @@ import { TravelToMoment } from '../../../core/use-cases/travels/travel-to-moment
 import { CheckTimelineDto, ManipulateEventDto, MonitorParadoxDto } from '../dtos/family-c.dto';
 import { EventScanDto, TravelToMomentDto } from '../dtos/shared.dto';
 import { presentArrival, presentEvent, presentManipulation, presentVerdict } from '../presenters/resources';
+import { CheckTimelineResponse, EventScanResponse, ManipulateEventResponse, MonitorParadoxResponse } from '../dtos/responses/family-c.response';
+import { ArrivalResponse } from '../dtos/responses/resources.response';
 import { defineRoute, type Route } from '../route';
 import { toInstant } from '../validation/to-instant';
 import { scanEvents } from './event-scan';
@@ -21,7 +23,7 @@ export function familyCRoutes(container: Container): Route[] {
 
   return [
     defineRoute(
-      { method: 'post', path: '/api/v1/travel', operationId: 'scenarioTravel', family, summary: 'Travel to a moment and place on the current timeline.', body: TravelToMomentDto },
+      { method: 'post', path: '/api/v1/travel', operationId: 'scenarioTravel', family, summary: 'Travel to a moment and place on the current timeline.', body: TravelToMomentDto, docs: { status: 200, response: ArrivalResponse, errors: ['timeline_window_expired'], example: { destination_time: '1969-07-20T20:17:40Z', location: 'Sea of Tranquility' } } },
       async ({ body }, { accountId }) => {
         const { travel, traveller } = await travelToMoment.execute({
           accountId,
@@ -32,11 +34,11 @@ export function familyCRoutes(container: Container): Route[] {
       },
     ),
     defineRoute(
-      { method: 'post', path: '/api/v1/scan-events', operationId: 'scanEvents', family, summary: 'Scan the events at a location within a time range.', body: EventScanDto },
+      { method: 'post', path: '/api/v1/scan-events', operationId: 'scanEvents', family, summary: 'Scan the events at a location within a time range.', body: EventScanDto, docs: { status: 200, response: EventScanResponse, errors: ['timeline_not_found'], example: { location: 'Sea of Tranquility', time_range: '1969-07-20T00:00:00Z/1969-07-21T00:00:00Z', limit: 100 } } },
       async ({ body }, { accountId }) => ({ status: 200, body: await scanEvents(listEvents, accountId, body) }),
     ),
     defineRoute(
-      { method: 'post', path: '/api/v1/manipulate-event', operationId: 'manipulateEvent', family, summary: 'Apply an action to an event, moving it to a time; its history is kept.', body: ManipulateEventDto },
+      { method: 'post', path: '/api/v1/manipulate-event', operationId: 'manipulateEvent', family, summary: 'Apply an action to an event, moving it to a time; its history is kept.', body: ManipulateEventDto, docs: { status: 200, response: ManipulateEventResponse, errors: ['event_not_found'], example: { event_id: 'evt_5d7e2c1b0a9f48e7b6c5d4e3f2a1b0c9', action: 'Delay the landing', time: '1969-07-20T21:17:40Z' } } },
       async ({ body }, { accountId }) => {
         const result = await manipulateEvent.execute({ accountId, eventId: body.event_id, action: body.action, time: toInstant(body.time) });
         return {
@@ -51,7 +53,7 @@ export function familyCRoutes(container: Container): Route[] {
       },
     ),
     defineRoute(
-      { method: 'get', path: '/api/v1/monitor-paradox', operationId: 'monitorParadox', family, summary: 'Paradoxes among the events of a timeline within a time range.', query: MonitorParadoxDto },
+      { method: 'get', path: '/api/v1/monitor-paradox', operationId: 'monitorParadox', family, summary: 'Paradoxes among the events of a timeline within a time range.', query: MonitorParadoxDto, docs: { status: 200, response: MonitorParadoxResponse, errors: ['timeline_not_found'], example: { timeline_id: 'tml_7c9e6679742540de944be07fc1f90ae7', time_range: '1969-07-20T00:00:00Z/1969-07-21T00:00:00Z' } } },
       async ({ query }, { accountId }) => {
         const report = await checkParadox.execute({ accountId, timelineId: query.timeline_id, range: TimeRange.parse(query.time_range) });
         return {
@@ -61,7 +63,7 @@ export function familyCRoutes(container: Container): Route[] {
       },
     ),
     defineRoute(
-      { method: 'get', path: '/api/v1/check-timeline', operationId: 'checkTimeline', family, summary: 'Check a timeline around one significant event.', query: CheckTimelineDto },
+      { method: 'get', path: '/api/v1/check-timeline', operationId: 'checkTimeline', family, summary: 'Check a timeline around one significant event.', query: CheckTimelineDto, docs: { status: 200, response: CheckTimelineResponse, errors: ['timeline_not_found', 'unknown_event'], example: { timeline_id: 'tml_7c9e6679742540de944be07fc1f90ae7', significant_event: 'Traveller arrives at Sea of Tranquility' } } },
       async ({ query }, { accountId }) => {
         const report = await checkParadox.execute({ accountId, timelineId: query.timeline_id, significantEvent: query.significant_event });
         return {

@@ -1,6 +1,7 @@
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
-import { validateSync, type ValidationError } from 'class-validator';
+import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 import { Problem, type FieldError } from '../problem';
+import { unsafeJson } from './untrusted-json';
 
 /**
  * Turns untrusted JSON into a validated DTO, or throws a 400 problem naming every field at fault.
@@ -10,15 +11,26 @@ export function validateInput<T extends object>(dto: ClassConstructor<T>, input:
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw Problem.validation([{ field: '(body)', message: 'the request body must be a JSON object' }]);
   }
+  const unsafe = unsafeJson(input);
+  if (unsafe) throw Problem.validation([unsafe]);
+  // class-transformer silently drops keys such as __proto__ and constructor: check own keys first.
+  const known = knownProperties(dto);
+  const unknown = Object.keys(input).filter((key) => !known.has(key));
+  if (unknown.length > 0) throw Problem.validation(unknown.map((field) => ({ field, message: 'is not a known field' })));
   const instance = plainToInstance(dto, input);
   const errors = validateSync(instance, {
     whitelist: true,
     forbidNonWhitelisted: true,
     forbidUnknownValues: true,
+    stopAtFirstError: true,
     validationError: { target: false, value: false },
   });
   if (errors.length > 0) throw Problem.validation(errors.flatMap((error) => fieldErrors(error, '')));
   return instance;
+}
+
+function knownProperties(dto: ClassConstructor<object>): Set<string> {
+  return new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((meta) => meta.propertyName));
 }
 
 function fieldErrors(error: ValidationError, parent: string): FieldError[] {

@@ -1,5 +1,5 @@
 import { InvalidApiKey } from '../../../../src/core/domain/errors';
-import { createTestCore } from '../../../support/builders/test-core';
+import { createTestCore, PRESENT } from '../../../support/builders/test-core';
 
 describe('AuthenticateApiKey', () => {
   it('turns a valid key into the account and key it acts for', async () => {
@@ -46,11 +46,43 @@ describe('AuthenticateApiKey', () => {
         accountId: 'acc_1',
         prefix: secret.slice(0, 12),
         digest: core.hasher.digestApiKey(secret),
+        name: null,
         createdAt: core.clock.now(),
+        lastUsedAt: null,
         revokedAt: core.clock.now(),
+        expiresAt: null,
       }),
     );
 
     await expect(core.authenticateApiKey.execute({ apiKey: secret })).rejects.toBeInstanceOf(InvalidApiKey);
+  });
+
+  it('refuses a key past its expiry (a console key whose session ended)', async () => {
+    const core = createTestCore();
+    await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
+    const { token } = await core.logIn.execute({ email: 'ada@example.com', password: 's3cret-enough', clientAddress: '192.0.2.1' });
+    const consoleKey = core.hasher.deriveConsoleKey(token).key;
+    await core.authenticateApiKey.execute({ apiKey: consoleKey });
+
+    core.clock.advanceMinutes(12 * 60);
+    await expect(core.authenticateApiKey.execute({ apiKey: consoleKey })).rejects.toBeInstanceOf(InvalidApiKey);
+  });
+
+  it('records the last use at most once a minute', async () => {
+    const core = createTestCore();
+    const { account, apiKey } = await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
+    const lastUsed = () => core.database.apiKeysOf(account.id)[0]?.lastUsedAt;
+    expect(lastUsed()).toBeNull();
+
+    await core.authenticateApiKey.execute({ apiKey });
+    expect(lastUsed()).toEqual(new Date(PRESENT));
+
+    core.clock.advanceBy(59_000);
+    await core.authenticateApiKey.execute({ apiKey });
+    expect(lastUsed()).toEqual(new Date(PRESENT));
+
+    core.clock.advanceBy(1_000);
+    await core.authenticateApiKey.execute({ apiKey });
+    expect(lastUsed()).toEqual(new Date(Date.parse(PRESENT) + 60_000));
   });
 });

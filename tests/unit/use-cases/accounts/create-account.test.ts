@@ -37,8 +37,11 @@ describe('CreateAccount', () => {
         accountId: account.id,
         prefix: apiKey.slice(0, 12),
         digest: core.hasher.digestApiKey(apiKey),
+        name: null,
         createdAt: new Date(PRESENT),
+        lastUsedAt: null,
         revokedAt: null,
+        expiresAt: null,
       },
     ]);
     expect(JSON.stringify(core.database.contents())).not.toContain(`"${apiKey}"`);

@@ -20,4 +20,8 @@ export class PrismaAccountRepository implements AccountRepository {
   findByEmail(email: string): Promise<Account | null> {
     return this.db.account.findUnique({ where: { email } });
   }
+
+  findById(accountId: string): Promise<Account | null> {
+    return this.db.account.findUnique({ where: { id: accountId } });
+  }
 }

@@ -1,5 +1,5 @@
 import type { TimeRange } from '../../../../core/domain/time-range';
-import { textKey } from '../../../../core/domain/text-key';
+import { textDigest } from '../text-digest';
 import type { EventKind, EventManipulation, TimelineEvent } from '../../../../core/domain/timeline-event';
 import type { EventQuery, EventRepository } from '../../../../core/ports/repositories';
 import type { Db } from '../db';
@@ -40,7 +40,7 @@ export class PrismaEventRepository implements EventRepository {
   }
 
   async listAt(accountId: string, query: EventQuery): Promise<TimelineEvent[]> {
-    const key = textKey(query.place);
+    const key = textDigest(query.place);
     const { after, range } = query;
     const rows = await this.db.event.findMany({
       where: {
@@ -59,7 +59,7 @@ export class PrismaEventRepository implements EventRepository {
 
   async findNamed(accountId: string, timelineId: string, names: readonly string[], range?: TimeRange): Promise<TimelineEvent[]> {
     const rows = await this.db.event.findMany({
-      where: { accountId, timelineId, descriptionKey: { in: [...new Set(names.map(textKey))] }, ...inRange(range) },
+      where: { accountId, timelineId, descriptionKey: { in: [...new Set(names.map(textDigest))] }, ...inRange(range) },
       orderBy: [{ time: 'asc' }, { id: 'asc' }],
       select: EVENT_COLUMNS,
     });
@@ -92,7 +92,7 @@ function inRange(range: TimeRange | undefined) {
 }
 
 function toRow(event: TimelineEvent): EventRow {
-  return { ...event, descriptionKey: textKey(event.description), locationKey: textKey(event.location) };
+  return { ...event, descriptionKey: textDigest(event.description), locationKey: textDigest(event.location) };
 }
 
 function toDomain(row: Omit<EventRow, 'descriptionKey' | 'locationKey'>): TimelineEvent {

@@ -1,3 +1,4 @@
+import { textKey } from '../../../../core/domain/text-key';
 import type { Item } from '../../../../core/domain/item';
 import type { ItemRepository } from '../../../../core/ports/repositories';
 import type { Db } from '../db';
@@ -14,21 +15,18 @@ export class PrismaItemRepository implements ItemRepository {
     await this.db.item.update({ where: { accountId_id: { accountId, id } }, data: fields });
   }
 
-  findSame(
+  async findSame(
     accountId: string,
     item: Pick<Item, 'timelineId' | 'description' | 'location' | 'foundAt'>,
   ): Promise<Item | null> {
-    // Descriptions and places compare ignoring case, as event searches do.
-    return this.db.item.findFirst({
-      where: {
-        accountId,
-        timelineId: item.timelineId,
-        foundAt: item.foundAt,
-        description: { equals: item.description, mode: 'insensitive' },
-        location: { equals: item.location, mode: 'insensitive' },
-      },
+    // Few items share one place in time: fetch those, compare names as events do (textKey).
+    const candidates = await this.db.item.findMany({
+      where: { accountId, timelineId: item.timelineId, foundAt: item.foundAt },
       orderBy: { registeredAt: 'asc' },
     });
+    const same = (stored: Item) =>
+      textKey(stored.description) === textKey(item.description) && textKey(stored.location) === textKey(item.location);
+    return candidates.find(same) ?? null;
   }
 
   findManyForAccount(accountId: string, itemIds: readonly string[]): Promise<Item[]> {

@@ -1,0 +1,36 @@
+/**
+ * A signed-in browser. The cookie holds a random token; only its digest is stored. A session ends
+ * after `SESSION_IDLE_MS` without a request, and `SESSION_ABSOLUTE_MS` after sign-in at the latest.
+ */
+export interface Session {
+  readonly id: string;
+  readonly accountId: string;
+  readonly tokenDigest: string;
+  /** The API key the try-it console uses while this session lasts. */
+  readonly consoleKeyId: string | null;
+  readonly createdAt: Date;
+  readonly lastSeenAt: Date;
+  /** The absolute limit, fixed at sign-in. */
+  readonly expiresAt: Date;
+}
+
+/** 12 hours idle: a working day with long breaks stays signed in, a browser left overnight does not. */
+export const SESSION_IDLE_MS = 12 * 60 * 60_000;
+/** 7 days at most, however active: a stolen cookie cannot be kept alive for ever. */
+export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60_000;
+/** Activity is recorded to the minute: a page view does not cost a write each time. */
+export const SESSION_TOUCH_RESOLUTION_MS = 60_000;
+
+/** When the session ends if nothing else happens: the idle limit, capped by the absolute one. */
+export function sessionDeadline(session: Pick<Session, 'lastSeenAt' | 'expiresAt'>): Date {
+  return new Date(Math.min(session.lastSeenAt.getTime() + SESSION_IDLE_MS, session.expiresAt.getTime()));
+}
+
+export function isSessionExpired(session: Session, now: Date): boolean {
+  return sessionDeadline(session).getTime() <= now.getTime();
+}
+
+/** Whether `now` is worth recording as the session's last activity. */
+export function sessionNeedsTouch(session: Session, now: Date): boolean {
+  return now.getTime() - session.lastSeenAt.getTime() >= SESSION_TOUCH_RESOLUTION_MS;
+}

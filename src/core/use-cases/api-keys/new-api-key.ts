@@ -1,0 +1,33 @@
+import type { ApiKey } from '../../domain/account';
+import type { CredentialHasher } from '../../ports/credential-hasher';
+import type { IdGenerator } from '../../ports/id-generator';
+
+export interface IssuedApiKey {
+  readonly key: ApiKey;
+  /** The whole key: available only now, since only its digest is stored. */
+  readonly secret: string;
+}
+
+/** A fresh random key of the account, ready to store; the caller stores it in its transaction. */
+export function newApiKey(
+  deps: { readonly ids: IdGenerator; readonly hasher: CredentialHasher },
+  accountId: string,
+  now: Date,
+  name: string | null,
+): IssuedApiKey {
+  const secret = deps.ids.newApiKey();
+  return {
+    secret: secret.key,
+    key: {
+      id: deps.ids.newId('key'),
+      accountId,
+      prefix: secret.prefix,
+      digest: deps.hasher.digestApiKey(secret.key),
+      name,
+      createdAt: now,
+      lastUsedAt: null,
+      revokedAt: null,
+      expiresAt: null,
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { Router, type Request, type Response } from 'express';
+import type { Container } from 'inversify';
+import path from 'node:path';
+import { SessionRequired } from '../../../core/domain/errors';
+import { OpenConsole } from '../../../core/use-cases/sessions/open-console';
+import type { CsrfGuard } from '../dashboard/csrf';
+import { html, jsonForScript } from '../dashboard/html';
+import { clearSessionCookie, readCookie, SESSION_COOKIE } from '../dashboard/session-cookie';
+import { CONSOLE_CSS, CONSOLE_INIT_SCRIPT } from './console-init';
+
+export const OPENAPI_PATH = '/openapi.json';
+
+/** Swagger UI needs inline styles and data: images; its scripts and requests stay on this origin. */
+const CONSOLE_POLICY =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/** The files of swagger-ui-dist the console page loads, served from the package as they are. */
+const SWAGGER_FILES: Readonly<Record<string, string>> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+};
+
+function swaggerUiDirectory(): string {
+  return path.dirname(require.resolve('swagger-ui-dist/package.json'));
+}
+
+/**
+ * `/docs`: the interactive try-it console (Swagger UI) for `/openapi.json`. A visitor who is not
+ * signed in is sent to sign in (with sign-up offered) and comes back here; a signed-in visitor's
+ * console sends the session's console key with every request (docs/dashboard.md).
+ */
+export function docsConsoleRouter(container: Container, csrf: CsrfGuard): Router {
+  const openConsole = container.get(OpenConsole);
+  const assets = swaggerUiDirectory();
+  const router = Router();
+
+  router.get('/docs/assets/:file', (req, res, next) => {
+    const file = String(req.params.file);
+    const type = SWAGGER_FILES[file];
+    if (!type) return next();
+    res.set({ 'Content-Type': type, 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' });
+    res.sendFile(path.join(assets, file));
+  });
+
+  router.get('/docs/console-init.js', (_req, res) => {
+    res.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).send(CONSOLE_INIT_SCRIPT);
+  });
+
+  router.get('/docs/console.css', (_req, res) => {
+    res.set({ 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'no-cache' }).send(CONSOLE_CSS);
+  });
+
+  router.get(['/docs', '/docs/'], async (req, res) => {
+    const sessionToken = readCookie(req, SESSION_COOKIE);
+    if (!sessionToken) return promptForLogin(res);
+    try {
+      const access = await openConsole.execute({ sessionToken });
+      sendConsole(req, res, { email: access.signedIn.email, apiKey: access.apiKey, csrfToken: csrf.sessionToken(sessionToken) });
+    } catch (error) {
+      if (!(error instanceof SessionRequired)) throw error;
+      clearSessionCookie(req, res);
+      promptForLogin(res);
+    }
+  });
+
+  return router;
+}
+
+function promptForLogin(res: Response): void {
+  res.set('Cache-Control', 'no-store').redirect(303, '/login?next=/docs');
+}
+
+interface ConsoleView {
+  readonly email: string;
+  readonly apiKey: string | null;
+  readonly csrfToken: string;
+}
+
+function sendConsole(_req: Request, res: Response, view: ConsoleView): void {
+  const page = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Try-it console · Time Navigation Service</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<link rel="stylesheet" href="/docs/console.css">
+</head>
+<body>
+<div class="console-bar">
+  <span>Signed in as <strong>${view.email}</strong>${
+    view.apiKey ? html` · requests carry your console key <span class="console-key">${view.apiKey.slice(0, 12)}…</span>` : ''
+  }</span>
+  <span><a href="/dashboard">API keys</a> · <form method="post" action="/logout"><input type="hidden" name="csrf" value="${view.csrfToken}"><button type="submit">Sign out</button></form></span>
+</div>
+${
+  view.apiKey
+    ? ''
+    : html`<p class="console-warning" role="alert">This session's console key was revoked on the dashboard. Sign out and in again for a new one, or authorize another key with the Authorize button.</p>`
+}
+<div id="swagger-ui"></div>
+<script id="console-config" type="application/json">${jsonForScript({ specUrl: OPENAPI_PATH, apiKey: view.apiKey })}</script>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/console-init.js"></script>
+</body>
+</html>
+`;
+  res
+    .status(200)
+    .set({
+      'Content-Type': 'text/html; charset=utf-8',
+      // The page holds a usable key: never cached, never shown in another site's frame.
+      'Cache-Control': 'no-store',
+      'Content-Security-Policy': CONSOLE_POLICY,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'same-origin',
+    })
+    .send(page.text);
+}

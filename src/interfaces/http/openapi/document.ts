@@ -1,0 +1,40 @@
+import type { ClassConstructor } from 'class-transformer';
+import { ProblemResponse } from '../dtos/responses/problem.response';
+import type { Route } from '../route';
+import { openApiPath, operationOf, TAGS } from './operation';
+import { schemasOf, type JsonObject } from './schemas';
+
+/**
+ * The OpenAPI 3.1 document of the route table the service runs: paths from the routes, schemas
+ * from their request and response classes, errors from error-statuses.ts. Nothing is kept by hand.
+ */
+export function buildOpenApiDocument(routes: readonly Route[]): JsonObject {
+  const classes = routes.flatMap((route) => [route.body, route.query, route.docs?.response]);
+  const schemas = schemasOf([ProblemResponse, ...classes.filter((dto): dto is ClassConstructor<object> => dto !== undefined)]);
+  const paths: Record<string, Record<string, JsonObject>> = {};
+  for (const route of routes) {
+    const path = openApiPath(route.path);
+    paths[path] = { ...paths[path], [route.method]: operationOf(route, schemas) };
+  }
+  const families = new Set<string>(routes.map((route) => route.family));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Time Navigation Service',
+      version: '1',
+      description:
+        'Travel to moments and timelines, set anchors, carry items home and check for paradoxes. Three families of ' +
+        'operations share one state per account. Every failure is an RFC 9457 problem with a stable `code`.',
+    },
+    servers: [{ url: '/' }],
+    tags: Object.entries(TAGS).filter(([family]) => families.has(family)).map(([, tag]) => tag),
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key from POST /v1/accounts or the account dashboard: `Authorization: Bearer tns_...`.' },
+      },
+    },
+  };
+}

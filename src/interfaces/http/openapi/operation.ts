@@ -1,0 +1,85 @@
+import type { Family, Route } from '../route';
+import { exampleOf } from './examples';
+import { errorCodesOf, errorResponses } from './problems';
+import { refTo, type JsonObject } from './schemas';
+
+export const TAGS: Readonly<Record<Family, { name: string; description: string }>> = {
+  accounts: { name: 'Accounts', description: 'Opening an account and getting its API key.' },
+  A: { name: 'Family A: verbs', description: 'Simple verbs, each answering with a human-readable status.' },
+  B: { name: 'Family B: resources', description: 'Resources created and read.' },
+  C: { name: 'Family C: scenarios', description: 'Scenario operations under /api/v1.' },
+};
+
+const GET_PARAMETERS = 'Parameters may be sent as a query string, a JSON body, or both (docs/decisions.md, "GET parameters").';
+
+/** Express `/timeline/:timeline_id` as OpenAPI `/timeline/{timeline_id}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+}
+
+function pathParameterNames(path: string): string[] {
+  return [...path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1] ?? '');
+}
+
+/** The OpenAPI operation of one route, from its definition, input classes and `docs`. */
+export function operationOf(route: Route, schemas: Readonly<Record<string, JsonObject>>): JsonObject {
+  const docs = route.docs;
+  const operation: JsonObject = {
+    operationId: route.operationId,
+    summary: route.summary,
+    tags: [TAGS[route.family].name],
+    security: route.authenticated ? [{ bearerAuth: [] }] : [],
+    parameters: [...pathParameters(route, docs?.example), ...queryParameters(route, schemas)],
+  };
+  if (route.method === 'get' && route.query) operation.description = GET_PARAMETERS;
+  if (route.body) {
+    operation.requestBody = {
+      required: true,
+      content: { 'application/json': { schema: refTo(route.body), ...(docs?.example ? { example: docs.example } : {}) } },
+    };
+  }
+  operation.responses = {
+    ...(docs ? { [String(docs.status)]: successResponse(docs, schemas) } : {}),
+    ...errorResponses(errorCodesOf(route)),
+  };
+  return operation;
+}
+
+function successResponse(docs: NonNullable<Route['docs']>, schemas: Readonly<Record<string, JsonObject>>): JsonObject {
+  const schema = refTo(docs.response);
+  const example = exampleOf(schema, schemas);
+  const headers = Object.entries(docs.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]);
+  return {
+    description: docs.response.name.replace(/Response$/, '').replace(/([a-z])([A-Z])/g, '$1 $2'),
+    ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
+    content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
+  };
+}
+
+function pathParameters(route: Route, example: Readonly<Record<string, unknown>> | undefined): JsonObject[] {
+  return pathParameterNames(route.path).map((name) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string', maxLength: 100 },
+    ...(example?.[name] === undefined ? {} : { example: example[name] }),
+  }));
+}
+
+function queryParameters(route: Route, schemas: Readonly<Record<string, JsonObject>>): JsonObject[] {
+  if (route.method !== 'get' || !route.query) return [];
+  const schema = schemas[route.query.name] ?? {};
+  const properties = isRecord(schema.properties) ? schema.properties : {};
+  const required = Array.isArray(schema.required) ? schema.required : [];
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: required.includes(name),
+    schema: property,
+    ...(route.docs?.example?.[name] === undefined ? {} : { example: route.docs.example[name] }),
+  }));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

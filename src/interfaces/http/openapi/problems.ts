@@ -1,0 +1,47 @@
+import { STATUS_BY_CODE, TITLE_BY_STATUS } from '../error-statuses';
+import type { Route } from '../route';
+import type { JsonObject } from './schemas';
+
+/** Codes any operation can answer: its input is parsed and validated, and the service can fail. */
+const EVERY_OPERATION = ['malformed_json', 'validation_failed', 'payload_too_large', 'unsupported_media_type', 'internal_error'];
+const WITH_A_KEY = ['missing_api_key', 'invalid_api_key'];
+
+export const PROBLEM_SCHEMA = { $ref: '#/components/schemas/ProblemResponse' };
+
+/** Every error code a route can answer, each known to error-statuses.ts. */
+export function errorCodesOf(route: Route): string[] {
+  const codes = [...EVERY_OPERATION, ...(route.authenticated ? WITH_A_KEY : []), ...(route.docs?.errors ?? [])];
+  return [...new Set(codes)];
+}
+
+/** The error responses of an operation, one per status, with an example problem per code. */
+export function errorResponses(codes: readonly string[]): Record<string, JsonObject> {
+  const byStatus = new Map<number, string[]>();
+  for (const code of codes) {
+    const status = STATUS_BY_CODE[code];
+    if (status === undefined) throw new Error(`error code ${code} is not in error-statuses.ts`);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return Object.fromEntries(
+    [...byStatus].sort(([a], [b]) => a - b).map(([status, statusCodes]) => [String(status), errorResponse(status, statusCodes)]),
+  );
+}
+
+function errorResponse(status: number, codes: readonly string[]): JsonObject {
+  const title = TITLE_BY_STATUS[status] ?? 'Request failed';
+  return {
+    description: `${title}: ${codes.map((code) => `\`${code}\``).join(', ')} (docs/errors.md).`,
+    ...(status === 401 ? { headers: { 'WWW-Authenticate': { description: 'Bearer challenge (RFC 6750).', schema: { type: 'string' } } } } : {}),
+    content: {
+      'application/problem+json': {
+        schema: PROBLEM_SCHEMA,
+        examples: Object.fromEntries(codes.map((code) => [code, { summary: code, value: exampleProblem(status, title, code) }])),
+      },
+    },
+  };
+}
+
+function exampleProblem(status: number, title: string, code: string): JsonObject {
+  const errors = code === 'validation_failed' ? { errors: [{ field: 'destination_time', message: 'destination_time must be an ISO 8601 date-time' }] } : {};
+  return { type: `/problems/${code}`, title, status, detail: `A sentence for people explaining ${code.replaceAll('_', ' ')}.`, code, ...errors };
+}

@@ -1,0 +1,109 @@
+import request from 'supertest';
+import { aBrowser, freshKeyOf } from '../support/http/browser';
+import { startTestApp, type TestApp } from '../support/http/test-app';
+
+describe('dashboard: API keys', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const anchorWith = (key: string) =>
+    request(t.app).post('/v1/anchors').set('Authorization', `Bearer ${key}`).send({ description: 'Home' });
+
+  async function signedIn() {
+    const browser = aBrowser(t);
+    const first = freshKeyOf((await browser.signUp()).text);
+    return { browser, first };
+  }
+
+  it('creates a named key: the whole key once, then only its prefix', async () => {
+    const { browser } = await signedIn();
+    const created = await browser.submit('/dashboard/keys', { name: 'deploy <script>' });
+    expect(created.status).toBe(201);
+    const key = freshKeyOf(created.text);
+    expect(created.text).toContain('deploy &lt;script&gt;'); // user data is escaped
+    expect(created.text).not.toContain('deploy <script>');
+    expect((await anchorWith(key)).status).toBe(201);
+
+    const later = await browser.get('/dashboard');
+    expect(later.text).not.toContain(key);
+    expect(later.text).toContain(`<code>${key.slice(0, 12)}…</code>`);
+    const stored = await t.prisma.apiKey.findFirstOrThrow({ where: { prefix: key.slice(0, 12) } });
+    expect(stored.name).toBe('deploy <script>');
+    expect(JSON.stringify(stored)).not.toContain(key);
+  });
+
+  it('rolls a key: the old one is refused at once, the new one works and keeps the name', async () => {
+    const { browser } = await signedIn();
+    const old = freshKeyOf((await browser.submit('/dashboard/keys', { name: 'ci' })).text);
+    const oldId = (await t.prisma.apiKey.findFirstOrThrow({ where: { prefix: old.slice(0, 12) } })).id;
+
+    const rolled = await browser.submit(`/dashboard/keys/${oldId}/roll`);
+    expect(rolled.status).toBe(200);
+    const replacement = freshKeyOf(rolled.text);
+    expect(replacement).not.toBe(old);
+    expect((await anchorWith(old)).status).toBe(401);
+    expect((await anchorWith(replacement)).status).toBe(201);
+    expect((await t.prisma.apiKey.findFirstOrThrow({ where: { prefix: replacement.slice(0, 12) } })).name).toBe('ci');
+
+    const again = await browser.submit(`/dashboard/keys/${oldId}/roll`);
+    expect(again.status).toBe(404);
+    expect(again.text).toContain('No active API key');
+  });
+
+  it('revokes a key: refused at once and no longer listed', async () => {
+    const { browser, first } = await signedIn();
+    expect((await anchorWith(first)).status).toBe(201);
+    const id = (await t.prisma.apiKey.findFirstOrThrow({ where: { prefix: first.slice(0, 12) } })).id;
+
+    const revoked = await browser.submit(`/dashboard/keys/${id}/revoke`);
+    expect(revoked.status).toBe(200);
+    expect(revoked.text).toContain('is revoked');
+    expect(revoked.text).not.toContain(`data-key-id="${id}"`);
+    expect((await anchorWith(first)).status).toBe(401);
+  });
+
+  it("cannot touch another account's key", async () => {
+    const { first } = await signedIn();
+    const id = (await t.prisma.apiKey.findFirstOrThrow({ where: { prefix: first.slice(0, 12) } })).id;
+    const { browser: intruder } = await signedIn();
+    expect((await intruder.submit(`/dashboard/keys/${id}/revoke`)).status).toBe(404);
+    expect((await intruder.submit(`/dashboard/keys/${id}/roll`)).status).toBe(404);
+    expect((await anchorWith(first)).status).toBe(201);
+  });
+
+  it('shows when each key was created and last used, recording use at most once a minute', async () => {
+    const { browser, first } = await signedIn();
+    const lastUsed = async () => (await t.prisma.apiKey.findFirstOrThrow({ where: { prefix: first.slice(0, 12) } })).lastUsedAt;
+    expect(await lastUsed()).toBeNull();
+    expect((await browser.get('/dashboard')).text).toContain('never');
+
+    await anchorWith(first);
+    const recorded = await lastUsed();
+    expect(recorded).not.toBeNull();
+    await anchorWith(first);
+    expect(await lastUsed()).toEqual(recorded);
+
+    t.clock.advanceMinutes(2);
+    await anchorWith(first);
+    expect((await lastUsed())?.getTime()).toBeGreaterThan(recorded?.getTime() ?? Infinity);
+    const page = (await browser.get('/dashboard')).text;
+    const row = new RegExp(`<code>${first.slice(0, 12)}…</code>[\\s\\S]*?</tr>`).exec(page)?.[0] ?? '';
+    expect(row.match(/<time datetime=/g)).toHaveLength(2);
+  });
+
+  it('does not roll the console key of a session', async () => {
+    const { browser } = await signedIn();
+    const consoleKey = await t.prisma.apiKey.findFirstOrThrow({ where: { name: 'console (session)', revokedAt: null }, orderBy: { createdAt: 'desc' } });
+    const response = await browser.submit(`/dashboard/keys/${consoleKey.id}/roll`);
+    expect(response.status).toBe(409);
+  });
+
+  it('redirects to sign-in when not signed in', async () => {
+    const response = await request(t.app).get('/dashboard');
+    expect(response.status).toBe(303);
+    expect(response.headers.location).toBe('/login?next=/dashboard');
+  });
+});

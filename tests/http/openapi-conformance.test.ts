@@ -1,0 +1,121 @@
+import request from 'supertest';
+import { ALL_TIME, asAccount, type AccountClient } from '../support/http/as-account';
+import { OpenApiContract } from '../support/http/openapi-contract';
+import { startTestApp, type TestApp } from '../support/http/test-app';
+
+/**
+ * Real requests to every operation, a success and an error each, and every answer checked against
+ * the OpenAPI document the service serves: status, media type and body schema.
+ */
+describe('real responses conform to GET /openapi.json', () => {
+  let t: TestApp;
+  let me: AccountClient;
+  let contract: OpenApiContract;
+  const ids = { anchor: '', timeline: '', item: '', event: '' };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    me = asAccount(t, await t.signUp());
+    contract = new OpenApiContract((await request(t.app).get('/openapi.json')).body);
+  });
+  afterAll(() => t.close());
+
+  /** Sends, checks the answer against the document, and hands it back for the scenario to use. */
+  async function expectDocumented(operationId: string, status: number, send: Promise<request.Response>): Promise<request.Response> {
+    const response = await send;
+    expect({ operationId, status: response.status }).toEqual({ operationId, status });
+    contract.expectConforms(operationId, response);
+    return response;
+  }
+  const anonymous = () => request(t.app);
+
+  it('accounts', async () => {
+    const email = `conformance-${Date.now()}@example.com`;
+    await expectDocumented('createAccount', 201, anonymous().post('/v1/accounts').send({ email, password: 'correct horse battery' }));
+    await expectDocumented('createAccount', 409, anonymous().post('/v1/accounts').send({ email, password: 'correct horse battery' }));
+  });
+
+  it('anchors, timelines and items (Family B reads and writes)', async () => {
+    ids.anchor = (await expectDocumented('createAnchor', 201, me.post('/v1/anchors', { description: 'Home' }))).body.id;
+    await expectDocumented('createAnchor', 400, me.post('/v1/anchors', {}));
+    await expectDocumented('setAnchor', 200, me.post('/v1/set-anchor', { description: 'Home again', timestamp: '2020-01-01T00:00:00Z' }));
+    await expectDocumented('setAnchor', 401, anonymous().post('/v1/set-anchor').send({ description: 'Home' }));
+
+    const timeline = await expectDocumented('createTimeline', 201, me.post('/v1/timelines', { name: 'Apollo 11', destination_time: '1969-07-20T20:17:40Z' }));
+    ids.timeline = timeline.body.id;
+    await expectDocumented('createTimeline', 400, me.post('/v1/timelines', { name: 'Apollo 11', destination_time: '1969-07-20T20:17:40Z', window: '12 hours' }));
+    await expectDocumented('listTimelines', 200, me.get('/timelines', { limit: 1 }));
+    await expectDocumented('listTimelines', 400, me.get('/timelines', { cursor: 'not-a-cursor' }));
+    await expectDocumented('getTimeline', 200, me.get(`/timeline/${ids.timeline}`));
+    await expectDocumented('getTimeline', 404, me.get('/timeline/tml_00000000000000000000000000000000'));
+
+    await expectDocumented('registerItem', 201, me.post('/v1/items', { description: 'Pocket watch' }));
+    await expectDocumented('registerItem', 415, me.post('/v1/items').set('Content-Type', 'text/plain').send('description=watch'));
+  });
+
+  it('the clock (Family A)', async () => {
+    await expectDocumented('pauseTime', 200, me.post('/v1/pause-time'));
+    await expectDocumented('pauseTime', 409, me.post('/v1/pause-time'));
+    await expectDocumented('resumeTime', 200, me.post('/v1/resume-time'));
+    await expectDocumented('resumeTime', 409, me.post('/v1/resume-time'));
+    await expectDocumented('fastForward', 200, me.post('/v1/fast-forward', { duration: '2h' }));
+    await expectDocumented('fastForward', 400, me.post('/v1/fast-forward', { duration: '2 hours' }));
+    await expectDocumented('rewind', 200, me.post('/v1/rewind', { duration: '90m' }));
+    await expectDocumented('rewind', 400, me.post('/v1/rewind', { duration: '9999999d' }));
+  });
+
+  it('moving to moments, events and their manipulation (Families A and C)', async () => {
+    await expectDocumented('travelToMoment', 200, me.post('/v1/travel', { destination_time: '1969-07-20T20:17:40Z', location: 'Sea of Tranquility' }));
+    await expectDocumented('travelToMoment', 400, me.post('/v1/travel', { destination_time: 'yesterday', location: 'Sea of Tranquility' }));
+    await expectDocumented('scenarioTravel', 200, me.post('/api/v1/travel', { destination_time: '1969-07-21T17:54:00Z', location: 'Sea of Tranquility' }));
+    await expectDocumented('scenarioTravel', 401, anonymous().post('/api/v1/travel').set('Authorization', 'Bearer nope').send({}));
+
+    const item = await expectDocumented(
+      'retrieveItem',
+      200,
+      me.get('/v1/retrieve-item', { item_description: 'Moon rock', location: 'Sea of Tranquility', time: '1969-07-20T20:30:00Z' }),
+    );
+    ids.item = item.body.item_id;
+    await expectDocumented('retrieveItem', 400, me.get('/v1/retrieve-item', { item_description: 'Moon rock' }));
+
+    const monitored = await expectDocumented('monitorEvents', 200, me.get('/v1/monitor-events', { location: 'Sea of Tranquility', time_range: ALL_TIME }));
+    expect(monitored.body.events.length).toBeGreaterThan(0);
+    await expectDocumented('monitorEvents', 404, me.get('/v1/monitor-events', { location: 'x', time_range: ALL_TIME, timeline_id: 'tml_unknown' }));
+    const scanned = await expectDocumented('scanEvents', 200, me.post('/api/v1/scan-events', { location: 'Sea of Tranquility', time_range: ALL_TIME, limit: 1 }));
+    expect(scanned.body.next_cursor).toEqual(expect.any(String));
+    ids.event = scanned.body.events[0].event_id;
+    await expectDocumented('scanEvents', 400, me.post('/api/v1/scan-events', { location: 'x', time_range: '2020-01-02T00:00:00Z/2020-01-01T00:00:00Z' }));
+
+    await expectDocumented('manipulateEvent', 200, me.post('/api/v1/manipulate-event', { event_id: ids.event, action: 'Delay the landing', time: '1969-07-20T21:17:40Z' }));
+    await expectDocumented('manipulateEvent', 404, me.post('/api/v1/manipulate-event', { event_id: 'evt_unknown', action: 'x', time: '1969-07-20T21:17:40Z' }));
+  });
+
+  it('paradox checks (Families A, B and C)', async () => {
+    await expectDocumented('checkParadox', 200, me.get('/v1/check-paradox', { timeline_id: 'primary' }));
+    await expectDocumented('checkParadox', 404, me.get('/v1/check-paradox', { timeline_id: 'tml_unknown' }));
+    const proposed = [{ event: 'Traveller arrives at Sea of Tranquility', time: '1970-01-01T00:00:00Z' }, { item_id: ids.item }];
+    const verdict = await expectDocumented('checkParadoxes', 200, me.post('/v1/paradox-checks', { timeline_id: 'primary', proposed_changes: proposed }));
+    expect(verdict.body.reasons.length).toBeGreaterThan(0);
+    await expectDocumented('checkParadoxes', 422, me.post('/v1/paradox-checks', { timeline_id: 'primary', proposed_changes: [{ item_id: 'itm_unknown' }] }));
+    await expectDocumented('monitorParadox', 200, me.get('/api/v1/monitor-paradox', { timeline_id: 'primary', time_range: ALL_TIME }));
+    await expectDocumented('monitorParadox', 404, me.get('/api/v1/monitor-paradox', { timeline_id: 'tml_unknown', time_range: ALL_TIME }));
+    const around = await expectDocumented('checkTimeline', 200, me.get('/api/v1/check-timeline', { timeline_id: 'primary', significant_event: ids.event }));
+    expect(around.body.reasons.map((reason: { code: string }) => reason.code)).toContain('event_displaced');
+    await expectDocumented('checkTimeline', 422, me.get('/api/v1/check-timeline', { timeline_id: 'primary', significant_event: 'Nothing of the sort' }));
+  });
+
+  it('travels to a timeline and home, carrying an item (Families A and B)', async () => {
+    await expectDocumented('createTravel', 201, me.post('/v1/travels', { destination: ids.timeline }));
+    await expectDocumented('createTravel', 404, me.post('/v1/travels', { destination: 'tml_unknown' }));
+    const found = await expectDocumented('registerItem', 201, me.post('/v1/items', { description: 'Flag', location: 'Sea of Tranquility' }));
+    await expectDocumented('createTravel', 201, me.post('/v1/travels', { destination: ids.anchor, items_transported: [found.body.id] }));
+    await expectDocumented('returnToAnchor', 200, me.post('/v1/return', { anchor_id: ids.anchor }));
+    await expectDocumented('returnToAnchor', 404, me.post('/v1/return', { anchor_id: 'anc_unknown' }));
+  });
+
+  it('checked a success and an error of every operation in the document', () => {
+    const operations = contract.operations().map(({ operation }) => operation.operationId);
+    const unchecked = operations.filter((id) => contract.checked.get(id)?.size !== 2);
+    expect(unchecked).toEqual([]);
+  });
+});

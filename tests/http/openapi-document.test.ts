@@ -1,0 +1,129 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import request from 'supertest';
+import { buildContainer } from '../../src/composition/container';
+import { allRoutes } from '../../src/interfaces/http/app';
+import { TravelToMomentDto } from '../../src/interfaces/http/dtos/shared.dto';
+import { STATUS_BY_CODE } from '../../src/interfaces/http/error-statuses';
+import { documentationGaps } from '../../src/interfaces/http/openapi/coverage';
+import { buildOpenApiDocument } from '../../src/interfaces/http/openapi/document';
+import { openApiPath } from '../../src/interfaces/http/openapi/operation';
+import { defineRoute, type Route } from '../../src/interfaces/http/route';
+import { OpenApiContract, type OpenApiDocument } from '../support/http/openapi-contract';
+import { startTestApp, type TestApp } from '../support/http/test-app';
+
+describe('GET /openapi.json', () => {
+  let t: TestApp;
+  let routes: Route[];
+  let document: OpenApiDocument;
+  let contract: OpenApiContract;
+  let text: string;
+  beforeAll(async () => {
+    t = await startTestApp();
+    routes = allRoutes(buildContainer({ prisma: t.prisma, wallClock: t.clock }));
+    const response = await request(t.app).get('/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    document = response.body;
+    text = response.text;
+    contract = new OpenApiContract(document);
+  });
+  afterAll(() => t.close());
+
+  it('is served without a key and is a valid OpenAPI 3.1 document', async () => {
+    expect(document.openapi).toBe('3.1.0');
+    // validate() dereferences its argument in place: each call parses its own copy.
+    await expect(SwaggerParser.validate(JSON.parse(text))).resolves.toBeDefined();
+  });
+
+  it('would be refused if it were not valid', async () => {
+    const broken = JSON.parse(text);
+    broken.paths['/timelines'].get.parameters.push({ name: 'colour' });
+    await expect(SwaggerParser.validate(broken)).rejects.toThrow();
+  });
+
+  it('describes responses closely enough to refuse a wrong one', () => {
+    const timeline = { $ref: '#/components/schemas/TimelineResponse' };
+    expect(contract.violations(timeline, { id: 'primary' })).not.toEqual([]);
+    const example = contract.operation('getTimeline').operation.responses['200']?.content?.['application/json']?.example;
+    expect(contract.violations(timeline, example)).toEqual([]);
+    expect(contract.violations(timeline, { ...Object(example), colour: 'red' })).not.toEqual([]);
+    expect(contract.violations(timeline, { ...Object(example), created_at: 'yesterday' })).not.toEqual([]);
+  });
+
+  it('is the document built from the route table the service runs', () => {
+    expect(document).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(routes))));
+  });
+
+  it('leaves no route of the table undocumented', () => {
+    expect(documentationGaps(routes)).toEqual([]);
+  });
+
+  it('has an operation for every route, with summary, success, error responses and its security', () => {
+    for (const route of routes) {
+      const operation = document.paths[openApiPath(route.path)]?.[route.method];
+      expect({ route: route.operationId, operation: operation?.operationId }).toEqual({ route: route.operationId, operation: route.operationId });
+      if (!operation || !route.docs) continue;
+      expect(operation.summary).toBe(route.summary);
+      expect(Object.keys(operation.responses)).toContain(String(route.docs.status));
+      for (const code of route.docs.errors) expect(Object.keys(operation.responses)).toContain(String(STATUS_BY_CODE[code]));
+      expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['400', '413', '415', '500']));
+      if (route.authenticated) {
+        expect(operation.responses['401']).toBeDefined();
+        expect(operation.security).toEqual([{ bearerAuth: [] }]);
+      } else {
+        expect(operation.security).toEqual([]);
+      }
+    }
+    expect(contract.operations()).toHaveLength(routes.length);
+  });
+
+  it('documents every family and the account operations', () => {
+    const tags = new Set(contract.operations().flatMap(({ operation }) => (operation as { tags?: string[] }).tags ?? []));
+    expect([...tags].sort()).toEqual(['Accounts', 'Family A: verbs', 'Family B: resources', 'Family C: scenarios']);
+  });
+
+  it('has examples that conform to their own schemas', () => {
+    const problems: string[] = [];
+    const check = (where: string, schema: Record<string, unknown>, value: unknown) => {
+      if (value === undefined) problems.push(`${where}: no example`);
+      else problems.push(...contract.violations(schema, value).map((problem) => `${where}: ${problem}`));
+    };
+    for (const { operation } of contract.operations()) {
+      const id = operation.operationId;
+      const body = operation.requestBody?.content['application/json'];
+      if (body) check(`${id} request`, body.schema, body.example);
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.required) check(`${id} ${parameter.name}`, parameter.schema, parameter.example);
+      }
+      for (const [status, response] of Object.entries(operation.responses)) {
+        for (const [mediaType, content] of Object.entries(response.content ?? {})) {
+          if (mediaType === 'application/json') check(`${id} ${status}`, content.schema, content.example);
+          for (const [name, example] of Object.entries(content.examples ?? {})) check(`${id} ${status} ${name}`, content.schema, example.value);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('the documentation check', () => {
+  const documented = defineRoute(
+    { method: 'post', path: '/v1/probe', operationId: 'probe', family: 'A', summary: 'A probe.', body: TravelToMomentDto },
+    async () => ({ status: 200, body: {} }),
+  );
+
+  it('fails a route that has no documentation', () => {
+    expect(documentationGaps([documented])).toEqual(['POST /v1/probe has no docs (success status, response class, error codes, example)']);
+  });
+
+  it('fails a route with an unknown error code, a non-success status or input without an example', () => {
+    class ProbeResponse {}
+    const route: Route = { ...documented, summary: ' ', docs: { status: 404, response: ProbeResponse, errors: ['no_such_code'] } };
+    expect(documentationGaps([route])).toEqual([
+      'POST /v1/probe has no summary',
+      'POST /v1/probe documents 404 as its success',
+      'POST /v1/probe names error code no_such_code, which error-statuses.ts does not know',
+      'POST /v1/probe takes input but has no example request',
+    ]);
+  });
+});

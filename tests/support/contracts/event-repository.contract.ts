@@ -1,0 +1,216 @@
+import { TimeRange } from '../../../src/core/domain/time-range';
+import type { EventManipulation, TimelineEvent } from '../../../src/core/domain/timeline-event';
+import type { EventQuery } from '../../../src/core/ports/repositories';
+import { anEvent } from '../builders/event-builder';
+import { at, givenAccounts, idsOf, type MakeRepositories, useRepositories } from './subject';
+
+function aManipulation(overrides: Partial<EventManipulation> = {}): EventManipulation {
+  return {
+    accountId: 'acc_1',
+    id: 'man_1',
+    eventId: 'evt_1',
+    action: 'Delay the find',
+    fromTime: at('1969-07-20T21:00:00.001Z'),
+    toTime: at('1969-07-20T22:00:00.002Z'),
+    appliedAt: at('2030-01-01T12:10:00.003Z'),
+    revision: 1,
+    ...overrides,
+  };
+}
+
+/** An untouched event at `time` (its original time too). */
+function anEventAt(time: string, overrides: Partial<TimelineEvent>): TimelineEvent {
+  return anEvent({ time: at(time), originalTime: at(time), ...overrides });
+}
+
+/** Ranges come from the API, so they are whole seconds; times stored are to the millisecond. */
+const range = (text: string) => TimeRange.parse(text);
+
+/** EventRepository: events of one account's timeline, searched by place, name and manipulation. */
+export function eventRepositoryContract(name: string, makeRepositories: MakeRepositories): void {
+  describe(`${name}: EventRepository contract`, () => {
+    const subject = useRepositories(makeRepositories);
+    const events = () => subject.current.repos.events;
+
+    async function given(...stored: TimelineEvent[]): Promise<void> {
+      for (const event of stored) await events().add(event);
+    }
+
+    beforeEach(async () => {
+      await givenAccounts(subject.current.repos, 'acc_1', 'acc_2');
+    });
+
+    it('finds an added event, every field intact, to the millisecond', async () => {
+      const retrieved = anEvent({ id: 'evt_1', time: at('1969-07-20T21:00:00.123Z'), originalTime: at('1969-07-20T21:00:00.123Z'), recordedAt: at('2030-01-01T12:05:00.456Z') });
+      const manipulation = anEvent({ id: 'evt_2', kind: 'manipulation', subjectId: null, description: 'Event moved', location: '' });
+      const arrival = anEvent({ id: 'evt_3', kind: 'arrival', subjectId: 'trv_1' });
+      const anchor = anEvent({ id: 'evt_4', kind: 'anchor_set', subjectId: 'anc_1' });
+      await given(retrieved, manipulation, arrival, anchor);
+
+      for (const event of [retrieved, manipulation, arrival, anchor]) {
+        expect(await events().findForAccount('acc_1', event.id)).toEqual(event);
+      }
+    });
+
+    it("saves an event's new time and revision, keeping its original time", async () => {
+      await given(anEvent({ id: 'evt_1' }));
+      const moved = anEvent({ id: 'evt_1', time: at('1969-07-20T22:30:00.007Z'), revision: 1 });
+
+      await events().save(moved);
+
+      expect(await events().findForAccount('acc_1', 'evt_1')).toEqual(moved);
+      expect((await events().findForAccount('acc_1', 'evt_1'))?.originalTime).toEqual(at('1969-07-20T21:00:00Z'));
+    });
+
+    it("does not find another account's event, and saves only the account's own of one id", async () => {
+      await given(anEvent({ id: 'evt_1' }), anEvent({ id: 'evt_2' }), anEvent({ accountId: 'acc_2', id: 'evt_1' }));
+
+      await events().save(anEvent({ id: 'evt_1', time: at('1969-07-21T00:00:00Z'), revision: 1 }));
+
+      expect(await events().findForAccount('acc_2', 'evt_2')).toBeNull();
+      expect(await events().findForAccount('acc_2', 'evt_1')).toEqual(anEvent({ accountId: 'acc_2', id: 'evt_1' }));
+      expect(await events().findForAccount('acc_1', 'evt_404')).toBeNull();
+    });
+
+    describe('listAt', () => {
+      const day = range('1815-06-18T00:00:00.000Z/1815-06-18T18:00:00.000Z');
+      const query: EventQuery = { timelineId: 'tml_1', place: 'Waterloo', range: day, after: null, limit: 10 };
+      const listAt = async (changes: Partial<EventQuery> = {}, accountId = 'acc_1') => idsOf(await events().listAt(accountId, { ...query, ...changes }));
+
+      beforeEach(async () => {
+        await given(
+          anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_c', location: 'Waterloo', description: 'Cannon fire' }),
+          anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_b', location: '  waterloo ', description: 'Rain' }),
+          anEventAt('1815-06-18T12:00:00.000Z', { id: 'evt_d', location: 'Brussels', description: 'WATERLOO' }),
+          anEventAt('1815-06-18T18:00:00.000Z', { id: 'evt_end', location: 'WaterLoo', description: 'Charge' }),
+          anEventAt('1815-06-18T00:00:00.000Z', { id: 'evt_start', location: 'Waterloo', description: 'Dawn' }),
+          anEventAt('1815-06-17T23:59:59.999Z', { id: 'evt_early', location: 'Waterloo', description: 'Too early' }),
+          anEventAt('1815-06-18T18:00:00.001Z', { id: 'evt_late', location: 'Waterloo', description: 'Too late' }),
+          anEventAt('1815-06-18T12:00:00.000Z', { id: 'evt_near', location: 'Waterloo station', description: 'Waterloo sunset' }),
+          anEventAt('1815-06-18T12:00:00.000Z', { id: 'evt_other_timeline', timelineId: 'tml_2', location: 'Waterloo' }),
+          anEventAt('1815-06-18T12:00:00.000Z', { id: 'evt_other_account', accountId: 'acc_2', location: 'Waterloo' }),
+        );
+      });
+
+      it('lists events at the place or so named, ignoring case and extra white space, in the range inclusive at both ends, by time then id', async () => {
+        expect(await listAt()).toEqual(['evt_start', 'evt_b', 'evt_c', 'evt_d', 'evt_end']);
+        expect(await listAt({ place: '  WATERLOO  ' })).toEqual(['evt_start', 'evt_b', 'evt_c', 'evt_d', 'evt_end']);
+      });
+
+      it('folds white space inside the place too', async () => {
+        await given(anEventAt('1815-06-18T13:00:00.000Z', { id: 'evt_mont', location: 'Mont  Saint\tJean', description: 'Farm' }));
+
+        expect(await listAt({ place: ' mont saint  jean ' })).toEqual(['evt_mont']);
+        expect(await listAt({ place: 'MontSaintJean' })).toEqual([]);
+      });
+
+      it('matches the place exactly, never as a pattern', async () => {
+        expect(await listAt({ place: 'Waterloo%' })).toEqual([]);
+        expect(await listAt({ place: 'W_terloo' })).toEqual([]);
+        expect(await listAt({ place: '%' })).toEqual([]);
+      });
+
+      it('continues after the cursor, up to the limit', async () => {
+        expect(await listAt({ limit: 2 })).toEqual(['evt_start', 'evt_b']);
+        expect(await listAt({ limit: 2, after: { time: at('1815-06-18T11:30:00.000Z'), id: 'evt_b' } })).toEqual(['evt_c', 'evt_d']);
+        expect(await listAt({ after: { time: at('1815-06-18T11:30:00.000Z'), id: 'evt_c' } })).toEqual(['evt_d', 'evt_end']);
+        expect(await listAt({ after: { time: at('1815-06-18T18:00:00.000Z'), id: 'evt_end' } })).toEqual([]);
+      });
+
+      it('lists by current time, not original time', async () => {
+        await events().save({ ...anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_c', location: 'Waterloo', description: 'Cannon fire' }), time: at('1815-06-19T09:00:00.000Z'), revision: 1 });
+
+        expect(await listAt()).toEqual(['evt_start', 'evt_b', 'evt_d', 'evt_end']);
+        expect(await listAt({ range: range('1815-06-19T09:00:00.000Z/1815-06-19T09:00:00.000Z') })).toEqual(['evt_c']);
+      });
+
+      it("lists only the account's own events", async () => {
+        expect(await listAt({}, 'acc_2')).toEqual(['evt_other_account']);
+        expect(await listAt({ timelineId: 'tml_2' }, 'acc_2')).toEqual([]);
+      });
+    });
+
+    describe('findNamed', () => {
+      beforeEach(async () => {
+        await given(
+          anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_b', description: 'Rain' }),
+          anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_a', description: '  RAIN  ' }),
+          anEventAt('1815-06-18T18:00:00.000Z', { id: 'evt_charge', description: 'The  charge' }),
+          anEventAt('1815-06-18T12:00:00.000Z', { id: 'evt_place', description: 'Cannon', location: 'Rain' }),
+          { ...anEventAt('1815-06-18T08:00:00.000Z', { id: 'evt_moved', description: 'Rain' }), time: at('1815-06-19T12:00:00.000Z'), revision: 1 },
+          anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_other_timeline', timelineId: 'tml_2', description: 'Rain' }),
+          anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_other_account', accountId: 'acc_2', description: 'Rain' }),
+        );
+      });
+
+      const findNamed = async (names: readonly string[], within?: TimeRange, accountId = 'acc_1', timelineId = 'tml_1') =>
+        idsOf(await events().findNamed(accountId, timelineId, names, within));
+
+      it('finds events of the timeline by name, ignoring case and extra white space, oldest first', async () => {
+        expect(await findNamed(['rain'])).toEqual(['evt_a', 'evt_b', 'evt_moved']);
+        expect(await findNamed([' the CHARGE ', 'rain', 'RAIN'])).toEqual(['evt_a', 'evt_b', 'evt_charge', 'evt_moved']);
+        expect(await findNamed(['Ra%', 'R_in'])).toEqual([]);
+        expect(await findNamed([])).toEqual([]);
+      });
+
+      it('within a range, finds events whose current or original time is in it, inclusive at both ends', async () => {
+        expect(await findNamed(['Rain'], range('1815-06-18T08:00:00.000Z/1815-06-18T08:00:00.000Z'))).toEqual(['evt_moved']);
+        expect(await findNamed(['Rain'], range('1815-06-19T12:00:00.000Z/1815-06-19T13:00:00.000Z'))).toEqual(['evt_moved']);
+        expect(await findNamed(['Rain'], range('1815-06-18T11:00:00.000Z/1815-06-18T11:30:00.000Z'))).toEqual(['evt_a', 'evt_b']);
+        expect(await findNamed(['Rain'], range('1815-06-18T11:30:01Z/1815-06-19T11:59:59Z'))).toEqual([]);
+      });
+
+      it("finds only the timeline's and the account's own", async () => {
+        expect(await findNamed(['Rain'], undefined, 'acc_1', 'tml_2')).toEqual(['evt_other_timeline']);
+        expect(await findNamed(['Rain'], undefined, 'acc_2')).toEqual(['evt_other_account']);
+      });
+    });
+
+    describe('findManipulated', () => {
+      beforeEach(async () => {
+        await given(
+          anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_untouched' }),
+          { ...anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_moved' }), time: at('1815-06-19T12:00:00.000Z'), revision: 1 },
+          // Moved away and back: its times agree again, yet it was manipulated.
+          { ...anEventAt('1815-06-18T18:00:00.000Z', { id: 'evt_back' }), revision: 2 },
+          { ...anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_other_timeline', timelineId: 'tml_2' }), revision: 1 },
+          { ...anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_other_account', accountId: 'acc_2' }), revision: 1 },
+        );
+      });
+
+      const findManipulated = async (within?: TimeRange, accountId = 'acc_1', timelineId = 'tml_1') =>
+        idsOf(await events().findManipulated(accountId, timelineId, within));
+
+      it('finds the events of the timeline with a manipulation, oldest first', async () => {
+        expect(await findManipulated()).toEqual(['evt_back', 'evt_moved']);
+      });
+
+      it('within a range, finds those whose current or original time is in it, inclusive at both ends', async () => {
+        expect(await findManipulated(range('1815-06-18T11:30:00.000Z/1815-06-18T11:30:00.000Z'))).toEqual(['evt_moved']);
+        expect(await findManipulated(range('1815-06-19T00:00:00.000Z/1815-06-19T12:00:00.000Z'))).toEqual(['evt_moved']);
+        expect(await findManipulated(range('1815-06-18T11:30:01Z/1815-06-18T18:00:00Z'))).toEqual(['evt_back']);
+        expect(await findManipulated(range('1815-06-20T00:00:00.000Z/1815-06-20T23:59:59.999Z'))).toEqual([]);
+      });
+
+      it("finds only the timeline's and the account's own", async () => {
+        expect(await findManipulated(undefined, 'acc_1', 'tml_2')).toEqual(['evt_other_timeline']);
+        expect(await findManipulated(undefined, 'acc_2')).toEqual(['evt_other_account']);
+      });
+    });
+
+    describe('manipulations', () => {
+      it("lists an event's manipulations first to last, every field intact, only the account's own", async () => {
+        const first = aManipulation({ id: 'man_1', revision: 1 });
+        const second = aManipulation({ id: 'man_2', revision: 2, fromTime: at('1969-07-20T22:00:00.002Z'), toTime: at('1969-07-19T00:00:00.999Z') });
+        await events().addManipulation(second);
+        await events().addManipulation(first);
+        await events().addManipulation(aManipulation({ id: 'man_3', eventId: 'evt_2', revision: 1 }));
+        await events().addManipulation(aManipulation({ accountId: 'acc_2', id: 'man_1', revision: 3 }));
+
+        expect(await events().manipulationsOf('acc_1', 'evt_1')).toEqual([first, second]);
+        expect(idsOf(await events().manipulationsOf('acc_2', 'evt_1'))).toEqual(['man_1']);
+        expect(await events().manipulationsOf('acc_1', 'evt_404')).toEqual([]);
+      });
+    });
+  });
+}

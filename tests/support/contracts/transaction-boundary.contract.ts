@@ -1,0 +1,169 @@
+import { Clock } from '../../../src/core/domain/clock';
+import { Traveller } from '../../../src/core/domain/traveller';
+import type { Repositories } from '../../../src/core/ports/repositories';
+import { anEvent } from '../builders/event-builder';
+import { anItem } from '../builders/item-builder';
+import { aTimeline } from '../builders/timeline-builder';
+import { anAccountRecord, at, givenAccounts, type MakeRepositories, useRepositories } from './subject';
+
+const MINUTE = 60_000;
+const NOW = at('2030-01-01T12:00:00.000Z');
+
+/** A paused clock, so its reading is exact and only explicit shifts move it. */
+function aPausedTraveller(accountId: string): Traveller {
+  return Traveller.restore({
+    accountId,
+    clock: Clock.restore({ reading: at('1969-07-20T20:17:40.123Z'), readAt: NOW, paused: true }),
+    timelineId: 'primary',
+    location: 'home',
+    journeyTravelId: null,
+  });
+}
+
+/** Lets other pending work (and database round trips) run in between. */
+function yieldToOthers(ms = 5): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Everything one account's exclusive work may change, read back through the ports. */
+async function stateOf(repos: Repositories, accountId: string) {
+  return {
+    traveller: await repos.travellers.getForAccount(accountId),
+    timelines: await repos.timelines.listForAccount(accountId, { limit: 100, after: null }),
+    items: await repos.items.findManyForAccount(accountId, ['itm_1', 'itm_2']),
+    events: [await repos.events.findForAccount(accountId, 'evt_1'), await repos.events.findForAccount(accountId, 'evt_2')],
+    manipulations: await repos.events.manipulationsOf(accountId, 'evt_1'),
+  };
+}
+
+/** TransactionBoundary: atomic work, and one account's exclusive work one at a time. */
+export function transactionBoundaryContract(name: string, makeRepositories: MakeRepositories): void {
+  describe(`${name}: TransactionBoundary contract`, () => {
+    const subject = useRepositories(makeRepositories);
+
+    beforeEach(async () => {
+      const { repos } = subject.current;
+      await givenAccounts(repos, 'acc_1', 'acc_2');
+      await repos.travellers.add(aPausedTraveller('acc_1'));
+      await repos.travellers.add(aPausedTraveller('acc_2'));
+    });
+
+    it("serialises one account's writers: ten concurrent read-modify-writes of its clock lose no update", async () => {
+      const { tx, repos } = subject.current;
+
+      await Promise.all(
+        Array.from({ length: 10 }, () =>
+          tx.exclusive('acc_1', async (inside) => {
+            const traveller = await inside.travellers.getForAccount('acc_1');
+            await yieldToOthers();
+            await inside.travellers.save(traveller.shiftBy(MINUTE, NOW));
+          }),
+        ),
+      );
+
+      const shifted = await repos.travellers.getForAccount('acc_1');
+      expect(shifted.clock.reading).toEqual(at('1969-07-20T20:27:40.123Z'));
+      expect((await repos.travellers.getForAccount('acc_2')).clock.reading).toEqual(at('1969-07-20T20:17:40.123Z'));
+    });
+
+    it("starts one account's exclusive work only once the one before it has finished", async () => {
+      const { tx } = subject.current;
+      const log: string[] = [];
+      let release = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+
+      const first = tx.exclusive('acc_1', async () => {
+        log.push('first starts');
+        await gate;
+        log.push('first ends');
+      });
+      while (!log.includes('first starts')) await yieldToOthers(1);
+      const second = tx.exclusive('acc_1', async () => {
+        log.push('second runs');
+      });
+      await yieldToOthers(50);
+      expect(log).toEqual(['first starts']);
+
+      release();
+      await Promise.all([first, second]);
+      expect(log).toEqual(['first starts', 'first ends', 'second runs']);
+    });
+
+    it('returns the result of the work', async () => {
+      const { tx } = subject.current;
+
+      expect(await tx.exclusive('acc_1', async (repos) => (await repos.travellers.getForAccount('acc_1')).location)).toBe('home');
+      expect(await tx.atomic(async (repos) => (await repos.accounts.findById('acc_2'))?.email)).toBe('acc_2@example.com');
+      expect(await tx.read(async (repos) => (await repos.travellers.getForAccount('acc_2')).timelineId)).toBe('primary');
+    });
+
+    it('rolls back every write of exclusive work that throws, and runs the next work of the account', async () => {
+      const { tx, repos } = subject.current;
+      await repos.timelines.add(aTimeline().withId('tml_1').build());
+      await repos.items.add(anItem({ id: 'itm_1' }));
+      await repos.events.add(anEvent({ id: 'evt_1' }));
+      const before = await stateOf(repos, 'acc_1');
+
+      await expect(
+        tx.exclusive('acc_1', async (inside) => {
+          const traveller = await inside.travellers.getForAccount('acc_1');
+          await inside.travellers.save(traveller.shiftBy(MINUTE, NOW));
+          await inside.timelines.save(aTimeline().withId('tml_1').withStatus('active').build());
+          await inside.timelines.add(aTimeline().withId('tml_2').build());
+          await inside.items.save(anItem({ id: 'itm_1', carriedHomeBy: 'trv_1' }));
+          await inside.items.add(anItem({ id: 'itm_2' }));
+          await inside.events.save(anEvent({ id: 'evt_1', time: at('1969-07-20T22:00:00Z'), revision: 1 }));
+          await inside.events.addManipulation({
+            accountId: 'acc_1',
+            id: 'man_1',
+            eventId: 'evt_1',
+            action: 'Delay',
+            fromTime: at('1969-07-20T21:00:00Z'),
+            toTime: at('1969-07-20T22:00:00Z'),
+            appliedAt: NOW,
+            revision: 1,
+          });
+          await inside.events.add(anEvent({ id: 'evt_2', kind: 'manipulation', subjectId: null }));
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+
+      expect(await stateOf(repos, 'acc_1')).toEqual(before);
+
+      await tx.exclusive('acc_1', (inside) => inside.timelines.add(aTimeline().withId('tml_3').build()));
+      expect((await repos.timelines.listForAccount('acc_1', { limit: 10, after: null })).map((timeline) => timeline.id)).toEqual(['tml_1', 'tml_3']);
+    });
+
+    it('rolls back every write of atomic work that throws', async () => {
+      const { tx, repos } = subject.current;
+
+      await expect(
+        tx.atomic(async (inside) => {
+          await inside.accounts.add(anAccountRecord('acc_3', { email: 'new@example.com' }));
+          await inside.travellers.add(aPausedTraveller('acc_3'));
+          await inside.timelines.add(aTimeline().ofAccount('acc_3').withId('primary').build());
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+
+      expect(await repos.accounts.findByEmail('new@example.com')).toBeNull();
+      expect(await repos.accounts.findById('acc_3')).toBeNull();
+      await expect(repos.travellers.getForAccount('acc_3')).rejects.toThrow();
+      expect(await repos.timelines.findForAccount('acc_3', 'primary')).toBeNull();
+    });
+
+    it('commits the writes of atomic work that succeeds', async () => {
+      const { tx, repos } = subject.current;
+
+      await tx.atomic(async (inside) => {
+        await inside.accounts.add(anAccountRecord('acc_3'));
+        await inside.travellers.add(aPausedTraveller('acc_3'));
+      });
+
+      expect(await repos.accounts.findById('acc_3')).toEqual(anAccountRecord('acc_3'));
+      expect(await repos.travellers.getForAccount('acc_3')).toEqual(aPausedTraveller('acc_3'));
+    });
+  });
+}

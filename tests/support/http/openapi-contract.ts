@@ -1,0 +1,87 @@
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type request from 'supertest';
+
+type Json = { [key: string]: unknown };
+
+export interface OpenApiOperation {
+  readonly operationId: string;
+  readonly summary?: string;
+  readonly security?: unknown[];
+  readonly parameters?: ReadonlyArray<{ name: string; in: string; required?: boolean; schema: Json; example?: unknown }>;
+  readonly requestBody?: { content: Record<string, { schema: Json; example?: unknown }> };
+  readonly responses: Record<string, { content?: Record<string, { schema: Json; example?: unknown; examples?: Record<string, { value: unknown }> }> }>;
+}
+
+export interface OpenApiDocument {
+  readonly openapi: string;
+  readonly paths: Record<string, Record<string, OpenApiOperation>>;
+  readonly components: { readonly schemas: Record<string, Json> };
+}
+
+export interface LocatedOperation {
+  readonly method: string;
+  readonly path: string;
+  readonly operation: OpenApiOperation;
+}
+
+const DOCUMENT_ID = 'https://time-navigation.invalid/openapi.json';
+
+/**
+ * Checks values and real responses against the schemas of an OpenAPI 3.1 document (JSON Schema
+ * 2020-12), and remembers which operations a real success and a real error were checked for.
+ */
+export class OpenApiContract {
+  private readonly ajv = new Ajv2020({ allErrors: true, strict: false });
+  private readonly compiled = new Map<string, ValidateFunction>();
+  readonly checked = new Map<string, Set<'success' | 'error'>>();
+
+  constructor(readonly document: OpenApiDocument) {
+    addFormats(this.ajv);
+    this.ajv.addSchema({ $id: DOCUMENT_ID, components: document.components });
+  }
+
+  operations(): LocatedOperation[] {
+    return Object.entries(this.document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ method, path, operation })),
+    );
+  }
+
+  operation(operationId: string): LocatedOperation {
+    const found = this.operations().find(({ operation }) => operation.operationId === operationId);
+    if (!found) throw new Error(`the document has no operation ${operationId}`);
+    return found;
+  }
+
+  /** Problems of `value` against `schema` (a schema of this document); empty when it conforms. */
+  violations(schema: Json, value: unknown): string[] {
+    const key = JSON.stringify(schema);
+    let validate = this.compiled.get(key);
+    if (!validate) {
+      validate = this.ajv.compile(rebase(schema));
+      this.compiled.set(key, validate);
+    }
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message ?? ''} ${JSON.stringify(error.params)}`);
+  }
+
+  /** Fails unless the document describes this status, media type and body for the operation. */
+  expectConforms(operationId: string, response: request.Response): void {
+    const { operation } = this.operation(operationId);
+    const where = `${operationId} answered ${response.status} ${JSON.stringify(response.body)}`;
+    const documented = operation.responses[String(response.status)];
+    if (!documented) throw new Error(`${where}: the document lists no ${response.status} for it`);
+    const mediaType = String(response.headers['content-type'] ?? '').split(';')[0] ?? '';
+    const content = documented.content?.[mediaType];
+    if (!content) throw new Error(`${where}: the document lists no ${mediaType} body for ${response.status}`);
+    const problems = this.violations(content.schema, response.body);
+    if (problems.length > 0) throw new Error(`${where}: does not match the document:\n${problems.join('\n')}`);
+    const kind = response.status < 400 ? 'success' : 'error';
+    this.checked.set(operationId, new Set([...(this.checked.get(operationId) ?? []), kind]));
+  }
+}
+
+/** `#/components/...` refers to the document, which the validator knows by its id. */
+function rebase(schema: Json): Json {
+  return JSON.parse(JSON.stringify(schema).replaceAll('"$ref":"#/', `"$ref":"${DOCUMENT_ID}#/`));
+}
