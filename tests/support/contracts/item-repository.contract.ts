@@ -76,6 +76,12 @@ export function itemRepositoryContract(name: string, makeRepositories: MakeRepos
         expect((await findSame('acc_1', { ...found, description: 'A MOON ROCK', location: 'sea of tranquility' }))?.id).toBe('itm_1');
       });
 
+      it('finds the same item whatever the letter case of letters beyond ASCII', async () => {
+        await given(anItem({ id: 'itm_1', ...found, description: 'Ölgemälde', location: 'Île de la Cité' }));
+
+        expect((await findSame('acc_1', { ...found, description: 'ÖLGEMÄLDE', location: 'île DE LA CITÉ' }))?.id).toBe('itm_1');
+      });
+
       it.each<[string, Partial<Found>]>([
         ['another description', { description: 'A flag' }],
         ['a description that only begins the same', { description: 'A moon' }],
