@@ -1,9 +1,9 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsString, Matches, ValidateNested } from 'class-validator';
+import { IsIn, IsString, Matches, ValidateNested } from 'class-validator';
 import { ApiField } from '../../openapi/api-field';
 import { IsDateTime } from '../../validation/decorators';
 import { EXAMPLE_IDS, idOf, TIMELINE_ID } from './ids';
-import { ItemResponse, ParadoxReasonResponse } from './resources.response';
+import { ItemResponse, VerdictResponse } from './resources.response';
 import { EventScanResponse } from './family-c.response';
 
 /** Family A answers: each with a human-readable `status`, as the spec shows. */
@@ -54,11 +54,6 @@ export class ReturnResponse {
   @Matches(idOf('trv')) @ApiField({ example: EXAMPLE_IDS.travel }) travel_id!: string;
 }
 
-export class CheckParadoxResponse {
+export class CheckParadoxResponse extends VerdictResponse {
   @IsString() @ApiField({ example: 'Timeline is stable.' }) status!: string;
-  @IsIn(['Stable', 'Unstable']) @ApiField({ example: 'Stable' }) timeline_stability!: string;
-  @Matches(TIMELINE_ID) @ApiField({ example: EXAMPLE_IDS.timeline }) timeline_id!: string;
-  @IsBoolean() @ApiField({ example: true }) is_stable!: boolean;
-  @IsArray() @ValidateNested({ each: true }) @Type(() => ParadoxReasonResponse) @ApiField({ example: [] })
-  reasons!: ParadoxReasonResponse[];
 }

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsString, Matches, ValidateNested } from 'class-validator';
+import { IsArray, IsInt, IsString, Matches, Min, ValidateNested } from 'class-validator';
 import { ApiField } from '../../openapi/api-field';
 import { EXAMPLE_IDS, TIMELINE_ID } from './ids';
 import { EventResponse, ManipulationResponse, VerdictResponse } from './resources.response';
@@ -25,6 +25,8 @@ export class ManipulateEventResponse {
 
 export class MonitorParadoxResponse extends VerdictResponse {
   @IsString() @ApiField({ example: '1969-07-20T00:00:00Z/1969-07-21T00:00:00Z' }) time_range!: string;
+  @IsInt() @Min(0) @ApiField({ example: 1, description: 'How many events are in the range; `events_monitored` lists at most 100.' })
+  events_monitored_count!: number;
   @IsArray() @ValidateNested({ each: true }) @Type(() => EventResponse) events_monitored!: EventResponse[];
 }
 

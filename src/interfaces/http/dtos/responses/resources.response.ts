@@ -110,6 +110,8 @@ export class VerdictResponse {
   @Matches(TIMELINE_ID) @ApiField({ example: EXAMPLE_IDS.timeline }) timeline_id!: string;
   @IsBoolean() @ApiField({ example: true }) is_stable!: boolean;
   @IsIn(['Stable', 'Unstable']) @ApiField({ example: 'Stable' }) timeline_stability!: string;
+  @IsInt() @Min(0) @ApiField({ example: 0, description: 'How many reasons there are; `reasons` lists at most 100.' })
+  reason_count!: number;
   @IsArray() @ValidateNested({ each: true }) @Type(() => ParadoxReasonResponse) @ApiField({ example: [] })
   reasons!: ParadoxReasonResponse[];
 }
