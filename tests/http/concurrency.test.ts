@@ -41,6 +41,20 @@ describe('no update is lost under concurrent requests', () => {
     expect((await storedClock(t, me)).getTime()).toBe(before.getTime() + 100 * MINUTE);
   });
 
+  it('keeps a running clock running with the wall clock under concurrent fast-forwards', async () => {
+    const me = await t.signUp();
+    const before = await t.prisma.traveller.findUniqueOrThrow({ where: { accountId: me.id } });
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => request(server).post('/v1/fast-forward').set('Authorization', me.auth).send({ duration: '1m' })),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(100).fill(200));
+    const after = await t.prisma.traveller.findUniqueOrThrow({ where: { accountId: me.id } });
+    // To the millisecond: the 100 minutes plus exactly the wall time between the two readings.
+    const wallTime = after.clockReadAt.getTime() - before.clockReadAt.getTime();
+    expect(after.clockPaused).toBe(false);
+    expect(after.clockReading.getTime()).toBe(before.clockReading.getTime() + wallTime + 100 * MINUTE);
+  });
+
   // Several processes share a PostgreSQL server; the embedded database belongs to one process only
   // (a second one is refused on its data folder, see tests/integration/database), so this case
   // exists only when the tests run on a server (as CI does).

@@ -164,8 +164,10 @@ describe('Family C: scenario operations', () => {
         timeline_id: 'primary',
         is_stable: true,
         timeline_stability: 'Stable',
+        reason_count: 0,
         reasons: [],
         time_range: ALL_TIME,
+        events_monitored_count: 0,
         events_monitored: [],
       });
     });
@@ -195,6 +197,7 @@ describe('Family C: scenario operations', () => {
         timeline_id: 'primary',
         is_stable: true,
         timeline_stability: 'Stable',
+        reason_count: 0,
         reasons: [],
         significant_event: expect.objectContaining({ event_id: retrievalId, description: 'Item retrieved: Dagger', time: '0044-03-15T11:00:00Z' }),
       });

@@ -20,7 +20,7 @@ describe('POST /v1/paradox-checks', () => {
     for (const body of [{ timeline_id: timelineId, proposed_changes: [] }, { timeline_id: timelineId }]) {
       const response = await check(body);
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ timeline_id: timelineId, is_stable: true, timeline_stability: 'Stable', reasons: [] });
+      expect(response.body).toEqual({ timeline_id: timelineId, is_stable: true, timeline_stability: 'Stable', reason_count: 0, reasons: [] });
     }
   });
 

@@ -101,3 +101,44 @@ describe('POST /v1/travels rules', () => {
     expect(traveller.clockReading.toISOString()).toBe('2001-09-09T01:46:40.000Z');
   });
 });
+
+describe('journey rules for items and anchors over HTTP', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('refuses items not found on the journey timeline with 409 items_not_on_journey, changing nothing', async () => {
+    const me = await t.signUp();
+    const post = (path: string, body: object) => request(t.app).post(path).set('Authorization', me.auth).send(body);
+    const souvenir = (await post('/v1/items', { description: 'Found at home' })).body.id;
+    const trip = (await post('/v1/timelines', { name: 'Trip', destination_time: '1900-01-01T00:00:00Z' })).body.id;
+    expect((await post('/v1/travels', { destination: trip, items_transported: [souvenir] })).body.code).toBe('items_not_on_journey');
+    await post('/v1/travels', { destination: trip });
+    const before = await t.prisma.item.findMany({ where: { accountId: me.id } });
+
+    const home = await post('/v1/travels', { destination: 'primary', items_transported: [souvenir] });
+
+    expect(home.status).toBe(409);
+    expect(home.body).toMatchObject({ code: 'items_not_on_journey', item_ids: [souvenir] });
+    expect(await t.prisma.item.findMany({ where: { accountId: me.id } })).toEqual(before);
+    expect((await t.prisma.traveller.findUniqueOrThrow({ where: { accountId: me.id } })).timelineId).toBe(trip);
+  });
+
+  it('refuses anchors and items on a journey timeline whose window has closed', async () => {
+    const me = await t.signUp();
+    const post = (path: string, body: object) => request(t.app).post(path).set('Authorization', me.auth).send(body);
+    const trip = (await post('/v1/timelines', { name: 'Short', destination_time: '1900-01-01T00:00:00Z', window: '1 minutes' })).body.id;
+    await post('/v1/travels', { destination: trip });
+    t.clock.advanceMinutes(2);
+
+    const anchor = await post('/v1/anchors', { description: 'Too late' });
+    const item = await post('/v1/items', { description: 'Too late' });
+
+    expect([anchor.status, anchor.body.code]).toEqual([409, 'timeline_window_expired']);
+    expect([item.status, item.body.code]).toEqual([409, 'timeline_window_expired']);
+    expect(await t.prisma.anchor.count({ where: { accountId: me.id } })).toBe(0);
+    expect(await t.prisma.item.count({ where: { accountId: me.id } })).toBe(0);
+  });
+});

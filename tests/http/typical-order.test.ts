@@ -63,7 +63,7 @@ describe('Family B typical order of use', () => {
       .set('Authorization', me.auth)
       .send({ timeline_id: timeline.body.id, proposed_changes: [{ item_id: rock.body.id }, { event: 'Eagle lands', time: '1969-07-20T20:17:40Z' }] });
     expect(check.status).toBe(200);
-    expect(check.body).toEqual({ timeline_id: timeline.body.id, is_stable: true, timeline_stability: 'Stable', reasons: [] });
+    expect(check.body).toEqual({ timeline_id: timeline.body.id, is_stable: true, timeline_stability: 'Stable', reason_count: 0, reasons: [] });
 
     const home = await api()
       .post('/v1/travels')

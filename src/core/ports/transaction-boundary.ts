@@ -8,6 +8,8 @@ export interface TransactionBoundary {
   exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T>;
   /** Atomic work that touches no existing account state (signing up). */
   atomic<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
-  /** Reads that need no lock and no transaction. */
+  /** Reads that need no lock and no transaction (one query, or queries that need not agree). */
   read<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
+  /** Several reads that must see one consistent state (a verdict built from two states is wrong). */
+  snapshot<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
 }

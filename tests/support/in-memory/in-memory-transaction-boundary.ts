@@ -41,6 +41,11 @@ export class InMemoryTransactionBoundary implements TransactionBoundary {
     }
   }
 
+  /** No isolation in the fakes: unit tests run snapshot readers while no writer is under way. */
+  snapshot<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    return this.read(work);
+  }
+
   read<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
     return work(this.database.repositories(null));
   }

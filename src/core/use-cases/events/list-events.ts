@@ -31,7 +31,7 @@ export class ListEvents {
 
   execute(input: ListEventsInput): Promise<EventPage> {
     const limit = pageSize(input.limit, DEFAULT_EVENT_PAGE_SIZE, MAX_EVENT_PAGE_SIZE);
-    return this.transactions.read(async (repos) => {
+    return this.transactions.snapshot(async (repos) => {
       const timelineId = input.timelineId ?? (await repos.travellers.getForAccount(input.accountId)).timelineId;
       if (input.timelineId !== undefined && !(await repos.timelines.findForAccount(input.accountId, timelineId))) {
         throw new TimelineNotFound(timelineId);

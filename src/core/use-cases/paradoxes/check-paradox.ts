@@ -33,7 +33,7 @@ export class CheckParadox {
 
   execute(input: CheckParadoxInput): Promise<ParadoxReport> {
     const changes = input.proposedChanges ?? [];
-    return this.transactions.read(async (repos) => {
+    return this.transactions.snapshot(async (repos) => {
       const timeline = await repos.timelines.findForAccount(input.accountId, input.timelineId);
       if (!timeline) throw new TimelineNotFound(input.timelineId);
       await this.requireItems(repos, input.accountId, changes);

@@ -1,6 +1,6 @@
 import type { Repositories } from '../../../core/ports/repositories';
 import type { TransactionBoundary } from '../../../core/ports/transaction-boundary';
-import type { PrismaClient } from './generated/client';
+import { Prisma, type PrismaClient } from './generated/client';
 import { prismaRepositories } from './prisma-repositories';
 
 // Generous but bounded: many requests of one account may queue for its row lock.
@@ -23,6 +23,13 @@ export class PrismaTransactionBoundary implements TransactionBoundary {
 
   atomic<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
     return this.prisma.$transaction((tx) => work(prismaRepositories(tx)), TRANSACTION_OPTIONS);
+  }
+
+  snapshot<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction((tx) => work(prismaRepositories(tx)), {
+      ...TRANSACTION_OPTIONS,
+      isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead,
+    });
   }
 
   read<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {

@@ -80,7 +80,7 @@ export function presentReason(reason: ParadoxReason) {
         message: reason.message,
         event: reason.event,
         times: reason.times.map(formatDateTime),
-        event_ids: reason.eventIds,
+        event_ids: reason.eventIds.slice(0, MAX_LISTED),
       };
     case 'event_displaced':
       return {
@@ -95,13 +95,17 @@ export function presentReason(reason: ParadoxReason) {
   }
 }
 
+/** Answers list at most this many reasons or events; counts say how many there were in all. */
+export const MAX_LISTED = 100;
+
 /** The verdict in both vocabularies the spec uses: B's `is_stable`, A's `timeline_stability`. */
 export function presentVerdict(timelineId: string, verdict: StabilityVerdict) {
   return {
     timeline_id: timelineId,
     is_stable: verdict.stable,
     timeline_stability: verdict.stable ? 'Stable' : 'Unstable',
-    reasons: verdict.reasons.map(presentReason),
+    reason_count: verdict.reasons.length,
+    reasons: verdict.reasons.slice(0, MAX_LISTED).map(presentReason),
   };
 }
 

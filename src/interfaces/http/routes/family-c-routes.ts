@@ -6,7 +6,7 @@ import { CheckParadox } from '../../../core/use-cases/paradoxes/check-paradox';
 import { TravelToMoment } from '../../../core/use-cases/travels/travel-to-moment';
 import { CheckTimelineDto, ManipulateEventDto, MonitorParadoxDto } from '../dtos/family-c.dto';
 import { EventScanDto, TravelToMomentDto } from '../dtos/shared.dto';
-import { presentArrival, presentEvent, presentManipulation, presentVerdict } from '../presenters/resources';
+import { MAX_LISTED, presentArrival, presentEvent, presentManipulation, presentVerdict } from '../presenters/resources';
 import { CheckTimelineResponse, EventScanResponse, ManipulateEventResponse, MonitorParadoxResponse } from '../dtos/responses/family-c.response';
 import { ArrivalResponse } from '../dtos/responses/resources.response';
 import { defineRoute, type Route } from '../route';
@@ -58,7 +58,12 @@ export function familyCRoutes(container: Container): Route[] {
         const report = await checkParadox.execute({ accountId, timelineId: query.timeline_id, range: TimeRange.parse(query.time_range) });
         return {
           status: 200,
-          body: { ...presentVerdict(query.timeline_id, report), time_range: query.time_range, events_monitored: report.events.map(presentEvent) },
+          body: {
+            ...presentVerdict(query.timeline_id, report),
+            time_range: query.time_range,
+            events_monitored_count: report.events.length,
+            events_monitored: report.events.slice(0, MAX_LISTED).map(presentEvent),
+          },
         };
       },
     ),
