@@ -7,6 +7,7 @@ type Json = { [key: string]: unknown };
 export interface OpenApiOperation {
   readonly operationId: string;
   readonly summary?: string;
+  readonly tags?: string[];
   readonly security?: unknown[];
   readonly parameters?: ReadonlyArray<{ name: string; in: string; required?: boolean; schema: Json; example?: unknown }>;
   readonly requestBody?: { content: Record<string, { schema: Json; example?: unknown }> };
