@@ -33,5 +33,7 @@ module.exports = {
       testMatch: ['<rootDir>/tests/integration/**/*.test.ts'],
     },
     { ...base, ...database, displayName: 'http', testMatch: ['<rootDir>/tests/http/**/*.test.ts'] },
+    // A real browser (Debian's Chromium) through the dashboard and the try-it console.
+    { ...base, ...database, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'] },
   ],
 };
