@@ -83,7 +83,7 @@ export class JourneyInProgress extends DomainError {
 
 export class UnknownItems extends DomainError {
   readonly code = 'unknown_items';
-  constructor(readonly itemIds: readonly string[]) {
+  constructor(itemIds: readonly string[]) {
     super(`These items are not registered for this account: ${itemIds.join(', ')}. Register items with POST /v1/items first.`, {
       item_ids: itemIds,
     });
