@@ -90,7 +90,7 @@ describe('dashboard: signing up, in and out', () => {
     const bodyOf = (response: request.Response) => response.text.replace(/value="[^"]*"/g, '');
     expect(bodyOf(wrong)).toEqual(bodyOf(unknown));
     expect(bodyOf(wrong)).toEqual(bodyOf(locked));
-  });
+  }, 30_000); // every attempt is a real scrypt verification
 
   it('locks an email for 15 minutes after 5 failures in 15 minutes, then lets the right password in', async () => {
     const account = await t.signUp();
@@ -108,7 +108,7 @@ describe('dashboard: signing up, in and out', () => {
     expect((await aBrowser(t).logIn(account.email)).status).toBe(303);
     // A good sign-in clears the email's counter.
     expect(await t.prisma.loginThrottle.findUnique({ where: { key: `email:${account.email}` } })).toBeNull();
-  });
+  }, 30_000);
 
   it('signs out: the session and its console key stop working at once', async () => {
     const browser = aBrowser(t);

@@ -35,7 +35,7 @@ describe('dashboard behind a proxy (TRUST_PROXY set)', () => {
     }
     expect((await from('198.51.100.7').logIn(account.email)).status).toBe(401);
     expect((await from('203.0.113.9').logIn(account.email)).status).toBe(303);
-  });
+  }, 60_000); // 22 real scrypt verifications
 });
 
 describe('dashboard without TRUST_PROXY', () => {
