@@ -101,7 +101,7 @@ describe('CheckParadox', () => {
       refusal = error;
     }
     expect(refusal).toBeInstanceOf(UnknownItems);
-    expect(refusal).toMatchObject({ itemIds: ['itm_404'], details: { item_ids: ['itm_404'] } });
+    expect(refusal).toMatchObject({ details: { item_ids: ['itm_404'] } });
   });
 
   it("refuses another account's item as unknown", async () => {

@@ -89,7 +89,7 @@ describe('Travel', () => {
 
     await expect(
       core.travel.execute({ accountId, destination: anchor.id, itemsTransported: [rock.id, 'itm_404', 'itm_405', 'itm_404'] }),
-    ).rejects.toMatchObject({ code: 'unknown_items', itemIds: ['itm_404', 'itm_405'], details: { item_ids: ['itm_404', 'itm_405'] } });
+    ).rejects.toMatchObject({ code: 'unknown_items', details: { item_ids: ['itm_404', 'itm_405'] } });
     expect(core.database.contents()).toEqual(before);
   });
 
