@@ -13,7 +13,12 @@ export interface Config {
   readonly trustProxy: boolean | number | string;
   /** CSRF_SECRET signs the dashboard's form tokens; unset, the service keeps one in the database. */
   readonly csrfSecret: string | undefined;
+  /** LOG_LEVEL of the JSON request log: one line per request at `info`. */
+  readonly logLevel: LogLevel;
 }
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {}
 
@@ -28,8 +33,10 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   const csrfSecret = env.CSRF_SECRET?.trim() || undefined;
   if (csrfSecret !== undefined && csrfSecret.length < 32) problems.push('CSRF_SECRET must be at least 32 characters (or unset, to keep one in the database).');
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
-  return { port, host: env.HOST?.trim() || '0.0.0.0', databaseUrl, dataDir: env.DATA_DIR?.trim() || '.data', trustProxy, csrfSecret };
+  const logLevel = LOG_LEVELS.find((level) => level === (env.LOG_LEVEL?.trim().toLowerCase() || 'info'));
+  if (!logLevel) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${env.LOG_LEVEL}'.`);
+  if (problems.length > 0 || !logLevel) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
+  return { port, host: env.HOST?.trim() || '0.0.0.0', databaseUrl, dataDir: env.DATA_DIR?.trim() || '.data', trustProxy, csrfSecret, logLevel };
 }
 
 function parseTrustProxy(value: string | undefined): boolean | number | string {

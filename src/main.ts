@@ -1,7 +1,9 @@
 import 'reflect-metadata';
+import { pino } from 'pino';
 import { buildContainer } from './composition/container';
 import { ConfigError, readConfig } from './config';
 import { openDatabase } from './infrastructure/database/open-database';
+import { databaseReadiness } from './infrastructure/database/readiness';
 import { loadServiceSecret } from './infrastructure/persistence/prisma/service-secrets';
 import { createApp } from './interfaces/http/app';
 
@@ -10,7 +12,13 @@ async function main(): Promise<void> {
   const database = await openDatabase({ DATABASE_URL: config.databaseUrl, DATA_DIR: config.dataDir });
   // Every process behind one proxy must sign forms alike: a configured secret, or the database's.
   const formSecret = config.csrfSecret ?? (await loadServiceSecret(database.prisma, 'csrf'));
-  const app = createApp(buildContainer({ prisma: database.prisma }), { trustProxy: config.trustProxy, formSecret });
+  const logger = pino({ level: config.logLevel });
+  const app = createApp(buildContainer({ prisma: database.prisma }), {
+    trustProxy: config.trustProxy,
+    formSecret,
+    logger,
+    readiness: databaseReadiness(database.prisma),
+  });
   const server = app.listen(config.port, config.host, () => {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

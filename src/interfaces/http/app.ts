@@ -1,4 +1,5 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
+import type { Logger } from 'pino';
 import type { Container } from 'inversify';
 import { AuthenticateApiKey } from '../../core/use-cases/accounts/authenticate-api-key';
 import { CsrfGuard } from './dashboard/csrf';
@@ -7,6 +8,8 @@ import { docsConsoleRouter } from './docs-console/docs-router';
 import { mountRoutes } from './express-routes';
 import { authenticate } from './middleware/authenticate';
 import { problemHandler, routeNotFound } from './middleware/problem-handler';
+import { requestId } from './middleware/request-id';
+import { requestLog } from './middleware/request-log';
 import { serveOpenApi } from './openapi/serve';
 import type { Route } from './route';
 import { accountRoutes } from './routes/account-routes';
@@ -17,6 +20,10 @@ import { familyCRoutes } from './routes/family-c-routes';
 export interface AppOptions {
   /** Where failures that are not the client's fault are reported. */
   readonly logError?: (error: unknown) => void;
+  /** One JSON line per request when given (the service passes pino; tests usually do not). */
+  readonly logger?: Logger;
+  /** `GET /readyz`: the database answers and its migrations are applied. */
+  readonly readiness?: () => Promise<{ readonly ready: boolean; readonly reason?: string }>;
   /**
    * Express's 'trust proxy' (TRUST_PROXY): whether X-Forwarded-Proto/-For are believed, which makes
    * session cookies Secure behind an HTTPS proxy and throttles sign-ins by the real client address.
@@ -37,16 +44,29 @@ export function createApp(container: Container, options: AppOptions): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.set('trust proxy', options.trustProxy ?? false);
+  app.use(requestId);
+  if (options.logger) app.use(requestLog(options.logger));
   // Liveness for the container's HEALTHCHECK and the proxy: no key, no data.
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/openapi.json', serveOpenApi(allRoutes(container)));
+  app.get('/readyz', readyz(options.readiness));
+  const routes = allRoutes(container);
+  app.get('/openapi.json', serveOpenApi(routes));
   const csrf = new CsrfGuard(options.formSecret);
   app.use(dashboardRouter(container, csrf));
   app.use(docsConsoleRouter(container, csrf));
-  app.use(mountRoutes(allRoutes(container), authenticate(container.get(AuthenticateApiKey))));
+  app.use(mountRoutes(routes, authenticate(container.get(AuthenticateApiKey))));
   app.use(routeNotFound);
-  app.use(problemHandler(options.logError ?? ((error) => console.error(error))));
+  const logError = options.logError ?? (options.logger ? (error: unknown) => options.logger?.error({ err: error }, 'request failed') : console.error);
+  app.use(problemHandler(logError));
   return app;
+}
+
+/** Ready for traffic or not (503), with no detail beyond a reason an operator can act on. */
+function readyz(readiness: AppOptions['readiness']): RequestHandler {
+  return async (_req, res) => {
+    const state = readiness ? await readiness() : { ready: true };
+    res.status(state.ready ? 200 : 503).json(state.ready ? { status: 'ready' } : { status: 'not ready', reason: state.reason });
+  };
 }

@@ -1,9 +1,11 @@
 import 'reflect-metadata';
+import type { Logger } from 'pino';
 import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import request from 'supertest';
 import { buildContainer } from '../../../src/composition/container';
 import type { PrismaClient } from '../../../src/infrastructure/persistence/prisma/generated/client';
+import { databaseReadiness } from '../../../src/infrastructure/database/readiness';
 import { createApp } from '../../../src/interfaces/http/app';
 import { ShiftableWallClock } from '../shiftable-wall-clock';
 import { provisionTestDatabase } from '../test-database';
@@ -31,6 +33,8 @@ let accounts = 0;
 export interface TestAppOptions {
   /** Express 'trust proxy', as TRUST_PROXY sets it in the service. */
   readonly trustProxy?: boolean | number | string;
+  /** Request log lines go here when given (as the service's go to stdout). */
+  readonly logger?: Logger;
 }
 
 /** The real app over its own fresh database; one per test file. */
@@ -42,6 +46,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logError: (error) => errors.push(error),
     trustProxy: options.trustProxy ?? false,
     formSecret: randomBytes(32).toString('base64url'),
+    logger: options.logger,
+    readiness: databaseReadiness(database.prisma),
   });
   return {
     app,

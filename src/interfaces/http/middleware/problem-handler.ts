@@ -3,7 +3,9 @@ import { DomainError } from '../../../core/domain/errors';
 import { Problem } from '../problem';
 
 export function sendProblem(res: Response, problem: Problem): void {
-  res.status(problem.status).set(problem.headers).type('application/problem+json').json(problem.toJson());
+  // The request id ties an answer to its log line when a client reports a failure.
+  const body = { ...problem.toJson(), request_id: res.locals.requestId };
+  res.status(problem.status).set(problem.headers).type('application/problem+json').json(body);
 }
 
 export const routeNotFound: RequestHandler = (req) => {

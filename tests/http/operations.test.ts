@@ -1,0 +1,78 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import request from 'supertest';
+import { startTestApp, type TestApp } from '../support/http/test-app';
+
+/** Collects the service's log lines, parsed, as a log shipper would read them. */
+function memoryLogger() {
+  const lines: Array<Record<string, unknown>> = [];
+  const raw: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      raw.push(chunk.toString());
+      lines.push(JSON.parse(chunk.toString()));
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, stream), lines, raw };
+}
+
+describe('operating the service', () => {
+  const log = memoryLogger();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ logger: log.logger });
+  });
+  afterAll(() => t.close());
+
+  it('answers /healthz and /readyz without a key and without data', async () => {
+    const health = await request(t.app).get('/healthz');
+    expect([health.status, health.body]).toEqual([200, { status: 'ok' }]);
+    const ready = await request(t.app).get('/readyz');
+    expect([ready.status, ready.body]).toEqual([200, { status: 'ready' }]);
+  });
+
+  it('is not ready while a migration this build ships is not applied', async () => {
+    const [last] = await t.prisma.$queryRaw<Array<{ id: string; migration_name: string }>>`
+      SELECT id, migration_name FROM _prisma_migrations ORDER BY migration_name DESC LIMIT 1`;
+    await t.prisma.$executeRaw`UPDATE _prisma_migrations SET rolled_back_at = now() WHERE id = ${last.id}`;
+    try {
+      const ready = await request(t.app).get('/readyz');
+      expect(ready.status).toBe(503);
+      expect(ready.body).toEqual({ status: 'not ready', reason: '1 migration(s) not applied' });
+    } finally {
+      await t.prisma.$executeRaw`UPDATE _prisma_migrations SET rolled_back_at = NULL WHERE id = ${last.id}`;
+    }
+  });
+
+  it('echoes a caller request id, or makes one, in the header and in every error body', async () => {
+    const given = await request(t.app).get('/timelines').set('X-Request-Id', 'trace-123.abc');
+    expect(given.headers['x-request-id']).toBe('trace-123.abc');
+    expect(given.body.request_id).toBe('trace-123.abc');
+
+    const made = await request(t.app).get('/timelines').set('X-Request-Id', 'not acceptable <script>');
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(made.body.request_id).toBe(made.headers['x-request-id']);
+  });
+
+  it('logs one JSON line per request with method, path, status, duration, account and request id, and no secrets', async () => {
+    const me = await t.signUp();
+    log.lines.length = 0;
+    log.raw.length = 0;
+    await request(t.app).get('/timelines?limit=5').set('Authorization', me.auth).set('Cookie', 'tns_session=secret-cookie').set('X-Request-Id', 'req-anchor');
+
+    const requests = log.lines.filter((line) => line.request_id === 'req-anchor');
+    expect(requests).toHaveLength(1);
+    expect(requests[0]).toMatchObject({
+      req: { method: 'GET', path: '/timelines' },
+      res: { status: 200 },
+      responseTime: expect.any(Number),
+      account_id: me.id,
+      request_id: 'req-anchor',
+    });
+    const everything = log.raw.join('');
+    expect(everything).not.toContain(me.apiKey);
+    expect(everything).not.toContain('secret-cookie');
+    expect(everything).not.toContain('correct horse battery');
+  });
+});

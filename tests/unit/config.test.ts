@@ -1,0 +1,48 @@
+import { ConfigError, readConfig } from '../../src/config';
+
+describe('readConfig', () => {
+  it('runs with no settings at all: port 3000, embedded database in .data, no proxy trusted', () => {
+    expect(readConfig({})).toEqual({
+      port: 3000,
+      host: '0.0.0.0',
+      databaseUrl: undefined,
+      dataDir: '.data',
+      trustProxy: false,
+      csrfSecret: undefined,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every setting', () => {
+    const config = readConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgresql://u@db:5432/x',
+      DATA_DIR: '/var/lib/tns',
+      TRUST_PROXY: '1',
+      CSRF_SECRET: 'x'.repeat(32),
+      LOG_LEVEL: 'WARN',
+    });
+    expect(config).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      databaseUrl: 'postgresql://u@db:5432/x',
+      dataDir: '/var/lib/tns',
+      trustProxy: 1,
+      csrfSecret: 'x'.repeat(32),
+      logLevel: 'warn',
+    });
+  });
+
+  it('names every bad value at once', () => {
+    let failure: unknown;
+    try {
+      readConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', CSRF_SECRET: 'short', LOG_LEVEL: 'loud' });
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).toBeInstanceOf(ConfigError);
+    const message = failure instanceof Error ? failure.message : '';
+    for (const name of ['PORT', 'DATABASE_URL', 'CSRF_SECRET', 'LOG_LEVEL']) expect(message).toContain(name);
+  });
+});
