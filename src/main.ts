@@ -7,6 +7,8 @@ import { databaseReadiness } from './infrastructure/database/readiness';
 import { loadServiceSecret } from './infrastructure/persistence/prisma/service-secrets';
 import { createApp } from './interfaces/http/app';
 
+const SHUTDOWN_GRACE_MS = 10_000;
+
 async function main(): Promise<void> {
   const config = readConfig(process.env);
   const database = await openDatabase({ DATABASE_URL: config.databaseUrl, DATA_DIR: config.dataDir });
@@ -28,8 +30,11 @@ async function main(): Promise<void> {
   });
 
   const shutdown = (): void => {
-    // Stop accepting, let in-flight requests finish, then release the database.
+    // Stop accepting, let in-flight requests finish (for at most SHUTDOWN_GRACE_MS: a stuck client
+    // must not hold a deploy), then release the database.
+    const stuck = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     server.close(() => {
+      clearTimeout(stuck);
       database.close().then(
         () => process.exit(0),
         (error: unknown) => {
