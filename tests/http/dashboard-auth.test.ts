@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { aBrowser, csrfOf, freshKeyOf, PASSWORD, uniqueEmail } from '../support/http/browser';
 import { startTestApp, type TestApp } from '../support/http/test-app';
+import { ScryptCredentialHasher } from '../../src/infrastructure/system/scrypt-credential-hasher';
 
 const SAME_MESSAGE = 'The email or password is not right, or sign-in is paused after repeated failures.';
 
@@ -99,7 +100,8 @@ describe('dashboard: signing up, in and out', () => {
     }
     expect((await aBrowser(t).logIn(account.email)).status).toBe(401);
     const counter = await t.prisma.loginThrottle.findUniqueOrThrow({ where: { key: `email:${account.email}` } });
-    expect(counter.failures).toBe(5);
+    // Five attempts evaluated, the sixth counted and refused unevaluated: it set the lock.
+    expect(counter.failures).toBe(6);
     expect(counter.lockedUntil).not.toBeNull();
 
     t.clock.advanceMinutes(14);
@@ -109,6 +111,19 @@ describe('dashboard: signing up, in and out', () => {
     // A good sign-in clears the email's counter.
     expect(await t.prisma.loginThrottle.findUnique({ where: { key: `email:${account.email}` } })).toBeNull();
   }, 30_000);
+
+  it('evaluates at most 5 of a burst of concurrent guesses at one email, then stays locked', async () => {
+    const account = await t.signUp();
+    const verify = jest.spyOn(ScryptCredentialHasher.prototype, 'verifyPassword');
+    try {
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, n) => aBrowser(t).logIn(account.email, `guess ${n}`)));
+      expect(answers.every((answer) => answer.status === 401)).toBe(true);
+      expect(verify.mock.calls.length).toBeLessThanOrEqual(5);
+    } finally {
+      verify.mockRestore();
+    }
+    expect((await aBrowser(t).logIn(account.email)).status).toBe(401);
+  }, 60_000);
 
   it('signs out: the session and its console key stop working at once', async () => {
     const browser = aBrowser(t);

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { asAccount, type AccountClient } from '../support/http/as-account';
+import { aBrowser } from '../support/http/browser';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 
 // Input crafted to break the service must get a 4xx problem and change nothing; never a 500
@@ -84,5 +85,25 @@ describe('hostile input', () => {
     expect(item.status).toBe(201);
     const events = await me.post('/api/v1/scan-events', { location: '場'.repeat(200), time_range: '0001-01-01T00:00:00Z/9999-12-31T23:59:59Z' });
     expect(events.body.events.map((event: { description: string }) => event.description)).toEqual([`Item retrieved: ${cjk}`]);
+  });
+});
+
+describe('hostile input on the dashboard forms', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers NUL characters and impossible key ids with pages, never a 500', async () => {
+    const browser = aBrowser(t);
+    expect((await browser.logIn('a\u0000b@example.com')).status).toBe(400);
+    expect((await browser.signUp()).status).toBe(201);
+    const named = await browser.submit('/dashboard/keys', { name: 'a\u0000b' });
+    expect(named.status).toBeLessThan(500);
+    for (const action of ['roll', 'revoke']) {
+      expect((await browser.submit(`/dashboard/keys/%00/${action}`)).status).toBe(404);
+      expect((await browser.submit(`/dashboard/keys/${'k'.repeat(300)}/${action}`)).status).toBe(404);
+    }
   });
 });

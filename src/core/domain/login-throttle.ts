@@ -1,7 +1,9 @@
 /**
- * Failed sign-ins are counted per email and per client address in fixed windows. A counter that
- * reaches its threshold within its window locks sign-in for that email (or from that address)
- * until `lockedUntil`; the correct password does not help while locked.
+ * Sign-in attempts are counted per email and per client address in fixed windows, BEFORE the
+ * password is verified, so a burst of concurrent guesses cannot all be evaluated: at most
+ * `threshold` attempts per window are. The attempt beyond it locks sign-in for that email (or from
+ * that address) until `lockedUntil`; the correct password does not help while locked. A successful
+ * sign-in gives its attempt back.
  */
 export interface LoginCounter {
   readonly key: string;
@@ -35,22 +37,27 @@ export function addressThrottleKey(address: string): string {
   return `address:${address}`;
 }
 
+/** The attempt just counted may be evaluated: no lock, and within the window's allowance. */
+export function mayEvaluate(counter: LoginCounter, rule: ThrottleRule, now: Date): boolean {
+  return !isLocked(counter, now) && counter.failures <= rule.threshold;
+}
+
 export function isLocked(counter: LoginCounter | undefined, now: Date): boolean {
   return counter?.lockedUntil != null && counter.lockedUntil.getTime() > now.getTime();
 }
 
-/** What the store needs to count one failure atomically, given the rule and the time. */
-export interface FailureToRecord {
+/** What the store needs to count one attempt atomically, given the rule and the time. */
+export interface AttemptToRecord {
   readonly key: string;
   readonly now: Date;
   /** A stored window that started before this is over: the count starts again at 1. */
   readonly windowStartsAfter: Date;
   readonly threshold: number;
-  /** Set as `lockedUntil` when the count reaches the threshold. */
+  /** Set as `lockedUntil` when the count goes beyond the threshold. */
   readonly lockUntil: Date;
 }
 
-export function failureToRecord(key: string, rule: ThrottleRule, now: Date): FailureToRecord {
+export function attemptToRecord(key: string, rule: ThrottleRule, now: Date): AttemptToRecord {
   return {
     key,
     now,

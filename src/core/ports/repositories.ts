@@ -1,7 +1,7 @@
 import type { Account, ApiKey } from '../domain/account';
 import type { Anchor } from '../domain/anchor';
 import type { Item } from '../domain/item';
-import type { FailureToRecord, LoginCounter } from '../domain/login-throttle';
+import type { AttemptToRecord, LoginCounter } from '../domain/login-throttle';
 import type { Session } from '../domain/session';
 import type { TimeRange } from '../domain/time-range';
 import type { Timeline } from '../domain/timeline';
@@ -42,8 +42,14 @@ export interface SessionRepository {
 export interface LoginThrottleRepository {
   /** The stored counters among `keys`; keys never counted are left out. */
   find(keys: readonly string[]): Promise<LoginCounter[]>;
-  /** Counts one failure atomically (concurrent failures are all counted), locking at the threshold. */
-  recordFailure(failure: FailureToRecord): Promise<void>;
+  /**
+   * Counts one attempt atomically and answers the counter after it (concurrent attempts are all
+   * counted, each sees its own count); the count beyond the threshold sets the lock. A counter
+   * that is locked already is left as it is: attempts during a lock do not prolong it.
+   */
+  recordAttempt(attempt: AttemptToRecord): Promise<LoginCounter>;
+  /** Gives one attempt back (a successful sign-in must not use up an address's allowance). */
+  forgiveAttempt(key: string): Promise<void>;
   clear(key: string): Promise<void>;
 }
 

@@ -2,7 +2,7 @@ import type { Account, ApiKey } from '../../../src/core/domain/account';
 import type { Anchor } from '../../../src/core/domain/anchor';
 import { EmailAlreadyRegistered } from '../../../src/core/domain/errors';
 import type { Item } from '../../../src/core/domain/item';
-import type { FailureToRecord, LoginCounter } from '../../../src/core/domain/login-throttle';
+import { isLocked, type AttemptToRecord, type LoginCounter } from '../../../src/core/domain/login-throttle';
 import type { Session } from '../../../src/core/domain/session';
 import { textKey } from '../../../src/core/domain/text-key';
 import type { TimeRange } from '../../../src/core/domain/time-range';
@@ -140,18 +140,25 @@ export class InMemoryLoginThrottleRepository implements LoginThrottleRepository 
     return keys.flatMap((key) => this.table.get(key) ?? []);
   }
 
-  async recordFailure(failure: FailureToRecord): Promise<void> {
-    const stored = this.table.get(failure.key);
-    const windowOver = !stored || stored.windowStartedAt.getTime() <= failure.windowStartsAfter.getTime();
+  async recordAttempt(attempt: AttemptToRecord): Promise<LoginCounter> {
+    const stored = this.table.get(attempt.key);
+    if (stored && isLocked(stored, attempt.now)) return stored;
+    const windowOver = !stored || stored.windowStartedAt.getTime() <= attempt.windowStartsAfter.getTime();
     const failures = windowOver ? 1 : stored.failures + 1;
     const counter: LoginCounter = {
-      key: failure.key,
+      key: attempt.key,
       failures,
-      windowStartedAt: windowOver ? failure.now : stored.windowStartedAt,
-      lockedUntil: failures >= failure.threshold ? failure.lockUntil : (stored?.lockedUntil ?? null),
+      windowStartedAt: windowOver ? attempt.now : stored.windowStartedAt,
+      lockedUntil: failures > attempt.threshold ? attempt.lockUntil : (stored?.lockedUntil ?? null),
     };
-    if (stored) this.table.update(failure.key, counter, this.journal);
-    else this.table.insert(failure.key, counter, this.journal);
+    if (stored) this.table.update(attempt.key, counter, this.journal);
+    else this.table.insert(attempt.key, counter, this.journal);
+    return counter;
+  }
+
+  async forgiveAttempt(key: string): Promise<void> {
+    const stored = this.table.get(key);
+    if (stored) this.table.update(key, { ...stored, failures: Math.max(stored.failures - 1, 0) }, this.journal);
   }
 
   async clear(key: string): Promise<void> {

@@ -5,8 +5,8 @@ import {
   addressThrottleKey,
   EMAIL_THROTTLE,
   emailThrottleKey,
-  failureToRecord,
-  isLocked,
+  attemptToRecord,
+  mayEvaluate,
 } from '../../domain/login-throttle';
 import { SESSION_IDLE_MS } from '../../domain/session';
 import type { CredentialHasher } from '../../ports/credential-hasher';
@@ -43,27 +43,27 @@ export class LogIn {
     const emailKey = emailThrottleKey(email);
     const addressKey = addressThrottleKey(input.clientAddress);
     const now = this.clock.now();
-    const [account, counters] = await this.transactions.read(async (repos) =>
-      Promise.all([repos.accounts.findByEmail(email), repos.loginThrottles.find([emailKey, addressKey])]),
+    // Count the attempt before verifying it: a burst of concurrent guesses is counted in full, and
+    // only the attempts within the allowance get a verification at all.
+    const [account, byEmail, byAddress] = await this.transactions.read(async (repos) =>
+      Promise.all([
+        repos.accounts.findByEmail(email),
+        repos.loginThrottles.recordAttempt(attemptToRecord(emailKey, EMAIL_THROTTLE, now)),
+        repos.loginThrottles.recordAttempt(attemptToRecord(addressKey, ADDRESS_THROTTLE, now)),
+      ]),
     );
+    // Locked: refuse without spending a password verification (the answer is the same as for a
+    // wrong password, and an unknown email locks just the same, so nothing is revealed).
+    if (!mayEvaluate(byEmail, EMAIL_THROTTLE, now) || !mayEvaluate(byAddress, ADDRESS_THROTTLE, now)) throw new InvalidCredentials();
 
     const passwordMatches = await this.hasher.verifyPassword(input.password, account?.passwordHash ?? (await this.dummy()));
-    const locked = counters.some((counter) => isLocked(counter, now));
-    if (!account || !passwordMatches || locked) {
-      // Failures while locked are not counted: the lock ends 15 minutes after it began, even
-      // while someone keeps guessing, so an attacker cannot lock the owner out for ever.
-      if (!locked) {
-        await this.transactions.read(async (repos) => {
-          await repos.loginThrottles.recordFailure(failureToRecord(emailKey, EMAIL_THROTTLE, now));
-          await repos.loginThrottles.recordFailure(failureToRecord(addressKey, ADDRESS_THROTTLE, now));
-        });
-      }
-      throw new InvalidCredentials();
-    }
+    if (!account || !passwordMatches) throw new InvalidCredentials();
 
     return this.transactions.exclusive(account.id, async (repos) => {
-      // The address counter stays: one good password must not wipe out guesses at other emails.
+      // The email's count starts again; the address gives back only this attempt, so one good
+      // password does not wipe out guesses at other emails.
       await repos.loginThrottles.clear(emailKey);
+      await repos.loginThrottles.forgiveAttempt(addressKey);
       // Sessions that ended unseen are cleared here, revoking their console keys.
       const ended = await repos.sessions.listEndedForAccount(account.id, new Date(now.getTime() - SESSION_IDLE_MS), now);
       for (const session of ended) await endSession(repos, session, now);

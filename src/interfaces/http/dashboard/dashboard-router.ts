@@ -197,7 +197,7 @@ export function dashboardRouter(container: Container, csrf: CsrfGuard): Router {
   router.post(
     '/dashboard/keys/:keyId/roll',
     ...signedInPost(async (req, res, signedIn) => {
-      const keyId = String(req.params.keyId);
+      const keyId = keyIdParam(req);
       try {
         const issued = await rollApiKey.execute({ accountId: signedIn.signedIn.session.accountId, keyId });
         await renderDashboard(res, 200, signedIn, { fresh: { ...issued, replaced: keyId } });
@@ -211,7 +211,7 @@ export function dashboardRouter(container: Container, csrf: CsrfGuard): Router {
   router.post(
     '/dashboard/keys/:keyId/revoke',
     ...signedInPost(async (req, res, signedIn) => {
-      const keyId = String(req.params.keyId);
+      const keyId = keyIdParam(req);
       try {
         const revoked = await revokeApiKey.execute({ accountId: signedIn.signedIn.session.accountId, keyId });
         await renderDashboard(res, 200, signedIn, { message: `Key ${revoked.prefix}… is revoked: requests with it are refused from now on.` });
@@ -225,12 +225,21 @@ export function dashboardRouter(container: Container, csrf: CsrfGuard): Router {
   return router;
 }
 
-/** One field of a parsed form; a repeated field is not a value we take. */
+/**
+ * One field of a parsed form; a repeated field, or one with control characters (which no email,
+ * password or key name has, and PostgreSQL cannot store as NUL), is not a value we take.
+ */
 function formField(req: Request, name: string): string | undefined {
   const body: unknown = req.body;
   if (typeof body !== 'object' || body === null || !(name in body)) return undefined;
   const value: unknown = Reflect.get(body, name);
-  return typeof value === 'string' ? value : undefined;
+  return typeof value === 'string' && !/[\u0000-\u001f\u007f]/.test(value) ? value : undefined;
+}
+
+/** A key id from the path, or '' (which names no key) when it cannot be one. */
+function keyIdParam(req: Request): string {
+  const keyId = String(req.params.keyId);
+  return /^key_[0-9a-f]{32}$/.test(keyId) ? keyId : '';
 }
 
 /** Only a path of this service, never `//elsewhere` or a full URL: no open redirect after sign-in. */
