@@ -6,6 +6,7 @@ import { openDatabase } from './infrastructure/database/open-database';
 import { databaseReadiness } from './infrastructure/database/readiness';
 import { loadServiceSecret } from './infrastructure/persistence/prisma/service-secrets';
 import { createApp } from './interfaces/http/app';
+import { answerClientErrors } from './interfaces/http/client-errors';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
     console.log(`Time Navigation Service listening on http://${host}:${port}`);
     console.log(`Data: ${database.description}`);
   });
+
+  answerClientErrors(server);
 
   const shutdown = (): void => {
     // Stop accepting, let in-flight requests finish (for at most SHUTDOWN_GRACE_MS: a stuck client

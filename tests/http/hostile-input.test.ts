@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { asAccount, type AccountClient } from '../support/http/as-account';
 import { aBrowser } from '../support/http/browser';
+import { answerClientErrors } from '../../src/interfaces/http/client-errors';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 
 // Input crafted to break the service must get a 4xx problem and change nothing; never a 500
@@ -104,6 +105,38 @@ describe('hostile input on the dashboard forms', () => {
     for (const action of ['roll', 'revoke']) {
       expect((await browser.submit(`/dashboard/keys/%00/${action}`)).status).toBe(404);
       expect((await browser.submit(`/dashboard/keys/${'k'.repeat(300)}/${action}`)).status).toBe(404);
+    }
+  });
+});
+
+describe('requests Node refuses before routing', () => {
+  it('answers headers over 16 KiB with a 431 problem, not a bare status', async () => {
+    const t = await startTestApp();
+    const server = t.app.listen(0, '127.0.0.1');
+    answerClientErrors(server);
+    try {
+      await new Promise((resolve) => server.once('listening', resolve));
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const response = await fetch(`http://127.0.0.1:${port}/timelines`, { headers: { 'X-Padding': 'x'.repeat(20_000) } });
+      expect(response.status).toBe(431);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(await response.json()).toMatchObject({ status: 431, code: 'headers_too_large' });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+      await t.close();
+    }
+  });
+
+  it('refuses lone surrogates, which validators cannot encode, with a 400 naming the field', async () => {
+    const t = await startTestApp();
+    try {
+      const body = '{"email":"a\\ud800@example.com","password":"correct horse battery"}';
+      const response = await request(t.app).post('/v1/accounts').set('Content-Type', 'application/json').send(body);
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual([expect.objectContaining({ field: 'email' })]);
+    } finally {
+      await t.close();
     }
   });
 });

@@ -22,6 +22,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   route_not_found: 404,
   method_not_allowed: 405,
   payload_too_large: 413,
+  headers_too_large: 431,
   unsupported_media_type: 415,
   // resources
   timeline_not_found: 404,
@@ -52,6 +53,7 @@ export const TITLE_BY_STATUS: Readonly<Record<number, string>> = {
   409: 'Conflict',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
+  431: 'Request Header Fields Too Large',
   422: 'Unprocessable Content',
   500: 'Internal Server Error',
 };
