@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import type { CredentialHasher } from '../core/ports/credential-hasher';
+import { IdempotencyStore } from '../core/ports/idempotency-store';
 import type { IdGenerator } from '../core/ports/id-generator';
 import type { TransactionBoundary } from '../core/ports/transaction-boundary';
 import type { WallClock } from '../core/ports/wall-clock';
@@ -29,6 +30,7 @@ import { ListTimelines } from '../core/use-cases/timelines/list-timelines';
 import { Travel } from '../core/use-cases/travels/travel';
 import { TravelToMoment } from '../core/use-cases/travels/travel-to-moment';
 import type { PrismaClient } from '../infrastructure/persistence/prisma/generated/client';
+import { PrismaIdempotencyStore } from '../infrastructure/persistence/prisma/prisma-idempotency-store';
 import { PrismaTransactionBoundary } from '../infrastructure/persistence/prisma/prisma-transaction-boundary';
 import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
 import { ScryptCredentialHasher } from '../infrastructure/system/scrypt-credential-hasher';
@@ -54,6 +56,8 @@ export function buildContainer(options: ContainerOptions): Container {
   container.bind<CredentialHasher>(TOKENS.CredentialHasher).toConstantValue(new ScryptCredentialHasher());
 
   const { TransactionBoundary: tx, WallClock: clock, IdGenerator: ids, CredentialHasher: hasher } = TOKENS;
+  // The port is an abstract class so that it is its own token: the HTTP edge resolves it without composition.
+  container.bind(IdempotencyStore).toResolvedValue((c: WallClock) => new PrismaIdempotencyStore(options.prisma, c), [clock]);
   container.bind(CreateAccount).toResolvedValue(
     (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new CreateAccount(t, h, i, c),
     [tx, hasher, ids, clock],

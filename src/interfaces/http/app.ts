@@ -1,12 +1,14 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Container } from 'inversify';
+import { IdempotencyStore } from '../../core/ports/idempotency-store';
 import { AuthenticateApiKey } from '../../core/use-cases/accounts/authenticate-api-key';
 import { CsrfGuard } from './dashboard/csrf';
 import { dashboardRouter } from './dashboard/dashboard-router';
 import { docsConsoleRouter } from './docs-console/docs-router';
 import { mountRoutes } from './express-routes';
 import { authenticate } from './middleware/authenticate';
+import { idempotency } from './middleware/idempotency';
 import { problemHandler, routeNotFound } from './middleware/problem-handler';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
@@ -56,9 +58,9 @@ export function createApp(container: Container, options: AppOptions): Express {
   const csrf = new CsrfGuard(options.formSecret);
   app.use(dashboardRouter(container, csrf));
   app.use(docsConsoleRouter(container, csrf));
-  app.use(mountRoutes(routes, authenticate(container.get(AuthenticateApiKey))));
-  app.use(routeNotFound);
   const logError = options.logError ?? (options.logger ? (error: unknown) => options.logger?.error({ err: error }, 'request failed') : console.error);
+  app.use(mountRoutes(routes, authenticate(container.get(AuthenticateApiKey)), idempotency(container.get(IdempotencyStore), logError)));
+  app.use(routeNotFound);
   app.use(problemHandler(logError));
   return app;
 }

@@ -4,13 +4,22 @@ import { jsonBody } from './middleware/json-body';
 import { Problem } from './problem';
 import type { Route } from './route';
 
-/** Mounts transport-free routes on Express, with authentication first where a route needs it. */
-export function mountRoutes(routes: readonly Route[], authenticate: RequestHandler): Router {
+/**
+ * Mounts transport-free routes on Express, with authentication first where a route needs it; an
+ * authenticated POST then honours `Idempotency-Key` (`idempotent`, after its body is parsed).
+ */
+export function mountRoutes(
+  routes: readonly Route[],
+  authenticate: RequestHandler | readonly RequestHandler[],
+  idempotent?: RequestHandler,
+): Router {
+  const authenticated = Array.isArray(authenticate) ? [...authenticate] : [authenticate];
   const router = Router();
   for (const route of routes) {
     // Express answers HEAD with the GET handler; a GET that registers something must not run twice.
     if (route.method === 'get' && route.changesState) router.head(route.path, methodNotAllowed('GET'));
-    const chain: RequestHandler[] = route.authenticated ? [authenticate, jsonBody] : [jsonBody];
+    const chain: RequestHandler[] = route.authenticated ? [...authenticated, jsonBody] : [jsonBody];
+    if (idempotent && route.authenticated && route.method === 'post') chain.push(idempotent);
     router[route.method](route.path, ...chain, async (req, res) => {
       const principal: Principal | null = res.locals.principal ?? null;
       const params = pathParameters(req.params);

@@ -29,7 +29,7 @@ export function operationOf(route: Route, schemas: Readonly<Record<string, JsonO
     summary: route.summary,
     tags: [TAGS[route.family].name],
     security: route.authenticated ? [{ bearerAuth: [] }] : [],
-    parameters: [...pathParameters(route, docs?.example), ...queryParameters(route, schemas)],
+    parameters: [...pathParameters(route, docs?.example), ...queryParameters(route, schemas), ...idempotencyKeyParameter(route)],
   };
   if (route.method === 'get' && route.query) operation.description = GET_PARAMETERS;
   if (route.body) {
@@ -54,6 +54,22 @@ function successResponse(docs: NonNullable<Route['docs']>, schemas: Readonly<Rec
     ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
     content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
   };
+}
+
+/** Authenticated POSTs honour `Idempotency-Key` (docs/decisions.md, "Idempotency-Key"). */
+function idempotencyKeyParameter(route: Route): JsonObject[] {
+  if (!route.authenticated || route.method !== 'post') return [];
+  return [
+    {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'A key of your choice (for example a UUID) that makes a retry safe: for 24 hours, a request of this account with the same key, method, path and body gets the first answer again (with `Idempotent-Replayed: true`) instead of acting twice. The same key with another request answers `idempotency_key_reused` (422); while the first is still being answered, `idempotency_key_in_use` (409, `Retry-After`).',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+      example: '5f0c6f4e-8a2d-4d0b-9a57-0d6f2f0f7a11',
+    },
+  ];
 }
 
 function pathParameters(route: Route, example: Readonly<Record<string, unknown>> | undefined): JsonObject[] {

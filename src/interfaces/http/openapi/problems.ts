@@ -5,12 +5,15 @@ import type { JsonObject } from './schemas';
 /** Codes any operation can answer: its input is parsed and validated, and the service can fail. */
 const EVERY_OPERATION = ['malformed_json', 'validation_failed', 'payload_too_large', 'unsupported_media_type', 'internal_error'];
 const WITH_A_KEY = ['missing_api_key', 'invalid_api_key'];
+/** An authenticated POST honours `Idempotency-Key` (middleware/idempotency.ts). */
+const IDEMPOTENT = ['idempotency_key_in_use', 'idempotency_key_reused'];
 
 export const PROBLEM_SCHEMA = { $ref: '#/components/schemas/ProblemResponse' };
 
 /** Every error code a route can answer, each known to error-statuses.ts. */
 export function errorCodesOf(route: Route): string[] {
-  const codes = [...EVERY_OPERATION, ...(route.authenticated ? WITH_A_KEY : []), ...(route.docs?.errors ?? [])];
+  const idempotent = route.authenticated && route.method === 'post';
+  const codes = [...EVERY_OPERATION, ...(route.authenticated ? WITH_A_KEY : []), ...(idempotent ? IDEMPOTENT : []), ...(route.docs?.errors ?? [])];
   return [...new Set(codes)];
 }
 

@@ -1,0 +1,29 @@
+/** The first answer to a request made with an Idempotency-Key, replayed to its retries. */
+export interface StoredResponse {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** What reserving a key found: the request may act, or it is a retry, a duplicate in flight, or a misuse. */
+export type Reservation =
+  | { readonly outcome: 'reserved' }
+  | { readonly outcome: 'replay'; readonly response: StoredResponse }
+  | { readonly outcome: 'in_progress' }
+  | { readonly outcome: 'reused' };
+
+/**
+ * Idempotency keys per account (Stripe's semantics). An abstract class rather than an interface only
+ * so that it can serve as its own injection token; it carries no behaviour.
+ */
+export abstract class IdempotencyStore {
+  /**
+   * Claims `key` for a request whose method, path and body digest to `requestDigest`, atomically
+   * across processes. A key older than the retention period counts as never used.
+   */
+  abstract reserve(accountId: string, key: string, requestDigest: string): Promise<Reservation>;
+  /** Keeps the answer of a reserved key, for its retries. */
+  abstract complete(accountId: string, key: string, response: StoredResponse): Promise<void>;
+  /** Gives a reserved key back unanswered (the request failed or was aborted): a retry acts. */
+  abstract release(accountId: string, key: string): Promise<void>;
+}

@@ -1,0 +1,163 @@
+import request from 'supertest';
+import { startTestApp, type TestAccount, type TestApp } from '../support/http/test-app';
+
+/** `Idempotency-Key` on authenticated POSTs: Stripe's semantics, kept 24 hours per account. */
+describe('Idempotency-Key', () => {
+  let t: TestApp;
+  let me: TestAccount;
+  let keys = 0;
+  const newKey = () => `key-${Date.now()}-${++keys}`;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    me = await t.signUp();
+  });
+  afterAll(() => t.close());
+
+  const createAnchor = (account: TestAccount, key: string | undefined, body: object) => {
+    const sent = request(t.app).post('/v1/anchors').set('Authorization', account.auth);
+    return (key === undefined ? sent : sent.set('Idempotency-Key', key)).send(body);
+  };
+  const anchors = (account: TestAccount, description: string) => t.prisma.anchor.count({ where: { accountId: account.id, description } });
+
+  it('answers a retry with the first status, body and Location, and acts once', async () => {
+    const key = newKey();
+    const first = await createAnchor(me, key, { description: 'Retried home' });
+    const retry = await createAnchor(me, key, { description: 'Retried home' });
+
+    expect(first.status).toBe(201);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    expect({ status: retry.status, body: retry.body }).toEqual({ status: first.status, body: first.body });
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.headers['content-type']).toBe(first.headers['content-type']);
+    expect(await anchors(me, 'Retried home')).toBe(1);
+  });
+
+  it('replays the Location of a created timeline', async () => {
+    const key = newKey();
+    const body = { name: 'Apollo 11', destination_time: '1969-07-20T20:17:40Z' };
+    const first = await request(t.app).post('/v1/timelines').set('Authorization', me.auth).set('Idempotency-Key', key).send(body);
+    const retry = await request(t.app).post('/v1/timelines').set('Authorization', me.auth).set('Idempotency-Key', key).send(body);
+    expect(first.status).toBe(201);
+    expect(retry.headers.location).toBe(first.headers.location);
+    expect(retry.body).toEqual(first.body);
+    expect(await t.prisma.timeline.count({ where: { accountId: me.id, name: 'Apollo 11' } })).toBe(1);
+  });
+
+  it('refuses the same key with a different body, path or method, and does not act', async () => {
+    const key = newKey();
+    await createAnchor(me, key, { description: 'First use' }).expect(201);
+
+    const otherBody = await createAnchor(me, key, { description: 'Second use' });
+    expect(otherBody.status).toBe(422);
+    expect(otherBody.body.code).toBe('idempotency_key_reused');
+    expect(otherBody.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const otherPath = await request(t.app).post('/v1/items').set('Authorization', me.auth).set('Idempotency-Key', key).send({ description: 'First use' });
+    expect(otherPath.body.code).toBe('idempotency_key_reused');
+    expect(await anchors(me, 'Second use')).toBe(0);
+    expect(await t.prisma.item.count({ where: { accountId: me.id, description: 'First use' } })).toBe(0);
+  });
+
+  it('keeps keys per account: another account acts with the same key', async () => {
+    const other = await t.signUp();
+    const key = newKey();
+    const mine = await createAnchor(me, key, { description: 'Shared key' });
+    const theirs = await createAnchor(other, key, { description: 'Shared key' });
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+    expect(theirs.body.id).not.toBe(mine.body.id);
+    expect([await anchors(me, 'Shared key'), await anchors(other, 'Shared key')]).toEqual([1, 1]);
+  });
+
+  it('acts once for concurrent duplicates: the others are told to retry (409) or get the replay', async () => {
+    const key = newKey();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => createAnchor(me, key, { description: 'Concurrent home' })));
+
+    const created = answers.filter((answer) => answer.status === 201);
+    const inUse = answers.filter((answer) => answer.status === 409);
+    expect(created.length + inUse.length).toBe(10);
+    expect(created.filter((answer) => answer.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+    expect(new Set(created.map((answer) => answer.body.id)).size).toBe(1);
+    for (const answer of inUse) {
+      expect(answer.body.code).toBe('idempotency_key_in_use');
+      expect(answer.headers['retry-after']).toBe('1');
+    }
+    expect(await anchors(me, 'Concurrent home')).toBe(1);
+    // Once the first is answered, a retry gets its answer.
+    const retry = await createAnchor(me, key, { description: 'Concurrent home' });
+    expect(retry.status).toBe(201);
+    expect(retry.body.id).toBe(created[0]?.body.id);
+  });
+
+  it('forgets a key after 24 hours: the same key then acts again, even with another body', async () => {
+    const key = newKey();
+    await createAnchor(me, key, { description: 'Before expiry' }).expect(201);
+    t.clock.advanceMinutes(23 * 60);
+    expect((await createAnchor(me, key, { description: 'Before expiry' })).headers['idempotent-replayed']).toBe('true');
+    expect((await createAnchor(me, key, { description: 'After expiry' })).status).toBe(422);
+
+    t.clock.advanceMinutes(61);
+    const after = await createAnchor(me, key, { description: 'After expiry' });
+    expect(after.status).toBe(201);
+    expect(after.headers['idempotent-replayed']).toBeUndefined();
+    expect(await anchors(me, 'After expiry')).toBe(1);
+    const row = await t.prisma.idempotencyKey.findUniqueOrThrow({ where: { accountId_key: { accountId: me.id, key } } });
+    expect(row.createdAt.getTime()).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+  });
+
+  it('keeps and replays a refused request (400 validation)', async () => {
+    const key = newKey();
+    const first = await createAnchor(me, key, {});
+    const retry = await createAnchor(me, key, {});
+    expect(first.status).toBe(400);
+    expect(first.body.code).toBe('validation_failed');
+    expect({ status: retry.status, body: retry.body }).toEqual({ status: 400, body: first.body });
+    expect(retry.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+  });
+
+  it('keeps a state conflict (409): the retry gets it even after the state changed', async () => {
+    const other = await t.signUp();
+    await request(t.app).post('/v1/pause-time').set('Authorization', other.auth).expect(200);
+    const key = newKey();
+    const resume = () => request(t.app).post('/v1/resume-time').set('Authorization', other.auth).set('Idempotency-Key', key);
+    expect((await resume()).status).toBe(200);
+    const retry = await resume();
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    // Without the key, the same request acts and meets the running clock.
+    expect((await request(t.app).post('/v1/resume-time').set('Authorization', other.auth)).body.code).toBe('clock_already_running');
+  });
+
+  it('refuses a key that is empty, too long or not printable ASCII', async () => {
+    for (const key of ['', 'k'.repeat(256), 'clé']) {
+      const answer = await request(t.app).post('/v1/anchors').set('Authorization', me.auth).set('Idempotency-Key', key).send({ description: 'Bad key' });
+      expect({ key, status: answer.status, code: answer.body.code }).toEqual({ key, status: 400, code: 'validation_failed' });
+      expect(answer.body.errors).toEqual([{ field: 'Idempotency-Key', message: expect.any(String) }]);
+    }
+    expect((await createAnchor(me, 'k'.repeat(255), { description: 'Long key' })).status).toBe(201);
+    expect(await anchors(me, 'Bad key')).toBe(0);
+  });
+
+  it('is ignored by GET', async () => {
+    const key = newKey();
+    const first = await request(t.app).get('/timelines').set('Authorization', me.auth).set('Idempotency-Key', key);
+    const second = await request(t.app).get('/timelines').set('Authorization', me.auth).set('Idempotency-Key', key).query({ limit: 1 });
+    expect([first.status, second.status]).toEqual([200, 200]);
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(await t.prisma.idempotencyKey.count({ where: { key } })).toBe(0);
+  });
+
+  it('is ignored by the unauthenticated sign-up (there is no account to keep the key for)', async () => {
+    const key = newKey();
+    const signUp = (email: string) => request(t.app).post('/v1/accounts').set('Idempotency-Key', key).send({ email, password: 'correct horse battery' });
+    expect((await signUp(`idem-a-${Date.now()}@example.com`)).status).toBe(201);
+    expect((await signUp(`idem-b-${Date.now()}@example.com`)).status).toBe(201);
+  });
+
+  it('works without a key as before', async () => {
+    await createAnchor(me, undefined, { description: 'No key' }).expect(201);
+    await createAnchor(me, undefined, { description: 'No key' }).expect(201);
+    expect(await anchors(me, 'No key')).toBe(2);
+  });
+});
