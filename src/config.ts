@@ -15,6 +15,10 @@ export interface Config {
   readonly csrfSecret: string | undefined;
   /** LOG_LEVEL of the JSON request log: one line per request at `info`. */
   readonly logLevel: LogLevel;
+  /** RATE_LIMIT_PER_SECOND: requests per API key per second (default 100; 0 turns the limit off). */
+  readonly rateLimitPerSecond: number;
+  /** RATE_LIMIT_ACCOUNTS_PER_MINUTE: account requests (sign-up, sign-in) per client address per minute (default 10; 0 = off). */
+  readonly rateLimitAccountsPerMinute: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -35,8 +39,22 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   if (csrfSecret !== undefined && csrfSecret.length < 32) problems.push('CSRF_SECRET must be at least 32 characters (or unset, to keep one in the database).');
   const logLevel = LOG_LEVELS.find((level) => level === (env.LOG_LEVEL?.trim().toLowerCase() || 'info'));
   if (!logLevel) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${env.LOG_LEVEL}'.`);
+  const rateLimitPerSecond = wholeNumber(env, 'RATE_LIMIT_PER_SECOND', 100, problems);
+  const rateLimitAccountsPerMinute = wholeNumber(env, 'RATE_LIMIT_ACCOUNTS_PER_MINUTE', 10, problems);
   if (problems.length > 0 || !logLevel) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
-  return { port, host: env.HOST?.trim() || '0.0.0.0', databaseUrl, dataDir: env.DATA_DIR?.trim() || '.data', trustProxy, csrfSecret, logLevel };
+  return { port, host: env.HOST?.trim() || '0.0.0.0', databaseUrl, dataDir: env.DATA_DIR?.trim() || '.data', trustProxy, csrfSecret, logLevel, rateLimitPerSecond, rateLimitAccountsPerMinute };
+}
+
+/** A whole number from 0 up (0 turns a limit off); unset or empty takes the default. */
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, problems: string[]): number {
+  const text = env[name]?.trim() ?? '';
+  if (text === '') return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value > 2_000_000_000) {
+    problems.push(`${name} must be a whole number from 0 (off) to 2000000000, not '${env[name]}'.`);
+    return fallback;
+  }
+  return value;
 }
 
 function parseTrustProxy(value: string | undefined): boolean | number | string {

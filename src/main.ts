@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     formSecret,
     logger,
     readiness: databaseReadiness(database.prisma),
+    rateLimit: { perKeyPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
   });
   const server = app.listen(config.port, config.host, () => {
     const address = server.address();

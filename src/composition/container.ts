@@ -3,6 +3,7 @@ import { Container } from 'inversify';
 import type { CredentialHasher } from '../core/ports/credential-hasher';
 import { IdempotencyStore } from '../core/ports/idempotency-store';
 import type { IdGenerator } from '../core/ports/id-generator';
+import type { RateCounterStore } from '../core/ports/rate-counter-store';
 import type { TransactionBoundary } from '../core/ports/transaction-boundary';
 import type { WallClock } from '../core/ports/wall-clock';
 import { AuthenticateApiKey } from '../core/use-cases/accounts/authenticate-api-key';
@@ -27,9 +28,11 @@ import { CheckParadox } from '../core/use-cases/paradoxes/check-paradox';
 import { CreateTimeline } from '../core/use-cases/timelines/create-timeline';
 import { GetTimeline } from '../core/use-cases/timelines/get-timeline';
 import { ListTimelines } from '../core/use-cases/timelines/list-timelines';
+import { CountRequest } from '../core/use-cases/rate-limiting/count-request';
 import { Travel } from '../core/use-cases/travels/travel';
 import { TravelToMoment } from '../core/use-cases/travels/travel-to-moment';
 import type { PrismaClient } from '../infrastructure/persistence/prisma/generated/client';
+import { PrismaRateCounterStore } from '../infrastructure/persistence/prisma/prisma-rate-counter-store';
 import { PrismaIdempotencyStore } from '../infrastructure/persistence/prisma/prisma-idempotency-store';
 import { PrismaTransactionBoundary } from '../infrastructure/persistence/prisma/prisma-transaction-boundary';
 import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
@@ -54,6 +57,7 @@ export function buildContainer(options: ContainerOptions): Container {
   container.bind<WallClock>(TOKENS.WallClock).toConstantValue(options.wallClock ?? new SystemWallClock());
   container.bind<IdGenerator>(TOKENS.IdGenerator).toConstantValue(new RandomIdGenerator());
   container.bind<CredentialHasher>(TOKENS.CredentialHasher).toConstantValue(new ScryptCredentialHasher());
+  container.bind<RateCounterStore>(TOKENS.RateCounterStore).toConstantValue(new PrismaRateCounterStore(options.prisma));
 
   const { TransactionBoundary: tx, WallClock: clock, IdGenerator: ids, CredentialHasher: hasher } = TOKENS;
   // The port is an abstract class so that it is its own token: the HTTP edge resolves it without composition.
@@ -128,5 +132,6 @@ export function buildContainer(options: ContainerOptions): Container {
     (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new ManipulateEvent(t, i, c),
     [tx, ids, clock],
   );
+  container.bind(CountRequest).toResolvedValue((r: RateCounterStore, c: WallClock) => new CountRequest(r, c), [TOKENS.RateCounterStore, clock]);
   return container;
 }

@@ -4,4 +4,5 @@ export const TOKENS = {
   WallClock: Symbol.for('time-navigation.WallClock'),
   IdGenerator: Symbol.for('time-navigation.IdGenerator'),
   CredentialHasher: Symbol.for('time-navigation.CredentialHasher'),
+  RateCounterStore: Symbol.for('time-navigation.RateCounterStore'),
 } as const;

@@ -11,4 +11,14 @@ export class ShiftableWallClock implements WallClock {
   advanceMinutes(minutes: number): void {
     this.offsetMs += minutes * 60_000;
   }
+
+  advanceSeconds(seconds: number): void {
+    this.offsetMs += seconds * 1000;
+  }
+
+  /** Stops time at `instant` (advancing still moves it), so a test cannot straddle a rate-limit window. */
+  freezeAt(instant: Date): void {
+    this.offsetMs = 0;
+    this.now = () => new Date(instant.getTime() + this.offsetMs);
+  }
 }

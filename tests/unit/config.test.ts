@@ -10,6 +10,8 @@ describe('readConfig', () => {
       trustProxy: false,
       csrfSecret: undefined,
       logLevel: 'info',
+      rateLimitPerSecond: 100,
+      rateLimitAccountsPerMinute: 10,
     });
   });
 
@@ -22,6 +24,8 @@ describe('readConfig', () => {
       TRUST_PROXY: '1',
       CSRF_SECRET: 'x'.repeat(32),
       LOG_LEVEL: 'WARN',
+      RATE_LIMIT_PER_SECOND: '0',
+      RATE_LIMIT_ACCOUNTS_PER_MINUTE: '5',
     });
     expect(config).toEqual({
       port: 8080,
@@ -31,6 +35,8 @@ describe('readConfig', () => {
       trustProxy: 1,
       csrfSecret: 'x'.repeat(32),
       logLevel: 'warn',
+      rateLimitPerSecond: 0,
+      rateLimitAccountsPerMinute: 5,
     });
   });
 

@@ -1,14 +1,16 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Container } from 'inversify';
 import { IdempotencyStore } from '../../core/ports/idempotency-store';
 import { AuthenticateApiKey } from '../../core/use-cases/accounts/authenticate-api-key';
+import { CountRequest } from '../../core/use-cases/rate-limiting/count-request';
 import { CsrfGuard } from './dashboard/csrf';
 import { dashboardRouter } from './dashboard/dashboard-router';
 import { docsConsoleRouter } from './docs-console/docs-router';
 import { mountRoutes } from './express-routes';
 import { authenticate } from './middleware/authenticate';
 import { idempotency } from './middleware/idempotency';
+import { perAddress, perApiKey } from './middleware/rate-limit';
 import { problemHandler, routeNotFound } from './middleware/problem-handler';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
@@ -33,7 +35,15 @@ export interface AppOptions {
   readonly trustProxy?: boolean | number | string;
   /** Signs the dashboard's CSRF tokens; every process behind one proxy must share it. */
   readonly formSecret: string;
+  /**
+   * Requests per API key per second and account requests per client address per minute, counted in
+   * the database so every process shares them; absent or 0 leaves that limit off.
+   */
+  readonly rateLimit?: { readonly perKeyPerSecond?: number; readonly accountsPerMinute?: number };
 }
+
+/** The public account endpoints, limited per client address. */
+const ACCOUNT_PATHS = ['/v1/accounts', '/signup', '/login'];
 
 /** Every operation the service runs; the route table the OpenAPI document is built from. */
 export function allRoutes(container: Container): Route[] {
@@ -55,11 +65,16 @@ export function createApp(container: Container, options: AppOptions): Express {
   app.get('/readyz', readyz(options.readiness));
   const routes = allRoutes(container);
   app.get('/openapi.json', serveOpenApi(routes));
+  const countRequest = container.get(CountRequest);
+  const { perKeyPerSecond = 0, accountsPerMinute = 0 } = options.rateLimit ?? {};
+  if (accountsPerMinute > 0) app.post(ACCOUNT_PATHS, perAddress(countRequest, accountsPerMinute));
   const csrf = new CsrfGuard(options.formSecret);
   app.use(dashboardRouter(container, csrf));
   app.use(docsConsoleRouter(container, csrf));
+  // The per-key limit needs the principal, so it runs right after authentication.
+  const authenticated = Router().use(authenticate(container.get(AuthenticateApiKey)), ...(perKeyPerSecond > 0 ? [perApiKey(countRequest, perKeyPerSecond)] : []));
   const logError = options.logError ?? (options.logger ? (error: unknown) => options.logger?.error({ err: error }, 'request failed') : console.error);
-  app.use(mountRoutes(routes, authenticate(container.get(AuthenticateApiKey)), idempotency(container.get(IdempotencyStore), logError)));
+  app.use(mountRoutes(routes, authenticated, idempotency(container.get(IdempotencyStore), logError)));
   app.use(routeNotFound);
   app.use(problemHandler(logError));
   return app;

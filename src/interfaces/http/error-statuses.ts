@@ -45,6 +45,8 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   // references the request makes that do not hold
   unknown_items: 422,
   unknown_event: 422,
+  // too many requests per API key or client address
+  rate_limited: 429,
   internal_error: 500,
 };
 
@@ -58,5 +60,6 @@ export const TITLE_BY_STATUS: Readonly<Record<number, string>> = {
   415: 'Unsupported Media Type',
   431: 'Request Header Fields Too Large',
   422: 'Unprocessable Content',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
 };

@@ -35,6 +35,8 @@ export interface TestAppOptions {
   readonly trustProxy?: boolean | number | string;
   /** Request log lines go here when given (as the service's go to stdout). */
   readonly logger?: Logger;
+  /** Rate limits, as RATE_LIMIT_PER_SECOND and RATE_LIMIT_ACCOUNTS_PER_MINUTE set them; off unless given. */
+  readonly rateLimit?: { readonly perKeyPerSecond?: number; readonly accountsPerMinute?: number };
 }
 
 /** The real app over its own fresh database; one per test file. */
@@ -48,6 +50,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     formSecret: randomBytes(32).toString('base64url'),
     logger: options.logger,
     readiness: databaseReadiness(database.prisma),
+    rateLimit: options.rateLimit,
   });
   return {
     app,

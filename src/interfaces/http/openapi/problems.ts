@@ -2,11 +2,20 @@ import { STATUS_BY_CODE, TITLE_BY_STATUS } from '../error-statuses';
 import type { Route } from '../route';
 import type { JsonObject } from './schemas';
 
-/** Codes any operation can answer: its input is parsed and validated, and the service can fail. */
-const EVERY_OPERATION = ['malformed_json', 'validation_failed', 'payload_too_large', 'unsupported_media_type', 'internal_error'];
+/**
+ * Codes any operation can answer: its input is parsed and validated, it is rate limited (per key,
+ * or per address for sign-up), and the service can fail.
+ */
+const EVERY_OPERATION = ['malformed_json', 'validation_failed', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal_error'];
 const WITH_A_KEY = ['missing_api_key', 'invalid_api_key'];
 /** An authenticated POST honours `Idempotency-Key` (middleware/idempotency.ts). */
 const IDEMPOTENT = ['idempotency_key_in_use', 'idempotency_key_reused'];
+
+const RATE_LIMIT_HEADERS: JsonObject = {
+  'Retry-After': { description: 'Seconds until the window ends.', schema: { type: 'integer' } },
+  'RateLimit-Policy': { description: 'The quota, e.g. `"default";q=100;w=1` (draft-ietf-httpapi-ratelimit-headers-10).', schema: { type: 'string' } },
+  RateLimit: { description: 'What is left of it, e.g. `"default";r=0;t=1`.', schema: { type: 'string' } },
+};
 
 export const PROBLEM_SCHEMA = { $ref: '#/components/schemas/ProblemResponse' };
 
@@ -35,6 +44,7 @@ function errorResponse(status: number, codes: readonly string[]): JsonObject {
   return {
     description: `${title}: ${codes.map((code) => `\`${code}\``).join(', ')} (docs/errors.md).`,
     ...(status === 401 ? { headers: { 'WWW-Authenticate': { description: 'Bearer challenge (RFC 6750).', schema: { type: 'string' } } } } : {}),
+    ...(status === 429 ? { headers: RATE_LIMIT_HEADERS } : {}),
     content: {
       'application/problem+json': {
         schema: PROBLEM_SCHEMA,

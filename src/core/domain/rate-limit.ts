@@ -1,0 +1,27 @@
+/** A quota of requests per fixed window, named as the RateLimit-Policy header names it. */
+export interface RateLimitPolicy {
+  readonly name: string;
+  readonly quota: number;
+  readonly windowSeconds: number;
+}
+
+/** What one counted request may do, and what the client is told about its allowance. */
+export interface RateLimitDecision {
+  readonly allowed: boolean;
+  readonly remaining: number;
+  /** Whole seconds until the window ends and the allowance is whole again (at least 1). */
+  readonly resetSeconds: number;
+}
+
+/** Windows are aligned to the epoch, so every process puts a request in the same window. */
+export function fixedWindow(now: Date, windowSeconds: number): { readonly start: Date; readonly resetSeconds: number } {
+  if (!Number.isInteger(windowSeconds) || windowSeconds < 1) throw new RangeError(`a rate-limit window is a whole number of seconds, not ${windowSeconds}`);
+  const windowMs = windowSeconds * 1000;
+  const startMs = Math.floor(now.getTime() / windowMs) * windowMs;
+  return { start: new Date(startMs), resetSeconds: Math.max(1, Math.ceil((startMs + windowMs - now.getTime()) / 1000)) };
+}
+
+/** The request that made `count` is allowed while the count is within the quota. */
+export function decide(policy: RateLimitPolicy, count: number, resetSeconds: number): RateLimitDecision {
+  return { allowed: count <= policy.quota, remaining: Math.max(0, policy.quota - count), resetSeconds };
+}

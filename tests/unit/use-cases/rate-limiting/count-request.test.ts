@@ -1,0 +1,68 @@
+import { fixedWindow } from '../../../../src/core/domain/rate-limit';
+import type { RateCounterStore } from '../../../../src/core/ports/rate-counter-store';
+import { CountRequest } from '../../../../src/core/use-cases/rate-limiting/count-request';
+import { FrozenWallClock } from '../../../support/in-memory';
+
+/** Counters in a map, as the Prisma adapter keeps them in rate_limit_counters. */
+class InMemoryRateCounters implements RateCounterStore {
+  readonly counts = new Map<string, { key: string; windowStart: Date; count: number }>();
+
+  async hit(key: string, windowStart: Date): Promise<number> {
+    const id = `${key}@${windowStart.toISOString()}`;
+    const row = this.counts.get(id) ?? { key, windowStart, count: 0 };
+    this.counts.set(id, { ...row, count: row.count + 1 });
+    return row.count + 1;
+  }
+
+  async deleteWindowsBefore(before: Date): Promise<void> {
+    for (const [id, row] of this.counts) if (row.windowStart < before) this.counts.delete(id);
+  }
+}
+
+const perSecond = { name: 'default', quota: 2, windowSeconds: 1 };
+
+describe('fixedWindow', () => {
+  it('aligns windows to the epoch and rounds the time to reset up to whole seconds', () => {
+    expect(fixedWindow(new Date('2030-01-01T12:00:00.250Z'), 1)).toEqual({ start: new Date('2030-01-01T12:00:00.000Z'), resetSeconds: 1 });
+    expect(fixedWindow(new Date('2030-01-01T12:00:30.500Z'), 60)).toEqual({ start: new Date('2030-01-01T12:00:00.000Z'), resetSeconds: 30 });
+    expect(fixedWindow(new Date('2030-01-01T12:00:00.000Z'), 60).resetSeconds).toBe(60);
+  });
+});
+
+describe('CountRequest', () => {
+  it('allows the quota per window, then refuses with nothing remaining until the next window', async () => {
+    const clock = new FrozenWallClock('2030-01-01T12:00:00.100Z');
+    const countRequest = new CountRequest(new InMemoryRateCounters(), clock);
+    const count = () => countRequest.execute({ key: 'api-key:key_1', policy: perSecond });
+    expect(await count()).toEqual({ allowed: true, remaining: 1, resetSeconds: 1 });
+    expect(await count()).toEqual({ allowed: true, remaining: 0, resetSeconds: 1 });
+    expect(await count()).toEqual({ allowed: false, remaining: 0, resetSeconds: 1 });
+    clock.advanceBy(1000);
+    expect(await count()).toEqual({ allowed: true, remaining: 1, resetSeconds: 1 });
+  });
+
+  it('counts each key on its own', async () => {
+    const countRequest = new CountRequest(new InMemoryRateCounters(), new FrozenWallClock());
+    await countRequest.execute({ key: 'api-key:key_1', policy: perSecond });
+    await countRequest.execute({ key: 'api-key:key_1', policy: perSecond });
+    expect((await countRequest.execute({ key: 'api-key:key_2', policy: perSecond })).remaining).toBe(1);
+  });
+
+  it('deletes windows over two minutes old, at most once a minute', async () => {
+    const clock = new FrozenWallClock('2030-01-01T12:00:00Z');
+    const counters = new InMemoryRateCounters();
+    const countRequest = new CountRequest(counters, clock);
+    await countRequest.execute({ key: 'a', policy: perSecond });
+    clock.advanceMinutes(3);
+    await countRequest.execute({ key: 'b', policy: perSecond }); // sweeps: the window of `a` is over
+    expect([...counters.counts.values()].map((row) => row.key)).toEqual(['b']);
+    clock.advanceMinutes(2.5);
+    await countRequest.execute({ key: 'c', policy: perSecond });
+    expect([...counters.counts.values()].map((row) => row.key)).toEqual(['c']);
+  });
+
+  it('refuses windows longer than the counters are kept', async () => {
+    const countRequest = new CountRequest(new InMemoryRateCounters(), new FrozenWallClock());
+    await expect(countRequest.execute({ key: 'a', policy: { name: 'hourly', quota: 1, windowSeconds: 3600 } })).rejects.toThrow(RangeError);
+  });
+});
