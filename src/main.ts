@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { buildContainer } from './composition/container';
 import { ConfigError, readConfig } from './config';
 import { openDatabase } from './infrastructure/database/open-database';
+import { isDatabaseUnavailable } from './infrastructure/database/prisma-client';
 import { databaseReadiness } from './infrastructure/database/readiness';
 import { loadServiceSecret } from './infrastructure/persistence/prisma/service-secrets';
 import { createApp } from './interfaces/http/app';
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
     formSecret,
     logger,
     readiness: databaseReadiness(database.prisma),
+    isUnavailable: isDatabaseUnavailable,
     rateLimit: { perKeyPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
   });
   const server = app.listen(config.port, config.host, () => {

@@ -21,9 +21,26 @@ export interface PrismaClientOptions {
   maxConnections?: number;
 }
 
+/**
+ * How long a request waits for a new database connection before giving up: with the database gone
+ * a request must fail within a bounded time (answered 503), not hang on a silent network.
+ */
+const CONNECT_TIMEOUT_MS = 5_000;
+
 export function createPrismaClient(connectionString: string, options: PrismaClientOptions = {}): PrismaClient {
-  const adapter = new PrismaPg(
-    options.maxConnections === undefined ? { connectionString } : { connectionString, max: options.maxConnections },
-  );
+  const pool = { connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
+  const adapter = new PrismaPg(options.maxConnections === undefined ? pool : { ...pool, max: options.maxConnections });
   return new PrismaClient({ adapter });
+}
+
+/**
+ * Prisma's codes for "the database cannot be used right now" (unreachable, timed out, connection
+ * closed, pool exhausted): a passing condition the client should retry, not a fault of its request.
+ */
+const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError
+    ? UNAVAILABLE_CODES.has(error.code)
+    : error instanceof Prisma.PrismaClientInitializationError;
 }

@@ -26,6 +26,8 @@ export interface AppOptions {
   readonly logError?: (error: unknown) => void;
   /** One JSON line per request when given (the service passes pino; tests usually do not). */
   readonly logger?: Logger;
+  /** Recognises a failure of the database itself, answered 503 with Retry-After (the client retries). */
+  readonly isUnavailable?: (error: unknown) => boolean;
   /** `GET /readyz`: the database answers and its migrations are applied. */
   readonly readiness?: () => Promise<{ readonly ready: boolean; readonly reason?: string }>;
   /**
@@ -76,7 +78,7 @@ export function createApp(container: Container, options: AppOptions): Express {
   const logError = options.logError ?? (options.logger ? (error: unknown) => options.logger?.error({ err: error }, 'request failed') : console.error);
   app.use(mountRoutes(routes, authenticated, idempotency(container.get(IdempotencyStore), logError)));
   app.use(routeNotFound);
-  app.use(problemHandler(logError));
+  app.use(problemHandler(logError, options.isUnavailable));
   return app;
 }
 

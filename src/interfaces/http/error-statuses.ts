@@ -48,6 +48,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   // too many requests per API key or client address
   rate_limited: 429,
   internal_error: 500,
+  service_unavailable: 503,
 };
 
 export const TITLE_BY_STATUS: Readonly<Record<number, string>> = {
@@ -62,4 +63,5 @@ export const TITLE_BY_STATUS: Readonly<Record<number, string>> = {
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };

@@ -5,6 +5,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { buildContainer } from '../../../src/composition/container';
 import type { PrismaClient } from '../../../src/infrastructure/persistence/prisma/generated/client';
+import { isDatabaseUnavailable } from '../../../src/infrastructure/database/prisma-client';
 import { databaseReadiness } from '../../../src/infrastructure/database/readiness';
 import { createApp } from '../../../src/interfaces/http/app';
 import { ShiftableWallClock } from '../shiftable-wall-clock';
@@ -50,6 +51,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     formSecret: randomBytes(32).toString('base64url'),
     logger: options.logger,
     readiness: databaseReadiness(database.prisma),
+    isUnavailable: isDatabaseUnavailable,
     rateLimit: options.rateLimit,
   });
   return {

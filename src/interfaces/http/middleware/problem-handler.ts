@@ -13,12 +13,21 @@ export const routeNotFound: RequestHandler = (req) => {
 };
 
 /** The last stop of every failure: expected ones become their problem, anything else a bare 500. */
-export function problemHandler(logError: (error: unknown) => void): ErrorRequestHandler {
+export function problemHandler(logError: (error: unknown) => void, isUnavailable: (error: unknown) => boolean = () => false): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
-    const problem = toProblem(error);
+    const problem = isUnavailable(error) ? unavailable() : toProblem(error);
     if (problem.status >= 500) logError(error);
     sendProblem(res, problem);
   };
+}
+
+/** Seconds a client should wait before retrying while the database is away. */
+const RETRY_AFTER_SECONDS = 5;
+
+function unavailable(): Problem {
+  return new Problem(503, 'service_unavailable', 'The database cannot be reached right now; nothing was changed. Retry shortly.', {}, {
+    'Retry-After': String(RETRY_AFTER_SECONDS),
+  });
 }
 
 function toProblem(error: unknown): Problem {

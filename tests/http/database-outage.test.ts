@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { buildContainer } from '../../src/composition/container';
+import { EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded-postgres';
+import { createPrismaClient, isDatabaseUnavailable, type PrismaClient } from '../../src/infrastructure/database/prisma-client';
+import { databaseReadiness } from '../../src/infrastructure/database/readiness';
+import { createApp } from '../../src/interfaces/http/app';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { provisionTestDatabase, type TestDatabase } from '../support/test-database';
+
+// The database goes away during a run (a TCP proxy in front of it is stopped) and comes back.
+describe('when the database is down', () => {
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let prisma: PrismaClient;
+  let app: ReturnType<typeof createApp>;
+  const errors: unknown[] = [];
+
+  beforeAll(async () => {
+    database = await provisionTestDatabase();
+    const url = new URL(database.connectionString);
+    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    url.hostname = '127.0.0.1';
+    url.port = String(proxy.port);
+    prisma = createPrismaClient(url.toString(), process.env.DATABASE_URL ? {} : { maxConnections: EMBEDDED_POOL_SIZE });
+    app = createApp(buildContainer({ prisma }), {
+      formSecret: randomBytes(32).toString('base64url'),
+      readiness: databaseReadiness(prisma),
+      isUnavailable: isDatabaseUnavailable,
+      logError: (error) => errors.push(error),
+    });
+  });
+
+  afterAll(async () => {
+    await prisma.$disconnect();
+    await proxy.close();
+    await database.close();
+  });
+
+  it('answers 503 with Retry-After quickly, fails /readyz, stays up, and recovers by itself', async () => {
+    const signUp = await request(app).post('/v1/accounts').send({ email: `outage-${Date.now()}@example.com`, password: 'correct horse battery' });
+    expect(signUp.status).toBe(201);
+    const auth = `Bearer ${signUp.body.api_key}`;
+    expect((await request(app).get('/readyz')).status).toBe(200);
+
+    await proxy.stop();
+    const started = Date.now();
+    const down = await request(app).post('/v1/anchors').set('Authorization', auth).send({ description: 'While down' });
+    expect(down.status).toBe(503);
+    expect(down.headers['retry-after']).toBe('5');
+    expect(down.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(down.body).toMatchObject({ status: 503, code: 'service_unavailable' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const notReady = await request(app).get('/readyz');
+    expect([notReady.status, notReady.body]).toEqual([503, { status: 'not ready', reason: 'the database does not answer' }]);
+    expect((await request(app).get('/healthz')).status).toBe(200); // the process is alive
+
+    await proxy.start();
+    let back = await request(app).post('/v1/anchors').set('Authorization', auth).send({ description: 'After' });
+    for (let attempt = 0; back.status === 503 && attempt < 20; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      back = await request(app).post('/v1/anchors').set('Authorization', auth).send({ description: 'After' });
+    }
+    expect(back.status).toBe(201);
+    expect((await request(app).get('/readyz')).status).toBe(200);
+    // Nothing written while down: exactly the one anchor made after the database came back.
+    expect(await database.prisma.anchor.count({ where: { accountId: signUp.body.id } })).toBe(1);
+    expect(errors.every(isDatabaseUnavailable)).toBe(true);
+  }, 60_000);
+});
