@@ -140,5 +140,8 @@ describe('journey rules for items and anchors over HTTP', () => {
     expect([item.status, item.body.code]).toEqual([409, 'timeline_window_expired']);
     expect(await t.prisma.anchor.count({ where: { accountId: me.id } })).toBe(0);
     expect(await t.prisma.item.count({ where: { accountId: me.id } })).toBe(0);
+    // The refusal is recorded like a refused travel: the timeline is stored as expired.
+    const stored = await t.prisma.timeline.findUniqueOrThrow({ where: { accountId_id: { accountId: me.id, id: trip } } });
+    expect(stored.status).toBe('expired');
   });
 });

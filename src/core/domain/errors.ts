@@ -56,7 +56,10 @@ export class DestinationNotFound extends DomainError {
 
 export class TimelineWindowExpired extends DomainError {
   readonly code = 'timeline_window_expired';
-  constructor(timelineId: string, deadline: Date) {
+  constructor(
+    readonly timelineId: string,
+    deadline: Date,
+  ) {
     super(`The travel window of timeline '${timelineId}' closed at ${formatDateTime(deadline)}.`, {
       timeline_id: timelineId,
     });

@@ -1,7 +1,7 @@
 import type { Anchor } from '../../domain/anchor';
 import { instantAt } from '../../domain/date-time';
 import { recordEventIn } from '../events/record-event';
-import { assertJourneyWindowOpen } from '../journey-window';
+import { assertJourneyWindowOpen, exclusiveRecordingExpiry } from '../journey-window';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
@@ -22,7 +22,7 @@ export class CreateAnchor {
   ) {}
 
   execute(input: CreateAnchorInput): Promise<Anchor> {
-    return this.transactions.exclusive(input.accountId, async (repos) => {
+    return exclusiveRecordingExpiry(this.transactions, this.clock, input.accountId, async (repos) => {
       const now = this.clock.now();
       const traveller = await repos.travellers.getForAccount(input.accountId);
       await assertJourneyWindowOpen(repos, traveller, now);

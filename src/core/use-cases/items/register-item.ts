@@ -1,7 +1,7 @@
 import { instantAt } from '../../domain/date-time';
 import type { Item } from '../../domain/item';
 import { recordEventIn } from '../events/record-event';
-import { assertJourneyWindowOpen } from '../journey-window';
+import { assertJourneyWindowOpen, exclusiveRecordingExpiry } from '../journey-window';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
@@ -29,7 +29,7 @@ export class RegisterItem {
   ) {}
 
   execute(input: RegisterItemInput): Promise<{ item: Item; registered: boolean }> {
-    return this.transactions.exclusive(input.accountId, async (repos) => {
+    return exclusiveRecordingExpiry(this.transactions, this.clock, input.accountId, async (repos) => {
       const now = this.clock.now();
       const traveller = await repos.travellers.getForAccount(input.accountId);
       await assertJourneyWindowOpen(repos, traveller, now);

@@ -1,11 +1,10 @@
-import { TimelineWindowExpired } from '../../domain/errors';
 import type { Travel } from '../../domain/travel';
 import type { Traveller } from '../../domain/traveller';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
 import { arrivalEvent, recordEventIn } from '../events/record-event';
-import { currentTimelineOf } from '../journey-window';
+import { currentTimelineOf, exclusiveRecordingExpiry } from '../journey-window';
 
 export interface TravelToMomentInput {
   readonly accountId: string;
@@ -22,18 +21,11 @@ export class TravelToMoment {
   ) {}
 
   async execute(input: TravelToMomentInput): Promise<{ travel: Travel; traveller: Traveller }> {
-    const outcome = await this.transactions.exclusive(input.accountId, async (repos) => {
+    return exclusiveRecordingExpiry(this.transactions, this.clock, input.accountId, async (repos) => {
       const now = this.clock.now();
       const traveller = await repos.travellers.getForAccount(input.accountId);
       const timeline = await currentTimelineOf(repos, traveller);
-      let moved: Traveller;
-      try {
-        moved = traveller.moveWithin({ time: input.destinationTime, location: input.location, currentTimeline: timeline, now });
-      } catch (error) {
-        if (!(error instanceof TimelineWindowExpired)) throw error;
-        await repos.timelines.save(timeline.withStatus('expired'));
-        return { refusal: error };
-      }
+      const moved = traveller.moveWithin({ time: input.destinationTime, location: input.location, currentTimeline: timeline, now });
       const travel: Travel = {
         accountId: input.accountId,
         id: this.ids.newId('trv'),
@@ -49,7 +41,5 @@ export class TravelToMoment {
       await recordEventIn(repos, this.ids, { accountId: input.accountId, now }, arrivalEvent(travel, input.location));
       return { travel, traveller: moved };
     });
-    if ('refusal' in outcome) throw outcome.refusal;
-    return outcome;
   }
 }

@@ -1,4 +1,4 @@
-import { AnchorNotFound, DestinationNotFound, TimelineWindowExpired, UnknownItems } from '../../domain/errors';
+import { AnchorNotFound, DestinationNotFound, UnknownItems } from '../../domain/errors';
 import type { Item } from '../../domain/item';
 import type { Timeline } from '../../domain/timeline';
 import type { Travel as TravelRecord } from '../../domain/travel';
@@ -8,6 +8,7 @@ import type { Repositories } from '../../ports/repositories';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
 import { arrivalEvent, recordEventIn } from '../events/record-event';
+import { exclusiveRecordingExpiry } from '../journey-window';
 
 export interface TravelInput {
   readonly accountId: string;
@@ -32,16 +33,13 @@ export class Travel {
   ) {}
 
   async execute(input: TravelInput): Promise<TravelResult> {
-    const outcome = await this.transactions.exclusive(input.accountId, (repos) => this.travel(repos, input));
-    // A refusal for a closed window still records the expiry: the transaction commits it first.
-    if ('refusal' in outcome) throw outcome.refusal;
-    return outcome;
+    return exclusiveRecordingExpiry(this.transactions, this.clock, input.accountId, (repos) => this.travel(repos, input));
   }
 
   private async travel(
     repos: Repositories,
     input: TravelInput,
-  ): Promise<TravelResult | { refusal: TimelineWindowExpired }> {
+  ): Promise<TravelResult> {
     const now = this.clock.now();
     const traveller = await repos.travellers.getForAccount(input.accountId);
     const destination = await this.resolveDestination(repos, input);
@@ -52,14 +50,7 @@ export class Travel {
       : await repos.timelines.findForAccount(input.accountId, traveller.timelineId);
 
     const travelId = this.ids.newId('trv');
-    let outcome;
-    try {
-      outcome = traveller.travel({ travelId, destination, journeyTimeline, carrying, now });
-    } catch (error) {
-      if (!(error instanceof TimelineWindowExpired)) throw error;
-      await repos.timelines.save(destination.timeline.withStatus('expired'));
-      return { refusal: error };
-    }
+    const outcome = traveller.travel({ travelId, destination, journeyTimeline, carrying, now });
 
     const travel: TravelRecord = {
       accountId: input.accountId,
