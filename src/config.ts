@@ -19,6 +19,8 @@ export interface Config {
   readonly rateLimitPerSecond: number;
   /** RATE_LIMIT_ACCOUNTS_PER_MINUTE: account requests (sign-up, sign-in) per client address per minute (default 10; 0 = off). */
   readonly rateLimitAccountsPerMinute: number;
+  /** SHUTDOWN_GRACE_MS: how long in-flight requests may run after SIGTERM before their connections are closed (default 10 s). */
+  readonly shutdownGraceMs: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -41,17 +43,18 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   if (!logLevel) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${env.LOG_LEVEL}'.`);
   const rateLimitPerSecond = wholeNumber(env, 'RATE_LIMIT_PER_SECOND', 100, problems);
   const rateLimitAccountsPerMinute = wholeNumber(env, 'RATE_LIMIT_ACCOUNTS_PER_MINUTE', 10, problems);
+  const shutdownGraceMs = wholeNumber(env, 'SHUTDOWN_GRACE_MS', 10_000, problems, 'no grace');
   if (problems.length > 0 || !logLevel) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
-  return { port, host: env.HOST?.trim() || '0.0.0.0', databaseUrl, dataDir: env.DATA_DIR?.trim() || '.data', trustProxy, csrfSecret, logLevel, rateLimitPerSecond, rateLimitAccountsPerMinute };
+  return { port, host: env.HOST?.trim() || '0.0.0.0', databaseUrl, dataDir: env.DATA_DIR?.trim() || '.data', trustProxy, csrfSecret, logLevel, rateLimitPerSecond, rateLimitAccountsPerMinute, shutdownGraceMs };
 }
 
 /** A whole number from 0 up (0 turns a limit off); unset or empty takes the default. */
-function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, problems: string[]): number {
+function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, problems: string[], zero = 'off'): number {
   const text = env[name]?.trim() ?? '';
   if (text === '') return fallback;
   const value = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value > 2_000_000_000) {
-    problems.push(`${name} must be a whole number from 0 (off) to 2000000000, not '${env[name]}'.`);
+    problems.push(`${name} must be a whole number from 0 (${zero}) to 2000000000, not '${env[name]}'.`);
     return fallback;
   }
   return value;

@@ -8,8 +8,7 @@ import { databaseReadiness } from './infrastructure/database/readiness';
 import { loadServiceSecret } from './infrastructure/persistence/prisma/service-secrets';
 import { createApp } from './interfaces/http/app';
 import { answerClientErrors } from './interfaces/http/client-errors';
-
-const SHUTDOWN_GRACE_MS = 10_000;
+import { gracefulClose } from './interfaces/http/graceful-close';
 
 async function main(): Promise<void> {
   const config = readConfig(process.env);
@@ -35,21 +34,24 @@ async function main(): Promise<void> {
 
   answerClientErrors(server);
 
-  const shutdown = (): void => {
-    // Stop accepting, let in-flight requests finish (for at most SHUTDOWN_GRACE_MS: a stuck client
-    // must not hold a deploy), then release the database.
-    const stuck = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-    server.close(() => {
-      clearTimeout(stuck);
-      database.close().then(
+  const connections = gracefulClose(server);
+  const shutdown = (signal: NodeJS.Signals): void => {
+    // Stop accepting, let in-flight requests finish (for at most the grace: a stuck client must
+    // not hold a deploy), then release the database and exit 0. See docs/operations.md.
+    const closed = connections.close(config.shutdownGraceMs);
+    console.log(`${signal}: no longer accepting connections; requests in flight get ${config.shutdownGraceMs} ms to finish.`);
+    closed
+      .then(({ cut }) => {
+        if (cut) console.log('Shutdown grace over: the connections still open were closed.');
+        return database.close();
+      })
+      .then(
         () => process.exit(0),
         (error: unknown) => {
           console.error(error);
           process.exit(1);
         },
       );
-    });
-    server.closeIdleConnections();
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

@@ -12,6 +12,7 @@ describe('readConfig', () => {
       logLevel: 'info',
       rateLimitPerSecond: 100,
       rateLimitAccountsPerMinute: 10,
+      shutdownGraceMs: 10_000,
     });
   });
 
@@ -26,6 +27,7 @@ describe('readConfig', () => {
       LOG_LEVEL: 'WARN',
       RATE_LIMIT_PER_SECOND: '0',
       RATE_LIMIT_ACCOUNTS_PER_MINUTE: '5',
+      SHUTDOWN_GRACE_MS: '2500',
     });
     expect(config).toEqual({
       port: 8080,
@@ -37,18 +39,19 @@ describe('readConfig', () => {
       logLevel: 'warn',
       rateLimitPerSecond: 0,
       rateLimitAccountsPerMinute: 5,
+      shutdownGraceMs: 2500,
     });
   });
 
   it('names every bad value at once', () => {
     let failure: unknown;
     try {
-      readConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', CSRF_SECRET: 'short', LOG_LEVEL: 'loud' });
+      readConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', CSRF_SECRET: 'short', LOG_LEVEL: 'loud', SHUTDOWN_GRACE_MS: '10s' });
     } catch (error) {
       failure = error;
     }
     expect(failure).toBeInstanceOf(ConfigError);
     const message = failure instanceof Error ? failure.message : '';
-    for (const name of ['PORT', 'DATABASE_URL', 'CSRF_SECRET', 'LOG_LEVEL']) expect(message).toContain(name);
+    for (const name of ['PORT', 'DATABASE_URL', 'CSRF_SECRET', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS']) expect(message).toContain(name);
   });
 });
