@@ -4,14 +4,19 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import request from 'supertest';
+import { halfWrites } from '../support/consistency';
+import { startTestApp } from '../support/http/test-app';
 import { call, signUpThrough, startUpload, type Answer } from '../support/process-client';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
-import { provisionTestDatabase } from '../support/test-database';
+import { provisionTestDatabase, type TestDatabase } from '../support/test-database';
+import { anchorLane, clockLane, createdId, fastForwardLane, itemLane, journeyLane, WriteLoad, type LoadAccount, type WriteKind } from '../support/write-load';
 
 const onServer = Boolean(process.env.DATABASE_URL?.trim());
 /** Limits off (the load is ours) and no request log to wade through. */
 const QUIET = { LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_ACCOUNTS_PER_MINUTE: '0' };
 const HOUR = 3_600_000;
+const MINUTE = 60_000;
 
 /** A store for the processes of one test: a fresh database on the server, or a fresh embedded data folder. */
 async function freshStore(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
@@ -116,3 +121,149 @@ describe('SIGTERM', () => {
     }
   }, 120_000);
 });
+
+describe('SIGKILL in the middle of a write load', () => {
+  // The check the crash test relies on must see a half-written write when there is one.
+  it('is checked by rules that see a half-written write', async () => {
+    const t = await startTestApp();
+    try {
+      const me = await t.signUp();
+      const anchor = await request(t.app).post('/v1/anchors').set('Authorization', me.auth).send({ description: 'Whole' }).expect(201);
+      expect(await halfWrites(t.prisma, [me.id])).toEqual([]);
+      await t.prisma.event.deleteMany({ where: { accountId: me.id, subjectId: anchor.body.id } });
+      expect(await halfWrites(t.prisma, [me.id])).toEqual([`${me.id}: ${anchor.body.id} has 0 anchor_set events`]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  // Reading the rows of a killed process needs a database that outlives it: a server.
+  if (onServer) it('loses no acknowledged write and leaves nothing half-written', crashUnderLoad, 240_000);
+
+  async function crashUnderLoad(): Promise<void> {
+    const database = await provisionTestDatabase();
+    const env = { DATABASE_URL: database.connectionString, ...QUIET };
+    let service: ServiceProcess | undefined;
+    try {
+      service = await startServiceProcess(env);
+      const { url } = service;
+      const clock = await signUpThrough(url, 'crash-clock');
+      const mixed = [await signUpThrough(url, 'crash-a'), await signUpThrough(url, 'crash-b'), await signUpThrough(url, 'crash-c')];
+      expect((await call(url, 'POST', '/v1/pause-time', { auth: clock.auth })).status).toBe(200);
+      const clockBefore = await storedClock(database, clock.id);
+
+      // 16 clients at once: four fast-forwarding one paused clock, four per other account.
+      const load = new WriteLoad(() => url);
+      const lanes = [
+        ...[0, 1, 2, 3].map((lane) => fastForwardLane(load, clock, `ff-${lane}`, 400)),
+        ...mixed.flatMap((account, n) => [
+          anchorLane(load, account, `anchor-${n}`, 400),
+          itemLane(load, account, `item-${n}`, 400),
+          journeyLane(load, account, `journey-${n}`, 80),
+          clockLane(load, account, `clock-${n}`, 100),
+        ]),
+      ];
+      await load.acknowledged(300);
+      expect(await service.kill('SIGKILL')).toEqual({ code: null, signal: 'SIGKILL' });
+      await Promise.all(lanes);
+      // Up to the kill every write was acknowledged; after it, none was answered at all.
+      expect(load.refused()).toEqual([]);
+      expect(load.unanswered().length).toBeGreaterThan(0);
+
+      service = await startServiceProcess(env);
+      const accounts = [clock, ...mixed];
+      expect(await halfWrites(database.prisma, accounts.map((account) => account.id))).toEqual([]);
+
+      // Every acknowledged write is there, and at most the writes in flight were added to them.
+      const rows = { where: { accountId: { in: accounts.map((account) => account.id) } }, select: { accountId: true, id: true } };
+      const tables: { name: string; rows: { accountId: string; id: string }[]; kinds: WriteKind[] }[] = [
+        { name: 'anchors', rows: await database.prisma.anchor.findMany(rows), kinds: ['anchor'] },
+        { name: 'items', rows: await database.prisma.item.findMany(rows), kinds: ['item'] },
+        { name: 'travels', rows: await database.prisma.travel.findMany(rows), kinds: ['travel', 'moment'] },
+        { name: 'timelines', rows: (await database.prisma.timeline.findMany(rows)).filter((row) => row.id !== 'primary'), kinds: ['timeline'] },
+      ];
+      for (const account of accounts) {
+        for (const table of tables) {
+          const ids = table.rows.filter((row) => row.accountId === account.id).map((row) => row.id);
+          const answered = table.kinds.flatMap((kind) => load.answered({ kind, accountId: account.id }).map(createdId));
+          const inFlight = table.kinds.flatMap((kind) => load.unanswered({ kind, accountId: account.id })).length;
+          expect({ account: account.id, table: table.name, missing: answered.filter((id) => !ids.includes(id)) }).toEqual({ account: account.id, table: table.name, missing: [] });
+          expect(ids.length).toBeGreaterThanOrEqual(answered.length);
+          expect(ids.length).toBeLessThanOrEqual(answered.length + inFlight);
+        }
+      }
+
+      // The paused clock moved by the acknowledged minutes, plus at most those in flight.
+      const minutes = ((await storedClock(database, clock.id)) - clockBefore) / MINUTE;
+      const acknowledgedMinutes = load.answered({ accountId: clock.id }).length;
+      expect(Number.isInteger(minutes)).toBe(true);
+      expect(minutes).toBeGreaterThanOrEqual(acknowledgedMinutes);
+      expect(minutes).toBeLessThanOrEqual(acknowledgedMinutes + load.unanswered({ accountId: clock.id }).length);
+
+      await expectReadableThroughTheApi(service, load, mixed);
+      await expectKeptAnswersReplayed(service, load, [clock, ...mixed]);
+      await expectRetriesOfInFlightKeysSafe(service, load, [clock, ...mixed]);
+      expect(await halfWrites(database.prisma, accounts.map((account) => account.id))).toEqual([]);
+
+      // And the new process carries on with every account: whoever was away can come home.
+      for (const account of mixed) {
+        expect((await call(service.url, 'POST', '/v1/travels', { auth: account.auth, body: { destination: 'primary' } })).status).toBe(201);
+        expect((await call(service.url, 'POST', '/v1/anchors', { auth: account.auth, body: { description: 'After the crash' } })).status).toBe(201);
+      }
+      expect(await service.stop()).toBe(0);
+    } finally {
+      await ensureStopped(service);
+      await database.close();
+    }
+  }
+});
+
+/** The paused clock's reading as stored, in epoch milliseconds. */
+async function storedClock(database: TestDatabase, accountId: string): Promise<number> {
+  const traveller = await database.prisma.traveller.findUniqueOrThrow({ where: { accountId } });
+  expect(traveller.clockPaused).toBe(true);
+  return traveller.clockReading.getTime();
+}
+
+/** Timelines read one by one, items all named in a paradox check (which refuses unknown ones). */
+async function expectReadableThroughTheApi(service: ServiceProcess, load: WriteLoad, accounts: readonly LoadAccount[]): Promise<void> {
+  for (const account of accounts) {
+    for (const write of load.answered({ kind: 'timeline', accountId: account.id })) {
+      const read = await call(service.url, 'GET', `/timeline/${createdId(write)}`, { auth: account.auth });
+      expect(read).toMatchObject({ status: 200, body: { id: createdId(write), name: write.answer.body.name } });
+    }
+    const itemIds = load.answered({ kind: 'item', accountId: account.id }).map(createdId);
+    for (let start = 0; start < itemIds.length; start += 100) {
+      const check = await call(service.url, 'POST', '/v1/paradox-checks', {
+        auth: account.auth,
+        body: { timeline_id: 'primary', proposed_changes: itemIds.slice(start, start + 100).map((id) => ({ item_id: id })) },
+      });
+      expect(check.status).toBe(200);
+    }
+  }
+}
+
+/** Each acknowledged write with an Idempotency-Key is answered again, word for word, and not repeated. */
+async function expectKeptAnswersReplayed(service: ServiceProcess, load: WriteLoad, accounts: readonly LoadAccount[]): Promise<void> {
+  for (const account of accounts) {
+    for (const write of load.answered({ accountId: account.id }).filter((keyed) => keyed.idempotencyKey)) {
+      const again = await call(service.url, 'POST', write.path, { auth: account.auth, body: write.body, idempotencyKey: write.idempotencyKey });
+      expect(again).toMatchObject({ status: write.answer.status, body: write.answer.body, headers: { 'idempotent-replayed': 'true' } });
+    }
+  }
+}
+
+/**
+ * A write in flight when the process died, retried with its key: answered again if its answer was
+ * kept, refused as still in use if the dead process had claimed the key (for 5 minutes), or done
+ * now if it never reached the key. Never a failure of the service.
+ */
+async function expectRetriesOfInFlightKeysSafe(service: ServiceProcess, load: WriteLoad, accounts: readonly LoadAccount[]): Promise<void> {
+  for (const account of accounts) {
+    for (const write of load.unanswered({ accountId: account.id }).filter((keyed) => keyed.idempotencyKey)) {
+      const retry = await call(service.url, 'POST', write.path, { auth: account.auth, body: write.body, idempotencyKey: write.idempotencyKey });
+      const outcome = retry.status === 409 ? retry.body.code : retry.status < 300 ? 'answered' : retry.status;
+      expect(['answered', 'idempotency_key_in_use']).toContain(outcome);
+    }
+  }
+}
