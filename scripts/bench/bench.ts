@@ -1,0 +1,150 @@
+// `npm run bench`: the service on a real PostgreSQL, side by side with a bare Express 5 app, at 10
+// and 50 connections, with 1 and 2 worker processes. Prints the figures, their ratios to bare
+// Express and the targets of docs/performance.md, writes them to test-output/bench/, and exits 1
+// when a target is missed.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { measure, type Figures, type Load } from './measure';
+import { residentMiB, startProcess, type Started } from './processes';
+import { createBenchDatabase, MONITORED_PLACE, MONITORED_RANGE, seedEvents } from './seed';
+import { checkTargets, formatReport, type Row } from './report';
+
+const ROOT = join(__dirname, '../..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = [10, 50] as const;
+const WORKERS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
+/** Accounts the writes are spread over (each one's writes queue behind each other by design). */
+const WRITER_ACCOUNTS = 200;
+const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+async function main(): Promise<void> {
+  const databaseUrl = await createBenchDatabase(ADMIN_URL, 'time_navigation_bench');
+  const bare = await startProcess(process.execPath, ['--import', 'tsx', join(__dirname, 'bare-express.ts')], { NODE_ENV: 'production' });
+  const rows: Row[] = [];
+  let peakMiB = 0;
+  try {
+    const baseline = await measureBare(bare.url);
+    rows.push(...baseline.rows);
+    let loads: Load[] | undefined;
+    for (const workers of WORKERS) {
+      const service = await startService(databaseUrl, workers);
+      try {
+        loads ??= await prepare(service.url, databaseUrl);
+        for (const load of loads) {
+          for (const connections of CONNECTIONS) {
+            const sampler = sampleMemory(service);
+            const figures = await measure(service.url, load, connections, SECONDS);
+            peakMiB = Math.max(peakMiB, sampler.stop());
+            const yardstick = baseline.figures[load.method][connections];
+            rows.push({ subject: load.name, workers, connections, figures, ratio: figures.requestsPerSecond / yardstick.requestsPerSecond });
+            console.error(`measured ${load.name} (${workers} worker${workers > 1 ? 's' : ''}, ${connections} connections): ${figures.requestsPerSecond} req/s`);
+          }
+        }
+      } finally {
+        await service.stop();
+      }
+    }
+  } finally {
+    await bare.stop();
+  }
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const verdicts = checkTargets(rows, peakMiB);
+  const report = formatReport({ machine, seconds: SECONDS, rows, peakMiB, verdicts });
+  console.log(report);
+  const out = join(ROOT, 'test-output/bench');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'latest.md'), `${report}\n`);
+  writeFileSync(join(out, 'latest.json'), `${JSON.stringify({ machine, seconds: SECONDS, rows, peakMiB, verdicts }, null, 2)}\n`);
+  if (verdicts.some((verdict) => !verdict.met)) process.exitCode = 1;
+}
+
+async function measureBare(url: string) {
+  const rows: Row[] = [];
+  const figures = { GET: {}, POST: {} } as Record<'GET' | 'POST', Record<number, Figures>>;
+  const loads: Load[] = [
+    { name: 'bare Express GET', method: 'GET', path: '/bare' },
+    { name: 'bare Express POST echo', method: 'POST', path: '/bare', body: { description: 'Bench anchor' } },
+  ];
+  for (const load of loads) {
+    for (const connections of CONNECTIONS) {
+      const measured = await measure(url, load, connections, SECONDS);
+      figures[load.method][connections] = measured;
+      rows.push({ subject: load.name, workers: 1, connections, figures: measured, ratio: 1 });
+      console.error(`measured ${load.name} (${connections} connections): ${measured.requestsPerSecond} req/s`);
+    }
+  }
+  return { rows, figures };
+}
+
+/** The service as it runs in production: the built code, JSON request log, rate limit on. */
+function startService(databaseUrl: string, workers: number): Promise<Started> {
+  return startProcess(process.execPath, ['--enable-source-maps', join(ROOT, 'dist/main.js')], {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: databaseUrl,
+    WEB_CONCURRENCY: String(workers),
+    // Counted on every request like any other limit, but set above what the bench sends, so the
+    // figures are the service's work and not its refusals.
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_ACCOUNTS_PER_MINUTE: '1000',
+  });
+}
+
+/** Writers and the million-event account, made through the API, and what each load sends. */
+async function prepare(url: string, databaseUrl: string): Promise<Load[]> {
+  const writers = await Promise.all(Array.from({ length: WRITER_ACCOUNTS }, (_, n) => signUp(url, `writer-${n}`)));
+  const writer = writers[0];
+  const rotate = writers.map((each) => each.auth);
+  const watcher = await signUp(url, 'watcher');
+  console.error('seeding 1,000,000 events ...');
+  await seedEvents(databaseUrl, watcher.id);
+  const timeline = await call(url, writer.auth, 'POST', '/v1/timelines', { name: 'Bench timeline', destination_time: '1969-07-20T20:17:40Z' });
+  const monitored = new URLSearchParams({ location: MONITORED_PLACE, time_range: MONITORED_RANGE });
+  return [
+    { name: 'POST /v1/anchors', method: 'POST', path: '/v1/anchors', rotate, body: { description: 'Bench anchor' } },
+    { name: 'POST /v1/anchors + Idempotency-Key', method: 'POST', path: '/v1/anchors', rotate, body: { description: 'Bench anchor' }, freshHeader: 'idempotency-key' },
+    { name: 'POST /v1/fast-forward', method: 'POST', path: '/v1/fast-forward', rotate, body: { duration: '1m' } },
+    { name: 'GET /timeline/{id}', method: 'GET', path: `/timeline/${String(timeline.id)}`, headers: { authorization: writer.auth } },
+    { name: 'GET /v1/monitor-events', method: 'GET', path: `/v1/monitor-events?${monitored.toString()}`, headers: { authorization: watcher.auth } },
+  ];
+}
+
+async function signUp(url: string, who: string) {
+  const body = await call(url, undefined, 'POST', '/v1/accounts', { email: `${who}-${Date.now()}@bench.example`, password: 'correct horse battery' });
+  return { id: String(body.id), auth: `Bearer ${String(body.api_key)}` };
+}
+
+async function call(url: string, auth: string | undefined, method: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(new URL(path, url), {
+    method,
+    headers: { 'content-type': 'application/json', ...(auth && { authorization: auth }) },
+    body: JSON.stringify(body),
+  });
+  const answer: unknown = await response.json();
+  if (!response.ok || typeof answer !== 'object' || answer === null) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
+  return Object.fromEntries(Object.entries(answer));
+}
+
+/** The largest resident memory of any one process of the service during a run, read every 250 ms. */
+function sampleMemory(service: Started) {
+  let peak = 0;
+  const pid = service.child.pid ?? 0;
+  const read = () => {
+    peak = Math.max(peak, ...residentMiB(pid));
+  };
+  const timer = setInterval(read, 250);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      read();
+      return peak;
+    },
+  };
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

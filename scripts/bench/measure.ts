@@ -1,0 +1,57 @@
+import autocannon from 'autocannon';
+
+export interface Load {
+  readonly name: string;
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly headers?: Record<string, string>;
+  readonly body?: unknown;
+  /** A header made fresh for every request (an Idempotency-Key must not repeat). */
+  readonly freshHeader?: string;
+  /**
+   * Authorization headers taken in turn, one per request: many customers writing at once, as the
+   * service serves them, rather than one account whose writes queue behind each other.
+   */
+  readonly rotate?: readonly string[];
+}
+
+export interface Figures {
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  /** Answers that were not 2xx, and connection errors or timeouts: a run with any is not counted. */
+  readonly failures: number;
+}
+
+/** Drives `load` with `connections` at once for `seconds`, after a short warm-up that is not counted. */
+export async function measure(baseUrl: string, load: Load, connections: number, seconds: number): Promise<Figures> {
+  await run(baseUrl, load, connections, Math.min(3, seconds));
+  const result = await run(baseUrl, load, connections, seconds);
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+function run(baseUrl: string, load: Load, connections: number, seconds: number): Promise<autocannon.Result> {
+  let sequence = 0;
+  const { freshHeader, rotate } = load;
+  const perRequest = (request: autocannon.Request): autocannon.Request => {
+    sequence += 1;
+    const headers = { ...request.headers };
+    if (freshHeader) headers[freshHeader] = `bench-${process.pid}-${Date.now()}-${sequence}`;
+    if (rotate) headers.authorization = rotate[sequence % rotate.length];
+    return { ...request, headers };
+  };
+  return autocannon({
+    url: new URL(load.path, baseUrl).toString(),
+    connections,
+    duration: seconds,
+    method: load.method,
+    headers: { ...(load.body === undefined ? {} : { 'content-type': 'application/json' }), ...load.headers },
+    body: load.body === undefined ? undefined : JSON.stringify(load.body),
+    ...((freshHeader || rotate) && { requests: [{ setupRequest: perRequest }] }),
+  });
+}

@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+export interface Started {
+  readonly url: string;
+  readonly child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Spawns a server, its output kept for a failure message, and waits for its "listening on" line. */
+export function startProcess(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<Started> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let head = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`${args.join(' ')} did not start within 120 s:\n${head}`)), 120_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    child.once('exit', (code) => fail(new Error(`${args.join(' ')} exited with ${code}:\n${head}`)));
+    const onData = (chunk: Buffer) => {
+      // Keep the start for diagnosis; the request log that follows is read and dropped.
+      if (head.length < 20_000) head += chunk.toString();
+      const listening = /listening on (http:\/\/[^\s]+)/.exec(head);
+      if (!listening) return;
+      clearTimeout(timer);
+      child.removeAllListeners('exit');
+      resolve({ url: listening[1].replace('localhost', '127.0.0.1'), child, stop: () => stop(child) });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** Resident memory of a process and of each of its children (the worker processes), in MiB, from /proc. */
+export function residentMiB(pid: number): number[] {
+  return [pid, ...childrenOf(pid)].map((each) => rssKiB(each) / 1024);
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    const text = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return text === '' ? [] : text.split(/\s+/).map(Number).flatMap((child) => [child, ...childrenOf(child)]);
+  } catch {
+    return []; // the process ended between two reads
+  }
+}
+
+function rssKiB(pid: number): number {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0; // the process ended between two reads
+  }
+}

@@ -1,0 +1,52 @@
+import { Client } from 'pg';
+import { textDigest } from '../../src/infrastructure/persistence/prisma/text-digest';
+
+export const SEEDED_EVENTS = 1_000_000;
+/** Places the million events are spread over: a monitored place holds 1,000 of them, over a century. */
+export const PLACES = 1_000;
+export const MONITORED_PLACE = 'Observatory 417';
+export const MONITORED_RANGE = '1950-01-01T00:00:00Z/1960-01-01T00:00:00Z';
+
+/** A fresh, empty database for this run; the service migrates it when it starts. */
+export async function createBenchDatabase(adminUrl: string, name: string): Promise<string> {
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * Gives an account a million events on the timeline it is on, as the service would have recorded
+ * them (same columns, same search digests), written by one INSERT ... SELECT so the seed takes
+ * seconds, not the hours a million API calls would.
+ */
+export async function seedEvents(databaseUrl: string, accountId: string): Promise<void> {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ timeline_id: string }>('SELECT timeline_id FROM travellers WHERE account_id = $1', [accountId]);
+    const places = Array.from({ length: PLACES }, (_, n) => `Observatory ${n}`);
+    await db.query(
+      `INSERT INTO events (account_id, id, timeline_id, kind, time, original_time, description, location,
+                           description_key, location_key, subject_id, recorded_at, revision)
+       SELECT $1, 'evt_' || lpad(to_hex(n), 32, '0'), $2, 'arrival',
+              timestamptz '1900-01-01 00:00:00Z' + (n * interval '53 minutes'),
+              timestamptz '1900-01-01 00:00:00Z' + (n * interval '53 minutes'),
+              'Sighting ' || n, ($3::text[])[1 + n % $5],
+              -- textDigest of 'Sighting <n>': its textKey is the name lower-cased (no spaces to fold).
+              encode(sha256(convert_to('sighting ' || n, 'UTF8')), 'hex'), ($4::text[])[1 + n % $5], NULL, now(), 0
+         FROM generate_series(1, $6::int) AS n`,
+      [accountId, rows[0].timeline_id, places, places.map(textDigest), PLACES, SEEDED_EVENTS],
+    );
+    await db.query('VACUUM ANALYZE events');
+  } finally {
+    await db.end();
+  }
+}
