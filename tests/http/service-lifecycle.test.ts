@@ -1,15 +1,17 @@
 // The service as a process: an orderly stop (SIGTERM) drains the requests in flight within a
 // bounded grace, and a crash (SIGKILL) under a write load loses no acknowledged write and leaves
 // nothing half-written (docs/operations.md).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
+import { CONNECTION_URL_FILE, EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded-postgres';
+import { createPrismaClient, type PrismaClient } from '../../src/infrastructure/database/prisma-client';
 import { halfWrites } from '../support/consistency';
 import { startTestApp } from '../support/http/test-app';
 import { call, signUpThrough, startUpload, type Answer } from '../support/process-client';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
-import { provisionTestDatabase, type TestDatabase } from '../support/test-database';
+import { provisionTestDatabase } from '../support/test-database';
 import { anchorLane, clockLane, createdId, fastForwardLane, itemLane, journeyLane, WriteLoad, type LoadAccount, type WriteKind } from '../support/write-load';
 
 const onServer = Boolean(process.env.DATABASE_URL?.trim());
@@ -18,14 +20,35 @@ const QUIET = { LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_ACCO
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
 
+interface Store {
+  /** What a service process needs to use the store. */
+  readonly env: Record<string, string>;
+  /** A client on the store for the test's own reads; on the embedded database, only while a service process runs it. */
+  connect(): Promise<{ prisma: PrismaClient; close(): Promise<void> }>;
+  close(): Promise<void>;
+}
+
 /** A store for the processes of one test: a fresh database on the server, or a fresh embedded data folder. */
-async function freshStore(): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
+async function freshStore(): Promise<Store> {
   if (onServer) {
     const database = await provisionTestDatabase();
-    return { env: { DATABASE_URL: database.connectionString }, close: () => database.close() };
+    return {
+      env: { DATABASE_URL: database.connectionString },
+      connect: async () => ({ prisma: database.prisma, close: async () => undefined }),
+      close: () => database.close(),
+    };
   }
   const folder = await mkdtemp(join(tmpdir(), 'tns-lifecycle-'));
-  return { env: { DATA_DIR: folder }, close: () => rm(folder, { recursive: true, force: true }) };
+  return {
+    env: { DATA_DIR: folder },
+    // The running service serves its embedded database on a port it writes down (embedded-postgres.ts).
+    async connect() {
+      const url = (await readFile(join(folder, CONNECTION_URL_FILE), 'utf8')).trim();
+      const prisma = createPrismaClient(url, { maxConnections: EMBEDDED_POOL_SIZE });
+      return { prisma, close: () => prisma.$disconnect() };
+    },
+    close: () => rm(folder, { recursive: true, force: true }),
+  };
 }
 
 /** Ends a process the test may have left running (a failed assertion) without hiding the failure. */
@@ -137,20 +160,20 @@ describe('SIGKILL in the middle of a write load', () => {
     }
   });
 
-  // Reading the rows of a killed process needs a database that outlives it: a server.
-  if (onServer) it('loses no acknowledged write and leaves nothing half-written', crashUnderLoad, 240_000);
-
-  async function crashUnderLoad(): Promise<void> {
-    const database = await provisionTestDatabase();
-    const env = { DATABASE_URL: database.connectionString, ...QUIET };
+  it('loses no acknowledged write and leaves nothing half-written', async () => {
+    const store = await freshStore();
+    const env = { ...store.env, ...QUIET };
     let service: ServiceProcess | undefined;
+    let database: { prisma: PrismaClient; close(): Promise<void> } | undefined;
     try {
       service = await startServiceProcess(env);
       const { url } = service;
       const clock = await signUpThrough(url, 'crash-clock');
       const mixed = [await signUpThrough(url, 'crash-a'), await signUpThrough(url, 'crash-b'), await signUpThrough(url, 'crash-c')];
       expect((await call(url, 'POST', '/v1/pause-time', { auth: clock.auth })).status).toBe(200);
-      const clockBefore = await storedClock(database, clock.id);
+      database = await store.connect();
+      const clockBefore = await storedClock(database.prisma, clock.id);
+      await database.close();
 
       // 16 clients at once: four fast-forwarding one paused clock, four per other account.
       const load = new WriteLoad(() => url);
@@ -171,6 +194,7 @@ describe('SIGKILL in the middle of a write load', () => {
       expect(load.unanswered().length).toBeGreaterThan(0);
 
       service = await startServiceProcess(env);
+      database = await store.connect();
       const accounts = [clock, ...mixed];
       expect(await halfWrites(database.prisma, accounts.map((account) => account.id))).toEqual([]);
 
@@ -194,7 +218,7 @@ describe('SIGKILL in the middle of a write load', () => {
       }
 
       // The paused clock moved by the acknowledged minutes, plus at most those in flight.
-      const minutes = ((await storedClock(database, clock.id)) - clockBefore) / MINUTE;
+      const minutes = ((await storedClock(database.prisma, clock.id)) - clockBefore) / MINUTE;
       const acknowledgedMinutes = load.answered({ accountId: clock.id }).length;
       expect(Number.isInteger(minutes)).toBe(true);
       expect(minutes).toBeGreaterThanOrEqual(acknowledgedMinutes);
@@ -210,17 +234,19 @@ describe('SIGKILL in the middle of a write load', () => {
         expect((await call(service.url, 'POST', '/v1/travels', { auth: account.auth, body: { destination: 'primary' } })).status).toBe(201);
         expect((await call(service.url, 'POST', '/v1/anchors', { auth: account.auth, body: { description: 'After the crash' } })).status).toBe(201);
       }
+      await database.close();
       expect(await service.stop()).toBe(0);
     } finally {
+      await database?.close();
       await ensureStopped(service);
-      await database.close();
+      await store.close();
     }
-  }
+  }, 240_000);
 });
 
 /** The paused clock's reading as stored, in epoch milliseconds. */
-async function storedClock(database: TestDatabase, accountId: string): Promise<number> {
-  const traveller = await database.prisma.traveller.findUniqueOrThrow({ where: { accountId } });
+async function storedClock(prisma: PrismaClient, accountId: string): Promise<number> {
+  const traveller = await prisma.traveller.findUniqueOrThrow({ where: { accountId } });
   expect(traveller.clockPaused).toBe(true);
   return traveller.clockReading.getTime();
 }
