@@ -97,6 +97,13 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
         expect(await listAt({ place: '  WATERLOO  ' })).toEqual(['evt_start', 'evt_b', 'evt_c', 'evt_d', 'evt_end']);
       });
 
+      it('lists an event both at the place and so named once, and pages across the two kinds of match', async () => {
+        await given(anEventAt('1815-06-18T12:00:00.000Z', { id: 'evt_both', location: 'Waterloo', description: 'Waterloo' }));
+        expect(await listAt()).toEqual(['evt_start', 'evt_b', 'evt_c', 'evt_both', 'evt_d', 'evt_end']);
+        expect(await listAt({ limit: 4 })).toEqual(['evt_start', 'evt_b', 'evt_c', 'evt_both']);
+        expect(await listAt({ limit: 2, after: { time: at('1815-06-18T12:00:00.000Z'), id: 'evt_both' } })).toEqual(['evt_d', 'evt_end']);
+      });
+
       it('folds white space inside the place too', async () => {
         await given(anEventAt('1815-06-18T13:00:00.000Z', { id: 'evt_mont', location: 'Mont  Saint\tJean', description: 'Farm' }));
 
