@@ -2,6 +2,7 @@ import type { Repositories } from '../../../core/ports/repositories';
 import type { TransactionBoundary } from '../../../core/ports/transaction-boundary';
 import { Prisma, type PrismaClient } from './generated/client';
 import { prismaRepositories } from './prisma-repositories';
+import { PrismaTravellerRepository } from './repositories/prisma-traveller-repository';
 
 // Generous but bounded: many requests of one account may queue for its row lock.
 const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 15_000 } as const;
@@ -15,9 +16,9 @@ export class PrismaTransactionBoundary implements TransactionBoundary {
 
   exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(async (tx) => {
-      // Lock the account's traveller row: writers of one account queue here, in every process.
-      await tx.$executeRaw`SELECT 1 FROM travellers WHERE account_id = ${accountId} FOR UPDATE`;
-      return work(prismaRepositories(tx));
+      const travellers = new PrismaTravellerRepository(tx);
+      await travellers.lockForAccount(accountId);
+      return work({ ...prismaRepositories(tx), travellers });
     }, TRANSACTION_OPTIONS);
   }
 
