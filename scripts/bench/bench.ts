@@ -16,6 +16,8 @@ const CONNECTIONS = [10, 50] as const;
 const WORKERS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
 /** Accounts the writes are spread over (each one's writes queue behind each other by design). */
 const WRITER_ACCOUNTS = 200;
+/** Extra node flags for the service, to profile it: BENCH_SERVICE_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
+const SERVICE_NODE_FLAGS = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 async function main(): Promise<void> {
@@ -79,7 +81,7 @@ async function measureBare(url: string) {
 
 /** The service as it runs in production: the built code, JSON request log, rate limit on. */
 function startService(databaseUrl: string, workers: number): Promise<Started> {
-  return startProcess(process.execPath, ['--enable-source-maps', join(ROOT, 'dist/main.js')], {
+  return startProcess(process.execPath, ['--enable-source-maps', ...SERVICE_NODE_FLAGS, join(ROOT, 'dist/main.js')], {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     PORT: '0',

@@ -33,10 +33,11 @@ export function startProcess(command: string, args: readonly string[], env: Node
   });
 }
 
+/** Asks for a graceful stop and waits until the process is gone and its output closed. */
 function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
-    child.once('exit', () => resolve());
+    child.once('close', () => resolve());
     child.kill('SIGTERM');
   });
 }

@@ -52,10 +52,13 @@ export function allRoutes(container: Container): Route[] {
   return [...accountRoutes(container), ...familyARoutes(container), ...familyBRoutes(container), ...familyCRoutes(container)];
 }
 
-/** Builds the HTTP app over a wired container; listening is the caller's business (see main.ts). */
+/** Builds the HTTP app over a wired container; listening is the caller's business (see server.ts). */
 export function createApp(container: Container, options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Every answer is computed for its request and none is served conditionally: hashing each body
+  // for an ETag would cost every request and save none (docs/performance.md).
+  app.set('etag', false);
   app.set('query parser', 'simple');
   app.set('trust proxy', options.trustProxy ?? false);
   app.use(requestId);
