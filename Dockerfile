@@ -14,9 +14,11 @@ RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 # --- runtime: compiled code, production dependencies and migrations, as a non-root user --------
 FROM node:20-bookworm-slim AS runtime
+# WEB_CONCURRENCY: worker processes (about one per core the container may use; more than 1 needs DATABASE_URL).
 ENV NODE_ENV=production \
     PORT=3000 \
-    HOST=0.0.0.0
+    HOST=0.0.0.0 \
+    WEB_CONCURRENCY=1
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

@@ -21,7 +21,25 @@ export interface Config {
   readonly rateLimitAccountsPerMinute: number;
   /** SHUTDOWN_GRACE_MS: how long in-flight requests may run after SIGTERM before their connections are closed (default 10 s). */
   readonly shutdownGraceMs: number;
+  /**
+   * WEB_CONCURRENCY: worker processes serving one port on this host (node:cluster). 1, the default,
+   * is one process and no cluster primary at all. More than 1 needs DATABASE_URL.
+   */
+  readonly webConcurrency: number;
+  /**
+   * DATABASE_POOL_SIZE: connections each serving process may open to DATABASE_URL. Default 10, or
+   * fewer with more than 8 workers, so that the workers together stay within 80 (PostgreSQL's
+   * default max_connections is 100). The embedded database always takes one.
+   */
+  readonly databasePoolSize: number;
 }
+
+/** A sane ceiling: far more than the cores of one host; more processes would only compete for them. */
+export const MAX_WEB_CONCURRENCY = 64;
+/** Connections of one process when nothing else constrains it: node-postgres' own default. */
+const DEFAULT_POOL_SIZE = 10;
+/** What the default pool sizes of all workers together stay within (PostgreSQL's default max_connections is 100). */
+const DEFAULT_CONNECTION_BUDGET = 80;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -44,8 +62,42 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   const rateLimitPerSecond = wholeNumber(env, 'RATE_LIMIT_PER_SECOND', 100, problems);
   const rateLimitAccountsPerMinute = wholeNumber(env, 'RATE_LIMIT_ACCOUNTS_PER_MINUTE', 10, problems);
   const shutdownGraceMs = wholeNumber(env, 'SHUTDOWN_GRACE_MS', 10_000, problems, 'no grace');
+  const webConcurrency = countFromOne(env, 'WEB_CONCURRENCY', 1, MAX_WEB_CONCURRENCY, 'worker processes', problems);
+  if (webConcurrency > 1 && !databaseUrl) {
+    problems.push(
+      `WEB_CONCURRENCY=${webConcurrency} needs DATABASE_URL: the embedded database (PGlite) can only be used by one process. ` +
+        'Set DATABASE_URL to a PostgreSQL server, or WEB_CONCURRENCY=1.',
+    );
+  }
+  const defaultPoolSize = Math.max(1, Math.min(DEFAULT_POOL_SIZE, Math.floor(DEFAULT_CONNECTION_BUDGET / webConcurrency)));
+  const databasePoolSize = countFromOne(env, 'DATABASE_POOL_SIZE', defaultPoolSize, 1_000, 'connections per process', problems);
   if (problems.length > 0 || !logLevel) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
-  return { port, host: env.HOST?.trim() || '0.0.0.0', databaseUrl, dataDir: env.DATA_DIR?.trim() || '.data', trustProxy, csrfSecret, logLevel, rateLimitPerSecond, rateLimitAccountsPerMinute, shutdownGraceMs };
+  return {
+    port,
+    host: env.HOST?.trim() || '0.0.0.0',
+    databaseUrl,
+    dataDir: env.DATA_DIR?.trim() || '.data',
+    trustProxy,
+    csrfSecret,
+    logLevel,
+    rateLimitPerSecond,
+    rateLimitAccountsPerMinute,
+    shutdownGraceMs,
+    webConcurrency,
+    databasePoolSize,
+  };
+}
+
+/** A whole number from 1 to `max`; unset or empty takes the default. */
+function countFromOne(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number, what: string, problems: string[]): number {
+  const text = env[name]?.trim() ?? '';
+  if (text === '') return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < 1 || value > max) {
+    problems.push(`${name} must be a whole number from 1 to ${max} (${what}), not '${env[name]}'.`);
+    return fallback;
+  }
+  return value;
 }
 
 /** A whole number from 0 up (0 turns a limit off); unset or empty takes the default. */

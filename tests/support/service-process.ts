@@ -28,7 +28,8 @@ const START_TIMEOUT_MS = 60_000;
 /**
  * Starts the real service (src/main.ts) as its own process and waits until it listens. It runs as
  * `node --import tsx src/main.ts`, one process: the tsx CLI would fork a child to serve, and a
- * SIGKILL of the CLI's pid would leave that child serving.
+ * SIGKILL of the CLI's pid would leave that child serving. With WEB_CONCURRENCY > 1 the pid is the
+ * cluster primary, and its workers end when it does.
  */
 export function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts')], {

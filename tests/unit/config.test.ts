@@ -13,6 +13,8 @@ describe('readConfig', () => {
       rateLimitPerSecond: 100,
       rateLimitAccountsPerMinute: 10,
       shutdownGraceMs: 10_000,
+      webConcurrency: 1,
+      databasePoolSize: 10,
     });
   });
 
@@ -28,6 +30,8 @@ describe('readConfig', () => {
       RATE_LIMIT_PER_SECOND: '0',
       RATE_LIMIT_ACCOUNTS_PER_MINUTE: '5',
       SHUTDOWN_GRACE_MS: '2500',
+      WEB_CONCURRENCY: '4',
+      DATABASE_POOL_SIZE: '6',
     });
     expect(config).toEqual({
       port: 8080,
@@ -40,18 +44,58 @@ describe('readConfig', () => {
       rateLimitPerSecond: 0,
       rateLimitAccountsPerMinute: 5,
       shutdownGraceMs: 2500,
+      webConcurrency: 4,
+      databasePoolSize: 6,
     });
   });
 
   it('names every bad value at once', () => {
     let failure: unknown;
     try {
-      readConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', CSRF_SECRET: 'short', LOG_LEVEL: 'loud', SHUTDOWN_GRACE_MS: '10s' });
+      readConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        CSRF_SECRET: 'short',
+        LOG_LEVEL: 'loud',
+        SHUTDOWN_GRACE_MS: '10s',
+        WEB_CONCURRENCY: 'two',
+        DATABASE_POOL_SIZE: '0',
+      });
     } catch (error) {
       failure = error;
     }
     expect(failure).toBeInstanceOf(ConfigError);
     const message = failure instanceof Error ? failure.message : '';
-    for (const name of ['PORT', 'DATABASE_URL', 'CSRF_SECRET', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS']) expect(message).toContain(name);
+    for (const name of ['PORT', 'DATABASE_URL', 'CSRF_SECRET', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS', 'WEB_CONCURRENCY', 'DATABASE_POOL_SIZE']) expect(message).toContain(name);
+  });
+
+  describe('WEB_CONCURRENCY', () => {
+    const server = { DATABASE_URL: 'postgresql://u@db:5432/x' };
+
+    it.each(['0', '-1', '1.5', '2e1', '65', 'auto'])("refuses '%s': a whole number of worker processes from 1 to 64", (value) => {
+      expect(() => readConfig({ ...server, WEB_CONCURRENCY: value })).toThrow(
+        `WEB_CONCURRENCY must be a whole number from 1 to 64 (worker processes), not '${value}'.`,
+      );
+    });
+
+    it('takes 1 to 64 worker processes on a PostgreSQL server', () => {
+      expect(readConfig({ ...server, WEB_CONCURRENCY: ' 1 ' }).webConcurrency).toBe(1);
+      expect(readConfig({ ...server, WEB_CONCURRENCY: '64' }).webConcurrency).toBe(64);
+      expect(readConfig({ ...server, WEB_CONCURRENCY: '' }).webConcurrency).toBe(1);
+    });
+
+    it('refuses more than one worker on the embedded database, which one process owns', () => {
+      for (const env of [{ WEB_CONCURRENCY: '2' }, { WEB_CONCURRENCY: '2', DATABASE_URL: '  ' }, { WEB_CONCURRENCY: '2', DATA_DIR: '/var/lib/tns' }]) {
+        expect(() => readConfig(env)).toThrow(ConfigError);
+        expect(() => readConfig(env)).toThrow('WEB_CONCURRENCY=2 needs DATABASE_URL: the embedded database (PGlite) can only be used by one process.');
+      }
+      expect(readConfig({ WEB_CONCURRENCY: '1' }).webConcurrency).toBe(1);
+    });
+
+    it('keeps the default pools of all workers within 80 connections, each at most 10 and at least 1', () => {
+      const poolOf = (workers: number) => readConfig({ ...server, WEB_CONCURRENCY: String(workers) }).databasePoolSize;
+      expect([1, 2, 8, 9, 16, 40, 64].map(poolOf)).toEqual([10, 10, 10, 8, 5, 2, 1]);
+      expect(readConfig({ ...server, WEB_CONCURRENCY: '16', DATABASE_POOL_SIZE: '20' }).databasePoolSize).toBe(20);
+    });
   });
 });

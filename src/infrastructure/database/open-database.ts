@@ -4,6 +4,7 @@
 // DATA_DIR (default ./.data), so the service runs with no database to install. Either way the
 // migrations are applied before the client is handed out, so code never meets an old schema.
 import path from 'node:path';
+import { describeExternalDatabase, describeServer } from './describe-server';
 import { startEmbeddedPostgres, EMBEDDED_POOL_SIZE, type EmbeddedPostgres } from './embedded-postgres';
 import { migrateDatabase } from './migrate-database';
 import { createPrismaClient, type PrismaClient } from './prisma-client';
@@ -25,16 +26,26 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
-export async function openDatabase(env: DatabaseEnvironment): Promise<OpenDatabase> {
+export interface OpenOptions {
+  /**
+   * Apply the migrations first (default). A cluster worker passes false: its primary migrated the
+   * server's database once before forking it.
+   */
+  migrate?: boolean;
+  /** Connections of the pool to a PostgreSQL server (default: node-postgres', 10). The embedded one always takes one. */
+  poolSize?: number;
+}
+
+export async function openDatabase(env: DatabaseEnvironment, options: OpenOptions = {}): Promise<OpenDatabase> {
   const databaseUrl = env.DATABASE_URL?.trim();
   if (databaseUrl) {
-    await migrateDatabase(databaseUrl);
-    const prisma = createPrismaClient(databaseUrl);
+    if (options.migrate ?? true) await migrateDatabase(databaseUrl);
+    const prisma = createPrismaClient(databaseUrl, { maxConnections: options.poolSize });
     return {
       prisma,
       connectionString: databaseUrl,
       mode: 'external',
-      description: `PostgreSQL at ${describeServer(databaseUrl)}`,
+      description: describeExternalDatabase(databaseUrl),
       close: () => prisma.$disconnect(),
     };
   }
@@ -64,15 +75,5 @@ async function closeEmbedded(prisma: PrismaClient, server: EmbeddedPostgres): Pr
     await prisma.$disconnect();
   } finally {
     await server.stop();
-  }
-}
-
-/** host:port/database of a connection URL, without user or password. */
-function describeServer(connectionString: string): string {
-  try {
-    const url = new URL(connectionString);
-    return `${url.host}${url.pathname}`;
-  } catch {
-    return 'the configured DATABASE_URL (not a parseable URL)';
   }
 }

@@ -1,0 +1,99 @@
+// One process serving the API: the whole service when WEB_CONCURRENCY is 1, or one worker of the
+// cluster that cluster-primary.ts runs (then the primary announces the service and asks for the
+// shutdown, and this process only serves).
+import 'reflect-metadata';
+import cluster from 'node:cluster';
+import { createServer, type Server } from 'node:http';
+import { pino } from 'pino';
+import { buildContainer } from './composition/container';
+import type { Config } from './config';
+import { openDatabase } from './infrastructure/database/open-database';
+import { isDatabaseUnavailable } from './infrastructure/database/prisma-client';
+import { databaseReadiness } from './infrastructure/database/readiness';
+import { loadServiceSecret } from './infrastructure/persistence/prisma/service-secrets';
+import { createApp } from './interfaces/http/app';
+import { answerClientErrors } from './interfaces/http/client-errors';
+import { gracefulClose } from './interfaces/http/graceful-close';
+import { isShutdownRequest, type WorkerReport } from './worker-messages';
+
+export async function serve(config: Config): Promise<void> {
+  const worker = cluster.isWorker;
+  const database = await openDatabase(
+    { DATABASE_URL: config.databaseUrl, DATA_DIR: config.dataDir },
+    // A worker's primary applied the migrations once, before forking.
+    { migrate: !worker, poolSize: config.databasePoolSize },
+  );
+  // Every process behind one proxy must sign forms alike: a configured secret, or the database's.
+  const formSecret = config.csrfSecret ?? (await loadServiceSecret(database.prisma, 'csrf'));
+  const logger = pino({ level: config.logLevel });
+  const app = createApp(buildContainer({ prisma: database.prisma }), {
+    trustProxy: config.trustProxy,
+    formSecret,
+    logger,
+    readiness: databaseReadiness(database.prisma),
+    isUnavailable: isDatabaseUnavailable,
+    rateLimit: { perKeyPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
+  });
+  const server = createServer(app);
+  answerClientErrors(server);
+  const connections = gracefulClose(server);
+  await listen(server, config).catch(async (error: unknown) => {
+    await database.close();
+    throw error;
+  });
+  if (!worker) {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
+    console.log(`Time Navigation Service listening on http://${host}:${port}`);
+    console.log(`Data: ${database.description}`);
+  }
+
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals): void => {
+    // A worker hears of the stop from its primary, and may hear the signal itself too (Ctrl+C
+    // reaches the whole process group): it stops once.
+    if (stopping) return;
+    stopping = true;
+    // Stop accepting, let in-flight requests finish (for at most the grace: a stuck client must
+    // not hold a deploy), then release the database and exit 0. See docs/operations.md.
+    const closed = connections.close(config.shutdownGraceMs);
+    if (worker) report({ type: 'stopped-accepting' });
+    else console.log(`${signal}: no longer accepting connections; requests in flight get ${config.shutdownGraceMs} ms to finish.`);
+    closed
+      .then(({ cut }) => {
+        if (cut) console.log(`Shutdown grace over: the connections still open were closed${worker ? ` (worker ${process.pid})` : ''}.`);
+        return database.close();
+      })
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+  // A worker that has not come this far is stopped by a plain signal: it has nothing to finish.
+  if (worker) {
+    process.on('message', (message) => {
+      if (isShutdownRequest(message)) shutdown(message.signal);
+    });
+  }
+}
+
+/** Listens as configured; rejects when it cannot (the port is taken, the host is not ours). */
+function listen(server: Server, config: Config): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function report(message: WorkerReport): void {
+  process.send?.(message);
+}

@@ -1,0 +1,200 @@
+// WEB_CONCURRENCY: worker processes of one host serving one port, on one PostgreSQL database
+// (docs/operations.md). Each test starts the real service as a process; which worker answered a
+// request is read from the request log, whose JSON lines carry the pid of the process that wrote them.
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { call, signUpThrough, startUpload } from '../support/process-client';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { provisionTestDatabase, type TestDatabase } from '../support/test-database';
+
+const onServer = Boolean(process.env.DATABASE_URL?.trim());
+/** The request log on (it says which worker answered), the limits off (the load is ours). */
+const LOGGED = { LOG_LEVEL: 'info', RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_ACCOUNTS_PER_MINUTE: '0' };
+const ROOT = join(__dirname, '../..');
+
+it('refuses more than one worker on the embedded database at start, saying why', async () => {
+  const run = await runToExit({ DATABASE_URL: '', WEB_CONCURRENCY: '2' });
+  expect(run.code).toBe(1);
+  expect(run.output).toContain('WEB_CONCURRENCY=2 needs DATABASE_URL: the embedded database (PGlite) can only be used by one process.');
+  expect(run.output).not.toContain('listening on');
+}, 60_000);
+
+(onServer ? describe : describe.skip)('WEB_CONCURRENCY=2 on a PostgreSQL server', () => {
+  let database: TestDatabase;
+  let service: ServiceProcess | undefined;
+
+  beforeEach(async () => {
+    database = await provisionTestDatabase();
+  });
+
+  afterEach(async () => {
+    // Ends a primary a failed assertion left running; its workers leave with it.
+    await service?.kill('SIGKILL');
+    service = undefined;
+    await database.close();
+  });
+
+  const start = async (env: Record<string, string> = {}) => {
+    service = await startServiceProcess({ DATABASE_URL: database.connectionString, WEB_CONCURRENCY: '2', ...LOGGED, ...env });
+    return { service, workers: await announcedWorkers(service) };
+  };
+
+  it('serves one port from two worker processes, announced once when both listen', async () => {
+    const { service, workers } = await start();
+    expect(workers).toHaveLength(2);
+    expect(new Set(workers).size).toBe(2);
+    expect(workers).not.toContain(service.pid);
+    expect(service.output().match(/listening on/g)).toHaveLength(1);
+    expect(service.output()).toContain('Data: PostgreSQL at');
+    expect(service.output()).toContain('each with up to 10 database connections');
+
+    // New connections are handed to the workers in turn: both answer, from one database.
+    const me = await signUpThrough(service.url, 'workers');
+    for (let n = 0; n < 8; n += 1) {
+      expect((await call(service.url, 'POST', '/v1/anchors', { auth: me.auth, body: { description: `Anchor ${n}` } })).status).toBe(201);
+    }
+    for (const pid of workers) await service.printed(requestLine(pid, '/v1/anchors'));
+    expect(servedBy(service.output(), '/v1/anchors')).toEqual(new Set(workers));
+
+    expect(await service.stop()).toBe(0);
+  }, 180_000);
+
+  it('replaces a worker killed with SIGKILL, keeps answering meanwhile, and backs off when it happens again', async () => {
+    const { service, workers } = await start();
+    const [killed, survivor] = workers;
+    process.kill(killed, 'SIGKILL');
+    await service.printed(exitLine(killed, 250));
+    expect(alive(killed)).toBe(false);
+
+    // Out of the rotation once it is gone: the survivor answers every request.
+    for (let n = 0; n < 6; n += 1) expect((await call(service.url, 'GET', '/healthz')).status).toBe(200);
+
+    const text = await service.printed(/("msg":"worker listening"[^\n]*\n[\s\S]*){3}/);
+    const replacement = [...text.matchAll(/"worker_pid":(\d+),"slot":\d+,"msg":"worker listening"/g)].map((match) => Number(match[1]))[2];
+    expect(workers).not.toContain(replacement);
+    expect(alive(replacement)).toBe(true);
+
+    // The replacement serves on the same port, beside the survivor.
+    const me = await signUpThrough(service.url, 'replaced');
+    for (let n = 0; n < 8; n += 1) {
+      expect((await call(service.url, 'POST', '/v1/anchors', { auth: me.auth, body: { description: `Anchor ${n}` } })).status).toBe(201);
+    }
+    for (const pid of [survivor, replacement]) await service.printed(requestLine(pid, '/v1/anchors'));
+    expect(servedBy(service.output(), '/v1/anchors')).toEqual(new Set([survivor, replacement]));
+
+    // A worker of that slot dying again soon after its start waits twice as long: a crash loop backs off.
+    process.kill(replacement, 'SIGKILL');
+    await service.printed(exitLine(replacement, 500));
+    await service.printed(/("msg":"worker listening"[^\n]*\n[\s\S]*){4}/);
+    for (let n = 0; n < 4; n += 1) expect((await call(service.url, 'GET', '/healthz')).status).toBe(200);
+    expect(service.output().match(/listening on/g)).toHaveLength(1);
+
+    expect(await service.stop()).toBe(0);
+  }, 180_000);
+
+  it('on SIGTERM, lets every worker finish its requests in flight, then exits 0 with no worker left', async () => {
+    const { service, workers } = await start({ SHUTDOWN_GRACE_MS: '120000' });
+    const me = await signUpThrough(service.url, 'drain');
+    // Four writes with half their bodies uploaded: handed out in turn, two to each worker.
+    const uploads = [];
+    for (let n = 0; n < 4; n += 1) uploads.push(await startUpload(service.url, '/v1/anchors', { auth: me.auth, body: { description: `In flight ${n}` } }));
+
+    const exited = service.kill('SIGTERM');
+    await service.printed('no longer accepting connections');
+    await expect(call(service.url, 'GET', '/healthz')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    expect(workers.every(alive)).toBe(true);
+
+    for (const upload of uploads) upload.finish();
+    const answers = await Promise.all(uploads.map((upload) => upload.answer));
+    answers.forEach((answer, n) => expect(answer).toMatchObject({ status: 201, body: { description: `In flight ${n}` } }));
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(workers.filter(alive)).toEqual([]);
+    expect(servedBy(service.output(), '/v1/anchors')).toEqual(new Set(workers));
+    expect(service.output()).not.toContain('grace over');
+    expect(service.output()).not.toContain('restarting');
+  }, 180_000);
+
+  it.each(['1', '2'])('with WEB_CONCURRENCY=%s, exits 1 when the port is taken, never saying it listens', async (workers) => {
+    const taken = await occupyPort();
+    try {
+      const run = await runToExit({ DATABASE_URL: database.connectionString, WEB_CONCURRENCY: workers, PORT: String(taken.port), ...LOGGED });
+      expect(run.code).toBe(1);
+      expect(run.output).toContain('EADDRINUSE');
+      expect(run.output).not.toContain('listening on');
+    } finally {
+      await new Promise((resolve) => taken.server.close(resolve));
+    }
+  }, 120_000);
+});
+
+/** The worker pids of the primary's "Workers: ..." line, printed with the "listening on" line. */
+async function announcedWorkers(service: ServiceProcess): Promise<number[]> {
+  const text = await service.printed(/Workers: \d+ processes \(pids [\d, ]+\)/);
+  const pids = /Workers: \d+ processes \(pids ([\d, ]+)\)/.exec(text)?.[1] ?? '';
+  return pids.split(', ').map(Number);
+}
+
+/** The primary's log line of a worker's unexpected exit by SIGKILL, and the wait before its restart. */
+function exitLine(pid: number, restartInMs: number): RegExp {
+  return new RegExp(`"worker_pid":${pid},[^\\n]*"signal":"SIGKILL","restart_in_ms":${restartInMs},"msg":"worker exited unexpectedly; restarting it"`);
+}
+
+/** The request log line of a request to `path` answered by the process `pid`. */
+function requestLine(pid: number, path: string): RegExp {
+  return new RegExp(`"pid":${pid},[^\\n]*"path":"${path}"[^\\n]*"msg":"request completed"`);
+}
+
+/** The pids of the processes whose request log lines answer requests to `path`. */
+function servedBy(output: string, path: string): Set<number> {
+  const pids = new Set<number>();
+  for (const line of output.split('\n')) {
+    // Only whole log lines: the last one may still be arriving.
+    if (!line.startsWith('{') || !line.endsWith('}')) continue;
+    const entry = JSON.parse(line) as { pid?: number; msg?: string; req?: { path?: string } };
+    if (entry.msg === 'request completed' && entry.req?.path === path && entry.pid !== undefined) pids.add(entry.pid);
+  }
+  return pids;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false; // ESRCH: no such process
+  }
+}
+
+/** Runs the service as startServiceProcess does, for a start that must fail: its exit code and output. */
+function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', NODE_OPTIONS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    // A start that should have failed did not: end it, and let the test see why.
+    if (output.includes('listening on')) child.kill('SIGKILL');
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  // 'close' comes once the process has exited and its output is read to the end.
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
+
+function occupyPort(): Promise<{ server: Server; port: number }> {
+  const server = createServer();
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      resolve({ server, port: typeof address === 'object' && address ? address.port : 0 });
+    });
+  });
+}
