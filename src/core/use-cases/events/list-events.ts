@@ -31,7 +31,9 @@ export class ListEvents {
 
   execute(input: ListEventsInput): Promise<EventPage> {
     const limit = pageSize(input.limit, DEFAULT_EVENT_PAGE_SIZE, MAX_EVENT_PAGE_SIZE);
-    return this.transactions.snapshot(async (repos) => {
+    // No transaction: the page comes from one query, and the timeline it names is the one that
+    // query read (a travel in between changes what the next call sees, not this answer).
+    return this.transactions.read(async (repos) => {
       const timelineId = input.timelineId ?? (await repos.travellers.getForAccount(input.accountId)).timelineId;
       if (input.timelineId !== undefined && !(await repos.timelines.findForAccount(input.accountId, timelineId))) {
         throw new TimelineNotFound(timelineId);
