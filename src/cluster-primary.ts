@@ -80,7 +80,9 @@ class ClusterPrimary {
   }
 
   private exited(worker: Worker, code: number | null, signal: string | null): void {
-    const { slot, forkedAt } = this.workers.get(worker) ?? { slot: { index: -1, crashes: 0 }, forkedAt: Date.now() };
+    const started = this.workers.get(worker);
+    if (!started) return; // every worker is forked through fork(), which records it
+    const { slot, forkedAt } = started;
     this.workers.delete(worker);
     this.serving.delete(worker);
     const how = { worker_pid: worker.process.pid, slot: slot.index, code, signal };
