@@ -32,6 +32,8 @@ export interface Config {
    * default max_connections is 100). The embedded database always takes one.
    */
   readonly databasePoolSize: number;
+  /** API_KEY_CACHE_SIZE: verified API keys each process keeps in memory (default 10,000; 0 turns the cache off). */
+  readonly apiKeyCacheSize: number;
 }
 
 /** A sane ceiling: far more than the cores of one host; more processes would only compete for them. */
@@ -40,6 +42,8 @@ export const MAX_WEB_CONCURRENCY = 64;
 const DEFAULT_POOL_SIZE = 10;
 /** What the default pool sizes of all workers together stay within (PostgreSQL's default max_connections is 100). */
 const DEFAULT_CONNECTION_BUDGET = 80;
+/** Some 10,000 keys in use at once cost a few MB per process; a key not kept costs one indexed read. */
+export const DEFAULT_API_KEY_CACHE_SIZE = 10_000;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -71,6 +75,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   }
   const defaultPoolSize = Math.max(1, Math.min(DEFAULT_POOL_SIZE, Math.floor(DEFAULT_CONNECTION_BUDGET / webConcurrency)));
   const databasePoolSize = countFromOne(env, 'DATABASE_POOL_SIZE', defaultPoolSize, 1_000, 'connections per process', problems);
+  const apiKeyCacheSize = wholeNumber(env, 'API_KEY_CACHE_SIZE', DEFAULT_API_KEY_CACHE_SIZE, problems);
   if (problems.length > 0 || !logLevel) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   return {
     port,
@@ -85,6 +90,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     shutdownGraceMs,
     webConcurrency,
     databasePoolSize,
+    apiKeyCacheSize,
   };
 }
 

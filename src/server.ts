@@ -4,8 +4,9 @@
 import 'reflect-metadata';
 import cluster from 'node:cluster';
 import { createServer, type Server } from 'node:http';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { buildContainer } from './composition/container';
+import { prepareVerifiedKeyCaching, type VerifiedKeyCaching } from './composition/verified-key-cache';
 import type { Config } from './config';
 import { openDatabase } from './infrastructure/database/open-database';
 import { isDatabaseUnavailable } from './infrastructure/database/prisma-client';
@@ -18,15 +19,19 @@ import { isShutdownRequest, type WorkerReport } from './worker-messages';
 
 export async function serve(config: Config): Promise<void> {
   const worker = cluster.isWorker;
+  // Each process its own cache of verified keys; its pool's connections LISTEN for key changes.
+  const keyCaching = prepareVerifiedKeyCaching({ maxEntries: config.apiKeyCacheSize });
   const database = await openDatabase(
     { DATABASE_URL: config.databaseUrl, DATA_DIR: config.dataDir },
     // A worker's primary applied the migrations once, before forking.
-    { migrate: !worker, poolSize: config.databasePoolSize },
+    { migrate: !worker, poolSize: config.databasePoolSize, onConnect: keyCaching.onConnect },
   );
   // Every process behind one proxy must sign forms alike: a configured secret, or the database's.
   const formSecret = config.csrfSecret ?? (await loadServiceSecret(database.prisma, 'csrf'));
   const logger = pino({ level: config.logLevel });
-  const app = createApp(buildContainer({ prisma: database.prisma }), {
+  logKeyCacheOutages(keyCaching, logger);
+  keyCaching.start(database);
+  const app = createApp(buildContainer({ prisma: database.prisma, verifiedKeyCache: keyCaching.cache }), {
     trustProxy: config.trustProxy,
     formSecret,
     logger,
@@ -38,6 +43,7 @@ export async function serve(config: Config): Promise<void> {
   answerClientErrors(server);
   const connections = gracefulClose(server);
   await listen(server, config).catch(async (error: unknown) => {
+    await keyCaching.close();
     await database.close();
     throw error;
   });
@@ -63,7 +69,7 @@ export async function serve(config: Config): Promise<void> {
     closed
       .then(({ cut }) => {
         if (cut) console.log(`Shutdown grace over: the connections still open were closed${worker ? ` (worker ${process.pid})` : ''}.`);
-        return database.close();
+        return keyCaching.close().then(() => database.close());
       })
       .then(
         () => process.exit(0),
@@ -91,6 +97,20 @@ function listen(server: Server, config: Config): Promise<void> {
       server.off('error', reject);
       resolve();
     });
+  });
+}
+
+/** A lost listening connection means every request reads its key again: worth a warning, and its end a note. */
+function logKeyCacheOutages({ listener }: VerifiedKeyCaching, logger: Logger): void {
+  let lost = false;
+  listener?.on('lost', (error) => {
+    // Once per outage, not once per failed reconnection.
+    if (!lost) logger.warn({ err: error }, 'API key cache off: the connection listening for key changes was lost; reconnecting');
+    lost = true;
+  });
+  listener?.on('subscribed', () => {
+    if (lost) logger.info('API key cache on again: listening for key changes');
+    lost = false;
   });
 }
 

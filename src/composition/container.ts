@@ -5,6 +5,7 @@ import { IdempotencyStore } from '../core/ports/idempotency-store';
 import type { IdGenerator } from '../core/ports/id-generator';
 import type { RateCounterStore } from '../core/ports/rate-counter-store';
 import type { TransactionBoundary } from '../core/ports/transaction-boundary';
+import type { VerifiedKeyCache } from '../core/ports/verified-key-cache';
 import type { WallClock } from '../core/ports/wall-clock';
 import { AuthenticateApiKey } from '../core/use-cases/accounts/authenticate-api-key';
 import { CreateAccount } from '../core/use-cases/accounts/create-account';
@@ -35,6 +36,7 @@ import type { PrismaClient } from '../infrastructure/persistence/prisma/generate
 import { PrismaRateCounterStore } from '../infrastructure/persistence/prisma/prisma-rate-counter-store';
 import { PrismaIdempotencyStore } from '../infrastructure/persistence/prisma/prisma-idempotency-store';
 import { PrismaTransactionBoundary } from '../infrastructure/persistence/prisma/prisma-transaction-boundary';
+import { LruVerifiedKeyCache } from '../infrastructure/api-key-cache/lru-verified-key-cache';
 import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
 import { ScryptCredentialHasher } from '../infrastructure/system/scrypt-credential-hasher';
 import { SystemWallClock } from '../infrastructure/system/system-wall-clock';
@@ -44,6 +46,11 @@ export interface ContainerOptions {
   readonly prisma: PrismaClient;
   /** Tests freeze or advance time through this; production uses the system clock. */
   readonly wallClock?: WallClock;
+  /**
+   * API keys verified lately (prepareVerifiedKeyCaching in verified-key-cache.ts, which also makes
+   * the database's changes reach it). Without one nothing is cached: every request reads its key.
+   */
+  readonly verifiedKeyCache?: VerifiedKeyCache;
 }
 
 /**
@@ -58,6 +65,9 @@ export function buildContainer(options: ContainerOptions): Container {
   container.bind<IdGenerator>(TOKENS.IdGenerator).toConstantValue(new RandomIdGenerator());
   container.bind<CredentialHasher>(TOKENS.CredentialHasher).toConstantValue(new ScryptCredentialHasher());
   container.bind<RateCounterStore>(TOKENS.RateCounterStore).toConstantValue(new PrismaRateCounterStore(options.prisma));
+  container
+    .bind<VerifiedKeyCache>(TOKENS.VerifiedKeyCache)
+    .toConstantValue(options.verifiedKeyCache ?? new LruVerifiedKeyCache({ maxEntries: 0 }));
 
   const { TransactionBoundary: tx, WallClock: clock, IdGenerator: ids, CredentialHasher: hasher } = TOKENS;
   // The port is an abstract class so that it is its own token: the HTTP edge resolves it without composition.
@@ -67,8 +77,8 @@ export function buildContainer(options: ContainerOptions): Container {
     [tx, hasher, ids, clock],
   );
   container.bind(AuthenticateApiKey).toResolvedValue(
-    (t: TransactionBoundary, h: CredentialHasher, c: WallClock) => new AuthenticateApiKey(t, h, c),
-    [tx, hasher, clock],
+    (t: TransactionBoundary, h: CredentialHasher, c: WallClock, k: VerifiedKeyCache) => new AuthenticateApiKey(t, h, c, k),
+    [tx, hasher, clock, TOKENS.VerifiedKeyCache],
   );
   // The dashboard and the try-it console: sessions and the account's keys.
   container.bind(SignUp).toResolvedValue(

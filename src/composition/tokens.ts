@@ -5,4 +5,5 @@ export const TOKENS = {
   IdGenerator: Symbol.for('time-navigation.IdGenerator'),
   CredentialHasher: Symbol.for('time-navigation.CredentialHasher'),
   RateCounterStore: Symbol.for('time-navigation.RateCounterStore'),
+  VerifiedKeyCache: Symbol.for('time-navigation.VerifiedKeyCache'),
 } as const;

@@ -9,21 +9,24 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { EMBEDDED_POOL_SIZE, startInMemoryPostgres } from '../../src/infrastructure/database/embedded-postgres';
 import { migrateDatabase } from '../../src/infrastructure/database/migrate-database';
-import { createPrismaClient, type PrismaClient } from '../../src/infrastructure/database/prisma-client';
+import { createPrismaClient, type PrismaClient, type PrismaClientOptions } from '../../src/infrastructure/database/prisma-client';
 import { TEST_DATABASE_ENV, TEST_DATABASE_PREFIX, withAdminClient, withDatabase } from './test-database-names';
 
 export interface TestDatabase {
   prisma: PrismaClient;
   connectionString: string;
+  /** As OpenDatabase says it: a PostgreSQL server, or PGlite in this process. */
+  mode: 'external' | 'embedded';
   close(): Promise<void>;
 }
 
-export async function provisionTestDatabase(): Promise<TestDatabase> {
+/** `onConnect` is the Prisma pool's, as the service passes it (the verified-key cache's LISTEN). */
+export async function provisionTestDatabase(options: Pick<PrismaClientOptions, 'onConnect'> = {}): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL?.trim();
-  return serverUrl ? provisionOnServer(serverUrl) : provisionInMemory();
+  return serverUrl ? provisionOnServer(serverUrl, options) : provisionInMemory(options);
 }
 
-async function provisionOnServer(serverUrl: string): Promise<TestDatabase> {
+async function provisionOnServer(serverUrl: string, options: Pick<PrismaClientOptions, 'onConnect'>): Promise<TestDatabase> {
   const template = process.env[TEST_DATABASE_ENV.template];
   const runId = process.env[TEST_DATABASE_ENV.runId];
   if (!template || !runId) {
@@ -36,10 +39,11 @@ async function provisionOnServer(serverUrl: string): Promise<TestDatabase> {
   const name = `${TEST_DATABASE_PREFIX}${runId}_${randomBytes(4).toString('hex')}`;
   await withAdminClient(serverUrl, (admin) => admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
   const connectionString = withDatabase(serverUrl, name);
-  const prisma = createPrismaClient(connectionString);
+  const prisma = createPrismaClient(connectionString, options);
   return {
     prisma,
     connectionString,
+    mode: 'external',
     async close() {
       try {
         await prisma.$disconnect();
@@ -50,7 +54,20 @@ async function provisionOnServer(serverUrl: string): Promise<TestDatabase> {
   };
 }
 
-async function provisionInMemory(): Promise<TestDatabase> {
+/**
+ * Another client of a database provisioned elsewhere (by another test app: as a second service
+ * process has its own pool on the same database); close() leaves the database to its owner.
+ */
+export function connectToTestDatabase(
+  shared: Pick<TestDatabase, 'connectionString' | 'mode'>,
+  options: Pick<PrismaClientOptions, 'onConnect'> = {},
+): TestDatabase {
+  const maxConnections = shared.mode === 'embedded' ? EMBEDDED_POOL_SIZE : undefined;
+  const prisma = createPrismaClient(shared.connectionString, { ...options, maxConnections });
+  return { prisma, connectionString: shared.connectionString, mode: shared.mode, close: () => prisma.$disconnect() };
+}
+
+async function provisionInMemory(options: Pick<PrismaClientOptions, 'onConnect'>): Promise<TestDatabase> {
   const snapshotFile = process.env[TEST_DATABASE_ENV.snapshotFile];
   const server = await startInMemoryPostgres(
     snapshotFile ? { initialData: new Blob([await readFile(snapshotFile)]) } : {},
@@ -62,10 +79,11 @@ async function provisionInMemory(): Promise<TestDatabase> {
     throw error;
   }
   // One connection, as the service uses in embedded mode (see embedded-postgres.ts).
-  const prisma = createPrismaClient(server.connectionString, { maxConnections: EMBEDDED_POOL_SIZE });
+  const prisma = createPrismaClient(server.connectionString, { ...options, maxConnections: EMBEDDED_POOL_SIZE });
   return {
     prisma,
     connectionString: server.connectionString,
+    mode: 'embedded',
     async close() {
       try {
         await prisma.$disconnect();

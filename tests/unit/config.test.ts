@@ -15,6 +15,7 @@ describe('readConfig', () => {
       shutdownGraceMs: 10_000,
       webConcurrency: 1,
       databasePoolSize: 10,
+      apiKeyCacheSize: 10_000,
     });
   });
 
@@ -32,6 +33,7 @@ describe('readConfig', () => {
       SHUTDOWN_GRACE_MS: '2500',
       WEB_CONCURRENCY: '4',
       DATABASE_POOL_SIZE: '6',
+      API_KEY_CACHE_SIZE: '0',
     });
     expect(config).toEqual({
       port: 8080,
@@ -46,6 +48,7 @@ describe('readConfig', () => {
       shutdownGraceMs: 2500,
       webConcurrency: 4,
       databasePoolSize: 6,
+      apiKeyCacheSize: 0,
     });
   });
 
@@ -60,13 +63,14 @@ describe('readConfig', () => {
         SHUTDOWN_GRACE_MS: '10s',
         WEB_CONCURRENCY: 'two',
         DATABASE_POOL_SIZE: '0',
+        API_KEY_CACHE_SIZE: 'lots',
       });
     } catch (error) {
       failure = error;
     }
     expect(failure).toBeInstanceOf(ConfigError);
     const message = failure instanceof Error ? failure.message : '';
-    for (const name of ['PORT', 'DATABASE_URL', 'CSRF_SECRET', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS', 'WEB_CONCURRENCY', 'DATABASE_POOL_SIZE']) expect(message).toContain(name);
+    for (const name of ['PORT', 'DATABASE_URL', 'CSRF_SECRET', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS', 'WEB_CONCURRENCY', 'DATABASE_POOL_SIZE', 'API_KEY_CACHE_SIZE']) expect(message).toContain(name);
   });
 
   describe('WEB_CONCURRENCY', () => {

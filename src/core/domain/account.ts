@@ -35,8 +35,13 @@ export const API_KEY_NAME_MAX_LENGTH = 100;
 export const MAX_ACTIVE_API_KEYS = 25;
 
 /** Usable for requests: neither revoked nor past its expiry. */
-export function isActiveApiKey(key: ApiKey, now: Date): boolean {
+export function isActiveApiKey(key: Pick<ApiKey, 'revokedAt' | 'expiresAt'>, now: Date): boolean {
   return key.revokedAt === null && (key.expiresAt === null || key.expiresAt.getTime() > now.getTime());
+}
+
+/** Whether a use of the key at `now` is worth recording: its last recorded use is a resolution or more ago. */
+export function isLastUseDue(key: Pick<ApiKey, 'lastUsedAt'>, now: Date): boolean {
+  return key.lastUsedAt === null || key.lastUsedAt.getTime() <= now.getTime() - LAST_USE_RESOLUTION_MS;
 }
 
 /** A console key belongs to a browser session and ends with it; the owner revokes it, never rolls it. */

@@ -24,7 +24,10 @@ export interface ApiKeyRepository {
   findForAccount(accountId: string, keyId: string): Promise<ApiKey | null>;
   /** Every key of the account, revoked ones included, oldest first. */
   listForAccount(accountId: string): Promise<ApiKey[]>;
-  /** Replaces the key's revocation and expiry. */
+  /**
+   * Replaces the key's revocation and expiry. When a change of either commits, every process's
+   * VerifiedKeyCache forgets the key (the database announces it; see docs/decisions.md).
+   */
   save(key: ApiKey): Promise<void>;
   /** Sets `lastUsedAt = at` unless it is already after `unlessSince`: one conditional write. */
   recordUse(keyId: string, at: Date, unlessSince: Date): Promise<void>;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describeExternalDatabase, describeServer } from './describe-server';
 import { startEmbeddedPostgres, EMBEDDED_POOL_SIZE, type EmbeddedPostgres } from './embedded-postgres';
 import { migrateDatabase } from './migrate-database';
-import { createPrismaClient, type PrismaClient } from './prisma-client';
+import { createPrismaClient, type PrismaClient, type PrismaClientOptions } from './prisma-client';
 
 export const DEFAULT_DATA_DIR = '.data';
 
@@ -34,13 +34,15 @@ export interface OpenOptions {
   migrate?: boolean;
   /** Connections of the pool to a PostgreSQL server (default: node-postgres', 10). The embedded one always takes one. */
   poolSize?: number;
+  /** Runs on each new connection of the pool before its first use (see PrismaClientOptions). */
+  onConnect?: PrismaClientOptions['onConnect'];
 }
 
 export async function openDatabase(env: DatabaseEnvironment, options: OpenOptions = {}): Promise<OpenDatabase> {
   const databaseUrl = env.DATABASE_URL?.trim();
   if (databaseUrl) {
     if (options.migrate ?? true) await migrateDatabase(databaseUrl);
-    const prisma = createPrismaClient(databaseUrl, { maxConnections: options.poolSize });
+    const prisma = createPrismaClient(databaseUrl, { maxConnections: options.poolSize, onConnect: options.onConnect });
     return {
       prisma,
       connectionString: databaseUrl,
@@ -56,7 +58,7 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
   let prisma: PrismaClient;
   try {
     await migrateDatabase(server.connectionString);
-    prisma = createPrismaClient(server.connectionString, { maxConnections: EMBEDDED_POOL_SIZE });
+    prisma = createPrismaClient(server.connectionString, { maxConnections: EMBEDDED_POOL_SIZE, onConnect: options.onConnect });
   } catch (error) {
     await server.stop();
     throw error;

@@ -2,6 +2,7 @@
 // queries through a driver adapter, here node-postgres (@prisma/adapter-pg), for both a real
 // PostgreSQL server and the embedded PGlite one, which speaks the same wire protocol.
 import { PrismaPg } from '@prisma/adapter-pg';
+import type { ClientBase, PoolConfig } from 'pg';
 import { Prisma, PrismaClient } from '../persistence/prisma/generated/client';
 
 export { Prisma, PrismaClient };
@@ -19,6 +20,11 @@ export interface PrismaClientOptions {
    * needs 1 (EMBEDDED_POOL_SIZE in embedded-postgres.ts explains why).
    */
   maxConnections?: number;
+  /**
+   * Runs on each new connection of the pool before its first use (node-postgres' onConnect): the
+   * verified-key cache makes every connection LISTEN for key changes (key-change-listener.ts).
+   */
+  onConnect?: (client: ClientBase) => Promise<void>;
 }
 
 /**
@@ -28,8 +34,10 @@ export interface PrismaClientOptions {
 const CONNECT_TIMEOUT_MS = 5_000;
 
 export function createPrismaClient(connectionString: string, options: PrismaClientOptions = {}): PrismaClient {
-  const pool = { connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
-  const adapter = new PrismaPg(options.maxConnections === undefined ? pool : { ...pool, max: options.maxConnections });
+  const pool: PoolConfig = { connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
+  if (options.maxConnections !== undefined) pool.max = options.maxConnections;
+  if (options.onConnect !== undefined) pool.onConnect = options.onConnect;
+  const adapter = new PrismaPg(pool);
   return new PrismaClient({ adapter });
 }
 

@@ -22,6 +22,7 @@ import { GetTimeline } from '../../../src/core/use-cases/timelines/get-timeline'
 import { ListTimelines } from '../../../src/core/use-cases/timelines/list-timelines';
 import { Travel } from '../../../src/core/use-cases/travels/travel';
 import { TravelToMoment } from '../../../src/core/use-cases/travels/travel-to-moment';
+import { LruVerifiedKeyCache } from '../../../src/infrastructure/api-key-cache/lru-verified-key-cache';
 import {
   FakeCredentialHasher,
   FrozenWallClock,
@@ -41,14 +42,18 @@ export function createTestCore(start: string = PRESENT) {
   const hasher = new FakeCredentialHasher();
   const createAccount = new CreateAccount(transactions, hasher, ids, clock);
   const resolveSession = new ResolveSession(transactions, hasher, clock);
+  // The service's in-memory cache, told of committed key changes as the database's NOTIFY tells it.
+  const keyCache = new LruVerifiedKeyCache({ maxEntries: 1_000 });
+  database.onApiKeyChange((keyId) => keyCache.forget(keyId));
   return {
     database,
     transactions,
     clock,
     ids,
     hasher,
+    keyCache,
     createAccount,
-    authenticateApiKey: new AuthenticateApiKey(transactions, hasher, clock),
+    authenticateApiKey: new AuthenticateApiKey(transactions, hasher, clock, keyCache),
     signUp: new SignUp(createAccount, transactions, hasher, ids, clock),
     logIn: new LogIn(transactions, hasher, ids, clock),
     logOut: new LogOut(transactions, hasher, clock),

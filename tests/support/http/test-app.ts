@@ -1,15 +1,19 @@
 import 'reflect-metadata';
 import type { Logger } from 'pino';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import type { Express } from 'express';
 import request from 'supertest';
 import { buildContainer } from '../../../src/composition/container';
+import { prepareVerifiedKeyCaching, type VerifiedKeyCaching } from '../../../src/composition/verified-key-cache';
+import { DEFAULT_API_KEY_CACHE_SIZE } from '../../../src/config';
+import type { KeyChangeListenerOptions } from '../../../src/infrastructure/api-key-cache/key-change-listener';
 import type { PrismaClient } from '../../../src/infrastructure/persistence/prisma/generated/client';
 import { isDatabaseUnavailable } from '../../../src/infrastructure/database/prisma-client';
 import { databaseReadiness } from '../../../src/infrastructure/database/readiness';
 import { createApp } from '../../../src/interfaces/http/app';
 import { ShiftableWallClock } from '../shiftable-wall-clock';
-import { provisionTestDatabase } from '../test-database';
+import { connectToTestDatabase, provisionTestDatabase, type TestDatabase } from '../test-database';
 
 export interface TestAccount {
   readonly id: string;
@@ -24,6 +28,9 @@ export interface TestApp {
   readonly prisma: PrismaClient;
   /** The test database, for a second service process to share. */
   readonly connectionString: string;
+  readonly mode: TestDatabase['mode'];
+  /** The verified-key cache, wired as the service wires it: its stats, and its listener's events. */
+  readonly keyCaching: VerifiedKeyCaching;
   readonly clock: ShiftableWallClock;
   signUp(): Promise<TestAccount>;
   close(): Promise<void>;
@@ -38,14 +45,35 @@ export interface TestAppOptions {
   readonly logger?: Logger;
   /** Rate limits, as RATE_LIMIT_PER_SECOND and RATE_LIMIT_ACCOUNTS_PER_MINUTE set them; off unless given. */
   readonly rateLimit?: { readonly perKeyPerSecond?: number; readonly accountsPerMinute?: number };
+  /** Another app's database to share, as a second service process would (with its own pool and cache). */
+  readonly sharing?: Pick<TestApp, 'connectionString' | 'mode'>;
+  /** How the cache's listener reconnects (tests hold it). */
+  readonly keyChanges?: KeyChangeListenerOptions;
 }
+
+/** How long an app may take to start listening for key changes before the test gives up. */
+const SUBSCRIBE_TIMEOUT_MS = 10_000;
 
 /** The real app over its own fresh database; one per test file. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const database = await provisionTestDatabase();
+  const keyCaching = prepareVerifiedKeyCaching({ maxEntries: DEFAULT_API_KEY_CACHE_SIZE, ...options.keyChanges });
+  const pool = { onConnect: keyCaching.onConnect };
+  const database = options.sharing ? connectToTestDatabase(options.sharing, pool) : await provisionTestDatabase(pool);
+  // As the service, but the test waits until the cache is trusted, so that it is used from the first request.
+  const subscribed = database.mode === 'external' && keyCaching.listener
+    ? once(keyCaching.listener, 'subscribed', { signal: AbortSignal.timeout(SUBSCRIBE_TIMEOUT_MS) })
+    : Promise.resolve();
+  keyCaching.start(database);
+  try {
+    await subscribed;
+  } catch (error) {
+    await keyCaching.close();
+    await database.close();
+    throw error;
+  }
   const clock = new ShiftableWallClock();
   const errors: unknown[] = [];
-  const app = createApp(buildContainer({ prisma: database.prisma, wallClock: clock }), {
+  const app = createApp(buildContainer({ prisma: database.prisma, wallClock: clock, verifiedKeyCache: keyCaching.cache }), {
     logError: (error) => errors.push(error),
     trustProxy: options.trustProxy ?? false,
     formSecret: randomBytes(32).toString('base64url'),
@@ -58,6 +86,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     app,
     prisma: database.prisma,
     connectionString: database.connectionString,
+    mode: database.mode,
+    keyCaching,
     clock,
     async signUp() {
       const email = `traveller-${process.pid}-${++accounts}-${Date.now()}@example.com`;
@@ -66,6 +96,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       return { id: response.body.id, email, apiKey: response.body.api_key, auth: `Bearer ${response.body.api_key}` };
     },
     async close() {
+      // The listening connection first: the database's close may drop the database under it.
+      await keyCaching.close();
       await database.close();
       // A 500 in any test of the file is a defect even when the test did not look at it.
       if (errors.length > 0) throw new Error(`the app logged ${errors.length} internal error(s): ${String(errors[0])}`);

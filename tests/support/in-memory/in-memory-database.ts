@@ -49,12 +49,23 @@ export class InMemoryDatabase {
   private readonly travels = new Table<Travel>();
   private readonly events = new Table<TimelineEvent>();
   private readonly manipulations = new Table<EventManipulation>();
+  private readonly keyChangeListeners: Array<(keyId: string) => void> = [];
+
+  /**
+   * Hears every committed change of a key's revocation or expiry, as the database's trigger and
+   * NOTIFY announce them to each process's verified-key cache.
+   */
+  onApiKeyChange(listener: (keyId: string) => void): void {
+    this.keyChangeListeners.push(listener);
+  }
 
   /** Repositories whose writes are recorded in `journal` (null: outside any transaction). */
   repositories(journal: Journal | null = null): Repositories {
     return {
       accounts: new InMemoryAccountRepository(this.accounts, journal),
-      apiKeys: new InMemoryApiKeyRepository(this.apiKeys, journal),
+      apiKeys: new InMemoryApiKeyRepository(this.apiKeys, journal, (keyId) => {
+        for (const listener of this.keyChangeListeners) listener(keyId);
+      }),
       sessions: new InMemorySessionRepository(this.sessions, journal),
       loginThrottles: new InMemoryLoginThrottleRepository(this.loginCounters, journal),
       travellers: new InMemoryTravellerRepository(this.travellers, journal),

@@ -34,7 +34,9 @@ export class InMemoryTransactionBoundary implements TransactionBoundary {
   async atomic<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
     const journal = new Journal();
     try {
-      return await work(this.database.repositories(journal));
+      const result = await work(this.database.repositories(journal));
+      journal.commit();
+      return result;
     } catch (error) {
       journal.rollback();
       throw error;

@@ -57,6 +57,8 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
   constructor(
     private readonly table: Table<ApiKey>,
     private readonly journal: Journal | null,
+    /** Told of a change of a key's revocation or expiry once it commits (the database's NOTIFY). */
+    private readonly announce: (keyId: string) => void = () => undefined,
   ) {}
 
   async add(key: ApiKey): Promise<void> {
@@ -87,6 +89,10 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
     if (!stored) throw new Error(`No API key '${key.id}' to update`);
     // As the real adapter: only what the port lets change is written.
     this.table.update(key.id, { ...stored, revokedAt: key.revokedAt, expiresAt: key.expiresAt, name: key.name }, this.journal);
+    const changed = !sameInstant(stored.revokedAt, key.revokedAt) || !sameInstant(stored.expiresAt, key.expiresAt);
+    if (!changed) return;
+    if (this.journal) this.journal.afterCommit(() => this.announce(key.id));
+    else this.announce(key.id);
   }
 
   async recordUse(keyId: string, at: Date, unlessSince: Date): Promise<void> {
@@ -357,4 +363,8 @@ function inRange(event: TimelineEvent, range: TimeRange | undefined): boolean {
 
 function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sameInstant(a: Date | null, b: Date | null): boolean {
+  return a === null || b === null ? a === b : a.getTime() === b.getTime();
 }

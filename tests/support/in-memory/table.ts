@@ -1,14 +1,27 @@
-/** Undo steps recorded by the writes of one transaction, replayed newest first on rollback. */
+/**
+ * Undo steps recorded by the writes of one transaction, replayed newest first on rollback; and what
+ * happens only once it commits (as PostgreSQL delivers a NOTIFY at the commit, never for a rollback).
+ */
 export class Journal {
   private readonly undos: Array<() => void> = [];
+  private readonly onCommit: Array<() => void> = [];
 
   record(undo: () => void): void {
     this.undos.push(undo);
   }
 
+  afterCommit(action: () => void): void {
+    this.onCommit.push(action);
+  }
+
   rollback(): void {
     for (const undo of this.undos.reverse()) undo();
     this.undos.length = 0;
+    this.onCommit.length = 0;
+  }
+
+  commit(): void {
+    for (const action of this.onCommit.splice(0)) action();
   }
 }
 

@@ -1,7 +1,8 @@
-import { isActiveApiKey, isWellFormedApiKey, LAST_USE_RESOLUTION_MS } from '../../domain/account';
+import { isActiveApiKey, isLastUseDue, isWellFormedApiKey, LAST_USE_RESOLUTION_MS, type ApiKey } from '../../domain/account';
 import { InvalidApiKey } from '../../domain/errors';
 import type { CredentialHasher } from '../../ports/credential-hasher';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
+import type { VerifiedKey, VerifiedKeyCache } from '../../ports/verified-key-cache';
 import type { WallClock } from '../../ports/wall-clock';
 
 export interface Principal {
@@ -15,6 +16,7 @@ export class AuthenticateApiKey {
     private readonly transactions: TransactionBoundary,
     private readonly hasher: CredentialHasher,
     private readonly clock: WallClock,
+    private readonly cache: VerifiedKeyCache,
   ) {}
 
   async execute(input: { readonly apiKey: string }): Promise<Principal> {
@@ -22,16 +24,37 @@ export class AuthenticateApiKey {
     if (!isWellFormedApiKey(input.apiKey)) throw new InvalidApiKey();
     const digest = this.hasher.digestApiKey(input.apiKey);
     const now = this.clock.now();
-    // Read on every request (no cache), so a revoked or expired key is refused at once.
+
+    // A remembered key is trusted until its next use is due to be recorded: the common request
+    // reads nothing. Revocations reach the cache when they commit; the minute bounds how long
+    // anything the cache could not hear of would go unnoticed. The expiry is checked here too.
+    const remembered = this.cache.find(digest);
+    if (remembered && !isLastUseDue(remembered, now)) return principalOf(remembered, now);
+
+    const mark = this.cache.mark();
     const key = await this.transactions.read((repos) => repos.apiKeys.findByDigest(digest));
     if (!key || !isActiveApiKey(key, now)) throw new InvalidApiKey();
 
-    // Last use to the minute: most requests find it fresh and write nothing; the conditional
-    // write keeps concurrent requests from all writing the same minute.
-    const since = new Date(now.getTime() - LAST_USE_RESOLUTION_MS);
-    if (key.lastUsedAt === null || key.lastUsedAt.getTime() <= since.getTime()) {
+    // Last use to the minute: the conditional write keeps concurrent requests (in any process)
+    // from all writing the same minute.
+    let lastUsedAt = key.lastUsedAt;
+    if (isLastUseDue(key, now)) {
+      const since = new Date(now.getTime() - LAST_USE_RESOLUTION_MS);
       await this.transactions.read((repos) => repos.apiKeys.recordUse(key.id, now, since));
+      lastUsedAt = now;
     }
+    this.cache.remember({ ...verifiedPartOf(key), lastUsedAt }, mark);
     return { accountId: key.accountId, apiKeyId: key.id };
   }
+}
+
+function principalOf(key: VerifiedKey, now: Date): Principal {
+  if (!isActiveApiKey(key, now)) throw new InvalidApiKey();
+  return { accountId: key.accountId, apiKeyId: key.id };
+}
+
+/** Only what checking the key again needs: no name or prefix is kept in memory. */
+function verifiedPartOf(key: ApiKey): VerifiedKey {
+  const { id, accountId, digest, revokedAt, expiresAt, lastUsedAt } = key;
+  return { id, accountId, digest, revokedAt, expiresAt, lastUsedAt };
 }

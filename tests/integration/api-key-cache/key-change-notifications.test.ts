@@ -1,0 +1,94 @@
+// The database announces key changes itself (trigger + NOTIFY, migration
+// 20261122050000_api_key_change_notifications), and a pool whose connections LISTEN hears its own
+// changes at the commit: on PostgreSQL (DATABASE_URL) and on the embedded PGlite alike.
+import type { ApiKey } from '../../../src/core/domain/account';
+import { EVERY_KEY, KeyChangeListener, type KeyChangeTarget } from '../../../src/infrastructure/api-key-cache/key-change-listener';
+import { PrismaTransactionBoundary } from '../../../src/infrastructure/persistence/prisma/prisma-transaction-boundary';
+import { anAccountRecord } from '../../support/contracts/subject';
+import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
+
+jest.setTimeout(30_000);
+
+/** Records what it is told, as the cache would act on it. */
+function recordingTarget(): KeyChangeTarget & { readonly heard: string[] } {
+  const heard: string[] = [];
+  return {
+    heard,
+    forget: (keyId) => heard.push(keyId),
+    forgetAll: () => heard.push(EVERY_KEY),
+    suspend: () => undefined,
+    resume: () => undefined,
+  };
+}
+
+function aKey(id: string, overrides: Partial<ApiKey> = {}): ApiKey {
+  return {
+    id,
+    accountId: 'acc_1',
+    prefix: `tns_${id}`,
+    digest: `digest-of-${id}`,
+    name: null,
+    createdAt: new Date('2030-01-01T12:00:00Z'),
+    lastUsedAt: null,
+    revokedAt: null,
+    expiresAt: null,
+    ...overrides,
+  };
+}
+
+describe('API key change notifications', () => {
+  const target = recordingTarget();
+  let database: TestDatabase;
+  let transactions: PrismaTransactionBoundary;
+
+  beforeAll(async () => {
+    database = await provisionTestDatabase({ onConnect: new KeyChangeListener(target).prepareConnection });
+    transactions = new PrismaTransactionBoundary(database.prisma);
+    await transactions.atomic(async (repos) => {
+      await repos.accounts.add(anAccountRecord('acc_1'));
+      for (const id of ['key_1', 'key_2', 'key_3', 'key_4', 'key_5']) await repos.apiKeys.add(aKey(id));
+    });
+  });
+  afterAll(() => database.close());
+  beforeEach(() => target.heard.splice(0));
+
+  it('announces a revocation when its transaction commits: not before, and before the commit returns', async () => {
+    const heardInside: string[][] = [];
+    await transactions.atomic(async (repos) => {
+      await repos.apiKeys.save(aKey('key_1', { revokedAt: new Date('2030-01-01T12:05:00Z') }));
+      heardInside.push([...target.heard]);
+    });
+    expect(heardInside).toEqual([[]]);
+    expect(target.heard).toEqual(['key_1']);
+  });
+
+  it('never announces a change that rolls back', async () => {
+    await expect(
+      transactions.atomic(async (repos) => {
+        await repos.apiKeys.save(aKey('key_2', { revokedAt: new Date('2030-01-01T12:05:00Z') }));
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    await database.prisma.$queryRaw`SELECT 1`; // a later round trip on the same connection, where a late notification would show
+    expect(target.heard).toEqual([]);
+  });
+
+  it('announces a moved expiry, but not a new name nor a recorded use', async () => {
+    await transactions.read((repos) => repos.apiKeys.save(aKey('key_2', { name: 'renamed' })));
+    await transactions.read((repos) => repos.apiKeys.recordUse('key_2', new Date('2030-01-01T12:06:00Z'), new Date('2030-01-01T12:05:00Z')));
+    expect(target.heard).toEqual([]);
+    await transactions.read((repos) => repos.apiKeys.save(aKey('key_2', { name: 'renamed', expiresAt: new Date('2030-01-02T00:00:00Z') })));
+    expect(target.heard).toEqual(['key_2']);
+  });
+
+  it('announces what an operator does in SQL: a revocation, a deletion, emptying the table', async () => {
+    await database.prisma.$executeRaw`UPDATE api_keys SET revoked_at = now() WHERE id = 'key_3'`;
+    await database.prisma.$executeRaw`DELETE FROM api_keys WHERE id = 'key_4'`;
+    expect(target.heard).toEqual(['key_3', 'key_4']);
+    target.heard.splice(0);
+    await database.prisma.$executeRaw`DELETE FROM accounts WHERE id = 'acc_1'`; // its keys go with it
+    expect([...target.heard].sort()).toEqual(['key_1', 'key_2', 'key_3', 'key_5']);
+    await database.prisma.$executeRawUnsafe('TRUNCATE api_keys');
+    expect(target.heard.at(-1)).toBe(EVERY_KEY);
+  });
+});
