@@ -18,6 +18,8 @@ const WORKERS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
 const WRITER_ACCOUNTS = 200;
 /** Extra node flags for the service, to profile it: BENCH_SERVICE_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
 const SERVICE_NODE_FLAGS = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/** BENCH_ONLY=<regular expression>: measure only the service loads whose names match (to profile one). */
+const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 async function main(): Promise<void> {
@@ -32,7 +34,7 @@ async function main(): Promise<void> {
     for (const workers of WORKERS) {
       const service = await startService(databaseUrl, workers);
       try {
-        loads ??= await prepare(service.url, databaseUrl);
+        loads ??= (await prepare(service.url, databaseUrl)).filter((load) => ONLY.test(load.name));
         for (const load of loads) {
           for (const connections of CONNECTIONS) {
             const sampler = sampleMemory(service);

@@ -39,7 +39,7 @@ async function provisionOnServer(serverUrl: string, options: Pick<PrismaClientOp
   const name = `${TEST_DATABASE_PREFIX}${runId}_${randomBytes(4).toString('hex')}`;
   await withAdminClient(serverUrl, (admin) => admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
   const connectionString = withDatabase(serverUrl, name);
-  const prisma = createPrismaClient(connectionString, options);
+  const prisma = createPrismaClient(connectionString, { ...options, preparedStatements: true });
   return {
     prisma,
     connectionString,
@@ -63,7 +63,7 @@ export function connectToTestDatabase(
   options: Pick<PrismaClientOptions, 'onConnect'> = {},
 ): TestDatabase {
   const maxConnections = shared.mode === 'embedded' ? EMBEDDED_POOL_SIZE : undefined;
-  const prisma = createPrismaClient(shared.connectionString, { ...options, maxConnections });
+  const prisma = createPrismaClient(shared.connectionString, { ...options, maxConnections, preparedStatements: shared.mode !== 'embedded' });
   return { prisma, connectionString: shared.connectionString, mode: shared.mode, close: () => prisma.$disconnect() };
 }
 

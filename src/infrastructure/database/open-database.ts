@@ -42,7 +42,7 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
   const databaseUrl = env.DATABASE_URL?.trim();
   if (databaseUrl) {
     if (options.migrate ?? true) await migrateDatabase(databaseUrl);
-    const prisma = createPrismaClient(databaseUrl, { maxConnections: options.poolSize, onConnect: options.onConnect });
+    const prisma = createPrismaClient(databaseUrl, { maxConnections: options.poolSize, onConnect: options.onConnect, preparedStatements: true });
     return {
       prisma,
       connectionString: databaseUrl,
