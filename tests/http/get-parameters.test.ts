@@ -1,4 +1,5 @@
 import { ALL_TIME, asAccount, fieldsAtFault, type AccountClient } from '../support/http/as-account';
+import { getOperations, retrieveTheLamp } from '../support/http/get-operations';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 
 // The spec's examples send GET parameters in a JSON body; proxies and many clients drop GET bodies,
@@ -11,20 +12,12 @@ describe('GET parameters: query string or JSON body', () => {
   beforeAll(async () => {
     t = await startTestApp();
     a = asAccount(t, await t.signUp());
-    await a.get('/v1/retrieve-item', { item_description: 'Lamp', location: 'Baghdad', time: '0800-01-01T00:00:00Z' });
-    const scan = await a.post('/api/v1/scan-events', { location: 'Baghdad', time_range: ALL_TIME });
-    retrievalId = scan.body.events[0].event_id;
+    retrievalId = await retrieveTheLamp(a);
   });
   afterAll(() => t.close());
 
   // For each GET: parameters that succeed, and one of them with a different value that also would.
-  const operations: ReadonlyArray<[path: string, parameters: () => Record<string, string>, name: string, other: string]> = [
-    ['/v1/monitor-events', () => ({ location: 'Baghdad', time_range: ALL_TIME }), 'location', 'Basra'],
-    ['/v1/retrieve-item', () => ({ item_description: 'Lamp', location: 'Baghdad', time: '0800-01-01T00:00:00Z' }), 'time', '0801-01-01T00:00:00Z'],
-    ['/v1/check-paradox', () => ({ timeline_id: 'primary' }), 'timeline_id', 'tml_ffffffffffffffffffffffffffffffff'],
-    ['/api/v1/monitor-paradox', () => ({ timeline_id: 'primary', time_range: ALL_TIME }), 'time_range', '2000-01-01T00:00:00Z/2001-01-01T00:00:00Z'],
-    ['/api/v1/check-timeline', () => ({ timeline_id: 'primary', significant_event: retrievalId }), 'significant_event', 'Item retrieved: Lamp'],
-  ];
+  const operations = getOperations(() => retrievalId);
 
   describe.each(operations)('GET %s', (path, parameters, name, other) => {
     it('answers the same from the query string and from a JSON body', async () => {

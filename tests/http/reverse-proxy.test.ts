@@ -1,4 +1,5 @@
 import { ALL_TIME, asAccount } from '../support/http/as-account';
+import { getOperations, retrieveTheLamp } from '../support/http/get-operations';
 import { csrfOf, PASSWORD, uniqueEmail } from '../support/http/browser';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 import { behindNginx, type BehindNginx } from '../support/reverse-proxy/behind-nginx';
@@ -39,18 +40,11 @@ describe('behind nginx, with TRUST_PROXY=1 (the one nginx hop)', () => {
       const account = await t.signUp();
       auth = { Authorization: account.auth };
       const a = asAccount(t, account);
-      expect((await a.get('/v1/retrieve-item', { item_description: 'Lamp', location: 'Baghdad', time: '0800-01-01T00:00:00Z' })).status).toBe(200);
-      retrievalId = (await a.post('/api/v1/scan-events', { location: 'Baghdad', time_range: ALL_TIME })).body.events[0].event_id;
+      retrievalId = await retrieveTheLamp(a);
     });
 
     // Each GET of Families A and C with parameters that succeed, and one of them with another value.
-    const operations: ReadonlyArray<[path: string, parameters: () => Record<string, string>, name: string, other: string]> = [
-      ['/v1/monitor-events', () => ({ location: 'Baghdad', time_range: ALL_TIME }), 'location', 'Basra'],
-      ['/v1/retrieve-item', () => ({ item_description: 'Lamp', location: 'Baghdad', time: '0800-01-01T00:00:00Z' }), 'time', '0801-01-01T00:00:00Z'],
-      ['/v1/check-paradox', () => ({ timeline_id: 'primary' }), 'timeline_id', 'tml_ffffffffffffffffffffffffffffffff'],
-      ['/api/v1/monitor-paradox', () => ({ timeline_id: 'primary', time_range: ALL_TIME }), 'time_range', '2000-01-01T00:00:00Z/2001-01-01T00:00:00Z'],
-      ['/api/v1/check-timeline', () => ({ timeline_id: 'primary', significant_event: retrievalId }), 'significant_event', 'Item retrieved: Lamp'],
-    ];
+    const operations = getOperations(() => retrievalId);
 
     it.each(operations)('GET %s answers alike from a query string, a JSON body and a chunked JSON body', async (path, parameters) => {
       const fromQuery = await client({ path: `${path}?${new URLSearchParams(parameters())}`, headers: auth });
