@@ -34,6 +34,12 @@ export interface Config {
   readonly databasePoolSize: number;
   /** API_KEY_CACHE_SIZE: verified API keys each process keeps in memory (default 10,000; 0 turns the cache off). */
   readonly apiKeyCacheSize: number;
+  /**
+   * DATABASE_PREPARED_STATEMENTS (default on): each connection to DATABASE_URL prepares a statement
+   * once. Off behind a pooler that hands one client's statements to other server connections
+   * (PgBouncer in transaction mode without max_prepared_statements).
+   */
+  readonly databasePreparedStatements: boolean;
 }
 
 /** A sane ceiling: far more than the cores of one host; more processes would only compete for them. */
@@ -76,6 +82,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   const defaultPoolSize = Math.max(1, Math.min(DEFAULT_POOL_SIZE, Math.floor(DEFAULT_CONNECTION_BUDGET / webConcurrency)));
   const databasePoolSize = countFromOne(env, 'DATABASE_POOL_SIZE', defaultPoolSize, 1_000, 'connections per process', problems);
   const apiKeyCacheSize = wholeNumber(env, 'API_KEY_CACHE_SIZE', DEFAULT_API_KEY_CACHE_SIZE, problems);
+  const databasePreparedStatements = onOrOff(env, 'DATABASE_PREPARED_STATEMENTS', true, problems);
   if (problems.length > 0 || !logLevel) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   return {
     port,
@@ -91,7 +98,18 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     webConcurrency,
     databasePoolSize,
     apiKeyCacheSize,
+    databasePreparedStatements,
   };
+}
+
+/** `on`/`off` (also `true`/`false`, `1`/`0`); unset or empty takes the default. */
+function onOrOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean, problems: string[]): boolean {
+  const text = env[name]?.trim().toLowerCase() ?? '';
+  if (text === '') return fallback;
+  if (['on', 'true', '1'].includes(text)) return true;
+  if (['off', 'false', '0'].includes(text)) return false;
+  problems.push(`${name} must be on or off, not '${env[name]}'.`);
+  return fallback;
 }
 
 /** A whole number from 1 to `max`; unset or empty takes the default. */

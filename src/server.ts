@@ -24,7 +24,7 @@ export async function serve(config: Config): Promise<void> {
   const database = await openDatabase(
     { DATABASE_URL: config.databaseUrl, DATA_DIR: config.dataDir },
     // A worker's primary applied the migrations once, before forking.
-    { migrate: !worker, poolSize: config.databasePoolSize, onConnect: keyCaching.onConnect },
+    { migrate: !worker, poolSize: config.databasePoolSize, onConnect: keyCaching.onConnect, preparedStatements: config.databasePreparedStatements },
   );
   // Every process behind one proxy must sign forms alike: a configured secret, or the database's.
   const formSecret = config.csrfSecret ?? (await loadServiceSecret(database.prisma, 'csrf'));

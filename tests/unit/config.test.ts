@@ -16,6 +16,7 @@ describe('readConfig', () => {
       webConcurrency: 1,
       databasePoolSize: 10,
       apiKeyCacheSize: 10_000,
+      databasePreparedStatements: true,
     });
   });
 
@@ -34,6 +35,7 @@ describe('readConfig', () => {
       WEB_CONCURRENCY: '4',
       DATABASE_POOL_SIZE: '6',
       API_KEY_CACHE_SIZE: '0',
+      DATABASE_PREPARED_STATEMENTS: 'off',
     });
     expect(config).toEqual({
       port: 8080,
@@ -49,6 +51,7 @@ describe('readConfig', () => {
       webConcurrency: 4,
       databasePoolSize: 6,
       apiKeyCacheSize: 0,
+      databasePreparedStatements: false,
     });
   });
 
@@ -64,13 +67,14 @@ describe('readConfig', () => {
         WEB_CONCURRENCY: 'two',
         DATABASE_POOL_SIZE: '0',
         API_KEY_CACHE_SIZE: 'lots',
+        DATABASE_PREPARED_STATEMENTS: 'sometimes',
       });
     } catch (error) {
       failure = error;
     }
     expect(failure).toBeInstanceOf(ConfigError);
     const message = failure instanceof Error ? failure.message : '';
-    for (const name of ['PORT', 'DATABASE_URL', 'CSRF_SECRET', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS', 'WEB_CONCURRENCY', 'DATABASE_POOL_SIZE', 'API_KEY_CACHE_SIZE']) expect(message).toContain(name);
+    for (const name of ['PORT', 'DATABASE_URL', 'CSRF_SECRET', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS', 'WEB_CONCURRENCY', 'DATABASE_POOL_SIZE', 'API_KEY_CACHE_SIZE', 'DATABASE_PREPARED_STATEMENTS']) expect(message).toContain(name);
   });
 
   describe('WEB_CONCURRENCY', () => {

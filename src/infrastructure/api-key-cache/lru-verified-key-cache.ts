@@ -54,13 +54,17 @@ export class LruVerifiedKeyCache implements VerifiedKeyCache {
 
   remember(key: VerifiedKey, since: VerifiedKeyCacheMark): void {
     if (this.suspended || since !== this.generation || this.options.maxEntries === 0) return;
+    // A key id names one digest: one changed in place (by SQL) must not leave the old one behind,
+    // where a notification for the id could no longer find it.
+    const previous = this.digestById.get(key.id);
+    if (previous !== undefined && previous !== key.digest) this.byDigest.delete(previous);
     this.byDigest.delete(key.digest);
     this.byDigest.set(key.digest, key);
     this.digestById.set(key.id, key.digest);
     for (const [digest, oldest] of this.byDigest) {
       if (this.byDigest.size <= this.options.maxEntries) break;
       this.byDigest.delete(digest);
-      this.digestById.delete(oldest.id);
+      if (this.digestById.get(oldest.id) === digest) this.digestById.delete(oldest.id);
     }
   }
 

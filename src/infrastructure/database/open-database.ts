@@ -36,13 +36,15 @@ export interface OpenOptions {
   poolSize?: number;
   /** Runs on each new connection of the pool before its first use (see PrismaClientOptions). */
   onConnect?: PrismaClientOptions['onConnect'];
+  /** Prepared statements on a PostgreSQL server (default on; never on the embedded one). */
+  preparedStatements?: boolean;
 }
 
 export async function openDatabase(env: DatabaseEnvironment, options: OpenOptions = {}): Promise<OpenDatabase> {
   const databaseUrl = env.DATABASE_URL?.trim();
   if (databaseUrl) {
     if (options.migrate ?? true) await migrateDatabase(databaseUrl);
-    const prisma = createPrismaClient(databaseUrl, { maxConnections: options.poolSize, onConnect: options.onConnect, preparedStatements: true });
+    const prisma = createPrismaClient(databaseUrl, { maxConnections: options.poolSize, onConnect: options.onConnect, preparedStatements: options.preparedStatements ?? true });
     return {
       prisma,
       connectionString: databaseUrl,

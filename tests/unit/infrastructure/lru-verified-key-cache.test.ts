@@ -36,6 +36,15 @@ describe('LruVerifiedKeyCache', () => {
     expect(cache.find('digest-9899')).toBeNull();
   });
 
+  it('keeps one digest per key id, so forgetting the id drops a digest changed in place (by SQL)', () => {
+    const cache = new LruVerifiedKeyCache({ maxEntries: 10 });
+    remember(cache, aKey(1), { ...aKey(1), digest: 'digest-1-changed' });
+    expect(cache.find('digest-1')).toBeNull();
+    cache.forget('key_1');
+    expect(cache.find('digest-1-changed')).toBeNull();
+    expect(cache.stats().entries).toBe(0);
+  });
+
   it('remembering a key again replaces it without growing', () => {
     const cache = new LruVerifiedKeyCache({ maxEntries: 3 });
     remember(cache, aKey(1), { ...aKey(1), lastUsedAt: new Date('2030-01-01T12:01:00Z') });

@@ -14,10 +14,11 @@ export function requestLog(logger: Logger): RequestHandler {
     const started = performance.now();
     const path = req.originalUrl.split('?')[0];
     let written = false;
-    const write = (msg: string) => {
+    const write = (completed: boolean) => {
       if (written) return;
       written = true;
-      const status = res.statusCode;
+      // An answer never started has no status (res.statusCode would say a misleading 200).
+      const status = completed || res.headersSent ? res.statusCode : null;
       const line = {
         req: { method: req.method, path },
         res: { status },
@@ -25,12 +26,14 @@ export function requestLog(logger: Logger): RequestHandler {
         account_id: accountOf(res.locals),
         request_id: res.locals.requestId,
       };
-      if (status >= 500) logger.error(line, msg);
-      else logger.info(line, msg);
+      const msg = completed ? 'request completed' : 'request aborted';
+      if (status !== null && status >= 500) logger.error(line, msg);
+      else if (completed) logger.info(line, msg);
+      else logger.warn(line, msg);
     };
-    res.once('finish', () => write('request completed'));
+    res.once('finish', () => write(true));
     // The client went away before the answer was sent: still one line, so nothing goes unseen.
-    res.once('close', () => write('request aborted'));
+    res.once('close', () => write(false));
     next();
   };
 }

@@ -64,6 +64,22 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
     expect(reads.count()).toBe(2);
   });
 
+  it("trusts a remembered key for a minute of this process's clock, even when another process's clock ran ahead", async () => {
+    const core = createTestCore();
+    const { apiKey } = await anAccount(core);
+    // The last use as a process ten minutes ahead recorded it.
+    const findByDigest = InMemoryApiKeyRepository.prototype.findByDigest;
+    const reads = jest.spyOn(InMemoryApiKeyRepository.prototype, 'findByDigest').mockImplementation(async function (this: InMemoryApiKeyRepository, digest: string) {
+      const key = await findByDigest.call(this, digest);
+      return key && { ...key, lastUsedAt: new Date(core.clock.now().getTime() + 10 * 60_000) };
+    });
+
+    await core.authenticateApiKey.execute({ apiKey });
+    core.clock.advanceBy(61_000);
+    await core.authenticateApiKey.execute({ apiKey });
+    expect(reads.mock.calls.length).toBe(2);
+  });
+
   it('refuses a revoked key on the next request', async () => {
     const core = createTestCore();
     const { accountId, apiKey, keyId } = await anAccount(core);
