@@ -20,7 +20,8 @@ it('refuses more than one worker on the embedded database at start, saying why',
   expect(run.output).not.toContain('listening on');
 }, 60_000);
 
-(onServer ? describe : describe.skip)('WEB_CONCURRENCY=2 on a PostgreSQL server', () => {
+// Two processes need a PostgreSQL server (CI sets DATABASE_URL); the embedded database is one process's.
+if (onServer) describe('WEB_CONCURRENCY=2 on a PostgreSQL server', () => {
   let database: TestDatabase;
   let service: ServiceProcess | undefined;
 
