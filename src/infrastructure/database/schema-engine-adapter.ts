@@ -12,13 +12,14 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import {
   ColumnTypeEnum,
+  DriverAdapterError,
   type SqlDriverAdapter,
   type SqlMigrationAwareDriverAdapterFactory,
   type SqlQuery,
   type SqlQueryable,
   type SqlResultSet,
 } from '@prisma/driver-adapter-utils';
-import { Client, Pool } from 'pg';
+import { Client, DatabaseError, Pool } from 'pg';
 
 const CHAR_TYPE_OID = 18;
 const TEXT_TYPE_OID = 25;
@@ -81,11 +82,28 @@ function reportingCharColumns<T extends SqlQueryable>(queryable: T, overrides: R
   });
 }
 
-function adapterReportingCharColumns(adapter: SqlDriverAdapter): SqlDriverAdapter {
+function adapterReportingCharColumns(adapter: SqlDriverAdapter & { underlyingDriver(): Pool }): SqlDriverAdapter {
   return reportingCharColumns(adapter, {
     startTransaction: async (...args: Parameters<SqlDriverAdapter['startTransaction']>) =>
       reportingCharColumns(await adapter.startTransaction(...args)),
+    executeScript: (script: string) => executeWhole(adapter.underlyingDriver(), script),
   });
+}
+
+/**
+ * A migration script goes to PostgreSQL whole, in one simple-protocol query (one implicit
+ * transaction), as Prisma's native engine sends it: @prisma/adapter-pg's executeScript splits it
+ * at every semicolon, even inside a `$$` function body or a string.
+ */
+async function executeWhole(pool: Pool, script: string): Promise<void> {
+  try {
+    await pool.query(script);
+  } catch (error) {
+    // Reported as the adapter reports a failed statement, so the engine names PostgreSQL's error.
+    if (!(error instanceof DatabaseError)) throw error;
+    const { code = 'N/A', severity = 'N/A', message, detail, column, hint } = error;
+    throw new DriverAdapterError({ kind: 'postgres', code, severity, message, detail, column, hint });
+  }
 }
 
 export interface SchemaEngineAdapterFactory {
