@@ -7,7 +7,11 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-/** Spawns a server, its output kept for a failure message, and waits for its "listening on" line. */
+/**
+ * Spawns a server, its output kept for a failure message, and waits for its "listening on" line.
+ * Not tests/support/service-process.ts: that one keeps all output for the tests to read, which a
+ * benchmark's million request-log lines would turn into hundreds of megabytes in this process.
+ */
 export function startProcess(command: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<Started> {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let head = '';
