@@ -36,6 +36,7 @@ import type { PrismaClient } from '../infrastructure/persistence/prisma/generate
 import { PrismaRateCounterStore } from '../infrastructure/persistence/prisma/prisma-rate-counter-store';
 import { PrismaIdempotencyStore } from '../infrastructure/persistence/prisma/prisma-idempotency-store';
 import { PrismaTransactionBoundary } from '../infrastructure/persistence/prisma/prisma-transaction-boundary';
+import { RequestTransactions } from '../infrastructure/persistence/prisma/request-transactions';
 import { LruVerifiedKeyCache } from '../infrastructure/api-key-cache/lru-verified-key-cache';
 import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
 import { ScryptCredentialHasher } from '../infrastructure/system/scrypt-credential-hasher';
@@ -60,7 +61,9 @@ export interface ContainerOptions {
 export function buildContainer(options: ContainerOptions): Container {
   const container = new Container({ defaultScope: 'Singleton' });
 
-  container.bind<TransactionBoundary>(TOKENS.TransactionBoundary).toConstantValue(new PrismaTransactionBoundary(options.prisma));
+  // Shared by the boundary and the idempotency store: a request's writes commit with its kept answer.
+  const requests = new RequestTransactions(options.prisma);
+  container.bind<TransactionBoundary>(TOKENS.TransactionBoundary).toConstantValue(new PrismaTransactionBoundary(options.prisma, requests));
   container.bind<WallClock>(TOKENS.WallClock).toConstantValue(options.wallClock ?? new SystemWallClock());
   container.bind<IdGenerator>(TOKENS.IdGenerator).toConstantValue(new RandomIdGenerator());
   container.bind<CredentialHasher>(TOKENS.CredentialHasher).toConstantValue(new ScryptCredentialHasher());
@@ -71,7 +74,7 @@ export function buildContainer(options: ContainerOptions): Container {
 
   const { TransactionBoundary: tx, WallClock: clock, IdGenerator: ids, CredentialHasher: hasher } = TOKENS;
   // The port is an abstract class so that it is its own token: the HTTP edge resolves it without composition.
-  container.bind(IdempotencyStore).toResolvedValue((c: WallClock) => new PrismaIdempotencyStore(options.prisma, c), [clock]);
+  container.bind(IdempotencyStore).toResolvedValue((c: WallClock) => new PrismaIdempotencyStore(options.prisma, requests, c), [clock]);
   container.bind(CreateAccount).toResolvedValue(
     (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new CreateAccount(t, h, i, c),
     [tx, hasher, ids, clock],

@@ -155,6 +155,70 @@ describe('Idempotency-Key', () => {
     expect((await signUp(`idem-b-${Date.now()}@example.com`)).status).toBe(201);
   });
 
+  describe('keeps the answer in the transaction of the writes', () => {
+    const refusedKey = 'answer-refused-by-the-database';
+    beforeAll(async () => {
+      // The database refuses to keep this one key's answer, as a commit that fails would.
+      await t.prisma.$executeRawUnsafe(`
+        CREATE FUNCTION refuse_test_answer() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.key = '${refusedKey}' AND NEW.response_status IS NOT NULL THEN RAISE EXCEPTION 'answer refused by the test'; END IF;
+          RETURN NEW;
+        END $$`);
+      await t.prisma.$executeRawUnsafe('CREATE TRIGGER refuse_test_answer BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION refuse_test_answer()');
+    });
+    afterAll(async () => {
+      await t.prisma.$executeRawUnsafe('DROP TRIGGER IF EXISTS refuse_test_answer ON idempotency_keys');
+    });
+
+    it('writes nothing when the answer cannot be kept, gives the key back, and the retry acts once', async () => {
+      const before = await t.prisma.event.count({ where: { accountId: me.id } });
+      const failed = await createAnchor(me, refusedKey, { description: 'Answer refused' });
+      expect(failed.status).toBe(500);
+      expect(failed.body.code).toBe('internal_error');
+      expect(t.takeLoggedErrors().map(String)).toEqual([expect.stringContaining('answer refused by the test')]);
+      expect(await anchors(me, 'Answer refused')).toBe(0);
+      expect(await t.prisma.event.count({ where: { accountId: me.id } })).toBe(before);
+      expect(await t.prisma.idempotencyKey.count({ where: { accountId: me.id, key: refusedKey } })).toBe(0);
+
+      await t.prisma.$executeRawUnsafe('DROP TRIGGER refuse_test_answer ON idempotency_keys');
+      const retry = await createAnchor(me, refusedKey, { description: 'Answer refused' });
+      expect(retry.status).toBe(201);
+      expect(retry.headers['idempotent-replayed']).toBeUndefined();
+      expect(await anchors(me, 'Answer refused')).toBe(1);
+      expect(await t.prisma.event.count({ where: { accountId: me.id } })).toBe(before + 1);
+    });
+
+    it('keeps a refusal together with what the refusal recorded (a travel window found expired)', async () => {
+      const other = await t.signUp();
+      const post = (path: string, body: object, key?: string) => {
+        const sent = request(t.app).post(path).set('Authorization', other.auth);
+        return (key === undefined ? sent : sent.set('Idempotency-Key', key)).send(body);
+      };
+      const trip = (await post('/v1/timelines', { name: 'Brief', destination_time: '1815-06-18T11:00:00Z', window: '1 minute' }).expect(201)).body.id;
+      await post('/v1/travels', { destination: trip }).expect(201);
+      t.clock.advanceMinutes(2);
+
+      const key = newKey();
+      const refused = await post('/v1/anchors', { description: 'Too late' }, key);
+      expect([refused.status, refused.body.code]).toEqual([409, 'timeline_window_expired']);
+      const stored = await t.prisma.timeline.findUniqueOrThrow({ where: { accountId_id: { accountId: other.id, id: trip } } });
+      expect(stored.status).toBe('expired');
+      expect(await t.prisma.anchor.count({ where: { accountId: other.id } })).toBe(0);
+      const retry = await post('/v1/anchors', { description: 'Too late' }, key);
+      expect({ status: retry.status, body: retry.body, replayed: retry.headers['idempotent-replayed'] }).toEqual({ status: 409, body: refused.body, replayed: 'true' });
+    });
+
+    it('lets a read-only request keep its answer with no transaction of writes', async () => {
+      const key = newKey();
+      const body = { timeline_id: 'primary', proposed_changes: [] };
+      const first = await request(t.app).post('/v1/paradox-checks').set('Authorization', me.auth).set('Idempotency-Key', key).send(body);
+      const retry = await request(t.app).post('/v1/paradox-checks').set('Authorization', me.auth).set('Idempotency-Key', key).send(body);
+      expect(first.status).toBe(200);
+      expect({ status: retry.status, body: retry.body, replayed: retry.headers['idempotent-replayed'] }).toEqual({ status: 200, body: first.body, replayed: 'true' });
+    });
+  });
+
   it('works without a key as before', async () => {
     await createAnchor(me, undefined, { description: 'No key' }).expect(201);
     await createAnchor(me, undefined, { description: 'No key' }).expect(201);

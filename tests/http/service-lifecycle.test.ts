@@ -226,6 +226,7 @@ describe('SIGKILL in the middle of a write load', () => {
 
       await expectReadableThroughTheApi(service, load, mixed);
       await expectKeptAnswersReplayed(service, load, [clock, ...mixed]);
+      await expectInFlightKeysBothOrNeither(database.prisma, load, mixed);
       await expectRetriesOfInFlightKeysSafe(service, load, [clock, ...mixed]);
       expect(await halfWrites(database.prisma, accounts.map((account) => account.id))).toEqual([]);
 
@@ -275,6 +276,25 @@ async function expectKeptAnswersReplayed(service: ServiceProcess, load: WriteLoa
     for (const write of load.answered({ accountId: account.id }).filter((keyed) => keyed.idempotencyKey)) {
       const again = await call(service.url, 'POST', write.path, { auth: account.auth, body: write.body, idempotencyKey: write.idempotencyKey });
       expect(again).toMatchObject({ status: write.answer.status, body: write.answer.body, headers: { 'idempotent-replayed': 'true' } });
+    }
+  }
+}
+
+/**
+ * A keyed anchor or item in flight when the process died left its row and its kept answer, or
+ * neither: the answer commits in the transaction of the write (each lane's descriptions are unique).
+ */
+async function expectInFlightKeysBothOrNeither(prisma: PrismaClient, load: WriteLoad, accounts: readonly LoadAccount[]): Promise<void> {
+  for (const account of accounts) {
+    for (const write of load.unanswered({ accountId: account.id })) {
+      const { idempotencyKey: key, body } = write;
+      if (key === undefined || (write.kind !== 'anchor' && write.kind !== 'item')) continue;
+      const description = typeof body === 'object' && body !== null && 'description' in body ? String(body.description) : '';
+      const where = { where: { accountId: account.id, description } };
+      const rows = write.kind === 'anchor' ? await prisma.anchor.count(where) : await prisma.item.count(where);
+      const claim = await prisma.idempotencyKey.findUnique({ where: { accountId_key: { accountId: account.id, key } } });
+      const kept = claim !== null && claim.responseStatus !== null;
+      expect({ key, kept, rows }).toEqual({ key, kept, rows: kept ? 1 : 0 });
     }
   }
 }

@@ -22,8 +22,13 @@ export abstract class IdempotencyStore {
    * across processes. A key older than the retention period counts as never used.
    */
   abstract reserve(accountId: string, key: string, requestDigest: string): Promise<Reservation>;
-  /** Keeps the answer of a reserved key, for its retries. */
-  abstract complete(accountId: string, key: string, response: StoredResponse): Promise<void>;
+  /**
+   * Produces the answer of a reserved key and keeps it for its retries, atomically with what the
+   * request wrote: every write `produce` makes through the TransactionBoundary commits in one
+   * transaction with the answer, so a process that dies in between leaves both or neither. If
+   * `produce` throws, or keeping fails, nothing it wrote stays (the caller then releases the key).
+   */
+  abstract answerOnce(accountId: string, key: string, produce: () => Promise<StoredResponse>): Promise<StoredResponse>;
   /** Gives a reserved key back unanswered (the request failed or was aborted): a retry acts. */
   abstract release(accountId: string, key: string): Promise<void>;
 }

@@ -1,17 +1,18 @@
 import { Router, type RequestHandler } from 'express';
 import type { Principal } from '../../core/use-cases/accounts/authenticate-api-key';
+import type { IdempotentResponder } from './middleware/idempotency';
 import { jsonBody } from './middleware/json-body';
 import { Problem } from './problem';
 import type { Route } from './route';
 
 /**
  * Mounts transport-free routes on Express, with authentication first where a route needs it; an
- * authenticated POST then honours `Idempotency-Key` (`idempotent`, after its body is parsed).
+ * authenticated POST is answered through `idempotent`, which honours its `Idempotency-Key`.
  */
 export function mountRoutes(
   routes: readonly Route[],
   authenticate: RequestHandler | readonly RequestHandler[],
-  idempotent?: RequestHandler,
+  idempotent?: IdempotentResponder,
 ): Router {
   const authenticated = Array.isArray(authenticate) ? [...authenticate] : [authenticate];
   const router = Router();
@@ -19,11 +20,11 @@ export function mountRoutes(
     // Express answers HEAD with the GET handler; a GET that registers something must not run twice.
     if (route.method === 'get' && route.changesState) router.head(route.path, methodNotAllowed('GET'));
     const chain: RequestHandler[] = route.authenticated ? [...authenticated, jsonBody] : [jsonBody];
-    if (idempotent && route.authenticated && route.method === 'post') chain.push(idempotent);
+    const keyed = idempotent && route.authenticated && route.method === 'post' ? idempotent : null;
     router[route.method](route.path, ...chain, async (req, res) => {
       const principal: Principal | null = res.locals.principal ?? null;
-      const params = pathParameters(req.params);
-      const answer = await route.invoke({ body: req.body, query: req.query, params }, principal);
+      const respond = () => route.invoke({ body: req.body, query: req.query, params: pathParameters(req.params) }, principal);
+      const answer = keyed ? await keyed(req, res, respond) : await respond();
       res.status(answer.status).set(answer.headers ?? {}).json(answer.body);
     });
   }

@@ -4,6 +4,7 @@
 import type { ApiKey } from '../../../src/core/domain/account';
 import { EVERY_KEY, KeyChangeListener, type KeyChangeTarget } from '../../../src/infrastructure/api-key-cache/key-change-listener';
 import { PrismaTransactionBoundary } from '../../../src/infrastructure/persistence/prisma/prisma-transaction-boundary';
+import { RequestTransactions } from '../../../src/infrastructure/persistence/prisma/request-transactions';
 import { anAccountRecord } from '../../support/contracts/subject';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 
@@ -43,7 +44,7 @@ describe('API key change notifications', () => {
 
   beforeAll(async () => {
     database = await provisionTestDatabase({ onConnect: new KeyChangeListener(target).prepareConnection });
-    transactions = new PrismaTransactionBoundary(database.prisma);
+    transactions = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma));
     await transactions.atomic(async (repos) => {
       await repos.accounts.add(anAccountRecord('acc_1'));
       for (const id of ['key_1', 'key_2', 'key_3', 'key_4', 'key_5']) await repos.apiKeys.add(aKey(id));

@@ -1,5 +1,6 @@
 import { prismaRepositories } from '../../../src/infrastructure/persistence/prisma/prisma-repositories';
 import { PrismaTransactionBoundary } from '../../../src/infrastructure/persistence/prisma/prisma-transaction-boundary';
+import { RequestTransactions } from '../../../src/infrastructure/persistence/prisma/request-transactions';
 import { provisionTestDatabase, type TestDatabase } from '../test-database';
 import type { MakeRepositories } from './subject';
 
@@ -20,6 +21,6 @@ export function prismaRepositoriesOnTestDatabase(): MakeRepositories {
     const { prisma } = database;
     // Every other table hangs off accounts (ON DELETE CASCADE) except the login counters.
     await prisma.$executeRawUnsafe('TRUNCATE accounts, login_throttles CASCADE');
-    return { repos: prismaRepositories(prisma), tx: new PrismaTransactionBoundary(prisma), cleanup: async () => {} };
+    return { repos: prismaRepositories(prisma), tx: new PrismaTransactionBoundary(prisma, new RequestTransactions(prisma)), cleanup: async () => {} };
   };
 }

@@ -33,6 +33,8 @@ export interface TestApp {
   readonly keyCaching: VerifiedKeyCaching;
   readonly clock: ShiftableWallClock;
   signUp(): Promise<TestAccount>;
+  /** The internal errors the app logged so far, taken: a test that provokes one asserts on it. */
+  takeLoggedErrors(): unknown[];
   close(): Promise<void>;
 }
 
@@ -94,6 +96,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       const response = await request(app).post('/v1/accounts').send({ email, password: 'correct horse battery' });
       if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.body)}`);
       return { id: response.body.id, email, apiKey: response.body.api_key, auth: `Bearer ${response.body.api_key}` };
+    },
+    takeLoggedErrors() {
+      return errors.splice(0);
     },
     async close() {
       // The listening connection first: the database's close may drop the database under it.

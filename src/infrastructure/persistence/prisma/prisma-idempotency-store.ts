@@ -1,6 +1,7 @@
 import { IdempotencyStore, type Reservation, type StoredResponse } from '../../../core/ports/idempotency-store';
 import type { WallClock } from '../../../core/ports/wall-clock';
 import type { PrismaClient } from './generated/client';
+import type { RequestTransactions } from './request-transactions';
 
 const HOUR_MS = 3_600_000;
 /** Stripe keeps keys 24 hours; a retry after that acts again. */
@@ -18,6 +19,7 @@ export class PrismaIdempotencyStore extends IdempotencyStore {
 
   constructor(
     private readonly prisma: PrismaClient,
+    private readonly requests: RequestTransactions,
     private readonly clock: WallClock,
   ) {
     super();
@@ -50,13 +52,18 @@ export class PrismaIdempotencyStore extends IdempotencyStore {
     return { outcome: 'in_progress' };
   }
 
-  async complete(accountId: string, key: string, response: StoredResponse): Promise<void> {
-    await this.prisma.$executeRaw`
-      UPDATE idempotency_keys
-      SET response_status = ${response.status},
-          response_body = ${JSON.stringify(response.body ?? null)}::jsonb,
-          response_headers = ${JSON.stringify(response.headers)}::jsonb
-      WHERE account_id = ${accountId} AND key = ${key} AND response_status IS NULL`;
+  answerOnce(accountId: string, key: string, produce: () => Promise<StoredResponse>): Promise<StoredResponse> {
+    return this.requests.run(produce, async (db, response) => {
+      const kept = await db.$executeRaw`
+        UPDATE idempotency_keys
+        SET response_status = ${response.status},
+            response_body = ${JSON.stringify(response.body ?? null)}::jsonb,
+            response_headers = ${JSON.stringify(response.headers)}::jsonb
+        WHERE account_id = ${accountId} AND key = ${key} AND response_status IS NULL`;
+      // The claim is gone (taken over as abandoned, or swept): another request acts under this key,
+      // so this one must not; failing here rolls its writes back.
+      if (kept !== 1) throw new Error(`the claim on an Idempotency-Key of account ${accountId} was lost before its answer was kept`);
+    });
   }
 
   async release(accountId: string, key: string): Promise<void> {

@@ -3,30 +3,46 @@ import type { TransactionBoundary } from '../../../core/ports/transaction-bounda
 import { Prisma, type PrismaClient } from './generated/client';
 import { prismaRepositories } from './prisma-repositories';
 import { PrismaTravellerRepository } from './repositories/prisma-traveller-repository';
+import { type RequestTransactions, TRANSACTION_OPTIONS } from './request-transactions';
 
-// Generous but bounded: many requests of one account may queue for its row lock.
-const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 15_000 } as const;
+type TransactionClient = Prisma.TransactionClient;
 
+/**
+ * Each unit of work in a transaction of its own, or, inside a request scope (a request whose answer
+ * must commit with its writes), in the request's one transaction: see request-transactions.ts.
+ */
 export class PrismaTransactionBoundary implements TransactionBoundary {
   private readonly plain: Repositories;
 
-  constructor(private readonly prisma: PrismaClient) {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly requests: RequestTransactions,
+  ) {
     this.plain = prismaRepositories(prisma);
   }
 
   exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction(async (tx) => {
+    const locked = async (tx: TransactionClient) => {
       const travellers = new PrismaTravellerRepository(tx);
       await travellers.lockForAccount(accountId);
       return work({ ...prismaRepositories(tx), travellers });
-    }, TRANSACTION_OPTIONS);
+    };
+    const scope = this.requests.current();
+    return scope ? scope.within(locked) : this.prisma.$transaction(locked, TRANSACTION_OPTIONS);
   }
 
   atomic<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction((tx) => work(prismaRepositories(tx)), TRANSACTION_OPTIONS);
+    const scope = this.requests.current();
+    const unit = (tx: TransactionClient) => work(prismaRepositories(tx));
+    return scope ? scope.within(unit) : this.prisma.$transaction(unit, TRANSACTION_OPTIONS);
   }
 
   snapshot<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    // Once a request has written, its reads must see its writes, and its connection is the one it
+    // holds (the embedded database has only one). Its writes locked the account, so the account's
+    // state cannot change under these reads: they agree as a repeatable-read snapshot would.
+    const scope = this.requests.current();
+    if (scope?.isOpen) return scope.within((tx) => work(prismaRepositories(tx)));
     return this.prisma.$transaction((tx) => work(prismaRepositories(tx)), {
       ...TRANSACTION_OPTIONS,
       isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead,
@@ -34,6 +50,7 @@ export class PrismaTransactionBoundary implements TransactionBoundary {
   }
 
   read<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
-    return work(this.plain);
+    const scope = this.requests.current();
+    return scope?.isOpen ? scope.within((tx) => work(prismaRepositories(tx))) : work(this.plain);
   }
 }

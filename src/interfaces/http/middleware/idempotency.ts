@@ -1,31 +1,39 @@
 import { createHash } from 'node:crypto';
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { IdempotencyStore, StoredResponse } from '../../../core/ports/idempotency-store';
 import type { Principal } from '../../../core/use-cases/accounts/authenticate-api-key';
 import { Problem } from '../problem';
+import type { HttpResponse } from '../route';
+import { problemAnswer, toProblem } from './problem-handler';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
-/** Headers that belong to the answer itself (not to this delivery of it), replayed with it. */
-const KEPT_HEADERS = ['content-type', 'location'];
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** How a route's answer is produced; it throws for a failure the problem handler answers. */
+export type Respond = () => Promise<HttpResponse>;
+
+/** Answers an authenticated POST, honouring its `Idempotency-Key`. */
+export type IdempotentResponder = (req: Request, res: Response, respond: Respond) => Promise<HttpResponse>;
 
 /**
  * `Idempotency-Key` on an authenticated POST (Stripe's semantics, docs/decisions.md): the first
- * answer is kept and replayed to a retry with the same key and request, which then does not act.
- * Mounted after authentication (keys are per account) and body parsing (the body is part of the
- * request compared), before validation, so a refused request is replayed as refused.
+ * answer is kept, in the same transaction as the request's writes, and replayed to a retry with the
+ * same key and request, which then does not act. Runs after authentication (keys are per account)
+ * and body parsing (the body is part of the request compared), before validation, so a refused
+ * request is replayed as refused.
  */
-export function idempotency(store: IdempotencyStore, logError: (error: unknown) => void): RequestHandler {
-  return async (req, res, next) => {
+export function idempotency(store: IdempotencyStore, logError: (error: unknown) => void): IdempotentResponder {
+  return async (req, res, respond) => {
     const key = req.get(IDEMPOTENCY_HEADER);
-    if (key === undefined) return next();
+    if (key === undefined) return respond();
     if (!VALID_KEY.test(key)) {
       throw Problem.validation([{ field: IDEMPOTENCY_HEADER, message: 'must be 1 to 255 printable ASCII characters' }]);
     }
     const principal: Principal | undefined = res.locals.principal;
     // Mounted only behind authentication; without an account there is nothing to key on.
-    if (!principal) return next();
+    if (!principal) return respond();
     const { accountId } = principal;
     const reservation = await store.reserve(accountId, key, requestDigest(req));
     switch (reservation.outcome) {
@@ -36,11 +44,16 @@ export function idempotency(store: IdempotencyStore, logError: (error: unknown) 
           'Retry-After': '1',
         });
       case 'replay':
-        replay(res, reservation.response);
-        return undefined;
+        return { ...reservation.response, headers: { ...reservation.response.headers, [REPLAYED_HEADER]: 'true' } };
       case 'reserved':
-        keepAnswer(res, (answer) => (isKept(answer.status) ? store.complete(accountId, key, answer) : store.release(accountId, key)), logError);
-        return next();
+        try {
+          return await store.answerOnce(accountId, key, () => keptAnswer(respond, res.locals.requestId));
+        } catch (error) {
+          // Nothing was written (answerOnce rolled it back): a retry must act. Should the key stay
+          // claimed, a retry takes it over once the claim counts as abandoned.
+          await store.release(accountId, key).catch(logError);
+          throw error;
+        }
     }
   };
 }
@@ -53,38 +66,17 @@ function requestDigest(req: Request): string {
 }
 
 /**
- * Answers that depend only on the request are kept (successes, refusals of the input or the state);
- * a failure of the service (5xx) or a rate limit (429) is not: the retry acts.
+ * The request's answer, to be kept: a success, or a refusal of the input or the state. A failure of
+ * the service (5xx) is thrown instead: nothing is kept, the request's writes roll back, a retry acts.
  */
-function isKept(status: number): boolean {
-  return status < 500 && status !== 429;
-}
-
-function replay(res: Response, answer: StoredResponse): void {
-  res.status(answer.status).set(answer.headers).set(REPLAYED_HEADER, 'true').json(answer.body);
-}
-
-/**
- * Stores the JSON answer before it is sent, so a retry that follows the answer finds it. Every
- * answer of a route or of the problem handler goes through `res.json`. A failure to store is logged
- * and the answer still sent: the request did act.
- */
-function keepAnswer(res: Response, store: (answer: StoredResponse) => Promise<void>, logError: (error: unknown) => void): void {
-  const send = res.json.bind(res);
-  let stored = false;
-  res.json = (body: unknown) => {
-    if (stored) return send(body);
-    stored = true;
-    const headers = Object.fromEntries(
-      KEPT_HEADERS.flatMap((name) => {
-        const value = res.get(name);
-        return value === undefined ? [] : [[name, value]];
-      }),
-    );
-    const contentType = headers['content-type'] ?? 'application/json; charset=utf-8';
-    store({ status: res.statusCode, body, headers: { ...headers, 'content-type': contentType } })
-      .catch(logError)
-      .finally(() => send(body));
-    return res;
-  };
+async function keptAnswer(respond: Respond, requestId: unknown): Promise<StoredResponse> {
+  let answer: HttpResponse;
+  try {
+    answer = await respond();
+  } catch (error) {
+    const problem = toProblem(error);
+    if (problem.status >= 500) throw error;
+    answer = problemAnswer(problem, requestId);
+  }
+  return { status: answer.status, body: answer.body, headers: { 'content-type': JSON_CONTENT_TYPE, ...answer.headers } };
 }

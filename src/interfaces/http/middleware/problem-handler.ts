@@ -1,11 +1,20 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { DomainError } from '../../../core/domain/errors';
 import { Problem } from '../problem';
+import type { HttpResponse } from '../route';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
+
+/** The answer of a problem, as sent and as kept for an Idempotency-Key's retries. */
+export function problemAnswer(problem: Problem, requestId: unknown): HttpResponse {
+  // The request id ties an answer to its log line when a client reports a failure.
+  const body = { ...problem.toJson(), request_id: requestId };
+  return { status: problem.status, body, headers: { ...problem.headers, 'content-type': PROBLEM_CONTENT_TYPE } };
+}
 
 export function sendProblem(res: Response, problem: Problem): void {
-  // The request id ties an answer to its log line when a client reports a failure.
-  const body = { ...problem.toJson(), request_id: res.locals.requestId };
-  res.status(problem.status).set(problem.headers).type('application/problem+json').json(body);
+  const answer = problemAnswer(problem, res.locals.requestId);
+  res.status(answer.status).set(answer.headers).json(answer.body);
 }
 
 export const routeNotFound: RequestHandler = (req) => {
@@ -30,7 +39,8 @@ function unavailable(): Problem {
   });
 }
 
-function toProblem(error: unknown): Problem {
+/** The problem an error is answered with, before the database's unavailability is considered. */
+export function toProblem(error: unknown): Problem {
   if (error instanceof Problem) return error;
   if (error instanceof DomainError) return Problem.fromDomain(error);
   switch (bodyParserFailure(error)) {

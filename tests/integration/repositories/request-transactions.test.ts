@@ -1,0 +1,121 @@
+// Request scopes on a real PostgreSQL (or PGlite without DATABASE_URL): what a request writes
+// through the TransactionBoundary commits with its sealing write, or nothing of it does.
+import { Clock } from '../../../src/core/domain/clock';
+import { Traveller } from '../../../src/core/domain/traveller';
+import type { Repositories } from '../../../src/core/ports/repositories';
+import type { Db } from '../../../src/infrastructure/persistence/prisma/db';
+import { prismaRepositories } from '../../../src/infrastructure/persistence/prisma/prisma-repositories';
+import { PrismaTransactionBoundary } from '../../../src/infrastructure/persistence/prisma/prisma-transaction-boundary';
+import { RequestTransactions } from '../../../src/infrastructure/persistence/prisma/request-transactions';
+import { aTimeline } from '../../support/builders/timeline-builder';
+import { givenAccounts } from '../../support/contracts/subject';
+import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
+
+jest.setTimeout(30_000);
+
+const onServer = Boolean(process.env.DATABASE_URL?.trim());
+
+describe('RequestTransactions with PrismaTransactionBoundary', () => {
+  let database: TestDatabase;
+  let requests: RequestTransactions;
+  let boundary: PrismaTransactionBoundary;
+  let repos: Repositories;
+
+  beforeAll(async () => {
+    database = await provisionTestDatabase();
+    requests = new RequestTransactions(database.prisma);
+    boundary = new PrismaTransactionBoundary(database.prisma, requests);
+    repos = prismaRepositories(database.prisma);
+  });
+  afterAll(() => database.close());
+
+  beforeEach(async () => {
+    await database.prisma.$executeRawUnsafe('TRUNCATE accounts, login_throttles CASCADE');
+    await givenAccounts(repos, 'acc_1');
+    await repos.travellers.add(
+      Traveller.restore({
+        accountId: 'acc_1',
+        clock: Clock.restore({ reading: new Date('1969-07-20T20:17:40Z'), readAt: new Date('2030-01-01T12:00:00Z'), paused: true }),
+        timelineId: 'primary',
+        location: 'home',
+        journeyTravelId: null,
+      }),
+    );
+  });
+
+  const addTimeline = (id: string) => boundary.exclusive('acc_1', (inside) => inside.timelines.add(aTimeline().withId(id).build()));
+  const stored = async () => (await repos.timelines.listForAccount('acc_1', { limit: 100, after: null })).map((timeline) => timeline.id).sort();
+  /** The sealing write: a timeline of its own, so the test sees whether it committed. */
+  const sealWith = (id: string) => (db: Db) => prismaRepositories(db).timelines.add(aTimeline().withId(id).build());
+
+  it('commits every unit of work of the request together with the sealing write', async () => {
+    const answer = await requests.run(
+      async () => {
+        await addTimeline('tml_a');
+        await addTimeline('tml_b');
+        return 'answered';
+      },
+      sealWith('tml_sealed'),
+    );
+    expect(answer).toBe('answered');
+    expect(await stored()).toEqual(['tml_a', 'tml_b', 'tml_sealed']);
+  });
+
+  it('keeps nothing when the request fails after writing', async () => {
+    const failing = requests.run(async () => {
+      await addTimeline('tml_a');
+      throw new Error('the request failed');
+    }, sealWith('tml_sealed'));
+    await expect(failing).rejects.toThrow('the request failed');
+    expect(await stored()).toEqual([]);
+  });
+
+  it('keeps nothing when the sealing write fails', async () => {
+    const failing = requests.run(
+      () => addTimeline('tml_a'),
+      async () => {
+        throw new Error('could not keep the answer');
+      },
+    );
+    await expect(failing).rejects.toThrow('could not keep the answer');
+    expect(await stored()).toEqual([]);
+  });
+
+  it('undoes a failed unit of work alone: the units before and after it commit', async () => {
+    await requests.run(async () => {
+      await addTimeline('tml_a');
+      // A duplicate id: the statement fails inside the transaction, which must stay usable.
+      await expect(addTimeline('tml_a')).rejects.toThrow();
+      await addTimeline('tml_b');
+    }, sealWith('tml_sealed'));
+    expect(await stored()).toEqual(['tml_a', 'tml_b', 'tml_sealed']);
+  });
+
+  it('shows its own writes to its reads and snapshots before they commit', async () => {
+    await requests.run(async () => {
+      await addTimeline('tml_a');
+      const read = await boundary.read((inside) => inside.timelines.findForAccount('acc_1', 'tml_a'));
+      const snapshot = await boundary.snapshot((inside) => inside.timelines.findForAccount('acc_1', 'tml_a'));
+      expect([read?.id, snapshot?.id]).toEqual(['tml_a', 'tml_a']);
+    }, sealWith('tml_sealed'));
+    expect(await stored()).toEqual(['tml_a', 'tml_sealed']);
+  });
+
+  // Another connection at the same time needs a PostgreSQL server: the embedded one has one session.
+  if (onServer) {
+    it('hides its writes from everyone else until it commits', async () => {
+      let outside: string[] = ['not read'];
+      await requests.run(async () => {
+        await addTimeline('tml_a');
+        outside = await stored();
+      }, sealWith('tml_sealed'));
+      expect(outside).toEqual([]);
+      expect(await stored()).toEqual(['tml_a', 'tml_sealed']);
+    });
+  }
+
+  it('runs the sealing write alone when the request wrote nothing', async () => {
+    await requests.run(() => boundary.read((inside) => inside.timelines.findForAccount('acc_1', 'primary')), sealWith('tml_sealed'));
+    expect(await stored()).toEqual(['tml_sealed']);
+  });
+});
