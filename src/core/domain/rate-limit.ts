@@ -20,8 +20,3 @@ export function fixedWindow(now: Date, windowSeconds: number): { readonly start:
   const startMs = Math.floor(now.getTime() / windowMs) * windowMs;
   return { start: new Date(startMs), resetSeconds: Math.max(1, Math.ceil((startMs + windowMs - now.getTime()) / 1000)) };
 }
-
-/** The request that made `count` is allowed while the count is within the quota. */
-export function decide(policy: RateLimitPolicy, count: number, resetSeconds: number): RateLimitDecision {
-  return { allowed: count <= policy.quota, remaining: Math.max(0, policy.quota - count), resetSeconds };
-}

@@ -15,15 +15,17 @@ describe('PrismaRateCounterStore', () => {
   afterAll(() => database.close());
 
   it('counts each hit once per key and window, concurrent hits included', async () => {
-    const counts = await Promise.all(Array.from({ length: 20 }, () => store.hit('api-key:one', second)));
+    const counts = await Promise.all(Array.from({ length: 20 }, () => store.hit('api-key:one', second, 1)));
     expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, n) => n + 1));
-    expect(await store.hit('api-key:two', second)).toBe(1);
-    expect(await store.hit('api-key:one', new Date(second.getTime() + 1000))).toBe(1);
+    expect(await store.hit('api-key:two', second, 1)).toBe(1);
+    expect(await store.hit('api-key:one', new Date(second.getTime() + 1000), 1)).toBe(1);
+    // A block of requests counts as that many.
+    expect(await store.hit('api-key:one', new Date(second.getTime() + 1000), 6)).toBe(7);
   });
 
   it('forgets windows that ended', async () => {
     await store.deleteWindowsBefore(new Date(second.getTime() + 1000));
-    expect(await store.hit('api-key:one', second)).toBe(1);
+    expect(await store.hit('api-key:one', second, 1)).toBe(1);
   });
 
   it('keeps the counters in an unlogged table: written on every request, not worth a WAL flush', async () => {

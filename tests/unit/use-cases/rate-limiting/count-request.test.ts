@@ -6,12 +6,15 @@ import { FrozenWallClock } from '../../../support/in-memory';
 /** Counters in a map, as the Prisma adapter keeps them in rate_limit_counters. */
 class InMemoryRateCounters implements RateCounterStore {
   readonly counts = new Map<string, { key: string; windowStart: Date; count: number }>();
+  /** Round trips the adapter would make. */
+  hits = 0;
 
-  async hit(key: string, windowStart: Date): Promise<number> {
+  async hit(key: string, windowStart: Date, requests: number): Promise<number> {
+    this.hits += 1;
     const id = `${key}@${windowStart.toISOString()}`;
     const row = this.counts.get(id) ?? { key, windowStart, count: 0 };
-    this.counts.set(id, { ...row, count: row.count + 1 });
-    return row.count + 1;
+    this.counts.set(id, { ...row, count: row.count + requests });
+    return row.count + requests;
   }
 
   async deleteWindowsBefore(before: Date): Promise<void> {
@@ -59,6 +62,49 @@ describe('CountRequest', () => {
     clock.advanceMinutes(2.5);
     await countRequest.execute({ key: 'c', policy: perSecond });
     expect([...counters.counts.values()].map((row) => row.key)).toEqual(['c']);
+  });
+
+  describe('claiming the quota in blocks', () => {
+    const quota32 = { name: 'default', quota: 32, windowSeconds: 1 };
+    const allowedOf = (decisions: { allowed: boolean }[]) => decisions.filter((decision) => decision.allowed).length;
+
+    it('allows exactly the quota with one round trip per sixteenth of it, and tells the exact remainder', async () => {
+      const counters = new InMemoryRateCounters();
+      const countRequest = new CountRequest(counters, new FrozenWallClock('2030-01-01T12:00:00.100Z'));
+      const decisions = [];
+      for (let n = 0; n < 40; n += 1) decisions.push(await countRequest.execute({ key: 'k', policy: quota32 }));
+      expect(allowedOf(decisions)).toBe(32);
+      expect(decisions.slice(0, 32).map((decision) => decision.remaining)).toEqual(Array.from({ length: 32 }, (_, n) => 31 - n));
+      // Refusals once the shared count reached the quota cost no round trip.
+      expect(counters.hits).toBe(16);
+    });
+
+    it('lets requests that arrive together wait for one claim', async () => {
+      const counters = new InMemoryRateCounters();
+      const countRequest = new CountRequest(counters, new FrozenWallClock('2030-01-01T12:00:00.100Z'));
+      const decisions = await Promise.all(Array.from({ length: 2 }, () => countRequest.execute({ key: 'k', policy: quota32 })));
+      expect(allowedOf(decisions)).toBe(2);
+      expect(counters.hits).toBe(1);
+    });
+
+    it('never allows more than the quota across processes sharing the counters', async () => {
+      const counters = new InMemoryRateCounters();
+      const clock = new FrozenWallClock('2030-01-01T12:00:00.100Z');
+      const processes = [new CountRequest(counters, clock), new CountRequest(counters, clock), new CountRequest(counters, clock)];
+      const decisions = await Promise.all(Array.from({ length: 60 }, (_, n) => processes[n % 3]?.execute({ key: 'k', policy: { ...quota32, quota: 33 } })));
+      const allowed = decisions.filter((decision) => decision?.allowed).length;
+      // Each process may strand the rest of one block (two requests) unused; never more.
+      expect(allowed).toBeLessThanOrEqual(33);
+      expect(allowed).toBeGreaterThanOrEqual(33 - 2 * 2);
+    });
+
+    it('starts over in the next window', async () => {
+      const clock = new FrozenWallClock('2030-01-01T12:00:00.100Z');
+      const countRequest = new CountRequest(new InMemoryRateCounters(), clock);
+      for (let n = 0; n < 33; n += 1) await countRequest.execute({ key: 'k', policy: quota32 });
+      clock.advanceBy(1000);
+      expect(await countRequest.execute({ key: 'k', policy: quota32 })).toEqual({ allowed: true, remaining: 31, resetSeconds: 1 });
+    });
   });
 
   it('refuses windows longer than the counters are kept', async () => {
