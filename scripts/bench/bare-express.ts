@@ -1,6 +1,10 @@
 // The yardstick: the least an Express 5 JSON service does (one JSON GET, one JSON POST echo), run in
 // its own process as the service is, so the benchmark can print every figure as a ratio to it.
+// With DATABASE_URL it also serves the least a database-backed endpoint does: one node-postgres
+// round trip per request (a SELECT; an INSERT committed on its own). These calibrate the targets:
+// what one round trip to PostgreSQL costs on this machine, before any work of the service.
 import express from 'express';
+import { Pool } from 'pg';
 
 const app = express();
 app.disable('x-powered-by');
@@ -11,8 +15,30 @@ app.get('/bare', (_req, res) => {
 app.post('/bare', (req, res) => {
   res.status(201).json(req.body);
 });
-const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
-  const address = server.address();
-  console.log(`bare express listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+
+const databaseUrl = process.env.DATABASE_URL;
+const pool = databaseUrl ? new Pool({ connectionString: databaseUrl }) : null;
+if (pool) {
+  app.get('/bare/select', async (_req, res) => {
+    const { rows } = await pool.query<{ now: Date }>('SELECT now() AS now');
+    res.json({ status: 'ok', time: rows[0]?.now });
+  });
+  app.post('/bare/insert', async (req, res) => {
+    await pool.query('INSERT INTO bench_echo (body) VALUES ($1)', [JSON.stringify(req.body)]);
+    res.status(201).json(req.body);
+  });
+}
+
+async function start(): Promise<void> {
+  await pool?.query('CREATE TABLE IF NOT EXISTS bench_echo (id bigserial PRIMARY KEY, body jsonb NOT NULL)');
+  const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
+    const address = server.address();
+    console.log(`bare express listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+  });
+  process.once('SIGTERM', () => server.close(() => void pool?.end().then(() => process.exit(0))));
+}
+
+start().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
 });
-process.once('SIGTERM', () => server.close(() => process.exit(0)));

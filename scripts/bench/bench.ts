@@ -24,7 +24,9 @@ const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5
 
 async function main(): Promise<void> {
   const databaseUrl = await createBenchDatabase(ADMIN_URL, 'time_navigation_bench');
-  const bare = await startProcess(process.execPath, ['--import', 'tsx', join(__dirname, 'bare-express.ts')], { NODE_ENV: 'production' });
+  // A database of its own: the service's must hold nothing but its schema, or migrating it fails.
+  const bareDatabaseUrl = await createBenchDatabase(ADMIN_URL, 'time_navigation_bench_bare');
+  const bare = await startProcess(process.execPath, ['--import', 'tsx', join(__dirname, 'bare-express.ts')], { NODE_ENV: 'production', DATABASE_URL: bareDatabaseUrl });
   const rows: Row[] = [];
   let peakMiB = 0;
   try {
@@ -75,6 +77,18 @@ async function measureBare(url: string) {
       const measured = await measure(url, load, connections, SECONDS);
       figures[load.method][connections] = measured;
       rows.push({ subject: load.name, workers: 1, connections, figures: measured, ratio: 1 });
+      console.error(`measured ${load.name} (${connections} connections): ${measured.requestsPerSecond} req/s`);
+    }
+  }
+  // Calibration, not targets: bare Express plus one node-postgres round trip per request.
+  const calibration: Load[] = [
+    { name: 'bare Express + one SELECT (node-postgres)', method: 'GET', path: '/bare/select' },
+    { name: 'bare Express + one INSERT (node-postgres)', method: 'POST', path: '/bare/insert', body: { description: 'Bench anchor' } },
+  ];
+  for (const load of calibration.filter((each) => ONLY.test(each.name))) {
+    for (const connections of CONNECTIONS) {
+      const measured = await measure(url, load, connections, SECONDS);
+      rows.push({ subject: load.name, workers: 1, connections, figures: measured, ratio: measured.requestsPerSecond / figures[load.method][connections].requestsPerSecond });
       console.error(`measured ${load.name} (${connections} connections): ${measured.requestsPerSecond} req/s`);
     }
   }

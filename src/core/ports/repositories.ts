@@ -97,7 +97,8 @@ export interface EventCursor {
 }
 
 export interface EventQuery {
-  readonly timelineId: string;
+  /** The timeline to read; null: the one the account's traveller stands on as the query runs. */
+  readonly timelineId: string | null;
   /** A location, or the name of an event to watch; compared with `textKey`. */
   readonly place: string;
   readonly range: TimeRange;
@@ -105,12 +106,20 @@ export interface EventQuery {
   readonly limit: number;
 }
 
+export interface EventsAt {
+  readonly timelineId: string;
+  readonly events: TimelineEvent[];
+}
+
 export interface EventRepository {
   add(event: TimelineEvent): Promise<void>;
   save(event: TimelineEvent): Promise<void>;
   findForAccount(accountId: string, eventId: string): Promise<TimelineEvent | null>;
-  /** Events at the place (or named so) whose current time is in range, oldest first. */
-  listAt(accountId: string, query: EventQuery): Promise<TimelineEvent[]>;
+  /**
+   * Events at the place (or named so) whose current time is in range, oldest first, and the
+   * timeline they were read from (in one read: the traveller's timeline cannot change in between).
+   */
+  listAt(accountId: string, query: EventQuery): Promise<EventsAt>;
   /** Events of the timeline with one of these names (compared with `textKey`), optionally in a range. */
   findNamed(accountId: string, timelineId: string, names: readonly string[], range?: TimeRange): Promise<TimelineEvent[]>;
   /** Events of the timeline changed by manipulation, whose current or original time is in range. */

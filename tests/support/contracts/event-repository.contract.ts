@@ -1,7 +1,9 @@
 import { TimeRange } from '../../../src/core/domain/time-range';
 import type { EventManipulation, TimelineEvent } from '../../../src/core/domain/timeline-event';
 import type { EventQuery } from '../../../src/core/ports/repositories';
+import { Traveller } from '../../../src/core/domain/traveller';
 import { anEvent } from '../builders/event-builder';
+import { aTravellerAwayOn } from '../builders/traveller-builder';
 import { at, givenAccounts, idsOf, type MakeRepositories, useRepositories } from './subject';
 
 function aManipulation(overrides: Partial<EventManipulation> = {}): EventManipulation {
@@ -75,7 +77,7 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
     describe('listAt', () => {
       const day = range('1815-06-18T00:00:00.000Z/1815-06-18T18:00:00.000Z');
       const query: EventQuery = { timelineId: 'tml_1', place: 'Waterloo', range: day, after: null, limit: 10 };
-      const listAt = async (changes: Partial<EventQuery> = {}, accountId = 'acc_1') => idsOf(await events().listAt(accountId, { ...query, ...changes }));
+      const listAt = async (changes: Partial<EventQuery> = {}, accountId = 'acc_1') => idsOf((await events().listAt(accountId, { ...query, ...changes })).events);
 
       beforeEach(async () => {
         await given(
@@ -134,6 +136,17 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
       it("lists only the account's own events", async () => {
         expect(await listAt({}, 'acc_2')).toEqual(['evt_other_account']);
         expect(await listAt({ timelineId: 'tml_2' }, 'acc_2')).toEqual([]);
+      });
+
+      it('names the timeline it read: the one given, or where the traveller stands, even for an empty page', async () => {
+        const { repos } = subject.current;
+        await repos.travellers.add(aTravellerAwayOn('tml_2'));
+        await repos.travellers.add(Traveller.newcomer('acc_2', at('2030-01-01T12:00:00Z')));
+
+        expect(await events().listAt('acc_1', { ...query, timelineId: null })).toMatchObject({ timelineId: 'tml_2', events: [{ id: 'evt_other_timeline' }] });
+        expect(await events().listAt('acc_1', query)).toMatchObject({ timelineId: 'tml_1' });
+        expect(await events().listAt('acc_1', { ...query, timelineId: null, place: 'Nowhere' })).toEqual({ timelineId: 'tml_2', events: [] });
+        expect(await events().listAt('acc_2', { ...query, timelineId: null })).toEqual({ timelineId: 'primary', events: [] });
       });
     });
 

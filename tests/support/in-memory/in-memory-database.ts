@@ -61,6 +61,7 @@ export class InMemoryDatabase {
 
   /** Repositories whose writes are recorded in `journal` (null: outside any transaction). */
   repositories(journal: Journal | null = null): Repositories {
+    const travellers = new InMemoryTravellerRepository(this.travellers, journal);
     return {
       accounts: new InMemoryAccountRepository(this.accounts, journal),
       apiKeys: new InMemoryApiKeyRepository(this.apiKeys, journal, (keyId) => {
@@ -68,12 +69,12 @@ export class InMemoryDatabase {
       }),
       sessions: new InMemorySessionRepository(this.sessions, journal),
       loginThrottles: new InMemoryLoginThrottleRepository(this.loginCounters, journal),
-      travellers: new InMemoryTravellerRepository(this.travellers, journal),
+      travellers,
       timelines: new InMemoryTimelineRepository(this.timelines, journal),
       anchors: new InMemoryAnchorRepository(this.anchors, journal),
       items: new InMemoryItemRepository(this.items, journal),
       travels: new InMemoryTravelRepository(this.travels, journal),
-      events: new InMemoryEventRepository(this.events, this.manipulations, journal),
+      events: new InMemoryEventRepository(this.events, this.manipulations, journal, travellers),
     };
   }
 

@@ -16,6 +16,7 @@ import type {
   ApiKeyRepository,
   EventCursor,
   EventQuery,
+  EventsAt,
   EventRepository,
   ItemRepository,
   LoginThrottleRepository,
@@ -295,6 +296,8 @@ export class InMemoryEventRepository implements EventRepository {
     private readonly events: Table<TimelineEvent>,
     private readonly manipulations: Table<EventManipulation>,
     private readonly journal: Journal | null,
+    /** Where each account's traveller stands: the timeline a query without one reads. */
+    private readonly travellers: Pick<TravellerRepository, 'getForAccount'>,
   ) {}
 
   async add(event: TimelineEvent): Promise<void> {
@@ -309,14 +312,16 @@ export class InMemoryEventRepository implements EventRepository {
     return this.events.get(ownedKey(accountId, eventId)) ?? null;
   }
 
-  async listAt(accountId: string, query: EventQuery): Promise<TimelineEvent[]> {
+  async listAt(accountId: string, query: EventQuery): Promise<EventsAt> {
     const place = textKey(query.place);
     const { after, range } = query;
-    return this.ofTimeline(accountId, query.timelineId)
+    const timelineId = query.timelineId ?? (await this.travellers.getForAccount(accountId)).timelineId;
+    const events = this.ofTimeline(accountId, timelineId)
       .filter((event) => textKey(event.location) === place || textKey(event.description) === place)
       .filter((event) => range.contains(event.time))
       .filter((event) => after === null || byTimeThenId(event, after) > 0)
       .slice(0, Math.max(0, query.limit));
+    return { timelineId, events };
   }
 
   async findNamed(accountId: string, timelineId: string, names: readonly string[], range?: TimeRange): Promise<TimelineEvent[]> {

@@ -32,15 +32,15 @@ export class ListEvents {
   execute(input: ListEventsInput): Promise<EventPage> {
     const limit = pageSize(input.limit, DEFAULT_EVENT_PAGE_SIZE, MAX_EVENT_PAGE_SIZE);
     // No transaction: the page comes from one query, and the timeline it names is the one that
-    // query read (a travel in between changes what the next call sees, not this answer).
+    // query read (a travel in between changes what the next call sees, not this answer). Without
+    // a timeline given, that one query also finds the traveller's: one round trip in all.
     return this.transactions.read(async (repos) => {
-      const timelineId = input.timelineId ?? (await repos.travellers.getForAccount(input.accountId)).timelineId;
-      if (input.timelineId !== undefined && !(await repos.timelines.findForAccount(input.accountId, timelineId))) {
-        throw new TimelineNotFound(timelineId);
+      if (input.timelineId !== undefined && !(await repos.timelines.findForAccount(input.accountId, input.timelineId))) {
+        throw new TimelineNotFound(input.timelineId);
       }
       // One extra row tells whether another page follows without a count query.
-      const rows = await repos.events.listAt(input.accountId, {
-        timelineId,
+      const { timelineId, events: rows } = await repos.events.listAt(input.accountId, {
+        timelineId: input.timelineId ?? null,
         place: input.place,
         range: input.range,
         after: input.after ?? null,

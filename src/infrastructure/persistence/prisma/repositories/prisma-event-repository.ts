@@ -1,7 +1,7 @@
 import type { TimeRange } from '../../../../core/domain/time-range';
 import { textDigest } from '../text-digest';
 import type { EventKind, EventManipulation, TimelineEvent } from '../../../../core/domain/timeline-event';
-import type { EventQuery, EventRepository } from '../../../../core/ports/repositories';
+import type { EventQuery, EventRepository, EventsAt } from '../../../../core/ports/repositories';
 import type { Db } from '../db';
 import { Prisma } from '../generated/client';
 
@@ -51,20 +51,31 @@ export class PrismaEventRepository implements EventRepository {
    * One ordered index range per key (place, then name), each cut at the page size, merged: the
    * planner walks two indexes in time order instead of collecting every match of a wide range into
    * a bitmap and sorting it (70 ms against 1 ms for a century at a busy place; docs/performance.md).
+   * Without a timeline given, the same statement reads the traveller's, and always answers one row
+   * naming the timeline it read, with no event when the page is empty: one round trip.
    */
-  async listAt(accountId: string, query: EventQuery): Promise<TimelineEvent[]> {
+  async listAt(accountId: string, query: EventQuery): Promise<EventsAt> {
     const key = textDigest(query.place);
     const { after, range, limit } = query;
     const matching = (column: Prisma.Sql) => Prisma.sql`
       (SELECT ${EVENT_SELECT} FROM events
-        WHERE account_id = ${accountId} AND timeline_id = ${query.timelineId} AND ${column} = ${key}
+        WHERE account_id = ${accountId} AND timeline_id = here.timeline_id AND ${column} = ${key}
           AND time >= ${range.start} AND time <= ${range.end}
           ${after ? Prisma.sql`AND (time, id) > (${after.time}, ${after.id})` : Prisma.empty}
         ORDER BY time, id LIMIT ${limit})`;
-    const rows = await this.db.$queryRaw<Omit<EventRow, 'descriptionKey' | 'locationKey'>[]>`
-      ${matching(Prisma.raw('location_key'))} UNION ${matching(Prisma.raw('description_key'))}
-      ORDER BY "time", "id" LIMIT ${limit}`;
-    return rows.map(toDomain);
+    const here = query.timelineId === null
+      ? Prisma.sql`SELECT timeline_id FROM travellers WHERE account_id = ${accountId}`
+      : Prisma.sql`SELECT ${query.timelineId}::text AS timeline_id`;
+    const rows = await this.db.$queryRaw<Array<{ readFrom: string | null } & Partial<Omit<EventRow, 'descriptionKey' | 'locationKey'>>>>`
+      SELECT here.timeline_id AS "readFrom", page.* FROM (${here}) here
+        LEFT JOIN LATERAL (
+          ${matching(Prisma.raw('location_key'))} UNION ${matching(Prisma.raw('description_key'))}
+          ORDER BY "time", "id" LIMIT ${limit}
+        ) page ON true
+      ORDER BY page."time", page."id"`;
+    const timelineId = rows[0]?.readFrom;
+    if (!timelineId) throw new Error(`account ${accountId} has no traveller to read events from`);
+    return { timelineId, events: rows.flatMap(({ readFrom: _, ...row }) => (isEventRow(row) ? [toDomain(row)] : [])) };
   }
 
   async findNamed(accountId: string, timelineId: string, names: readonly string[], range?: TimeRange): Promise<TimelineEvent[]> {
@@ -103,6 +114,11 @@ function inRange(range: TimeRange | undefined) {
 
 function toRow(event: TimelineEvent): EventRow {
   return { ...event, descriptionKey: textDigest(event.description), locationKey: textDigest(event.location) };
+}
+
+/** A row of the page's left join that carries an event (an empty page leaves them all null). */
+function isEventRow(row: Partial<Omit<EventRow, 'descriptionKey' | 'locationKey'>>): row is Omit<EventRow, 'descriptionKey' | 'locationKey'> {
+  return typeof row.id === 'string';
 }
 
 function toDomain(row: Omit<EventRow, 'descriptionKey' | 'locationKey'>): TimelineEvent {
