@@ -114,6 +114,15 @@ describe('RequestTransactions with PrismaTransactionBoundary', () => {
     });
   }
 
+  it('refuses units of work that overlap: they would share one savepoint', async () => {
+    const overlapping = requests.run(async () => {
+      await addTimeline('tml_a');
+      await Promise.all([addTimeline('tml_b'), addTimeline('tml_c')]);
+    }, sealWith('tml_sealed'));
+    await expect(overlapping).rejects.toThrow('units of work of one request overlap');
+    expect(await stored()).toEqual([]);
+  });
+
   it('runs the sealing write alone when the request wrote nothing', async () => {
     await requests.run(() => boundary.read((inside) => inside.timelines.findForAccount('acc_1', 'primary')), sealWith('tml_sealed'));
     expect(await stored()).toEqual(['tml_sealed']);

@@ -20,6 +20,8 @@ export class RequestScope {
   private decide: (decision: Decision) => void = () => undefined;
   /** Set when undoing a failed unit of work failed too: the transaction cannot commit any more. */
   private broken: unknown = null;
+  /** Units share one connection and one savepoint name, so they must run one after the other. */
+  private unitRunning = false;
 
   constructor(private readonly prisma: PrismaClient) {}
 
@@ -33,7 +35,16 @@ export class RequestScope {
    * own transaction would have been: what earlier units wrote stays, to commit with the answer.
    */
   async within<T>(work: (tx: TransactionClient) => Promise<T>): Promise<T> {
-    const tx = await this.transaction();
+    if (this.unitRunning) throw new Error('units of work of one request overlap; run them one after the other');
+    this.unitRunning = true;
+    try {
+      return await this.withinSavepoint(await this.transaction(), work);
+    } finally {
+      this.unitRunning = false;
+    }
+  }
+
+  private async withinSavepoint<T>(tx: TransactionClient, work: (tx: TransactionClient) => Promise<T>): Promise<T> {
     await tx.$executeRaw`SAVEPOINT unit_of_work`;
     try {
       const result = await work(tx);
