@@ -100,6 +100,8 @@ async function measureBare(url: string) {
 function startService(databaseUrl: string, workers: number): Promise<Started> {
   return startProcess(process.execPath, ['--enable-source-maps', ...SERVICE_NODE_FLAGS, join(ROOT, 'dist/main.js')], {
     NODE_ENV: 'production',
+    // As `npm start` and the container image run it (.env.example).
+    NODE_OPTIONS: process.env.NODE_OPTIONS ?? '--max-old-space-size=128',
     HOST: '127.0.0.1',
     PORT: '0',
     DATABASE_URL: databaseUrl,

@@ -189,6 +189,29 @@ describe('Idempotency-Key', () => {
       expect(await t.prisma.event.count({ where: { accountId: me.id } })).toBe(before + 1);
     });
 
+    it('does not give back a claim that was lost (another request took the key over): nothing written, the claim left as it is', async () => {
+      const key = 'claim-lost-while-acting';
+      // Inside the request's own transaction, as a takeover by another request would look to it.
+      await t.prisma.$executeRawUnsafe(`
+        CREATE FUNCTION lose_test_claim() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.description = 'Claim lost' THEN DELETE FROM idempotency_keys WHERE key = '${key}'; END IF;
+          RETURN NEW;
+        END $$`);
+      await t.prisma.$executeRawUnsafe('CREATE TRIGGER lose_test_claim BEFORE INSERT ON anchors FOR EACH ROW EXECUTE FUNCTION lose_test_claim()');
+      try {
+        const failed = await createAnchor(me, key, { description: 'Claim lost' });
+        expect(failed.status).toBe(500);
+        expect(t.takeLoggedErrors().map(String)).toEqual([expect.stringContaining('claim on an Idempotency-Key was lost')]);
+        expect(await anchors(me, 'Claim lost')).toBe(0);
+        // The deletion rolled back with the write, and the middleware did not delete the claim itself.
+        const claim = await t.prisma.idempotencyKey.findUnique({ where: { accountId_key: { accountId: me.id, key } } });
+        expect(claim).toMatchObject({ responseStatus: null });
+      } finally {
+        await t.prisma.$executeRawUnsafe('DROP TRIGGER lose_test_claim ON anchors');
+      }
+    });
+
     it('keeps a refusal together with what the refusal recorded (a travel window found expired)', async () => {
       const other = await t.signUp();
       const post = (path: string, body: object, key?: string) => {

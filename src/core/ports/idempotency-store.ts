@@ -13,6 +13,17 @@ export type Reservation =
   | { readonly outcome: 'reused' };
 
 /**
+ * The claim on a key was gone when the answer was to be kept (taken over as abandoned): another
+ * request acts under the key now, so this one's writes were rolled back, and its claim, which is
+ * no longer its own, must not be released.
+ */
+export class IdempotencyClaimLost extends Error {
+  constructor(readonly key: string) {
+    super('the claim on an Idempotency-Key was lost before its answer was kept');
+  }
+}
+
+/**
  * Idempotency keys per account (Stripe's semantics). An abstract class rather than an interface only
  * so that it can serve as its own injection token; it carries no behaviour.
  */
@@ -26,7 +37,8 @@ export abstract class IdempotencyStore {
    * Produces the answer of a reserved key and keeps it for its retries, atomically with what the
    * request wrote: every write `produce` makes through the TransactionBoundary commits in one
    * transaction with the answer, so a process that dies in between leaves both or neither. If
-   * `produce` throws, or keeping fails, nothing it wrote stays (the caller then releases the key).
+   * `produce` throws, or keeping fails, nothing it wrote stays (the caller then releases the key,
+   * unless the failure is IdempotencyClaimLost).
    */
   abstract answerOnce(accountId: string, key: string, produce: () => Promise<StoredResponse>): Promise<StoredResponse>;
   /** Gives a reserved key back unanswered (the request failed or was aborted): a retry acts. */

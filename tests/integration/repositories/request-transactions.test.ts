@@ -123,6 +123,16 @@ describe('RequestTransactions with PrismaTransactionBoundary', () => {
     expect(await stored()).toEqual([]);
   });
 
+  it('lets no unit of work open a transaction once the request has ended', async () => {
+    let late: Promise<void> | undefined;
+    await requests.run(async () => {
+      // Work left running beside the request: it reaches the database only after the request ended.
+      late = new Promise((resolve) => setTimeout(resolve, 50)).then(() => addTimeline('tml_late'));
+    }, sealWith('tml_sealed'));
+    await expect(late).rejects.toThrow('the request ended');
+    expect(await stored()).toEqual(['tml_sealed']);
+  });
+
   it('runs the sealing write alone when the request wrote nothing', async () => {
     await requests.run(() => boundary.read((inside) => inside.timelines.findForAccount('acc_1', 'primary')), sealWith('tml_sealed'));
     expect(await stored()).toEqual(['tml_sealed']);

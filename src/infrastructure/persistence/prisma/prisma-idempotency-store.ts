@@ -1,4 +1,4 @@
-import { IdempotencyStore, type Reservation, type StoredResponse } from '../../../core/ports/idempotency-store';
+import { IdempotencyClaimLost, IdempotencyStore, type Reservation, type StoredResponse } from '../../../core/ports/idempotency-store';
 import type { WallClock } from '../../../core/ports/wall-clock';
 import type { PrismaClient } from './generated/client';
 import type { RequestTransactions } from './request-transactions';
@@ -62,7 +62,7 @@ export class PrismaIdempotencyStore extends IdempotencyStore {
         WHERE account_id = ${accountId} AND key = ${key} AND response_status IS NULL`;
       // The claim is gone (taken over as abandoned, or swept): another request acts under this key,
       // so this one must not; failing here rolls its writes back.
-      if (kept !== 1) throw new Error(`the claim on an Idempotency-Key of account ${accountId} was lost before its answer was kept`);
+      if (kept !== 1) throw new IdempotencyClaimLost(key);
     });
   }
 

@@ -39,8 +39,9 @@ export class PrismaTransactionBoundary implements TransactionBoundary {
 
   snapshot<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
     // Once a request has written, its reads must see its writes, and its connection is the one it
-    // holds (the embedded database has only one). Its writes locked the account, so the account's
-    // state cannot change under these reads: they agree as a repeatable-read snapshot would.
+    // holds (the embedded database has only one). A keyed request writes through exclusive units,
+    // which locked its account, so the account's state cannot change under these reads: they agree
+    // as a repeatable-read snapshot would.
     const scope = this.requests.current();
     if (scope?.isOpen) return scope.within((tx) => work(prismaRepositories(tx)));
     return this.prisma.$transaction((tx) => work(prismaRepositories(tx)), {

@@ -22,6 +22,8 @@ export class RequestScope {
   private broken: unknown = null;
   /** Units share one connection and one savepoint name, so they must run one after the other. */
   private unitRunning = false;
+  /** Committed or rolled back: no unit may open a transaction any more (nothing would end it). */
+  private decided = false;
 
   constructor(private readonly prisma: PrismaClient) {}
 
@@ -63,7 +65,11 @@ export class RequestScope {
 
   /** Commits what was written together with what `seal` writes; with nothing written, `seal` runs alone. */
   async commit(seal: (db: Db) => Promise<void>): Promise<void> {
-    if (this.broken !== null) throw this.broken;
+    if (this.broken !== null) {
+      await this.rollBack();
+      throw this.broken;
+    }
+    this.decided = true;
     if (!this.ended) return seal(this.prisma);
     this.decide({ commit: true, seal });
     await this.ended;
@@ -71,6 +77,7 @@ export class RequestScope {
 
   /** Undoes everything the request wrote. */
   async rollBack(): Promise<void> {
+    this.decided = true;
     if (!this.ended) return;
     this.decide({ commit: false });
     // It ends rejected: as asked, or with its own failure (timed out, connection
@@ -83,6 +90,9 @@ export class RequestScope {
 
   private transaction(): Promise<TransactionClient> {
     if (this.opened) return this.opened;
+    // A unit still running when its request ended (work left running beside a failure) must not
+    // open a transaction that no decision would ever end.
+    if (this.decided) return Promise.reject(new Error('the request ended; its units of work cannot open a transaction'));
     const decision = new Promise<Decision>((resolve) => (this.decide = resolve));
     let handOver: (tx: TransactionClient) => void = () => undefined;
     const handedOver = new Promise<TransactionClient>((resolve) => (handOver = resolve));

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { IdempotencyStore, StoredResponse } from '../../../core/ports/idempotency-store';
+import { IdempotencyClaimLost, type IdempotencyStore, type StoredResponse } from '../../../core/ports/idempotency-store';
 import type { Principal } from '../../../core/use-cases/accounts/authenticate-api-key';
 import { Problem } from '../problem';
 import type { HttpResponse } from '../route';
@@ -50,8 +50,9 @@ export function idempotency(store: IdempotencyStore, logError: (error: unknown) 
           return await store.answerOnce(accountId, key, () => keptAnswer(respond, res.locals.requestId));
         } catch (error) {
           // Nothing was written (answerOnce rolled it back): a retry must act. Should the key stay
-          // claimed, a retry takes it over once the claim counts as abandoned.
-          await store.release(accountId, key).catch(logError);
+          // claimed, a retry takes it over once the claim counts as abandoned. A lost claim is
+          // another request's now: releasing it would let a third act beside that one.
+          if (!(error instanceof IdempotencyClaimLost)) await store.release(accountId, key).catch(logError);
           throw error;
         }
     }
