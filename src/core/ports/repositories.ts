@@ -117,9 +117,10 @@ export interface EventRepository {
   findForAccount(accountId: string, eventId: string): Promise<TimelineEvent | null>;
   /**
    * Events at the place (or named so) whose current time is in range, oldest first, and the
-   * timeline they were read from (in one read: the traveller's timeline cannot change in between).
+   * timeline they were read from, in one read (the traveller's timeline cannot change in between).
+   * Null when the query names a timeline the account does not have.
    */
-  listAt(accountId: string, query: EventQuery): Promise<EventsAt>;
+  listAt(accountId: string, query: EventQuery): Promise<EventsAt | null>;
   /** Events of the timeline with one of these names (compared with `textKey`), optionally in a range. */
   findNamed(accountId: string, timelineId: string, names: readonly string[], range?: TimeRange): Promise<TimelineEvent[]>;
   /** Events of the timeline changed by manipulation, whose current or original time is in range. */

@@ -3,6 +3,7 @@ import type { EventManipulation, TimelineEvent } from '../../../src/core/domain/
 import type { EventQuery } from '../../../src/core/ports/repositories';
 import { Traveller } from '../../../src/core/domain/traveller';
 import { anEvent } from '../builders/event-builder';
+import { aTimeline } from '../builders/timeline-builder';
 import { aTravellerAwayOn } from '../builders/traveller-builder';
 import { at, givenAccounts, idsOf, type MakeRepositories, useRepositories } from './subject';
 
@@ -77,9 +78,17 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
     describe('listAt', () => {
       const day = range('1815-06-18T00:00:00.000Z/1815-06-18T18:00:00.000Z');
       const query: EventQuery = { timelineId: 'tml_1', place: 'Waterloo', range: day, after: null, limit: 10 };
-      const listAt = async (changes: Partial<EventQuery> = {}, accountId = 'acc_1') => idsOf((await events().listAt(accountId, { ...query, ...changes })).events);
+      const listAt = async (changes: Partial<EventQuery> = {}, accountId = 'acc_1') => {
+        const page = await events().listAt(accountId, { ...query, ...changes });
+        if (!page) throw new Error(`listAt found no timeline ${String(changes.timelineId ?? query.timelineId)} of ${accountId}`);
+        return idsOf(page.events);
+      };
 
       beforeEach(async () => {
+        const { timelines } = subject.current.repos;
+        for (const [accountId, id] of [['acc_1', 'tml_1'], ['acc_1', 'tml_2'], ['acc_1', 'tml_3'], ['acc_2', 'tml_1'], ['acc_2', 'tml_2']]) {
+          await timelines.add(aTimeline().ofAccount(accountId).withId(id).build());
+        }
         await given(
           anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_c', location: 'Waterloo', description: 'Cannon fire' }),
           anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_b', location: '  waterloo ', description: 'Rain' }),
@@ -147,6 +156,12 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
         expect(await events().listAt('acc_1', query)).toMatchObject({ timelineId: 'tml_1' });
         expect(await events().listAt('acc_1', { ...query, timelineId: null, place: 'Nowhere' })).toEqual({ timelineId: 'tml_2', events: [] });
         expect(await events().listAt('acc_2', { ...query, timelineId: null })).toEqual({ timelineId: 'primary', events: [] });
+      });
+
+      it('answers null for a timeline the account does not have, its own or none at all', async () => {
+        expect(await events().listAt('acc_2', { ...query, timelineId: 'tml_3' })).toBeNull();
+        expect(await events().listAt('acc_1', { ...query, timelineId: 'tml_404' })).toBeNull();
+        expect(await events().listAt('acc_1', { ...query, timelineId: 'tml_3' })).toEqual({ timelineId: 'tml_3', events: [] });
       });
     });
 

@@ -62,6 +62,7 @@ export class InMemoryDatabase {
   /** Repositories whose writes are recorded in `journal` (null: outside any transaction). */
   repositories(journal: Journal | null = null): Repositories {
     const travellers = new InMemoryTravellerRepository(this.travellers, journal);
+    const timelines = new InMemoryTimelineRepository(this.timelines, journal);
     return {
       accounts: new InMemoryAccountRepository(this.accounts, journal),
       apiKeys: new InMemoryApiKeyRepository(this.apiKeys, journal, (keyId) => {
@@ -70,11 +71,11 @@ export class InMemoryDatabase {
       sessions: new InMemorySessionRepository(this.sessions, journal),
       loginThrottles: new InMemoryLoginThrottleRepository(this.loginCounters, journal),
       travellers,
-      timelines: new InMemoryTimelineRepository(this.timelines, journal),
+      timelines,
       anchors: new InMemoryAnchorRepository(this.anchors, journal),
       items: new InMemoryItemRepository(this.items, journal),
       travels: new InMemoryTravelRepository(this.travels, journal),
-      events: new InMemoryEventRepository(this.events, this.manipulations, journal, travellers),
+      events: new InMemoryEventRepository(this.events, this.manipulations, journal, { travellers, timelines }),
     };
   }
 

@@ -296,8 +296,8 @@ export class InMemoryEventRepository implements EventRepository {
     private readonly events: Table<TimelineEvent>,
     private readonly manipulations: Table<EventManipulation>,
     private readonly journal: Journal | null,
-    /** Where each account's traveller stands: the timeline a query without one reads. */
-    private readonly travellers: Pick<TravellerRepository, 'getForAccount'>,
+    /** The account's timelines, and where its traveller stands: the timeline a query without one reads. */
+    private readonly whereabouts: { readonly travellers: Pick<TravellerRepository, 'getForAccount'>; readonly timelines: Pick<TimelineRepository, 'findForAccount'> },
   ) {}
 
   async add(event: TimelineEvent): Promise<void> {
@@ -312,10 +312,11 @@ export class InMemoryEventRepository implements EventRepository {
     return this.events.get(ownedKey(accountId, eventId)) ?? null;
   }
 
-  async listAt(accountId: string, query: EventQuery): Promise<EventsAt> {
+  async listAt(accountId: string, query: EventQuery): Promise<EventsAt | null> {
     const place = textKey(query.place);
     const { after, range } = query;
-    const timelineId = query.timelineId ?? (await this.travellers.getForAccount(accountId)).timelineId;
+    if (query.timelineId !== null && !(await this.whereabouts.timelines.findForAccount(accountId, query.timelineId))) return null;
+    const timelineId = query.timelineId ?? (await this.whereabouts.travellers.getForAccount(accountId)).timelineId;
     const events = this.ofTimeline(accountId, timelineId)
       .filter((event) => textKey(event.location) === place || textKey(event.description) === place)
       .filter((event) => range.contains(event.time))

@@ -33,19 +33,21 @@ export class ListEvents {
     const limit = pageSize(input.limit, DEFAULT_EVENT_PAGE_SIZE, MAX_EVENT_PAGE_SIZE);
     // No transaction: the page comes from one query, and the timeline it names is the one that
     // query read (a travel in between changes what the next call sees, not this answer). Without
-    // a timeline given, that one query also finds the traveller's: one round trip in all.
+    // a timeline given, that one query also finds the traveller's; with one, it also tells whether
+    // the account has it: one round trip either way.
     return this.transactions.read(async (repos) => {
-      if (input.timelineId !== undefined && !(await repos.timelines.findForAccount(input.accountId, input.timelineId))) {
-        throw new TimelineNotFound(input.timelineId);
-      }
+      const requested = input.timelineId ?? null;
       // One extra row tells whether another page follows without a count query.
-      const { timelineId, events: rows } = await repos.events.listAt(input.accountId, {
-        timelineId: input.timelineId ?? null,
+      const found = await repos.events.listAt(input.accountId, {
+        timelineId: requested,
         place: input.place,
         range: input.range,
         after: input.after ?? null,
         limit: limit + 1,
       });
+      // Only a timeline the request named can be missing: the traveller always stands on one.
+      if (!found) throw new TimelineNotFound(requested ?? '');
+      const { timelineId, events: rows } = found;
       const events = rows.slice(0, limit);
       const last = events[events.length - 1];
       return { timelineId, events, next: rows.length > limit && last ? { time: last.time, id: last.id } : null };

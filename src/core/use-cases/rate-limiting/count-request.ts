@@ -18,10 +18,11 @@ interface Allowance {
   readonly windowStartMs: number;
   /** Claimed from the shared counter and not used yet. */
   left: number;
-  /** The quota nobody had claimed at this process's last claim. */
+  /**
+   * The quota nobody had claimed at this process's last claim (the whole quota before its first);
+   * 0: the shared counter reached the quota, nothing more can be claimed in this window.
+   */
   unclaimed: number;
-  /** The shared counter reached the quota: nothing more can be claimed in this window. */
-  exhausted: boolean;
   claiming: Promise<void> | null;
 }
 
@@ -45,8 +46,8 @@ export class CountRequest {
     const now = this.clock.now();
     const window = fixedWindow(now, policy.windowSeconds);
     await this.sweep(now);
-    const allowance = this.allowanceOf(key, window.start.getTime());
-    while (allowance.left === 0 && !allowance.exhausted) {
+    const allowance = this.allowanceOf(key, window.start.getTime(), policy.quota);
+    while (allowance.left === 0 && allowance.unclaimed > 0) {
       // Requests arriving together wait for one claim rather than each claiming a block.
       allowance.claiming ??= this.claim(key, window.start, policy.quota, allowance).finally(() => {
         allowance.claiming = null;
@@ -58,10 +59,10 @@ export class CountRequest {
     return { allowed: true, remaining: allowance.left + allowance.unclaimed, resetSeconds: window.resetSeconds };
   }
 
-  private allowanceOf(key: string, windowStartMs: number): Allowance {
+  private allowanceOf(key: string, windowStartMs: number, quota: number): Allowance {
     const known = this.allowances.get(key);
     if (known?.windowStartMs === windowStartMs) return known;
-    const fresh: Allowance = { windowStartMs, left: 0, unclaimed: 0, exhausted: false, claiming: null };
+    const fresh: Allowance = { windowStartMs, left: 0, unclaimed: quota, claiming: null };
     this.allowances.set(key, fresh);
     return fresh;
   }
@@ -73,7 +74,6 @@ export class CountRequest {
     const granted = Math.min(block, Math.max(0, quota - (total - block)));
     allowance.left += granted;
     allowance.unclaimed = Math.max(0, quota - total);
-    if (granted === 0 || total >= quota) allowance.exhausted = true;
   }
 
   /**

@@ -27,23 +27,17 @@ export class PrismaTransactionBoundary implements TransactionBoundary {
       await travellers.lockForAccount(accountId);
       return work({ ...prismaRepositories(tx), travellers });
     };
-    const scope = this.requests.current();
-    return scope ? scope.within(locked) : this.prisma.$transaction(locked, TRANSACTION_OPTIONS);
+    return this.requests.current()?.within(locked) ?? this.prisma.$transaction(locked, TRANSACTION_OPTIONS);
   }
 
   atomic<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
-    const scope = this.requests.current();
     const unit = (tx: TransactionClient) => work(prismaRepositories(tx));
-    return scope ? scope.within(unit) : this.prisma.$transaction(unit, TRANSACTION_OPTIONS);
+    return this.requests.current()?.within(unit) ?? this.prisma.$transaction(unit, TRANSACTION_OPTIONS);
   }
 
   snapshot<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
-    // Once a request has written, its reads must see its writes, and its connection is the one it
-    // holds (the embedded database has only one). A keyed request writes through exclusive units,
-    // which locked its account, so the account's state cannot change under these reads: they agree
-    // as a repeatable-read snapshot would.
-    const scope = this.requests.current();
-    if (scope?.isOpen) return scope.within((tx) => work(prismaRepositories(tx)));
+    const joined = this.withinWrittenScope(work);
+    if (joined) return joined;
     return this.prisma.$transaction((tx) => work(prismaRepositories(tx)), {
       ...TRANSACTION_OPTIONS,
       isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead,
@@ -51,7 +45,17 @@ export class PrismaTransactionBoundary implements TransactionBoundary {
   }
 
   read<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    return this.withinWrittenScope(work) ?? work(this.plain);
+  }
+
+  /**
+   * Reads of a request that has written run in its transaction: they must see its writes, and its
+   * connection is the one it holds (the embedded database has only one). A keyed request writes
+   * through exclusive units, which locked its account, so the account's state cannot change under
+   * these reads: they agree as a repeatable-read snapshot would. Null before any write.
+   */
+  private withinWrittenScope<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> | null {
     const scope = this.requests.current();
-    return scope?.isOpen ? scope.within((tx) => work(prismaRepositories(tx))) : work(this.plain);
+    return scope?.isOpen ? scope.within((tx) => work(prismaRepositories(tx))) : null;
   }
 }
