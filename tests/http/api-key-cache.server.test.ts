@@ -2,14 +2,13 @@
 // verified keys, as two processes would be: whatever stops a key on A (revoke, roll, sign-out, an
 // operator's SQL) is refused by B on its next request once B has heard the database's
 // notification, and B trusts no remembered key while its listening connection is lost.
-// Needs DATABASE_URL: the embedded PGlite serves one process only.
+// Needs DATABASE_URL: the embedded PGlite serves one process only (jest.config.js collects
+// `*.server.test.ts` only then).
 import { once } from 'node:events';
 import request from 'supertest';
 import { EVERY_KEY } from '../../src/infrastructure/api-key-cache/key-change-listener';
 import { aBrowser, freshKeyOf } from '../support/http/browser';
 import { startTestApp, type TestApp } from '../support/http/test-app';
-
-const onServer = Boolean(process.env.DATABASE_URL?.trim());
 
 /** Waits until the app has heard (and forgotten) a change of the key: the notification, never a sleep. */
 function heardBy(t: TestApp, keyId: string): Promise<void> {
@@ -37,7 +36,7 @@ function aGate(): { readonly passed: Promise<void>; open(): void } {
   return { passed, open };
 }
 
-(onServer ? describe : describe.skip)('verified API keys cached by two processes on one database', () => {
+describe('verified API keys cached by two processes on one database', () => {
   let a: TestApp;
   let b: TestApp;
   let reconnectGate: ReturnType<typeof aGate> | null = null;
