@@ -17,16 +17,18 @@ const base = {
 };
 
 // Test databases (tests/support/test-database.ts): prepared once per run, removed at the end.
+// `*.server.test.ts`: every test of the file needs a PostgreSQL server (several processes on one
+// database, or a server's own settings; the embedded PGlite belongs to one process). Without
+// DATABASE_URL they are not collected at all, rather than reported as skipped; CI runs them
+// (.ci/run sets DATABASE_URL).
+const onServer = Boolean(process.env.DATABASE_URL && process.env.DATABASE_URL.trim());
+const serverOnly = onServer ? [] : ['\\.server\\.test\\.ts$'];
+
 const database = {
   globalSetup: '<rootDir>/tests/support/test-database-global-setup.ts',
   globalTeardown: '<rootDir>/tests/support/test-database-global-teardown.ts',
+  testPathIgnorePatterns: ['/node_modules/', ...serverOnly],
 };
-
-// `*.server.test.ts`: every test of the file needs a PostgreSQL server (several processes on one
-// database; the embedded PGlite belongs to one process). Without DATABASE_URL they are not
-// collected at all, rather than reported as skipped; CI runs them (.ci/run sets DATABASE_URL).
-const onServer = Boolean(process.env.DATABASE_URL && process.env.DATABASE_URL.trim());
-const serverOnly = onServer ? [] : ['\\.server\\.test\\.ts$'];
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -43,7 +45,6 @@ module.exports = {
       ...database,
       displayName: 'http',
       testMatch: ['<rootDir>/tests/http/**/*.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', ...serverOnly],
     },
     // A real browser (Debian's Chromium) through the dashboard and the try-it console.
     { ...base, ...database, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'] },

@@ -31,7 +31,12 @@ export async function serve(config: Config): Promise<void> {
   const logger = pino({ level: config.logLevel });
   logKeyCacheOutages(keyCaching, logger);
   keyCaching.start(database);
-  const app = createApp(buildContainer({ prisma: database.prisma, verifiedKeyCache: keyCaching.cache }), {
+  const app = createApp(buildContainer({
+    prisma: database.prisma,
+    verifiedKeyCache: keyCaching.cache,
+    // Normal under one account's concurrent writes; many of them for other reasons would be worth a look.
+    onOptimisticFallback: (accountId, fallback) => logger.debug({ account_id: accountId, fallback }, 'exclusive work ran again under the account lock'),
+  }), {
     trustProxy: config.trustProxy,
     formSecret,
     logger,

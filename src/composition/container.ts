@@ -35,7 +35,7 @@ import { TravelToMoment } from '../core/use-cases/travels/travel-to-moment';
 import type { PrismaClient } from '../infrastructure/persistence/prisma/generated/client';
 import { PrismaRateCounterStore } from '../infrastructure/persistence/prisma/prisma-rate-counter-store';
 import { PrismaIdempotencyStore } from '../infrastructure/persistence/prisma/prisma-idempotency-store';
-import { PrismaTransactionBoundary } from '../infrastructure/persistence/prisma/prisma-transaction-boundary';
+import { type FallbackListener, PrismaTransactionBoundary } from '../infrastructure/persistence/prisma/prisma-transaction-boundary';
 import { RequestTransactions } from '../infrastructure/persistence/prisma/request-transactions';
 import { LruVerifiedKeyCache } from '../infrastructure/api-key-cache/lru-verified-key-cache';
 import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
@@ -52,6 +52,8 @@ export interface ContainerOptions {
    * the database's changes reach it). Without one nothing is cached: every request reads its key.
    */
   readonly verifiedKeyCache?: VerifiedKeyCache;
+  /** Told when an account's exclusive work, run optimistically, had to run again under its lock. */
+  readonly onOptimisticFallback?: FallbackListener;
 }
 
 /**
@@ -63,7 +65,7 @@ export function buildContainer(options: ContainerOptions): Container {
 
   // Shared by the boundary and the idempotency store: a request's writes commit with its kept answer.
   const requests = new RequestTransactions(options.prisma);
-  container.bind<TransactionBoundary>(TOKENS.TransactionBoundary).toConstantValue(new PrismaTransactionBoundary(options.prisma, requests));
+  container.bind<TransactionBoundary>(TOKENS.TransactionBoundary).toConstantValue(new PrismaTransactionBoundary(options.prisma, requests, options.onOptimisticFallback));
   container.bind<WallClock>(TOKENS.WallClock).toConstantValue(options.wallClock ?? new SystemWallClock());
   container.bind<IdGenerator>(TOKENS.IdGenerator).toConstantValue(new RandomIdGenerator());
   container.bind<CredentialHasher>(TOKENS.CredentialHasher).toConstantValue(new ScryptCredentialHasher());

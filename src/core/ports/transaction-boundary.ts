@@ -1,8 +1,11 @@
 import type { Repositories } from './repositories';
 
 /**
- * Where a use case's reads and writes become atomic. `exclusive` also serialises the writes of one
- * account (across processes sharing the database), so no update of an account's state is lost.
+ * Where a use case's reads and writes become atomic. `exclusive` work of one account behaves as if
+ * it ran alone (across processes sharing the database): it sees no other's writes half done, and
+ * no update of the account's state is lost. An adapter may run the work more than once (when
+ * another writer came first, say); only the last run's writes and result count, so the work must
+ * do nothing but read and write through the repositories it is given.
  */
 export interface TransactionBoundary {
   exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T>;

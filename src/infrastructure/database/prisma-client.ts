@@ -39,10 +39,20 @@ export interface PrismaClientOptions {
  */
 const CONNECT_TIMEOUT_MS = 5_000;
 
+/**
+ * Every session reads and writes instants in UTC. The driver sends a Date as a timestamp without
+ * its offset, which PostgreSQL reads in the session's time zone: on a server whose zone is not UTC
+ * every stored instant would be shifted by it (tests/integration/database/session-time-zone.test.ts).
+ */
+const UTC_SESSION = "SET TIME ZONE 'UTC'";
+
 export function createPrismaClient(connectionString: string, options: PrismaClientOptions = {}): PrismaClient {
   const pool: PoolConfig = { connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
   if (options.maxConnections !== undefined) pool.max = options.maxConnections;
-  if (options.onConnect !== undefined) pool.onConnect = options.onConnect;
+  pool.onConnect = async (client) => {
+    await client.query(UTC_SESSION);
+    await options.onConnect?.(client);
+  };
   const adapter = new PrismaPg(pool, options.preparedStatements ? { statementNameGenerator: (query) => statementName(query.sql) } : undefined);
   return new PrismaClient({ adapter });
 }

@@ -66,29 +66,56 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
       expect((await repos.travellers.getForAccount('acc_2')).clock.reading).toEqual(at('1969-07-20T20:17:40.123Z'));
     });
 
-    it("starts one account's exclusive work only once the one before it has finished", async () => {
-      const { tx } = subject.current;
-      const log: string[] = [];
+    it("lets one account's exclusive work see another's writes whole or not at all", async () => {
+      const { tx, repos } = subject.current;
       let release = () => {};
       const gate = new Promise<void>((resolve) => {
         release = resolve;
       });
+      let firstWaits = false;
 
-      const first = tx.exclusive('acc_1', async () => {
-        log.push('first starts');
+      const first = tx.exclusive('acc_1', async (inside) => {
+        const traveller = await inside.travellers.getForAccount('acc_1');
+        await inside.travellers.save(traveller.shiftBy(MINUTE, NOW));
+        await inside.timelines.add(aTimeline().withId('tml_1').build());
+        firstWaits = true;
         await gate;
-        log.push('first ends');
       });
-      while (!log.includes('first starts')) await yieldToOthers(1);
-      const second = tx.exclusive('acc_1', async () => {
-        log.push('second runs');
-      });
+      while (!firstWaits) await yieldToOthers(1);
+      const second = tx.exclusive('acc_1', async (inside) => ({
+        reading: (await inside.travellers.getForAccount('acc_1')).clock.reading,
+        timeline: (await inside.timelines.findForAccount('acc_1', 'tml_1'))?.id ?? null,
+      }));
       await yieldToOthers(50);
-      expect(log).toEqual(['first starts']);
-
       release();
+      const [, seen] = await Promise.all([first, second]);
+
+      expect([
+        { reading: at('1969-07-20T20:17:40.123Z'), timeline: null },
+        { reading: at('1969-07-20T20:18:40.123Z'), timeline: 'tml_1' },
+      ]).toContainEqual(seen);
+      expect((await repos.travellers.getForAccount('acc_1')).clock.reading).toEqual(at('1969-07-20T20:18:40.123Z'));
+    });
+
+    it('applies the writes of work that read a state another writer changed meanwhile once, on the new state', async () => {
+      const { tx, repos } = subject.current;
+      let firstRead = false;
+
+      const first = tx.exclusive('acc_1', async (inside) => {
+        const traveller = await inside.travellers.getForAccount('acc_1');
+        firstRead = true;
+        await yieldToOthers(50);
+        await inside.travellers.save(traveller.shiftBy(MINUTE, NOW));
+        await inside.events.add(anEvent({ id: 'evt_1' }));
+      });
+      while (!firstRead) await yieldToOthers(1);
+      const second = tx.exclusive('acc_1', async (inside) => {
+        await inside.travellers.save((await inside.travellers.getForAccount('acc_1')).shiftBy(MINUTE, NOW));
+      });
       await Promise.all([first, second]);
-      expect(log).toEqual(['first starts', 'first ends', 'second runs']);
+
+      expect((await repos.travellers.getForAccount('acc_1')).clock.reading).toEqual(at('1969-07-20T20:19:40.123Z'));
+      expect(await repos.events.findForAccount('acc_1', 'evt_1')).toEqual(anEvent({ id: 'evt_1' }));
     });
 
     it('returns the result of the work', async () => {

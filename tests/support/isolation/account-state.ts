@@ -25,10 +25,15 @@ export async function accountState(prisma: PrismaClient, accountId: string, igno
   }
   return Object.fromEntries(
     Object.entries(state).map(([table, rows]) => {
-      const kept = rows.map((row) => JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(row).filter(([column]) => !ignore.includes(column))))));
+      const kept = rows.map((row) => JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(row).filter(([column]) => !ignore.includes(column))), asJson)));
       return [table, kept.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))];
     }),
   );
+}
+
+/** A traveller's version is a bigint, which JSON does not hold: its decimal digits stand for it. */
+function asJson(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? value.toString() : value;
 }
 
 /** The identifiers of an account's records (`tml_...`, `evt_...`, `key_...`, ...), with their prefixes. */

@@ -1,15 +1,21 @@
 import type { Repositories } from '../../../core/ports/repositories';
 import type { TransactionBoundary } from '../../../core/ports/transaction-boundary';
 import { Prisma, type PrismaClient } from './generated/client';
+import { type Fallback, runOptimistically } from './optimistic/run-optimistically';
 import { prismaRepositories } from './prisma-repositories';
 import { PrismaTravellerRepository } from './repositories/prisma-traveller-repository';
 import { type RequestTransactions, TRANSACTION_OPTIONS } from './request-transactions';
 
 type TransactionClient = Prisma.TransactionClient;
 
+/** Why an account's exclusive work ran under its lock after an optimistic run (for the log). */
+export type FallbackListener = (accountId: string, fallback: Fallback) => void;
+
 /**
  * Each unit of work in a transaction of its own, or, inside a request scope (a request whose answer
  * must commit with its writes), in the request's one transaction: see request-transactions.ts.
+ * An account's exclusive work runs optimistically first (optimistic/run-optimistically.ts): its
+ * writes in one guarded statement; under the account's lock only when that cannot decide.
  */
 export class PrismaTransactionBoundary implements TransactionBoundary {
   private readonly plain: Repositories;
@@ -17,17 +23,24 @@ export class PrismaTransactionBoundary implements TransactionBoundary {
   constructor(
     private readonly prisma: PrismaClient,
     private readonly requests: RequestTransactions,
+    private readonly onFallback: FallbackListener = () => undefined,
   ) {
     this.plain = prismaRepositories(prisma);
   }
 
-  exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
+  async exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
     const locked = async (tx: TransactionClient) => {
       const travellers = new PrismaTravellerRepository(tx);
       await travellers.lockForAccount(accountId);
       return work({ ...prismaRepositories(tx), travellers });
     };
-    return this.requests.current()?.within(locked) ?? this.prisma.$transaction(locked, TRANSACTION_OPTIONS);
+    // A request scope keeps its writes for its answer's transaction: they cannot commit alone.
+    const scope = this.requests.current();
+    if (scope) return scope.within(locked);
+    const outcome = await runOptimistically(this.prisma, accountId, work, this.plain);
+    if (outcome.applied) return outcome.result;
+    this.onFallback(accountId, outcome.fallback);
+    return this.prisma.$transaction(locked, TRANSACTION_OPTIONS);
   }
 
   atomic<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {

@@ -34,11 +34,11 @@ export class PrismaEventRepository implements EventRepository {
   constructor(private readonly db: Db) {}
 
   async add(event: TimelineEvent): Promise<void> {
-    await this.db.event.create({ data: toRow(event) });
+    await this.db.event.create({ data: eventRow(event) });
   }
 
   async save(event: TimelineEvent): Promise<void> {
-    const { accountId, id, ...fields } = toRow(event);
+    const { accountId, id, ...fields } = eventRow(event);
     await this.db.event.update({ where: { accountId_id: { accountId, id } }, data: fields });
   }
 
@@ -115,7 +115,7 @@ function inRange(range: TimeRange | undefined) {
   return { OR: [{ time: within }, { originalTime: within }] };
 }
 
-function toRow(event: TimelineEvent): EventRow {
+export function eventRow(event: TimelineEvent): EventRow {
   return { ...event, descriptionKey: textDigest(event.description), locationKey: textDigest(event.location) };
 }
 

@@ -18,11 +18,11 @@ export class PrismaTimelineRepository implements TimelineRepository {
   constructor(private readonly db: Db) {}
 
   async add(timeline: Timeline): Promise<void> {
-    await this.db.timeline.create({ data: toRow(timeline) });
+    await this.db.timeline.create({ data: timelineRow(timeline) });
   }
 
   async save(timeline: Timeline): Promise<void> {
-    const { accountId, id, ...fields } = toRow(timeline);
+    const { accountId, id, ...fields } = timelineRow(timeline);
     await this.db.timeline.update({ where: { accountId_id: { accountId, id } }, data: fields });
   }
 
@@ -47,7 +47,7 @@ export class PrismaTimelineRepository implements TimelineRepository {
   }
 }
 
-function toRow(timeline: Timeline): TimelineRow {
+export function timelineRow(timeline: Timeline): TimelineRow {
   return {
     accountId: timeline.accountId,
     id: timeline.id,

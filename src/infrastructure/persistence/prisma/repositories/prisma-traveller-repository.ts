@@ -2,8 +2,9 @@ import { Clock } from '../../../../core/domain/clock';
 import { Traveller } from '../../../../core/domain/traveller';
 import type { TravellerRepository } from '../../../../core/ports/repositories';
 import type { Db } from '../db';
+import { Prisma } from '../generated/client';
 
-type TravellerRow = {
+export type TravellerRow = {
   accountId: string;
   clockReading: Date;
   clockReadAt: Date;
@@ -12,6 +13,13 @@ type TravellerRow = {
   location: string;
   journeyTravelId: string | null;
 };
+
+/** The traveller's columns for raw SQL, named as TravellerRow names them. */
+export const TRAVELLER_SELECT = Prisma.raw(
+  `account_id AS "accountId", clock_reading AS "clockReading", clock_read_at AS "clockReadAt",
+   clock_paused AS "clockPaused", timeline_id AS "timelineId", location AS "location",
+   journey_travel_id AS "journeyTravelId"`,
+);
 
 export class PrismaTravellerRepository implements TravellerRepository {
   /** The row as this transaction locked it, then saved it: nobody else can change it meanwhile. */
@@ -22,33 +30,32 @@ export class PrismaTravellerRepository implements TravellerRepository {
   /**
    * Locks the account's traveller row for the rest of the transaction (writers of one account queue
    * here, in every process) and keeps what it read, so the work's first read costs no round trip.
+   * It moves the row's version on, so optimistic work that read the account before cannot commit.
    */
   async lockForAccount(accountId: string): Promise<void> {
     const rows = await this.db.$queryRaw<TravellerRow[]>`
-      SELECT account_id AS "accountId", clock_reading AS "clockReading", clock_read_at AS "clockReadAt",
-             clock_paused AS "clockPaused", timeline_id AS "timelineId", location AS "location",
-             journey_travel_id AS "journeyTravelId"
-        FROM travellers WHERE account_id = ${accountId} FOR UPDATE`;
-    this.locked = rows[0] ? toDomain(rows[0]) : null;
+      UPDATE travellers SET version = version + 1 WHERE account_id = ${accountId}
+      RETURNING ${TRAVELLER_SELECT}`;
+    this.locked = rows[0] ? travellerFromRow(rows[0]) : null;
   }
 
   async add(traveller: Traveller): Promise<void> {
-    await this.db.traveller.create({ data: toRow(traveller) });
+    await this.db.traveller.create({ data: travellerRow(traveller) });
   }
 
   async getForAccount(accountId: string): Promise<Traveller> {
     if (this.locked?.accountId === accountId) return this.locked;
-    return toDomain(await this.db.traveller.findUniqueOrThrow({ where: { accountId } }));
+    return travellerFromRow(await this.db.traveller.findUniqueOrThrow({ where: { accountId } }));
   }
 
   async save(traveller: Traveller): Promise<void> {
-    const { accountId, ...state } = toRow(traveller);
+    const { accountId, ...state } = travellerRow(traveller);
     await this.db.traveller.update({ where: { accountId }, data: state });
     if (this.locked?.accountId === accountId) this.locked = traveller;
   }
 }
 
-function toDomain(row: TravellerRow): Traveller {
+export function travellerFromRow(row: TravellerRow): Traveller {
   return Traveller.restore({
     accountId: row.accountId,
     clock: Clock.restore({ reading: row.clockReading, readAt: row.clockReadAt, paused: row.clockPaused }),
@@ -58,7 +65,7 @@ function toDomain(row: TravellerRow): Traveller {
   });
 }
 
-function toRow(traveller: Traveller): TravellerRow {
+export function travellerRow(traveller: Traveller): TravellerRow {
   return {
     accountId: traveller.accountId,
     clockReading: traveller.clock.reading,

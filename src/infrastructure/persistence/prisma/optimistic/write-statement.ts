@@ -1,0 +1,118 @@
+// The writes of one optimistic unit of work as ONE statement: each write a data-modifying CTE that
+// acts only when the guard (the account's traveller at the version the unit read) matched. One
+// round trip, no BEGIN/COMMIT, and atomic: a single statement commits whole or not at all.
+
+type SqlType = 'text' | 'timestamptz' | 'boolean' | 'int' | 'bigint' | 'text[]';
+
+/** A table's columns by the field names the domain uses; `key` fields identify a row. */
+export interface TableSpec {
+  readonly table: string;
+  readonly key: readonly string[];
+  readonly columns: Readonly<Record<string, readonly [column: string, type: SqlType]>>;
+}
+
+/** A row by field names: a domain object or a repository's row of it. */
+type Row = object;
+
+interface Write {
+  readonly kind: 'insert' | 'update';
+  readonly spec: TableSpec;
+  readonly row: Row;
+}
+
+export interface Statement {
+  readonly sql: string;
+  readonly values: unknown[];
+}
+
+/**
+ * Collects inserts and updates in order. A row written twice is written once with its last state
+ * (an insert stays an insert): CTEs of one statement share one snapshot, so a second write of the
+ * same row would not see the first.
+ */
+export class WriteSet {
+  private readonly writes: Write[] = [];
+  private readonly byRow = new Map<string, number>();
+
+  get isEmpty(): boolean {
+    return this.writes.length === 0;
+  }
+
+  insert(spec: TableSpec, row: Row): void {
+    this.writes.push({ kind: 'insert', spec, row });
+    this.byRow.set(rowKey(spec, row), this.writes.length - 1);
+  }
+
+  update(spec: TableSpec, row: Row): void {
+    const earlier = this.byRow.get(rowKey(spec, row));
+    if (earlier === undefined) {
+      this.writes.push({ kind: 'update', spec, row });
+      this.byRow.set(rowKey(spec, row), this.writes.length - 1);
+      return;
+    }
+    const first = this.writes[earlier];
+    if (first) this.writes[earlier] = { ...first, row };
+  }
+
+  /**
+   * The statement: the guard moves the traveller's version on (and sets `travellerState`, when the
+   * unit saved the traveller) only if it is still `version`; every write acts once per guard row.
+   * It answers `applied`: 1 when the writes were made, 0 when another writer came first.
+   */
+  statement(accountId: string, version: string, travellerState: Row | null, travellerSpec: TableSpec): Statement {
+    const values: unknown[] = [];
+    const param = (value: unknown, type: SqlType) => {
+      values.push(value);
+      return `$${values.length}::${type}`;
+    };
+    const setTraveller = travellerState
+      ? assignments(travellerSpec, travellerState, param).map((assignment) => `, ${assignment}`).join('')
+      : '';
+    const guard = `UPDATE ${travellerSpec.table} SET version = version + 1${setTraveller}
+      WHERE account_id = ${param(accountId, 'text')} AND version = ${param(version, 'bigint')} RETURNING 1 AS applied`;
+    const ctes = this.writes.map((write, index) => `w${index} AS (${write.kind === 'insert' ? insertSql(write, param) : updateSql(write, param)})`);
+    return { sql: `WITH guard AS (${guard})${ctes.map((cte) => `, ${cte}`).join('')} SELECT count(*)::int AS applied FROM guard`, values };
+  }
+}
+
+type Param = (value: unknown, type: SqlType) => string;
+
+function insertSql({ spec, row }: Write, param: Param): string {
+  const fields = Object.keys(spec.columns);
+  const columns = fields.map((field) => `"${columnOf(spec, field)[0]}"`);
+  const selected = fields.map((field) => param(valueOf(spec, row, field), columnOf(spec, field)[1]));
+  return `INSERT INTO ${spec.table} (${columns.join(', ')}) SELECT ${selected.join(', ')} FROM guard`;
+}
+
+function updateSql({ spec, row }: Write, param: Param): string {
+  const where = spec.key.map((field) => {
+    const [column, type] = columnOf(spec, field);
+    return `${spec.table}."${column}" = ${param(valueOf(spec, row, field), type)}`;
+  });
+  return `UPDATE ${spec.table} SET ${assignments(spec, row, param).join(', ')} FROM guard WHERE ${where.join(' AND ')}`;
+}
+
+function assignments(spec: TableSpec, row: Row, param: Param): string[] {
+  return Object.keys(spec.columns)
+    .filter((field) => !spec.key.includes(field))
+    .map((field) => {
+      const [column, type] = columnOf(spec, field);
+      return `"${column}" = ${param(valueOf(spec, row, field), type)}`;
+    });
+}
+
+function columnOf(spec: TableSpec, field: string): readonly [string, SqlType] {
+  const column = spec.columns[field];
+  if (!column) throw new Error(`${spec.table} has no column for ${field}`);
+  return column;
+}
+
+function valueOf(spec: TableSpec, row: Row, field: string): unknown {
+  const value: unknown = (row as Readonly<Record<string, unknown>>)[field];
+  if (value === undefined) throw new Error(`a write to ${spec.table} lacks ${field}`);
+  return value;
+}
+
+function rowKey(spec: TableSpec, row: Row): string {
+  return [spec.table, ...spec.key.map((field) => String(valueOf(spec, row, field)))].join('\u0000');
+}
