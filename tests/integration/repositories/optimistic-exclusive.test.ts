@@ -4,6 +4,7 @@
 // way; these tests show which way each kind of work goes, and that nothing is lost or doubled.
 import { TimelineNotFound } from '../../../src/core/domain/errors';
 import type { Repositories } from '../../../src/core/ports/repositories';
+import type { PrismaClient } from '../../../src/infrastructure/persistence/prisma/generated/client';
 import type { Fallback } from '../../../src/infrastructure/persistence/prisma/optimistic/run-optimistically';
 import { prismaRepositories } from '../../../src/infrastructure/persistence/prisma/prisma-repositories';
 import { PrismaTransactionBoundary } from '../../../src/infrastructure/persistence/prisma/prisma-transaction-boundary';
@@ -184,5 +185,76 @@ describe('optimistic exclusive work', () => {
     expect(status).toBe('open');
     expect(fallbacks).toEqual([]);
     expect(await version()).toBe(before + 1n);
+  });
+
+  describe('a traveller this process wrote last', () => {
+    /** The raw statements a client sends (the optimistic read and write are raw SQL). */
+    function counting(prisma: PrismaClient): { client: PrismaClient; statements: () => number } {
+      let statements = 0;
+      const client = new Proxy(prisma, {
+        get(target, property, receiver) {
+          const value: unknown = Reflect.get(target, property, receiver);
+          if ((property === '$queryRaw' || property === '$queryRawUnsafe') && typeof value === 'function') {
+            return (...args: unknown[]) => {
+              statements += 1;
+              return value.apply(target, args);
+            };
+          }
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      return { client, statements: () => statements };
+    }
+    const shift = (on: PrismaTransactionBoundary) =>
+      on.exclusive('acc_1', async (inside) => inside.travellers.save((await inside.travellers.getForAccount('acc_1')).shiftBy(MINUTE, NOW)));
+    const reading = async () => (await repos.travellers.getForAccount('acc_1')).clock.reading;
+
+    it('is written without reading it again: one statement', async () => {
+      const { client, statements } = counting(database.prisma);
+      const counted = new PrismaTransactionBoundary(client, new RequestTransactions(client), (_account, fallback) => fallbacks.push(fallback));
+
+      await shift(counted);
+      expect(statements()).toBe(2);
+      await shift(counted);
+      expect(statements()).toBe(3);
+
+      expect(fallbacks).toEqual([]);
+      expect(await reading()).toEqual(at('1969-07-20T20:19:40.123Z'));
+    });
+
+    it('changed by another process meanwhile costs a fresh read and a second try, not the lock', async () => {
+      const otherProcess = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), (_account, fallback) => fallbacks.push(fallback));
+
+      await shift(boundary);
+      await shift(otherProcess);
+      await shift(boundary);
+
+      expect(fallbacks).toEqual([]);
+      expect(await reading()).toEqual(at('1969-07-20T20:20:40.123Z'));
+    });
+
+    it('is checked before work that only read it answers', async () => {
+      const otherProcess = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma));
+      await shift(boundary);
+      await shift(otherProcess);
+
+      const seen = await boundary.exclusive('acc_1', async (inside) => (await inside.travellers.getForAccount('acc_1')).clock.reading);
+
+      expect(seen).toEqual(at('1969-07-20T20:19:40.123Z'));
+    });
+
+    it('is forgotten when a locked run (a keyed request) moves it on, instead of tried and refused', async () => {
+      const { client, statements } = counting(database.prisma);
+      const requests = new RequestTransactions(client);
+      const withScopes = new PrismaTransactionBoundary(client, requests, (_account, fallback) => fallbacks.push(fallback));
+      await shift(withScopes);
+      await requests.run(() => shift(withScopes), async () => undefined);
+      const before = statements();
+      await shift(withScopes);
+
+      expect(statements() - before).toBe(2);
+      expect(fallbacks).toEqual([]);
+      expect(await reading()).toEqual(at('1969-07-20T20:20:40.123Z'));
+    });
   });
 });

@@ -1,7 +1,8 @@
 import type { Repositories } from '../../../../core/ports/repositories';
 import { isDatabaseUnavailable } from '../../../database/prisma-client';
 import type { PrismaClient } from '../generated/client';
-import { TRAVELLER_SELECT, travellerFromRow, type TravellerRow } from '../repositories/prisma-traveller-repository';
+import { TRAVELLER_SELECT, travellerFromRow, travellerRow, type TravellerRow } from '../repositories/prisma-traveller-repository';
+import type { KnownTraveller, KnownTravellers } from './known-travellers';
 import { NeedsLock, optimisticRepositories, type OptimisticState } from './optimistic-repositories';
 import { TRAVELLERS } from './tables';
 import { WriteSet } from './write-statement';
@@ -11,23 +12,47 @@ export type Fallback = 'conflict' | 'needs-lock' | 'refused' | 'statement-failed
 
 export type OptimisticOutcome<T> = { readonly applied: true; readonly result: T } | { readonly applied: false; readonly fallback: Fallback };
 
+type Work<T> = (repositories: Repositories) => Promise<T>;
+
 /**
- * One account's exclusive work without a transaction: read the traveller and its version, run the
- * work with its writes collected, then apply them in one guarded statement (write-statement.ts).
- * Two round trips for a typical write instead of BEGIN, lock, each write, COMMIT. Whatever the run
- * cannot decide alone (another writer came first, a read after a write, a refusal that may rest on
- * a state read in two moments) it leaves to the locked rerun, whose answer is the one that counts.
+ * One account's exclusive work without a transaction: start from the traveller and its version
+ * (as this process last knew it, or read), run the work with its writes collected, then apply them
+ * in one guarded statement (write-statement.ts). One or two round trips for a typical write instead
+ * of BEGIN, lock, each write, COMMIT. A traveller known from before that changed meanwhile costs a
+ * fresh read and a second try. Whatever the run cannot decide alone (another writer came first, a
+ * read after a write, a refusal that may rest on a state read in two moments) it leaves to the
+ * locked rerun, whose answer is the one that counts.
  */
 export async function runOptimistically<T>(
   prisma: PrismaClient,
   accountId: string,
-  work: (repositories: Repositories) => Promise<T>,
+  work: Work<T>,
   plain: Repositories,
+  known: KnownTravellers,
 ): Promise<OptimisticOutcome<T>> {
-  const [row] = await prisma.$queryRaw<Array<TravellerRow & { version: string }>>`
+  const remembered = known.get(accountId);
+  if (remembered) {
+    const outcome = await attempt(prisma, accountId, work, plain, known, remembered, true);
+    if (outcome.applied || outcome.fallback !== 'conflict') return outcome;
+    known.forget(accountId);
+  }
+  const [read] = await prisma.$queryRaw<Array<TravellerRow & { version: string }>>`
     SELECT ${TRAVELLER_SELECT}, version::text AS version FROM travellers WHERE account_id = ${accountId}`;
-  if (!row) return { applied: false, fallback: 'no-traveller' };
-  const state: OptimisticState = { accountId, traveller: travellerFromRow(row), travellerSaved: null, writes: new WriteSet(), reads: 0 };
+  if (!read) return { applied: false, fallback: 'no-traveller' };
+  const { version, ...row } = read;
+  return attempt(prisma, accountId, work, plain, known, { row, version }, false);
+}
+
+async function attempt<T>(
+  prisma: PrismaClient,
+  accountId: string,
+  work: Work<T>,
+  plain: Repositories,
+  known: KnownTravellers,
+  start: KnownTraveller,
+  remembered: boolean,
+): Promise<OptimisticOutcome<T>> {
+  const state: OptimisticState = { accountId, traveller: travellerFromRow(start.row), travellerSaved: null, writes: new WriteSet(), reads: 0 };
   let result: T;
   try {
     result = await work(optimisticRepositories(plain, state));
@@ -35,22 +60,27 @@ export async function runOptimistically<T>(
     if (isDatabaseUnavailable(error)) throw error;
     return { applied: false, fallback: error instanceof NeedsLock ? 'needs-lock' : 'refused' };
   }
-  if (state.writes.isEmpty && !state.travellerSaved && state.reads === 0) return { applied: true, result };
-  const { sql, values } = state.writes.statement(accountId, row.version, state.travellerSaved, TRAVELLERS);
-  let applied: Array<{ applied: number }>;
+  // A traveller read just now, and nothing else read or written: the answer rests on one state.
+  if (!remembered && state.writes.isEmpty && !state.travellerSaved && state.reads === 0) return { applied: true, result };
+  const { sql, values } = state.writes.statement(accountId, start.version, state.travellerSaved, TRAVELLERS);
+  let applied: Array<{ version: string }>;
   try {
-    applied = await prisma.$queryRawUnsafe<Array<{ applied: number }>>(sql, ...values.map(asParameter));
+    applied = await prisma.$queryRawUnsafe<Array<{ version: string }>>(sql, ...values.map(asParameter));
   } catch (error) {
     // A refused row (a key taken meanwhile, say): the locked rerun meets it and reports it as usual.
     if (isDatabaseUnavailable(error)) throw error;
     return { applied: false, fallback: 'statement-failed' };
   }
-  return applied[0]?.applied === 1 ? { applied: true, result } : { applied: false, fallback: 'conflict' };
+  const [moved] = applied;
+  if (!moved) return { applied: false, fallback: 'conflict' };
+  known.remember(accountId, { row: travellerRow(state.traveller), version: moved.version });
+  return { applied: true, result };
 }
 
 /**
  * Instants as ISO 8601 text, cast to timestamptz in the statement: the driver would send a Date
- * without its offset, read in the session's time zone, which need not be UTC.
+ * without its offset, read in the session's time zone (which the service sets to UTC; this does
+ * not depend on it).
  */
 function asParameter(value: unknown): unknown {
   return value instanceof Date ? value.toISOString() : value;

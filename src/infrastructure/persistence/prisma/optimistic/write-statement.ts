@@ -57,7 +57,8 @@ export class WriteSet {
   /**
    * The statement: the guard moves the traveller's version on (and sets `travellerState`, when the
    * unit saved the traveller) only if it is still `version`; every write acts once per guard row.
-   * It answers `applied`: 1 when the writes were made, 0 when another writer came first.
+   * It answers the traveller's new version when the writes were made, no row when another writer
+   * came first.
    */
   statement(accountId: string, version: string, travellerState: Row | null, travellerSpec: TableSpec): Statement {
     const values: unknown[] = [];
@@ -69,9 +70,9 @@ export class WriteSet {
       ? assignments(travellerSpec, travellerState, param).map((assignment) => `, ${assignment}`).join('')
       : '';
     const guard = `UPDATE ${travellerSpec.table} SET version = version + 1${setTraveller}
-      WHERE account_id = ${param(accountId, 'text')} AND version = ${param(version, 'bigint')} RETURNING 1 AS applied`;
+      WHERE account_id = ${param(accountId, 'text')} AND version = ${param(version, 'bigint')} RETURNING version`;
     const ctes = this.writes.map((write, index) => `w${index} AS (${write.kind === 'insert' ? insertSql(write, param) : updateSql(write, param)})`);
-    return { sql: `WITH guard AS (${guard})${ctes.map((cte) => `, ${cte}`).join('')} SELECT count(*)::int AS applied FROM guard`, values };
+    return { sql: `WITH guard AS (${guard})${ctes.map((cte) => `, ${cte}`).join('')} SELECT version::text AS version FROM guard`, values };
   }
 }
 
