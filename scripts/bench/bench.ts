@@ -21,6 +21,11 @@ const SERVICE_NODE_FLAGS = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(' 
 /** BENCH_ONLY=<regular expression>: measure only the service loads whose names match (to profile one). */
 const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
 const MONITOR_EVENTS = 'GET /v1/monitor-events';
+/** The yardsticks: a bare Express 5 app answering a small JSON object, and echoing a JSON body. */
+const BARE: Record<'GET' | 'POST', Load> = {
+  GET: { name: 'bare Express GET', method: 'GET', path: '/bare' },
+  POST: { name: 'bare Express POST echo', method: 'POST', path: '/bare', body: { description: 'Bench anchor' } },
+};
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 
 async function main(): Promise<void> {
@@ -31,8 +36,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   let peakMiB = 0;
   try {
-    const baseline = await measureBare(bare.url);
-    rows.push(...baseline.rows);
+    rows.push(...(await measureBare(bare.url)));
     let loads: Load[] | undefined;
     for (const workers of WORKERS) {
       const service = await startService(databaseUrl, workers);
@@ -40,11 +44,14 @@ async function main(): Promise<void> {
         loads ??= (await prepare(service.url, databaseUrl)).filter((load) => ONLY.test(load.name));
         for (const load of loads) {
           for (const connections of CONNECTIONS) {
+            // The yardstick right before each figure: this machine's speed drifts by half over a
+            // run (other tenants), so a bare figure from minutes earlier would skew the ratio.
+            const yardstick = await measure(bare.url, BARE[load.method], connections, SECONDS);
             const sampler = sampleMemory(service);
             const figures = await measure(service.url, load, connections, SECONDS);
             peakMiB = Math.max(peakMiB, sampler.stop());
-            const yardstick = baseline.figures[load.method][connections];
-            rows.push({ subject: load.name, workers, connections, figures, ratio: figures.requestsPerSecond / yardstick.requestsPerSecond });
+            const ratio = figures.requestsPerSecond / yardstick.requestsPerSecond;
+            rows.push({ subject: load.name, workers, connections, figures, ratio, bare: yardstick.requestsPerSecond });
             console.error(`measured ${load.name} (${workers} worker${workers > 1 ? 's' : ''}, ${connections} connections): ${figures.requestsPerSecond} req/s`);
           }
         }
@@ -69,15 +76,11 @@ async function main(): Promise<void> {
 async function measureBare(url: string) {
   const rows: Row[] = [];
   const figures = { GET: {}, POST: {} } as Record<'GET' | 'POST', Record<number, Figures>>;
-  const loads: Load[] = [
-    { name: 'bare Express GET', method: 'GET', path: '/bare' },
-    { name: 'bare Express POST echo', method: 'POST', path: '/bare', body: { description: 'Bench anchor' } },
-  ];
-  for (const load of loads) {
+  for (const load of Object.values(BARE)) {
     for (const connections of CONNECTIONS) {
       const measured = await measure(url, load, connections, SECONDS);
       figures[load.method][connections] = measured;
-      rows.push({ subject: load.name, workers: 1, connections, figures: measured, ratio: 1 });
+      rows.push({ subject: load.name, workers: 1, connections, figures: measured, ratio: 1, bare: measured.requestsPerSecond });
       console.error(`measured ${load.name} (${connections} connections): ${measured.requestsPerSecond} req/s`);
     }
   }
@@ -89,11 +92,12 @@ async function measureBare(url: string) {
   for (const load of calibration.filter((each) => ONLY.test(each.name))) {
     for (const connections of CONNECTIONS) {
       const measured = await measure(url, load, connections, SECONDS);
-      rows.push({ subject: load.name, workers: 1, connections, figures: measured, ratio: measured.requestsPerSecond / figures[load.method][connections].requestsPerSecond });
+      const bare = figures[load.method][connections].requestsPerSecond;
+      rows.push({ subject: load.name, workers: 1, connections, figures: measured, ratio: measured.requestsPerSecond / bare, bare });
       console.error(`measured ${load.name} (${connections} connections): ${measured.requestsPerSecond} req/s`);
     }
   }
-  return { rows, figures };
+  return rows;
 }
 
 /** The service as it runs in production: the built code, JSON request log, rate limit on. */

@@ -5,8 +5,13 @@ export interface Row {
   readonly workers: number;
   readonly connections: number;
   readonly figures: Figures;
-  /** Requests per second as a share of the bare Express figure of the same method and connections. */
+  /**
+   * Requests per second as a share of the bare Express figure of the same method and connections,
+   * measured just before this row (the machine's speed drifts over a run; see bench.ts).
+   */
   readonly ratio: number;
+  /** That bare Express figure, in requests per second. */
+  readonly bare: number;
 }
 
 export interface Verdict {
@@ -47,10 +52,11 @@ export function formatReport(run: { machine: string; seconds: number; rows: read
   const lines = [
     `Machine: ${run.machine}; ${run.seconds} s per measurement after a warm-up.`,
     '',
-    '| subject | workers | connections | req/s | ratio to bare | p50 ms | p99 ms | non-2xx/errors |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| subject | workers | connections | req/s | bare req/s just before | ratio to bare | p50 ms | p99 ms | non-2xx/errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...run.rows.map(
-      (row) => `| ${row.subject} | ${row.workers} | ${row.connections} | ${row.figures.requestsPerSecond} | ${row.ratio.toFixed(2)} | ${row.figures.p50Ms} | ${row.figures.p99Ms} | ${row.figures.failures} |`,
+      (row) =>
+        `| ${row.subject} | ${row.workers} | ${row.connections} | ${row.figures.requestsPerSecond} | ${row.bare} | ${row.ratio.toFixed(2)} | ${row.figures.p50Ms} | ${row.figures.p99Ms} | ${row.figures.failures} |`,
     ),
     '',
     '| target | measured | met |',
