@@ -33,6 +33,7 @@ export async function serve(config: Config): Promise<void> {
   keyCaching.start(database);
   const app = createApp(buildContainer({
     prisma: database.prisma,
+    sql: database.sql,
     verifiedKeyCache: keyCaching.cache,
     // Normal under one account's concurrent writes; many of them for other reasons would be worth a look.
     onOptimisticFallback: (accountId, fallback) => logger.debug({ account_id: accountId, fallback }, 'exclusive work ran again under the account lock'),

@@ -37,6 +37,7 @@ import { PrismaRateCounterStore } from '../infrastructure/persistence/prisma/pri
 import { PrismaIdempotencyStore } from '../infrastructure/persistence/prisma/prisma-idempotency-store';
 import { type FallbackListener, PrismaTransactionBoundary } from '../infrastructure/persistence/prisma/prisma-transaction-boundary';
 import { RequestTransactions } from '../infrastructure/persistence/prisma/request-transactions';
+import type { SqlRunner } from '../infrastructure/persistence/prisma/sql-runner';
 import { LruVerifiedKeyCache } from '../infrastructure/api-key-cache/lru-verified-key-cache';
 import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
 import { ScryptCredentialHasher } from '../infrastructure/system/scrypt-credential-hasher';
@@ -45,6 +46,8 @@ import { TOKENS } from './tokens';
 
 export interface ContainerOptions {
   readonly prisma: PrismaClient;
+  /** The busiest statements straight on Prisma's pool (OpenDatabase.sql). */
+  readonly sql: SqlRunner;
   /** Tests freeze or advance time through this; production uses the system clock. */
   readonly wallClock?: WallClock;
   /**
@@ -65,7 +68,10 @@ export function buildContainer(options: ContainerOptions): Container {
 
   // Shared by the boundary and the idempotency store: a request's writes commit with its kept answer.
   const requests = new RequestTransactions(options.prisma);
-  container.bind<TransactionBoundary>(TOKENS.TransactionBoundary).toConstantValue(new PrismaTransactionBoundary(options.prisma, requests, options.onOptimisticFallback));
+  container
+    .bind<TransactionBoundary>(TOKENS.TransactionBoundary)
+    .toConstantValue(new PrismaTransactionBoundary(options.prisma, requests, { sql: options.sql, onFallback: options.onOptimisticFallback }),
+  );
   container.bind<WallClock>(TOKENS.WallClock).toConstantValue(options.wallClock ?? new SystemWallClock());
   container.bind<IdGenerator>(TOKENS.IdGenerator).toConstantValue(new RandomIdGenerator());
   container.bind<CredentialHasher>(TOKENS.CredentialHasher).toConstantValue(new ScryptCredentialHasher());

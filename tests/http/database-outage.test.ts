@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { buildContainer } from '../../src/composition/container';
 import { EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded-postgres';
-import { createPrismaClient, isDatabaseUnavailable, type PrismaClient } from '../../src/infrastructure/database/prisma-client';
+import { createDatabaseClients, isDatabaseUnavailable, type PrismaClient } from '../../src/infrastructure/database/prisma-client';
 import { databaseReadiness } from '../../src/infrastructure/database/readiness';
 import { createApp } from '../../src/interfaces/http/app';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
@@ -22,8 +22,9 @@ describe('when the database is down', () => {
     proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
     url.hostname = '127.0.0.1';
     url.port = String(proxy.port);
-    prisma = createPrismaClient(url.toString(), process.env.DATABASE_URL ? {} : { maxConnections: EMBEDDED_POOL_SIZE });
-    app = createApp(buildContainer({ prisma }), {
+    const clients = createDatabaseClients(url.toString(), process.env.DATABASE_URL ? {} : { maxConnections: EMBEDDED_POOL_SIZE });
+    prisma = clients.prisma;
+    app = createApp(buildContainer({ prisma, sql: clients.sql }), {
       formSecret: randomBytes(32).toString('base64url'),
       readiness: databaseReadiness(prisma),
       isUnavailable: isDatabaseUnavailable,

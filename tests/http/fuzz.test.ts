@@ -29,7 +29,7 @@ describe('fuzzing every operation', () => {
 
   beforeAll(async () => {
     t = await startTestApp();
-    routes = allRoutes(buildContainer({ prisma: t.prisma, wallClock: t.clock }));
+    routes = allRoutes(buildContainer({ prisma: t.prisma, sql: t.sql, wallClock: t.clock }));
     const document = (await request(t.app).get('/openapi.json')).body;
     const me = asAccount(t, await t.signUp());
     const other = asAccount(t, await t.signUp());

@@ -38,7 +38,7 @@ describe('isolation between accounts, for every operation that takes an identifi
 
   beforeAll(async () => {
     t = await startTestApp();
-    routes = allRoutes(buildContainer({ prisma: t.prisma, wallClock: t.clock }));
+    routes = allRoutes(buildContainer({ prisma: t.prisma, sql: t.sql, wallClock: t.clock }));
     document = (await request(t.app).get('/openapi.json')).body;
     coverage = identifierEntryPoints(routes, document);
   });

@@ -19,7 +19,7 @@ describe('GET /openapi.json', () => {
   let text: string;
   beforeAll(async () => {
     t = await startTestApp();
-    routes = allRoutes(buildContainer({ prisma: t.prisma, wallClock: t.clock }));
+    routes = allRoutes(buildContainer({ prisma: t.prisma, sql: t.sql, wallClock: t.clock }));
     const response = await request(t.app).get('/openapi.json');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);

@@ -2,7 +2,7 @@ import request from 'supertest';
 import { randomBytes } from 'node:crypto';
 import { buildContainer } from '../../src/composition/container';
 import { ConfigError, readConfig } from '../../src/config';
-import { createPrismaClient } from '../../src/infrastructure/database/prisma-client';
+import { createDatabaseClients } from '../../src/infrastructure/database/prisma-client';
 import { createApp } from '../../src/interfaces/http/app';
 import { aBrowser, freshKeyOf } from '../support/http/browser';
 import { startTestApp, type TestAccount, type TestApp } from '../support/http/test-app';
@@ -76,10 +76,10 @@ describe('rate limiting per API key (RATE_LIMIT_PER_SECOND)', () => {
     const instant = aWindowStart(4);
     t.clock.freezeAt(instant);
     // A second process: its own container, clock and Prisma pool on the same database.
-    const prisma = createPrismaClient(t.connectionString);
+    const { prisma, sql } = createDatabaseClients(t.connectionString);
     const clock = new ShiftableWallClock();
     clock.freezeAt(instant);
-    const second = createApp(buildContainer({ prisma, wallClock: clock }), {
+    const second = createApp(buildContainer({ prisma, sql, wallClock: clock }), {
       formSecret: randomBytes(32).toString('base64url'),
       rateLimit: { perKeyPerSecond: 3 },
     });
@@ -104,9 +104,9 @@ describe('rate limiting per API key (RATE_LIMIT_PER_SECOND)', () => {
     const old = new Date(Date.now() - 10 * 60_000);
     await t.prisma.rateLimitCounter.create({ data: { key: 'api-key:long-gone', windowStart: old, count: 7 } });
     // A fresh process sweeps on its first counted request (and then at most once a minute).
-    const prisma = createPrismaClient(t.connectionString);
+    const { prisma, sql } = createDatabaseClients(t.connectionString);
     try {
-      const fresh = createApp(buildContainer({ prisma }), { formSecret: randomBytes(32).toString('base64url'), rateLimit: { perKeyPerSecond: 3 } });
+      const fresh = createApp(buildContainer({ prisma, sql }), { formSecret: randomBytes(32).toString('base64url'), rateLimit: { perKeyPerSecond: 3 } });
       expect((await request(fresh).get('/timelines').set('Authorization', me.auth)).status).toBe(200);
       expect(await t.prisma.rateLimitCounter.count({ where: { windowStart: { lt: new Date(Date.now() - 2 * 60_000) } } })).toBe(0);
     } finally {

@@ -9,11 +9,14 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { EMBEDDED_POOL_SIZE, startInMemoryPostgres } from '../../src/infrastructure/database/embedded-postgres';
 import { migrateDatabase } from '../../src/infrastructure/database/migrate-database';
-import { createPrismaClient, type PrismaClient, type PrismaClientOptions } from '../../src/infrastructure/database/prisma-client';
+import { createDatabaseClients, type PrismaClient, type PrismaClientOptions } from '../../src/infrastructure/database/prisma-client';
+import type { SqlRunner } from '../../src/infrastructure/persistence/prisma/sql-runner';
 import { TEST_DATABASE_ENV, TEST_DATABASE_PREFIX, withAdminClient, withDatabase } from './test-database-names';
 
 export interface TestDatabase {
   prisma: PrismaClient;
+  /** Statements straight on the Prisma client's pool, as the service sends its busiest ones. */
+  sql: SqlRunner;
   connectionString: string;
   /** As OpenDatabase says it: a PostgreSQL server, or PGlite in this process. */
   mode: 'external' | 'embedded';
@@ -39,9 +42,10 @@ async function provisionOnServer(serverUrl: string, options: Pick<PrismaClientOp
   const name = `${TEST_DATABASE_PREFIX}${runId}_${randomBytes(4).toString('hex')}`;
   await withAdminClient(serverUrl, (admin) => admin.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
   const connectionString = withDatabase(serverUrl, name);
-  const prisma = createPrismaClient(connectionString, { ...options, preparedStatements: true });
+  const { prisma, sql } = createDatabaseClients(connectionString, { ...options, preparedStatements: true });
   return {
     prisma,
+    sql,
     connectionString,
     mode: 'external',
     async close() {
@@ -63,8 +67,8 @@ export function connectToTestDatabase(
   options: Pick<PrismaClientOptions, 'onConnect'> = {},
 ): TestDatabase {
   const maxConnections = shared.mode === 'embedded' ? EMBEDDED_POOL_SIZE : undefined;
-  const prisma = createPrismaClient(shared.connectionString, { ...options, maxConnections, preparedStatements: shared.mode !== 'embedded' });
-  return { prisma, connectionString: shared.connectionString, mode: shared.mode, close: () => prisma.$disconnect() };
+  const { prisma, sql } = createDatabaseClients(shared.connectionString, { ...options, maxConnections, preparedStatements: shared.mode !== 'embedded' });
+  return { prisma, sql, connectionString: shared.connectionString, mode: shared.mode, close: () => prisma.$disconnect() };
 }
 
 async function provisionInMemory(options: Pick<PrismaClientOptions, 'onConnect'>): Promise<TestDatabase> {
@@ -79,9 +83,10 @@ async function provisionInMemory(options: Pick<PrismaClientOptions, 'onConnect'>
     throw error;
   }
   // One connection, as the service uses in embedded mode (see embedded-postgres.ts).
-  const prisma = createPrismaClient(server.connectionString, { ...options, maxConnections: EMBEDDED_POOL_SIZE });
+  const { prisma, sql } = createDatabaseClients(server.connectionString, { ...options, maxConnections: EMBEDDED_POOL_SIZE });
   return {
     prisma,
+    sql,
     connectionString: server.connectionString,
     mode: 'embedded',
     async close() {

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { describeExternalDatabase, describeServer } from './describe-server';
 import { startEmbeddedPostgres, EMBEDDED_POOL_SIZE, type EmbeddedPostgres } from './embedded-postgres';
 import { migrateDatabase } from './migrate-database';
-import { createPrismaClient, type PrismaClient, type PrismaClientOptions } from './prisma-client';
+import type { SqlRunner } from '../persistence/prisma/sql-runner';
+import { createDatabaseClients, type DatabaseClients, type PrismaClient, type PrismaClientOptions } from './prisma-client';
 
 export const DEFAULT_DATA_DIR = '.data';
 
@@ -18,6 +19,8 @@ export interface DatabaseEnvironment {
 
 export interface OpenDatabase {
   prisma: PrismaClient;
+  /** Statements sent straight on Prisma's pool (the busiest ones; see SqlRunner). */
+  sql: SqlRunner;
   connectionString: string;
   mode: 'external' | 'embedded';
   /** Where the data lives, for the start-up log. Never contains a password. */
@@ -44,9 +47,14 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
   const databaseUrl = env.DATABASE_URL?.trim();
   if (databaseUrl) {
     if (options.migrate ?? true) await migrateDatabase(databaseUrl);
-    const prisma = createPrismaClient(databaseUrl, { maxConnections: options.poolSize, onConnect: options.onConnect, preparedStatements: options.preparedStatements ?? true });
+    const { prisma, sql } = createDatabaseClients(databaseUrl, {
+      maxConnections: options.poolSize,
+      onConnect: options.onConnect,
+      preparedStatements: options.preparedStatements ?? true,
+    });
     return {
       prisma,
+      sql,
       connectionString: databaseUrl,
       mode: 'external',
       description: describeExternalDatabase(databaseUrl),
@@ -57,16 +65,18 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
   const dataDir = path.resolve(env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
   const pgDataDir = path.join(dataDir, 'pgdata');
   const server = await startEmbeddedPostgres({ dataDir: pgDataDir });
-  let prisma: PrismaClient;
+  let clients: DatabaseClients;
   try {
     await migrateDatabase(server.connectionString);
-    prisma = createPrismaClient(server.connectionString, { maxConnections: EMBEDDED_POOL_SIZE, onConnect: options.onConnect });
+    clients = createDatabaseClients(server.connectionString, { maxConnections: EMBEDDED_POOL_SIZE, onConnect: options.onConnect });
   } catch (error) {
     await server.stop();
     throw error;
   }
+  const { prisma, sql } = clients;
   return {
     prisma,
+    sql,
     connectionString: server.connectionString,
     mode: 'embedded',
     description: `embedded PostgreSQL (PGlite), data in ${pgDataDir}, served at ${describeServer(server.connectionString)}`,

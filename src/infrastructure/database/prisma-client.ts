@@ -1,10 +1,12 @@
 // The Prisma client of the service. Prisma 7 has no query-engine binary: the client runs its
 // queries through a driver adapter, here node-postgres (@prisma/adapter-pg), for both a real
 // PostgreSQL server and the embedded PGlite one, which speaks the same wire protocol.
-import { createHash } from 'node:crypto';
 import { PrismaPg } from '@prisma/adapter-pg';
-import type { ClientBase, PoolConfig } from 'pg';
+import { type ClientBase, Pool, type PoolConfig } from 'pg';
 import { Prisma, PrismaClient } from '../persistence/prisma/generated/client';
+import type { SqlRunner } from '../persistence/prisma/sql-runner';
+import { PoolSqlRunner } from './pool-sql-runner';
+import { statementName } from './statement-names';
 
 export { Prisma, PrismaClient };
 
@@ -46,24 +48,33 @@ const CONNECT_TIMEOUT_MS = 5_000;
  */
 const UTC_SESSION = "SET TIME ZONE 'UTC'";
 
-export function createPrismaClient(connectionString: string, options: PrismaClientOptions = {}): PrismaClient {
-  const pool: PoolConfig = { connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
-  if (options.maxConnections !== undefined) pool.max = options.maxConnections;
-  pool.onConnect = async (client) => {
+/** Prisma's client and the pool it runs on, for the statements the service sends straight. */
+export interface DatabaseClients {
+  readonly prisma: PrismaClient;
+  readonly sql: SqlRunner;
+}
+
+export function createDatabaseClients(connectionString: string, options: PrismaClientOptions = {}): DatabaseClients {
+  const config: PoolConfig = { connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
+  if (options.maxConnections !== undefined) config.max = options.maxConnections;
+  config.onConnect = async (client) => {
     await client.query(UTC_SESSION);
     await options.onConnect?.(client);
   };
-  const adapter = new PrismaPg(pool, options.preparedStatements ? { statementNameGenerator: (query) => statementName(query.sql) } : undefined);
-  return new PrismaClient({ adapter });
+  const pool = new Pool(config);
+  // An idle connection that fails is dropped by the pool and replaced on demand; the next query
+  // reports an outage if there is one. Without a listener the event would end the process.
+  pool.on('error', () => undefined);
+  const prepared = options.preparedStatements ?? false;
+  const adapter = new PrismaPg(pool, {
+    disposeExternalPool: true,
+    ...(prepared && { statementNameGenerator: (query: { sql: string }) => statementName(query.sql) }),
+  });
+  return { prisma: new PrismaClient({ adapter }), sql: new PoolSqlRunner(pool, prepared) };
 }
 
-/**
- * Each connection prepares a statement once and reuses it: PostgreSQL then skips parsing and,
- * after a few runs, planning (0.8 ms of the 1.8 ms the event listing took; docs/performance.md).
- * The service's statements are a fixed set, so the per-connection cache stays small.
- */
-function statementName(sql: string): string {
-  return `tns_${createHash('sha1').update(sql).digest('base64url')}`;
+export function createPrismaClient(connectionString: string, options: PrismaClientOptions = {}): PrismaClient {
+  return createDatabaseClients(connectionString, options).prisma;
 }
 
 /**
@@ -73,7 +84,20 @@ function statementName(sql: string): string {
 const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError
-    ? UNAVAILABLE_CODES.has(error.code)
-    : error instanceof Prisma.PrismaClientInitializationError;
+  if (error instanceof Prisma.PrismaClientKnownRequestError) return UNAVAILABLE_CODES.has(error.code);
+  return error instanceof Prisma.PrismaClientInitializationError || isConnectionFailure(error);
+}
+
+/** The same for statements sent straight on the pool: node-postgres' and the socket's own errors. */
+const SOCKET_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+// SQLSTATE: 53300 too many connections, 57P01-57P03 shutting down or starting up.
+const SERVER_CODES = new Set(['53300', '57P01', '57P02', '57P03']);
+const POOL_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+function isConnectionFailure(error: unknown): boolean {
+  // By shape, not `instanceof Error`: the socket's errors may come from another realm (a VM context).
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (SOCKET_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08'))) return true;
+  return typeof message === 'string' && POOL_MESSAGES.test(message);
 }

@@ -45,7 +45,7 @@ describe('a database whose default time zone is not UTC', () => {
     const repos = prismaRepositories(service.prisma);
     await givenAccounts(repos, 'acc_1');
     await repos.travellers.add(aPausedTraveller('acc_1', INSTANT, INSTANT));
-    const boundary = new PrismaTransactionBoundary(service.prisma, new RequestTransactions(service.prisma));
+    const boundary = new PrismaTransactionBoundary(service.prisma, new RequestTransactions(service.prisma), { sql: service.sql });
     await boundary.exclusive('acc_1', (inside) => inside.events.add(anEvent({ id: 'evt_1', time: INSTANT })));
 
     expect(await storedEpoch("SELECT clock_reading FROM travellers WHERE account_id = 'acc_1'")).toBe(INSTANT.getTime() / 1000);

@@ -4,7 +4,7 @@
 // way; these tests show which way each kind of work goes, and that nothing is lost or doubled.
 import { TimelineNotFound } from '../../../src/core/domain/errors';
 import type { Repositories } from '../../../src/core/ports/repositories';
-import type { PrismaClient } from '../../../src/infrastructure/persistence/prisma/generated/client';
+import type { SqlRunner } from '../../../src/infrastructure/persistence/prisma/sql-runner';
 import type { Fallback } from '../../../src/infrastructure/persistence/prisma/optimistic/run-optimistically';
 import { prismaRepositories } from '../../../src/infrastructure/persistence/prisma/prisma-repositories';
 import { PrismaTransactionBoundary } from '../../../src/infrastructure/persistence/prisma/prisma-transaction-boundary';
@@ -42,7 +42,7 @@ describe('optimistic exclusive work', () => {
     await repos.items.add(anItem({ id: 'itm_1' }));
     await repos.events.add(anEvent({ id: 'evt_1' }));
     fallbacks = [];
-    boundary = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), (_account, fallback) => fallbacks.push(fallback));
+    boundary = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), { sql: database.sql, onFallback: (_account, fallback) => fallbacks.push(fallback) });
   });
 
   const version = async () => (await database.prisma.traveller.findUniqueOrThrow({ where: { accountId: 'acc_1' } })).version;
@@ -188,30 +188,24 @@ describe('optimistic exclusive work', () => {
   });
 
   describe('a traveller this process wrote last', () => {
-    /** The raw statements a client sends (the optimistic read and write are raw SQL). */
-    function counting(prisma: PrismaClient): { client: PrismaClient; statements: () => number } {
+    /** The statements sent outside transactions (the optimistic read and write among them). */
+    function counting(sql: SqlRunner): { sql: SqlRunner; statements: () => number } {
       let statements = 0;
-      const client = new Proxy(prisma, {
-        get(target, property, receiver) {
-          const value: unknown = Reflect.get(target, property, receiver);
-          if ((property === '$queryRaw' || property === '$queryRawUnsafe') && typeof value === 'function') {
-            return (...args: unknown[]) => {
-              statements += 1;
-              return value.apply(target, args);
-            };
-          }
-          return typeof value === 'function' ? value.bind(target) : value;
+      const counted: SqlRunner = {
+        query: (text, values) => {
+          statements += 1;
+          return sql.query(text, values);
         },
-      });
-      return { client, statements: () => statements };
+      };
+      return { sql: counted, statements: () => statements };
     }
     const shift = (on: PrismaTransactionBoundary) =>
       on.exclusive('acc_1', async (inside) => inside.travellers.save((await inside.travellers.getForAccount('acc_1')).shiftBy(MINUTE, NOW)));
     const reading = async () => (await repos.travellers.getForAccount('acc_1')).clock.reading;
 
     it('is written without reading it again: one statement', async () => {
-      const { client, statements } = counting(database.prisma);
-      const counted = new PrismaTransactionBoundary(client, new RequestTransactions(client), (_account, fallback) => fallbacks.push(fallback));
+      const { sql, statements } = counting(database.sql);
+      const counted = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), { sql, onFallback: (_account, fallback) => fallbacks.push(fallback) });
 
       await shift(counted);
       expect(statements()).toBe(2);
@@ -223,7 +217,7 @@ describe('optimistic exclusive work', () => {
     });
 
     it('changed by another process meanwhile costs a fresh read and a second try, not the lock', async () => {
-      const otherProcess = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), (_account, fallback) => fallbacks.push(fallback));
+      const otherProcess = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), { sql: database.sql, onFallback: (_account, fallback) => fallbacks.push(fallback) });
 
       await shift(boundary);
       await shift(otherProcess);
@@ -234,7 +228,7 @@ describe('optimistic exclusive work', () => {
     });
 
     it('is checked before work that only read it answers', async () => {
-      const otherProcess = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma));
+      const otherProcess = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), { sql: database.sql });
       await shift(boundary);
       await shift(otherProcess);
 
@@ -244,9 +238,9 @@ describe('optimistic exclusive work', () => {
     });
 
     it('is forgotten when a locked run (a keyed request) moves it on, instead of tried and refused', async () => {
-      const { client, statements } = counting(database.prisma);
-      const requests = new RequestTransactions(client);
-      const withScopes = new PrismaTransactionBoundary(client, requests, (_account, fallback) => fallbacks.push(fallback));
+      const { sql, statements } = counting(database.sql);
+      const requests = new RequestTransactions(database.prisma);
+      const withScopes = new PrismaTransactionBoundary(database.prisma, requests, { sql, onFallback: (_account, fallback) => fallbacks.push(fallback) });
       await shift(withScopes);
       await requests.run(() => shift(withScopes), async () => undefined);
       const before = statements();

@@ -9,6 +9,7 @@ import { prepareVerifiedKeyCaching, type VerifiedKeyCaching } from '../../../src
 import { DEFAULT_API_KEY_CACHE_SIZE } from '../../../src/config';
 import type { KeyChangeListenerOptions } from '../../../src/infrastructure/api-key-cache/key-change-listener';
 import type { PrismaClient } from '../../../src/infrastructure/persistence/prisma/generated/client';
+import type { SqlRunner } from '../../../src/infrastructure/persistence/prisma/sql-runner';
 import { isDatabaseUnavailable } from '../../../src/infrastructure/database/prisma-client';
 import { databaseReadiness } from '../../../src/infrastructure/database/readiness';
 import { createApp } from '../../../src/interfaces/http/app';
@@ -26,6 +27,7 @@ export interface TestAccount {
 export interface TestApp {
   readonly app: Express;
   readonly prisma: PrismaClient;
+  readonly sql: SqlRunner;
   /** The test database, for a second service process to share. */
   readonly connectionString: string;
   readonly mode: TestDatabase['mode'];
@@ -75,7 +77,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
   const clock = new ShiftableWallClock();
   const errors: unknown[] = [];
-  const app = createApp(buildContainer({ prisma: database.prisma, wallClock: clock, verifiedKeyCache: keyCaching.cache }), {
+  const app = createApp(buildContainer({ prisma: database.prisma, sql: database.sql, wallClock: clock, verifiedKeyCache: keyCaching.cache }), {
     logError: (error) => errors.push(error),
     trustProxy: options.trustProxy ?? false,
     formSecret: randomBytes(32).toString('base64url'),
@@ -87,6 +89,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   return {
     app,
     prisma: database.prisma,
+    sql: database.sql,
     connectionString: database.connectionString,
     mode: database.mode,
     keyCaching,

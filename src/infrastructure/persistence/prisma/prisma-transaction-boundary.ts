@@ -5,6 +5,7 @@ import { KnownTravellers } from './optimistic/known-travellers';
 import { type Fallback, runOptimistically } from './optimistic/run-optimistically';
 import { prismaRepositories } from './prisma-repositories';
 import { PrismaTravellerRepository } from './repositories/prisma-traveller-repository';
+import { prismaSql, type SqlRunner } from './sql-runner';
 import { type RequestTransactions, TRANSACTION_OPTIONS } from './request-transactions';
 
 type TransactionClient = Prisma.TransactionClient;
@@ -18,6 +19,12 @@ const KNOWN_TRAVELLERS = 10_000;
 /** Why an account's exclusive work ran under its lock after an optimistic run (for the log). */
 export type FallbackListener = (accountId: string, fallback: Fallback) => void;
 
+export interface BoundaryOptions {
+  /** Statements outside transactions straight on Prisma's pool (default: through Prisma, as tests of the port may). */
+  readonly sql?: SqlRunner;
+  readonly onFallback?: FallbackListener;
+}
+
 /**
  * Each unit of work in a transaction of its own, or, inside a request scope (a request whose answer
  * must commit with its writes), in the request's one transaction: see request-transactions.ts.
@@ -28,12 +35,17 @@ export class PrismaTransactionBoundary implements TransactionBoundary {
   private readonly plain: Repositories;
   private readonly known = new KnownTravellers(KNOWN_TRAVELLERS);
 
+  private readonly sql: SqlRunner;
+  private readonly onFallback: FallbackListener;
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly requests: RequestTransactions,
-    private readonly onFallback: FallbackListener = () => undefined,
+    options: BoundaryOptions = {},
   ) {
-    this.plain = prismaRepositories(prisma);
+    this.sql = options.sql ?? prismaSql(prisma);
+    this.onFallback = options.onFallback ?? (() => undefined);
+    this.plain = prismaRepositories(prisma, this.sql);
   }
 
   async exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
@@ -47,7 +59,7 @@ export class PrismaTransactionBoundary implements TransactionBoundary {
     // A request scope keeps its writes for its answer's transaction: they cannot commit alone.
     const scope = this.requests.current();
     if (scope) return scope.within(locked);
-    const outcome = await runOptimistically(this.prisma, accountId, work, this.plain, this.known);
+    const outcome = await runOptimistically(this.sql, accountId, work, this.plain, this.known);
     if (outcome.applied) return outcome.result;
     this.onFallback(accountId, outcome.fallback);
     return this.prisma.$transaction(locked, TRANSACTION_OPTIONS);

@@ -1,7 +1,8 @@
 import type { Repositories } from '../../../../core/ports/repositories';
 import { isDatabaseUnavailable } from '../../../database/prisma-client';
-import type { PrismaClient } from '../generated/client';
+import { Prisma } from '../generated/client';
 import { TRAVELLER_SELECT, travellerFromRow, travellerRow, type TravellerRow } from '../repositories/prisma-traveller-repository';
+import type { SqlRunner } from '../sql-runner';
 import type { KnownTraveller, KnownTravellers } from './known-travellers';
 import { NeedsLock, optimisticRepositories, type OptimisticState } from './optimistic-repositories';
 import { TRAVELLERS } from './tables';
@@ -24,7 +25,7 @@ type Work<T> = (repositories: Repositories) => Promise<T>;
  * locked rerun, whose answer is the one that counts.
  */
 export async function runOptimistically<T>(
-  prisma: PrismaClient,
+  sql: SqlRunner,
   accountId: string,
   work: Work<T>,
   plain: Repositories,
@@ -32,19 +33,19 @@ export async function runOptimistically<T>(
 ): Promise<OptimisticOutcome<T>> {
   const remembered = known.get(accountId);
   if (remembered) {
-    const outcome = await attempt(prisma, accountId, work, plain, known, remembered, true);
+    const outcome = await attempt(sql, accountId, work, plain, known, remembered, true);
     if (outcome.applied || outcome.fallback !== 'conflict') return outcome;
     known.forget(accountId);
   }
-  const [read] = await prisma.$queryRaw<Array<TravellerRow & { version: string }>>`
-    SELECT ${TRAVELLER_SELECT}, version::text AS version FROM travellers WHERE account_id = ${accountId}`;
+  const reading = Prisma.sql`SELECT ${TRAVELLER_SELECT}, version::text AS version FROM travellers WHERE account_id = ${accountId}`;
+  const [read] = await sql.query<TravellerRow & { version: string }>(reading.text, reading.values);
   if (!read) return { applied: false, fallback: 'no-traveller' };
   const { version, ...row } = read;
-  return attempt(prisma, accountId, work, plain, known, { row, version }, false);
+  return attempt(sql, accountId, work, plain, known, { row, version }, false);
 }
 
 async function attempt<T>(
-  prisma: PrismaClient,
+  sql: SqlRunner,
   accountId: string,
   work: Work<T>,
   plain: Repositories,
@@ -62,10 +63,10 @@ async function attempt<T>(
   }
   // A traveller read just now, and nothing else read or written: the answer rests on one state.
   if (!remembered && state.writes.isEmpty && !state.travellerSaved && state.reads === 0) return { applied: true, result };
-  const { sql, values } = state.writes.statement(accountId, start.version, state.travellerSaved, TRAVELLERS);
+  const statement = state.writes.statement(accountId, start.version, state.travellerSaved, TRAVELLERS);
   let applied: Array<{ version: string }>;
   try {
-    applied = await prisma.$queryRawUnsafe<Array<{ version: string }>>(sql, ...values.map(asParameter));
+    applied = await sql.query<{ version: string }>(statement.sql, statement.values.map(asParameter));
   } catch (error) {
     // A refused row (a key taken meanwhile, say): the locked rerun meets it and reports it as usual.
     if (isDatabaseUnavailable(error)) throw error;

@@ -4,6 +4,7 @@ import type { EventKind, EventManipulation, TimelineEvent } from '../../../../co
 import type { EventQuery, EventRepository, EventsAt } from '../../../../core/ports/repositories';
 import type { Db } from '../db';
 import { Prisma } from '../generated/client';
+import { prismaSql, type SqlRunner } from '../sql-runner';
 
 const KINDS: readonly EventKind[] = ['arrival', 'anchor_set', 'item_retrieved', 'manipulation'];
 
@@ -31,7 +32,11 @@ const EVENT_SELECT = Prisma.raw(
 );
 
 export class PrismaEventRepository implements EventRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** For the listing, the busiest read (monitor-events, scan-events, GET /events). */
+    private readonly sql: SqlRunner = prismaSql(db),
+  ) {}
 
   async add(event: TimelineEvent): Promise<void> {
     await this.db.event.create({ data: eventRow(event) });
@@ -66,13 +71,14 @@ export class PrismaEventRepository implements EventRepository {
     const here = query.timelineId === null
       ? Prisma.sql`SELECT timeline_id FROM travellers WHERE account_id = ${accountId}`
       : Prisma.sql`SELECT id AS timeline_id FROM timelines WHERE account_id = ${accountId} AND id = ${query.timelineId}`;
-    const rows = await this.db.$queryRaw<Array<{ readFrom: string | null } & Partial<Omit<EventRow, 'descriptionKey' | 'locationKey'>>>>`
+    const listing = Prisma.sql`
       SELECT here.timeline_id AS "readFrom", page.* FROM (${here}) here
         LEFT JOIN LATERAL (
           ${matching(Prisma.raw('location_key'))} UNION ${matching(Prisma.raw('description_key'))}
           ORDER BY "time", "id" LIMIT ${limit}
         ) page ON true
       ORDER BY page."time", page."id"`;
+    const rows = await this.sql.query<{ readFrom: string | null } & Partial<Omit<EventRow, 'descriptionKey' | 'locationKey'>>>(listing.text, listing.values);
     const timelineId = rows[0]?.readFrom;
     if (!timelineId) {
       if (query.timelineId === null) throw new Error(`account ${accountId} has no traveller to read events from`);

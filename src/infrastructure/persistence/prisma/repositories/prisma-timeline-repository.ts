@@ -1,6 +1,8 @@
 import { Timeline, type TimelineStatus } from '../../../../core/domain/timeline';
 import type { TimelineCursor, TimelineRepository } from '../../../../core/ports/repositories';
 import type { Db } from '../db';
+import { Prisma } from '../generated/client';
+import { prismaSql, type SqlRunner } from '../sql-runner';
 
 const STATUSES: readonly TimelineStatus[] = ['open', 'active', 'completed', 'expired'];
 
@@ -14,8 +16,18 @@ type TimelineRow = {
   windowMinutes: number | null;
 };
 
+/** The columns for raw SQL, named as TimelineRow names them. */
+const TIMELINE_SELECT = Prisma.raw(
+  `account_id AS "accountId", id AS "id", name AS "name", destination_time AS "destinationTime",
+   created_at AS "createdAt", status AS "status", window_minutes AS "windowMinutes"`,
+);
+
 export class PrismaTimelineRepository implements TimelineRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** For the lookup by id, the busiest read (every GET of a timeline). */
+    private readonly sql: SqlRunner = prismaSql(db),
+  ) {}
 
   async add(timeline: Timeline): Promise<void> {
     await this.db.timeline.create({ data: timelineRow(timeline) });
@@ -27,7 +39,8 @@ export class PrismaTimelineRepository implements TimelineRepository {
   }
 
   async findForAccount(accountId: string, timelineId: string): Promise<Timeline | null> {
-    const row = await this.db.timeline.findUnique({ where: { accountId_id: { accountId, id: timelineId } } });
+    const query = Prisma.sql`SELECT ${TIMELINE_SELECT} FROM timelines WHERE account_id = ${accountId} AND id = ${timelineId}`;
+    const [row] = await this.sql.query<TimelineRow>(query.text, query.values);
     return row ? toDomain(row) : null;
   }
 

@@ -1,0 +1,69 @@
+// Statements sent straight on the pool Prisma shares (the service's busiest ones): parameters and
+// answers as through Prisma, and an unreachable or lost database recognised as unavailable (503,
+// not 500), like Prisma's own errors.
+import { createDatabaseClients, isDatabaseUnavailable } from '../../../src/infrastructure/database/prisma-client';
+import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy';
+import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
+
+jest.setTimeout(30_000);
+
+const INSTANT = new Date('0001-01-01T00:00:00.001Z');
+
+describe('statements on the shared pool', () => {
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  let throughProxy: ReturnType<typeof createDatabaseClients>;
+
+  beforeAll(async () => {
+    database = await provisionTestDatabase();
+    const url = new URL(database.connectionString);
+    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    url.hostname = '127.0.0.1';
+    url.port = String(proxy.port);
+    throughProxy = createDatabaseClients(url.toString(), { maxConnections: 1 });
+  });
+  afterAll(async () => {
+    await throughProxy.prisma.$disconnect();
+    await proxy.close();
+    await database.close();
+  });
+
+  it('sends parameters and answers rows as Prisma does: instants, arrays, nulls', async () => {
+    const [row] = await database.sql.query<{ at: Date; list: string[]; none: null; text: string }>(
+      'SELECT $1::timestamptz AS at, $2::text[] AS list, $3::text AS none, $4::text AS text',
+      [INSTANT, ['a', "b'c"], null, 'ü'],
+    );
+
+    expect(row).toEqual({ at: INSTANT, list: ['a', "b'c"], none: null, text: 'ü' });
+  });
+
+  it('reports a database that cannot be reached as unavailable', async () => {
+    const unreachable = createDatabaseClients('postgresql://postgres@127.0.0.1:1/none', { maxConnections: 1 });
+    try {
+      const failure = await unreachable.sql.query('SELECT 1', []).catch((error: unknown) => error);
+      expect(isDatabaseUnavailable(failure)).toBe(true);
+    } finally {
+      await unreachable.prisma.$disconnect();
+    }
+  });
+
+  it('reports a connection lost during a statement as unavailable, and recovers', async () => {
+    expect(await throughProxy.sql.query('SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
+    const slow = throughProxy.sql.query('SELECT pg_sleep(5)', []).catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await proxy.stop();
+
+    expect(isDatabaseUnavailable(await slow)).toBe(true);
+    expect(isDatabaseUnavailable(await throughProxy.sql.query('SELECT 1', []).catch((error: unknown) => error))).toBe(true);
+
+    await proxy.start();
+    expect(await throughProxy.sql.query('SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
+  });
+
+  it('does not take a refused statement for an outage', async () => {
+    const refused = await database.sql.query('SELECT 1 / 0', []).catch((error: unknown) => error);
+
+    expect(refused).toBeInstanceOf(Error);
+    expect(isDatabaseUnavailable(refused)).toBe(false);
+  });
+});
