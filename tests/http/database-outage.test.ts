@@ -5,7 +5,7 @@ import { EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded-p
 import { createDatabaseClients, isDatabaseUnavailable, type PrismaClient } from '../../src/infrastructure/database/prisma-client';
 import { databaseReadiness } from '../../src/infrastructure/database/readiness';
 import { createApp } from '../../src/interfaces/http/app';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
+import { proxyInFrontOf, type TcpProxy } from '../support/tcp-proxy';
 import { provisionTestDatabase, type TestDatabase } from '../support/test-database';
 
 // The database goes away during a run (a TCP proxy in front of it is stopped) and comes back.
@@ -18,11 +18,9 @@ describe('when the database is down', () => {
 
   beforeAll(async () => {
     database = await provisionTestDatabase();
-    const url = new URL(database.connectionString);
-    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    url.hostname = '127.0.0.1';
-    url.port = String(proxy.port);
-    const clients = createDatabaseClients(url.toString(), process.env.DATABASE_URL ? {} : { maxConnections: EMBEDDED_POOL_SIZE });
+    let url: string;
+    ({ proxy, url } = await proxyInFrontOf(database.connectionString));
+    const clients = createDatabaseClients(url, process.env.DATABASE_URL ? {} : { maxConnections: EMBEDDED_POOL_SIZE });
     prisma = clients.prisma;
     app = createApp(buildContainer({ prisma, sql: clients.sql }), {
       formSecret: randomBytes(32).toString('base64url'),

@@ -46,3 +46,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   await listen();
   return { get port() { return port; }, stop, start: listen, close: stop };
 }
+
+/** A proxy in front of the database at `connectionString`, and the address that goes through it. */
+export async function proxyInFrontOf(connectionString: string): Promise<{ proxy: TcpProxy; url: string }> {
+  const url = new URL(connectionString);
+  const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  return { proxy, url: url.toString() };
+}

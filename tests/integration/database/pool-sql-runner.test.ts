@@ -2,7 +2,7 @@
 // answers as through Prisma, and an unreachable or lost database recognised as unavailable (503,
 // not 500), like Prisma's own errors.
 import { createDatabaseClients, isDatabaseUnavailable } from '../../../src/infrastructure/database/prisma-client';
-import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy';
+import { proxyInFrontOf, type TcpProxy } from '../../support/tcp-proxy';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 
 jest.setTimeout(30_000);
@@ -16,11 +16,9 @@ describe('statements on the shared pool', () => {
 
   beforeAll(async () => {
     database = await provisionTestDatabase();
-    const url = new URL(database.connectionString);
-    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    url.hostname = '127.0.0.1';
-    url.port = String(proxy.port);
-    throughProxy = createDatabaseClients(url.toString(), { maxConnections: 1 });
+    let url: string;
+    ({ proxy, url } = await proxyInFrontOf(database.connectionString));
+    throughProxy = createDatabaseClients(url, { maxConnections: 1 });
   });
   afterAll(async () => {
     await throughProxy.prisma.$disconnect();
