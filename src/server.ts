@@ -35,8 +35,12 @@ export async function serve(config: Config): Promise<void> {
     prisma: database.prisma,
     sql: database.sql,
     verifiedKeyCache: keyCaching.cache,
-    // Normal under one account's concurrent writes; many of them for other reasons would be worth a look.
-    onOptimisticFallback: (accountId, fallback) => logger.debug({ account_id: accountId, fallback }, 'exclusive work ran again under the account lock'),
+    // Normal under one account's concurrent writes. A statement PostgreSQL refuses is not: every
+    // such write then takes both paths, and the cause is worth a look.
+    onOptimisticFallback: (accountId, fallback, cause) =>
+      fallback === 'statement-failed'
+        ? logger.warn({ account_id: accountId, fallback, err: cause }, 'optimistic write refused; ran again under the account lock')
+        : logger.debug({ account_id: accountId, fallback }, 'exclusive work ran again under the account lock'),
   }), {
     trustProxy: config.trustProxy,
     formSecret,

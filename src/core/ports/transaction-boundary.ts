@@ -5,7 +5,8 @@ import type { Repositories } from './repositories';
  * it ran alone (across processes sharing the database): it sees no other's writes half done, and
  * no update of the account's state is lost. An adapter may run the work more than once (when
  * another writer came first, say); only the last run's writes and result count, so the work must
- * do nothing but read and write through the repositories it is given.
+ * do nothing but read and write through the repositories it is given. Work that reads everything it
+ * needs before its first write lets an adapter send all its writes at once.
  */
 export interface TransactionBoundary {
   exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T>;

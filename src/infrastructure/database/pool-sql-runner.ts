@@ -1,5 +1,5 @@
 import { types, type CustomTypesConfig, type Pool, type QueryResultRow } from 'pg';
-import type { SqlRunner } from '../persistence/prisma/sql-runner';
+import { type RunOptions, sqlParameter, type SqlRunner } from '../persistence/prisma/sql-runner';
 import { statementName } from './statement-names';
 
 const TIMESTAMPTZ = 1184;
@@ -31,8 +31,9 @@ export class PoolSqlRunner implements SqlRunner {
     private readonly prepared: boolean,
   ) {}
 
-  async query<T>(text: string, values: readonly unknown[]): Promise<T[]> {
-    const config = { text, values: [...values], types: TYPES, ...(this.prepared && { name: statementName(text) }) };
+  async query<T>(text: string, values: readonly unknown[], options: RunOptions = {}): Promise<T[]> {
+    const prepare = this.prepared && (options.prepare ?? true);
+    const config = { text, values: values.map(sqlParameter), types: TYPES, ...(prepare && { name: statementName(text) }) };
     const result = await this.pool.query<QueryResultRow>(config);
     return result.rows as T[];
   }

@@ -44,7 +44,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
 /**
  * Every session reads and writes instants in UTC. The driver sends a Date as a timestamp without
  * its offset, which PostgreSQL reads in the session's time zone: on a server whose zone is not UTC
- * every stored instant would be shifted by it (tests/integration/database/session-time-zone.test.ts).
+ * every stored instant would be shifted by it (tests/integration/database/session-time-zone.server.test.ts).
  */
 const UTC_SESSION = "SET TIME ZONE 'UTC'";
 
@@ -86,6 +86,18 @@ const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024'])
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError) return UNAVAILABLE_CODES.has(error.code);
   return error instanceof Prisma.PrismaClientInitializationError || isConnectionFailure(error);
+}
+
+/**
+ * PostgreSQL received the statement and refused it (a constraint, a type): nothing of it was
+ * written. Unlike a connection lost on the way back, after which it may have committed.
+ */
+export function isRefusedByDatabase(error: unknown): boolean {
+  if (isDatabaseUnavailable(error)) return false;
+  if (error instanceof Prisma.PrismaClientKnownRequestError) return true;
+  if (typeof error !== 'object' || error === null) return false;
+  const { severity, code } = error as { severity?: unknown; code?: unknown };
+  return typeof severity === 'string' && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
 }
 
 /** The same for statements sent straight on the pool: node-postgres' and the socket's own errors. */

@@ -1,11 +1,16 @@
 // Statements sent straight on the pool Prisma shares (the service's busiest ones): parameters and
 // answers as through Prisma, and an unreachable or lost database recognised as unavailable (503,
 // not 500), like Prisma's own errors.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { createDatabaseClients, isDatabaseUnavailable } from '../../../src/infrastructure/database/prisma-client';
 import { proxyInFrontOf, type TcpProxy } from '../../support/tcp-proxy';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 
 jest.setTimeout(30_000);
+
+const run = promisify(execFile);
 
 const INSTANT = new Date('0001-01-01T00:00:00.001Z');
 
@@ -33,6 +38,23 @@ describe('statements on the shared pool', () => {
     );
 
     expect(row).toEqual({ at: INSTANT, list: ['a', "b'c"], none: null, text: 'ü' });
+  });
+
+  it("sends instants exactly whatever the process's time zone, historical offsets with seconds included", async () => {
+    // In a process of its own: Jest's sandbox keeps a copy of process.env, so TZ set here would not apply.
+    const script = `
+      const { createDatabaseClients } = require('./src/infrastructure/database/prisma-client');
+      const { prisma, sql } = createDatabaseClients(process.env.URL, { maxConnections: 1 });
+      const instants = ['1900-01-01T00:00:00.000Z', '1500-06-01T12:00:00.500Z', '2030-01-01T12:00:00.123Z'];
+      Promise.all(instants.map((iso) => sql.query('SELECT $1::timestamptz::text AS stored', [new Date(iso)])))
+        .then((rows) => console.log(JSON.stringify(rows.map(([row]) => row.stored))))
+        .finally(() => prisma.$disconnect());`;
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '-e', script], {
+      cwd: join(__dirname, '../../..'),
+      env: { ...process.env, TZ: 'Asia/Kolkata', URL: database.connectionString },
+    });
+
+    expect(JSON.parse(stdout)).toEqual(['1900-01-01 00:00:00+00', '1500-06-01 12:00:00.5+00', '2030-01-01 12:00:00.123+00']);
   });
 
   it('reports a database that cannot be reached as unavailable', async () => {

@@ -26,6 +26,7 @@ describe('optimistic exclusive work', () => {
   let database: TestDatabase;
   let repos: Repositories;
   let fallbacks: Fallback[];
+  let causes: unknown[];
   let boundary: PrismaTransactionBoundary;
 
   beforeAll(async () => {
@@ -42,7 +43,14 @@ describe('optimistic exclusive work', () => {
     await repos.items.add(anItem({ id: 'itm_1' }));
     await repos.events.add(anEvent({ id: 'evt_1' }));
     fallbacks = [];
-    boundary = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), { sql: database.sql, onFallback: (_account, fallback) => fallbacks.push(fallback) });
+    causes = [];
+    boundary = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), {
+      sql: database.sql,
+      onFallback: (_account, fallback, cause) => {
+        fallbacks.push(fallback);
+        if (cause !== undefined) causes.push(cause);
+      },
+    });
   });
 
   const version = async () => (await database.prisma.traveller.findUniqueOrThrow({ where: { accountId: 'acc_1' } })).version;
@@ -175,6 +183,7 @@ describe('optimistic exclusive work', () => {
     await expect(boundary.exclusive('acc_1', (inside) => inside.events.add(anEvent({ id: 'evt_1' })))).rejects.toThrow();
 
     expect(fallbacks).toEqual(['statement-failed']);
+    expect(causes).toEqual([expect.objectContaining({ code: '23505' })]);
     expect(await version()).toBe(before);
   });
 

@@ -5,7 +5,7 @@ import { aPausedTraveller } from '../../support/builders/traveller-builder';
 const known = (accountId: string, version = '1') => ({ row: travellerRow(aPausedTraveller(accountId)), version });
 
 describe('KnownTravellers', () => {
-  it('keeps at most its bound, forgetting the one used longest ago', () => {
+  it('keeps at most its bound, forgetting the one written longest ago', () => {
     const travellers = new KnownTravellers(2);
     travellers.remember('acc_1', known('acc_1'));
     travellers.remember('acc_2', known('acc_2'));

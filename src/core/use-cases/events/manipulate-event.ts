@@ -38,6 +38,8 @@ export class ManipulateEvent {
       const now = this.clock.now();
       const original = await repos.events.findForAccount(input.accountId, input.eventId);
       if (!original) throw new EventNotFound(input.eventId);
+      // Read before writing: reads after a write cost the optimistic path (ports/transaction-boundary.ts).
+      const earlier = await repos.events.manipulationsOf(input.accountId, original.id);
       const { event, manipulation } = manipulate(original, {
         id: this.ids.newId('man'),
         action: input.action,
@@ -55,8 +57,7 @@ export class ManipulateEvent {
         location: event.location,
         subjectId: null,
       });
-      const history = await repos.events.manipulationsOf(input.accountId, event.id);
-      return { event, manipulation, history };
+      return { event, manipulation, history: [...earlier, manipulation] };
     });
   }
 }

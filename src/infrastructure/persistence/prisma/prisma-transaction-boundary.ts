@@ -16,8 +16,11 @@ type TransactionClient = Prisma.TransactionClient;
  */
 const KNOWN_TRAVELLERS = 10_000;
 
-/** Why an account's exclusive work ran under its lock after an optimistic run (for the log). */
-export type FallbackListener = (accountId: string, fallback: Fallback) => void;
+/**
+ * Why an account's exclusive work ran under its lock after an optimistic run (for the log), with
+ * PostgreSQL's refusal when the optimistic statement failed.
+ */
+export type FallbackListener = (accountId: string, fallback: Fallback, cause?: unknown) => void;
 
 export interface BoundaryOptions {
   /** Statements outside transactions straight on Prisma's pool (default: through Prisma, as tests of the port may). */
@@ -61,7 +64,7 @@ export class PrismaTransactionBoundary implements TransactionBoundary {
     if (scope) return scope.within(locked);
     const outcome = await runOptimistically(this.sql, accountId, work, this.plain, this.known);
     if (outcome.applied) return outcome.result;
-    this.onFallback(accountId, outcome.fallback);
+    this.onFallback(accountId, outcome.fallback, outcome.cause);
     return this.prisma.$transaction(locked, TRANSACTION_OPTIONS);
   }
 

@@ -10,7 +10,7 @@ export interface KnownTraveller {
  * The travellers this process wrote last, so optimistic work can start without reading the row:
  * the write's guard checks the version anyway, and a traveller changed elsewhere meanwhile (another
  * process, a locked run) only costs a fresh read and a second try. Bounded by count; a Map keeps
- * insertion order, so the entry used longest ago is the first one.
+ * insertion order, so the first entry is the one written longest ago, which goes first.
  */
 export class KnownTravellers {
   private readonly byAccount = new Map<string, KnownTraveller>();

@@ -1,5 +1,5 @@
 import type { Repositories } from '../../../../core/ports/repositories';
-import { isDatabaseUnavailable } from '../../../database/prisma-client';
+import { isDatabaseUnavailable, isRefusedByDatabase } from '../../../database/prisma-client';
 import { Prisma } from '../generated/client';
 import { TRAVELLER_SELECT, travellerFromRow, travellerRow, type TravellerRow } from '../repositories/prisma-traveller-repository';
 import type { SqlRunner } from '../sql-runner';
@@ -11,7 +11,15 @@ import { WriteSet } from './write-statement';
 /** Why a run did not apply: the unit of work then runs again under the account's lock. */
 export type Fallback = 'conflict' | 'needs-lock' | 'refused' | 'statement-failed' | 'no-traveller';
 
-export type OptimisticOutcome<T> = { readonly applied: true; readonly result: T } | { readonly applied: false; readonly fallback: Fallback };
+export type OptimisticOutcome<T> =
+  | { readonly applied: true; readonly result: T }
+  | { readonly applied: false; readonly fallback: Fallback; readonly cause?: unknown };
+
+/**
+ * Statements of up to this many writes are prepared on each connection (an anchor: 2, a clock
+ * shift: none). Longer ones vary with their input (a travel's items) and are sent unprepared.
+ */
+const PREPARED_WRITES = 4;
 
 type Work<T> = (repositories: Repositories) => Promise<T>;
 
@@ -66,23 +74,16 @@ async function attempt<T>(
   const statement = state.writes.statement(accountId, start.version, state.travellerSaved, TRAVELLERS);
   let applied: Array<{ version: string }>;
   try {
-    applied = await sql.query<{ version: string }>(statement.sql, statement.values.map(asParameter));
+    applied = await sql.query<{ version: string }>(statement.sql, statement.values, { prepare: state.writes.size <= PREPARED_WRITES });
   } catch (error) {
-    // A refused row (a key taken meanwhile, say): the locked rerun meets it and reports it as usual.
-    if (isDatabaseUnavailable(error)) throw error;
-    return { applied: false, fallback: 'statement-failed' };
+    // Refused by PostgreSQL (a key taken meanwhile, say): nothing was written, and the locked rerun
+    // meets it and reports it as usual. Anything else (a connection lost on the way back) leaves it
+    // unknown whether the statement committed: a rerun could apply the work twice.
+    if (!isRefusedByDatabase(error)) throw error;
+    return { applied: false, fallback: 'statement-failed', cause: error };
   }
   const [moved] = applied;
   if (!moved) return { applied: false, fallback: 'conflict' };
   known.remember(accountId, { row: travellerRow(state.traveller), version: moved.version });
   return { applied: true, result };
-}
-
-/**
- * Instants as ISO 8601 text, cast to timestamptz in the statement: the driver would send a Date
- * without its offset, read in the session's time zone (which the service sets to UTC; this does
- * not depend on it).
- */
-function asParameter(value: unknown): unknown {
-  return value instanceof Date ? value.toISOString() : value;
 }

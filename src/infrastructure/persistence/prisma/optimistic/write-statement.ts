@@ -38,6 +38,10 @@ export class WriteSet {
     return this.writes.length === 0;
   }
 
+  get size(): number {
+    return this.writes.length;
+  }
+
   insert(spec: TableSpec, row: Row): void {
     this.writes.push({ kind: 'insert', spec, row });
     this.byRow.set(rowKey(spec, row), this.writes.length - 1);
