@@ -15,9 +15,11 @@ RUN npm run build && npm prune --omit=dev --ignore-scripts
 # --- runtime: compiled code, production dependencies and migrations, as a non-root user --------
 FROM node:20-bookworm-slim AS runtime
 # WEB_CONCURRENCY: worker processes (about one per core the container may use; more than 1 needs DATABASE_URL).
-# The V8 old space bounded as `npm start` bounds it (.env.example, docs/performance.md).
+# The V8 old space bounded, and large allocations handed back, as `npm start` does (.env.example,
+# docs/operations.md#memory).
 ENV NODE_ENV=production \
     NODE_OPTIONS=--max-old-space-size=128 \
+    MALLOC_MMAP_THRESHOLD_=131072 \
     PORT=3000 \
     HOST=0.0.0.0 \
     WEB_CONCURRENCY=1

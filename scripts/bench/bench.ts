@@ -106,6 +106,7 @@ function startService(databaseUrl: string, workers: number): Promise<Started> {
     NODE_ENV: 'production',
     // As `npm start` and the container image run it (.env.example).
     NODE_OPTIONS: process.env.NODE_OPTIONS ?? '--max-old-space-size=128',
+    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
     HOST: '127.0.0.1',
     PORT: '0',
     DATABASE_URL: databaseUrl,
