@@ -55,16 +55,22 @@ describe('operating the service', () => {
     expect(made.body.request_id).toBe(made.headers['x-request-id']);
   });
 
-  it('logs one JSON line per request with method, path, status, duration, account and request id, and no secrets', async () => {
+  it('logs one JSON line per request with method, path, client address, status, duration, account and request id, and no secrets', async () => {
     const me = await t.signUp();
     log.lines.length = 0;
     log.raw.length = 0;
-    await request(t.app).get('/timelines?limit=5').set('Authorization', me.auth).set('Cookie', 'tns_session=secret-cookie').set('X-Request-Id', 'req-anchor');
+    await request(t.app)
+      .get('/timelines?limit=5')
+      .set('Authorization', me.auth)
+      .set('Cookie', 'tns_session=secret-cookie')
+      .set('X-Request-Id', 'req-anchor')
+      // Not behind a trusted proxy: a client cannot name its own address.
+      .set('X-Forwarded-For', '203.0.113.7');
 
     const requests = log.lines.filter((line) => line.request_id === 'req-anchor');
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({
-      req: { method: 'GET', path: '/timelines' },
+      req: { method: 'GET', path: '/timelines', remoteAddress: expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$|^::1$/) },
       res: { status: 200 },
       responseTime: expect.any(Number),
       account_id: me.id,
@@ -74,5 +80,20 @@ describe('operating the service', () => {
     expect(everything).not.toContain(me.apiKey);
     expect(everything).not.toContain('secret-cookie');
     expect(everything).not.toContain('correct horse battery');
+  });
+});
+
+describe('the request log behind a trusted proxy (TRUST_PROXY=1)', () => {
+  const log = memoryLogger();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ trustProxy: 1, logger: log.logger });
+  });
+  afterAll(() => t.close());
+
+  it("logs the client's address the proxy saw, not one the client named before it", async () => {
+    await request(t.app).get('/healthz').set('X-Forwarded-For', '198.51.100.9, 203.0.113.7').set('X-Request-Id', 'req-proxied');
+
+    expect(log.lines.find((line) => line.request_id === 'req-proxied')).toMatchObject({ req: { remoteAddress: '203.0.113.7' } });
   });
 });

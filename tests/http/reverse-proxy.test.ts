@@ -126,7 +126,7 @@ describe('behind nginx, with TRUST_PROXY=1 (the one nginx hop)', () => {
       expect(response.headers['x-request-id']).toBe('trace-42.proxy:1');
       expect(response.body.request_id).toBe('trace-42.proxy:1');
       expect(await proxyLogLine(proxy.nginx, 'trace-42.proxy:1')).toEqual(expect.objectContaining({ path: '/timelines', status: 401, client: '127.0.0.1' }));
-      expect(serviceLogLine(log, 'trace-42.proxy:1')).toEqual(expect.objectContaining({ req: { method: 'GET', path: '/timelines' }, res: { status: 401 } }));
+      expect(serviceLogLine(log, 'trace-42.proxy:1')).toEqual(expect.objectContaining({ req: { method: 'GET', path: '/timelines', remoteAddress: '127.0.0.1' }, res: { status: 401 } }));
     });
 
     it("gives a request without one nginx's $request_id, which the service keeps and answers", async () => {
@@ -135,7 +135,7 @@ describe('behind nginx, with TRUST_PROXY=1 (the one nginx hop)', () => {
       const id = String(response.headers['x-request-id']);
       expect(id).toMatch(/^[0-9a-f]{32}$/);
       expect(await proxyLogLine(proxy.nginx, id)).toEqual(expect.objectContaining({ path: '/healthz', status: 200 }));
-      expect(serviceLogLine(log, id)).toEqual(expect.objectContaining({ req: { method: 'GET', path: '/healthz' } }));
+      expect(serviceLogLine(log, id)).toEqual(expect.objectContaining({ req: { method: 'GET', path: '/healthz', remoteAddress: '127.0.0.1' } }));
     });
 
     it('replaces an id the service would refuse with nginx\'s, so both logs still agree', async () => {

@@ -2,7 +2,8 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 
 /**
- * One JSON line per request: method, path, status, duration, account and request id. Built from
+ * One JSON line per request: method, path, client address, status, duration, account and request
+ * id. Built from
  * chosen fields only, never from headers or bodies, so keys, passwords and cookies cannot appear.
  *
  * Written on pino directly rather than through pino-http: pino-http makes a child logger for
@@ -20,7 +21,9 @@ export function requestLog(logger: Logger): RequestHandler {
       // An answer never started has no status (res.statusCode would say a misleading 200).
       const status = completed || res.headersSent ? res.statusCode : null;
       const line = {
-        req: { method: req.method, path },
+        // The client's address as `trust proxy` resolves it (TRUST_PROXY): behind the proxy, the
+        // address the proxy saw; a client's own X-Forwarded-For counts only from trusted hops.
+        req: { method: req.method, path, remoteAddress: req.ip },
         res: { status },
         responseTime: Math.round(performance.now() - started),
         account_id: accountOf(res.locals),
