@@ -28,8 +28,9 @@ export interface Config {
   readonly webConcurrency: number;
   /**
    * DATABASE_POOL_SIZE: connections each serving process may open to DATABASE_URL. Default 10, or
-   * fewer with more than 8 workers, so that the workers together stay within 80 (PostgreSQL's
-   * default max_connections is 100). The embedded database always takes one.
+   * fewer with 8 workers or more, so that the workers' pools and their key-change listeners
+   * together stay within 80 (PostgreSQL's default max_connections is 100) up to 40 workers. The
+   * embedded database always takes one.
    */
   readonly databasePoolSize: number;
   /** API_KEY_CACHE_SIZE: verified API keys each process keeps in memory (default 10,000; 0 turns the cache off). */
@@ -79,9 +80,11 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
         'Set DATABASE_URL to a PostgreSQL server, or WEB_CONCURRENCY=1.',
     );
   }
-  const defaultPoolSize = Math.max(1, Math.min(DEFAULT_POOL_SIZE, Math.floor(DEFAULT_CONNECTION_BUDGET / webConcurrency)));
-  const databasePoolSize = countFromOne(env, 'DATABASE_POOL_SIZE', defaultPoolSize, 1_000, 'connections per process', problems);
   const apiKeyCacheSize = wholeNumber(env, 'API_KEY_CACHE_SIZE', DEFAULT_API_KEY_CACHE_SIZE, problems);
+  // With the key cache on, each process also holds one connection outside its pool, to LISTEN.
+  const perProcess = Math.floor(DEFAULT_CONNECTION_BUDGET / webConcurrency) - (apiKeyCacheSize > 0 ? 1 : 0);
+  const defaultPoolSize = Math.max(1, Math.min(DEFAULT_POOL_SIZE, perProcess));
+  const databasePoolSize = countFromOne(env, 'DATABASE_POOL_SIZE', defaultPoolSize, 1_000, 'connections per process', problems);
   const databasePreparedStatements = onOrOff(env, 'DATABASE_PREPARED_STATEMENTS', true, problems);
   if (problems.length > 0 || !logLevel) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   return {

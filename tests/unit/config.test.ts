@@ -100,9 +100,13 @@ describe('readConfig', () => {
       expect(readConfig({ WEB_CONCURRENCY: '1' }).webConcurrency).toBe(1);
     });
 
-    it('keeps the default pools of all workers within 80 connections, each at most 10 and at least 1', () => {
-      const poolOf = (workers: number) => readConfig({ ...server, WEB_CONCURRENCY: String(workers) }).databasePoolSize;
-      expect([1, 2, 8, 9, 16, 40, 64].map(poolOf)).toEqual([10, 10, 10, 8, 5, 2, 1]);
+    it('keeps the default pools of all workers, with their key-change listeners, within 80 connections, each at most 10 and at least 1', () => {
+      const poolOf = (workers: number, cache = {}) => readConfig({ ...server, ...cache, WEB_CONCURRENCY: String(workers) }).databasePoolSize;
+      const workers = [1, 2, 8, 9, 16, 40, 64];
+      expect(workers.map((count) => poolOf(count))).toEqual([10, 10, 9, 7, 4, 1, 1]);
+      expect(workers.slice(0, 6).map((count) => count * (poolOf(count) + 1))).toEqual([11, 22, 80, 72, 80, 80]);
+      // Without the key cache there is no listener to count.
+      expect(workers.map((count) => poolOf(count, { API_KEY_CACHE_SIZE: '0' }))).toEqual([10, 10, 10, 8, 5, 2, 1]);
       expect(readConfig({ ...server, WEB_CONCURRENCY: '16', DATABASE_POOL_SIZE: '20' }).databasePoolSize).toBe(20);
     });
   });
