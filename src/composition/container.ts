@@ -68,10 +68,8 @@ export function buildContainer(options: ContainerOptions): Container {
 
   // Shared by the boundary and the idempotency store: a request's writes commit with its kept answer.
   const requests = new RequestTransactions(options.prisma);
-  container
-    .bind<TransactionBoundary>(TOKENS.TransactionBoundary)
-    .toConstantValue(new PrismaTransactionBoundary(options.prisma, requests, { sql: options.sql, onFallback: options.onOptimisticFallback }),
-  );
+  const boundary = new PrismaTransactionBoundary(options.prisma, requests, { sql: options.sql, onFallback: options.onOptimisticFallback });
+  container.bind<TransactionBoundary>(TOKENS.TransactionBoundary).toConstantValue(boundary);
   container.bind<WallClock>(TOKENS.WallClock).toConstantValue(options.wallClock ?? new SystemWallClock());
   container.bind<IdGenerator>(TOKENS.IdGenerator).toConstantValue(new RandomIdGenerator());
   container.bind<CredentialHasher>(TOKENS.CredentialHasher).toConstantValue(new ScryptCredentialHasher());

@@ -62,7 +62,7 @@ export class PrismaTransactionBoundary implements TransactionBoundary {
     // A request scope keeps its writes for its answer's transaction: they cannot commit alone.
     const scope = this.requests.current();
     if (scope) return scope.within(locked);
-    const outcome = await runOptimistically(this.sql, accountId, work, this.plain, this.known);
+    const outcome = await runOptimistically({ sql: this.sql, accountId, work, plain: this.plain, known: this.known });
     if (outcome.applied) return outcome.result;
     this.onFallback(accountId, outcome.fallback, outcome.cause);
     return this.prisma.$transaction(locked, TRANSACTION_OPTIONS);

@@ -3,7 +3,7 @@ import type { Repositories } from '../../../../core/ports/repositories';
 import { eventRow } from '../repositories/prisma-event-repository';
 import { timelineRow } from '../repositories/prisma-timeline-repository';
 import { travellerRow, type TravellerRow } from '../repositories/prisma-traveller-repository';
-import { ANCHORS, EVENT_MANIPULATIONS, EVENTS, ITEMS, TIMELINES, TRAVELS } from './tables';
+import { ANCHORS, EVENT_MANIPULATIONS, EVENTS, ITEMS, TIMELINES, TRAVELS } from '../tables';
 import type { WriteSet } from './write-statement';
 
 /** Thrown inside optimistic work that needs what only a locked transaction gives; it reruns there. */

@@ -5,7 +5,6 @@ import { TRAVELLER_SELECT, travellerFromRow, travellerRow, type TravellerRow } f
 import type { SqlRunner } from '../sql-runner';
 import type { KnownTraveller, KnownTravellers } from './known-travellers';
 import { NeedsLock, optimisticRepositories, type OptimisticState } from './optimistic-repositories';
-import { TRAVELLERS } from './tables';
 import { WriteSet } from './write-statement';
 
 /** Why a run did not apply: the unit of work then runs again under the account's lock. */
@@ -21,7 +20,15 @@ export type OptimisticOutcome<T> =
  */
 const PREPARED_WRITES = 4;
 
-type Work<T> = (repositories: Repositories) => Promise<T>;
+/** One account's exclusive work, and what an optimistic run of it uses. */
+export interface OptimisticRun<T> {
+  readonly sql: SqlRunner;
+  readonly accountId: string;
+  readonly work: (repositories: Repositories) => Promise<T>;
+  /** The repositories outside any transaction, for the work's reads. */
+  readonly plain: Repositories;
+  readonly known: KnownTravellers;
+}
 
 /**
  * One account's exclusive work without a transaction: start from the traveller and its version
@@ -32,16 +39,11 @@ type Work<T> = (repositories: Repositories) => Promise<T>;
  * read after a write, a refusal that may rest on a state read in two moments) it leaves to the
  * locked rerun, whose answer is the one that counts.
  */
-export async function runOptimistically<T>(
-  sql: SqlRunner,
-  accountId: string,
-  work: Work<T>,
-  plain: Repositories,
-  known: KnownTravellers,
-): Promise<OptimisticOutcome<T>> {
+export async function runOptimistically<T>(run: OptimisticRun<T>): Promise<OptimisticOutcome<T>> {
+  const { sql, accountId, known } = run;
   const remembered = known.get(accountId);
   if (remembered) {
-    const outcome = await attempt(sql, accountId, work, plain, known, remembered, true);
+    const outcome = await attempt(run, remembered, true);
     if (outcome.applied || outcome.fallback !== 'conflict') return outcome;
     known.forget(accountId);
   }
@@ -49,18 +51,10 @@ export async function runOptimistically<T>(
   const [read] = await sql.query<TravellerRow & { version: string }>(reading.text, reading.values);
   if (!read) return { applied: false, fallback: 'no-traveller' };
   const { version, ...row } = read;
-  return attempt(sql, accountId, work, plain, known, { row, version }, false);
+  return attempt(run, { row, version }, false);
 }
 
-async function attempt<T>(
-  sql: SqlRunner,
-  accountId: string,
-  work: Work<T>,
-  plain: Repositories,
-  known: KnownTravellers,
-  start: KnownTraveller,
-  remembered: boolean,
-): Promise<OptimisticOutcome<T>> {
+async function attempt<T>({ sql, accountId, work, plain, known }: OptimisticRun<T>, start: KnownTraveller, remembered: boolean): Promise<OptimisticOutcome<T>> {
   const state: OptimisticState = { accountId, traveller: travellerFromRow(start.row), travellerSaved: null, writes: new WriteSet(), reads: 0 };
   let result: T;
   try {
@@ -71,7 +65,7 @@ async function attempt<T>(
   }
   // A traveller read just now, and nothing else read or written: the answer rests on one state.
   if (!remembered && state.writes.isEmpty && !state.travellerSaved && state.reads === 0) return { applied: true, result };
-  const statement = state.writes.statement(accountId, start.version, state.travellerSaved, TRAVELLERS);
+  const statement = state.writes.statement(accountId, start.version, state.travellerSaved);
   let applied: Array<{ version: string }>;
   try {
     applied = await sql.query<{ version: string }>(statement.sql, statement.values, { prepare: state.writes.size <= PREPARED_WRITES });

@@ -2,14 +2,7 @@
 // acts only when the guard (the account's traveller at the version the unit read) matched. One
 // round trip, no BEGIN/COMMIT, and atomic: a single statement commits whole or not at all.
 
-type SqlType = 'text' | 'timestamptz' | 'boolean' | 'int' | 'bigint' | 'text[]';
-
-/** A table's columns by the field names the domain uses; `key` fields identify a row. */
-export interface TableSpec {
-  readonly table: string;
-  readonly key: readonly string[];
-  readonly columns: Readonly<Record<string, readonly [column: string, type: SqlType]>>;
-}
+import { columnOf, type SqlType, type TableSpec, TRAVELLERS } from '../tables';
 
 /** A row by field names: a domain object or a repository's row of it. */
 type Row = object;
@@ -64,16 +57,16 @@ export class WriteSet {
    * It answers the traveller's new version when the writes were made, no row when another writer
    * came first.
    */
-  statement(accountId: string, version: string, travellerState: Row | null, travellerSpec: TableSpec): Statement {
+  statement(accountId: string, version: string, travellerState: Row | null): Statement {
     const values: unknown[] = [];
     const param = (value: unknown, type: SqlType) => {
       values.push(value);
       return `$${values.length}::${type}`;
     };
     const setTraveller = travellerState
-      ? assignments(travellerSpec, travellerState, param).map((assignment) => `, ${assignment}`).join('')
+      ? assignments(TRAVELLERS, travellerState, param).map((assignment) => `, ${assignment}`).join('')
       : '';
-    const guard = `UPDATE ${travellerSpec.table} SET version = version + 1${setTraveller}
+    const guard = `UPDATE ${TRAVELLERS.table} SET version = version + 1${setTraveller}
       WHERE account_id = ${param(accountId, 'text')} AND version = ${param(version, 'bigint')} RETURNING version`;
     const ctes = this.writes.map((write, index) => `w${index} AS (${write.kind === 'insert' ? insertSql(write, param) : updateSql(write, param)})`);
     return { sql: `WITH guard AS (${guard})${ctes.map((cte) => `, ${cte}`).join('')} SELECT version::text AS version FROM guard`, values };
@@ -83,33 +76,27 @@ export class WriteSet {
 type Param = (value: unknown, type: SqlType) => string;
 
 function insertSql({ spec, row }: Write, param: Param): string {
-  const fields = Object.keys(spec.columns);
-  const columns = fields.map((field) => `"${columnOf(spec, field)[0]}"`);
-  const selected = fields.map((field) => param(valueOf(spec, row, field), columnOf(spec, field)[1]));
+  const fields = Object.entries(spec.types);
+  const columns = fields.map(([field]) => `"${columnOf(field)}"`);
+  const selected = fields.map(([field, type]) => param(valueOf(spec, row, field), type));
   return `INSERT INTO ${spec.table} (${columns.join(', ')}) SELECT ${selected.join(', ')} FROM guard`;
 }
 
 function updateSql({ spec, row }: Write, param: Param): string {
-  const where = spec.key.map((field) => {
-    const [column, type] = columnOf(spec, field);
-    return `${spec.table}."${column}" = ${param(valueOf(spec, row, field), type)}`;
-  });
+  const where = spec.key.map((field) => `${spec.table}."${columnOf(field)}" = ${param(valueOf(spec, row, field), typeOf(spec, field))}`);
   return `UPDATE ${spec.table} SET ${assignments(spec, row, param).join(', ')} FROM guard WHERE ${where.join(' AND ')}`;
 }
 
 function assignments(spec: TableSpec, row: Row, param: Param): string[] {
-  return Object.keys(spec.columns)
-    .filter((field) => !spec.key.includes(field))
-    .map((field) => {
-      const [column, type] = columnOf(spec, field);
-      return `"${column}" = ${param(valueOf(spec, row, field), type)}`;
-    });
+  return Object.entries(spec.types)
+    .filter(([field]) => !spec.key.includes(field))
+    .map(([field, type]) => `"${columnOf(field)}" = ${param(valueOf(spec, row, field), type)}`);
 }
 
-function columnOf(spec: TableSpec, field: string): readonly [string, SqlType] {
-  const column = spec.columns[field];
-  if (!column) throw new Error(`${spec.table} has no column for ${field}`);
-  return column;
+function typeOf(spec: TableSpec, field: string): SqlType {
+  const type = spec.types[field];
+  if (!type) throw new Error(`${spec.table} has no column for ${field}`);
+  return type;
 }
 
 function valueOf(spec: TableSpec, row: Row, field: string): unknown {

@@ -5,6 +5,7 @@ import type { EventQuery, EventRepository, EventsAt } from '../../../../core/por
 import type { Db } from '../db';
 import { Prisma } from '../generated/client';
 import { prismaSql, type SqlRunner } from '../sql-runner';
+import { EVENTS, selectList } from '../tables';
 
 const KINDS: readonly EventKind[] = ['arrival', 'anchor_set', 'item_retrieved', 'manipulation'];
 
@@ -25,11 +26,7 @@ const EVENT_COLUMNS = {
 } as const;
 
 /** EVENT_COLUMNS for raw SQL, named as the domain names them. */
-const EVENT_SELECT = Prisma.raw(
-  `account_id AS "accountId", id AS "id", timeline_id AS "timelineId", kind AS "kind", time AS "time",
-   original_time AS "originalTime", description AS "description", location AS "location",
-   subject_id AS "subjectId", recorded_at AS "recordedAt", revision AS "revision"`,
-);
+const EVENT_SELECT = selectList(EVENTS, ['descriptionKey', 'locationKey']);
 
 export class PrismaEventRepository implements EventRepository {
   constructor(

@@ -3,6 +3,7 @@ import type { TimelineCursor, TimelineRepository } from '../../../../core/ports/
 import type { Db } from '../db';
 import { Prisma } from '../generated/client';
 import { prismaSql, type SqlRunner } from '../sql-runner';
+import { selectList, TIMELINES } from '../tables';
 
 const STATUSES: readonly TimelineStatus[] = ['open', 'active', 'completed', 'expired'];
 
@@ -17,10 +18,7 @@ type TimelineRow = {
 };
 
 /** The columns for raw SQL, named as TimelineRow names them. */
-const TIMELINE_SELECT = Prisma.raw(
-  `account_id AS "accountId", id AS "id", name AS "name", destination_time AS "destinationTime",
-   created_at AS "createdAt", status AS "status", window_minutes AS "windowMinutes"`,
-);
+const TIMELINE_SELECT = selectList(TIMELINES);
 
 export class PrismaTimelineRepository implements TimelineRepository {
   constructor(

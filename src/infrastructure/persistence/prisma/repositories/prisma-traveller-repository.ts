@@ -2,7 +2,7 @@ import { Clock } from '../../../../core/domain/clock';
 import { Traveller } from '../../../../core/domain/traveller';
 import type { TravellerRepository } from '../../../../core/ports/repositories';
 import type { Db } from '../db';
-import { Prisma } from '../generated/client';
+import { selectList, TRAVELLERS } from '../tables';
 
 export type TravellerRow = {
   accountId: string;
@@ -15,11 +15,7 @@ export type TravellerRow = {
 };
 
 /** The traveller's columns for raw SQL, named as TravellerRow names them. */
-export const TRAVELLER_SELECT = Prisma.raw(
-  `account_id AS "accountId", clock_reading AS "clockReading", clock_read_at AS "clockReadAt",
-   clock_paused AS "clockPaused", timeline_id AS "timelineId", location AS "location",
-   journey_travel_id AS "journeyTravelId"`,
-);
+export const TRAVELLER_SELECT = selectList(TRAVELLERS);
 
 export class PrismaTravellerRepository implements TravellerRepository {
   /** The row as this transaction locked it, then saved it: nobody else can change it meanwhile. */
