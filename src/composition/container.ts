@@ -73,7 +73,7 @@ export function buildContainer(options: ContainerOptions): Container {
   container.bind<WallClock>(TOKENS.WallClock).toConstantValue(options.wallClock ?? new SystemWallClock());
   container.bind<IdGenerator>(TOKENS.IdGenerator).toConstantValue(new RandomIdGenerator());
   container.bind<CredentialHasher>(TOKENS.CredentialHasher).toConstantValue(new ScryptCredentialHasher());
-  container.bind<RateCounterStore>(TOKENS.RateCounterStore).toConstantValue(new PrismaRateCounterStore(options.prisma));
+  container.bind<RateCounterStore>(TOKENS.RateCounterStore).toConstantValue(new PrismaRateCounterStore(options.prisma, options.sql));
   container
     .bind<VerifiedKeyCache>(TOKENS.VerifiedKeyCache)
     .toConstantValue(options.verifiedKeyCache ?? new LruVerifiedKeyCache({ maxEntries: 0 }));

@@ -1,4 +1,4 @@
-import express, { Router, type Express, type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Container } from 'inversify';
 import { IdempotencyStore } from '../../core/ports/idempotency-store';
@@ -73,13 +73,15 @@ export function createApp(container: Container, options: AppOptions): Express {
   const countRequest = container.get(CountRequest);
   const { perKeyPerSecond = 0, accountsPerMinute = 0 } = options.rateLimit ?? {};
   if (accountsPerMinute > 0) app.post(ACCOUNT_PATHS, perAddress(countRequest, accountsPerMinute));
+  // The per-key limit needs the principal, so it runs right after authentication.
+  const authenticated = [authenticate(container.get(AuthenticateApiKey)), ...(perKeyPerSecond > 0 ? [perApiKey(countRequest, perKeyPerSecond)] : [])];
+  const logError = options.logError ?? (options.logger ? (error: unknown) => options.logger?.error({ err: error }, 'request failed') : console.error);
+  // The API first: its requests are nearly all of them, and Express tries routes in order. The
+  // pages' paths and the API's do not overlap, so the order changes no answer.
+  app.use(mountRoutes(routes, authenticated, idempotency(container.get(IdempotencyStore), logError)));
   const csrf = new CsrfGuard(options.formSecret);
   app.use(dashboardRouter(container, csrf));
   app.use(docsConsoleRouter(container, csrf));
-  // The per-key limit needs the principal, so it runs right after authentication.
-  const authenticated = Router().use(authenticate(container.get(AuthenticateApiKey)), ...(perKeyPerSecond > 0 ? [perApiKey(countRequest, perKeyPerSecond)] : []));
-  const logError = options.logError ?? (options.logger ? (error: unknown) => options.logger?.error({ err: error }, 'request failed') : console.error);
-  app.use(mountRoutes(routes, authenticated, idempotency(container.get(IdempotencyStore), logError)));
   app.use(routeNotFound);
   app.use(problemHandler(logError, options.isUnavailable));
   return app;

@@ -3,14 +3,18 @@ import { provisionTestDatabase, type TestDatabase } from '../../support/test-dat
 
 jest.setTimeout(30_000);
 
-describe('PrismaRateCounterStore', () => {
+// Through Prisma's client, and on the shared pool as the service counts: the same answers.
+describe.each([
+  ['through Prisma', (database: TestDatabase) => new PrismaRateCounterStore(database.prisma)],
+  ['on the pool', (database: TestDatabase) => new PrismaRateCounterStore(database.prisma, database.sql)],
+])('PrismaRateCounterStore %s', (_, build) => {
   let database: TestDatabase;
   let store: PrismaRateCounterStore;
   const second = new Date('2026-11-22T04:00:00.000Z');
 
   beforeAll(async () => {
     database = await provisionTestDatabase();
-    store = new PrismaRateCounterStore(database.prisma);
+    store = build(database);
   });
   afterAll(() => database.close());
 

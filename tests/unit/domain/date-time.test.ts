@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { instantAt, parseDateTime } from '../../../src/core/domain/date-time';
 import { formatDateTime } from '../../../src/core/domain/date-time-format';
 import { TimeOutOfRange } from '../../../src/core/domain/errors';
@@ -68,6 +69,16 @@ describe('formatDateTime', () => {
   it('writes four-digit years at both ends of the range', () => {
     expect(formatDateTime(new Date('0001-01-01T00:00:00Z'))).toBe('0001-01-01T00:00:00Z');
     expect(formatDateTime(new Date('9999-12-31T23:59:59Z'))).toBe('9999-12-31T23:59:59Z');
+  });
+
+  it('writes every instant as toISOString does, cut to whole seconds', () => {
+    const anyInstant = fc.date({ min: new Date('-009999-01-01T00:00:00Z'), max: new Date('+019999-12-31T23:59:59.999Z'), noInvalidDate: true });
+    fc.assert(
+      fc.property(anyInstant, (instant) => {
+        expect(formatDateTime(instant)).toBe(`${instant.toISOString().slice(0, -5)}Z`);
+      }),
+      { numRuns: 5_000 },
+    );
   });
 
   it('round-trips through parseDateTime', () => {

@@ -14,9 +14,19 @@ export interface TableSpec {
   readonly types: Readonly<Record<string, SqlType>>;
 }
 
-/** The column of a field: `clockReadAt` is stored as `clock_read_at`. */
+const columns = new Map<string, string>();
+
+/**
+ * The column of a field: `clockReadAt` is stored as `clock_read_at`. Asked for every column of
+ * every optimistic write, and the fields are the few of the tables below: each is worked out once.
+ */
 export function columnOf(field: string): string {
-  return field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+  let column = columns.get(field);
+  if (column === undefined) {
+    column = field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+    columns.set(field, column);
+  }
+  return column;
 }
 
 /** The table's columns for a SELECT, each named as its field (`clock_read_at AS "clockReadAt"`). */

@@ -29,8 +29,16 @@ export function validateInput<T extends object>(dto: ClassConstructor<T>, input:
   return instance;
 }
 
-function knownProperties(dto: ClassConstructor<object>): Set<string> {
-  return new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((meta) => meta.propertyName));
+/** Decorators register a class's fields when it is defined, so each class is looked up once. */
+const knownByDto = new WeakMap<ClassConstructor<object>, ReadonlySet<string>>();
+
+function knownProperties(dto: ClassConstructor<object>): ReadonlySet<string> {
+  let known = knownByDto.get(dto);
+  if (!known) {
+    known = new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((meta) => meta.propertyName));
+    knownByDto.set(dto, known);
+  }
+  return known;
 }
 
 function fieldErrors(error: ValidationError, parent: string): FieldError[] {
