@@ -158,6 +158,17 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
         expect(await events().listAt('acc_2', { ...query, timelineId: null })).toEqual({ timelineId: 'primary', events: [] });
       });
 
+      it('pages on where the traveller stands as on a timeline named', async () => {
+        await subject.current.repos.travellers.add(aTravellerAwayOn('tml_1'));
+        const after = { time: at('1815-06-18T11:30:00.000Z'), id: 'evt_b' };
+
+        const traveller = await events().listAt('acc_1', { ...query, timelineId: null, limit: 2, after });
+        const named = await events().listAt('acc_1', { ...query, limit: 2, after });
+
+        expect(traveller?.events.map((event) => event.id)).toEqual(['evt_c', 'evt_d']);
+        expect(traveller).toEqual(named);
+      });
+
       it('answers null for a timeline the account does not have, its own or none at all', async () => {
         expect(await events().listAt('acc_2', { ...query, timelineId: 'tml_3' })).toBeNull();
         expect(await events().listAt('acc_1', { ...query, timelineId: 'tml_404' })).toBeNull();

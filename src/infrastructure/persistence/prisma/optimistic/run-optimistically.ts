@@ -1,6 +1,5 @@
 import type { Repositories } from '../../../../core/ports/repositories';
 import { isDatabaseUnavailable, isRefusedByDatabase } from '../../../database/prisma-client';
-import { Prisma } from '../generated/client';
 import { TRAVELLER_SELECT, travellerFromRow, travellerRow, type TravellerRow } from '../repositories/prisma-traveller-repository';
 import type { SqlRunner } from '../sql-runner';
 import type { KnownTraveller, KnownTravellers } from './known-travellers';
@@ -19,6 +18,8 @@ export type OptimisticOutcome<T> =
  * shift: none). Longer ones vary with their input (a travel's items) and are sent unprepared.
  */
 const PREPARED_WRITES = 4;
+
+const READ_TRAVELLER = `SELECT ${TRAVELLER_SELECT}, version::text AS version FROM travellers WHERE account_id = $1`;
 
 /** One account's exclusive work, and what an optimistic run of it uses. */
 export interface OptimisticRun<T> {
@@ -47,8 +48,7 @@ export async function runOptimistically<T>(run: OptimisticRun<T>): Promise<Optim
     if (outcome.applied || outcome.fallback !== 'conflict') return outcome;
     known.forget(accountId);
   }
-  const reading = Prisma.sql`SELECT ${TRAVELLER_SELECT}, version::text AS version FROM travellers WHERE account_id = ${accountId}`;
-  const [read] = await sql.query<TravellerRow & { version: string }>(reading.text, reading.values);
+  const [read] = await sql.query<TravellerRow & { version: string }>(READ_TRAVELLER, [accountId]);
   if (!read) return { applied: false, fallback: 'no-traveller' };
   const { version, ...row } = read;
   return attempt(run, { row, version }, false);

@@ -3,7 +3,6 @@ import { textDigest } from '../text-digest';
 import type { EventKind, EventManipulation, TimelineEvent } from '../../../../core/domain/timeline-event';
 import type { EventQuery, EventRepository, EventsAt } from '../../../../core/ports/repositories';
 import type { Db } from '../db';
-import { Prisma } from '../generated/client';
 import { prismaSql, type SqlRunner } from '../sql-runner';
 import { EVENTS, selectList } from '../tables';
 
@@ -27,6 +26,33 @@ const EVENT_COLUMNS = {
 
 /** EVENT_COLUMNS for raw SQL, named as the domain names them. */
 const EVENT_SELECT = selectList(EVENTS, ['descriptionKey', 'locationKey']);
+
+/**
+ * The listing's text, written out once for each form rather than built with Prisma.sql for every
+ * request (which showed in the profile of every read; docs/performance.md). Parameters: $1 account, $2 the place's digest, $3-$4 the range, $5 the page
+ * size; then the cursor's time and id when paging on; then the timeline when one is named.
+ */
+function listingText(byTimeline: boolean, pagedOn: boolean): string {
+  const timeline = `$${pagedOn ? 8 : 6}`;
+  const matching = (column: string) => `
+      (SELECT ${EVENT_SELECT} FROM events
+        WHERE account_id = $1 AND timeline_id = here.timeline_id AND ${column} = $2
+          AND time >= $3 AND time <= $4${pagedOn ? ' AND (time, id) > ($6, $7)' : ''}
+        ORDER BY time, id LIMIT $5)`;
+  const here = byTimeline
+    ? `SELECT id AS timeline_id FROM timelines WHERE account_id = $1 AND id = ${timeline}`
+    : 'SELECT timeline_id FROM travellers WHERE account_id = $1';
+  return `
+    SELECT here.timeline_id AS "readFrom", page.* FROM (${here}) here
+      LEFT JOIN LATERAL (
+        ${matching('location_key')} UNION ${matching('description_key')}
+        ORDER BY "time", "id" LIMIT $5
+      ) page ON true
+    ORDER BY page."time", page."id"`;
+}
+
+/** By the traveller's timeline, then paged on; by a timeline named, then paged on. */
+const LISTINGS = [listingText(false, false), listingText(false, true), listingText(true, false), listingText(true, true)] as const;
 
 export class PrismaEventRepository implements EventRepository {
   constructor(
@@ -57,25 +83,12 @@ export class PrismaEventRepository implements EventRepository {
    * answers one row naming it even when the page is empty, none when there is no such timeline.
    */
   async listAt(accountId: string, query: EventQuery): Promise<EventsAt | null> {
-    const key = textDigest(query.place);
     const { after, range, limit } = query;
-    const matching = (column: Prisma.Sql) => Prisma.sql`
-      (SELECT ${EVENT_SELECT} FROM events
-        WHERE account_id = ${accountId} AND timeline_id = here.timeline_id AND ${column} = ${key}
-          AND time >= ${range.start} AND time <= ${range.end}
-          ${after ? Prisma.sql`AND (time, id) > (${after.time}, ${after.id})` : Prisma.empty}
-        ORDER BY time, id LIMIT ${limit})`;
-    const here = query.timelineId === null
-      ? Prisma.sql`SELECT timeline_id FROM travellers WHERE account_id = ${accountId}`
-      : Prisma.sql`SELECT id AS timeline_id FROM timelines WHERE account_id = ${accountId} AND id = ${query.timelineId}`;
-    const listing = Prisma.sql`
-      SELECT here.timeline_id AS "readFrom", page.* FROM (${here}) here
-        LEFT JOIN LATERAL (
-          ${matching(Prisma.raw('location_key'))} UNION ${matching(Prisma.raw('description_key'))}
-          ORDER BY "time", "id" LIMIT ${limit}
-        ) page ON true
-      ORDER BY page."time", page."id"`;
-    const rows = await this.sql.query<{ readFrom: string | null } & Partial<Omit<EventRow, 'descriptionKey' | 'locationKey'>>>(listing.text, listing.values);
+    const values: unknown[] = [accountId, textDigest(query.place), range.start, range.end, limit];
+    if (after) values.push(after.time, after.id);
+    if (query.timelineId !== null) values.push(query.timelineId);
+    const text = LISTINGS[(query.timelineId === null ? 0 : 2) + (after ? 1 : 0)];
+    const rows = await this.sql.query<{ readFrom: string | null } & Partial<Omit<EventRow, 'descriptionKey' | 'locationKey'>>>(text, values);
     const timelineId = rows[0]?.readFrom;
     if (!timelineId) {
       if (query.timelineId === null) throw new Error(`account ${accountId} has no traveller to read events from`);

@@ -1,7 +1,6 @@
 import { Timeline, type TimelineStatus } from '../../../../core/domain/timeline';
 import type { TimelineCursor, TimelineRepository } from '../../../../core/ports/repositories';
 import type { Db } from '../db';
-import { Prisma } from '../generated/client';
 import { prismaSql, type SqlRunner } from '../sql-runner';
 import { selectList, TIMELINES } from '../tables';
 
@@ -19,6 +18,7 @@ type TimelineRow = {
 
 /** The columns for raw SQL, named as TimelineRow names them. */
 const TIMELINE_SELECT = selectList(TIMELINES);
+const FIND_TIMELINE = `SELECT ${TIMELINE_SELECT} FROM timelines WHERE account_id = $1 AND id = $2`;
 
 export class PrismaTimelineRepository implements TimelineRepository {
   constructor(
@@ -37,8 +37,7 @@ export class PrismaTimelineRepository implements TimelineRepository {
   }
 
   async findForAccount(accountId: string, timelineId: string): Promise<Timeline | null> {
-    const query = Prisma.sql`SELECT ${TIMELINE_SELECT} FROM timelines WHERE account_id = ${accountId} AND id = ${timelineId}`;
-    const [row] = await this.sql.query<TimelineRow>(query.text, query.values);
+    const [row] = await this.sql.query<TimelineRow>(FIND_TIMELINE, [accountId, timelineId]);
     return row ? toDomain(row) : null;
   }
 

@@ -2,6 +2,7 @@ import { Clock } from '../../../../core/domain/clock';
 import { Traveller } from '../../../../core/domain/traveller';
 import type { TravellerRepository } from '../../../../core/ports/repositories';
 import type { Db } from '../db';
+import { Prisma } from '../generated/client';
 import { selectList, TRAVELLERS } from '../tables';
 
 export type TravellerRow = {
@@ -31,7 +32,7 @@ export class PrismaTravellerRepository implements TravellerRepository {
   async lockForAccount(accountId: string): Promise<void> {
     const rows = await this.db.$queryRaw<TravellerRow[]>`
       UPDATE travellers SET version = version + 1 WHERE account_id = ${accountId}
-      RETURNING ${TRAVELLER_SELECT}`;
+      RETURNING ${Prisma.raw(TRAVELLER_SELECT)}`;
     this.locked = rows[0] ? travellerFromRow(rows[0]) : null;
   }
 
