@@ -145,6 +145,28 @@ describe('SIGTERM', () => {
   }, 120_000);
 });
 
+describe('the request log on standard output', () => {
+  it('is written in a quiet moment without waiting for more lines, and to its last line when the process stops', async () => {
+    const store = await freshStore();
+    let service: ServiceProcess | undefined;
+    try {
+      service = await startServiceProcess({ ...store.env, ...QUIET, LOG_LEVEL: 'info' });
+      const first = await call(service.url, 'GET', '/healthz');
+      // Lines are written in blocks; one alone must not wait for a block to fill.
+      const seen = service.printed(`"request_id":"${String(first.headers['x-request-id'])}"`);
+      const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the line was not written within 5 s')), 5_000).unref());
+      await Promise.race([seen, late]);
+
+      const last = await call(service.url, 'GET', '/healthz');
+      expect(await service.stop()).toBe(0);
+      expect(await service.printed(`"request_id":"${String(last.headers['x-request-id'])}"`)).toContain('"status":200');
+    } finally {
+      await ensureStopped(service);
+      await store.close();
+    }
+  }, 120_000);
+});
+
 describe('SIGKILL in the middle of a write load', () => {
   // The check the crash test relies on must see a half-written write when there is one.
   it('is checked by rules that see a half-written write', async () => {
