@@ -18,7 +18,7 @@ FROM node:20-bookworm-slim AS runtime
 # The V8 old space bounded, and large allocations handed back, as `npm start` does (.env.example,
 # docs/operations.md#memory).
 ENV NODE_ENV=production \
-    NODE_OPTIONS=--max-old-space-size=128 \
+    NODE_OPTIONS="--max-old-space-size=128 --max-semi-space-size=16" \
     MALLOC_MMAP_THRESHOLD_=131072 \
     PORT=3000 \
     HOST=0.0.0.0 \

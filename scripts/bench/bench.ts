@@ -105,7 +105,7 @@ function startService(databaseUrl: string, workers: number): Promise<Started> {
   return startProcess(process.execPath, ['--enable-source-maps', ...SERVICE_NODE_FLAGS, join(ROOT, 'dist/main.js')], {
     NODE_ENV: 'production',
     // As `npm start` and the container image run it (.env.example).
-    NODE_OPTIONS: process.env.NODE_OPTIONS ?? '--max-old-space-size=128',
+    NODE_OPTIONS: process.env.NODE_OPTIONS ?? '--max-old-space-size=128 --max-semi-space-size=16',
     MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
     HOST: '127.0.0.1',
     PORT: '0',
