@@ -99,14 +99,18 @@ export async function serve(config: Config): Promise<void> {
   }
 }
 
+/** Linux's PIPE_BUF: a write of at most this many bytes to a pipe is never interleaved with another. */
+const PIPE_BUF = 4096;
+
 /**
- * Standard output, written in blocks of 4 KiB or every 250 ms, whichever comes first: a line per
- * request written on its own is a system call per request (into a pipe, 10.8 µs of CPU per line
- * against 7.3 µs in blocks on the benchmark machine; docs/performance.md). pino writes what is left
+ * Standard output, written in blocks of at least 2 KiB or every 250 ms, whichever comes first,
+ * rather than each line as soon as the one before is out: fewer writes, each a job of the thread
+ * pool (docs/performance.md). A block is at most 4 KiB, the size a pipe takes whole, so the blocks
+ * of worker processes sharing one pipe never cut into each other's lines. pino writes what is left
  * when the process exits, a crash included; a SIGKILL loses at most the last 250 ms of lines.
  */
 function requestLogDestination(): pino.DestinationStream {
-  return pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 });
+  return pino.destination({ dest: 1, sync: false, minLength: 2048, maxWrite: PIPE_BUF, periodicFlush: 250 });
 }
 
 /** Listens as configured; rejects when it cannot (the port is taken, the host is not ours). */
