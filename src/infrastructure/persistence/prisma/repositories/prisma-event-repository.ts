@@ -35,8 +35,9 @@ type PageRow = Omit<EventRow, 'descriptionKey' | 'locationKey' | 'accountId' | '
 
 /**
  * The listing's text, written out once for each form rather than built with Prisma.sql for every
- * request (which showed in the profile of every read; docs/performance.md). Parameters: $1 account, $2 the place's digest, $3-$4 the range, $5 the page
- * size; then the cursor's time and id when paging on; then the timeline when one is named.
+ * request (which showed in the profile of every read; docs/performance.md). Parameters: $1 account,
+ * $2 the place's digest, $3-$4 the range, $5 the page size; then the cursor's time and id when
+ * paging on; then the timeline when one is named.
  */
 function listingText(byTimeline: boolean, pagedOn: boolean): string {
   const timeline = `$${pagedOn ? 8 : 6}`;
