@@ -2,9 +2,11 @@
 // its own process as the service is, so the benchmark can print every figure as a ratio to it.
 // With DATABASE_URL it also serves the least a database-backed endpoint does: one node-postgres
 // round trip per request (a SELECT; an INSERT committed on its own). These calibrate the targets:
-// what one round trip to PostgreSQL costs on this machine, before any work of the service.
+// what one round trip to PostgreSQL costs on this machine, before any work of the service. With
+// SERVICE_DATABASE_URL it serves the floors too: the service's own statements alone (floors.ts).
 import express from 'express';
 import { Pool } from 'pg';
+import { mountFloors } from './floors';
 
 const app = express();
 app.disable('x-powered-by');
@@ -29,13 +31,18 @@ if (pool) {
   });
 }
 
+// The floors run the service's statements on the service's database (migrated by the service).
+const serviceDatabaseUrl = process.env.SERVICE_DATABASE_URL;
+const servicePool = serviceDatabaseUrl ? new Pool({ connectionString: serviceDatabaseUrl }) : null;
+if (servicePool) mountFloors(app, servicePool);
+
 async function start(): Promise<void> {
   await pool?.query('CREATE TABLE IF NOT EXISTS bench_echo (id bigserial PRIMARY KEY, body jsonb NOT NULL)');
   const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
     const address = server.address();
     console.log(`bare express listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
   });
-  process.once('SIGTERM', () => server.close(() => void pool?.end().then(() => process.exit(0))));
+  process.once('SIGTERM', () => server.close(() => void Promise.all([pool?.end(), servicePool?.end()]).then(() => process.exit(0))));
 }
 
 start().catch((error: unknown) => {

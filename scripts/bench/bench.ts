@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { FLOOR_ACCOUNT_HEADER } from './floors';
 import { measure, type Figures, type Load } from './measure';
 import { residentMiB, startProcess, type Started } from './processes';
 import { createBenchDatabase, MONITORED_PLACE, MONITORED_RANGE, seedEvents } from './seed';
@@ -21,6 +22,7 @@ const SERVICE_NODE_FLAGS = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(' 
 /** BENCH_ONLY=<regular expression>: measure only the service loads whose names match (to profile one). */
 const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
 const MONITOR_EVENTS = 'GET /v1/monitor-events';
+const LISTING_FLOOR = `floor of ${MONITOR_EVENTS}: its statement alone`;
 /** The yardsticks: a bare Express 5 app answering a small JSON object, and echoing a JSON body. */
 const BARE: Record<'GET' | 'POST', Load> = {
   GET: { name: 'bare Express GET', method: 'GET', path: '/bare' },
@@ -32,7 +34,11 @@ async function main(): Promise<void> {
   const databaseUrl = await createBenchDatabase(ADMIN_URL, 'time_navigation_bench');
   // A database of its own: the service's must hold nothing but its schema, or migrating it fails.
   const bareDatabaseUrl = await createBenchDatabase(ADMIN_URL, 'time_navigation_bench_bare');
-  const bare = await startProcess(process.execPath, ['--import', 'tsx', join(__dirname, 'bare-express.ts')], { NODE_ENV: 'production', DATABASE_URL: bareDatabaseUrl });
+  const bare = await startProcess(process.execPath, ['--import', 'tsx', join(__dirname, 'bare-express.ts')], {
+    NODE_ENV: 'production',
+    DATABASE_URL: bareDatabaseUrl,
+    SERVICE_DATABASE_URL: databaseUrl,
+  });
   const rows: Row[] = [];
   let peakMiB = 0;
   try {
@@ -43,12 +49,15 @@ async function main(): Promise<void> {
       try {
         loads ??= (await prepare(service.url, databaseUrl)).filter((load) => ONLY.test(load.name));
         for (const load of loads) {
+          // A floor is the bare app's: once is enough.
+          if (load.onBare && workers !== WORKERS[0]) continue;
+          const server = load.onBare ? bare : service;
           for (const connections of CONNECTIONS) {
             // The yardstick right before each figure: this machine's speed drifts by half over a
             // run (other tenants), so a bare figure from minutes earlier would skew the ratio.
             const yardstick = await measure(bare.url, BARE[load.method], connections, SECONDS);
             const sampler = sampleMemory(service);
-            const figures = await measure(service.url, load, connections, SECONDS);
+            const figures = await measure(server.url, load, connections, SECONDS);
             peakMiB = Math.max(peakMiB, sampler.stop());
             const ratio = figures.requestsPerSecond / yardstick.requestsPerSecond;
             rows.push({ subject: load.name, workers, connections, figures, ratio, bare: yardstick.requestsPerSecond });
@@ -125,18 +134,33 @@ async function prepare(url: string, databaseUrl: string): Promise<Load[]> {
   const rotate = writers.map((each) => each.auth);
   const watcher = await signUp(url, 'watcher');
   // The seed takes a minute: only for a run that measures the listing.
-  if (ONLY.test(MONITOR_EVENTS)) {
+  if (ONLY.test(MONITOR_EVENTS) || ONLY.test(LISTING_FLOOR)) {
     console.error('seeding 1,000,000 events ...');
     await seedEvents(databaseUrl, watcher.id);
   }
   const timeline = await call(url, writer.auth, 'POST', '/v1/timelines', { name: 'Bench timeline', destination_time: '1969-07-20T20:17:40Z' });
   const monitored = new URLSearchParams({ location: MONITORED_PLACE, time_range: MONITORED_RANGE });
+  const floorAccounts = writers.map((each) => each.id);
+  // A write's floor: the same body for the same accounts, to the bare app's route doing its statement.
+  const floorOf = (load: Load, path: string): Load => ({
+    ...load,
+    name: `floor of ${load.name}: its statement alone`,
+    onBare: true,
+    path,
+    rotate: floorAccounts,
+    rotateHeader: FLOOR_ACCOUNT_HEADER,
+  });
+  const anchors: Load = { name: 'POST /v1/anchors', method: 'POST', path: '/v1/anchors', rotate, body: { description: 'Bench anchor' } };
+  const fastForward: Load = { name: 'POST /v1/fast-forward', method: 'POST', path: '/v1/fast-forward', rotate, body: { duration: '1m' } };
   return [
-    { name: 'POST /v1/anchors', method: 'POST', path: '/v1/anchors', rotate, body: { description: 'Bench anchor' } },
+    anchors,
+    floorOf(anchors, '/floor/anchor'),
     { name: 'POST /v1/anchors + Idempotency-Key', method: 'POST', path: '/v1/anchors', rotate, body: { description: 'Bench anchor' }, freshHeader: 'idempotency-key' },
-    { name: 'POST /v1/fast-forward', method: 'POST', path: '/v1/fast-forward', rotate, body: { duration: '1m' } },
+    fastForward,
+    floorOf(fastForward, '/floor/fast-forward'),
     { name: 'GET /timeline/{id}', method: 'GET', path: `/timeline/${String(timeline.id)}`, headers: { authorization: writer.auth } },
     { name: MONITOR_EVENTS, method: 'GET', path: `/v1/monitor-events?${monitored.toString()}`, headers: { authorization: watcher.auth } },
+    { name: LISTING_FLOOR, onBare: true, method: 'GET', path: `/floor/listing?${monitored.toString()}`, headers: { [FLOOR_ACCOUNT_HEADER]: watcher.id } },
   ];
 }
 

@@ -13,6 +13,10 @@ export interface Load {
    * service serves them, rather than one account whose writes queue behind each other.
    */
   readonly rotate?: readonly string[];
+  /** The header `rotate` fills: `authorization` unless named. */
+  readonly rotateHeader?: string;
+  /** Served by the bare Express app (a floor, docs/performance.md) rather than the service. */
+  readonly onBare?: boolean;
 }
 
 export interface Figures {
@@ -37,12 +41,12 @@ export async function measure(baseUrl: string, load: Load, connections: number, 
 
 function run(baseUrl: string, load: Load, connections: number, seconds: number): Promise<autocannon.Result> {
   let sequence = 0;
-  const { freshHeader, rotate } = load;
+  const { freshHeader, rotate, rotateHeader = 'authorization' } = load;
   const perRequest = (request: autocannon.Request): autocannon.Request => {
     sequence += 1;
     const headers = { ...request.headers };
     if (freshHeader) headers[freshHeader] = `bench-${process.pid}-${Date.now()}-${sequence}`;
-    if (rotate) headers.authorization = rotate[sequence % rotate.length];
+    if (rotate) headers[rotateHeader] = rotate[sequence % rotate.length];
     return { ...request, headers };
   };
   return autocannon({

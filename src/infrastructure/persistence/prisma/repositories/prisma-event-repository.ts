@@ -58,8 +58,11 @@ function listingText(byTimeline: boolean, pagedOn: boolean): string {
     ORDER BY page."time", page."id"`;
 }
 
-/** By the traveller's timeline, then paged on; by a timeline named, then paged on. */
-const LISTINGS = [listingText(false, false), listingText(false, true), listingText(true, false), listingText(true, true)] as const;
+/**
+ * By the traveller's timeline, then paged on; by a timeline named, then paged on. Exported for the
+ * benchmark's floor (scripts/bench/floors.ts), which runs the same text with nothing around it.
+ */
+export const LISTINGS = [listingText(false, false), listingText(false, true), listingText(true, false), listingText(true, true)] as const;
 
 export class PrismaEventRepository implements EventRepository {
   constructor(

@@ -1,0 +1,96 @@
+// Floors, not targets: what an Express app reaches on this machine when it does nothing but the
+// database work of a benchmarked request, with the service's own statements (built by its own
+// code) and no authentication, validation, rate limit, request log or domain model. A service
+// that does the same database work does more around it, so a target above its floor cannot be met
+// on the machine the floor was measured on (docs/performance.md).
+import { randomBytes } from 'node:crypto';
+import type { Express } from 'express';
+import type { Pool } from 'pg';
+import { WriteSet } from '../../src/infrastructure/persistence/prisma/optimistic/write-statement';
+import { LISTINGS } from '../../src/infrastructure/persistence/prisma/repositories/prisma-event-repository';
+import { ANCHORS, EVENTS, selectList, TRAVELLERS } from '../../src/infrastructure/persistence/prisma/tables';
+import { textDigest } from '../../src/infrastructure/persistence/prisma/text-digest';
+
+/** The account a floor request acts for: named outright, since a floor checks no key. */
+export const FLOOR_ACCOUNT_HEADER = 'x-floor-account';
+const PAGE_SIZE = 100;
+const HOME = 'home';
+const PRIMARY = 'primary';
+
+interface Traveller {
+  readonly version: string;
+  readonly state: Readonly<Record<string, unknown>>;
+}
+
+export function mountFloors(app: Express, pool: Pool): void {
+  // The traveller as this process last wrote it, as the service's optimistic writes keep it.
+  const travellers = new Map<string, Traveller>();
+
+  /** The service's guarded statement: applied if the traveller is still as last seen, else read again. */
+  const writeGuarded = async (statementName: string, accountId: string, writes: WriteSet, moved: (state: Traveller['state']) => Traveller['state'] | null) => {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const traveller = travellers.get(accountId) ?? (await readTraveller(pool, accountId));
+      const state = moved(traveller.state);
+      const { sql, values } = writes.statement(accountId, traveller.version, state);
+      const { rows } = await pool.query<{ version: string }>({ name: statementName, text: sql, values });
+      if (rows[0]) {
+        travellers.set(accountId, { version: rows[0].version, state: state ?? traveller.state });
+        return true;
+      }
+      travellers.delete(accountId);
+    }
+    return false;
+  };
+
+  app.post('/floor/anchor', async (req, res) => {
+    const accountId = req.get(FLOOR_ACCOUNT_HEADER) ?? '';
+    const description = String((req.body as { description?: unknown }).description);
+    const now = new Date();
+    const time = new Date(Math.floor(now.getTime() / 1000) * 1000);
+    const anchor = { accountId, id: `anc_${randomBytes(16).toString('hex')}`, timestamp: time, description, timelineId: PRIMARY, location: HOME, createdAt: now };
+    const eventDescription = `Anchor set: ${description}`;
+    const writes = new WriteSet();
+    writes.insert(ANCHORS, anchor);
+    writes.insert(EVENTS, {
+      accountId, id: `evt_${randomBytes(16).toString('hex')}`, timelineId: PRIMARY, kind: 'anchor_set', time, originalTime: time,
+      description: eventDescription, location: HOME, descriptionKey: textDigest(eventDescription), locationKey: textDigest(HOME),
+      subjectId: anchor.id, recordedAt: now, revision: 0,
+    });
+    if (!(await writeGuarded('floor-anchor', accountId, writes, () => null))) return void res.status(409).json({ title: 'the traveller kept moving' });
+    res.status(201).json({ id: anchor.id, timestamp: time, description, timeline_id: PRIMARY, location: HOME, created_at: now });
+  });
+
+  app.post('/floor/fast-forward', async (req, res) => {
+    const accountId = req.get(FLOOR_ACCOUNT_HEADER) ?? '';
+    const now = new Date();
+    let newTime = now;
+    // A minute on, as the benchmark's body asks; the clock read off at `now`, as the service's is.
+    const moved = (state: Traveller['state']) => {
+      const reading = state.clockReading as Date, readAt = state.clockReadAt as Date;
+      newTime = new Date(reading.getTime() + (state.clockPaused ? 0 : now.getTime() - readAt.getTime()) + 60_000);
+      return { ...state, clockReading: newTime, clockReadAt: now };
+    };
+    if (!(await writeGuarded('floor-fast-forward', accountId, new WriteSet(), moved))) return void res.status(409).json({ title: 'the traveller kept moving' });
+    res.json({ new_time: newTime });
+  });
+
+  app.get('/floor/listing', async (req, res) => {
+    const accountId = req.get(FLOOR_ACCOUNT_HEADER) ?? '';
+    const [start, end] = String(req.query.time_range).split('/');
+    const values = [accountId, textDigest(String(req.query.location)), start, end, PAGE_SIZE + 1];
+    // PostgreSQL writes the page's JSON and the app passes it on: the least work a process can do
+    // with the page (the service parses each row, maps it and writes the JSON itself).
+    const { rows } = await pool.query<{ page: string }>({ name: 'floor-listing', text: LISTING_AS_JSON, values });
+    res.type('json').send(`{"events":${rows[0]?.page ?? '[]'}}`);
+  });
+}
+
+const LISTING_AS_JSON = `SELECT coalesce(json_agg(listed), '[]')::text AS page FROM (${LISTINGS[0]} LIMIT ${PAGE_SIZE}) listed`;
+
+async function readTraveller(pool: Pool, accountId: string): Promise<Traveller> {
+  const { rows } = await pool.query<{ version: string }>(`SELECT version::text AS version, ${selectList(TRAVELLERS)} FROM travellers WHERE account_id = $1`, [accountId]);
+  const row = rows[0];
+  if (!row) throw new Error(`account ${accountId} has no traveller`);
+  const { version, ...state } = row;
+  return { version, state };
+}
