@@ -80,7 +80,7 @@ export function buildContainer(options: ContainerOptions): Container {
 
   const { TransactionBoundary: tx, WallClock: clock, IdGenerator: ids, CredentialHasher: hasher } = TOKENS;
   // The port is an abstract class so that it is its own token: the HTTP edge resolves it without composition.
-  container.bind(IdempotencyStore).toResolvedValue((c: WallClock) => new PrismaIdempotencyStore(options.prisma, requests, c), [clock]);
+  container.bind(IdempotencyStore).toResolvedValue((c: WallClock) => new PrismaIdempotencyStore(options.prisma, requests, c, options.sql), [clock]);
   container.bind(CreateAccount).toResolvedValue(
     (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new CreateAccount(t, h, i, c),
     [tx, hasher, ids, clock],

@@ -1,4 +1,4 @@
-import { types, type CustomTypesConfig, type Pool, type QueryResultRow } from 'pg';
+import { DatabaseError, types, type CustomTypesConfig, type Pool, type PoolClient, type QueryResultRow } from 'pg';
 import { type RunOptions, sqlParameter, type SqlRunner } from '../persistence/prisma/sql-runner';
 import { statementName } from './statement-names';
 
@@ -39,7 +39,7 @@ const TYPES: CustomTypesConfig = {
     oid === TIMESTAMPTZ && format !== 'binary' ? parseUtcTimestamp : types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
 };
 
-/** Statements straight on the pool Prisma shares: no transaction, one round trip each. */
+/** Statements straight on the pool Prisma shares: one round trip each, or a transaction of a few. */
 export class PoolSqlRunner implements SqlRunner {
   constructor(
     private readonly pool: Pool,
@@ -47,10 +47,46 @@ export class PoolSqlRunner implements SqlRunner {
     private readonly prepared: boolean,
   ) {}
 
-  async query<T>(text: string, values: readonly unknown[], options: RunOptions = {}): Promise<T[]> {
-    const prepare = this.prepared && (options.prepare ?? true);
-    const config = { text, values: values.map(sqlParameter), types: TYPES, ...(prepare && { name: statementName(text) }) };
-    const result = await this.pool.query<QueryResultRow>(config);
-    return result.rows as T[];
+  query<T>(text: string, values: readonly unknown[], options: RunOptions = {}): Promise<T[]> {
+    return run<T>(this.pool, this.prepared, text, values, options);
+  }
+
+  async transaction<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    // A connection that failed other than by PostgreSQL refusing a statement is in an unknown
+    // state: the pool must not hand it out again.
+    let reusable = true;
+    const control = (statement: string) =>
+      client.query(statement).catch((error: unknown) => {
+        if (!(error instanceof DatabaseError)) reusable = false;
+        throw error;
+      });
+    const onClient: SqlRunner = {
+      query: (text, values, options) => run(client, this.prepared, text, values, options),
+      transaction: () => Promise.reject(new Error('a transaction of its own cannot start inside another')),
+    };
+    try {
+      await control('BEGIN');
+      let result: T;
+      try {
+        result = await work(onClient);
+      } catch (error) {
+        // The work's failure is what the caller must see; a rollback that fails too only retires the connection.
+        await control('ROLLBACK').catch(() => undefined);
+        throw error;
+      }
+      await control('COMMIT');
+      return result;
+    } finally {
+      client.release(!reusable);
+    }
   }
 }
+
+async function run<T>(on: Pool | PoolClient, prepared: boolean, text: string, values: readonly unknown[], options: RunOptions = {}): Promise<T[]> {
+  const prepare = prepared && (options.prepare ?? true);
+  const config = { text, values: values.map(sqlParameter), types: TYPES, ...(prepare && { name: statementName(text) }) };
+  const result = await on.query<QueryResultRow>(config);
+  return result.rows as T[];
+}
+

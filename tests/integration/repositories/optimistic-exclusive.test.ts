@@ -205,6 +205,7 @@ describe('optimistic exclusive work', () => {
           statements += 1;
           return sql.query(text, values);
         },
+        transaction: (work) => sql.transaction(work),
       };
       return { sql: counted, statements: () => statements };
     }

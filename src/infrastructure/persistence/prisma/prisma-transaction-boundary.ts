@@ -2,7 +2,7 @@ import type { Repositories } from '../../../core/ports/repositories';
 import type { TransactionBoundary } from '../../../core/ports/transaction-boundary';
 import { Prisma, type PrismaClient } from './generated/client';
 import { KnownTravellers } from './optimistic/known-travellers';
-import { type Fallback, runOptimistically } from './optimistic/run-optimistically';
+import { deferOptimistically, type Fallback, runOptimistically } from './optimistic/run-optimistically';
 import { prismaRepositories } from './prisma-repositories';
 import { PrismaTravellerRepository } from './repositories/prisma-traveller-repository';
 import { prismaSql, type SqlRunner } from './sql-runner';
@@ -32,7 +32,9 @@ export interface BoundaryOptions {
  * Each unit of work in a transaction of its own, or, inside a request scope (a request whose answer
  * must commit with its writes), in the request's one transaction: see request-transactions.ts.
  * An account's exclusive work runs optimistically first (optimistic/run-optimistically.ts): its
- * writes in one guarded statement; under the account's lock only when that cannot decide.
+ * writes in one guarded statement; under the account's lock only when that cannot decide. A keyed
+ * request runs as a deferred request first (optimistic/deferred-request.ts): its one unit's writes
+ * wait for its answer.
  */
 export class PrismaTransactionBoundary implements TransactionBoundary {
   private readonly plain: Repositories;
@@ -52,6 +54,8 @@ export class PrismaTransactionBoundary implements TransactionBoundary {
   }
 
   async exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    const deferred = this.requests.deferred();
+    if (deferred) return deferOptimistically(deferred, { sql: this.sql, accountId, work, plain: this.plain, known: this.known });
     const locked = async (tx: TransactionClient) => {
       // This run moves the version on: what this process knew of the traveller is out of date.
       this.known.forget(accountId);
@@ -69,11 +73,13 @@ export class PrismaTransactionBoundary implements TransactionBoundary {
   }
 
   atomic<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    this.requests.deferred()?.abandon('atomic work');
     const unit = (tx: TransactionClient) => work(prismaRepositories(tx));
     return this.requests.current()?.within(unit) ?? this.prisma.$transaction(unit, TRANSACTION_OPTIONS);
   }
 
   snapshot<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    this.requests.deferred()?.beforeRead();
     const joined = this.withinWrittenScope(work);
     if (joined) return joined;
     return this.prisma.$transaction((tx) => work(prismaRepositories(tx)), {
@@ -83,6 +89,7 @@ export class PrismaTransactionBoundary implements TransactionBoundary {
   }
 
   read<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    this.requests.deferred()?.beforeRead();
     return this.withinWrittenScope(work) ?? work(this.plain);
   }
 

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from './db';
 import type { Prisma, PrismaClient } from './generated/client';
+import { DeferredRequest, type PendingWrites } from './optimistic/deferred-request';
 
 type TransactionClient = Prisma.TransactionClient;
 
@@ -113,6 +114,7 @@ export class RequestScope {
 /** The request scopes of one Prisma client; the transaction boundary joins the current one. */
 export class RequestTransactions {
   private readonly scopes = new AsyncLocalStorage<RequestScope>();
+  private readonly deferredRequests = new AsyncLocalStorage<DeferredRequest>();
 
   constructor(private readonly prisma: PrismaClient) {}
 
@@ -135,5 +137,25 @@ export class RequestTransactions {
 
   current(): RequestScope | undefined {
     return this.scopes.getStore();
+  }
+
+  /**
+   * Runs `produce` as a deferred request (optimistic/deferred-request.ts): its result and the writes
+   * it left pending, or null when it gave way to the request transaction (`run` it there). Nothing
+   * is written either way until the caller applies the pending writes.
+   */
+  async runDeferred<T>(produce: () => Promise<T>): Promise<{ readonly result: T; readonly pending: PendingWrites | null } | null> {
+    const request = new DeferredRequest();
+    try {
+      const result = await this.deferredRequests.run(request, produce);
+      return request.abandoned === null ? { result, pending: request.pending } : null;
+    } catch (error) {
+      if (request.abandoned !== null) return null;
+      throw error;
+    }
+  }
+
+  deferred(): DeferredRequest | undefined {
+    return this.deferredRequests.getStore();
   }
 }

@@ -16,6 +16,8 @@ export interface RunOptions {
  */
 export interface SqlRunner {
   query<T>(text: string, values: readonly unknown[], options?: RunOptions): Promise<T[]>;
+  /** Runs `work` in one transaction of its own: committed when it returns, rolled back when it throws. */
+  transaction<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T>;
 }
 
 /**
@@ -29,5 +31,11 @@ export function sqlParameter(value: unknown): unknown {
 }
 
 export function prismaSql(db: Db): SqlRunner {
-  return { query: <T>(text: string, values: readonly unknown[]) => db.$queryRawUnsafe<T[]>(text, ...values.map(sqlParameter)) };
+  return {
+    query: <T>(text: string, values: readonly unknown[]) => db.$queryRawUnsafe<T[]>(text, ...values.map(sqlParameter)),
+    transaction: (work) =>
+      '$transaction' in db
+        ? db.$transaction((tx) => work(prismaSql(tx)))
+        : Promise.reject(new Error('a transaction of its own cannot start inside another')),
+  };
 }

@@ -3,6 +3,7 @@ import { isDatabaseUnavailable, isRefusedByDatabase } from '../../../database/pr
 import { TRAVELLER_SELECT, travellerFromRow, travellerRow, type TravellerRow } from '../repositories/prisma-traveller-repository';
 import type { SqlRunner } from '../sql-runner';
 import type { KnownTraveller, KnownTravellers } from './known-travellers';
+import type { DeferredOutcome, DeferredRequest } from './deferred-request';
 import { NeedsLock, optimisticRepositories, type OptimisticState } from './optimistic-repositories';
 import { WriteSet } from './write-statement';
 
@@ -48,23 +49,92 @@ export async function runOptimistically<T>(run: OptimisticRun<T>): Promise<Optim
     if (outcome.applied || outcome.fallback !== 'conflict') return outcome;
     known.forget(accountId);
   }
-  const [read] = await sql.query<TravellerRow & { version: string }>(READ_TRAVELLER, [accountId]);
+  const read = await readTraveller(sql, accountId);
   if (!read) return { applied: false, fallback: 'no-traveller' };
+  return attempt(run, read, false);
+}
+
+/**
+ * A keyed request's one unit of work (deferred-request.ts): run as `attempt` runs it, but its
+ * writes are left pending, to be applied with the request's answer. What `attempt` would hand to
+ * the locked rerun gives the whole request to its transaction instead.
+ */
+export async function deferOptimistically<T>(request: DeferredRequest, { sql, accountId, work, plain, known }: OptimisticRun<T>): Promise<T> {
+  request.beginUnit();
+  const remembered = known.get(accountId);
+  const start = remembered ?? (await readTraveller(sql, accountId));
+  if (!start) return request.abandon('the account has no traveller');
+  const state = startState(accountId, start);
+  const ran = await runWork(work, plain, state);
+  if (!ran.done) return request.abandon(ran.fallback === 'needs-lock' ? 'a unit that needs the lock' : 'a refusal, to be decided under the lock');
+  const { result } = ran;
+  if (!remembered && restsOnOneRead(state)) return result;
+  request.pending = {
+    apply: async (keep) => {
+      const statement = state.writes.statement(accountId, start.version, state.travellerSaved);
+      const outcome = await sql.transaction(async (tx) => {
+        const [moved] = await tx.query<{ version: string }>(statement.sql, statement.values, { prepare: state.writes.size <= PREPARED_WRITES });
+        if (!moved) throw new RolledBack('conflict');
+        if (!(await keep(tx))) throw new RolledBack('claim-lost');
+        return moved.version;
+      }).catch((error: unknown) => {
+        if (error instanceof RolledBack) return error;
+        throw error;
+      });
+      if (outcome instanceof RolledBack) {
+        if (outcome.outcome === 'conflict') known.forget(accountId);
+        return outcome.outcome;
+      }
+      known.remember(accountId, { row: travellerRow(state.traveller), version: outcome });
+      return 'applied';
+    },
+  };
+  return result;
+}
+
+/** Rolls a deferred request's transaction back, saying why. */
+class RolledBack extends Error {
+  constructor(readonly outcome: Exclude<DeferredOutcome, 'applied'>) {
+    super(`rolled back: ${outcome}`);
+  }
+}
+
+async function readTraveller(sql: SqlRunner, accountId: string): Promise<KnownTraveller | null> {
+  const [read] = await sql.query<TravellerRow & { version: string }>(READ_TRAVELLER, [accountId]);
+  if (!read) return null;
   const { version, ...row } = read;
-  return attempt(run, { row, version }, false);
+  return { row, version };
+}
+
+function startState(accountId: string, start: KnownTraveller): OptimisticState {
+  return { accountId, traveller: travellerFromRow(start.row), travellerSaved: null, writes: new WriteSet(), reads: 0 };
+}
+
+/** The work on the optimistic repositories: its result, or why it must run under the lock. */
+async function runWork<T>(
+  work: OptimisticRun<T>['work'],
+  plain: Repositories,
+  state: OptimisticState,
+): Promise<{ readonly done: true; readonly result: T } | { readonly done: false; readonly fallback: 'needs-lock' | 'refused' }> {
+  try {
+    return { done: true, result: await work(optimisticRepositories(plain, state)) };
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw error;
+    return { done: false, fallback: error instanceof NeedsLock ? 'needs-lock' : 'refused' };
+  }
+}
+
+/** A traveller read just now, and nothing else read or written: the answer rests on one state. */
+function restsOnOneRead(state: OptimisticState): boolean {
+  return state.writes.isEmpty && !state.travellerSaved && state.reads === 0;
 }
 
 async function attempt<T>({ sql, accountId, work, plain, known }: OptimisticRun<T>, start: KnownTraveller, remembered: boolean): Promise<OptimisticOutcome<T>> {
-  const state: OptimisticState = { accountId, traveller: travellerFromRow(start.row), travellerSaved: null, writes: new WriteSet(), reads: 0 };
-  let result: T;
-  try {
-    result = await work(optimisticRepositories(plain, state));
-  } catch (error) {
-    if (isDatabaseUnavailable(error)) throw error;
-    return { applied: false, fallback: error instanceof NeedsLock ? 'needs-lock' : 'refused' };
-  }
-  // A traveller read just now, and nothing else read or written: the answer rests on one state.
-  if (!remembered && state.writes.isEmpty && !state.travellerSaved && state.reads === 0) return { applied: true, result };
+  const state = startState(accountId, start);
+  const ran = await runWork(work, plain, state);
+  if (!ran.done) return { applied: false, fallback: ran.fallback };
+  const { result } = ran;
+  if (!remembered && restsOnOneRead(state)) return { applied: true, result };
   const statement = state.writes.statement(accountId, start.version, state.travellerSaved);
   let applied: Array<{ version: string }>;
   try {
