@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
@@ -15,6 +18,17 @@ function memoryLogger() {
     },
   });
   return { logger: pino({ level: 'info' }, stream), lines, raw };
+}
+
+/** Polls until `find` returns something, or fails after `ms`. */
+async function waitFor<T>(find: () => T | undefined, ms: number): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > until) throw new Error(`nothing found within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 describe('operating the service', () => {
@@ -80,6 +94,28 @@ describe('operating the service', () => {
     expect(everything).not.toContain(me.apiKey);
     expect(everything).not.toContain('secret-cookie');
     expect(everything).not.toContain('correct horse battery');
+  });
+
+  it('logs a request the client abandoned before the answer as aborted, once', async () => {
+    const server = t.app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      // Half a body, then the client hangs up: the service never gets to answer.
+      const socket = connect((server.address() as AddressInfo).port, '127.0.0.1');
+      await once(socket, 'connect');
+      const received = once(server, 'request');
+      socket.write(
+        'POST /v1/accounts HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\nX-Request-Id: req-abandoned\r\n\r\n{"email":',
+      );
+      await received;
+      socket.destroy();
+      const line = await waitFor(() => log.lines.find((each) => each.request_id === 'req-abandoned'), 5_000);
+      // The body never came whole, so the service answered 400 into a connection already gone.
+      expect(line).toMatchObject({ level: 40, msg: 'request aborted', req: { method: 'POST', path: '/v1/accounts' }, res: { status: 400 } });
+      expect(log.lines.filter((each) => each.request_id === 'req-abandoned')).toHaveLength(1);
+    } finally {
+      server.close();
+    }
   });
 });
 
