@@ -56,6 +56,13 @@ export class PoolSqlRunner implements SqlRunner {
     // A connection that failed other than by PostgreSQL refusing a statement is in an unknown
     // state: the pool must not hand it out again.
     let reusable = true;
+    // A connection lost while checked out is also reported as an 'error' event on the client, and
+    // one nobody listens to ends the process. The statement in flight reports the loss to the work;
+    // here the connection is only retired.
+    const retire = () => {
+      reusable = false;
+    };
+    client.on('error', retire);
     const control = (statement: string) =>
       client.query(statement).catch((error: unknown) => {
         if (!(error instanceof DatabaseError)) reusable = false;
@@ -78,6 +85,7 @@ export class PoolSqlRunner implements SqlRunner {
       await control('COMMIT');
       return result;
     } finally {
+      client.off('error', retire);
       client.release(!reusable);
     }
   }

@@ -87,3 +87,114 @@ describe('statements on the shared pool', () => {
     expect(isDatabaseUnavailable(refused)).toBe(false);
   });
 });
+
+describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
+  let database: TestDatabase;
+  let proxy: TcpProxy;
+  // One connection: a connection kept out of the pool, or handed out broken, fails the next test step.
+  let throughProxy: ReturnType<typeof createDatabaseClients>;
+  const probed = async () => (await database.sql.query<{ id: number }>('SELECT id FROM pool_transaction_probe ORDER BY id', [])).map((row) => row.id);
+
+  beforeAll(async () => {
+    database = await provisionTestDatabase();
+    await database.sql.query('CREATE TABLE pool_transaction_probe (id integer PRIMARY KEY)', []);
+    let url: string;
+    ({ proxy, url } = await proxyInFrontOf(database.connectionString));
+    throughProxy = createDatabaseClients(url, { maxConnections: 1 });
+  });
+  beforeEach(() => database.sql.query('DELETE FROM pool_transaction_probe', []));
+  afterAll(async () => {
+    await throughProxy.prisma.$disconnect();
+    await proxy.close();
+    await database.close();
+  });
+
+  it("commits the work's statements together and answers what the work answered", async () => {
+    const answer = await throughProxy.sql.transaction(async (sql) => {
+      await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (1)', []);
+      await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (2)', []);
+      return 'done';
+    });
+
+    expect(answer).toBe('done');
+    expect(await probed()).toEqual([1, 2]);
+  });
+
+  it("writes nothing when the work fails, passes the work's own error on, and keeps the connection", async () => {
+    const failure = new Error('the work gave up');
+    const outcome = await throughProxy.sql
+      .transaction(async (sql) => {
+        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (1)', []);
+        throw failure;
+      })
+      .catch((error: unknown) => error);
+
+    expect(outcome).toBe(failure);
+    expect(await probed()).toEqual([]);
+    expect(await throughProxy.sql.transaction((sql) => sql.query('SELECT 1 AS one', []))).toEqual([{ one: 1 }]);
+  });
+
+  it('writes nothing when PostgreSQL refuses a statement, and does not take the refusal for an outage', async () => {
+    const refused = await throughProxy.sql
+      .transaction(async (sql) => {
+        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (1)', []);
+        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (1)', []);
+      })
+      .catch((error: unknown) => error);
+
+    expect(refused).toBeInstanceOf(Error);
+    expect(isDatabaseUnavailable(refused)).toBe(false);
+    expect(await probed()).toEqual([]);
+    // The refused transaction was rolled back and its connection went back to the pool usable.
+    await throughProxy.sql.transaction((sql) => sql.query('INSERT INTO pool_transaction_probe (id) VALUES (3)', []));
+    expect(await probed()).toEqual([3]);
+  });
+
+  it('retires a connection lost mid-transaction: unavailable, nothing written, and the pool recovers', async () => {
+    const lost = throughProxy.sql
+      .transaction(async (sql) => {
+        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (1)', []);
+        await sql.query('SELECT pg_sleep(5)', []);
+      })
+      .catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await proxy.stop();
+
+    expect(isDatabaseUnavailable(await lost)).toBe(true);
+    await proxy.start();
+    // Handed out again, the lost connection would fail this transaction too.
+    await throughProxy.sql.transaction((sql) => sql.query('INSERT INTO pool_transaction_probe (id) VALUES (2)', []));
+    expect(await probed()).toEqual([2]);
+  });
+
+  it('survives a connection lost between two statements of the work: unavailable, nothing written', async () => {
+    let cut!: () => void;
+    const connectionCut = new Promise<void>((resolve) => {
+      cut = resolve;
+    });
+    const lost = throughProxy.sql
+      .transaction(async (sql) => {
+        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (1)', []);
+        cut();
+        // No statement in flight when the connection goes: only the client's 'error' event tells.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (2)', []);
+      })
+      .catch((error: unknown) => error);
+    await connectionCut;
+    await proxy.stop();
+
+    expect(isDatabaseUnavailable(await lost)).toBe(true);
+    await proxy.start();
+    await throughProxy.sql.transaction((sql) => sql.query('INSERT INTO pool_transaction_probe (id) VALUES (3)', []));
+    expect(await probed()).toEqual([3]);
+  });
+
+  it('refuses to start a transaction inside another', async () => {
+    const nested = await throughProxy.sql
+      .transaction((sql) => sql.transaction(() => Promise.resolve('inner')))
+      .catch((error: unknown) => error);
+
+    expect(nested).toEqual(new Error('a transaction of its own cannot start inside another'));
+  });
+});
