@@ -36,7 +36,7 @@ describe('when the database is down', () => {
     await database.close();
   });
 
-  it('answers 503 with Retry-After quickly, fails /readyz, stays up, and recovers by itself', async () => {
+  it('answers 503 with Retry-After quickly, keeps no answer under an Idempotency-Key, fails /readyz, stays up, and recovers by itself', async () => {
     const signUp = await request(app).post('/v1/accounts').send({ email: `outage-${Date.now()}@example.com`, password: 'correct horse battery' });
     expect(signUp.status).toBe(201);
     const auth = `Bearer ${signUp.body.api_key}`;
@@ -52,6 +52,9 @@ describe('when the database is down', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     const notReady = await request(app).get('/readyz');
     expect([notReady.status, notReady.body]).toEqual([503, { status: 'not ready', reason: 'the database does not answer' }]);
+    // A keyed write refused by the outage keeps no answer under its key: sent again later, it runs.
+    const keyed = () => request(app).post('/v1/anchors').set('Authorization', auth).set('Idempotency-Key', 'during-outage').send({ description: 'Keyed' });
+    expect((await keyed()).status).toBe(503);
     expect((await request(app).get('/healthz')).status).toBe(200); // the process is alive
 
     await proxy.start();
@@ -62,8 +65,11 @@ describe('when the database is down', () => {
     }
     expect(back.status).toBe(201);
     expect((await request(app).get('/readyz')).status).toBe(200);
-    // Nothing written while down: exactly the one anchor made after the database came back.
-    expect(await database.prisma.anchor.count({ where: { accountId: signUp.body.id } })).toBe(1);
+    const keyedAgain = await keyed();
+    expect([keyedAgain.status, keyedAgain.headers['idempotent-replayed']]).toEqual([201, undefined]);
+    expect((await keyed()).headers['idempotent-replayed']).toBe('true');
+    // Nothing written while down: exactly the two anchors made after the database came back.
+    expect(await database.prisma.anchor.count({ where: { accountId: signUp.body.id } })).toBe(2);
     expect(errors.every(isDatabaseUnavailable)).toBe(true);
   }, 60_000);
 });
