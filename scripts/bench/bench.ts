@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { FLOOR_ACCOUNT_HEADER } from './floors';
 import { measure, type Figures, type Load } from './measure';
 import { residentMiB, startProcess, type Started } from './processes';
+import { call, signUp, startService } from './service';
 import { createBenchDatabase, MONITORED_PLACE, MONITORED_RANGE, seedEvents } from './seed';
 import { checkTargets, formatReport, type Row } from './report';
 
@@ -17,8 +18,6 @@ const CONNECTIONS = [10, 50] as const;
 const WORKERS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
 /** Accounts the writes are spread over (each one's writes queue behind each other by design). */
 const WRITER_ACCOUNTS = 200;
-/** Extra node flags for the service, to profile it: BENCH_SERVICE_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
-const SERVICE_NODE_FLAGS = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 /** BENCH_ONLY=<regular expression>: measure only the service loads whose names match (to profile one). */
 const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
 const MONITOR_EVENTS = 'GET /v1/monitor-events';
@@ -109,24 +108,6 @@ async function measureBare(url: string) {
   return rows;
 }
 
-/** The service as it runs in production: the built code, JSON request log, rate limit on. */
-function startService(databaseUrl: string, workers: number): Promise<Started> {
-  return startProcess(process.execPath, ['--enable-source-maps', ...SERVICE_NODE_FLAGS, join(ROOT, 'dist/main.js')], {
-    NODE_ENV: 'production',
-    // As `npm start` and the container image run it (.env.example).
-    NODE_OPTIONS: process.env.NODE_OPTIONS ?? '--max-old-space-size=128 --max-semi-space-size=16',
-    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DATABASE_URL: databaseUrl,
-    WEB_CONCURRENCY: String(workers),
-    // Counted on every request like any other limit, but set above what the bench sends, so the
-    // figures are the service's work and not its refusals.
-    RATE_LIMIT_PER_SECOND: '1000000',
-    RATE_LIMIT_ACCOUNTS_PER_MINUTE: '1000',
-  });
-}
-
 /** Writers and the million-event account, made through the API, and what each load sends. */
 async function prepare(url: string, databaseUrl: string): Promise<Load[]> {
   const writers = await Promise.all(Array.from({ length: WRITER_ACCOUNTS }, (_, n) => signUp(url, `writer-${n}`)));
@@ -162,22 +143,6 @@ async function prepare(url: string, databaseUrl: string): Promise<Load[]> {
     { name: MONITOR_EVENTS, method: 'GET', path: `/v1/monitor-events?${monitored.toString()}`, headers: { authorization: watcher.auth } },
     { name: LISTING_FLOOR, onBare: true, method: 'GET', path: `/floor/listing?${monitored.toString()}`, headers: { [FLOOR_ACCOUNT_HEADER]: watcher.id } },
   ];
-}
-
-async function signUp(url: string, who: string) {
-  const body = await call(url, undefined, 'POST', '/v1/accounts', { email: `${who}-${Date.now()}@bench.example`, password: 'correct horse battery' });
-  return { id: String(body.id), auth: `Bearer ${String(body.api_key)}` };
-}
-
-async function call(url: string, auth: string | undefined, method: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(new URL(path, url), {
-    method,
-    headers: { 'content-type': 'application/json', ...(auth && { authorization: auth }) },
-    body: JSON.stringify(body),
-  });
-  const answer: unknown = await response.json();
-  if (!response.ok || typeof answer !== 'object' || answer === null) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
-  return Object.fromEntries(Object.entries(answer));
 }
 
 /** The largest resident memory of any one process of the service during a run, read every 250 ms. */

@@ -29,8 +29,8 @@ export interface Figures {
 
 /** Drives `load` with `connections` at once for `seconds`, after a short warm-up that is not counted. */
 export async function measure(baseUrl: string, load: Load, connections: number, seconds: number): Promise<Figures> {
-  await run(baseUrl, load, connections, Math.min(3, seconds));
-  const result = await run(baseUrl, load, connections, seconds);
+  await drive(baseUrl, load, connections, Math.min(3, seconds));
+  const result = await drive(baseUrl, load, connections, seconds);
   return {
     requestsPerSecond: Math.round(result.requests.average),
     p50Ms: result.latency.p50,
@@ -39,7 +39,8 @@ export async function measure(baseUrl: string, load: Load, connections: number, 
   };
 }
 
-function run(baseUrl: string, load: Load, connections: number, seconds: number): Promise<autocannon.Result> {
+/** One autocannon run of `load`, no warm-up. */
+export function drive(baseUrl: string, load: Load, connections: number, seconds: number): Promise<autocannon.Result> {
   let sequence = 0;
   const { freshHeader, rotate, rotateHeader = 'authorization' } = load;
   const perRequest = (request: autocannon.Request): autocannon.Request => {

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export interface Started {
   readonly url: string;
@@ -48,7 +48,7 @@ function stop(child: ChildProcess): Promise<void> {
 
 /** Resident memory of a process and of each of its children (the worker processes), in MiB, from /proc. */
 export function residentMiB(pid: number): number[] {
-  return [pid, ...childrenOf(pid)].map((each) => rssKiB(each) / 1024);
+  return processTree(pid).map((each) => rssKiB(each) / 1024);
 }
 
 function childrenOf(pid: number): number[] {
@@ -67,4 +67,41 @@ function rssKiB(pid: number): number {
   } catch {
     return 0; // the process ended between two reads
   }
+}
+
+/** Clock ticks a second, the unit of /proc/<pid>/stat's CPU times. */
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+
+/** A process and its children (the worker processes). */
+export function processTree(pid: number): number[] {
+  return [pid, ...childrenOf(pid)];
+}
+
+/** The processes whose command is `name` (PostgreSQL's: `postgres`), from /proc. */
+export function processesNamed(name: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
+      } catch {
+        return false; // gone between the listing and the read
+      }
+    })
+    .map(Number);
+}
+
+/** CPU time, user and system, the processes have used so far, in seconds. */
+export function cpuSeconds(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended between two reads
+    }
+  }
+  return ticks / TICKS_PER_SECOND;
 }

@@ -1,0 +1,41 @@
+// The service as the benchmarks start it, and the API calls they prepare their loads with.
+import { join } from 'node:path';
+import { startProcess, type Started } from './processes';
+
+const ROOT = join(__dirname, '../..');
+/** Extra node flags for the service, to profile it: BENCH_SERVICE_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
+const SERVICE_NODE_FLAGS = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+
+/** The service as it runs in production: the built code, JSON request log, rate limit on. */
+export function startService(databaseUrl: string, workers: number): Promise<Started> {
+  return startProcess(process.execPath, ['--enable-source-maps', ...SERVICE_NODE_FLAGS, join(ROOT, 'dist/main.js')], {
+    NODE_ENV: 'production',
+    // As `npm start` and the container image run it (.env.example).
+    NODE_OPTIONS: process.env.NODE_OPTIONS ?? '--max-old-space-size=128 --max-semi-space-size=16',
+    MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATABASE_URL: databaseUrl,
+    WEB_CONCURRENCY: String(workers),
+    // Counted on every request like any other limit, but set above what the bench sends, so the
+    // figures are the service's work and not its refusals.
+    RATE_LIMIT_PER_SECOND: '1000000',
+    RATE_LIMIT_ACCOUNTS_PER_MINUTE: '1000',
+  });
+}
+
+export async function signUp(url: string, who: string) {
+  const body = await call(url, undefined, 'POST', '/v1/accounts', { email: `${who}-${Date.now()}@bench.example`, password: 'correct horse battery' });
+  return { id: String(body.id), auth: `Bearer ${String(body.api_key)}` };
+}
+
+export async function call(url: string, auth: string | undefined, method: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(new URL(path, url), {
+    method,
+    headers: { 'content-type': 'application/json', ...(auth && { authorization: auth }) },
+    body: JSON.stringify(body),
+  });
+  const answer: unknown = await response.json();
+  if (!response.ok || typeof answer !== 'object' || answer === null) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
+  return Object.fromEntries(Object.entries(answer));
+}
