@@ -3,6 +3,7 @@ import request from 'supertest';
 import { buildContainer } from '../../src/composition/container';
 import { EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded-postgres';
 import { createDatabaseClients, isDatabaseUnavailable, type PrismaClient } from '../../src/infrastructure/database/prisma-client';
+import { LruVerifiedKeyCache } from '../../src/infrastructure/api-key-cache/lru-verified-key-cache';
 import { databaseReadiness } from '../../src/infrastructure/database/readiness';
 import { createApp } from '../../src/interfaces/http/app';
 import { proxyInFrontOf, type TcpProxy } from '../support/tcp-proxy';
@@ -22,7 +23,10 @@ describe('when the database is down', () => {
     ({ proxy, url } = await proxyInFrontOf(database.connectionString));
     const clients = createDatabaseClients(url, process.env.DATABASE_URL ? {} : { maxConnections: EMBEDDED_POOL_SIZE });
     prisma = clients.prisma;
-    app = createApp(buildContainer({ prisma, sql: clients.sql }), {
+    // Keys verified before the outage stay verified in memory, as in the service: requests get past
+    // authentication and fail where they first need the database (for a keyed one, its key).
+    const verifiedKeyCache = new LruVerifiedKeyCache({ maxEntries: 10 });
+    app = createApp(buildContainer({ prisma, sql: clients.sql, verifiedKeyCache }), {
       formSecret: randomBytes(32).toString('base64url'),
       readiness: databaseReadiness(prisma),
       isUnavailable: isDatabaseUnavailable,
@@ -41,6 +45,7 @@ describe('when the database is down', () => {
     expect(signUp.status).toBe(201);
     const auth = `Bearer ${signUp.body.api_key}`;
     expect((await request(app).get('/readyz')).status).toBe(200);
+    expect((await request(app).get('/timelines').set('Authorization', auth)).status).toBe(200); // the key is now verified in memory
 
     await proxy.stop();
     const started = Date.now();

@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createDatabaseClients, isDatabaseUnavailable } from '../../../src/infrastructure/database/prisma-client';
+import type { SqlRunner } from '../../../src/infrastructure/persistence/prisma/sql-runner';
 import { proxyInFrontOf, type TcpProxy } from '../../support/tcp-proxy';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 
@@ -93,6 +94,7 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
   let proxy: TcpProxy;
   // One connection: a connection kept out of the pool, or handed out broken, fails the next test step.
   let throughProxy: ReturnType<typeof createDatabaseClients>;
+  const backend = async (sql: SqlRunner) => (await sql.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', []))[0].pid;
   const probed = async () => (await database.sql.query<{ id: number }>('SELECT id FROM pool_transaction_probe ORDER BY id', [])).map((row) => row.id);
 
   beforeAll(async () => {
@@ -103,6 +105,8 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
     throughProxy = createDatabaseClients(url, { maxConnections: 1 });
   });
   beforeEach(() => database.sql.query('DELETE FROM pool_transaction_probe', []));
+  // A test that fails while the database is away must not take the next tests' database with it.
+  afterEach(() => proxy.start().catch(() => undefined));
   afterAll(async () => {
     await throughProxy.prisma.$disconnect();
     await proxy.close();
@@ -122,38 +126,49 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
 
   it("writes nothing when the work fails, passes the work's own error on, and keeps the connection", async () => {
     const failure = new Error('the work gave up');
+    let used = 0;
     const outcome = await throughProxy.sql
       .transaction(async (sql) => {
-        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (1)', []);
+        used = await backend(sql);
+        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (11)', []);
         throw failure;
       })
       .catch((error: unknown) => error);
 
     expect(outcome).toBe(failure);
     expect(await probed()).toEqual([]);
-    expect(await throughProxy.sql.transaction((sql) => sql.query('SELECT 1 AS one', []))).toEqual([{ one: 1 }]);
+    // The same server connection again: rolled back and returned to the pool, not dropped.
+    expect(await throughProxy.sql.transaction(backend)).toBe(used);
   });
 
   it('writes nothing when PostgreSQL refuses a statement, and does not take the refusal for an outage', async () => {
+    let used = 0;
     const refused = await throughProxy.sql
       .transaction(async (sql) => {
-        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (1)', []);
-        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (1)', []);
+        used = await backend(sql);
+        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (21)', []);
+        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (21)', []);
       })
       .catch((error: unknown) => error);
 
     expect(refused).toBeInstanceOf(Error);
     expect(isDatabaseUnavailable(refused)).toBe(false);
     expect(await probed()).toEqual([]);
-    // The refused transaction was rolled back and its connection went back to the pool usable.
-    await throughProxy.sql.transaction((sql) => sql.query('INSERT INTO pool_transaction_probe (id) VALUES (3)', []));
-    expect(await probed()).toEqual([3]);
+    // Rolled back, and its connection went back to the pool usable: the same one writes next.
+    const next = await throughProxy.sql.transaction(async (sql) => {
+      await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (22)', []);
+      return backend(sql);
+    });
+    expect(next).toBe(used);
+    expect(await probed()).toEqual([22]);
   });
 
-  it('retires a connection lost mid-transaction: unavailable, nothing written, and the pool recovers', async () => {
+  // A connection lost while held is reported as an 'error' event on the client too; without a
+  // listener that event would end the process (here: fail the run as an uncaught exception).
+  it('survives a connection lost mid-statement: unavailable, nothing written, and the pool recovers', async () => {
     const lost = throughProxy.sql
       .transaction(async (sql) => {
-        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (1)', []);
+        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (31)', []);
         await sql.query('SELECT pg_sleep(5)', []);
       })
       .catch((error: unknown) => error);
@@ -162,9 +177,8 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
 
     expect(isDatabaseUnavailable(await lost)).toBe(true);
     await proxy.start();
-    // Handed out again, the lost connection would fail this transaction too.
-    await throughProxy.sql.transaction((sql) => sql.query('INSERT INTO pool_transaction_probe (id) VALUES (2)', []));
-    expect(await probed()).toEqual([2]);
+    await throughProxy.sql.transaction((sql) => sql.query('INSERT INTO pool_transaction_probe (id) VALUES (32)', []));
+    expect(await probed()).toEqual([32]);
   });
 
   it('survives a connection lost between two statements of the work: unavailable, nothing written', async () => {
@@ -174,11 +188,11 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
     });
     const lost = throughProxy.sql
       .transaction(async (sql) => {
-        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (1)', []);
+        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (41)', []);
         cut();
         // No statement in flight when the connection goes: only the client's 'error' event tells.
         await new Promise((resolve) => setTimeout(resolve, 200));
-        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (2)', []);
+        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (42)', []);
       })
       .catch((error: unknown) => error);
     await connectionCut;
@@ -186,8 +200,8 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
 
     expect(isDatabaseUnavailable(await lost)).toBe(true);
     await proxy.start();
-    await throughProxy.sql.transaction((sql) => sql.query('INSERT INTO pool_transaction_probe (id) VALUES (3)', []));
-    expect(await probed()).toEqual([3]);
+    await throughProxy.sql.transaction((sql) => sql.query('INSERT INTO pool_transaction_probe (id) VALUES (43)', []));
+    expect(await probed()).toEqual([43]);
   });
 
   it('refuses to start a transaction inside another', async () => {
