@@ -2,6 +2,8 @@
 // PostgreSQL's, read from /proc around autocannon runs at 50 connections. Less disturbed by the
 // other processes on the machine than requests per second, so it is how two builds are compared
 // (docs/performance.md). Loads: healthz, anchors, keyed-anchors, fast-forward, timeline.
+// PostgreSQL's figure counts every process named `postgres` on this machine: the server must run
+// here, and be the only one busy.
 import type { Load } from './measure';
 import { drive } from './measure';
 import { cpuSeconds, processesNamed, processTree } from './processes';
@@ -15,30 +17,56 @@ const WRITER_ACCOUNTS = 200;
 const LOADS = ['healthz', 'anchors', 'keyed-anchors', 'fast-forward', 'timeline'] as const;
 type LoadName = (typeof LOADS)[number];
 
+const isLoadName = (name: string | undefined): name is LoadName => LOADS.some((each) => each === name);
+
 async function main(): Promise<void> {
   const [name, roundsText = '3'] = process.argv.slice(2);
-  if (!LOADS.includes(name as LoadName)) throw new Error(`name one load of: ${LOADS.join(', ')}`);
-  const rounds = Number(roundsText);
-  const service = await startService(await createBenchDatabase(ADMIN_URL, 'time_navigation_bench_cpu'), Number(process.env.BENCH_WORKERS ?? 1));
+  if (!isLoadName(name)) throw new Error(`name one load of: ${LOADS.join(', ')}`);
+  const rounds = positiveInteger(roundsText, 'the number of rounds');
+  const workers = positiveInteger(process.env.BENCH_WORKERS ?? '1', 'BENCH_WORKERS (one number here)');
+  const service = await startService(await createBenchDatabase(ADMIN_URL, 'time_navigation_bench_cpu'), workers);
   try {
-    const load = await prepare(service.url, name as LoadName);
+    const servicePid = service.child.pid;
+    if (servicePid === undefined) throw new Error('the service has no process id');
+    const load = await prepare(service.url, name);
     await drive(service.url, load, CONNECTIONS, 3); // warm-up, not counted
     for (let round = 1; round <= rounds; round++) {
-      const servicePids = processTree(service.child.pid ?? 0);
-      const databasePids = processesNamed('postgres');
-      const before = { service: cpuSeconds(servicePids), database: cpuSeconds(databasePids) };
+      const before = { service: cpuSeconds(processTree(servicePid)), database: cpuSeconds(postgresProcesses()) };
       const result = await drive(service.url, load, CONNECTIONS, SECONDS);
-      const perRequest = (seconds: number) => Math.round((seconds * 1e6) / result.requests.total);
+      const after = { service: cpuSeconds(processTree(servicePid)), database: cpuSeconds(postgresProcesses()) };
+      const perRequest = (part: 'service' | 'database') => Math.round((usedBetween(before[part], after[part]) * 1e6) / result.requests.total);
       const failures = result.non2xx + result.errors + result.timeouts;
       console.log(
         `${name} round ${round}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
-          `CPU per request: service ${perRequest(cpuSeconds(servicePids) - before.service)} µs, PostgreSQL ${perRequest(cpuSeconds(databasePids) - before.database)} µs` +
+          `CPU per request: service ${perRequest('service')} µs, PostgreSQL ${perRequest('database')} µs` +
           (failures > 0 ? `, ${failures} failures` : ''),
       );
     }
   } finally {
     await service.stop();
   }
+}
+
+/**
+ * CPU used between two readings: a process started in between counts from zero; one that ended
+ * in between is left out (its last part is lost: the figure can come out low, never negative).
+ */
+function usedBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let used = 0;
+  for (const [pid, seconds] of after) used += seconds - (before.get(pid) ?? 0);
+  return used;
+}
+
+function postgresProcesses(): number[] {
+  const pids = processesNamed('postgres');
+  if (pids.length === 0) throw new Error('no PostgreSQL process on this machine: bench:cpu reads its CPU from /proc');
+  return pids;
+}
+
+function positiveInteger(text: string, what: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${what} must be a whole number of at least 1, not ${JSON.stringify(text)}`);
+  return value;
 }
 
 async function prepare(url: string, name: LoadName): Promise<Load> {

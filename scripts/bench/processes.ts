@@ -69,8 +69,8 @@ function rssKiB(pid: number): number {
   }
 }
 
-/** Clock ticks a second, the unit of /proc/<pid>/stat's CPU times. */
-const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+/** Clock ticks a second, the unit of /proc/<pid>/stat's CPU times; asked once, when first needed. */
+let ticksPerSecond: number | undefined;
 
 /** A process and its children (the worker processes). */
 export function processTree(pid: number): number[] {
@@ -81,27 +81,31 @@ export function processTree(pid: number): number[] {
 export function processesNamed(name: string): number[] {
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
-      } catch {
-        return false; // gone between the listing and the read
-      }
-    })
+    .filter((pid) => readIfRunning(`/proc/${pid}/comm`)?.trim() === name)
     .map(Number);
 }
 
-/** CPU time, user and system, the processes have used so far, in seconds. */
-export function cpuSeconds(pids: readonly number[]): number {
-  let ticks = 0;
+/** CPU time, user and system, each process has used so far, in seconds; processes gone are left out. */
+export function cpuSeconds(pids: readonly number[]): Map<number, number> {
+  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+  const seconds = new Map<number, number>();
   for (const pid of pids) {
-    try {
-      // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // the process ended between two reads
-    }
+    const stat = readIfRunning(`/proc/${pid}/stat`);
+    if (stat === undefined) continue;
+    // The fields after the command, which is in parentheses and may hold any character; utime and
+    // stime are the 14th and 15th fields of the line, the 12th and 13th after the command.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    seconds.set(pid, (Number(fields[11]) + Number(fields[12])) / ticksPerSecond);
   }
-  return ticks / TICKS_PER_SECOND;
+  return seconds;
+}
+
+/** What `path` holds, or undefined when its process has ended. */
+function readIfRunning(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ESRCH') return undefined;
+    throw error;
+  }
 }
