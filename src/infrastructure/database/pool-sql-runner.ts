@@ -82,7 +82,10 @@ export class PoolSqlRunner implements SqlRunner {
         await control('ROLLBACK').catch(() => undefined);
         throw error;
       }
-      await control('COMMIT');
+      // After a failed statement PostgreSQL answers COMMIT by rolling back, without an error: a
+      // work that caught the failure and went on must not be told its writes were committed.
+      const ended = await control('COMMIT');
+      if (ended.command === 'ROLLBACK') throw new Error('the transaction was rolled back: a statement in it failed and the work went on');
       return result;
     } finally {
       client.off('error', retire);

@@ -163,6 +163,19 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
     expect(await probed()).toEqual([22]);
   });
 
+  it('does not report a commit when the work caught a refused statement and went on', async () => {
+    const outcome = await throughProxy.sql
+      .transaction(async (sql) => {
+        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (51)', []);
+        await sql.query('SELECT 1 / 0', []).catch(() => undefined);
+        return 'done';
+      })
+      .catch((error: unknown) => error);
+
+    expect(outcome).toEqual(new Error('the transaction was rolled back: a statement in it failed and the work went on'));
+    expect(await probed()).toEqual([]);
+  });
+
   // A connection lost while held is reported as an 'error' event on the client too; without a
   // listener that event would end the process (here: fail the run as an uncaught exception).
   it('survives a connection lost mid-statement: unavailable, nothing written, and the pool recovers', async () => {
