@@ -6,7 +6,7 @@
 // here, and be the only one busy.
 import type { Load } from './measure';
 import { drive } from './measure';
-import { cpuSeconds, processesNamed, processTree } from './processes';
+import { cpuSeconds, processesNamed, processTree, residentMiB } from './processes';
 import { createBenchDatabase } from './seed';
 import { call, signUp, startService } from './service';
 
@@ -38,7 +38,8 @@ async function main(): Promise<void> {
       const failures = result.non2xx + result.errors + result.timeouts;
       console.log(
         `${name} round ${round}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
-          `CPU per request: service ${perRequest('service')} µs, PostgreSQL ${perRequest('database')} µs` +
+          `CPU per request: service ${perRequest('service')} µs, PostgreSQL ${perRequest('database')} µs, ` +
+          `resident after the run ${Math.round(Math.max(...residentMiB(servicePid)))} MiB` +
           (failures > 0 ? `, ${failures} failures` : ''),
       );
     }
