@@ -94,6 +94,8 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
   let proxy: TcpProxy;
   // One connection: a connection kept out of the pool, or handed out broken, fails the next test step.
   let throughProxy: ReturnType<typeof createDatabaseClients>;
+  /** The transaction's failure, or its answer when it has none. */
+  const failureOf = (work: (sql: SqlRunner) => Promise<unknown>) => throughProxy.sql.transaction(work).catch((error: unknown) => error);
   const backend = async (sql: SqlRunner) => (await sql.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', []))[0].pid;
   const probed = async () => (await database.sql.query<{ id: number }>('SELECT id FROM pool_transaction_probe ORDER BY id', [])).map((row) => row.id);
 
@@ -127,13 +129,11 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
   it("writes nothing when the work fails, passes the work's own error on, and keeps the connection", async () => {
     const failure = new Error('the work gave up');
     let used = 0;
-    const outcome = await throughProxy.sql
-      .transaction(async (sql) => {
-        used = await backend(sql);
-        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (11)', []);
-        throw failure;
-      })
-      .catch((error: unknown) => error);
+    const outcome = await failureOf(async (sql) => {
+      used = await backend(sql);
+      await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (11)', []);
+      throw failure;
+    });
 
     expect(outcome).toBe(failure);
     expect(await probed()).toEqual([]);
@@ -143,13 +143,11 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
 
   it('writes nothing when PostgreSQL refuses a statement, and does not take the refusal for an outage', async () => {
     let used = 0;
-    const refused = await throughProxy.sql
-      .transaction(async (sql) => {
-        used = await backend(sql);
-        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (21)', []);
-        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (21)', []);
-      })
-      .catch((error: unknown) => error);
+    const refused = await failureOf(async (sql) => {
+      used = await backend(sql);
+      await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (21)', []);
+      await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (21)', []);
+    });
 
     expect(refused).toBeInstanceOf(Error);
     expect(isDatabaseUnavailable(refused)).toBe(false);
@@ -164,13 +162,11 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
   });
 
   it('does not report a commit when the work caught a refused statement and went on', async () => {
-    const outcome = await throughProxy.sql
-      .transaction(async (sql) => {
-        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (51)', []);
-        await sql.query('SELECT 1 / 0', []).catch(() => undefined);
-        return 'done';
-      })
-      .catch((error: unknown) => error);
+    const outcome = await failureOf(async (sql) => {
+      await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (51)', []);
+      await sql.query('SELECT 1 / 0', []).catch(() => undefined);
+      return 'done';
+    });
 
     expect(outcome).toEqual(new Error('the transaction was rolled back: a statement in it failed and the work went on'));
     expect(await probed()).toEqual([]);
@@ -179,12 +175,10 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
   // A connection lost while held is reported as an 'error' event on the client too; without a
   // listener that event would end the process (here: fail the run as an uncaught exception).
   it('survives a connection lost mid-statement: unavailable, nothing written, and the pool recovers', async () => {
-    const lost = throughProxy.sql
-      .transaction(async (sql) => {
-        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (31)', []);
-        await sql.query('SELECT pg_sleep(5)', []);
-      })
-      .catch((error: unknown) => error);
+    const lost = failureOf(async (sql) => {
+      await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (31)', []);
+      await sql.query('SELECT pg_sleep(5)', []);
+    });
     await new Promise((resolve) => setTimeout(resolve, 200));
     await proxy.stop();
 
@@ -199,15 +193,13 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
     const connectionCut = new Promise<void>((resolve) => {
       cut = resolve;
     });
-    const lost = throughProxy.sql
-      .transaction(async (sql) => {
-        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (41)', []);
-        cut();
-        // No statement in flight when the connection goes: only the client's 'error' event tells.
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (42)', []);
-      })
-      .catch((error: unknown) => error);
+    const lost = failureOf(async (sql) => {
+      await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (41)', []);
+      cut();
+      // No statement in flight when the connection goes: only the client's 'error' event tells.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (42)', []);
+    });
     await connectionCut;
     await proxy.stop();
 
@@ -218,9 +210,7 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
   });
 
   it('refuses to start a transaction inside another', async () => {
-    const nested = await throughProxy.sql
-      .transaction((sql) => sql.transaction(() => Promise.resolve('inner')))
-      .catch((error: unknown) => error);
+    const nested = await failureOf((sql) => sql.transaction(() => Promise.resolve('inner')));
 
     expect(nested).toEqual(new Error('a transaction of its own cannot start inside another'));
   });
