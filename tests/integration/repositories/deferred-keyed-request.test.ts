@@ -1,8 +1,6 @@
 // A keyed request (Idempotency-Key) run as a deferred request: its one unit of work's writes commit
 // with its kept answer in one transaction on the pool, or the request runs again in its Prisma
 // request transaction. On a real PostgreSQL (or PGlite without DATABASE_URL).
-import { Clock } from '../../../src/core/domain/clock';
-import { Traveller } from '../../../src/core/domain/traveller';
 import type { StoredResponse } from '../../../src/core/ports/idempotency-store';
 import { IdempotencyClaimLost } from '../../../src/core/ports/idempotency-store';
 import type { Repositories } from '../../../src/core/ports/repositories';
@@ -12,6 +10,7 @@ import { PrismaTransactionBoundary } from '../../../src/infrastructure/persisten
 import { RequestTransactions } from '../../../src/infrastructure/persistence/prisma/request-transactions';
 import type { SqlRunner } from '../../../src/infrastructure/persistence/prisma/sql-runner';
 import { aTimeline } from '../../support/builders/timeline-builder';
+import { aPausedTraveller } from '../../support/builders/traveller-builder';
 import { givenAccounts } from '../../support/contracts/subject';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 
@@ -36,15 +35,7 @@ describe('a keyed request run as a deferred request', () => {
   beforeEach(async () => {
     await database.prisma.$executeRawUnsafe('TRUNCATE accounts, idempotency_keys CASCADE');
     await givenAccounts(repos, 'acc_1');
-    await repos.travellers.add(
-      Traveller.restore({
-        accountId: 'acc_1',
-        clock: Clock.restore({ reading: new Date('1969-07-20T20:17:40Z'), readAt: NOW, paused: true }),
-        timelineId: 'primary',
-        location: 'home',
-        journeyTravelId: null,
-      }),
-    );
+    await repos.travellers.add(aPausedTraveller('acc_1', '1969-07-20T20:17:40Z', NOW));
     // Counts the transactions opened on the pool: the deferred path's own.
     transactions = 0;
     const sql: SqlRunner = {

@@ -1,13 +1,12 @@
 // Request scopes on a real PostgreSQL (or PGlite without DATABASE_URL): what a request writes
 // through the TransactionBoundary commits with its sealing write, or nothing of it does.
-import { Clock } from '../../../src/core/domain/clock';
-import { Traveller } from '../../../src/core/domain/traveller';
 import type { Repositories } from '../../../src/core/ports/repositories';
 import type { Db } from '../../../src/infrastructure/persistence/prisma/db';
 import { prismaRepositories } from '../../../src/infrastructure/persistence/prisma/prisma-repositories';
 import { PrismaTransactionBoundary } from '../../../src/infrastructure/persistence/prisma/prisma-transaction-boundary';
 import { RequestTransactions } from '../../../src/infrastructure/persistence/prisma/request-transactions';
 import { aTimeline } from '../../support/builders/timeline-builder';
+import { aPausedTraveller } from '../../support/builders/traveller-builder';
 import { givenAccounts } from '../../support/contracts/subject';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 
@@ -32,15 +31,7 @@ describe('RequestTransactions with PrismaTransactionBoundary', () => {
   beforeEach(async () => {
     await database.prisma.$executeRawUnsafe('TRUNCATE accounts, login_throttles CASCADE');
     await givenAccounts(repos, 'acc_1');
-    await repos.travellers.add(
-      Traveller.restore({
-        accountId: 'acc_1',
-        clock: Clock.restore({ reading: new Date('1969-07-20T20:17:40Z'), readAt: new Date('2030-01-01T12:00:00Z'), paused: true }),
-        timelineId: 'primary',
-        location: 'home',
-        journeyTravelId: null,
-      }),
-    );
+    await repos.travellers.add(aPausedTraveller('acc_1', '1969-07-20T20:17:40Z', '2030-01-01T12:00:00Z'));
   });
 
   const addTimeline = (id: string) => boundary.exclusive('acc_1', (inside) => inside.timelines.add(aTimeline().withId(id).build()));
