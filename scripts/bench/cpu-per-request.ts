@@ -1,20 +1,21 @@
 // `npm run bench:cpu -- <load> [rounds]`: CPU time per request of the service's processes and of
 // PostgreSQL's, read from /proc around autocannon runs at 50 connections. Less disturbed by the
 // other processes on the machine than requests per second, so it is how two builds are compared
-// (docs/performance.md). Loads: healthz, anchors, keyed-anchors, fast-forward, timeline.
+// (docs/performance.md). Loads: healthz, anchors, keyed-anchors, fast-forward, timeline,
+// monitor-events (on an account seeded with a million events, as `npm run bench` seeds it).
 // PostgreSQL's figure counts every process named `postgres` on this machine: the server must run
 // here, and be the only one busy.
 import type { Load } from './measure';
 import { drive } from './measure';
 import { cpuSeconds, processesNamed, processTree, residentMiB } from './processes';
-import { createBenchDatabase } from './seed';
+import { createBenchDatabase, MONITORED_PLACE, MONITORED_RANGE, seedEvents } from './seed';
 import { call, signUp, startService } from './service';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = 50;
 const WRITER_ACCOUNTS = 200;
-const LOADS = ['healthz', 'anchors', 'keyed-anchors', 'fast-forward', 'timeline'] as const;
+const LOADS = ['healthz', 'anchors', 'keyed-anchors', 'fast-forward', 'timeline', 'monitor-events'] as const;
 type LoadName = (typeof LOADS)[number];
 
 const isLoadName = (name: string | undefined): name is LoadName => LOADS.some((each) => each === name);
@@ -24,11 +25,12 @@ async function main(): Promise<void> {
   if (!isLoadName(name)) throw new Error(`name one load of: ${LOADS.join(', ')}`);
   const rounds = positiveInteger(roundsText, 'the number of rounds');
   const workers = positiveInteger(process.env.BENCH_WORKERS ?? '1', 'BENCH_WORKERS (one number here)');
-  const service = await startService(await createBenchDatabase(ADMIN_URL, 'time_navigation_bench_cpu'), workers);
+  const databaseUrl = await createBenchDatabase(ADMIN_URL, 'time_navigation_bench_cpu');
+  const service = await startService(databaseUrl, workers);
   try {
     const servicePid = service.child.pid;
     if (servicePid === undefined) throw new Error('the service has no process id');
-    const load = await prepare(service.url, name);
+    const load = await prepare(service.url, databaseUrl, name);
     await drive(service.url, load, CONNECTIONS, 3); // warm-up, not counted
     for (let round = 1; round <= rounds; round++) {
       const before = { service: cpuSeconds(processTree(servicePid)), database: cpuSeconds(postgresProcesses()) };
@@ -70,8 +72,14 @@ function positiveInteger(text: string, what: string): number {
   return value;
 }
 
-async function prepare(url: string, name: LoadName): Promise<Load> {
+async function prepare(url: string, databaseUrl: string, name: LoadName): Promise<Load> {
   if (name === 'healthz') return { name, method: 'GET', path: '/healthz' };
+  if (name === 'monitor-events') {
+    const watcher = await signUp(url, 'cpu-watcher');
+    await seedEvents(databaseUrl, watcher.id);
+    const monitored = new URLSearchParams({ location: MONITORED_PLACE, time_range: MONITORED_RANGE });
+    return { name, method: 'GET', path: `/v1/monitor-events?${monitored.toString()}`, headers: { authorization: watcher.auth } };
+  }
   const writers = await Promise.all(Array.from({ length: WRITER_ACCOUNTS }, (_, n) => signUp(url, `cpu-writer-${n}`)));
   const rotate = writers.map((each) => each.auth);
   const anchor = { method: 'POST', path: '/v1/anchors', rotate, body: { description: 'Bench anchor' } } as const;

@@ -86,7 +86,10 @@ export function mountFloors(app: Express, pool: Pool): void {
   });
 }
 
-const LISTING_AS_JSON = `SELECT coalesce(json_agg(listed), '[]')::text AS page FROM (${LISTINGS[0]} LIMIT ${PAGE_SIZE}) listed`;
+// The page without its extra row (which tells the service another page follows) and without the
+// row naming the timeline read (which an empty page ends with).
+const LISTING_AS_JSON = `SELECT coalesce(json_agg(listed) FILTER (WHERE listed.id IS NOT NULL), '[]')::text AS page
+  FROM (SELECT * FROM (${LISTINGS[0]}) page LIMIT ${PAGE_SIZE}) listed`;
 
 async function readTraveller(pool: Pool, accountId: string): Promise<Traveller> {
   const { rows } = await pool.query<{ version: string }>(`SELECT version::text AS version, ${selectList(TRAVELLERS)} FROM travellers WHERE account_id = $1`, [accountId]);

@@ -23,11 +23,11 @@ export async function createBenchDatabase(adminUrl: string, name: string): Promi
 }
 
 /**
- * Gives an account a million events on the timeline it is on, as the service would have recorded
- * them (same columns, same search digests), written by one INSERT ... SELECT so the seed takes
- * seconds, not the hours a million API calls would.
+ * Gives an account a million events (or as many as asked) on the timeline it is on, as the service
+ * would have recorded them (same columns, same search digests), written by one INSERT ... SELECT so
+ * the seed takes seconds, not the hours a million API calls would.
  */
-export async function seedEvents(databaseUrl: string, accountId: string): Promise<void> {
+export async function seedEvents(databaseUrl: string, accountId: string, events = SEEDED_EVENTS): Promise<void> {
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
@@ -43,7 +43,7 @@ export async function seedEvents(databaseUrl: string, accountId: string): Promis
               -- textDigest of 'Sighting <n>': its textKey is the name lower-cased (no spaces to fold).
               encode(sha256(convert_to('sighting ' || n, 'UTF8')), 'hex'), ($4::text[])[1 + n % $5], NULL, now(), 0
          FROM generate_series(1, $6::int) AS n`,
-      [accountId, rows[0].timeline_id, places, places.map(textDigest), PLACES, SEEDED_EVENTS],
+      [accountId, rows[0].timeline_id, places, places.map(textDigest), PLACES, events],
     );
     await db.query('VACUUM ANALYZE events');
     // The seed's gigabyte of WAL would otherwise be flushed by a checkpoint during the first loads.

@@ -38,24 +38,33 @@ type PageRow = Omit<EventRow, 'descriptionKey' | 'locationKey' | 'accountId' | '
  * request (which showed in the profile of every read; docs/performance.md). Parameters: $1 account,
  * $2 the place's digest, $3-$4 the range, $5 the page size; then the cursor's time and id when
  * paging on; then the timeline when one is named.
+ *
+ * Two ordered index ranges (place, then name), each cut at the page size, merged in order: the
+ * second leaves out what the first already has (an event both at the place and so named), so the
+ * merge needs no de-duplication and no sort, and the top-level ORDER BY is the merge's own order
+ * (a third of PostgreSQL's work for a full page; docs/performance.md). After the page, one row
+ * names the timeline read and no event (its null time sorts last), so even an empty page tells
+ * which timeline it read, and no such timeline gives no row at all.
  */
 function listingText(byTimeline: boolean, pagedOn: boolean): string {
-  const timeline = `$${pagedOn ? 8 : 6}`;
-  const matching = (column: string) => `
-      (SELECT ${PAGE_SELECT} FROM events
-        WHERE account_id = $1 AND timeline_id = here.timeline_id AND ${column} = $2
-          AND time >= $3 AND time <= $4${pagedOn ? ' AND (time, id) > ($6, $7)' : ''}
-        ORDER BY time, id LIMIT $5)`;
   const here = byTimeline
-    ? `SELECT id AS timeline_id FROM timelines WHERE account_id = $1 AND id = ${timeline}`
+    ? `SELECT id AS timeline_id FROM timelines WHERE account_id = $1 AND id = $${pagedOn ? 8 : 6}`
     : 'SELECT timeline_id FROM travellers WHERE account_id = $1';
+  const matching = (condition: string) => `
+    (SELECT NULL AS "readFrom", ${PAGE_SELECT} FROM events
+      WHERE account_id = $1 AND timeline_id = (SELECT timeline_id FROM here) AND ${condition}
+        AND time >= $3 AND time <= $4${pagedOn ? ' AND (time, id) > ($6, $7)' : ''}
+      ORDER BY time, id LIMIT $5)`;
+  const noEvent = PAGE_SELECT.split(', ').map(() => 'NULL').join(', ');
   return `
-    SELECT here.timeline_id AS "readFrom", page.* FROM (${here}) here
-      LEFT JOIN LATERAL (
-        ${matching('location_key')} UNION ${matching('description_key')}
-        ORDER BY "time", "id" LIMIT $5
-      ) page ON true
-    ORDER BY page."time", page."id"`;
+    WITH here AS (${here})
+    SELECT * FROM (
+      ${matching('location_key = $2')}
+      UNION ALL ${matching('description_key = $2 AND location_key <> $2')}
+      ORDER BY "time", "id" LIMIT $5
+    ) page
+    UNION ALL (SELECT timeline_id, ${noEvent} FROM here)
+    ORDER BY "time", "id"`;
 }
 
 /**
@@ -99,7 +108,7 @@ export class PrismaEventRepository implements EventRepository {
     if (query.timelineId !== null) values.push(query.timelineId);
     const text = LISTINGS[(query.timelineId === null ? 0 : 2) + (after ? 1 : 0)];
     const rows = await this.sql.query<{ readFrom: string | null } & Partial<PageRow>>(text, values);
-    const timelineId = rows[0]?.readFrom;
+    const timelineId = rows[rows.length - 1]?.readFrom;
     if (!timelineId) {
       if (query.timelineId === null) throw new Error(`account ${accountId} has no traveller to read events from`);
       return null;

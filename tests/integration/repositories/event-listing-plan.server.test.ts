@@ -1,0 +1,93 @@
+// The event listing (monitor-events, scan-events, GET /events) walks two indexes in order and merges
+// them: no scan of the account's events, no de-duplication, no sort of the page. Issue #6's p50
+// target on a million events rests on that plan (docs/performance.md), so it is read here off
+// PostgreSQL's own EXPLAIN, for each form of the statement, planned for the values given (as a
+// statement's first runs are) and generically (as the service's prepared statement may be after
+// five). Needs a server (DATABASE_URL): the seed writes through a connection of its own, which the
+// in-memory PGlite (one connection) cannot take beside the test's.
+import { Client } from 'pg';
+import { LISTINGS } from '../../../src/infrastructure/persistence/prisma/repositories/prisma-event-repository';
+import { prismaRepositories } from '../../../src/infrastructure/persistence/prisma/prisma-repositories';
+import { textDigest } from '../../../src/infrastructure/persistence/prisma/text-digest';
+import { seedEvents } from '../../../scripts/bench/seed';
+import { aPausedTraveller } from '../../support/builders/traveller-builder';
+import { thePrimaryTimeline } from '../../support/builders/timeline-builder';
+import { givenAccounts } from '../../support/contracts/subject';
+import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
+
+jest.setTimeout(60_000);
+
+const ACCOUNT = 'acc_1';
+/** Twenty events at each of the seed's thousand places: enough for the planner to prefer an index. */
+const EVENTS = 20_000;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+const FORMS = [
+  { name: "on the traveller's timeline", text: LISTINGS[0], types: [], values: [] },
+  { name: "on the traveller's timeline, paged on", text: LISTINGS[1], types: ['timestamptz', 'text'], values: ['1900-06-01T00:00:00Z', 'evt_'] },
+  { name: 'on a timeline named', text: LISTINGS[2], types: ['text'], values: ['primary'] },
+  { name: 'on a timeline named, paged on', text: LISTINGS[3], types: ['timestamptz', 'text', 'text'], values: ['1900-06-01T00:00:00Z', 'evt_', 'primary'] },
+];
+
+describe('the event listing plan', () => {
+  let database: TestDatabase;
+  let client: Client;
+
+  beforeAll(async () => {
+    database = await provisionTestDatabase();
+    const repos = prismaRepositories(database.prisma);
+    await givenAccounts(repos, ACCOUNT);
+    await repos.travellers.add(aPausedTraveller(ACCOUNT, new Date('1969-07-20T20:17:40.000Z')));
+    await repos.timelines.add(thePrimaryTimeline());
+    await seedEvents(database.connectionString, ACCOUNT, EVENTS);
+    client = new Client({ connectionString: database.connectionString });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.end();
+    await database?.close();
+  });
+
+  describe.each(['force_custom_plan', 'force_generic_plan'])('planned with %s', (mode) => {
+    it.each(FORMS)('$name: an ordered walk of the two search indexes, merged, nothing sorted but the one row naming the timeline', async (form) => {
+      const nodes = flatten(await planOf(mode, form.text, form.types, [...common(), ...form.values]));
+      const eventReads = nodes.filter((node) => node['Relation Name'] === 'events');
+
+      expect(eventReads.map((node) => [node['Node Type'], node['Index Name']])).toEqual([
+        ['Index Scan', 'events_account_id_timeline_id_location_key_time_id_idx'],
+        ['Index Scan', 'events_account_id_timeline_id_description_key_time_id_idx'],
+      ]);
+      expect(nodes.map((node) => node['Node Type'])).toContain('Merge Append');
+      expect(nodes.filter((node) => ['Aggregate', 'Unique', 'Hash', 'SetOp'].includes(node['Node Type']))).toEqual([]);
+      for (const sort of nodes.filter((node) => node['Node Type'] === 'Sort')) {
+        expect(flatten(sort).filter((node) => node['Relation Name'] === 'events')).toEqual([]);
+      }
+    });
+  });
+
+  /** Account, the place's digest, a range holding the place's events, the page size. */
+  function common(): string[] {
+    return [ACCOUNT, textDigest('Observatory 417'), '1900-01-01T00:00:00Z', '1910-01-01T00:00:00Z', '101'];
+  }
+
+  async function planOf(mode: string, text: string, extraTypes: string[], values: string[]): Promise<PlanNode> {
+    const statement = `listing_${Math.random().toString(36).slice(2)}`;
+    const types = ['text', 'text', 'timestamptz', 'timestamptz', 'int', ...extraTypes];
+    await client.query(`SET plan_cache_mode = ${mode}`);
+    await client.query(`PREPARE ${statement}(${types.join(', ')}) AS ${text}`);
+    const literals = values.map((value) => client.escapeLiteral(value)).join(', ');
+    const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) EXECUTE ${statement}(${literals})`);
+    await client.query(`DEALLOCATE ${statement}`);
+    return rows[0]['QUERY PLAN'][0].Plan;
+  }
+});
+
+function flatten(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(flatten)];
+}
