@@ -87,9 +87,10 @@ export function mountFloors(app: Express, pool: Pool): void {
 }
 
 // The page without its extra row (which tells the service another page follows) and without the
-// row naming the timeline read (which an empty page ends with).
+// row naming the timeline read (every listing ends with it: cut here by the limit on a full page,
+// by the filter on a shorter one). json_agg takes the rows in the order the listing gives them.
 const LISTING_AS_JSON = `SELECT coalesce(json_agg(listed) FILTER (WHERE listed.id IS NOT NULL), '[]')::text AS page
-  FROM (SELECT * FROM (${LISTINGS[0]}) page LIMIT ${PAGE_SIZE}) listed`;
+  FROM (${LISTINGS[0]} LIMIT ${PAGE_SIZE}) listed`;
 
 async function readTraveller(pool: Pool, accountId: string): Promise<Traveller> {
   const { rows } = await pool.query<{ version: string }>(`SELECT version::text AS version, ${selectList(TRAVELLERS)} FROM travellers WHERE account_id = $1`, [accountId]);

@@ -94,6 +94,21 @@ describe('benchmark floors', () => {
     expect(answer.body.events).toHaveLength(5);
   });
 
+  it('cuts a full page at a hundred events, the hundred the service lists first', async () => {
+    const place = 'Observatory 9';
+    for (let n = 0; n < 105; n++) {
+      await repos.events.add(anEvent({ accountId: ACCOUNT, id: `evt_full_${String(n).padStart(3, '0')}`, timelineId: 'primary', location: place, time: new Date(Date.UTC(1955, 0, 1, n)) }));
+    }
+    const decade = '1950-01-01T00:00:00Z/1960-01-01T00:00:00Z';
+    const listed = await repos.events.listAt(ACCOUNT, { place, range: TimeRange.parse(decade), after: null, limit: 101, timelineId: null });
+
+    const answer = await request(app).get('/floor/listing').query({ location: place, time_range: decade }).set(FLOOR_ACCOUNT_HEADER, ACCOUNT);
+
+    expect(answer.status).toBe(200);
+    expect(answer.body.events.map((event: { id: string }) => event.id)).toEqual(listed?.events.slice(0, 100).map((event) => event.id));
+    expect(answer.body.events).toHaveLength(100);
+  });
+
   async function versionOf(accountId: string): Promise<bigint> {
     const { rows } = await pool.query<{ version: string }>('SELECT version::text AS version FROM travellers WHERE account_id = $1', [accountId]);
     return BigInt(rows[0]?.version ?? '-1');

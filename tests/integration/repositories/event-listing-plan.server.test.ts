@@ -45,7 +45,8 @@ describe('the event listing plan', () => {
     await givenAccounts(repos, ACCOUNT);
     await repos.travellers.add(aPausedTraveller(ACCOUNT, new Date('1969-07-20T20:17:40.000Z')));
     await repos.timelines.add(thePrimaryTimeline());
-    await seedEvents(database.connectionString, ACCOUNT, EVENTS);
+    // No checkpoint: the whole server's, while other test files run on it.
+    await seedEvents(database.connectionString, ACCOUNT, { events: EVENTS, checkpoint: false });
     client = new Client({ connectionString: database.connectionString });
     await client.connect();
   });

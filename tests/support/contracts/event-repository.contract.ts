@@ -154,7 +154,7 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
 
         expect(await events().listAt('acc_1', { ...query, timelineId: null })).toMatchObject({ timelineId: 'tml_2', events: [{ id: 'evt_other_timeline' }] });
         expect(await events().listAt('acc_1', query)).toMatchObject({ timelineId: 'tml_1' });
-        // A full page, with more matches of both kinds than it holds, still names its timeline.
+        // A full page, cut from more matches than it holds (of both kinds), still names its timeline.
         const full = await events().listAt('acc_1', { ...query, limit: 1 });
         expect({ timelineId: full?.timelineId, events: full && idsOf(full.events) }).toEqual({ timelineId: 'tml_1', events: ['evt_start'] });
         expect(await events().listAt('acc_1', { ...query, timelineId: null, place: 'Nowhere' })).toEqual({ timelineId: 'tml_2', events: [] });

@@ -29,7 +29,10 @@ const EVENT_COLUMNS = {
  * which every row of a page shares and the statement names once (two strings fewer to read for
  * each of a page's hundred rows).
  */
-const PAGE_SELECT = selectList(EVENTS, ['descriptionKey', 'locationKey', 'accountId', 'timelineId']);
+const NOT_ON_PAGE = ['descriptionKey', 'locationKey', 'accountId', 'timelineId'];
+const PAGE_SELECT = selectList(EVENTS, NOT_ON_PAGE);
+/** The same columns, none of them an event's: the row that names the timeline read. */
+const NO_EVENT = Object.keys(EVENTS.types).filter((field) => !NOT_ON_PAGE.includes(field)).map(() => 'NULL').join(', ');
 
 type PageRow = Omit<EventRow, 'descriptionKey' | 'locationKey' | 'accountId' | 'timelineId'>;
 
@@ -42,9 +45,11 @@ type PageRow = Omit<EventRow, 'descriptionKey' | 'locationKey' | 'accountId' | '
  * Two ordered index ranges (place, then name), each cut at the page size, merged in order: the
  * second leaves out what the first already has (an event both at the place and so named), so the
  * merge needs no de-duplication and no sort, and the top-level ORDER BY is the merge's own order
- * (a third of PostgreSQL's work for a full page; docs/performance.md). After the page, one row
- * names the timeline read and no event (its null time sorts last), so even an empty page tells
- * which timeline it read, and no such timeline gives no row at all.
+ * (PostgreSQL's CPU per monitor-events request down by a fifth; docs/performance.md). The cost:
+ * the second range reads past the events both at the place and so named, which only a place
+ * named like its own events has. After the page, one row names the timeline read and no event
+ * (its null time sorts last), so even an empty page tells which timeline it read, and no such
+ * timeline gives no row at all.
  */
 function listingText(byTimeline: boolean, pagedOn: boolean): string {
   const here = byTimeline
@@ -55,7 +60,6 @@ function listingText(byTimeline: boolean, pagedOn: boolean): string {
       WHERE account_id = $1 AND timeline_id = (SELECT timeline_id FROM here) AND ${condition}
         AND time >= $3 AND time <= $4${pagedOn ? ' AND (time, id) > ($6, $7)' : ''}
       ORDER BY time, id LIMIT $5)`;
-  const noEvent = PAGE_SELECT.split(', ').map(() => 'NULL').join(', ');
   return `
     WITH here AS (${here})
     SELECT * FROM (
@@ -63,13 +67,14 @@ function listingText(byTimeline: boolean, pagedOn: boolean): string {
       UNION ALL ${matching('description_key = $2 AND location_key <> $2')}
       ORDER BY "time", "id" LIMIT $5
     ) page
-    UNION ALL (SELECT timeline_id, ${noEvent} FROM here)
+    UNION ALL (SELECT timeline_id, ${NO_EVENT} FROM here)
     ORDER BY "time", "id"`;
 }
 
 /**
  * By the traveller's timeline, then paged on; by a timeline named, then paged on. Exported for the
- * benchmark's floor (scripts/bench/floors.ts), which runs the same text with nothing around it.
+ * benchmark's floor (scripts/bench/floors.ts), which runs the same text and has PostgreSQL write
+ * the page's JSON.
  */
 export const LISTINGS = [listingText(false, false), listingText(false, true), listingText(true, false), listingText(true, true)] as const;
 
@@ -157,7 +162,7 @@ export function eventRow(event: TimelineEvent): EventRow {
   return { ...event, descriptionKey: textDigest(event.description), locationKey: textDigest(event.location) };
 }
 
-/** A row of the page's left join that carries an event (an empty page leaves them all null). */
+/** A row that carries an event: every row but the last, which names the timeline read. */
 function isPageRow(row: Partial<PageRow>): row is PageRow {
   return typeof row.id === 'string';
 }
