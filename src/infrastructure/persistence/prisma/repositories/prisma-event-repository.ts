@@ -29,12 +29,12 @@ const EVENT_COLUMNS = {
  * which every row of a page shares and the statement names once (two strings fewer to read for
  * each of a page's hundred rows).
  */
-const NOT_ON_PAGE = ['descriptionKey', 'locationKey', 'accountId', 'timelineId'];
+const NOT_ON_PAGE = ['descriptionKey', 'locationKey', 'accountId', 'timelineId'] as const;
 const PAGE_SELECT = selectList(EVENTS, NOT_ON_PAGE);
 /** The same columns, none of them an event's: the row that names the timeline read. */
-const NO_EVENT = Object.keys(EVENTS.types).filter((field) => !NOT_ON_PAGE.includes(field)).map(() => 'NULL').join(', ');
+const NO_EVENT = Object.keys(EVENTS.types).filter((field) => !NOT_ON_PAGE.some((left) => left === field)).map(() => 'NULL').join(', ');
 
-type PageRow = Omit<EventRow, 'descriptionKey' | 'locationKey' | 'accountId' | 'timelineId'>;
+type PageRow = Omit<EventRow, (typeof NOT_ON_PAGE)[number]>;
 
 /**
  * The listing's text, written out once for each form rather than built with Prisma.sql for every
