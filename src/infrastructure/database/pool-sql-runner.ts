@@ -1,5 +1,5 @@
 import { DatabaseError, types, type CustomTypesConfig, type Pool, type PoolClient, type QueryResultRow } from 'pg';
-import { type RunOptions, sqlParameter, type SqlRunner } from '../persistence/prisma/sql-runner';
+import { ROLLED_BACK_AT_COMMIT, type RunOptions, sqlParameter, type SqlRunner } from '../persistence/prisma/sql-runner';
 import { statementName } from './statement-names';
 
 const TIMESTAMPTZ = 1184;
@@ -82,10 +82,9 @@ export class PoolSqlRunner implements SqlRunner {
         await control('ROLLBACK').catch(() => undefined);
         throw error;
       }
-      // After a failed statement PostgreSQL answers COMMIT by rolling back, without an error: a
-      // work that caught the failure and went on must not be told its writes were committed.
+      // After a failed statement PostgreSQL answers COMMIT by rolling back, without an error.
       const ended = await control('COMMIT');
-      if (ended.command === 'ROLLBACK') throw new Error('the transaction was rolled back: a statement in it failed and the work went on');
+      if (ended.command === 'ROLLBACK') throw new Error(ROLLED_BACK_AT_COMMIT);
       return result;
     } finally {
       client.off('error', retire);

@@ -1,4 +1,5 @@
 import type { Db } from './db';
+import { isInFailedTransaction } from './prisma-errors';
 
 export interface RunOptions {
   /**
@@ -30,12 +31,36 @@ export function sqlParameter(value: unknown): unknown {
   return value instanceof Date ? value.toISOString() : value;
 }
 
+/**
+ * What `transaction` throws, on either runner, when PostgreSQL rolled the work back at its COMMIT:
+ * after a statement fails, COMMIT rolls back without an error, so work that caught the failure and
+ * went on must not be told its writes were kept.
+ */
+export const ROLLED_BACK_AT_COMMIT = 'the transaction was rolled back: a statement in it failed and the work went on';
+
 export function prismaSql(db: Db): SqlRunner {
   return {
     query: <T>(text: string, values: readonly unknown[]) => db.$queryRawUnsafe<T[]>(text, ...values.map(sqlParameter)),
     transaction: (work) =>
       '$transaction' in db
-        ? db.$transaction((tx) => work(prismaSql(tx)))
+        ? db.$transaction(async (tx) => {
+            const result = await work(prismaSql(tx));
+            await refuseAborted(tx);
+            return result;
+          })
         : Promise.reject(new Error('a transaction of its own cannot start inside another')),
   };
+}
+
+/**
+ * Prisma answers a commit without telling what PostgreSQL did with it; an aborted transaction
+ * refuses every statement, so one more before the commit tells (a round trip on this path only:
+ * the pool's runner reads the commit's own answer).
+ */
+async function refuseAborted(tx: Db): Promise<void> {
+  const refusal = await tx.$queryRawUnsafe('SELECT 1').then(
+    () => null,
+    (error: unknown) => error,
+  );
+  if (refusal !== null) throw isInFailedTransaction(refusal) ? new Error(ROLLED_BACK_AT_COMMIT) : refusal;
 }
