@@ -80,6 +80,17 @@ describe('errors are RFC 9457 problems with stable codes', () => {
     expect(wrongMethod.headers.allow).toBe('POST');
   });
 
+  it('points GET /v1/timelines at the listing, GET /timelines', async () => {
+    const response = await request(t.app).get('/v1/timelines').set('Authorization', me.auth);
+    expectProblem(response, 405, 'method_not_allowed');
+    expect(response.headers.allow).toBe('POST');
+    expect(response.body.detail).toContain('GET /timelines');
+    expect(response.headers.link).toBe('</timelines>; rel="alternate"');
+    const elsewhere = await request(t.app).delete('/v1/timelines').set('Authorization', me.auth);
+    expect(elsewhere.body.detail).not.toContain('/timelines is');
+    expect(elsewhere.headers.link).toBeUndefined();
+  });
+
   it('changes nothing when it refuses', async () => {
     const before = await t.prisma.timeline.count({ where: { accountId: me.id } });
     await post('/v1/timelines').send({ name: 'x', destination_time: 'soon' });

@@ -29,7 +29,7 @@ export function mountRoutes(
     });
   }
   for (const [path, { methods, headAllowed }] of methodsByPath(routes)) {
-    router.all(path, methodNotAllowed([...methods, ...(headAllowed ? ['HEAD'] : [])].join(', ')));
+    router.all(path, methodNotAllowed([...methods, ...(headAllowed ? ['HEAD'] : [])].join(', '), unversionedTwin(path, routes)));
   }
   return router;
 }
@@ -50,10 +50,30 @@ function pathParameters(raw: Record<string, string | string[]>): Record<string, 
   return params;
 }
 
-function methodNotAllowed(allow: string): RequestHandler {
+function methodNotAllowed(allow: string, twin?: UnversionedTwin): RequestHandler {
   return (req) => {
-    throw new Problem(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allow}.`, {}, { Allow: allow });
+    const elsewhere = twin?.methods.has(req.method) ? twin.path : undefined;
+    const hint = elsewhere ? ` ${req.method} ${elsewhere} is the operation you may be looking for.` : '';
+    const headers = elsewhere ? { Allow: allow, Link: `<${elsewhere}>; rel="alternate"` } : { Allow: allow };
+    throw new Problem(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allow}.${hint}`, {}, headers);
   };
+}
+
+interface UnversionedTwin {
+  readonly path: string;
+  readonly methods: ReadonlySet<string>;
+}
+
+/**
+ * The spec writes the timeline reads without a version prefix (`GET /timelines`) beside
+ * `POST /v1/timelines`: a method refused on a versioned path is pointed at the same path without
+ * the prefix when that path serves it.
+ */
+function unversionedTwin(path: string, routes: readonly Route[]): UnversionedTwin | undefined {
+  const bare = path.replace(/^\/(api\/)?v\d+(?=\/)/, '');
+  if (bare === path) return undefined;
+  const methods = new Set(routes.filter((route) => route.path === bare).map((route) => route.method.toUpperCase()));
+  return methods.size > 0 ? { path: bare, methods } : undefined;
 }
 
 function methodsByPath(routes: readonly Route[]): Map<string, { methods: string[]; headAllowed: boolean }> {
