@@ -54,7 +54,7 @@ function methodNotAllowed(allow: string, twin?: UnversionedTwin): RequestHandler
   return (req) => {
     const elsewhere = twin?.methods.has(req.method) ? twin.path : undefined;
     const hint = elsewhere ? ` ${req.method} ${elsewhere} is the operation you may be looking for.` : '';
-    const headers = elsewhere ? { Allow: allow, Link: `<${elsewhere}>; rel="alternate"` } : { Allow: allow };
+    const headers: Record<string, string> = elsewhere ? { Allow: allow, Link: `<${elsewhere}>; rel="alternate"` } : { Allow: allow };
     throw new Problem(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allow}.${hint}`, {}, headers);
   };
 }
