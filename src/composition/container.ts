@@ -26,6 +26,7 @@ import { ListEvents } from '../core/use-cases/events/list-events';
 import { ManipulateEvent } from '../core/use-cases/events/manipulate-event';
 import { RegisterItem } from '../core/use-cases/items/register-item';
 import { CheckParadox } from '../core/use-cases/paradoxes/check-paradox';
+import { MonitorParadox } from '../core/use-cases/paradoxes/monitor-paradox';
 import { CreateTimeline } from '../core/use-cases/timelines/create-timeline';
 import { GetTimeline } from '../core/use-cases/timelines/get-timeline';
 import { ListTimelines } from '../core/use-cases/timelines/list-timelines';
@@ -139,6 +140,7 @@ export function buildContainer(options: ContainerOptions): Container {
     [tx, ids, clock],
   );
   container.bind(CheckParadox).toResolvedValue((t: TransactionBoundary) => new CheckParadox(t), [tx]);
+  container.bind(MonitorParadox).toResolvedValue((t: TransactionBoundary, c: CheckParadox) => new MonitorParadox(t, c), [tx, CheckParadox]);
   container.bind(PauseTime).toResolvedValue((t: TransactionBoundary, c: WallClock) => new PauseTime(t, c), [tx, clock]);
   container.bind(ResumeTime).toResolvedValue((t: TransactionBoundary, c: WallClock) => new ResumeTime(t, c), [tx, clock]);
   container.bind(ShiftTime).toResolvedValue((t: TransactionBoundary, c: WallClock) => new ShiftTime(t, c), [tx, clock]);

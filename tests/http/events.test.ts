@@ -267,7 +267,11 @@ describe('events', () => {
       expect(moved.checked).toMatchObject({ timeline_stability: 'Unstable', is_stable: false, reasons: [expect.objectContaining(displaced)] });
       expect(moved.checked.status).toEqual(expect.any(String));
       expect(moved.monitored).toMatchObject({ timeline_stability: 'Unstable', is_stable: false, reasons: [expect.objectContaining(displaced)] });
-      expect(moved.monitored.events_monitored.map((event: EventJson) => event.event_id)).toEqual([retrieval.event_id]);
+      expect(moved.monitored).toMatchObject({ manipulated_count: 1, manipulated_event_ids: [retrieval.event_id] });
+      // The retrieval, marked, and the record of its manipulation, both at the new time.
+      expect(moved.monitored.events_monitored.map((event: EventJson) => [event.kind, event.manipulated])).toEqual(
+        expect.arrayContaining([['item_retrieved', true], ['manipulation', false]]),
+      );
 
       await a.post('/api/v1/manipulate-event', { event_id: retrieval.event_id, action: 'Put it back', time: '0212-01-01T12:00:00Z' });
       const restored = await verdicts();

@@ -157,7 +157,10 @@ describe('Family C: scenario operations', () => {
   });
 
   describe('GET /api/v1/monitor-paradox', () => {
-    it('answers the verdict, the range and the events monitored', async () => {
+    it('answers the verdict, the range and the events monitored: the events of the range, as monitor-events lists them', async () => {
+      const monitored = await a.get('/v1/monitor-events', { location: 'Forum', time_range: ALL_TIME });
+      expect(monitored.body.events).toHaveLength(2);
+
       const response = await a.get('/api/v1/monitor-paradox', { timeline_id: 'primary', time_range: ALL_TIME });
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
@@ -167,9 +170,50 @@ describe('Family C: scenario operations', () => {
         reason_count: 0,
         reasons: [],
         time_range: ALL_TIME,
-        events_monitored_count: 0,
-        events_monitored: [],
+        manipulated_count: 0,
+        manipulated_event_ids: [],
+        events_monitored: monitored.body.events,
+        next_cursor: null,
       });
+    });
+
+    it('monitors the range at every place, marks the manipulated events, and pages', async () => {
+      const b = asAccount(t, await t.signUp());
+      for (const [time, location] of [['09:00', 'Ligny'], ['11:00', 'Hougoumont'], ['20:00', 'Wavre']]) {
+        await b.post('/api/v1/travel', { destination_time: `1815-06-18T${time}:00Z`, location });
+      }
+      const [ligny, hougoumont, wavre] = (await b.post('/api/v1/scan-events', { location: 'Ligny', time_range: ALL_TIME })).body.events
+        .concat((await b.post('/api/v1/scan-events', { location: 'Hougoumont', time_range: ALL_TIME })).body.events)
+        .concat((await b.post('/api/v1/scan-events', { location: 'Wavre', time_range: ALL_TIME })).body.events);
+      // Rain delays Hougoumont by two hours: the arrival its travel depends on is displaced.
+      const moved = (await b.post('/api/v1/manipulate-event', { event_id: hougoumont.event_id, action: 'Rain', time: '1815-06-18T13:00:00Z' })).body.event;
+      const day = '1815-06-18T00:00:00Z/1815-06-18T23:59:59Z';
+
+      const first = await b.get('/api/v1/monitor-paradox', { timeline_id: 'primary', time_range: day, limit: '2' });
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({ is_stable: false, reasons: [expect.objectContaining({ code: 'event_displaced', event_id: hougoumont.event_id })] });
+      expect(first.body).toMatchObject({ manipulated_count: 1, manipulated_event_ids: [hougoumont.event_id] });
+      expect(first.body.events_monitored).toEqual([ligny, { ...moved, manipulated: true }]);
+      expect(first.body.next_cursor).toEqual(expect.any(String));
+
+      const second = await b.get('/api/v1/monitor-paradox', { timeline_id: 'primary', time_range: day, limit: '2', cursor: first.body.next_cursor });
+      expect(second.body).toMatchObject({ is_stable: false, manipulated_count: 1, manipulated_event_ids: [hougoumont.event_id], next_cursor: null });
+      // The manipulation is recorded as an event of its own, at the new time; nothing else is marked.
+      expect(second.body.events_monitored.map((event: { kind: string; manipulated: boolean }) => [event.kind, event.manipulated])).toEqual([
+        ['manipulation', false],
+        ['arrival', false],
+      ]);
+      expect(second.body.events_monitored[1]).toEqual(wavre);
+    });
+
+    it.each([
+      ['a limit of 0', { limit: '0' }, 'limit'],
+      ['a limit over 500', { limit: '501' }, 'limit'],
+      ['a cursor it did not hand out', { cursor: 'not-a-cursor' }, 'cursor'],
+    ])('refuses %s with 400 naming it', async (_case, query, field) => {
+      const response = await a.get('/api/v1/monitor-paradox', { timeline_id: 'primary', time_range: ALL_TIME, ...query });
+      expect(response.status).toBe(400);
+      expect(fieldsAtFault(response.body)).toEqual([field]);
     });
 
     it('refuses an unknown timeline with 404 timeline_not_found', async () => {

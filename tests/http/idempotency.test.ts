@@ -70,6 +70,8 @@ describe('Idempotency-Key', () => {
   });
 
   it('acts once for concurrent duplicates: the others are told to retry (409) or get the replay', async () => {
+    // Held still, so a duplicate meets the claim exactly as fresh as it is.
+    t.clock.freezeAt(t.clock.now());
     const key = newKey();
     const answers = await Promise.all(Array.from({ length: 10 }, () => createAnchor(me, key, { description: 'Concurrent home' })));
 
@@ -80,7 +82,8 @@ describe('Idempotency-Key', () => {
     expect(new Set(created.map((answer) => answer.body.id)).size).toBe(1);
     for (const answer of inUse) {
       expect(answer.body.code).toBe('idempotency_key_in_use');
-      expect(answer.headers['retry-after']).toBe('1');
+      // A claim made this instant may be taken over only when it counts as abandoned, 5 minutes on.
+      expect(answer.headers['retry-after']).toBe('300');
     }
     expect(await anchors(me, 'Concurrent home')).toBe(1);
     // Once the first is answered, a retry gets its answer.
@@ -240,6 +243,34 @@ describe('Idempotency-Key', () => {
       expect(first.status).toBe(200);
       expect({ status: retry.status, body: retry.body, replayed: retry.headers['idempotent-replayed'] }).toEqual({ status: 200, body: first.body, replayed: 'true' });
     });
+  });
+
+  it('tells a retry of a claim left unanswered (its process died) the whole seconds left until it may take the key over', async () => {
+    const claimedAt = t.clock.now();
+    t.clock.freezeAt(claimedAt);
+    const key = newKey();
+    const check = () =>
+      request(t.app).post('/v1/paradox-checks').set('Authorization', me.auth).set('Idempotency-Key', key).send({ timeline_id: 'primary' });
+    await check().expect(200);
+    // What a process killed mid-request leaves: the claim without its answer (this request writes nothing else).
+    await t.prisma.$executeRaw`
+      UPDATE idempotency_keys SET response_status = NULL, response_body = NULL, response_headers = NULL
+       WHERE account_id = ${me.id} AND key = ${key}`;
+    const retryAfter = async (sinceClaim: number) => {
+      t.clock.freezeAt(new Date(claimedAt.getTime() + sinceClaim));
+      const answer = await check();
+      expect([answer.status, answer.body.code]).toEqual([409, 'idempotency_key_in_use']);
+      return answer.headers['retry-after'];
+    };
+
+    expect(await retryAfter(0)).toBe('300');
+    expect(await retryAfter(2 * 60_000 + 500)).toBe('180');
+    expect(await retryAfter(5 * 60_000 - 1)).toBe('1');
+    // Retry-After later, the retry takes the key over and acts.
+    t.clock.freezeAt(new Date(claimedAt.getTime() + 5 * 60_000));
+    const takenOver = await check();
+    expect(takenOver.status).toBe(200);
+    expect(takenOver.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('works without a key as before', async () => {

@@ -145,3 +145,58 @@ describe('journey rules for items and anchors over HTTP', () => {
     expect(stored.status).toBe('expired');
   });
 });
+
+describe('the travel window closes at the window_closes_at answered', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const createdAt = new Date('2030-01-01T12:00:00.999Z');
+  const shownClose = new Date('2030-01-01T12:12:00Z');
+  const justAfter = new Date(shownClose.getTime() + 1);
+
+  /** A new account with a 12-minute timeline created 999 ms into a second, and its answer. */
+  async function aTimelineCreatedLateInASecond() {
+    t.clock.freezeAt(createdAt);
+    const me = await t.signUp();
+    const post = (path: string, body: object) => request(t.app).post(path).set('Authorization', me.auth).send(body);
+    const created = await post('/v1/timelines', { name: 'Waterloo', destination_time: '1815-06-18T11:00:00Z' });
+    const read = () => request(t.app).get(`/timeline/${created.body.id}`).set('Authorization', me.auth);
+    return { post, read, timeline: created.body };
+  }
+
+  it('shows created_at and window_closes_at cut to the second, one window apart', async () => {
+    const { timeline } = await aTimelineCreatedLateInASecond();
+    expect(timeline).toMatchObject({ created_at: '2030-01-01T12:00:00Z', window_closes_at: '2030-01-01T12:12:00Z' });
+  });
+
+  it('lets a travel there (Family B) arrive at the instant shown, and refuses it 1 ms later', async () => {
+    const onTime = await aTimelineCreatedLateInASecond();
+    t.clock.freezeAt(shownClose);
+    expect((await onTime.post('/v1/travels', { destination: onTime.timeline.id })).status).toBe(201);
+    expect((await onTime.read()).body.status).toBe('active');
+
+    const late = await aTimelineCreatedLateInASecond();
+    t.clock.freezeAt(justAfter);
+    const refused = await late.post('/v1/travels', { destination: late.timeline.id });
+    expect([refused.status, refused.body.code]).toEqual([409, 'timeline_window_expired']);
+    expect(refused.body.detail).toContain('closed at 2030-01-01T12:12:00Z');
+    expect((await late.read()).body.status).toBe('expired');
+  });
+
+  it.each(['/v1/travel', '/api/v1/travel'])('lets %s move within the journey at the instant shown, and refuses it 1 ms later', async (path) => {
+    const move = { destination_time: '1815-06-18T12:00:00Z', location: 'Hougoumont' };
+    const onTime = await aTimelineCreatedLateInASecond();
+    await onTime.post('/v1/travels', { destination: onTime.timeline.id }).expect(201);
+    t.clock.freezeAt(shownClose);
+    expect((await onTime.post(path, move)).status).toBe(200);
+
+    const late = await aTimelineCreatedLateInASecond();
+    await late.post('/v1/travels', { destination: late.timeline.id }).expect(201);
+    t.clock.freezeAt(justAfter);
+    const refused = await late.post(path, move);
+    expect([refused.status, refused.body.code]).toEqual([409, 'timeline_window_expired']);
+  });
+});

@@ -1,3 +1,4 @@
+import { wholeSeconds } from './date-time';
 import { InvalidWindow } from './errors';
 
 export const PRIMARY_TIMELINE_ID = 'primary';
@@ -81,10 +82,13 @@ export class Timeline implements TimelineProps {
     return this.id === PRIMARY_TIMELINE_ID;
   }
 
-  /** The last wall-clock moment at which the journey may still be completed; null for `primary`. */
+  /**
+   * The last wall-clock moment at which the journey may still be completed; null for `primary`.
+   * Counted from `created_at` as answered (whole seconds), so the `window_closes_at` shown is the rule.
+   */
   get deadline(): Date | null {
     if (this.windowMinutes === null) return null;
-    return new Date(this.createdAt.getTime() + this.windowMinutes * 60_000);
+    return new Date(wholeSeconds(this.createdAt).getTime() + this.windowMinutes * 60_000);
   }
 
   windowHasPassed(now: Date): boolean {

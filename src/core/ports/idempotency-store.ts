@@ -9,7 +9,14 @@ export interface StoredResponse {
 export type Reservation =
   | { readonly outcome: 'reserved' }
   | { readonly outcome: 'replay'; readonly response: StoredResponse }
-  | { readonly outcome: 'in_progress' }
+  | {
+      readonly outcome: 'in_progress';
+      /**
+       * How long until the claim counts as abandoned and a retry may take the key over. A live
+       * request's answer is kept well before; a claim whose process died is not told apart from it.
+       */
+      readonly retryAfterMs: number;
+    }
   | { readonly outcome: 'reused' };
 
 /**

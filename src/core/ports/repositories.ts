@@ -106,6 +106,13 @@ export interface EventQuery {
   readonly limit: number;
 }
 
+/** A page of a timeline's events within a time range, at every place. */
+export interface RangePage {
+  readonly range: TimeRange;
+  readonly after: EventCursor | null;
+  readonly limit: number;
+}
+
 export interface EventsAt {
   readonly timelineId: string;
   readonly events: TimelineEvent[];
@@ -121,6 +128,11 @@ export interface EventRepository {
    * Null when the query names a timeline the account does not have.
    */
   listAt(accountId: string, query: EventQuery): Promise<EventsAt | null>;
+  /**
+   * Events of the timeline, at every place, whose current or original time is in range (an event
+   * moved out of the range by manipulation included), by current time then id: a page after the cursor.
+   */
+  listInRange(accountId: string, timelineId: string, page: RangePage): Promise<TimelineEvent[]>;
   /** Events of the timeline with one of these names (compared with `textKey`), optionally in a range. */
   findNamed(accountId: string, timelineId: string, names: readonly string[], range?: TimeRange): Promise<TimelineEvent[]>;
   /** Events of the timeline changed by manipulation, whose current or original time is in range. */

@@ -1,4 +1,5 @@
 import { withinRange } from '../../core/domain/date-time';
+import type { EventCursor } from '../../core/ports/repositories';
 import { Problem } from './problem';
 
 /**
@@ -17,4 +18,16 @@ export function decodeCursor(text: string): { at: Date; id: string } {
     throw Problem.validation([{ field: 'cursor', message: 'cursor must be a next_cursor value from a previous page' }]);
   }
   return { at, id };
+}
+
+/** An event page's cursor as the client sent it (`cursor`), or null for the first page. */
+export function eventCursorOf(text: string | undefined): EventCursor | null {
+  if (text === undefined) return null;
+  const { at, id } = decodeCursor(text);
+  return { time: at, id };
+}
+
+/** The `next_cursor` of an event page. */
+export function nextEventCursor(next: EventCursor | null): string | null {
+  return next && encodeCursor(next.time, next.id);
 }

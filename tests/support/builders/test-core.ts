@@ -17,6 +17,7 @@ import { ListEvents } from '../../../src/core/use-cases/events/list-events';
 import { ManipulateEvent } from '../../../src/core/use-cases/events/manipulate-event';
 import { RegisterItem } from '../../../src/core/use-cases/items/register-item';
 import { CheckParadox } from '../../../src/core/use-cases/paradoxes/check-paradox';
+import { MonitorParadox } from '../../../src/core/use-cases/paradoxes/monitor-paradox';
 import { CreateTimeline } from '../../../src/core/use-cases/timelines/create-timeline';
 import { GetTimeline } from '../../../src/core/use-cases/timelines/get-timeline';
 import { ListTimelines } from '../../../src/core/use-cases/timelines/list-timelines';
@@ -44,6 +45,7 @@ export function createTestCore(start: string = PRESENT) {
   const resolveSession = new ResolveSession(transactions, hasher, clock);
   // The service's in-memory cache, told of committed key changes as the database's NOTIFY tells it.
   const keyCache = new LruVerifiedKeyCache({ maxEntries: 1_000 });
+  const checkParadox = new CheckParadox(transactions);
   database.onApiKeyChange((keyId) => keyCache.forget(keyId));
   return {
     database,
@@ -75,7 +77,8 @@ export function createTestCore(start: string = PRESENT) {
     registerItem: new RegisterItem(transactions, ids, clock),
     listEvents: new ListEvents(transactions),
     manipulateEvent: new ManipulateEvent(transactions, ids, clock),
-    checkParadox: new CheckParadox(transactions),
+    checkParadox,
+    monitorParadox: new MonitorParadox(transactions, checkParadox),
   };
 }
 

@@ -1,6 +1,6 @@
 import { TimeRange } from '../../../src/core/domain/time-range';
 import type { EventManipulation, TimelineEvent } from '../../../src/core/domain/timeline-event';
-import type { EventQuery } from '../../../src/core/ports/repositories';
+import type { EventCursor, EventQuery } from '../../../src/core/ports/repositories';
 import { Traveller } from '../../../src/core/domain/traveller';
 import { anEvent } from '../builders/event-builder';
 import { aTimeline } from '../builders/timeline-builder';
@@ -176,6 +176,58 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
         expect(await events().listAt('acc_2', { ...query, timelineId: 'tml_3' })).toBeNull();
         expect(await events().listAt('acc_1', { ...query, timelineId: 'tml_404' })).toBeNull();
         expect(await events().listAt('acc_1', { ...query, timelineId: 'tml_3' })).toEqual({ timelineId: 'tml_3', events: [] });
+      });
+    });
+
+    describe('listInRange', () => {
+      const day = range('1815-06-18T00:00:00.000Z/1815-06-18T18:00:00.000Z');
+      const moved = (time: string, originalTime: string, overrides: Partial<TimelineEvent>) =>
+        ({ ...anEventAt(originalTime, overrides), time: at(time), revision: 1 });
+      const listInRange = async (page: { limit?: number; after?: EventCursor | null } = {}, accountId = 'acc_1', timelineId = 'tml_1') =>
+        idsOf(await events().listInRange(accountId, timelineId, { range: day, after: page.after ?? null, limit: page.limit ?? 100 }));
+
+      beforeEach(async () => {
+        await given(
+          anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_c', location: 'Waterloo' }),
+          anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_b', location: 'Brussels' }),
+          anEventAt('1815-06-18T00:00:00.000Z', { id: 'evt_start', location: 'Ligny' }),
+          anEventAt('1815-06-18T18:00:00.000Z', { id: 'evt_end', location: 'Wavre' }),
+          anEventAt('1815-06-17T23:59:59.999Z', { id: 'evt_early' }),
+          anEventAt('1815-06-18T18:00:00.001Z', { id: 'evt_late' }),
+          moved('1815-06-19T09:00:00.000Z', '1815-06-18T12:00:00.000Z', { id: 'evt_moved_after' }),
+          moved('1815-06-17T09:00:00.000Z', '1815-06-18T12:00:00.000Z', { id: 'evt_moved_before' }),
+          moved('1815-06-18T13:00:00.000Z', '1815-06-16T12:00:00.000Z', { id: 'evt_moved_in' }),
+          moved('1815-06-18T14:00:00.000Z', '1815-06-18T14:00:00.000Z', { id: 'evt_moved_back' }),
+          moved('1815-06-20T09:00:00.000Z', '1815-06-16T12:00:00.000Z', { id: 'evt_moved_elsewhere' }),
+          anEventAt('1815-06-18T12:00:00.000Z', { id: 'evt_other_timeline', timelineId: 'tml_2' }),
+          anEventAt('1815-06-18T12:00:00.000Z', { id: 'evt_other_account', accountId: 'acc_2' }),
+        );
+      });
+
+      const everyOne = ['evt_moved_before', 'evt_start', 'evt_b', 'evt_c', 'evt_moved_in', 'evt_moved_back', 'evt_end', 'evt_moved_after'];
+
+      it('lists the events at every place whose current or original time is in the range, inclusive, by current time then id, each once', async () => {
+        expect(await listInRange()).toEqual(everyOne);
+      });
+
+      it('pages through them from cursors before, within and after the range', async () => {
+        const pages: string[][] = [];
+        let after: EventCursor | null = null;
+        do {
+          const page = await events().listInRange('acc_1', 'tml_1', { range: day, after, limit: 3 });
+          pages.push(idsOf(page));
+          const last = page[page.length - 1];
+          after = page.length === 3 && last ? { time: last.time, id: last.id } : null;
+        } while (after);
+        expect(pages).toEqual([everyOne.slice(0, 3), everyOne.slice(3, 6), everyOne.slice(6)]);
+        expect(await listInRange({ after: { time: at('1815-06-17T09:00:00.000Z'), id: 'evt_moved_before' }, limit: 2 })).toEqual(['evt_start', 'evt_b']);
+        expect(await listInRange({ after: { time: at('1815-06-18T18:00:00.000Z'), id: 'evt_end' } })).toEqual(['evt_moved_after']);
+        expect(await listInRange({ after: { time: at('1815-06-19T09:00:00.000Z'), id: 'evt_moved_after' } })).toEqual([]);
+      });
+
+      it("lists only the timeline's and the account's own", async () => {
+        expect(await listInRange({}, 'acc_1', 'tml_2')).toEqual(['evt_other_timeline']);
+        expect(await listInRange({}, 'acc_2')).toEqual(['evt_other_account']);
       });
     });
 

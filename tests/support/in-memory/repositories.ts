@@ -20,6 +20,7 @@ import type {
   EventRepository,
   ItemRepository,
   LoginThrottleRepository,
+  RangePage,
   SessionRepository,
   TimelineCursor,
   TimelineRepository,
@@ -323,6 +324,13 @@ export class InMemoryEventRepository implements EventRepository {
       .filter((event) => after === null || byTimeThenId(event, after) > 0)
       .slice(0, Math.max(0, query.limit));
     return { timelineId, events };
+  }
+
+  async listInRange(accountId: string, timelineId: string, { range, after, limit }: RangePage): Promise<TimelineEvent[]> {
+    return this.ofTimeline(accountId, timelineId)
+      .filter((event) => inRange(event, range))
+      .filter((event) => after === null || byTimeThenId(event, after) > 0)
+      .slice(0, Math.max(0, limit));
   }
 
   async findNamed(accountId: string, timelineId: string, names: readonly string[], range?: TimeRange): Promise<TimelineEvent[]> {

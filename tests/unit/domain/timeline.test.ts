@@ -40,6 +40,16 @@ describe('Timeline', () => {
     expect(timeline.windowHasPassed(new Date(minutesAfterCreation(12).getTime() + 1))).toBe(true);
   });
 
+  it('counts its window from created_at cut to the second, as answered: the deadline shown is the rule', () => {
+    const lateInASecond = aTimeline().createdAt(new Date('2030-01-01T12:00:00.999Z')).withWindowMinutes(12).build();
+    const shownDeadline = new Date('2030-01-01T12:12:00Z');
+    expect(lateInASecond.deadline).toEqual(shownDeadline);
+    expect(lateInASecond.windowHasPassed(shownDeadline)).toBe(false);
+    expect(lateInASecond.statusAt(shownDeadline)).toBe('open');
+    expect(lateInASecond.windowHasPassed(new Date('2030-01-01T12:12:00.001Z'))).toBe(true);
+    expect(lateInASecond.statusAt(new Date('2030-01-01T12:12:00.001Z'))).toBe('expired');
+  });
+
   describe('statusAt', () => {
     it.each(['open', 'active'] as const)('reads an %s timeline as expired once its window has passed', (status) => {
       const timeline = aTimeline().createdAt(createdAt).withStatus(status).build();

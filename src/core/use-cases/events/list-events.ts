@@ -47,10 +47,14 @@ export class ListEvents {
       });
       // Only a timeline the request named can be missing: the traveller always stands on one.
       if (!found) throw new TimelineNotFound(requested ?? '');
-      const { timelineId, events: rows } = found;
-      const events = rows.slice(0, limit);
-      const last = events[events.length - 1];
-      return { timelineId, events, next: rows.length > limit && last ? { time: last.time, id: last.id } : null };
+      return { timelineId: found.timelineId, ...cutPage(found.events, limit) };
     });
   }
+}
+
+/** A page of `limit` events out of `rows` (read with one more), and the cursor of the next page, if any. */
+export function cutPage(rows: readonly TimelineEvent[], limit: number): Pick<EventPage, 'events' | 'next'> {
+  const events = rows.slice(0, limit);
+  const last = events[events.length - 1];
+  return { events, next: rows.length > limit && last ? { time: last.time, id: last.id } : null };
 }

@@ -10,7 +10,7 @@ export interface CheckParadoxInput {
   readonly accountId: string;
   readonly timelineId: string;
   readonly proposedChanges?: readonly ProposedChange[];
-  /** Monitor only the events whose time (or original time) falls in this range. */
+  /** Check only the events whose time (or original time) falls in this range. */
   readonly range?: TimeRange;
   /** Focus on one event, by id or name: it must exist on the timeline. */
   readonly significantEvent?: string;
@@ -25,31 +25,34 @@ export interface ParadoxReport extends StabilityVerdict {
 
 /**
  * Every family's paradox check: paradox-checks and check-paradox (a timeline and proposed changes),
- * monitor-paradox (a time range), check-timeline (one significant event). One use case and one
- * domain function, so the same timeline gets the same verdict whichever family asks.
+ * monitor-paradox (a time range, through MonitorParadox), check-timeline (one significant event).
+ * One use case and one domain function, so the same timeline gets the same verdict whichever family asks.
  */
 export class CheckParadox {
   constructor(private readonly transactions: TransactionBoundary) {}
 
   execute(input: CheckParadoxInput): Promise<ParadoxReport> {
-    const changes = input.proposedChanges ?? [];
-    return this.transactions.snapshot(async (repos) => {
-      const timeline = await repos.timelines.findForAccount(input.accountId, input.timelineId);
-      if (!timeline) throw new TimelineNotFound(input.timelineId);
-      await this.requireItems(repos, input.accountId, changes);
+    return this.transactions.snapshot((repos) => this.checkIn(repos, input));
+  }
 
-      const significant = input.significantEvent === undefined ? null : await this.findSignificant(repos, input);
-      const names = changes.flatMap((change) => (change.kind === 'event' ? [change.event] : []));
-      const [named, manipulated] = await Promise.all([
-        names.length ? repos.events.findNamed(input.accountId, timeline.id, names, input.range) : [],
-        repos.events.findManipulated(input.accountId, timeline.id, input.range),
-      ]);
-      // The significant event joins the timeline's scope rather than replacing it, so check-timeline
-      // never calls stable a timeline that the other checks call unstable.
-      const inScope = uniqueById([...named, ...manipulated, ...(significant ? [significant] : [])]);
-      const verdict = assessStability({ changes, events: inScope });
-      return { ...verdict, events: inScope, significantEvent: significant };
-    });
+  /** The same check on repositories already open, for a use case that reads more in the same snapshot. */
+  async checkIn(repos: Repositories, input: CheckParadoxInput): Promise<ParadoxReport> {
+    const changes = input.proposedChanges ?? [];
+    const timeline = await repos.timelines.findForAccount(input.accountId, input.timelineId);
+    if (!timeline) throw new TimelineNotFound(input.timelineId);
+    await this.requireItems(repos, input.accountId, changes);
+
+    const significant = input.significantEvent === undefined ? null : await this.findSignificant(repos, input);
+    const names = changes.flatMap((change) => (change.kind === 'event' ? [change.event] : []));
+    const [named, manipulated] = await Promise.all([
+      names.length ? repos.events.findNamed(input.accountId, timeline.id, names, input.range) : [],
+      repos.events.findManipulated(input.accountId, timeline.id, input.range),
+    ]);
+    // The significant event joins the timeline's scope rather than replacing it, so check-timeline
+    // never calls stable a timeline that the other checks call unstable.
+    const inScope = uniqueById([...named, ...manipulated, ...(significant ? [significant] : [])]);
+    const verdict = assessStability({ changes, events: inScope });
+    return { ...verdict, events: inScope, significantEvent: significant };
   }
 
   /** Spec rule 3: a check cannot be meaningful for an item that does not exist yet. */

@@ -43,10 +43,11 @@ export class PrismaIdempotencyStore extends IdempotencyStore {
       const [row] = await this.sql.query<KeyRow>(READ_KEY, [accountId, key]);
       if (!row) continue;
       if (row.requestDigest !== requestDigest) return { outcome: 'reused' };
-      if (row.responseStatus === null) return { outcome: 'in_progress' };
+      if (row.responseStatus === null) return { outcome: 'in_progress', retryAfterMs: row.createdAt.getTime() + ABANDONED_RESERVATION_MS - now.getTime() };
       return { outcome: 'replay', response: { status: row.responseStatus, body: row.responseBody, headers: stringRecord(row.responseHeaders) } };
     }
-    return { outcome: 'in_progress' };
+    // Released under it each time: the key is free, a retry may act at once.
+    return { outcome: 'in_progress', retryAfterMs: 0 };
   }
 
   /**
@@ -98,7 +99,7 @@ export class PrismaIdempotencyStore extends IdempotencyStore {
   }
 }
 
-type KeyRow = { requestDigest: string; responseStatus: number | null; responseBody: unknown; responseHeaders: unknown };
+type KeyRow = { requestDigest: string; responseStatus: number | null; responseBody: unknown; responseHeaders: unknown; createdAt: Date };
 
 /** A new key, or one expired or abandoned ($5, $6), claimed; a live key is left as it is. */
 const CLAIM = `
@@ -113,7 +114,7 @@ const CLAIM = `
 
 const READ_KEY = `
   SELECT request_digest AS "requestDigest", response_status AS "responseStatus",
-         response_body AS "responseBody", response_headers AS "responseHeaders"
+         response_body AS "responseBody", response_headers AS "responseHeaders", created_at AS "createdAt"
     FROM idempotency_keys WHERE account_id = $1::text AND key = $2::text`;
 
 /** The answer kept on its claim, if the claim is still unanswered (not taken over, not swept). */

@@ -1,7 +1,7 @@
 import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { IsDateTime, IsTimeRange } from '../validation/decorators';
 import { MAX_ID_LENGTH, MAX_TEXT_LENGTH } from './limits';
-import { TimelineIdDto } from './shared.dto';
+import { EventPageDto, TimelineIdDto } from './shared.dto';
 
 export class ManipulateEventDto {
   @IsString()
@@ -20,7 +20,12 @@ export class ManipulateEventDto {
   time!: string;
 }
 
-export class MonitorParadoxDto extends TimelineIdDto {
+export class MonitorParadoxDto extends EventPageDto {
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(MAX_ID_LENGTH)
+  timeline_id!: string;
+
   @IsTimeRange()
   time_range!: string;
 }

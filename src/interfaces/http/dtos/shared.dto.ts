@@ -16,8 +16,23 @@ export class TravelToMomentDto {
   location!: string;
 }
 
+/** A page of events (GET /v1/monitor-events, POST /api/v1/scan-events, GET /api/v1/monitor-paradox). */
+export class EventPageDto {
+  @Optional()
+  @FromDigits()
+  @IsInt({ message: 'limit must be a whole number' })
+  @Min(1)
+  @Max(MAX_EVENT_PAGE_SIZE)
+  limit?: number;
+
+  @Optional()
+  @IsString()
+  @MaxLength(200)
+  cursor?: string;
+}
+
 /** GET /v1/monitor-events and POST /api/v1/scan-events. */
-export class EventScanDto {
+export class EventScanDto extends EventPageDto {
   /** A physical location, or the name of an event to watch. */
   @IsString()
   @IsNotEmpty()
@@ -33,18 +48,6 @@ export class EventScanDto {
   @IsNotEmpty()
   @MaxLength(MAX_ID_LENGTH)
   timeline_id?: string;
-
-  @Optional()
-  @FromDigits()
-  @IsInt({ message: 'limit must be a whole number' })
-  @Min(1)
-  @Max(MAX_EVENT_PAGE_SIZE)
-  limit?: number;
-
-  @Optional()
-  @IsString()
-  @MaxLength(200)
-  cursor?: string;
 }
 
 export class TimelineIdDto {

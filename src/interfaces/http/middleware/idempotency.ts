@@ -40,9 +40,14 @@ export function idempotency(store: IdempotencyStore, logError: (error: unknown) 
       case 'reused':
         throw new Problem(422, 'idempotency_key_reused', `This ${IDEMPOTENCY_HEADER} was used with a different request; use a new key for a new request.`);
       case 'in_progress':
-        throw new Problem(409, 'idempotency_key_in_use', `A request with this ${IDEMPOTENCY_HEADER} is still being answered; retry shortly.`, {}, {
-          'Retry-After': '1',
-        });
+        throw new Problem(
+          409,
+          'idempotency_key_in_use',
+          `A request with this ${IDEMPOTENCY_HEADER} has not been answered yet. A retry gets its answer once it is kept; if its process stopped, the key is free for a retry after Retry-After seconds.`,
+          {},
+          // The time left until the claim may be taken over, in whole seconds rounded up.
+          { 'Retry-After': String(Math.max(1, Math.ceil(reservation.retryAfterMs / 1000))) },
+        );
       case 'replay':
         return { ...reservation.response, headers: { ...reservation.response.headers, [REPLAYED_HEADER]: 'true' } };
       case 'reserved':

@@ -3,12 +3,14 @@ import { TimeRange } from '../../../core/domain/time-range';
 import { ListEvents } from '../../../core/use-cases/events/list-events';
 import { ManipulateEvent } from '../../../core/use-cases/events/manipulate-event';
 import { CheckParadox } from '../../../core/use-cases/paradoxes/check-paradox';
+import { MonitorParadox } from '../../../core/use-cases/paradoxes/monitor-paradox';
 import { TravelToMoment } from '../../../core/use-cases/travels/travel-to-moment';
 import { CheckTimelineDto, ManipulateEventDto, MonitorParadoxDto } from '../dtos/family-c.dto';
 import { EventScanDto, TravelToMomentDto } from '../dtos/shared.dto';
 import { MAX_LISTED, presentArrival, presentEvent, presentManipulation, presentVerdict } from '../presenters/resources';
 import { CheckTimelineResponse, EventScanResponse, ManipulateEventResponse, MonitorParadoxResponse } from '../dtos/responses/family-c.response';
 import { ArrivalResponse } from '../dtos/responses/resources.response';
+import { eventCursorOf, nextEventCursor } from '../cursor';
 import { defineRoute, type Route } from '../route';
 import { toInstant } from '../validation/to-instant';
 import { scanEvents } from './event-scan';
@@ -19,6 +21,7 @@ export function familyCRoutes(container: Container): Route[] {
   const listEvents = container.get(ListEvents);
   const manipulateEvent = container.get(ManipulateEvent);
   const checkParadox = container.get(CheckParadox);
+  const monitorParadox = container.get(MonitorParadox);
   const family = 'C';
 
   return [
@@ -53,16 +56,24 @@ export function familyCRoutes(container: Container): Route[] {
       },
     ),
     defineRoute(
-      { method: 'get', path: '/api/v1/monitor-paradox', operationId: 'monitorParadox', family, summary: 'Paradoxes among the events of a timeline within a time range.', query: MonitorParadoxDto, docs: { status: 200, response: MonitorParadoxResponse, errors: ['timeline_not_found'], example: { timeline_id: 'tml_7c9e6679742540de944be07fc1f90ae7', time_range: '1969-07-20T00:00:00Z/1969-07-21T00:00:00Z' } } },
+      { method: 'get', path: '/api/v1/monitor-paradox', operationId: 'monitorParadox', family, summary: 'The events of a timeline within a time range, a page at a time, the manipulated ones marked, and the verdict on them.', query: MonitorParadoxDto, docs: { status: 200, response: MonitorParadoxResponse, errors: ['timeline_not_found'], example: { timeline_id: 'tml_7c9e6679742540de944be07fc1f90ae7', time_range: '1969-07-20T00:00:00Z/1969-07-21T00:00:00Z' } } },
       async ({ query }, { accountId }) => {
-        const report = await checkParadox.execute({ accountId, timelineId: query.timeline_id, range: TimeRange.parse(query.time_range) });
+        const report = await monitorParadox.execute({
+          accountId,
+          timelineId: query.timeline_id,
+          range: TimeRange.parse(query.time_range),
+          limit: query.limit,
+          after: eventCursorOf(query.cursor),
+        });
         return {
           status: 200,
           body: {
             ...presentVerdict(query.timeline_id, report),
             time_range: query.time_range,
-            events_monitored_count: report.events.length,
-            events_monitored: report.events.slice(0, MAX_LISTED).map(presentEvent),
+            manipulated_count: report.manipulated.length,
+            manipulated_event_ids: report.manipulated.slice(0, MAX_LISTED).map((event) => event.id),
+            events_monitored: report.events.map(presentEvent),
+            next_cursor: nextEventCursor(report.next),
           },
         };
       },

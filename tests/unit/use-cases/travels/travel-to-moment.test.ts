@@ -104,6 +104,20 @@ describe('TravelToMoment', () => {
     expect(core.database.traveller(accountId)?.location).toBe('Tranquility Base');
   });
 
+  it('refuses a move 1 ms after the deadline shown, for a journey created 999 ms into a second', async () => {
+    const core = createTestCore('2030-01-01T12:00:00.999Z');
+    const accountId = await anAccount(core);
+    const { timeline } = await aJourneyUnderWay(core, accountId);
+    core.clock.set('2030-01-01T12:12:00Z');
+    await core.travelToMoment.execute({ accountId, destinationTime: MOMENT, location: 'Tranquility Base' });
+    core.clock.set('2030-01-01T12:12:00.001Z');
+
+    await expect(
+      core.travelToMoment.execute({ accountId, destinationTime: MOMENT, location: 'Eagle' }),
+    ).rejects.toEqual(new TimelineWindowExpired(timeline.id, new Date('2030-01-01T12:12:00Z')));
+    expect(core.database.traveller(accountId)?.location).toBe('Tranquility Base');
+  });
+
   it('refuses a time outside years 0001-9999 with TimeOutOfRange and changes nothing', async () => {
     const core = createTestCore();
     const accountId = await anAccount(core);

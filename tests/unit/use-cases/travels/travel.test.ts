@@ -125,6 +125,34 @@ describe('Travel', () => {
     );
   });
 
+  describe('a timeline created 999 ms into a second', () => {
+    const shownDeadline = new Date('2030-01-01T12:12:00Z');
+
+    async function aTimelineCreatedLateInASecond() {
+      const core = createTestCore('2030-01-01T12:00:00.999Z');
+      const accountId = await anAccount(core);
+      const timeline = await core.createTimeline.execute({ accountId, name: 'Moon landing', destinationTime: DESTINATION_TIME });
+      return { core, accountId, timeline };
+    }
+
+    it('is reached exactly at the deadline shown (created_at cut to the second, plus the window)', async () => {
+      const { core, accountId, timeline } = await aTimelineCreatedLateInASecond();
+      core.clock.set(shownDeadline);
+
+      await core.travel.execute({ accountId, destination: timeline.id });
+
+      expect(core.database.timeline(accountId, timeline.id)?.status).toBe('active');
+    });
+
+    it('is refused 1 ms after the deadline shown, though less than a window after the stored instant', async () => {
+      const { core, accountId, timeline } = await aTimelineCreatedLateInASecond();
+      core.clock.set(new Date(shownDeadline.getTime() + 1));
+
+      await expect(core.travel.execute({ accountId, destination: timeline.id })).rejects.toEqual(new TimelineWindowExpired(timeline.id, shownDeadline));
+      expect(core.database.timeline(accountId, timeline.id)?.status).toBe('expired');
+    });
+  });
+
   it('refuses a completed timeline with TimelineClosed and changes nothing', async () => {
     const core = createTestCore();
     const accountId = await anAccount(core);

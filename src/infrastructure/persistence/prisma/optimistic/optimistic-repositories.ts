@@ -81,6 +81,7 @@ export function optimisticRepositories(plain: Repositories, state: OptimisticSta
       addManipulation: (manipulation) => collect(() => state.writes.insert(EVENT_MANIPULATIONS, manipulation)),
       findForAccount: (...args) => read(() => plain.events.findForAccount(...args)),
       listAt: (...args) => read(() => plain.events.listAt(...args)),
+      listInRange: (...args) => read(() => plain.events.listInRange(...args)),
       findNamed: (...args) => read(() => plain.events.findNamed(...args)),
       findManipulated: (...args) => read(() => plain.events.findManipulated(...args)),
       manipulationsOf: (...args) => read(() => plain.events.manipulationsOf(...args)),

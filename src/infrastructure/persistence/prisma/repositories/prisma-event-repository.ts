@@ -1,7 +1,7 @@
 import type { TimeRange } from '../../../../core/domain/time-range';
 import { textDigest } from '../text-digest';
 import type { EventKind, EventManipulation, TimelineEvent } from '../../../../core/domain/timeline-event';
-import type { EventQuery, EventRepository, EventsAt } from '../../../../core/ports/repositories';
+import type { EventQuery, EventRepository, EventsAt, RangePage } from '../../../../core/ports/repositories';
 import type { Db } from '../db';
 import { prismaSql, type SqlRunner } from '../sql-runner';
 import { EVENTS, selectList } from '../tables';
@@ -78,6 +78,36 @@ function listingText(byTimeline: boolean, pagedOn: boolean): string {
  */
 export const LISTINGS = [listingText(false, false), listingText(false, true), listingText(true, false), listingText(true, true)] as const;
 
+/**
+ * A timeline's events in a range at every place, paged; $1 account, $2 timeline, $3-$4 the range,
+ * $5 the page size, then the cursor's time and id when paging on. Two ordered index ranges, each
+ * cut at the page size and merged in order as the listing's: the events whose current time is in
+ * the range (the index by time), and the few moved out of it by manipulation whose original time
+ * is in it (the index of manipulated events). Neither repeats the other, and neither reads past
+ * the page, however many events the range holds. A cursor before the range (after an event moved
+ * there) is left out of the first: PostgreSQL would start that index range at the cursor, not at
+ * the range's start, and read every event in between.
+ */
+function inRangeText(pagedWithin: boolean, pagedMovedOut: boolean): string {
+  const after = (paged: boolean) => (paged ? ' AND (time, id) > ($6, $7)' : '');
+  return `
+    (SELECT ${PAGE_SELECT} FROM events
+      WHERE account_id = $1 AND timeline_id = $2 AND time >= $3 AND time <= $4${after(pagedWithin)}
+      ORDER BY time, id LIMIT $5)
+    UNION ALL
+    (SELECT ${PAGE_SELECT} FROM events
+      WHERE account_id = $1 AND timeline_id = $2 AND revision > 0 AND original_time >= $3 AND original_time <= $4
+        AND (time < $3 OR time > $4)${after(pagedMovedOut)}
+      ORDER BY time, id LIMIT $5)
+    ORDER BY "time", "id" LIMIT $5`;
+}
+
+/**
+ * The first page; paged on from a cursor in or after the range; from one before it. Exported for
+ * the plan test (tests/integration/repositories/event-listing-plan.server.test.ts).
+ */
+export const IN_RANGE = { first: inRangeText(false, false), pagedOn: inRangeText(true, true), fromBefore: inRangeText(false, true) } as const;
+
 export class PrismaEventRepository implements EventRepository {
   constructor(
     private readonly db: Db,
@@ -122,6 +152,14 @@ export class PrismaEventRepository implements EventRepository {
     const events: TimelineEvent[] = [];
     for (const row of rows) if (isPageRow(row)) events.push(toDomain(row, accountId, timelineId));
     return { timelineId, events };
+  }
+
+  async listInRange(accountId: string, timelineId: string, { range, after, limit }: RangePage): Promise<TimelineEvent[]> {
+    const values: unknown[] = [accountId, timelineId, range.start, range.end, limit];
+    if (after) values.push(after.time, after.id);
+    const text = !after ? IN_RANGE.first : after.time.getTime() < range.start.getTime() ? IN_RANGE.fromBefore : IN_RANGE.pagedOn;
+    const rows = await this.sql.query<PageRow>(text, values);
+    return rows.map((row) => toDomain(row, accountId, timelineId));
   }
 
   async findNamed(accountId: string, timelineId: string, names: readonly string[], range?: TimeRange): Promise<TimelineEvent[]> {

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsString, Matches, Min, ValidateNested } from 'class-validator';
 import { ApiField } from '../../openapi/api-field';
-import { EXAMPLE_IDS, TIMELINE_ID } from './ids';
+import { EXAMPLE_IDS, idOf, TIMELINE_ID } from './ids';
 import { EventResponse, ManipulationResponse, VerdictResponse } from './resources.response';
 
 /** Family C answers, in the vocabulary of A and B (docs/decisions.md, "Family C responses"). */
@@ -23,11 +23,19 @@ export class ManipulateEventResponse {
   @IsArray() @ValidateNested({ each: true }) @Type(() => ManipulationResponse) history!: ManipulationResponse[];
 }
 
+/** The verdict weighs the manipulated events of the whole range; `events_monitored` is one page of all its events. */
 export class MonitorParadoxResponse extends VerdictResponse {
   @IsString() @ApiField({ example: '1969-07-20T00:00:00Z/1969-07-21T00:00:00Z' }) time_range!: string;
-  @IsInt() @Min(0) @ApiField({ example: 1, description: 'How many events are in the range; `events_monitored` lists at most 100.' })
-  events_monitored_count!: number;
+  @IsInt() @Min(0)
+  @ApiField({ example: 0, description: 'How many events of the range (current or original time in it) have been manipulated, on every page: the events the verdict weighs.' })
+  manipulated_count!: number;
+  @IsArray() @Matches(idOf('evt'), { each: true })
+  @ApiField({ example: [], description: 'Their ids, oldest first; at most 100 (`manipulated_count` counts them all).' })
+  manipulated_event_ids!: string[];
   @IsArray() @ValidateNested({ each: true }) @Type(() => EventResponse) events_monitored!: EventResponse[];
+  @IsString()
+  @ApiField({ example: null, nullable: true, description: '`events_monitored` is one page of the range\'s events at every place, oldest first, each with `manipulated` (`limit`: 100 by default, at most 500). Pass this as `cursor` for the next page; `null` on the last.' })
+  next_cursor!: string | null;
 }
 
 export class CheckTimelineResponse extends VerdictResponse {

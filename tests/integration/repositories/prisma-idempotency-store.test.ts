@@ -1,0 +1,44 @@
+// PrismaIdempotencyStore.reserve on a key whose claim is unanswered: a live request's or a dead
+// process's, which look the same. On a real PostgreSQL (or PGlite without DATABASE_URL).
+import { PrismaIdempotencyStore } from '../../../src/infrastructure/persistence/prisma/prisma-idempotency-store';
+import { prismaRepositories } from '../../../src/infrastructure/persistence/prisma/prisma-repositories';
+import { RequestTransactions } from '../../../src/infrastructure/persistence/prisma/request-transactions';
+import { FrozenWallClock } from '../../support/in-memory/frozen-wall-clock';
+import { givenAccounts } from '../../support/contracts/subject';
+import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
+
+jest.setTimeout(30_000);
+
+const CLAIMED_AT = new Date('2030-01-01T12:00:00.250Z');
+
+describe('PrismaIdempotencyStore: an unanswered claim', () => {
+  let database: TestDatabase;
+  let clock: FrozenWallClock;
+  let store: PrismaIdempotencyStore;
+
+  beforeAll(async () => {
+    database = await provisionTestDatabase();
+    await givenAccounts(prismaRepositories(database.prisma), 'acc_1');
+    clock = new FrozenWallClock(CLAIMED_AT);
+    store = new PrismaIdempotencyStore(database.prisma, new RequestTransactions(database.prisma), clock, database.sql);
+    expect(await store.reserve('acc_1', 'k1', 'digest')).toEqual({ outcome: 'reserved' });
+  });
+  afterAll(() => database.close());
+
+  const reserveAfter = (ms: number) => {
+    clock.set(new Date(CLAIMED_AT.getTime() + ms));
+    return store.reserve('acc_1', 'k1', 'digest');
+  };
+
+  it('is in progress, for the time left until it counts as abandoned: 5 minutes when fresh', async () => {
+    expect(await reserveAfter(0)).toEqual({ outcome: 'in_progress', retryAfterMs: 300_000 });
+    expect(await reserveAfter(2 * 60_000 + 500)).toEqual({ outcome: 'in_progress', retryAfterMs: 179_500 });
+    expect(await reserveAfter(5 * 60_000 - 1)).toEqual({ outcome: 'in_progress', retryAfterMs: 1 });
+  });
+
+  it('is taken over by a retry once that time has passed', async () => {
+    expect(await reserveAfter(5 * 60_000)).toEqual({ outcome: 'reserved' });
+    const claim = await database.prisma.idempotencyKey.findUniqueOrThrow({ where: { accountId_key: { accountId: 'acc_1', key: 'k1' } } });
+    expect(claim.createdAt).toEqual(new Date(CLAIMED_AT.getTime() + 5 * 60_000));
+  });
+});
