@@ -2,8 +2,12 @@ import request from 'supertest';
 import { startTestApp, type TestAccount, type TestApp } from '../support/http/test-app';
 import { accountState } from '../support/isolation/account-state';
 
-/** Sends a Buffer body as its bytes (superagent would otherwise serialise it as JSON). */
-const raw = (body: unknown) => (Buffer.isBuffer(body) ? body : String(body));
+/** Sends `bytes` as the body as they are (superagent would serialise a Buffer given to send() as JSON). */
+function withBody(call: request.Test, type: string, bytes: Buffer): request.Test {
+  // Node's client frames a GET's body only by a length it is given.
+  call.set('Content-Type', type).set('Content-Length', String(bytes.length)).write(bytes);
+  return call;
+}
 
 const RANGE = 'time_range=0001-01-01T00%3A00%3A00Z%2F9999-12-31T23%3A59%3A59Z';
 
@@ -43,7 +47,7 @@ describe('text that is not UTF-8', () => {
     ] as const)('family %s: %s %s answers 400 malformed_json saying the body is not UTF-8, and changes nothing', async (_family, method, path, before, after) => {
       for (const bytes of [[0xff], [0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
         const response = await unchanged(() =>
-          request(t.app)[method](path).set('Authorization', account.auth).set('Content-Type', 'application/json').serialize(raw).send(jsonWith(before, bytes, after)),
+          withBody(request(t.app)[method](path).set('Authorization', account.auth), 'application/json', jsonWith(before, bytes, after)),
         );
         expect(response.status).toBe(400);
         expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -54,12 +58,7 @@ describe('text that is not UTF-8', () => {
 
     it('takes UTF-8 text as sent, charset named or not', async () => {
       for (const type of ['application/json', 'application/json; charset=utf-8', 'application/json; charset=UTF-8']) {
-        const response = await request(t.app)
-          .post('/v1/anchors')
-          .set('Authorization', account.auth)
-          .set('Content-Type', type)
-          .serialize(raw)
-          .send(Buffer.from('{"description":"Café ☕ 𝄞"}'));
+        const response = await withBody(request(t.app).post('/v1/anchors').set('Authorization', account.auth), type, Buffer.from('{"description":"Café ☕ 𝄞"}'));
         expect(response.status).toBe(201);
         expect(response.body.description).toBe('Café ☕ 𝄞');
       }
