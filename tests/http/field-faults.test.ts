@@ -61,6 +61,8 @@ describe('the first fault of each field, in every family', () => {
     ['a blank event', { event: ' ', time: '1969-07-20T21:00:00Z' }, 'proposed_changes[0].event', 'event must not be empty or only white space'],
     ['a numeric item_id', { item_id: 7 }, 'proposed_changes[0].item_id', 'item_id must be a string'],
     ['an event too long', { event: 'x'.repeat(1001), time: '1969-07-20T21:00:00Z' }, 'proposed_changes[0].event', 'event must be shorter than or equal to 1000 characters'],
+    ['a null entry', null, 'proposed_changes[0]', 'proposed_changes[0] must be an object'],
+    ['a text entry', 'landing', 'proposed_changes[0]', 'proposed_changes[0] must be an object'],
   ])('reports %s in a proposed change by its path', async (_label, change, field, message) => {
     const response = await request(t.app)
       .post('/v1/paradox-checks')
