@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
+import type { CommonPasswords } from '../core/ports/common-passwords';
 import type { CredentialHasher } from '../core/ports/credential-hasher';
 import { IdempotencyStore } from '../core/ports/idempotency-store';
 import type { IdGenerator } from '../core/ports/id-generator';
@@ -40,6 +41,7 @@ import { type FallbackListener, PrismaTransactionBoundary } from '../infrastruct
 import { RequestTransactions } from '../infrastructure/persistence/prisma/request-transactions';
 import type { SqlRunner } from '../infrastructure/persistence/prisma/sql-runner';
 import { LruVerifiedKeyCache } from '../infrastructure/api-key-cache/lru-verified-key-cache';
+import { ZxcvbnCommonPasswords } from '../infrastructure/passwords/zxcvbn-common-passwords';
 import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
 import { ScryptCredentialHasher } from '../infrastructure/system/scrypt-credential-hasher';
 import { SystemWallClock } from '../infrastructure/system/system-wall-clock';
@@ -74,6 +76,7 @@ export function buildContainer(options: ContainerOptions): Container {
   container.bind<WallClock>(TOKENS.WallClock).toConstantValue(options.wallClock ?? new SystemWallClock());
   container.bind<IdGenerator>(TOKENS.IdGenerator).toConstantValue(new RandomIdGenerator());
   container.bind<CredentialHasher>(TOKENS.CredentialHasher).toConstantValue(new ScryptCredentialHasher());
+  container.bind<CommonPasswords>(TOKENS.CommonPasswords).toConstantValue(new ZxcvbnCommonPasswords());
   container.bind<RateCounterStore>(TOKENS.RateCounterStore).toConstantValue(new PrismaRateCounterStore(options.prisma, options.sql));
   container
     .bind<VerifiedKeyCache>(TOKENS.VerifiedKeyCache)
@@ -83,8 +86,8 @@ export function buildContainer(options: ContainerOptions): Container {
   // The port is an abstract class so that it is its own token: the HTTP edge resolves it without composition.
   container.bind(IdempotencyStore).toResolvedValue((c: WallClock) => new PrismaIdempotencyStore(options.prisma, requests, c, options.sql), [clock]);
   container.bind(CreateAccount).toResolvedValue(
-    (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new CreateAccount(t, h, i, c),
-    [tx, hasher, ids, clock],
+    (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock, p: CommonPasswords) => new CreateAccount(t, h, i, c, p),
+    [tx, hasher, ids, clock, TOKENS.CommonPasswords],
   );
   container.bind(AuthenticateApiKey).toResolvedValue(
     (t: TransactionBoundary, h: CredentialHasher, c: WallClock, k: VerifiedKeyCache) => new AuthenticateApiKey(t, h, c, k),

@@ -4,6 +4,7 @@ export const TOKENS = {
   WallClock: Symbol.for('time-navigation.WallClock'),
   IdGenerator: Symbol.for('time-navigation.IdGenerator'),
   CredentialHasher: Symbol.for('time-navigation.CredentialHasher'),
+  CommonPasswords: Symbol.for('time-navigation.CommonPasswords'),
   RateCounterStore: Symbol.for('time-navigation.RateCounterStore'),
   VerifiedKeyCache: Symbol.for('time-navigation.VerifiedKeyCache'),
 } as const;

@@ -54,4 +54,20 @@ describe('POST /v1/accounts', () => {
     expect(response.body.errors.map((error: { field: string }) => error.field)).toContain(field);
     expect(await t.prisma.account.count()).toBe(before);
   });
+
+  it.each([
+    ['password', 'password_too_common'],
+    ['12345678', 'password_too_common'],
+    ['Iloveyou', 'password_too_common'],
+    ['        ', 'password_blank'],
+    ['\t \u00a0 \u2003 \u3000 ', 'password_blank'],
+  ])('refuses the password %j with 400 %s saying why, creating nothing', async (password, code) => {
+    const before = await t.prisma.account.count();
+    const response = await request(t.app).post('/v1/accounts').send({ email: `weak.${Date.now()}@example.com`, password });
+    expect(response.status).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.body.code).toBe(code);
+    expect(response.body.detail).toMatch(code === 'password_blank' ? /only white space/ : /most used ones in breached password lists/);
+    expect(await t.prisma.account.count()).toBe(before);
+  });
 });

@@ -46,13 +46,21 @@ describe('dashboard: signing up, in and out', () => {
     expect(later.text).toContain(`${key.slice(0, 12)}…`);
   });
 
-  it('refuses a sign-up with a bad email or a short password, and an email already taken', async () => {
+  it('refuses a sign-up with a bad email, a short, blank or common password, and an email already taken', async () => {
     const browser = aBrowser(t);
     expect((await browser.signUp('not-an-email')).status).toBe(400);
     const page = await browser.get('/signup');
     const short = await browser.post('/signup', { csrf: csrfOf(page.text), email: uniqueEmail(), password: 'short', next: '/dashboard' });
     expect(short.status).toBe(400);
     expect(short.text).toContain('password must be 8 to 256 characters long');
+    for (const [password, why] of [['12345678', 'most used ones in breached password lists'], ['        ', 'only white space']]) {
+      const accounts = await t.prisma.account.count();
+      const form = await browser.get('/signup');
+      const weak = await browser.post('/signup', { csrf: csrfOf(form.text), email: uniqueEmail(), password, next: '/dashboard' });
+      expect(weak.status).toBe(400);
+      expect(weak.text).toContain(why);
+      expect(await t.prisma.account.count()).toBe(accounts);
+    }
 
     const email = uniqueEmail();
     await aBrowser(t).signUp(email);

@@ -35,6 +35,19 @@ describe('dashboard: API keys', () => {
     expect(JSON.stringify(stored)).not.toContain(key);
   });
 
+  it('refuses a key name of white space alone with 400, creating no key; an empty name is an unnamed key', async () => {
+    const { browser } = await signedIn();
+    const keys = await t.prisma.apiKey.count();
+    const blank = await browser.submit('/dashboard/keys', { name: '   ' });
+    expect(blank.status).toBe(400);
+    expect(blank.text).toContain('A key name cannot be only white space');
+    expect(await t.prisma.apiKey.count()).toBe(keys);
+
+    const unnamed = await browser.submit('/dashboard/keys', { name: '' });
+    expect(unnamed.status).toBe(201);
+    expect((await t.prisma.apiKey.findFirstOrThrow({ where: { prefix: freshKeyOf(unnamed.text).slice(0, 12) } })).name).toBeNull();
+  });
+
   it('rolls a key: the old one is refused at once, the new one works and keeps the name', async () => {
     const { browser } = await signedIn();
     const old = freshKeyOf((await browser.submit('/dashboard/keys', { name: 'ci' })).text);

@@ -214,3 +214,17 @@ export class TooManyApiKeys extends DomainError {
     super(`An account keeps at most ${limit} active API keys; revoke one first.`, { limit });
   }
 }
+
+export class BlankPassword extends DomainError {
+  readonly code = 'password_blank';
+  constructor() {
+    super('The password is only white space; choose one with other characters too.');
+  }
+}
+
+export class CommonPassword extends DomainError {
+  readonly code = 'password_too_common';
+  constructor() {
+    super('This password is among the most used ones in breached password lists, which attackers try first; choose another.');
+  }
+}

@@ -11,6 +11,8 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   invalid_window: 400,
   invalid_duration: 400,
   invalid_time_range: 400,
+  password_blank: 400,
+  password_too_common: 400,
   missing_api_key: 401,
   invalid_api_key: 401,
   // dashboard (answered as HTML pages with these statuses)

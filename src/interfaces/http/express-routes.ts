@@ -2,6 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import type { Principal } from '../../core/use-cases/accounts/authenticate-api-key';
 import type { IdempotentResponder } from './middleware/idempotency';
 import { jsonBody } from './middleware/json-body';
+import { utf8Query } from './middleware/utf8-query';
 import { Problem } from './problem';
 import type { Route } from './route';
 
@@ -19,7 +20,7 @@ export function mountRoutes(
   for (const route of routes) {
     // Express answers HEAD with the GET handler; a GET that registers something must not run twice.
     if (route.method === 'get' && route.changesState) router.head(route.path, methodNotAllowed('GET'));
-    const chain: RequestHandler[] = route.authenticated ? [...authenticated, jsonBody] : [jsonBody];
+    const chain: RequestHandler[] = route.authenticated ? [...authenticated, utf8Query, jsonBody] : [utf8Query, jsonBody];
     const keyed = idempotent && route.authenticated && route.method === 'post' ? idempotent : null;
     router[route.method](route.path, ...chain, async (req, res) => {
       const principal: Principal | null = res.locals.principal ?? null;

@@ -23,6 +23,7 @@ import { GetTimeline } from '../../../src/core/use-cases/timelines/get-timeline'
 import { ListTimelines } from '../../../src/core/use-cases/timelines/list-timelines';
 import { Travel } from '../../../src/core/use-cases/travels/travel';
 import { TravelToMoment } from '../../../src/core/use-cases/travels/travel-to-moment';
+import { ZxcvbnCommonPasswords } from '../../../src/infrastructure/passwords/zxcvbn-common-passwords';
 import { LruVerifiedKeyCache } from '../../../src/infrastructure/api-key-cache/lru-verified-key-cache';
 import {
   FakeCredentialHasher,
@@ -41,7 +42,7 @@ export function createTestCore(start: string = PRESENT) {
   const clock = new FrozenWallClock(start);
   const ids = new SequentialIdGenerator();
   const hasher = new FakeCredentialHasher();
-  const createAccount = new CreateAccount(transactions, hasher, ids, clock);
+  const createAccount = new CreateAccount(transactions, hasher, ids, clock, new ZxcvbnCommonPasswords());
   const resolveSession = new ResolveSession(transactions, hasher, clock);
   // The service's in-memory cache, told of committed key changes as the database's NOTIFY tells it.
   const keyCache = new LruVerifiedKeyCache({ maxEntries: 1_000 });

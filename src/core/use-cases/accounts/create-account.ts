@@ -1,7 +1,9 @@
 import { normaliseEmail, type Account } from '../../domain/account';
 import { EmailAlreadyRegistered } from '../../domain/errors';
+import { checkNewPassword } from '../../domain/password';
 import { Timeline } from '../../domain/timeline';
 import { Traveller } from '../../domain/traveller';
+import type { CommonPasswords } from '../../ports/common-passwords';
 import type { CredentialHasher } from '../../ports/credential-hasher';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
@@ -26,9 +28,12 @@ export class CreateAccount {
     private readonly hasher: CredentialHasher,
     private readonly ids: IdGenerator,
     private readonly clock: WallClock,
+    private readonly commonPasswords: CommonPasswords,
   ) {}
 
   async execute(input: CreateAccountInput): Promise<CreatedAccount> {
+    // First: a refused password costs no database read.
+    checkNewPassword(input.password, this.commonPasswords);
     const email = normaliseEmail(input.email);
     const taken = await this.transactions.read((repos) => repos.accounts.findByEmail(email));
     if (taken) throw new EmailAlreadyRegistered();

@@ -1,7 +1,7 @@
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Container } from 'inversify';
 import { API_KEY_NAME_MAX_LENGTH } from '../../../core/domain/account';
-import { ApiKeyNotFound, ConsoleKeyNotRollable, DomainError, EmailAlreadyRegistered, InvalidCredentials, SessionRequired, TooManyApiKeys } from '../../../core/domain/errors';
+import { ApiKeyNotFound, BlankPassword, CommonPassword, ConsoleKeyNotRollable, DomainError, EmailAlreadyRegistered, InvalidCredentials, SessionRequired, TooManyApiKeys } from '../../../core/domain/errors';
 import { CreateApiKey } from '../../../core/use-cases/api-keys/create-api-key';
 import { ListApiKeys } from '../../../core/use-cases/api-keys/list-api-keys';
 import { RevokeApiKey } from '../../../core/use-cases/api-keys/revoke-api-key';
@@ -155,6 +155,7 @@ export function dashboardRouter(container: Container, csrf: CsrfGuard): Router {
     } catch (error) {
       if (error instanceof Problem && error.code === 'validation_failed') return again(400, validationMessage(error));
       if (error instanceof EmailAlreadyRegistered) return again(statusOf(error), `${error.message} Sign in instead.`);
+      if (error instanceof BlankPassword || error instanceof CommonPassword) return again(statusOf(error), error.message);
       throw error;
     }
   });
@@ -180,7 +181,12 @@ export function dashboardRouter(container: Container, csrf: CsrfGuard): Router {
   router.post(
     '/dashboard/keys',
     ...signedInPost(async (req, res, signedIn) => {
-      const name = (formField(req, 'name') ?? '').trim();
+      const given = formField(req, 'name') ?? '';
+      const name = given.trim();
+      // Empty means unnamed; spaces alone are a name typed wrong, as in the API's text fields.
+      if (given !== '' && name === '') {
+        return renderDashboard(res, 400, signedIn, { error: 'A key name cannot be only white space: leave it empty for an unnamed key.' });
+      }
       if (name.length > API_KEY_NAME_MAX_LENGTH) {
         return renderDashboard(res, 400, signedIn, { error: `A key name has at most ${API_KEY_NAME_MAX_LENGTH} characters.` });
       }

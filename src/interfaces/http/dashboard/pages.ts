@@ -52,7 +52,7 @@ ${notice(form.error)}
   <input type="hidden" name="csrf" value="${form.csrfToken}">
   <input type="hidden" name="next" value="${form.next}">
   <label>Email <input type="email" name="email" value="${form.email ?? ''}" autocomplete="username" required maxlength="254"></label>
-  <label>Password <span class="muted">(8 to 256 characters)</span> <input type="password" name="password" autocomplete="new-password" required minlength="8" maxlength="256"></label>
+  <label>Password <span class="muted">(8 to 256 characters, not a commonly used password)</span> <input type="password" name="password" autocomplete="new-password" required minlength="8" maxlength="256"></label>
   <div><button type="submit">Sign up</button></div>
 </form>
 <p>Already have an account? <a href="/login?next=${encodeURIComponent(form.next)}">Sign in</a>.</p>`,

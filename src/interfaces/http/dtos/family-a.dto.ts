@@ -1,30 +1,29 @@
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
 import { IsDateTime, IsDuration } from '../validation/decorators';
+import { Identifier, Required, Text } from '../validation/fields';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH, MAX_TEXT_LENGTH } from './limits';
 
 export class DurationDto {
+  @Required()
   @IsDuration()
   duration!: string;
 }
 
 export class RetrieveItemDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_TEXT_LENGTH)
+  @Required()
+  @Text(MAX_TEXT_LENGTH)
   item_description!: string;
 
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_NAME_LENGTH)
+  @Required()
+  @Text(MAX_NAME_LENGTH)
   location!: string;
 
+  @Required()
   @IsDateTime()
   time!: string;
 }
 
 export class ReturnDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_ID_LENGTH)
+  @Required()
+  @Identifier(MAX_ID_LENGTH)
   anchor_id!: string;
 }

@@ -1,18 +1,8 @@
 import { Type } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  IsArray,
-  IsInt,
-  IsNotEmpty,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-  ValidateIf,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, IsArray, IsInt, IsString, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { MAX_PAGE_SIZE } from '../../../core/use-cases/timelines/list-timelines';
 import { ExcludesProperties, IsDateTime, IsWindow } from '../validation/decorators';
+import { Checks, Identifier, Required, Text } from '../validation/fields';
 import { FromDigits, Optional } from '../validation/optional';
 import { MAX_ID_LENGTH, MAX_LIST_LENGTH, MAX_NAME_LENGTH, MAX_TEXT_LENGTH } from './limits';
 
@@ -22,18 +12,17 @@ export class CreateAnchorDto {
   @IsDateTime()
   timestamp?: string;
 
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_TEXT_LENGTH)
+  @Required()
+  @Text(MAX_TEXT_LENGTH)
   description!: string;
 }
 
 export class CreateTimelineDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_NAME_LENGTH)
+  @Required()
+  @Text(MAX_NAME_LENGTH)
   name!: string;
 
+  @Required()
   @IsDateTime()
   destination_time!: string;
 
@@ -44,64 +33,52 @@ export class CreateTimelineDto {
 }
 
 export class TravelDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_ID_LENGTH)
+  @Required()
+  @Identifier(MAX_ID_LENGTH)
   destination!: string;
 
   @Optional()
-  @IsArray()
-  @ArrayMaxSize(MAX_LIST_LENGTH)
-  @IsString({ each: true })
-  @MaxLength(MAX_ID_LENGTH, { each: true })
+  @Checks(IsArray(), ArrayMaxSize(MAX_LIST_LENGTH), IsString({ each: true }), MaxLength(MAX_ID_LENGTH, { each: true }))
   items_transported?: string[];
 }
 
 export class RegisterItemDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_TEXT_LENGTH)
+  @Required()
+  @Text(MAX_TEXT_LENGTH)
   description!: string;
 
   /** Omitted: the traveller's current location. */
   @Optional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_NAME_LENGTH)
+  @Text(MAX_NAME_LENGTH)
   location?: string;
 }
 
 /** Either an event change `{ event, time }` or an item change `{ item_id }`. */
 export class ProposedChangeDto {
   @ValidateIf((change: ProposedChangeDto) => change.item_id === undefined || change.event !== undefined)
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_TEXT_LENGTH)
+  @Required()
+  @Text(MAX_TEXT_LENGTH)
   event?: string;
 
   @ValidateIf((change: ProposedChangeDto) => change.item_id === undefined || change.time !== undefined)
+  @Required()
   @IsDateTime()
   time?: string;
 
   @ValidateIf((change: ProposedChangeDto) => change.item_id !== undefined)
   @ExcludesProperties(['event', 'time'], { message: 'a proposed change has either event and time, or item_id alone' })
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_ID_LENGTH)
+  @Identifier(MAX_ID_LENGTH)
   item_id?: string;
 }
 
 export class ParadoxCheckDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_ID_LENGTH)
+  @Required()
+  @Identifier(MAX_ID_LENGTH)
   timeline_id!: string;
 
   /** Omitted: the timeline is checked as it stands. */
   @Optional()
-  @IsArray()
-  @ArrayMaxSize(MAX_LIST_LENGTH)
-  @ValidateNested({ each: true })
+  @Checks(IsArray(), ArrayMaxSize(MAX_LIST_LENGTH), ValidateNested({ each: true }))
   @Type(() => ProposedChangeDto)
   proposed_changes?: ProposedChangeDto[];
 }
@@ -109,13 +86,10 @@ export class ParadoxCheckDto {
 export class ListTimelinesQueryDto {
   @Optional()
   @FromDigits()
-  @IsInt({ message: 'limit must be a whole number' })
-  @Min(1)
-  @Max(MAX_PAGE_SIZE)
+  @Checks(IsInt({ message: 'limit must be a whole number' }), Min(1), Max(MAX_PAGE_SIZE))
   limit?: number;
 
   @Optional()
-  @IsString()
-  @MaxLength(200)
+  @Checks(IsString(), MaxLength(200))
   cursor?: string;
 }

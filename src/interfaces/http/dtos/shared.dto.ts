@@ -1,18 +1,19 @@
-import { IsInt, IsNotEmpty, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
 import { MAX_EVENT_PAGE_SIZE } from '../../../core/use-cases/events/list-events';
 import { IsDateTime, IsTimeRange } from '../validation/decorators';
+import { Checks, Identifier, Required, Text } from '../validation/fields';
 import { FromDigits, Optional } from '../validation/optional';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH } from './limits';
 
 /** Inputs that Families A and C share: the same names, the same rules. */
 
 export class TravelToMomentDto {
+  @Required()
   @IsDateTime()
   destination_time!: string;
 
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_NAME_LENGTH)
+  @Required()
+  @Text(MAX_NAME_LENGTH)
   location!: string;
 }
 
@@ -20,39 +21,33 @@ export class TravelToMomentDto {
 export class EventPageDto {
   @Optional()
   @FromDigits()
-  @IsInt({ message: 'limit must be a whole number' })
-  @Min(1)
-  @Max(MAX_EVENT_PAGE_SIZE)
+  @Checks(IsInt({ message: 'limit must be a whole number' }), Min(1), Max(MAX_EVENT_PAGE_SIZE))
   limit?: number;
 
   @Optional()
-  @IsString()
-  @MaxLength(200)
+  @Checks(IsString(), MaxLength(200))
   cursor?: string;
 }
 
 /** GET /v1/monitor-events and POST /api/v1/scan-events. */
 export class EventScanDto extends EventPageDto {
   /** A physical location, or the name of an event to watch. */
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_NAME_LENGTH)
+  @Required()
+  @Text(MAX_NAME_LENGTH)
   location!: string;
 
+  @Required()
   @IsTimeRange()
   time_range!: string;
 
   /** Omitted: the timeline the traveller is on. */
   @Optional()
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_ID_LENGTH)
+  @Identifier(MAX_ID_LENGTH)
   timeline_id?: string;
 }
 
 export class TimelineIdDto {
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(MAX_ID_LENGTH)
+  @Required()
+  @Identifier(MAX_ID_LENGTH)
   timeline_id!: string;
 }

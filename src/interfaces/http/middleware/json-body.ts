@@ -1,9 +1,21 @@
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import { Problem } from '../problem';
 
 export const BODY_LIMIT = '64kb';
 
-const parseJson = express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] });
+/**
+ * JSON is UTF-8 (RFC 8259, section 8.1). The parser would decode a stray byte as U+FFFD and the
+ * text would be stored changed, so a body that is not UTF-8 is refused before it is parsed.
+ */
+function refuseInvalidUtf8(_req: IncomingMessage, _res: unknown, raw: Buffer, encoding: string): void {
+  if (encoding.toLowerCase() === 'utf-8' && !isUtf8(raw)) {
+    throw new Problem(400, 'malformed_json', 'The request body is not valid UTF-8, which JSON must be: send its text encoded as UTF-8.');
+  }
+}
+
+const parseJson = express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'], verify: refuseInvalidUtf8 });
 
 /**
  * Bodies must be JSON: a body of another media type is refused (415) instead of being read as

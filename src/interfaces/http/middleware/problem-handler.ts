@@ -65,6 +65,10 @@ function clientFault(error: unknown): Problem | null {
   if (typeof error !== 'object' || error === null || !('status' in error)) return null;
   const { status } = error;
   if (typeof status !== 'number' || status < 400 || status > 499) return null;
+  // The router's decoding of a path parameter: a %-escape that is malformed or decodes to no UTF-8 text.
+  if (error instanceof URIError) {
+    return new Problem(400, 'malformed_request', 'The path could not be read: a %-escape in it is malformed or not valid UTF-8 once decoded.');
+  }
   return new Problem(400, 'malformed_request', 'The request could not be read: check the URL and its %-escapes.');
 }
 

@@ -45,7 +45,10 @@ function fieldErrors(error: ValidationError, parent: string): FieldError[] {
   const field = !parent ? error.property : /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`;
   const own = Object.values(error.constraints ?? {}).map((message) => ({
     field,
-    message: message.replace(/^property (\S+) should not exist$/, 'is not a known field'),
+    message: message
+      .replace(/^property (\S+) should not exist$/, 'is not a known field')
+      // class-validator's wording for a list entry that is not an object names the list, not the entry.
+      .replace(/^each value in nested property \S+ must be either object or array$/, `${field} must be an object`),
   }));
   return [...own, ...(error.children ?? []).flatMap((child) => fieldErrors(child, field))];
 }

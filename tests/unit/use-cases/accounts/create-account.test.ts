@@ -1,4 +1,4 @@
-import { EmailAlreadyRegistered } from '../../../../src/core/domain/errors';
+import { BlankPassword, CommonPassword, EmailAlreadyRegistered } from '../../../../src/core/domain/errors';
 import { Timeline } from '../../../../src/core/domain/timeline';
 import { Traveller } from '../../../../src/core/domain/traveller';
 import { createTestCore, PRESENT } from '../../../support/builders/test-core';
@@ -74,5 +74,18 @@ describe('CreateAccount', () => {
       [second.account.id, 'primary'],
     ]);
     expect(core.database.contents().travellers).toHaveLength(2);
+  });
+
+  it.each([
+    ['password', CommonPassword],
+    ['12345678', CommonPassword],
+    ['Qwertyuiop', CommonPassword],
+    ['        ', BlankPassword],
+  ])('refuses the password %j with %p from the shipped list of common passwords, and stores nothing', async (password, refusal) => {
+    const core = createTestCore();
+
+    await expect(core.createAccount.execute({ email: 'ada@example.com', password })).rejects.toBeInstanceOf(refusal);
+    expect(core.database.contents().accounts).toEqual([]);
+    expect(core.database.contents().timelines).toEqual([]);
   });
 });
