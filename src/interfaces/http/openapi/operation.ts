@@ -1,5 +1,6 @@
 import type { Family, Route } from '../route';
 import { exampleOf } from './examples';
+import { REQUEST_ID } from './headers';
 import { errorCodesOf, errorResponses } from './problems';
 import { refTo, type JsonObject } from './schemas';
 
@@ -31,7 +32,8 @@ export function operationOf(route: Route, schemas: Readonly<Record<string, JsonO
     security: route.authenticated ? [{ bearerAuth: [] }] : [],
     parameters: [...pathParameters(route, docs?.example), ...queryParameters(route, schemas), ...idempotencyKeyParameter(route)],
   };
-  if (route.method === 'get' && route.query) operation.description = GET_PARAMETERS;
+  const description = [docs?.description, route.method === 'get' && route.query ? GET_PARAMETERS : undefined].filter((part) => part !== undefined);
+  if (description.length > 0) operation.description = description.join('\n\n');
   if (route.body) {
     operation.requestBody = {
       required: true,
@@ -51,7 +53,7 @@ function successResponse(docs: NonNullable<Route['docs']>, schemas: Readonly<Rec
   const headers = Object.entries(docs.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]);
   return {
     description: docs.response.name.replace(/Response$/, '').replace(/([a-z])([A-Z])/g, '$1 $2'),
-    ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
+    headers: { ...REQUEST_ID, ...Object.fromEntries(headers) },
     content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
   };
 }
