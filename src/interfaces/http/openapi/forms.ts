@@ -1,4 +1,5 @@
-import type { JsonObject } from './schemas';
+/** A JSON Schema object (schemas.ts's JsonObject, spelt here since schemas.ts imports this file). */
+type JsonObject = { [key: string]: unknown };
 
 /** What the `excludesProperties` converter leaves on a property: the names it excludes. */
 export const EXCLUDES = 'x-excludes';
