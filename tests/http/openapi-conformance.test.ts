@@ -113,6 +113,16 @@ describe('real responses conform to GET /openapi.json', () => {
     await expectDocumented('returnToAnchor', 404, me.post('/v1/return', { anchor_id: 'anc_unknown' }));
   });
 
+  it('answers kept under an Idempotency-Key, a success and a refusal, replayed as documented', async () => {
+    const keyed = (key: string, body: object) => me.post('/v1/anchors', body).set('Idempotency-Key', key);
+    await expectDocumented('createAnchor', 201, keyed('conformance-anchor', { description: 'Kept' }));
+    const replayed = await expectDocumented('createAnchor', 201, keyed('conformance-anchor', { description: 'Kept' }));
+    expect(replayed.headers['idempotent-replayed']).toBe('true');
+    const refusal = () => me.post('/v1/travels', { destination: 'tml_unknown' }).set('Idempotency-Key', 'conformance-refusal');
+    await expectDocumented('createTravel', 404, refusal());
+    expect((await expectDocumented('createTravel', 404, refusal())).headers['idempotent-replayed']).toBe('true');
+  });
+
   it('the probes, ready and not ready', async () => {
     await expectDocumented('health', 200, anonymous().get('/healthz'));
     await expectDocumented('readiness', 200, anonymous().get('/readyz'));

@@ -39,6 +39,8 @@ export interface LocatedOperation {
 }
 
 const DOCUMENT_ID = 'https://time-navigation.invalid/openapi.json';
+/** Headers the service sets itself, which a response must declare when it carries them (the RateLimit fields are not declared yet). */
+const CHECKED_HEADERS = ['x-request-id', 'retry-after', 'idempotent-replayed', 'www-authenticate', 'location'];
 
 /**
  * Checks values and real responses against the schemas of an OpenAPI 3.1 document (JSON Schema
@@ -100,16 +102,17 @@ export class OpenApiContract {
     this.checked.set(operationId, new Set([...(this.checked.get(operationId) ?? []), kind]));
   }
 
-  /** Required headers that are missing, and headers sent that their schema refuses. */
+  /** Required headers that are missing, headers sent that their schema refuses, and service headers sent undeclared. */
   private headerViolations(documented: OpenApiResponse, headers: Record<string, string>): string[] {
-    return Object.keys(documented.headers ?? {}).flatMap((name) => {
+    const undeclared = CHECKED_HEADERS.filter((name) => headers[name] !== undefined && this.header(documented, name) === undefined);
+    return [...undeclared.map((name) => `header ${name} is sent but not declared`), ...Object.keys(documented.headers ?? {}).flatMap((name) => {
       const header = this.header(documented, name);
       const value = headers[name.toLowerCase()];
       if (value === undefined) return header?.required ? [`header ${name} is missing`] : [];
       // A header is text: an integer header is checked as the number it spells.
       const typed = header?.schema.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : value;
       return header ? this.violations(header.schema, typed).map((problem) => `header ${name}: ${problem}`) : [];
-    });
+    })];
   }
 
   /** The kinds of answer an operation's checks must cover: an error too when it documents one. */

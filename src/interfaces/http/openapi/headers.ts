@@ -13,11 +13,21 @@ export const SHARED_HEADERS = {
     required: true,
     schema: { type: 'integer', minimum: 1 },
   },
+  'Idempotent-Replayed': {
+    description: '`true` when this is the answer kept for an earlier request with the same `Idempotency-Key`, sent again instead of acting twice.',
+    schema: { type: 'string', enum: ['true'] },
+  },
 } satisfies Record<string, JsonObject>;
 
 export function headerRef(name: keyof typeof SHARED_HEADERS): JsonObject {
   return { $ref: `#/components/headers/${name}` };
 }
+
+/**
+ * An authenticated POST keeps its success or the refusal its work answered (middleware/idempotency.ts);
+ * failures before it (key, rate limit, body parsing) and of the service are not kept.
+ */
+export const REPLAYABLE_STATUSES: ReadonlySet<number> = new Set([400, 404, 409, 422]);
 
 /** Every answer of the service carries its request id (middleware/request-id.ts). */
 export const REQUEST_ID: Readonly<Record<string, JsonObject>> = { 'X-Request-Id': headerRef('X-Request-Id') };

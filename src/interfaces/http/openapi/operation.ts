@@ -1,6 +1,6 @@
 import type { Family, Route } from '../route';
 import { exampleOf } from './examples';
-import { REQUEST_ID } from './headers';
+import { headerRef, REQUEST_ID } from './headers';
 import { errorCodesOf, errorResponses } from './problems';
 import { refTo, type JsonObject } from './schemas';
 
@@ -41,26 +41,31 @@ export function operationOf(route: Route, schemas: Readonly<Record<string, JsonO
     };
   }
   operation.responses = {
-    ...(docs ? { [String(docs.status)]: successResponse(docs, schemas) } : {}),
-    ...errorResponses(errorCodesOf(route)),
+    ...(docs ? { [String(docs.status)]: successResponse(docs, schemas, replayable(route)) } : {}),
+    ...errorResponses(errorCodesOf(route), replayable(route)),
   };
   return operation;
 }
 
-function successResponse(docs: NonNullable<Route['docs']>, schemas: Readonly<Record<string, JsonObject>>): JsonObject {
+/** An authenticated POST may answer with the kept answer of an earlier request with its `Idempotency-Key`. */
+function replayable(route: Route): boolean {
+  return route.authenticated && route.method === 'post';
+}
+
+function successResponse(docs: NonNullable<Route['docs']>, schemas: Readonly<Record<string, JsonObject>>, replayed: boolean): JsonObject {
   const schema = refTo(docs.response);
   const example = exampleOf(schema, schemas);
   const headers = Object.entries(docs.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]);
   return {
     description: docs.response.name.replace(/Response$/, '').replace(/([a-z])([A-Z])/g, '$1 $2'),
-    headers: { ...REQUEST_ID, ...Object.fromEntries(headers) },
+    headers: { ...REQUEST_ID, ...Object.fromEntries(headers), ...(replayed ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}) },
     content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
   };
 }
 
 /** Authenticated POSTs honour `Idempotency-Key` (docs/decisions.md, "Idempotency-Key"). */
 function idempotencyKeyParameter(route: Route): JsonObject[] {
-  if (!route.authenticated || route.method !== 'post') return [];
+  if (!replayable(route)) return [];
   return [
     {
       name: 'Idempotency-Key',

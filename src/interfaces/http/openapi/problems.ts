@@ -1,6 +1,6 @@
 import { STATUS_BY_CODE, TITLE_BY_STATUS } from '../error-statuses';
 import type { Route } from '../route';
-import { headerRef, REQUEST_ID } from './headers';
+import { headerRef, REPLAYABLE_STATUSES, REQUEST_ID } from './headers';
 import type { JsonObject } from './schemas';
 
 /**
@@ -28,7 +28,7 @@ export function errorCodesOf(route: Route): string[] {
 }
 
 /** The error responses of an operation, one per status, with an example problem per code. */
-export function errorResponses(codes: readonly string[]): Record<string, JsonObject> {
+export function errorResponses(codes: readonly string[], replayable = false): Record<string, JsonObject> {
   const byStatus = new Map<number, string[]>();
   for (const code of codes) {
     const status = STATUS_BY_CODE[code];
@@ -36,7 +36,7 @@ export function errorResponses(codes: readonly string[]): Record<string, JsonObj
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(
-    [...byStatus].sort(([a], [b]) => a - b).map(([status, statusCodes]) => [String(status), errorResponse(status, statusCodes)]),
+    [...byStatus].sort(([a], [b]) => a - b).map(([status, statusCodes]) => [String(status), errorResponse(status, statusCodes, replayable && REPLAYABLE_STATUSES.has(status))]),
   );
 }
 
@@ -51,11 +51,11 @@ function headersOf(status: number, codes: readonly string[]): JsonObject {
   return {};
 }
 
-function errorResponse(status: number, codes: readonly string[]): JsonObject {
+function errorResponse(status: number, codes: readonly string[], replayable: boolean): JsonObject {
   const title = TITLE_BY_STATUS[status] ?? 'Request failed';
   return {
     description: `${title}: ${codes.map((code) => `\`${code}\``).join(', ')} (docs/errors.md).`,
-    headers: { ...REQUEST_ID, ...headersOf(status, codes) },
+    headers: { ...REQUEST_ID, ...headersOf(status, codes), ...(replayable ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}) },
     content: {
       'application/problem+json': {
         schema: PROBLEM_SCHEMA,
