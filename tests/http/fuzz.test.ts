@@ -7,7 +7,8 @@ import { allRoutes } from '../../src/interfaces/http/app';
 import type { Family, Route } from '../../src/interfaces/http/route';
 import { faultsOf, send } from '../support/fuzz/answers';
 import { requestsFor, type FuzzContext, type FuzzedRoute } from '../support/fuzz/requests';
-import type { KnownValues, Schema } from '../support/fuzz/values';
+import type { KnownValues } from '../support/fuzz/values';
+import { inputSchemaOf, type OpenApiDocument } from '../support/isolation/identifier-fields';
 import { ALL_TIME, asAccount, type AccountClient } from '../support/http/as-account';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 
@@ -26,11 +27,12 @@ describe('fuzzing every operation', () => {
   let port: number;
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   let context: FuzzContext;
+  let document: OpenApiDocument;
 
   beforeAll(async () => {
     t = await startTestApp();
     routes = allRoutes(buildContainer({ prisma: t.prisma, sql: t.sql, wallClock: t.clock }));
-    const document = (await request(t.app).get('/openapi.json')).body;
+    document = (await request(t.app).get('/openapi.json')).body;
     const me = asAccount(t, await t.signUp());
     const other = asAccount(t, await t.signUp());
     context = { components: document.components.schemas, known: await knownValues(me, other), apiKey: me.account.apiKey };
@@ -57,7 +59,7 @@ describe('fuzzing every operation', () => {
     expect(ofFamily.length).toBeGreaterThan(0);
     const failures: string[] = [];
     for (const route of ofFamily) {
-      const fuzzed = fuzzedRoute(route, context.components);
+      const fuzzed = fuzzedRoute(route, document);
       const property = fc.asyncProperty(requestsFor(fuzzed, context), async (generated) => {
         const answer = await send(port, agent, generated);
         const faults = faultsOf(answer);
@@ -72,10 +74,10 @@ describe('fuzzing every operation', () => {
 });
 
 /** The route as the fuzzer needs it, with its input schema from the served OpenAPI document. */
-function fuzzedRoute(route: Route, components: Readonly<Record<string, Schema>>): FuzzedRoute {
+function fuzzedRoute(route: Route, document: OpenApiDocument): FuzzedRoute {
+  const input = inputSchemaOf(route, document);
   const dto = route.method === 'get' ? route.query : route.body;
-  const input = dto === undefined ? undefined : components[dto.name];
-  if (dto !== undefined && input === undefined) throw new Error(`the OpenAPI document has no schema ${dto.name}`);
+  if (dto !== undefined && input === undefined) throw new Error(`the OpenAPI document has no input for ${route.operationId}`);
   return { method: route.method, path: route.path, authenticated: route.authenticated, ...(input === undefined ? {} : { input }) };
 }
 

@@ -74,12 +74,55 @@ describe('GET /openapi.json', () => {
         expect(operation.security).toEqual([]);
       }
     }
-    expect(contract.operations()).toHaveLength(routes.length);
+    // The route table, and the probes app.ts answers beside it.
+    expect(contract.operations().map(({ operation }) => operation.operationId).sort()).toEqual(
+      [...routes.map((route) => route.operationId), 'health', 'readiness'].sort(),
+    );
+  });
+
+  it('names its licence and a contact, and describes every operation beyond its summary', () => {
+    expect(document.info.license).toEqual({ name: expect.any(String), identifier: 'LicenseRef-Proprietary' });
+    expect(document.info.contact).toEqual({ name: expect.stringMatching(/\S/) });
+    const undescribed = contract.operations().filter(({ operation }) => !operation.description?.trim() || operation.description === operation.summary);
+    expect(undescribed.map(({ operation }) => operation.operationId)).toEqual([]);
+  });
+
+  it('keeps no component that nothing refers to', () => {
+    const referred = new Set(text.match(/"#\/components\/[a-zA-Z]+\/[^"]+"/g)?.map((ref) => ref.slice(1, -1)));
+    const components = Object.entries(document.components).flatMap(([kind, named]) =>
+      kind === 'securitySchemes' ? [] : Object.keys(named).map((name) => `#/components/${kind}/${name}`),
+    );
+    expect(components.filter((component) => !referred.has(component))).toEqual([]);
+    expect(Object.keys(document.components.schemas)).not.toContain('ListTimelinesQueryDto');
+  });
+
+  it('declares X-Request-Id on every answer, and 503 with Retry-After on every operation that reaches the database', () => {
+    const missing: string[] = [];
+    for (const { operation } of contract.operations()) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (contract.header(response, 'X-Request-Id')?.required !== true) missing.push(`${operation.operationId} ${status}: X-Request-Id`);
+      }
+      // Only the liveness probe answers without the database.
+      if (operation.operationId === 'health') continue;
+      const unavailable = operation.responses['503'];
+      if (!unavailable) missing.push(`${operation.operationId}: no 503`);
+      else if (contract.header(unavailable, 'Retry-After')?.required !== true) missing.push(`${operation.operationId} 503: Retry-After`);
+    }
+    expect(missing).toEqual([]);
+    expect(contract.operation('health').operation.responses['503']).toBeUndefined();
+  });
+
+  it('types request_id in every problem as the string it is', () => {
+    const problem = { $ref: '#/components/schemas/ProblemResponse' };
+    const example = { type: '/problems/rate_limited', title: 'Too Many Requests', status: 429, detail: 'Slow down.', code: 'rate_limited' };
+    expect(contract.violations(problem, { ...example, request_id: 'trace-123' })).toEqual([]);
+    expect(contract.violations(problem, { ...example, request_id: 42 })).not.toEqual([]);
+    expect(contract.violations(problem, example)).not.toEqual([]);
   });
 
   it('documents every family and the account operations', () => {
     const tags = new Set(contract.operations().flatMap(({ operation }) => operation.tags ?? []));
-    expect([...tags].sort()).toEqual(['Accounts', 'Family A: verbs', 'Family B: resources', 'Family C: scenarios']);
+    expect([...tags].sort()).toEqual(['Accounts', 'Family A: verbs', 'Family B: resources', 'Family C: scenarios', 'Probes']);
   });
 
   it('has examples that conform to their own schemas', () => {
@@ -116,11 +159,12 @@ describe('the documentation check', () => {
     expect(documentationGaps([documented])).toEqual(['POST /v1/probe has no docs (success status, response class, error codes, example)']);
   });
 
-  it('fails a route with an unknown error code, a non-success status or input without an example', () => {
+  it('fails a route without a description, with an unknown error code, a non-success status or input without an example', () => {
     class ProbeResponse {}
-    const route: Route = { ...documented, summary: ' ', docs: { status: 404, response: ProbeResponse, errors: ['no_such_code'] } };
+    const route: Route = { ...documented, summary: ' ', docs: { description: ' ', status: 404, response: ProbeResponse, errors: ['no_such_code'] } };
     expect(documentationGaps([route])).toEqual([
       'POST /v1/probe has no summary',
+      'POST /v1/probe has no description',
       'POST /v1/probe documents 404 as its success',
       'POST /v1/probe names error code no_such_code, which error-statuses.ts does not know',
       'POST /v1/probe takes input but has no example request',

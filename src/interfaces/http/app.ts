@@ -11,7 +11,7 @@ import { mountRoutes } from './express-routes';
 import { authenticate } from './middleware/authenticate';
 import { idempotency } from './middleware/idempotency';
 import { perAddress, perApiKey } from './middleware/rate-limit';
-import { problemHandler, routeNotFound } from './middleware/problem-handler';
+import { problemHandler, RETRY_AFTER_SECONDS, routeNotFound } from './middleware/problem-handler';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { serveOpenApi } from './openapi/serve';
@@ -91,6 +91,8 @@ export function createApp(container: Container, options: AppOptions): Express {
 function readyz(readiness: AppOptions['readiness']): RequestHandler {
   return async (_req, res) => {
     const state = readiness ? await readiness() : { ready: true };
+    // As every 503 of the service: a client or proxy that honours it polls no faster than needed.
+    if (!state.ready) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
     res.status(state.ready ? 200 : 503).json(state.ready ? { status: 'ready' } : { status: 'not ready', reason: state.reason });
   };
 }

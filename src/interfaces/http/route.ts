@@ -10,6 +10,8 @@ export type Family = 'A' | 'B' | 'C' | 'accounts';
  * reads it; `documentationGaps` (openapi/coverage.ts) fails a test when a route lacks it.
  */
 export interface RouteDocs {
+  /** What the operation does beyond its summary, for the operation's `description`. */
+  readonly description: string;
   /** The success status and the documentation-only class describing its body (dtos/responses). */
   readonly status: number;
   readonly response: ClassConstructor<object>;

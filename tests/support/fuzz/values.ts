@@ -164,6 +164,8 @@ export const unknownField: fc.Arbitrary<string> = fc.oneof(
 export function validish(schema: Schema, field: string, components: Readonly<Record<string, Schema>>, known: KnownValues): fc.Arbitrary<unknown> {
   const ref = typeof schema.$ref === 'string' ? schema.$ref.split('/').pop() : undefined;
   if (ref !== undefined) return validish(components[ref] ?? {}, field, components, known);
+  // An object of several forms: any one of them.
+  if (Array.isArray(schema.oneOf)) return fc.oneof(...schema.oneOf.map((form) => validish(isSchema(form) ? form : {}, field, components, known)));
   switch (schema.type) {
     case 'object':
       return objectOf(schema, components, known);

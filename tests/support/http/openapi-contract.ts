@@ -7,17 +7,29 @@ type Json = { [key: string]: unknown };
 export interface OpenApiOperation {
   readonly operationId: string;
   readonly summary?: string;
+  readonly description?: string;
   readonly tags?: string[];
   readonly security?: unknown[];
   readonly parameters?: ReadonlyArray<{ name: string; in: string; required?: boolean; schema: Json; example?: unknown }>;
   readonly requestBody?: { content: Record<string, { schema: Json; example?: unknown }> };
-  readonly responses: Record<string, { content?: Record<string, { schema: Json; example?: unknown; examples?: Record<string, { value: unknown }> }> }>;
+  readonly responses: Record<string, OpenApiResponse>;
+}
+
+export interface OpenApiHeader {
+  readonly required?: boolean;
+  readonly schema: Json;
+}
+
+export interface OpenApiResponse {
+  readonly headers?: Record<string, OpenApiHeader | { $ref: string }>;
+  readonly content?: Record<string, { schema: Json; example?: unknown; examples?: Record<string, { value: unknown }> }>;
 }
 
 export interface OpenApiDocument {
   readonly openapi: string;
+  readonly info: Json;
   readonly paths: Record<string, Record<string, OpenApiOperation>>;
-  readonly components: { readonly schemas: Record<string, Json> };
+  readonly components: { readonly schemas: Record<string, Json>; readonly headers?: Record<string, OpenApiHeader> } & Record<string, Record<string, unknown>>;
 }
 
 export interface LocatedOperation {
@@ -27,6 +39,8 @@ export interface LocatedOperation {
 }
 
 const DOCUMENT_ID = 'https://time-navigation.invalid/openapi.json';
+/** Headers the service sets itself, which a response must declare when it carries them (the RateLimit fields are not declared yet). */
+const CHECKED_HEADERS = ['x-request-id', 'retry-after', 'idempotent-replayed', 'www-authenticate', 'location'];
 
 /**
  * Checks values and real responses against the schemas of an OpenAPI 3.1 document (JSON Schema
@@ -66,7 +80,14 @@ export class OpenApiContract {
     return (validate.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message ?? ''} ${JSON.stringify(error.params)}`);
   }
 
-  /** Fails unless the document describes this status, media type and body for the operation. */
+  /** A header of a response, its `$ref` to `components.headers` followed; matched ignoring case. */
+  header(response: OpenApiResponse, name: string): OpenApiHeader | undefined {
+    const found = Object.entries(response.headers ?? {}).find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+    if (!found || !('$ref' in found)) return found;
+    return this.document.components.headers?.[found.$ref.replace('#/components/headers/', '')];
+  }
+
+  /** Fails unless the document describes this status, media type, body and headers for the operation. */
   expectConforms(operationId: string, response: request.Response): void {
     const { operation } = this.operation(operationId);
     const where = `${operationId} answered ${response.status} ${JSON.stringify(response.body)}`;
@@ -75,10 +96,29 @@ export class OpenApiContract {
     const mediaType = String(response.headers['content-type'] ?? '').split(';')[0] ?? '';
     const content = documented.content?.[mediaType];
     if (!content) throw new Error(`${where}: the document lists no ${mediaType} body for ${response.status}`);
-    const problems = this.violations(content.schema, response.body);
+    const problems = [...this.violations(content.schema, response.body), ...this.headerViolations(documented, response.headers)];
     if (problems.length > 0) throw new Error(`${where}: does not match the document:\n${problems.join('\n')}`);
     const kind = response.status < 400 ? 'success' : 'error';
     this.checked.set(operationId, new Set([...(this.checked.get(operationId) ?? []), kind]));
+  }
+
+  /** Required headers that are missing, headers sent that their schema refuses, and service headers sent undeclared. */
+  private headerViolations(documented: OpenApiResponse, headers: Record<string, string>): string[] {
+    const undeclared = CHECKED_HEADERS.filter((name) => headers[name] !== undefined && this.header(documented, name) === undefined);
+    return [...undeclared.map((name) => `header ${name} is sent but not declared`), ...Object.keys(documented.headers ?? {}).flatMap((name) => {
+      const header = this.header(documented, name);
+      const value = headers[name.toLowerCase()];
+      if (value === undefined) return header?.required ? [`header ${name} is missing`] : [];
+      // A header is text: an integer header is checked as the number it spells.
+      const typed = header?.schema.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : value;
+      return header ? this.violations(header.schema, typed).map((problem) => `header ${name}: ${problem}`) : [];
+    })];
+  }
+
+  /** The kinds of answer an operation's checks must cover: an error too when it documents one. */
+  kindsOf(operationId: string): Array<'success' | 'error'> {
+    const statuses = Object.keys(this.operation(operationId).operation.responses).map(Number);
+    return statuses.some((status) => status >= 400) ? ['success', 'error'] : ['success'];
   }
 }
 

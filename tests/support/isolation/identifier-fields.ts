@@ -114,6 +114,12 @@ export function inputSchemaOf(route: Route, document: OpenApiDocument): Schema |
   return isRecord(body) ? body : undefined;
 }
 
+/** The form of a `oneOf` whose properties include every one of `names` (the schema itself when it has no forms). */
+export function formWith(schema: Schema, names: readonly string[]): Schema {
+  const forms = Array.isArray(schema.oneOf) ? schema.oneOf.map(record) : [schema];
+  return forms.find((form) => names.every((name) => name in record(form.properties))) ?? schema;
+}
+
 /** Follows a `$ref` to the component it names. */
 export function resolve(schema: unknown, document: OpenApiDocument): Schema {
   const node = record(schema);
@@ -140,6 +146,7 @@ function fieldsOf(route: Route, document: OpenApiDocument): Field[] {
 /** The fields of an input schema down to its strings and numbers, through nested objects and arrays. */
 function leaves(route: Route, schema: Schema, path: readonly Segment[], name: string, document: OpenApiDocument): Field[] {
   const resolved = resolve(schema, document);
+  if (Array.isArray(resolved.oneOf)) return resolved.oneOf.flatMap((form) => leaves(route, record(form), path, name, document));
   if (isRecord(resolved.properties)) {
     return Object.entries(resolved.properties).flatMap(([property, inner]) => leaves(route, record(inner), [...path, property], property, document));
   }

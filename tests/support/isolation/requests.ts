@@ -3,6 +3,7 @@ import request, { type Response } from 'supertest';
 import type { Route } from '../../../src/interfaces/http/route';
 import {
   EACH,
+  formWith,
   IDENTIFIER_FIELDS,
   inputSchemaOf,
   isRecord,
@@ -71,7 +72,10 @@ interface BuildContext {
 }
 
 function build(schema: Schema, example: unknown, path: readonly Segment[], context: BuildContext): unknown {
-  const resolved = resolve(schema, context.document);
+  // Of an object's forms, the one that takes the target field, or else the example's fields.
+  const field = context.target?.entry.path[path.length];
+  const names = targetsBelow(context, path) && typeof field === 'string' ? [field] : Object.keys(isRecord(example) ? example : {});
+  const resolved = formWith(resolve(schema, context.document), names);
   if (resolved.type === 'array') return buildArray(resolved, example, path, context);
   if (!isRecord(resolved.properties)) return example;
   const required = Array.isArray(resolved.required) ? resolved.required : [];

@@ -31,7 +31,7 @@ export function problemHandler(logError: (error: unknown) => void, isUnavailable
 }
 
 /** Seconds a client should wait before retrying while the database is away. */
-const RETRY_AFTER_SECONDS = 5;
+export const RETRY_AFTER_SECONDS = 5;
 
 function unavailable(): Problem {
   return new Problem(503, 'service_unavailable', 'The database cannot be reached right now; nothing was changed. Retry shortly.', {}, {

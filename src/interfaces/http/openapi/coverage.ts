@@ -11,7 +11,8 @@ export function documentationGaps(routes: readonly Route[]): string[] {
     const gaps: string[] = [];
     if (!route.summary.trim()) gaps.push(`${name} has no summary`);
     if (!route.docs) return [...gaps, `${name} has no docs (success status, response class, error codes, example)`];
-    const { status, errors, example } = route.docs;
+    const { description, status, errors, example } = route.docs;
+    if (!description.trim()) gaps.push(`${name} has no description`);
     if (status < 200 || status > 299) gaps.push(`${name} documents ${status} as its success`);
     for (const code of errors) {
       if (STATUS_BY_CODE[code] === undefined) gaps.push(`${name} names error code ${code}, which error-statuses.ts does not know`);

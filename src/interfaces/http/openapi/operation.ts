@@ -1,5 +1,6 @@
 import type { Family, Route } from '../route';
 import { exampleOf } from './examples';
+import { headerRef, REQUEST_ID } from './headers';
 import { errorCodesOf, errorResponses } from './problems';
 import { refTo, type JsonObject } from './schemas';
 
@@ -31,7 +32,8 @@ export function operationOf(route: Route, schemas: Readonly<Record<string, JsonO
     security: route.authenticated ? [{ bearerAuth: [] }] : [],
     parameters: [...pathParameters(route, docs?.example), ...queryParameters(route, schemas), ...idempotencyKeyParameter(route)],
   };
-  if (route.method === 'get' && route.query) operation.description = GET_PARAMETERS;
+  const description = [docs?.description, route.method === 'get' && route.query ? GET_PARAMETERS : undefined].filter((part) => part !== undefined);
+  if (description.length > 0) operation.description = description.join('\n\n');
   if (route.body) {
     operation.requestBody = {
       required: true,
@@ -39,26 +41,31 @@ export function operationOf(route: Route, schemas: Readonly<Record<string, JsonO
     };
   }
   operation.responses = {
-    ...(docs ? { [String(docs.status)]: successResponse(docs, schemas) } : {}),
-    ...errorResponses(errorCodesOf(route)),
+    ...(docs ? { [String(docs.status)]: successResponse(docs, schemas, replayable(route)) } : {}),
+    ...errorResponses(errorCodesOf(route), replayable(route)),
   };
   return operation;
 }
 
-function successResponse(docs: NonNullable<Route['docs']>, schemas: Readonly<Record<string, JsonObject>>): JsonObject {
+/** An authenticated POST may answer with the kept answer of an earlier request with its `Idempotency-Key`. */
+function replayable(route: Route): boolean {
+  return route.authenticated && route.method === 'post';
+}
+
+function successResponse(docs: NonNullable<Route['docs']>, schemas: Readonly<Record<string, JsonObject>>, replayed: boolean): JsonObject {
   const schema = refTo(docs.response);
   const example = exampleOf(schema, schemas);
   const headers = Object.entries(docs.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]);
   return {
     description: docs.response.name.replace(/Response$/, '').replace(/([a-z])([A-Z])/g, '$1 $2'),
-    ...(headers.length > 0 ? { headers: Object.fromEntries(headers) } : {}),
+    headers: { ...REQUEST_ID, ...Object.fromEntries(headers), ...(replayed ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}) },
     content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
   };
 }
 
 /** Authenticated POSTs honour `Idempotency-Key` (docs/decisions.md, "Idempotency-Key"). */
 function idempotencyKeyParameter(route: Route): JsonObject[] {
-  if (!route.authenticated || route.method !== 'post') return [];
+  if (!replayable(route)) return [];
   return [
     {
       name: 'Idempotency-Key',

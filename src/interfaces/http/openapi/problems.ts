@@ -1,18 +1,19 @@
 import { STATUS_BY_CODE, TITLE_BY_STATUS } from '../error-statuses';
 import type { Route } from '../route';
+import { headerRef, REPLAYABLE_STATUSES, REQUEST_ID } from './headers';
 import type { JsonObject } from './schemas';
 
 /**
  * Codes any operation can answer: its input is parsed and validated, it is rate limited (per key,
- * or per address for sign-up), and the service can fail.
+ * or per address for sign-up), it reaches the database, which may be away, and the service can fail.
  */
-const EVERY_OPERATION = ['malformed_json', 'validation_failed', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal_error'];
+const EVERY_OPERATION = ['malformed_json', 'validation_failed', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal_error', 'service_unavailable'];
 const WITH_A_KEY = ['missing_api_key', 'invalid_api_key'];
 /** An authenticated POST honours `Idempotency-Key` (middleware/idempotency.ts). */
 const IDEMPOTENT = ['idempotency_key_in_use', 'idempotency_key_reused'];
 
 const RATE_LIMIT_HEADERS: JsonObject = {
-  'Retry-After': { description: 'Seconds until the window ends.', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds until the window ends.', required: true, schema: { type: 'integer' } },
   'RateLimit-Policy': { description: 'The quota, e.g. `"default";q=100;w=1` (draft-ietf-httpapi-ratelimit-headers-10).', schema: { type: 'string' } },
   RateLimit: { description: 'What is left of it, e.g. `"default";r=0;t=1`.', schema: { type: 'string' } },
 };
@@ -27,7 +28,7 @@ export function errorCodesOf(route: Route): string[] {
 }
 
 /** The error responses of an operation, one per status, with an example problem per code. */
-export function errorResponses(codes: readonly string[]): Record<string, JsonObject> {
+export function errorResponses(codes: readonly string[], replayable = false): Record<string, JsonObject> {
   const byStatus = new Map<number, string[]>();
   for (const code of codes) {
     const status = STATUS_BY_CODE[code];
@@ -35,16 +36,26 @@ export function errorResponses(codes: readonly string[]): Record<string, JsonObj
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(
-    [...byStatus].sort(([a], [b]) => a - b).map(([status, statusCodes]) => [String(status), errorResponse(status, statusCodes)]),
+    [...byStatus].sort(([a], [b]) => a - b).map(([status, statusCodes]) => [String(status), errorResponse(status, statusCodes, replayable && REPLAYABLE_STATUSES.has(status))]),
   );
 }
 
-function errorResponse(status: number, codes: readonly string[]): JsonObject {
+/** The headers of an error answer beyond its request id, by status and the codes answered with it. */
+function headersOf(status: number, codes: readonly string[]): JsonObject {
+  if (status === 401) return { 'WWW-Authenticate': { description: 'Bearer challenge (RFC 6750).', required: true, schema: { type: 'string' } } };
+  if (status === 429) return RATE_LIMIT_HEADERS;
+  if (status === 503) return { 'Retry-After': headerRef('Retry-After-Unavailable') };
+  if (codes.includes('idempotency_key_in_use')) {
+    return { 'Retry-After': { description: '`idempotency_key_in_use` only: seconds until the first request with this key is answered or its key is free again.', schema: { type: 'integer', minimum: 1 } } };
+  }
+  return {};
+}
+
+function errorResponse(status: number, codes: readonly string[], replayable: boolean): JsonObject {
   const title = TITLE_BY_STATUS[status] ?? 'Request failed';
   return {
     description: `${title}: ${codes.map((code) => `\`${code}\``).join(', ')} (docs/errors.md).`,
-    ...(status === 401 ? { headers: { 'WWW-Authenticate': { description: 'Bearer challenge (RFC 6750).', schema: { type: 'string' } } } } : {}),
-    ...(status === 429 ? { headers: RATE_LIMIT_HEADERS } : {}),
+    headers: { ...REQUEST_ID, ...headersOf(status, codes), ...(replayable ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}) },
     content: {
       'application/problem+json': {
         schema: PROBLEM_SCHEMA,
@@ -56,5 +67,6 @@ function errorResponse(status: number, codes: readonly string[]): JsonObject {
 
 function exampleProblem(status: number, title: string, code: string): JsonObject {
   const errors = code === 'validation_failed' ? { errors: [{ field: 'destination_time', message: 'destination_time must be an ISO 8601 date-time' }] } : {};
-  return { type: `/problems/${code}`, title, status, detail: `A sentence for people explaining ${code.replaceAll('_', ' ')}.`, code, ...errors };
+  const detail = `A sentence for people explaining ${code.replaceAll('_', ' ')}.`;
+  return { type: `/problems/${code}`, title, status, detail, code, ...errors, request_id: '3f1c2a9e-7b4d-4e8a-9c61-2d5f0b8e4a17' };
 }

@@ -4,6 +4,7 @@ import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import { DURATION_FORMS } from '../../../core/domain/duration';
 import { MAX_WINDOW_MINUTES } from '../../../core/domain/timeline';
 import { DATE_TIME_HINT } from '../validation/decorators';
+import { EXCLUDES, splitForms } from './forms';
 
 export type JsonObject = { [key: string]: unknown };
 
@@ -26,8 +27,8 @@ const customConverters: Converters = {
     pattern: '^[^/]+/[^/]+$',
     description: '<start>/<end>: two RFC 3339 date-times, the start not after the end (both included)',
   },
-  // The excluded names live in the validator's closure, not in its metadata.
-  excludesProperties: { description: 'Starts the other form of this object: give it alone.' },
+  // A marker splitForms turns into the object's two forms.
+  excludesProperties: (meta) => ({ [EXCLUDES]: meta.constraints?.[0] ?? [] }),
 };
 
 /**
@@ -52,15 +53,16 @@ export function schemasOf(roots: readonly ClassConstructor<object>[]): Record<st
     refsIn(schema).forEach(visit);
   };
   roots.forEach((root) => visit(root.name));
-  return Object.fromEntries([...wanted].sort().map((name) => [name, closeObject(all[name] ?? {})]));
+  return Object.fromEntries([...wanted].sort().map((name) => [name, closeObject(splitForms(all[name] ?? {}))]));
 }
 
 export function refTo(dto: ClassConstructor<object>): JsonObject {
   return { $ref: `${SCHEMA_PREFIX}${dto.name}` };
 }
 
+/** A `oneOf` closes each of its forms instead: closing the whole would refuse every field. */
 function closeObject(schema: JsonObject): JsonObject {
-  return 'additionalProperties' in schema ? schema : { ...schema, additionalProperties: false };
+  return 'additionalProperties' in schema || 'oneOf' in schema ? schema : { ...schema, additionalProperties: false };
 }
 
 /** Names of the schemas a schema refers to, at any depth. */

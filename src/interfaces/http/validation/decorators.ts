@@ -46,6 +46,8 @@ export function ExcludesProperties(others: readonly string[], options?: Validati
       name: 'excludesProperties',
       target: target.constructor,
       propertyName: String(propertyName),
+      // Read by the OpenAPI document (openapi/forms.ts), which states the two forms as a oneOf.
+      constraints: [others],
       options: { message: `$property cannot be combined with ${others.join(' or ')}`, ...options },
       validator: {
         validate: (value: unknown, args: ValidationArguments) =>

@@ -22,4 +22,7 @@ export class ProblemResponse {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => FieldErrorResponse)
   @ApiField({ example: [{ field: 'destination_time', message: 'destination_time must be an ISO 8601 date-time' }], description: 'validation_failed only.' })
   errors?: FieldErrorResponse[];
+  @IsString()
+  @ApiField({ example: '3f1c2a9e-7b4d-4e8a-9c61-2d5f0b8e4a17', description: 'The `X-Request-Id` of the request that produced this answer (a replay under an `Idempotency-Key` keeps the first one); quote it when you report a problem.' })
+  request_id!: string;
 }
