@@ -46,6 +46,7 @@ describe('a proposed change: the document and the server accept the same bodies'
     ['an item with an event', (id) => ({ item_id: id, event: 'Moon landing' })],
     ['an item with a time', (id) => ({ item_id: id, time })],
     ['an empty event', () => ({ event: '', time })],
+    ['an event of white space only', () => ({ event: ' \t\u00a0', time })],
     ['an empty item id', () => ({ item_id: '' })],
     ['a null item id', () => ({ item_id: null })],
     ['a null event beside an item', (id) => ({ item_id: id, event: null })],
@@ -68,7 +69,7 @@ describe('a proposed change: the document and the server accept the same bodies'
   });
 
   it('agrees on generated changes of every mix of fields', async () => {
-    const value = fc.constantFrom<unknown>('Moon landing', '', time, 'yesterday', item, 'itm_00000000000000000000000000000000', null, 7, true, ['x'], {});
+    const value = fc.constantFrom<unknown>('Moon landing', '', '   ', time, 'yesterday', item, 'itm_00000000000000000000000000000000', null, 7, true, ['x'], {});
     const change = fc.dictionary(fc.constantFrom('event', 'time', 'item_id', 'colour'), value, { maxKeys: 4 });
     await fc.assert(
       fc.asyncProperty(change, async (generated) => {

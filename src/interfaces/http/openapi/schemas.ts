@@ -27,6 +27,8 @@ const customConverters: Converters = {
     pattern: '^[^/]+/[^/]+$',
     description: '<start>/<end>: two RFC 3339 date-times, the start not after the end (both included)',
   },
+  // trim() removes the same white space \s matches, so the pattern says what IsNotBlank checks.
+  isNotBlank: { type: 'string' as const, pattern: '\\S' },
   // A marker splitForms turns into the object's two forms.
   excludesProperties: (meta) => ({ [EXCLUDES]: meta.constraints?.[0] ?? [] }),
 };

@@ -30,7 +30,7 @@ export function IsNotBlank(options?: ValidationOptions): PropertyDecorator {
 
 /** Free text a person reads (a description, a name, a place, an action): a string, not blank, at most `max` long. */
 export function Text(max: number): PropertyDecorator {
-  // IsNotEmpty gives the OpenAPI schema its minLength; IsNotBlank adds what a schema cannot say.
+  // IsNotEmpty gives the OpenAPI schema its minLength, IsNotBlank its pattern (openapi/schemas.ts).
   return Checks(IsString(), IsNotEmpty({ message: BLANK }), IsNotBlank(), MaxLength(max));
 }
 
