@@ -82,7 +82,8 @@ export class PgliteWireServer {
   private accept(socket: net.Socket): void {
     socket.setNoDelay(true);
     if (this.stopping || this.clients.size >= this.options.maxConnections) {
-      socket.end(errorResponse('FATAL', '53300', 'sorry, too many clients already'));
+      // Closed once written, whether or not the client closes its side: stop() waits for every socket.
+      socket.end(errorResponse('FATAL', '53300', 'sorry, too many clients already'), () => socket.destroy());
       return;
     }
     const client: Client = { socket, closed: false, recovering: false };
@@ -93,12 +94,12 @@ export class PgliteWireServer {
         frames.push(data, {
           negotiate: () => socket.write('N'),
           // PGlite has no second backend to signal; PostgreSQL, too, closes a cancel connection.
-          cancel: () => socket.end(),
+          cancel: () => socket.destroy(),
           message: (message) => this.submit(client, message),
         });
       } catch (error) {
         socket.off('data', onData);
-        socket.end(errorResponse('FATAL', '08P01', error instanceof Error ? error.message : String(error)));
+        socket.end(errorResponse('FATAL', '08P01', error instanceof Error ? error.message : String(error)), () => socket.destroy());
       }
     };
     socket.on('data', onData);
