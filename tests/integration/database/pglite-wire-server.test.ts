@@ -38,20 +38,21 @@ describe('PgliteWireServer', () => {
     return client;
   }
 
-  it("answers each connection's parameterized queries with its own statement, however they overlap", async () => {
-    const [a, b] = await Promise.all([connected(), connected()]);
-    const asked = Array.from({ length: 20 }, (_, i) => i);
-    const inTurn = async (client: Client, sql: string, parameters: (i: number) => unknown[]) => {
-      const rows: unknown[] = [];
-      for (const i of asked) rows.push((await client.query(sql, parameters(i))).rows[0]);
-      return rows;
-    };
-    const [numbers, texts] = await Promise.all([
-      inTurn(a, 'SELECT $1::int * 2 AS doubled', (i) => [i]),
-      inTurn(b, "SELECT $1::text || '!' AS shouted, $2::int AS n", (i) => [`t${i}`, i]),
-    ]);
-    expect(numbers).toEqual(asked.map((i) => ({ doubled: i * 2 })));
-    expect(texts).toEqual(asked.map((i) => ({ shouted: `t${i}!`, n: i })));
+  it("keeps another connection's query out of an extended-protocol exchange until its Sync", async () => {
+    const raw = await rawSession(url);
+    const b = await connected();
+    // postgres.js's way (Prisma Studio's): Parse, Describe, Flush; wait for the parameter types.
+    raw.socket.write(Buffer.concat([typed('P', Buffer.from('\0SELECT $1::int AS n\0\0\0')), typed('D', Buffer.from('S\0')), typed('H', Buffer.alloc(0))]));
+    await raw.received('t');
+    const other = b.query("SELECT 'other' AS x");
+    // Then Bind (unnamed portal and statement, no format codes, one text parameter '7'), Execute, Sync.
+    const bind = Buffer.from([0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0x37, 0, 0]);
+    raw.socket.write(Buffer.concat([typed('B', bind), typed('E', Buffer.from([0, 0, 0, 0, 0])), typed('S', Buffer.alloc(0))]));
+    await raw.received('Z');
+    expect(raw.types()).toBe('1tT2DCZ');
+    expect(raw.rows()).toEqual(['7']);
+    expect((await other).rows).toEqual([{ x: 'other' }]);
+    raw.socket.destroy();
   });
 
   it("keeps another connection's statements out of a transaction block, which sees only its own work", async () => {
@@ -116,20 +117,26 @@ function typed(type: string, body: Buffer): Buffer {
   return Buffer.concat([header, body]);
 }
 
-/** A connection spoken by hand, started up; `received(type)` waits for a message of that type. */
-async function rawSession(url: string): Promise<{ socket: Socket; received(type: string): Promise<void> }> {
+/** A connection spoken by hand, started up; it records the backend's messages from then on. */
+async function rawSession(url: string) {
   const { hostname, port } = new URL(url);
   const socket = connect(Number(port), hostname);
   let seen = '';
+  const rows: string[] = [];
   const waiting: Array<() => void> = [];
   socket.on('data', (data: Buffer) => {
-    // The backend's message types, at every message boundary of what arrived.
-    for (let at = 0; at + 5 <= data.length; at += 1 + data.readInt32BE(at + 1)) seen += String.fromCharCode(data[at] ?? 0);
+    // Each answer here is small and arrives whole: read it message by message.
+    for (let at = 0; at + 5 <= data.length; at += 1 + data.readInt32BE(at + 1)) {
+      seen += String.fromCharCode(data[at] ?? 0);
+      // A DataRow's first column: int16 count, int32 length, the text.
+      if (data[at] === 0x44) rows.push(data.subarray(at + 11, at + 11 + data.readInt32BE(at + 7)).toString());
+    }
     for (const check of waiting.splice(0)) check();
   });
-  const received = (type: string) =>
+  /** Waits for a message of `type` after those already seen. */
+  const after = (from: number, type: string) =>
     new Promise<void>((resolve) => {
-      const check = () => (seen.includes(type) ? resolve() : waiting.push(check));
+      const check = () => (seen.indexOf(type, from) >= 0 ? resolve() : waiting.push(check));
       check();
     });
   const parameters = Buffer.from('user\0postgres\0database\0postgres\0\0');
@@ -137,6 +144,12 @@ async function rawSession(url: string): Promise<{ socket: Socket; received(type:
   startup.writeInt32BE(8 + parameters.length, 0);
   startup.writeInt32BE(196608, 4);
   socket.write(Buffer.concat([startup, parameters]));
-  await received('Z');
-  return { socket, received };
+  await after(0, 'Z');
+  const started = seen.length;
+  return {
+    socket,
+    received: (type: string) => after(started, type),
+    types: () => seen.slice(started),
+    rows: () => rows,
+  };
 }
