@@ -25,8 +25,8 @@ async function main(): Promise<number> {
   const dataDir = path.resolve(process.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
   const runningUrl = await runningServiceUrl(path.join(dataDir, CONNECTION_URL_FILE));
   if (runningUrl) {
-    // PGlite is a single session shared by all connections: Studio's queries can slip between
-    // the service's. Fine for looking at data during development, not for editing under load.
+    // Studio's connections and the service's take turns on PGlite's one session, an exchange at a
+    // time (pglite-wire-server.ts); a long Studio query makes the service's requests wait.
     console.log(`Using the embedded database of the running service (${runningUrl}).`);
     return runStudio(runningUrl);
   }

@@ -1,37 +1,34 @@
 // The embedded PostgreSQL used when no DATABASE_URL is configured: PGlite (PostgreSQL compiled to
-// WebAssembly, running inside this process) served over a local TCP socket by PGLiteSocketServer.
+// WebAssembly, running inside this process) served over a local TCP socket (pglite-wire-server.ts).
 //
 // Why a socket instead of PGlite's own Prisma adapter: over the wire protocol the service, the
 // migration engine and Prisma Studio all use the same @prisma/adapter-pg path as against a real
 // server, so embedded mode exercises exactly the code production runs.
 //
-// What PGlite cannot do, and how we compensate (read in @electric-sql/pglite-socket 0.2.17):
-// - PGlite is ONE PostgreSQL backend, i.e. one session. The socket server accepts several client
-//   connections and multiplexes them onto that session message by message. While PGlite reports an
-//   open transaction block (after BEGIN) it only runs messages of the connection that opened it,
-//   so explicit transactions of different connections do not interleave. Outside a transaction
-//   block nothing keeps the messages of one extended-protocol query (Parse/Bind/Execute/Sync) of a
-//   connection together: another connection's messages can land in between and replace its
-//   unnamed statement. Session state (SET, advisory locks, temporary tables) is also shared by
-//   all connections. Hence the service's pool must hold a single connection in embedded mode
-//   (see EMBEDDED_POOL_SIZE), and pg_advisory_lock excludes nothing between two connections here.
+// What PGlite cannot do, and how we compensate:
+// - PGlite is ONE PostgreSQL backend, i.e. one session. The server accepts several client
+//   connections and lets one at a time run an exchange (an extended-protocol query up to its Sync,
+//   or a whole transaction block), so their statements do not interleave; the others wait. Session
+//   state (SET, advisory locks, temporary tables, named prepared statements) is still shared by all
+//   connections. Hence the service's pool holds a single connection in embedded mode (see
+//   EMBEDDED_POOL_SIZE), and pg_advisory_lock excludes nothing between two connections here.
 // - PGlite's data directory has no postmaster.pid: two processes opening it would both write and
 //   corrupt it. A lock file beside the directory makes the second start fail instead.
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { acquireDataDirLock } from './data-dir-lock';
 import { loadPglite, type PGlite } from './pglite-module';
+import { PgliteWireServer } from './pglite-wire-server';
 
 /** Pool size for any client of the embedded server that may run queries concurrently. */
 export const EMBEDDED_POOL_SIZE = 1;
 
 /**
- * Connections the socket server accepts at once: the service's pool (1), the migration run at
- * start-up (its advisory-lock connection and the engine's, 2) and one tool such as Prisma Studio
- * or psql. A connection beyond this is refused with "Too many connections".
+ * Connections the server accepts at once: the service's pool (1), the migration run at start-up
+ * (its advisory-lock connection and the engine's, 2), Prisma Studio (its postgres.js pool opens up
+ * to 10) and a psql. A connection beyond this is refused with "too many clients" (53300).
  */
-const MAX_SOCKET_CONNECTIONS = 4;
+const MAX_SOCKET_CONNECTIONS = 16;
 
 /** Name of the file, beside the data directory, that holds the URL of the running server. */
 export const CONNECTION_URL_FILE = 'connection-url';
@@ -104,20 +101,15 @@ export async function startInMemoryPostgres(options: { initialData?: Blob } = {}
 }
 
 async function serve(db: PGlite, port: number): Promise<EmbeddedPostgres> {
-  const server = new PGLiteSocketServer({
-    db,
-    host: '127.0.0.1',
-    port,
-    maxConnections: MAX_SOCKET_CONNECTIONS,
-  });
+  const server = new PgliteWireServer({ db, host: '127.0.0.1', port, maxConnections: MAX_SOCKET_CONNECTIONS });
+  let address: string;
   try {
-    await server.start();
+    address = await server.start();
   } catch (error) {
     await db.close();
     throw error;
   }
-  // getServerConn() is "host:port", with the port the OS picked when we asked for 0.
-  const connectionString = `postgresql://postgres@${server.getServerConn()}/postgres?sslmode=disable`;
+  const connectionString = `postgresql://postgres@${address}/postgres?sslmode=disable`;
   let stopped: Promise<void> | undefined;
   return {
     connectionString,
