@@ -10,7 +10,8 @@ function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
+      const port = address && typeof address === 'object' ? address.port : null;
+      server.close(() => (port === null ? reject(new Error('no port')) : resolve(port)));
     });
   });
 }
@@ -18,15 +19,17 @@ function freePort(): Promise<number> {
 async function call(url: string, expected: number, init: RequestInit = {}): Promise<Record<string, unknown>> {
   const response = await fetch(url, init);
   const text = await response.text();
-  if (response.status !== expected) throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} (expected ${expected}) ${text}`);
+  if (response.status !== expected) {
+    throw new Error(`${init.method ?? 'GET'} ${url}: ${response.status} (expected ${expected}) ${text}`);
+  }
   const body: unknown = JSON.parse(text);
   if (typeof body !== 'object' || body === null) throw new Error(`${url}: not a JSON object: ${text}`);
   return Object.fromEntries(Object.entries(body));
 }
 
-function json(body: unknown, key?: unknown): RequestInit {
+function json(body: unknown, key?: string): RequestInit {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (typeof key === 'string') headers.Authorization = `Bearer ${key}`;
+  if (key !== undefined) headers.Authorization = `Bearer ${key}`;
   return { method: 'POST', headers, body: JSON.stringify(body) };
 }
 
@@ -57,9 +60,12 @@ export async function checkService(image: ReplayedStage, settings: Record<string
     await waitHealthy(image, env, cwd, () => ended);
     const base = `http://127.0.0.1:${port}`;
     await call(`${base}/readyz`, 200);
-    const account = await call(`${base}/v1/accounts`, 201, json({ email: 'replay@example.com', password: 'replay-test-password' }));
-    const timeline = await call(`${base}/v1/timelines`, 201, json({ name: 'Replay', destination_time: '1969-07-20T20:17:40Z' }, account.api_key));
-    const read = await call(`${base}/timeline/${String(timeline.id)}`, 200, { headers: { Authorization: `Bearer ${String(account.api_key)}` } });
+    const signUp = { email: 'replay@example.com', password: 'replay-test-password' };
+    const account = await call(`${base}/v1/accounts`, 201, json(signUp));
+    const key = String(account.api_key);
+    const newTimeline = { name: 'Replay', destination_time: '1969-07-20T20:17:40Z' };
+    const timeline = await call(`${base}/v1/timelines`, 201, json(newTimeline, key));
+    const read = await call(`${base}/timeline/${String(timeline.id)}`, 200, { headers: { Authorization: `Bearer ${key}` } });
     if (read.name !== 'Replay') throw new Error(`read the timeline back as ${JSON.stringify(read)}`);
     child.kill('SIGTERM');
     const how = await exit;
@@ -74,11 +80,17 @@ export async function checkService(image: ReplayedStage, settings: Record<string
 }
 
 /** Runs the image's HEALTHCHECK command until it succeeds, as Docker's start period does. */
-async function waitHealthy(image: ReplayedStage, env: Record<string, string>, cwd: string, ended: () => string | null): Promise<void> {
+async function waitHealthy(
+  image: ReplayedStage,
+  env: Record<string, string>,
+  cwd: string,
+  ended: () => string | null,
+): Promise<void> {
   const healthcheck = argvOf(image.healthcheck ?? { form: 'exec', argv: ['false'] });
   for (let attempt = 0; attempt < 240; attempt += 1) {
     const how = ended();
     if (how !== null) throw new Error(`the service ended at start with ${how}`);
+    // A failing check means "not yet", as for Docker during the start period.
     const healthy = await run(healthcheck, { cwd, env, user: image.user, quiet: true }).then(
       () => true,
       () => false,

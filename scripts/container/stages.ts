@@ -61,11 +61,8 @@ async function nodeBinFor(image: string, toolsDir: string): Promise<string> {
   const bin = path.join(prefix, 'node_modules', 'node', 'bin');
   if (!existsSync(path.join(bin, 'node'))) {
     const npmEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root' };
-    await run(['npm', 'install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error', `node@${major}`], {
-      cwd: toolsDir,
-      env: npmEnv,
-      user: null,
-    });
+    const install = ['npm', 'install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error'];
+    await run([...install, `node@${major}`], { cwd: toolsDir, env: npmEnv, user: null });
   }
   const version = execFileSync(path.join(bin, 'node'), ['--version'], { encoding: 'utf8' }).trim();
   if (!version.startsWith(`v${major}.`)) throw new Error(`FROM ${image}: installed Node ${version}`);
@@ -85,7 +82,10 @@ export async function replayStages(
     mkdirSync(root, { recursive: true });
     const bin = await nodeBinFor(stage.image, toolsDir);
     // What the node image's environment gives a RUN: its PATH (with this stage's Node first), a HOME.
-    let env: Record<string, string> = { PATH: `${bin}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`, HOME: process.env.HOME ?? '/root' };
+    let env: Record<string, string> = {
+      PATH: `${bin}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`,
+      HOME: process.env.HOME ?? '/root',
+    };
     let workdir = '/';
     let user: HostUser | null = null;
     let healthcheck: Command | null = null;
@@ -119,7 +119,12 @@ export async function replayStages(
           await run(['/bin/sh', '-c', step.script], { cwd: onHost('.'), env, user });
           break;
         case 'COPY':
-          copy(step, { from: step.from === null ? null : done.get(step.from), context: options.context, onHost, unprivileged: options.unprivileged });
+          copy(step, {
+            from: step.from === null ? null : done.get(step.from),
+            context: options.context,
+            onHost,
+            unprivileged: options.unprivileged,
+          });
           break;
       }
     }
@@ -143,7 +148,9 @@ function copy(
   const intoFolder = step.destination.endsWith('/') || step.sources.length > 1;
   for (const source of step.sources) {
     const fromStage = from ? path.join(from.root, path.posix.resolve('/', source)) : null;
-    const isFolder = fromStage ? existsSync(fromStage) && statSync(fromStage).isDirectory() : options.context.isDirectory(source);
+    const isFolder = fromStage
+      ? existsSync(fromStage) && statSync(fromStage).isDirectory()
+      : options.context.isDirectory(source);
     const target = intoFolder && !isFolder ? path.join(destination, path.posix.basename(source)) : destination;
     mkdirSync(path.dirname(target), { recursive: true });
     if (fromStage) {

@@ -10,7 +10,9 @@ const root = path.join(__dirname, '../../..');
 
 async function sourceFiles(folder: string): Promise<string[]> {
   const entries = await readdir(folder, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.ts')).map((entry) => path.join(entry.parentPath, entry.name));
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => path.join(entry.parentPath, entry.name));
 }
 
 describe('prisma generate without tsconfig.json', () => {
@@ -35,7 +37,8 @@ describe('prisma generate without tsconfig.json', () => {
     const specifiers: string[] = [];
     for (const file of await sourceFiles(generated)) {
       const text = await readFile(file, 'utf8');
-      specifiers.push(...[...text.matchAll(/^(?:import|export)\b.*\bfrom\s+["'](\.{1,2}\/[^"']+)["']/gm)].map((match) => match[1] ?? ''));
+      const imports = text.matchAll(/^(?:import|export)\b.*\bfrom\s+["'](\.{1,2}\/[^"']+)["']/gm);
+      specifiers.push(...[...imports].map((match) => match[1] ?? ''));
     }
     expect(specifiers).toContain('./internal/class.js');
     expect(specifiers.filter((specifier) => !specifier.endsWith('.js'))).toEqual([]);

@@ -8,9 +8,20 @@ import { DockerfileError, parseDockerfile } from '../../../scripts/container/doc
 describe('parseDockerfile', () => {
   it('joins continued lines, drops comments inside them and unquotes ENV values', () => {
     const [stage] = parseDockerfile(
-      ['# syntax=docker/dockerfile:1', 'FROM node:26-trixie-slim AS run', 'ENV A=1 \\', '    # a comment', '    B="x y" \\', "    C='z'"].join('\n'),
+      [
+        '# syntax=docker/dockerfile:1',
+        'FROM node:26-trixie-slim AS run',
+        'ENV A=1 \\',
+        '    # a comment',
+        '    B="x y" \\',
+        "    C='z'",
+      ].join('\n'),
     );
-    expect(stage).toEqual({ name: 'run', image: 'node:26-trixie-slim', instructions: [{ kind: 'ENV', variables: { A: '1', B: 'x y', C: 'z' } }] });
+    expect(stage).toEqual({
+      name: 'run',
+      image: 'node:26-trixie-slim',
+      instructions: [{ kind: 'ENV', variables: { A: '1', B: 'x y', C: 'z' } }],
+    });
   });
 
   it('reads COPY flags, HEALTHCHECK options and exec-form commands', () => {
@@ -52,7 +63,9 @@ describe('parseDockerfile', () => {
 });
 
 describe('dockerIgnoreMatcher', () => {
-  const ignored = dockerIgnoreMatcher(['# generated', 'node_modules', '/dist/', 'src/**/generated', '*.log', '!keep.log'].join('\n'));
+  const ignored = dockerIgnoreMatcher(
+    ['# generated', 'node_modules', '/dist/', 'src/**/generated', '*.log', '!keep.log'].join('\n'),
+  );
 
   it.each([
     ['node_modules/pg/index.js', true],
