@@ -1,7 +1,10 @@
 # syntax=docker/dockerfile:1
+# CI replays this file without a Docker engine (scripts/container/replay.ts): keep RUN paths
+# relative to WORKDIR, and teach the replay any instruction it does not know yet.
 
 # --- build: install everything, generate the Prisma client, compile TypeScript -----------------
-FROM node:20-bookworm-slim AS build
+# Node 26 is the current LTS line (docs/operations.md#container).
+FROM node:26-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts ./scripts
@@ -10,10 +13,12 @@ COPY prisma.config.ts ./
 RUN npm ci
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-RUN npm run build && npm prune --omit=dev --ignore-scripts
+# --omit=optional as well: npm keeps the Prisma CLI and TypeScript, dev dependencies here, as
+# optional peers of @prisma/client otherwise. The empty .data is the runtime's data folder.
+RUN npm run build && npm prune --omit=dev --omit=optional --ignore-scripts && mkdir .data
 
 # --- runtime: compiled code, production dependencies and migrations, as a non-root user --------
-FROM node:20-bookworm-slim AS runtime
+FROM node:26-trixie-slim AS runtime
 # WEB_CONCURRENCY: worker processes (about one per core the container may use; more than 1 needs DATABASE_URL).
 # The V8 old space bounded, and large allocations handed back, as `npm start` does (.env.example,
 # docs/operations.md#memory).
@@ -29,7 +34,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/prisma ./prisma
 # The embedded database (used only when DATABASE_URL is unset) keeps its files here.
-RUN mkdir -p /app/.data && chown node:node /app/.data
+COPY --from=build --chown=node:node /app/.data ./.data
 USER node
 EXPOSE 3000
 # Migrations are applied by the service itself at start, under an advisory lock, before it listens.

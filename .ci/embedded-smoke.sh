@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Starts the service the way the README does (no DATABASE_URL), writes through the API, restarts it
-# on the same data folder and reads the write back. Fails loudly at the first step that does not hold.
+# on the same data folder and reads the write back; the restart must not recompile an up-to-date
+# build, and a third start after a source change must run the changed code. Fails loudly at the
+# first step that does not hold.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,9 +12,14 @@ data_dir=$(mktemp -d)
 port=$(node -e 'const s = require("node:net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })')
 log=$(mktemp)
 pid=
+main_source=src/main.ts
+main_backup=$(mktemp)
+cp -p "$main_source" "$main_backup"
 cleanup() {
   [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
-  rm -rf "$data_dir" "$log"
+  # A fresh mtime, so that the next build looks at the restored file again.
+  cp "$main_backup" "$main_source"
+  rm -rf "$data_dir" "$log" "$main_backup"
 }
 trap cleanup EXIT
 
@@ -33,6 +40,8 @@ stop() {
   pid=
 }
 
+built_at() { date -r dist/main.js +%s%N; }
+
 json() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s)[process.argv[1]]))' "$1"; }
 
 start
@@ -43,9 +52,19 @@ timeline=$(curl -fsS -X POST "http://127.0.0.1:$port/v1/timelines" -H "Authoriza
   -H 'Content-Type: application/json' -d '{"name":"Smoke","destination_time":"1969-07-20T20:17:40Z"}' | json id)
 stop
 
+first_build=$(built_at)
+
 start
 name=$(curl -fsS "http://127.0.0.1:$port/timeline/$timeline" -H "Authorization: Bearer $key" | json name)
 stop
-
 [ "$name" = "Smoke" ] || { echo "embedded smoke: expected the timeline back after a restart, got '$name'"; exit 1; }
+[ "$(built_at)" = "$first_build" ] || { echo "embedded smoke: npm start recompiled a build that was up to date"; exit 1; }
+
+marker="embedded-smoke $(date +%s%N)"
+printf '// %s\n' "$marker" >>"$main_source"
+start
+name=$(curl -fsS "http://127.0.0.1:$port/timeline/$timeline" -H "Authorization: Bearer $key" | json name)
+stop
+[ "$name" = "Smoke" ] || { echo "embedded smoke: expected the timeline back after a rebuild, got '$name'"; exit 1; }
+grep -q "$marker" dist/main.js || { echo "embedded smoke: npm start did not recompile after a source changed"; exit 1; }
 echo "embedded smoke: 1 passed, 0 failed"

@@ -1,0 +1,169 @@
+// Replays a Dockerfile's stages in folders of this machine: each stage gets a root folder that
+// stands for the image's `/`, its RUN steps run in the WORKDIR there on the Node major of its
+// `node:<major>` base image, and a non-root USER becomes an unprivileged user of this machine.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { BuildContext } from './build-context';
+import type { Command, Stage } from './dockerfile';
+
+export interface HostUser {
+  readonly name: string;
+  readonly uid: number;
+  readonly gid: number;
+}
+
+export interface ReplayedStage {
+  readonly name: string;
+  readonly root: string;
+  readonly workdir: string;
+  readonly env: Record<string, string>;
+  readonly user: HostUser | null;
+  readonly healthcheck: Command | null;
+  readonly command: Command | null;
+}
+
+export function hostUser(name: string): HostUser {
+  const id = (flag: string): number => Number(execFileSync('id', [flag, name], { encoding: 'utf8' }).trim());
+  return { name, uid: id('-u'), gid: id('-g') };
+}
+
+/** Runs a program to its end; rejects unless it exits 0. */
+export function run(
+  argv: readonly string[],
+  options: { cwd: string; env: Record<string, string>; user: HostUser | null; quiet?: boolean },
+): Promise<void> {
+  const [file, ...args] = argv;
+  if (!file) return Promise.reject(new Error('nothing to run'));
+  const child = spawn(file, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: options.quiet ? 'ignore' : 'inherit',
+    ...(options.user ? { uid: options.user.uid, gid: options.user.gid } : {}),
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${argv.join(' ')} ended with ${signal ?? `exit code ${code}`}`)),
+    );
+  });
+}
+
+export function argvOf(command: Command): string[] {
+  return command.form === 'exec' ? command.argv : ['/bin/sh', '-c', command.script];
+}
+
+/** A folder holding the `node` binary of the base image's major version, from the npm package `node`. */
+async function nodeBinFor(image: string, toolsDir: string): Promise<string> {
+  const major = /^node:(\d+)(?:[-.]|$)/.exec(image)?.[1];
+  if (!major) throw new Error(`FROM ${image}: the replay knows only node:<major>[-variant] images`);
+  const prefix = path.join(toolsDir, `node-${major}`);
+  const bin = path.join(prefix, 'node_modules', 'node', 'bin');
+  if (!existsSync(path.join(bin, 'node'))) {
+    const npmEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root' };
+    const install = ['npm', 'install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error'];
+    await run([...install, `node@${major}`], { cwd: toolsDir, env: npmEnv, user: null });
+  }
+  const version = execFileSync(path.join(bin, 'node'), ['--version'], { encoding: 'utf8' }).trim();
+  if (!version.startsWith(`v${major}.`)) throw new Error(`FROM ${image}: installed Node ${version}`);
+  console.log(`replay: FROM ${image} runs on Node ${version}`);
+  return bin;
+}
+
+export async function replayStages(
+  stages: readonly Stage[],
+  options: { context: BuildContext; workDir: string; unprivileged: HostUser },
+): Promise<ReplayedStage[]> {
+  const toolsDir = path.join(options.workDir, 'tools');
+  mkdirSync(toolsDir, { recursive: true });
+  const done = new Map<string, ReplayedStage>();
+  for (const stage of stages) {
+    const root = path.join(options.workDir, 'stages', stage.name);
+    mkdirSync(root, { recursive: true });
+    const bin = await nodeBinFor(stage.image, toolsDir);
+    // What the node image's environment gives a RUN: its PATH (with this stage's Node first), a HOME.
+    let env: Record<string, string> = {
+      PATH: `${bin}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`,
+      HOME: process.env.HOME ?? '/root',
+    };
+    let workdir = '/';
+    let user: HostUser | null = null;
+    let healthcheck: Command | null = null;
+    let command: Command | null = null;
+    const onHost = (containerPath: string): string => path.join(root, path.posix.resolve(workdir, containerPath));
+    for (const step of stage.instructions) {
+      switch (step.kind) {
+        case 'WORKDIR':
+          workdir = path.posix.resolve(workdir, step.path);
+          mkdirSync(onHost('.'), { recursive: true });
+          break;
+        case 'ENV':
+          env = { ...env, ...step.variables };
+          break;
+        case 'USER':
+          user = step.user === 'root' ? null : options.unprivileged;
+          break;
+        case 'EXPOSE':
+          break;
+        case 'HEALTHCHECK':
+          healthcheck = step.command;
+          break;
+        case 'CMD':
+          command = step.command;
+          break;
+        case 'RUN':
+          if (workdir !== '/' && step.script.includes(workdir)) {
+            throw new Error(`RUN ${step.script}: write paths relative to WORKDIR ${workdir}, so that the replay can run it`);
+          }
+          console.log(`replay: [${stage.name}] RUN ${step.script}`);
+          await run(['/bin/sh', '-c', step.script], { cwd: onHost('.'), env, user });
+          break;
+        case 'COPY':
+          copy(step, {
+            from: step.from === null ? null : done.get(step.from),
+            context: options.context,
+            onHost,
+            unprivileged: options.unprivileged,
+          });
+          break;
+      }
+    }
+    done.set(stage.name, { name: stage.name, root, workdir, env, user, healthcheck, command });
+  }
+  return [...done.values()];
+}
+
+function copy(
+  step: Extract<Stage['instructions'][number], { kind: 'COPY' }>,
+  options: {
+    from: ReplayedStage | null | undefined;
+    context: BuildContext;
+    onHost: (containerPath: string) => string;
+    unprivileged: HostUser;
+  },
+): void {
+  if (options.from === undefined) throw new Error(`COPY --from=${step.from}: no earlier stage of that name`);
+  const from = options.from;
+  const destination = options.onHost(step.destination);
+  const intoFolder = step.destination.endsWith('/') || step.sources.length > 1;
+  for (const source of step.sources) {
+    const fromStage = from ? path.join(from.root, path.posix.resolve('/', source)) : null;
+    const isFolder = fromStage
+      ? existsSync(fromStage) && statSync(fromStage).isDirectory()
+      : options.context.isDirectory(source);
+    const target = intoFolder && !isFolder ? path.join(destination, path.posix.basename(source)) : destination;
+    mkdirSync(path.dirname(target), { recursive: true });
+    if (fromStage) {
+      if (!existsSync(fromStage)) throw new Error(`COPY --from=${step.from} ${source}: not in that stage`);
+      execFileSync('cp', ['-a', '--no-target-directory', fromStage, target]);
+    } else {
+      options.context.copy(source, target);
+    }
+    if (step.chown !== null) {
+      // Every non-root owner in the Dockerfile stands for the one unprivileged user of the replay.
+      const { uid, gid } = step.chown.startsWith('root') ? { uid: 0, gid: 0 } : options.unprivileged;
+      execFileSync('chown', ['-R', `${uid}:${gid}`, target]);
+    }
+  }
+}
+
