@@ -1,30 +1,19 @@
-import type { Server } from 'node:http';
-import { chromium, type Browser, type Locator, type Page, type Response } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/http/test-app';
+import type { Locator, Page, Response } from 'playwright-core';
+import { startBrowserApp, type BrowserApp } from '../support/e2e/browser-app';
+import type { TestApp } from '../support/http/test-app';
 
 // The try-it console sends an Idempotency-Key only when the visitor types one (docs/dashboard.md).
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 jest.setTimeout(120_000);
 
 describe('the try-it console and Idempotency-Key', () => {
+  let app: BrowserApp;
   let t: TestApp;
-  let server: Server;
   let base: string;
-  let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    server = t.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const address = server.address();
-    base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    app = await startBrowserApp();
+    ({ t, base, page } = app);
     await page.goto(`${base}/signup?next=/docs`);
     await page.getByLabel('Email').fill(`idempotency-${Date.now()}@example.com`);
     await page.getByLabel('Password').fill('correct horse battery');
@@ -32,11 +21,7 @@ describe('the try-it console and Idempotency-Key', () => {
     await page.getByTestId('new-api-key').waitFor();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server.close(resolve));
-    await t.close();
-  });
+  afterAll(() => app?.close());
 
   const operation = (path: string): Locator =>
     page.locator('.opblock-post').filter({ has: page.locator(`[data-path="${path}"]`) });

@@ -1,41 +1,25 @@
 import { mkdir } from 'node:fs/promises';
-import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { startTestApp, type TestApp } from '../support/http/test-app';
+import type { Page } from 'playwright-core';
+import { startBrowserApp, type BrowserApp } from '../support/e2e/browser-app';
 
-// A person's path through the service in a real browser: Debian's Chromium driven by playwright-core.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// A person's path through the service in a real browser.
 const SCREENSHOTS = join(__dirname, '../../test-output/screenshots');
 
 jest.setTimeout(120_000);
 
 describe('sign up, read the key, try the API in the console, roll the key', () => {
-  let t: TestApp;
-  let server: Server;
+  let app: BrowserApp;
   let base: string;
-  let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
-    t = await startTestApp();
-    server = t.app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const address = server.address();
-    base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+    app = await startBrowserApp();
+    ({ base, page } = app);
     await mkdir(SCREENSHOTS, { recursive: true });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server.close(resolve));
-    await t.close();
-  });
+  afterAll(() => app?.close());
 
   const apiStatus = async (key: string): Promise<number> =>
     (await fetch(`${base}/timelines`, { headers: { Authorization: `Bearer ${key}` } })).status;
