@@ -8,6 +8,7 @@ import { CsrfGuard } from './dashboard/csrf';
 import { dashboardRouter } from './dashboard/dashboard-router';
 import { docsConsoleRouter } from './docs-console/docs-router';
 import { mountRoutes } from './express-routes';
+import { answerHeaders } from './middleware/answer-headers';
 import { authenticate } from './middleware/authenticate';
 import { idempotency } from './middleware/idempotency';
 import { perAddress, perApiKey } from './middleware/rate-limit';
@@ -66,6 +67,8 @@ export function createApp(container: Container, options: AppOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.set('trust proxy', options.trustProxy ?? false);
+  // First, so every answer has them, 404s and problems included.
+  app.use(answerHeaders);
   app.use(requestId);
   if (options.logger) app.use(requestLog(options.logger));
   // Liveness for the container's HEALTHCHECK and the proxy: no key, no data.
