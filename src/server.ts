@@ -3,7 +3,7 @@
 // shutdown, and this process only serves).
 import 'reflect-metadata';
 import cluster from 'node:cluster';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { buildContainer } from './composition/container';
 import { prepareVerifiedKeyCaching, type VerifiedKeyCaching } from './composition/verified-key-cache';
@@ -14,7 +14,7 @@ import { isDatabaseUnavailable } from './infrastructure/database/prisma-client';
 import { databaseReadiness } from './infrastructure/database/readiness';
 import { loadServiceSecret } from './infrastructure/persistence/prisma/service-secrets';
 import { createApp } from './interfaces/http/app';
-import { answerClientErrors } from './interfaces/http/client-errors';
+import { createHttpServer } from './interfaces/http/http-server';
 import { gracefulClose } from './interfaces/http/graceful-close';
 import { isShutdownRequest, type WorkerReport } from './worker-messages';
 
@@ -59,8 +59,11 @@ export async function serve(config: Config): Promise<void> {
     onUnavailable: availability.lost,
     rateLimit: { perKeyPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
   });
-  const server = createServer(app);
-  answerClientErrors(server);
+  const server = createHttpServer(app, {
+    requestMs: config.httpRequestTimeoutMs,
+    headersMs: config.httpHeadersTimeoutMs,
+    keepAliveMs: config.httpKeepAliveTimeoutMs,
+  });
   const connections = gracefulClose(server);
   await listen(server, config).catch(async (error: unknown) => {
     await keyCaching.close();
