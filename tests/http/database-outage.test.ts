@@ -178,6 +178,30 @@ describe('when the database stops answering', () => {
     expect(back[0]?.msg).toBe('database available again');
     expect(back.slice(1).map((line) => [line.level, line.msg])).toEqual(Array.from({ length: 4 }, () => [30, 'request completed']));
   }, 60_000);
+
+  it('keeps no answer that did not commit when only the answers are lost: the keyed write is refused as in use, nothing acted', async () => {
+    const signUp = await request(app).post('/v1/accounts').send({ email: `answers-${Date.now()}@example.com`, password: 'correct horse battery' });
+    const auth = `Bearer ${signUp.body.api_key}`;
+    expect((await request(app).get('/timelines').set('Authorization', auth)).status).toBe(200);
+
+    // The database acts on what it receives; the service hears nothing back.
+    proxy.freeze('answers');
+    const keyed = () => request(app).post('/v1/anchors').set('Authorization', auth).set('Idempotency-Key', 'answer-lost').send({ description: 'Lost' });
+    const lost = await timed(keyed);
+    expect([lost.response.status, lost.response.headers['retry-after']]).toEqual([503, '5']);
+    expect(lost.ms).toBeLessThan(BOUND_MS);
+    await until(() => proxy.stalledOpen() === 0);
+    proxy.thaw();
+
+    // The key's claim reached the database; its request never ran: a retry is told to wait, not
+    // given an answer, until the claim may be taken over (docs/decisions.md, Idempotency-Key).
+    const retry = await keyed();
+    expect([retry.status, retry.body.code]).toEqual([409, 'idempotency_key_in_use']);
+    expect(Number(retry.headers['retry-after'])).toBeGreaterThan(200);
+    const claim = await database.prisma.idempotencyKey.findFirstOrThrow({ where: { accountId: signUp.body.id, key: 'answer-lost' } });
+    expect(claim.responseStatus).toBeNull();
+    expect(await database.prisma.anchor.count({ where: { accountId: signUp.body.id } })).toBe(0);
+  }, 60_000);
 });
 
 /** Waits for a condition that the service brings about asynchronously (a socket closing). */

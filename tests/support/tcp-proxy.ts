@@ -9,8 +9,9 @@ export interface TcpProxy {
   /**
    * A silent network: connections stay open and new ones are accepted, but nothing is forwarded
    * either way, and no side hears of the other closing. Nothing errors; everything waits.
+   * `'answers'`: only the database's answers are held; what clients send still reaches it.
    */
-  freeze(): void;
+  freeze(held?: Held): void;
   /**
    * The network is back: what was held on a connection both sides kept open is delivered and
    * forwarding goes on. A connection either side closed while frozen is cut, its held bytes lost,
@@ -22,42 +23,44 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
+/** What a freeze holds back: everything, or only the database's answers. */
+export type Held = 'both' | 'answers';
+
 /** One client connection and its upstream, forwarded by hand so a freeze can hold bytes back. */
 class Link {
   private upstream: Socket | null = null;
   private readonly held: { toUpstream: Buffer[]; toClient: Buffer[] } = { toUpstream: [], toClient: [] };
   private ended = false;
-  /** The client sent bytes while frozen. */
+  /** The client sent bytes while frozen: a statement that gets no answer. */
   stalled = false;
 
   constructor(
     readonly client: Socket,
     private readonly target: { host: string; port: number },
-    private frozen: boolean,
+    private frozen: Held | null,
     private readonly sockets: Set<Socket>,
   ) {
     this.track(client);
     client.on('data', (chunk: Buffer) => {
-      if (this.frozen || !this.upstream) {
-        if (this.frozen) this.stalled = true;
-        this.held.toUpstream.push(chunk);
-      } else this.upstream.write(chunk);
+      if (this.frozen) this.stalled = true;
+      if (this.frozen === 'both' || !this.upstream) this.held.toUpstream.push(chunk);
+      else this.upstream.write(chunk);
     });
     client.on('close', () => this.closed());
-    if (!frozen) this.connect();
+    if (frozen !== 'both') this.connect();
   }
 
   get open(): boolean {
     return !this.ended;
   }
 
-  freeze(): void {
-    this.frozen = true;
+  freeze(held: Held): void {
+    this.frozen = held;
     this.stalled = false;
   }
 
   thaw(): void {
-    this.frozen = false;
+    this.frozen = null;
     if (this.ended || this.client.destroyed || this.upstream?.destroyed) return this.cut();
     if (!this.upstream) return this.connect();
     for (const chunk of this.held.toUpstream.splice(0)) this.upstream.write(chunk);
@@ -104,7 +107,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const links = new Set<Link>();
   let server: Server | null = null;
   let port = 0;
-  let frozen = false;
+  let frozen: Held | null = null;
 
   const listen = () =>
     new Promise<void>((resolve, reject) => {
@@ -126,7 +129,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
 
   const stop = () =>
     new Promise<void>((resolve) => {
-      frozen = false;
+      frozen = null;
       for (const link of links) link.cut();
       links.clear();
       for (const socket of sockets) socket.destroy();
@@ -135,13 +138,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       server = null;
     });
 
-  const freeze = () => {
-    frozen = true;
-    for (const link of links) link.freeze();
+  const freeze = (held: Held = 'both') => {
+    frozen = held;
+    for (const link of links) link.freeze(held);
   };
 
   const thaw = () => {
-    frozen = false;
+    frozen = null;
     for (const link of links) {
       link.thaw();
       if (!link.open) links.delete(link);
