@@ -66,6 +66,11 @@ describe('slow clients are cut at the HTTP timeouts', () => {
     expectTimedOut(await send('', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'x'.repeat(100)), TIMEOUTS.headersMs);
   });
 
+  it('answers a slow head after an answer on the same keep-alive connection with 408 too', async () => {
+    const { answer } = await send('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'x'.repeat(100));
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*"ok"}HTTP\/1\.1 408 Request Timeout\r\n/);
+  });
+
   it('serves a request in time, then closes its idle keep-alive connection at the keep-alive timeout', async () => {
     const { answer, closedAfterMs } = await send('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n/);

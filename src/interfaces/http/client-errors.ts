@@ -9,11 +9,12 @@ import { Problem } from './problem';
  * would get a bare status with no body; answer them in the API's problem shape too.
  */
 export function answerClientErrors(server: Server): void {
-  // The answer in progress on each connection: once its head is out, nothing else may be written.
+  // The last answer on each connection: while it is being sent, nothing else may be written.
   const answering = new WeakMap<Duplex, ServerResponse>();
   server.on('request', (req, res: ServerResponse) => answering.set(req.socket, res));
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
-    if (!socket.writable || answering.get(socket)?.headersSent) {
+    const current = answering.get(socket);
+    if (!socket.writable || (current?.headersSent && !current.writableFinished)) {
       socket.destroy();
       return;
     }
