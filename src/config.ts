@@ -1,3 +1,5 @@
+import { DEFAULT_DATABASE_TIMEOUT_MS } from './infrastructure/database/database-timeouts';
+
 /** Settings read from the environment once at start, each checked with a message that says what is wrong. */
 export interface Config {
   readonly port: number;
@@ -41,7 +43,21 @@ export interface Config {
    * (PgBouncer in transaction mode without max_prepared_statements).
    */
   readonly databasePreparedStatements: boolean;
+  /**
+   * DATABASE_TIMEOUT_MS: the longest wait for a database connection or statement (default 5 s);
+   * a request the database does not answer in time gets 503 (docs/operations.md).
+   */
+  readonly databaseTimeoutMs: number;
+  /** HTTP_REQUEST_TIMEOUT_MS: a request's head and body must have arrived within this (default 10 s), or 408. */
+  readonly httpRequestTimeoutMs: number;
+  /** HTTP_HEADERS_TIMEOUT_MS: its head within this (default 5 s), at most the request timeout. */
+  readonly httpHeadersTimeoutMs: number;
+  /** HTTP_KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this (default 5 s, above nginx's 4 s). */
+  readonly httpKeepAliveTimeoutMs: number;
 }
+
+/** Defaults of the HTTP server's timeouts; docs/operations.md, "Slow clients", gives the reasons. */
+const HTTP_TIMEOUT_DEFAULTS = { request: 10_000, headers: 5_000, keepAlive: 5_000 } as const;
 
 /** A sane ceiling: far more than the cores of one host; more processes would only compete for them. */
 export const MAX_WEB_CONCURRENCY = 64;
@@ -86,6 +102,12 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   const defaultPoolSize = Math.max(1, Math.min(DEFAULT_POOL_SIZE, perProcess));
   const databasePoolSize = countFromOne(env, 'DATABASE_POOL_SIZE', defaultPoolSize, 1_000, 'connections per process', problems);
   const databasePreparedStatements = onOrOff(env, 'DATABASE_PREPARED_STATEMENTS', true, problems);
+  const databaseTimeoutMs = milliseconds(env, 'DATABASE_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUT_MS, 100, 600_000, problems);
+  const httpRequestTimeoutMs = milliseconds(env, 'HTTP_REQUEST_TIMEOUT_MS', HTTP_TIMEOUT_DEFAULTS.request, 1_000, 3_600_000, problems);
+  const httpHeadersTimeoutMs = milliseconds(env, 'HTTP_HEADERS_TIMEOUT_MS', Math.min(HTTP_TIMEOUT_DEFAULTS.headers, httpRequestTimeoutMs), 1_000, 3_600_000, problems);
+  // Node refuses a head allowed longer than the whole request.
+  if (httpHeadersTimeoutMs > httpRequestTimeoutMs) problems.push(`HTTP_HEADERS_TIMEOUT_MS (${httpHeadersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${httpRequestTimeoutMs}).`);
+  const httpKeepAliveTimeoutMs = milliseconds(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', HTTP_TIMEOUT_DEFAULTS.keepAlive, 1_000, 600_000, problems);
   if (problems.length > 0 || !logLevel) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   return {
     port,
@@ -102,7 +124,23 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     databasePoolSize,
     apiKeyCacheSize,
     databasePreparedStatements,
+    databaseTimeoutMs,
+    httpRequestTimeoutMs,
+    httpHeadersTimeoutMs,
+    httpKeepAliveTimeoutMs,
   };
+}
+
+/** A duration in whole milliseconds from `min` to `max`; unset or empty takes the default. */
+function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+  const text = env[name]?.trim() ?? '';
+  if (text === '') return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    problems.push(`${name} must be a whole number of milliseconds from ${min} to ${max}, not '${env[name]}'.`);
+    return fallback;
+  }
+  return value;
 }
 
 /** `on`/`off` (also `true`/`false`, `1`/`0`); unset or empty takes the default. */

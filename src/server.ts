@@ -3,17 +3,18 @@
 // shutdown, and this process only serves).
 import 'reflect-metadata';
 import cluster from 'node:cluster';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { buildContainer } from './composition/container';
 import { prepareVerifiedKeyCaching, type VerifiedKeyCaching } from './composition/verified-key-cache';
 import type { Config } from './config';
+import { DatabaseAvailability } from './infrastructure/database/database-availability';
 import { openDatabase } from './infrastructure/database/open-database';
 import { isDatabaseUnavailable } from './infrastructure/database/prisma-client';
 import { databaseReadiness } from './infrastructure/database/readiness';
 import { loadServiceSecret } from './infrastructure/persistence/prisma/service-secrets';
 import { createApp } from './interfaces/http/app';
-import { answerClientErrors } from './interfaces/http/client-errors';
+import { createHttpServer } from './interfaces/http/http-server';
 import { gracefulClose } from './interfaces/http/graceful-close';
 import { isShutdownRequest, type WorkerReport } from './worker-messages';
 
@@ -21,14 +22,22 @@ export async function serve(config: Config): Promise<void> {
   const worker = cluster.isWorker;
   // Each process its own cache of verified keys; its pool's connections LISTEN for key changes.
   const keyCaching = prepareVerifiedKeyCaching({ maxEntries: config.apiKeyCacheSize });
+  const logger = pino({ level: config.logLevel }, requestLogDestination());
+  const availability = new DatabaseAvailability(logger);
   const database = await openDatabase(
     { DATABASE_URL: config.databaseUrl, DATA_DIR: config.dataDir },
-    // A worker's primary applied the migrations once, before forking.
-    { migrate: !worker, poolSize: config.databasePoolSize, onConnect: keyCaching.onConnect, preparedStatements: config.databasePreparedStatements },
+    {
+      // A worker's primary applied the migrations once, before forking.
+      migrate: !worker,
+      poolSize: config.databasePoolSize,
+      onConnect: keyCaching.onConnect,
+      preparedStatements: config.databasePreparedStatements,
+      timeoutMs: config.databaseTimeoutMs,
+      onAnswer: availability.answered,
+    },
   );
   // Every process behind one proxy must sign forms alike: a configured secret, or the database's.
   const formSecret = config.csrfSecret ?? (await loadServiceSecret(database.prisma, 'csrf'));
-  const logger = pino({ level: config.logLevel }, requestLogDestination());
   logKeyCacheOutages(keyCaching, logger);
   keyCaching.start(database);
   const app = createApp(buildContainer({
@@ -47,10 +56,14 @@ export async function serve(config: Config): Promise<void> {
     logger,
     readiness: databaseReadiness(database.prisma),
     isUnavailable: isDatabaseUnavailable,
+    onUnavailable: availability.lost,
     rateLimit: { perKeyPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
   });
-  const server = createServer(app);
-  answerClientErrors(server);
+  const server = createHttpServer(app, {
+    requestMs: config.httpRequestTimeoutMs,
+    headersMs: config.httpHeadersTimeoutMs,
+    keepAliveMs: config.httpKeepAliveTimeoutMs,
+  });
   const connections = gracefulClose(server);
   await listen(server, config).catch(async (error: unknown) => {
     await keyCaching.close();

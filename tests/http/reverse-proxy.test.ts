@@ -161,6 +161,7 @@ describe('behind nginx, with TRUST_PROXY=1 (the one nginx hop)', () => {
       const proxied = await client({ method: 'POST', path: '/v1/anchors', headers: { Authorization: account.auth }, body: ofSize(2 * 1024 * 1024) });
       expect(proxied.status).toBe(413);
       expect(proxied.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect([proxied.headers['x-content-type-options'], proxied.headers['cache-control']]).toEqual(['nosniff', 'no-store']);
       expect(proxied.body).toEqual(expect.objectContaining({ status: 413, code: 'payload_too_large', request_id: proxied.headers['x-request-id'] }));
       expect(serviceLogLine(log, String(proxied.headers['x-request-id']))).toBeUndefined();
     });
@@ -216,6 +217,7 @@ describe('nginx with the service down', () => {
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(response.headers['retry-after']).toBe('5');
     expect(response.headers['x-request-id']).toBe('down-1');
+    expect([response.headers['x-content-type-options'], response.headers['cache-control']]).toEqual(['nosniff', 'no-store']);
     expect(response.body).toEqual(expect.objectContaining({ type: '/problems/bad_gateway', status: 502, code: 'bad_gateway', request_id: 'down-1' }));
   });
 });

@@ -61,6 +61,21 @@ if (onServer) describe('WEB_CONCURRENCY=2 on a PostgreSQL server', () => {
     expect(await service.stop()).toBe(0);
   }, 180_000);
 
+  it('applies the HTTP timeouts in every worker: an upload that stalls is answered 408 by each', async () => {
+    const { service, workers } = await start({ HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1000' });
+    const me = await signUpThrough(service.url, 'slow');
+    // One connection each, handed to the workers in turn; half a body, then nothing.
+    const uploads = [];
+    for (let n = 0; n < 2; n += 1) uploads.push(await startUpload(service.url, '/v1/anchors', { auth: me.auth, body: { description: `Slow ${n}` } }));
+    const answers = await Promise.all(uploads.map((upload) => upload.answer));
+    expect(answers.map((answer) => [answer.status, answer.body])).toEqual(
+      Array.from({ length: 2 }, () => [408, expect.objectContaining({ code: 'request_timeout' })]),
+    );
+    for (const pid of workers) await service.printed(new RegExp(`"pid":${pid},[^\\n]*"path":"/v1/anchors"[^\\n]*"msg":"request aborted"`));
+    expect(await database.prisma.anchor.count()).toBe(0);
+    expect(await service.stop()).toBe(0);
+  }, 180_000);
+
   it('replaces a worker killed with SIGKILL, keeps answering meanwhile, and backs off when it happens again', async () => {
     const { service, workers } = await start();
     const [killed, survivor] = workers;

@@ -6,25 +6,117 @@ export interface TcpProxy {
   stop(): Promise<void>;
   /** Listens again on the same port: the database is back. */
   start(): Promise<void>;
+  /**
+   * A silent network: connections stay open and new ones are accepted, but nothing is forwarded
+   * either way, and no side hears of the other closing. Nothing errors; everything waits.
+   * `'answers'`: only the database's answers are held; what clients send still reaches it.
+   */
+  freeze(held?: Held): void;
+  /**
+   * The network is back: what was held on a connection both sides kept open is delivered and
+   * forwarding goes on. A connection either side closed while frozen is cut, its held bytes lost,
+   * as across a real partition (the other side never heard the FIN).
+   */
+  thaw(): void;
+  /** Connections the client still holds open that it sent bytes on while frozen (a statement never answered). */
+  stalledOpen(): number;
   close(): Promise<void>;
 }
 
-/** A loopback TCP proxy in front of a database, so a test can take the database away and back. */
+/** What a freeze holds back: everything, or only the database's answers. */
+export type Held = 'both' | 'answers';
+
+/** One client connection and its upstream, forwarded by hand so a freeze can hold bytes back. */
+class Link {
+  private upstream: Socket | null = null;
+  private readonly held: { toUpstream: Buffer[]; toClient: Buffer[] } = { toUpstream: [], toClient: [] };
+  private ended = false;
+  /** The client sent bytes while frozen: a statement that gets no answer. */
+  stalled = false;
+
+  constructor(
+    readonly client: Socket,
+    private readonly target: { host: string; port: number },
+    private frozen: Held | null,
+    private readonly sockets: Set<Socket>,
+  ) {
+    this.track(client);
+    client.on('data', (chunk: Buffer) => {
+      if (this.frozen) this.stalled = true;
+      if (this.frozen === 'both' || !this.upstream) this.held.toUpstream.push(chunk);
+      else this.upstream.write(chunk);
+    });
+    client.on('close', () => this.closed());
+    if (frozen !== 'both') this.connect();
+  }
+
+  get open(): boolean {
+    return !this.ended;
+  }
+
+  freeze(held: Held): void {
+    this.frozen = held;
+    this.stalled = false;
+  }
+
+  thaw(): void {
+    this.frozen = null;
+    if (this.ended || this.client.destroyed || this.upstream?.destroyed) return this.cut();
+    if (!this.upstream) return this.connect();
+    for (const chunk of this.held.toUpstream.splice(0)) this.upstream.write(chunk);
+    for (const chunk of this.held.toClient.splice(0)) this.client.write(chunk);
+  }
+
+  cut(): void {
+    this.ended = true;
+    this.client.destroy();
+    this.upstream?.destroy();
+  }
+
+  private connect(): void {
+    const upstream = createConnection(this.target);
+    this.upstream = upstream;
+    this.track(upstream);
+    upstream.on('data', (chunk: Buffer) => {
+      if (this.frozen) this.held.toClient.push(chunk);
+      else this.client.write(chunk);
+    });
+    upstream.on('close', () => this.closed());
+    for (const chunk of this.held.toUpstream.splice(0)) upstream.write(chunk);
+  }
+
+  /** Either side closed: while frozen the other side does not hear of it until the thaw cuts both. */
+  private closed(): void {
+    if (this.frozen) {
+      this.ended = true;
+      return;
+    }
+    this.cut();
+  }
+
+  private track(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => socket.destroy());
+  }
+}
+
+/** A loopback TCP proxy in front of a database, so a test can take the database away and back, or freeze it. */
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  const links = new Set<Link>();
   let server: Server | null = null;
   let port = 0;
+  let frozen: Held | null = null;
 
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       const next = createServer((client) => {
-        const upstream = createConnection(target);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on('close', () => sockets.delete(socket));
-          socket.on('error', () => socket.destroy());
-        }
-        client.pipe(upstream).pipe(client);
+        const link = new Link(client, target, frozen, sockets);
+        links.add(link);
+        client.on('close', () => {
+          if (!frozen) links.delete(link);
+        });
       });
       next.once('error', reject);
       next.listen(port, '127.0.0.1', () => {
@@ -37,14 +129,32 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
 
   const stop = () =>
     new Promise<void>((resolve) => {
+      frozen = null;
+      for (const link of links) link.cut();
+      links.clear();
       for (const socket of sockets) socket.destroy();
       if (!server) return resolve();
       server.close(() => resolve());
       server = null;
     });
 
+  const freeze = (held: Held = 'both') => {
+    frozen = held;
+    for (const link of links) link.freeze(held);
+  };
+
+  const thaw = () => {
+    frozen = null;
+    for (const link of links) {
+      link.thaw();
+      if (!link.open) links.delete(link);
+    }
+  };
+
+  const stalledOpen = () => [...links].filter((link) => link.stalled && !link.client.destroyed && link.open).length;
+
   await listen();
-  return { get port() { return port; }, stop, start: listen, close: stop };
+  return { get port() { return port; }, stop, start: listen, freeze, thaw, stalledOpen, close: stop };
 }
 
 /** A proxy in front of the database at `connectionString`, and the address that goes through it. */

@@ -17,6 +17,10 @@ describe('readConfig', () => {
       databasePoolSize: 10,
       apiKeyCacheSize: 10_000,
       databasePreparedStatements: true,
+      databaseTimeoutMs: 5_000,
+      httpRequestTimeoutMs: 10_000,
+      httpHeadersTimeoutMs: 5_000,
+      httpKeepAliveTimeoutMs: 5_000,
     });
   });
 
@@ -36,6 +40,10 @@ describe('readConfig', () => {
       DATABASE_POOL_SIZE: '6',
       API_KEY_CACHE_SIZE: '0',
       DATABASE_PREPARED_STATEMENTS: 'off',
+      DATABASE_TIMEOUT_MS: '2000',
+      HTTP_REQUEST_TIMEOUT_MS: '30000',
+      HTTP_HEADERS_TIMEOUT_MS: '20000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
     });
     expect(config).toEqual({
       port: 8080,
@@ -52,7 +60,18 @@ describe('readConfig', () => {
       databasePoolSize: 6,
       apiKeyCacheSize: 0,
       databasePreparedStatements: false,
+      databaseTimeoutMs: 2_000,
+      httpRequestTimeoutMs: 30_000,
+      httpHeadersTimeoutMs: 20_000,
+      httpKeepAliveTimeoutMs: 65_000,
     });
+  });
+
+  it('keeps the head timeout within the request timeout, as Node requires', () => {
+    expect(readConfig({ HTTP_REQUEST_TIMEOUT_MS: '3000' }).httpHeadersTimeoutMs).toBe(3_000);
+    expect(() => readConfig({ HTTP_REQUEST_TIMEOUT_MS: '3000', HTTP_HEADERS_TIMEOUT_MS: '4000' })).toThrow(
+      'HTTP_HEADERS_TIMEOUT_MS (4000) must not exceed HTTP_REQUEST_TIMEOUT_MS (3000)',
+    );
   });
 
   it('names every bad value at once', () => {
@@ -68,13 +87,18 @@ describe('readConfig', () => {
         DATABASE_POOL_SIZE: '0',
         API_KEY_CACHE_SIZE: 'lots',
         DATABASE_PREPARED_STATEMENTS: 'sometimes',
+        DATABASE_TIMEOUT_MS: '50',
+        HTTP_REQUEST_TIMEOUT_MS: '5s',
+        HTTP_HEADERS_TIMEOUT_MS: '-1',
+        HTTP_KEEP_ALIVE_TIMEOUT_MS: '0',
       });
     } catch (error) {
       failure = error;
     }
     expect(failure).toBeInstanceOf(ConfigError);
     const message = failure instanceof Error ? failure.message : '';
-    for (const name of ['PORT', 'DATABASE_URL', 'CSRF_SECRET', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS', 'WEB_CONCURRENCY', 'DATABASE_POOL_SIZE', 'API_KEY_CACHE_SIZE', 'DATABASE_PREPARED_STATEMENTS']) expect(message).toContain(name);
+    for (const name of ['PORT', 'DATABASE_URL', 'CSRF_SECRET', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS', 'WEB_CONCURRENCY', 'DATABASE_POOL_SIZE', 'API_KEY_CACHE_SIZE', 'DATABASE_PREPARED_STATEMENTS',
+      'DATABASE_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS']) expect(message).toContain(name);
   });
 
   describe('WEB_CONCURRENCY', () => {

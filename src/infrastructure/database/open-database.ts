@@ -41,6 +41,10 @@ export interface OpenOptions {
   onConnect?: PrismaClientOptions['onConnect'];
   /** Prepared statements on a PostgreSQL server (default on; never on the embedded one). */
   preparedStatements?: boolean;
+  /** The bound on each wait for the database (PrismaClientOptions.timeoutMs). */
+  timeoutMs?: number;
+  /** Hears every answer of the database (PrismaClientOptions.onAnswer). */
+  onAnswer?: () => void;
 }
 
 export async function openDatabase(env: DatabaseEnvironment, options: OpenOptions = {}): Promise<OpenDatabase> {
@@ -51,6 +55,8 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
       maxConnections: options.poolSize,
       onConnect: options.onConnect,
       preparedStatements: options.preparedStatements ?? true,
+      timeoutMs: options.timeoutMs,
+      onAnswer: options.onAnswer,
     });
     return {
       prisma,
@@ -68,7 +74,7 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
   let clients: DatabaseClients;
   try {
     await migrateDatabase(server.connectionString);
-    clients = createDatabaseClients(server.connectionString, { maxConnections: EMBEDDED_POOL_SIZE, onConnect: options.onConnect });
+    clients = createDatabaseClients(server.connectionString, { maxConnections: EMBEDDED_POOL_SIZE, onConnect: options.onConnect, timeoutMs: options.timeoutMs, onAnswer: options.onAnswer });
   } catch (error) {
     await server.stop();
     throw error;

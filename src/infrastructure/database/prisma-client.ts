@@ -4,7 +4,9 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { type ClientBase, Pool, type PoolConfig } from 'pg';
 import { Prisma, PrismaClient } from '../persistence/prisma/generated/client';
+import { postgresCode } from '../persistence/prisma/prisma-errors';
 import type { SqlRunner } from '../persistence/prisma/sql-runner';
+import { CANCEL_ANSWER_MS, closeWhenStalled, DEFAULT_DATABASE_TIMEOUT_MS, KEEPALIVE_DELAY_MS, statementTimeout } from './database-timeouts';
 import { PoolSqlRunner } from './pool-sql-runner';
 import { statementName } from './statement-names';
 
@@ -33,13 +35,15 @@ export interface PrismaClientOptions {
    * server: the embedded one serves every connection from one session, where the names collide.
    */
   preparedStatements?: boolean;
+  /**
+   * DATABASE_TIMEOUT_MS: the longest wait for a connection (new, or free in the pool) and for a
+   * statement, which PostgreSQL cancels at this bound; a statement still unanswered a second later
+   * closes its connection (database-timeouts.ts). Default DEFAULT_DATABASE_TIMEOUT_MS.
+   */
+  timeoutMs?: number;
+  /** Hears every answer of the database on the pool's connections (DatabaseAvailability.answered). */
+  onAnswer?: () => void;
 }
-
-/**
- * How long a request waits for a new database connection before giving up: with the database gone
- * a request must fail within a bounded time (answered 503), not hang on a silent network.
- */
-const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
  * Every session reads and writes instants in UTC. The driver sends a Date as a timestamp without
@@ -55,10 +59,19 @@ export interface DatabaseClients {
 }
 
 export function createDatabaseClients(connectionString: string, options: PrismaClientOptions = {}): DatabaseClients {
-  const config: PoolConfig = { connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
+  const config: PoolConfig = {
+    connectionString,
+    connectionTimeoutMillis: timeoutMs,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+  };
   if (options.maxConnections !== undefined) config.max = options.maxConnections;
+  const session = `${UTC_SESSION}; ${statementTimeout(timeoutMs)}`;
   config.onConnect = async (client) => {
-    await client.query(UTC_SESSION);
+    // First: the session's own statements must not hang either.
+    closeWhenStalled(client, timeoutMs + CANCEL_ANSWER_MS, options.onAnswer);
+    await client.query(session);
     await options.onConnect?.(client);
   };
   const pool = new Pool(config);
@@ -80,11 +93,15 @@ export function createPrismaClient(connectionString: string, options: PrismaClie
 /**
  * Prisma's codes for "the database cannot be used right now" (unreachable, timed out, connection
  * closed, pool exhausted): a passing condition the client should retry, not a fault of its request.
+ * A statement PostgreSQL cancelled at the bound comes as a database error with the server's code.
  */
 const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
-  if (error instanceof Prisma.PrismaClientKnownRequestError) return UNAVAILABLE_CODES.has(error.code);
+  if (error instanceof Prisma.PrismaClientKnownRequestError) {
+    const code = postgresCode(error);
+    return UNAVAILABLE_CODES.has(error.code) || (typeof code === 'string' && SERVER_CODES.has(code));
+  }
   return error instanceof Prisma.PrismaClientInitializationError || isConnectionFailure(error);
 }
 
@@ -102,8 +119,9 @@ export function isRefusedByDatabase(error: unknown): boolean {
 
 /** The same for statements sent straight on the pool: node-postgres' and the socket's own errors. */
 const SOCKET_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
-// SQLSTATE: 53300 too many connections, 57P01-57P03 shutting down or starting up.
-const SERVER_CODES = new Set(['53300', '57P01', '57P02', '57P03']);
+// SQLSTATE: 53300 too many connections, 57014 cancelled (statement_timeout: the bound), 57P01-57P03
+// shutting down or starting up.
+const SERVER_CODES = new Set(['53300', '57014', '57P01', '57P02', '57P03']);
 const POOL_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 function isConnectionFailure(error: unknown): boolean {

@@ -8,10 +8,11 @@ import { CsrfGuard } from './dashboard/csrf';
 import { dashboardRouter } from './dashboard/dashboard-router';
 import { docsConsoleRouter } from './docs-console/docs-router';
 import { mountRoutes } from './express-routes';
+import { answerHeaders } from './middleware/answer-headers';
 import { authenticate } from './middleware/authenticate';
 import { idempotency } from './middleware/idempotency';
 import { perAddress, perApiKey } from './middleware/rate-limit';
-import { problemHandler, RETRY_AFTER_SECONDS, routeNotFound } from './middleware/problem-handler';
+import { failureReason, problemHandler, RETRY_AFTER_SECONDS, routeNotFound } from './middleware/problem-handler';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { serveOpenApi } from './openapi/serve';
@@ -28,6 +29,11 @@ export interface AppOptions {
   readonly logger?: Logger;
   /** Recognises a failure of the database itself, answered 503 with Retry-After (the client retries). */
   readonly isUnavailable?: (error: unknown) => boolean;
+  /**
+   * Hears each such failure, with its reason in a line, instead of `logError`: an outage is one
+   * condition (logged once by the listener), not a fault of every request it fails.
+   */
+  readonly onUnavailable?: (reason: string) => void;
   /** `GET /readyz`: the database answers and its migrations are applied. */
   readonly readiness?: () => Promise<{ readonly ready: boolean; readonly reason?: string }>;
   /**
@@ -61,6 +67,8 @@ export function createApp(container: Container, options: AppOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.set('trust proxy', options.trustProxy ?? false);
+  // First, so every answer has them, 404s and problems included.
+  app.use(answerHeaders);
   app.use(requestId);
   if (options.logger) app.use(requestLog(options.logger));
   // Liveness for the container's HEALTHCHECK and the proxy: no key, no data.
@@ -75,7 +83,9 @@ export function createApp(container: Container, options: AppOptions): Express {
   if (accountsPerMinute > 0) app.post(ACCOUNT_PATHS, perAddress(countRequest, accountsPerMinute));
   // The per-key limit needs the principal, so it runs right after authentication.
   const authenticated = [authenticate(container.get(AuthenticateApiKey)), ...(perKeyPerSecond > 0 ? [perApiKey(countRequest, perKeyPerSecond)] : [])];
-  const logError = options.logError ?? (options.logger ? (error: unknown) => options.logger?.error({ err: error }, 'request failed') : console.error);
+  const logFault = options.logError ?? (options.logger ? (error: unknown) => options.logger?.error({ err: error }, 'request failed') : console.error);
+  const isUnavailable = options.isUnavailable ?? (() => false);
+  const logError = (error: unknown) => (isUnavailable(error) ? options.onUnavailable?.(failureReason(error)) : logFault(error));
   // The API first: its requests are nearly all of them, and Express tries routes in order. The
   // pages' paths and the API's do not overlap, so the order changes no answer.
   app.use(mountRoutes(routes, authenticated, idempotency(container.get(IdempotencyStore), logError)));
@@ -83,7 +93,7 @@ export function createApp(container: Container, options: AppOptions): Express {
   app.use(dashboardRouter(container, csrf));
   app.use(docsConsoleRouter(container, csrf));
   app.use(routeNotFound);
-  app.use(problemHandler(logError, options.isUnavailable));
+  app.use(problemHandler(logError, isUnavailable));
   return app;
 }
 

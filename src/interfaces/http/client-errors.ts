@@ -1,26 +1,43 @@
-import type { Server } from 'node:http';
+import type { Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { ANSWER_HEADERS } from './middleware/answer-headers';
 import { Problem } from './problem';
 
 /**
  * Requests Node's HTTP parser refuses before Express sees them (headers over 16 KiB, a broken
- * request line) would get a bare status with no body; answer them in the API's problem shape too.
+ * request line) or that it gives up on (head or body not in within the HTTP server's timeouts)
+ * would get a bare status with no body; answer them in the API's problem shape too.
  */
 export function answerClientErrors(server: Server): void {
+  // The last answer on each connection: while it is being sent, nothing else may be written.
+  const answering = new WeakMap<Duplex, ServerResponse>();
+  server.on('request', (req, res: ServerResponse) => answering.set(req.socket, res));
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
-    if (!socket.writable) {
+    const current = answering.get(socket);
+    if (!socket.writable || (current?.headersSent && !current.writableFinished)) {
       socket.destroy();
       return;
     }
-    const problem =
-      error.code === 'HPE_HEADER_OVERFLOW'
-        ? new Problem(431, 'headers_too_large', 'The request line and headers are larger than the 16 KiB this service reads.')
-        : new Problem(400, 'malformed_request', 'The request could not be read as HTTP/1.1.');
+    const problem = problemOf(error);
     const body = JSON.stringify(problem.toJson());
     const title = String(problem.toJson().title);
+    const headers = Object.entries(ANSWER_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    // Then the connection is closed for good: a client that timed out must not keep it by sending on.
     socket.end(
-      `HTTP/1.1 ${problem.status} ${title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+      `HTTP/1.1 ${problem.status} ${title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n${headers}` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
     );
   });
+}
+
+function problemOf(error: Error & { code?: string }): Problem {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new Problem(431, 'headers_too_large', 'The request line and headers are larger than the 16 KiB this service reads.');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new Problem(408, 'request_timeout', 'The request did not arrive in time: its head and body must be sent within the timeouts in docs/operations.md.');
+    default:
+      return new Problem(400, 'malformed_request', 'The request could not be read as HTTP/1.1.');
+  }
 }

@@ -11,7 +11,12 @@ export function isUniqueViolation(error: unknown): boolean {
  */
 export function isInFailedTransaction(error: unknown): boolean {
   if (!(error instanceof Prisma.PrismaClientKnownRequestError) || error.code !== 'P2010') return false;
-  return fieldOf(fieldOf(error.meta?.driverAdapterError, 'cause'), 'originalCode') === '25P02';
+  return postgresCode(error) === '25P02';
+}
+
+/** PostgreSQL's SQLSTATE behind a Prisma error, which Prisma keeps in its driver adapter's error. */
+export function postgresCode(error: Prisma.PrismaClientKnownRequestError): unknown {
+  return fieldOf(fieldOf(error.meta?.driverAdapterError, 'cause'), 'originalCode');
 }
 
 function fieldOf(value: unknown, name: string): unknown {

@@ -24,10 +24,23 @@ export const routeNotFound: RequestHandler = (req) => {
 /** The last stop of every failure: expected ones become their problem, anything else a bare 500. */
 export function problemHandler(logError: (error: unknown) => void, isUnavailable: (error: unknown) => boolean = () => false): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
-    const problem = isUnavailable(error) ? unavailable() : toProblem(error);
+    const down = isUnavailable(error);
+    const problem = down ? unavailable() : toProblem(error);
+    // The request's log line says why it failed; a whole error is logged only for a fault of the service.
+    if (down) res.locals.failureReason = `database unavailable: ${failureReason(error)}`;
     if (problem.status >= 500) logError(error);
     sendProblem(res, problem);
   };
+}
+
+/**
+ * One line of an error's message for a log field: the last, which for Prisma's many-line messages
+ * holds the database's own words, cut to 200 characters.
+ */
+export function failureReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const lines = message.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
+  return (lines.at(-1) ?? 'unknown failure').slice(0, 200);
 }
 
 /** Seconds a client should wait before retrying while the database is away. */

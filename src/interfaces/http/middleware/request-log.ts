@@ -28,10 +28,13 @@ export function requestLog(logger: Logger): RequestHandler {
         responseTime: Math.round(performance.now() - started),
         account_id: accountOf(res.locals),
         request_id: res.locals.requestId,
+        // Why a request failed when the service can say it in a line (the database was unavailable).
+        reason: typeof res.locals.failureReason === 'string' ? res.locals.failureReason : undefined,
       };
       const msg = completed ? 'request completed' : 'request aborted';
-      if (status !== null && status >= 500) logger.error(line, msg);
-      else if (completed) logger.info(line, msg);
+      // A 503 is a passing condition outside the service (its database), logged once as such.
+      if (status !== null && status >= 500 && status !== 503) logger.error(line, msg);
+      else if (completed && status !== 503) logger.info(line, msg);
       else logger.warn(line, msg);
     };
     res.once('finish', () => write(true));
