@@ -47,7 +47,7 @@ export function failureReason(error: unknown): string {
 export const RETRY_AFTER_SECONDS = 5;
 
 function unavailable(): Problem {
-  return new Problem(503, 'service_unavailable', 'The database cannot be reached right now; nothing was changed. Retry shortly.', {}, {
+  return new Problem(503, 'service_unavailable', 'The database could not be reached or did not answer in time. Retry shortly; send writes with an Idempotency-Key, so a retry never applies one twice.', {}, {
     'Retry-After': String(RETRY_AFTER_SECONDS),
   });
 }

@@ -9,7 +9,7 @@ export const SHARED_HEADERS = {
     schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
   },
   'Retry-After-Unavailable': {
-    description: 'Seconds to wait before trying again: the database cannot be reached right now (nothing was changed), or the service is not ready.',
+    description: 'Seconds to wait before trying again: the database could not be reached or did not answer in time, or the service is not ready.',
     required: true,
     schema: { type: 'integer', minimum: 1 },
   },
