@@ -11,7 +11,7 @@ module.exports = {
     },
     {
       name: 'http-does-not-reach-adapters',
-      comment: 'Controllers talk to use cases; which adapter serves a port is the composition root\'s business.',
+      comment: "Controllers talk to use cases; which adapter serves a port is the composition root's business.",
       severity: 'error',
       from: { path: '^src/interfaces' },
       to: { path: '^src/(infrastructure|composition)' },

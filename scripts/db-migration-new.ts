@@ -68,7 +68,10 @@ async function main(): Promise<void> {
 
 function migrationName(args: string[]): string {
   const raw = args.join('_').trim();
-  const name = raw.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
+  const name = raw
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
   if (!name) {
     throw new Error('Usage: npm run db:migration:new -- <name>   (for example: add_travel_notes)');
   }

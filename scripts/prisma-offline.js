@@ -45,7 +45,9 @@ function resolvePrismaCli() {
   } catch (error) {
     if (error.code !== 'MODULE_NOT_FOUND') throw error;
     // The CLI is a dev dependency: an install with --omit=dev has no client generator.
-    console.error('The Prisma CLI (package "prisma", a dev dependency) is not installed: run `npm ci` with dev dependencies.');
+    console.error(
+      'The Prisma CLI (package "prisma", a dev dependency) is not installed: run `npm ci` with dev dependencies.',
+    );
     process.exit(1);
   }
 }

@@ -67,7 +67,10 @@ class ClusterPrimary {
 
   private listening(worker: Worker, port: number): void {
     this.serving.add(worker);
-    this.logger.info({ worker_pid: worker.process.pid, slot: this.workers.get(worker)?.slot.index }, 'worker listening');
+    this.logger.info(
+      { worker_pid: worker.process.pid, slot: this.workers.get(worker)?.slot.index },
+      'worker listening',
+    );
     if (this.ready || this.stopping || this.serving.size < this.config.webConcurrency) return;
     // Every worker listens: the service is ready, and says so once (tests and the benchmark wait
     // for this line), as a single process does.
@@ -76,7 +79,9 @@ class ClusterPrimary {
     const pids = [...this.serving].map((each) => each.process.pid).join(', ');
     console.log(`Time Navigation Service listening on http://${host}:${port}`);
     console.log(`Data: ${describeExternalDatabase(this.databaseUrl)}`);
-    console.log(`Workers: ${this.config.webConcurrency} processes (pids ${pids}), each with up to ${this.config.databasePoolSize} database connections.`);
+    console.log(
+      `Workers: ${this.config.webConcurrency} processes (pids ${pids}), each with up to ${this.config.databasePoolSize} database connections.`,
+    );
   }
 
   private exited(worker: Worker, code: number | null, signal: string | null): void {
@@ -98,7 +103,9 @@ class ClusterPrimary {
       // A worker that cannot start (the port is taken, say) will not start on a retry either: fail
       // like a single process would, rather than announce a service that is not there.
       this.logger.fatal(how, 'worker failed to start');
-      console.error(`A worker process stopped before the service was ready (${code === null ? `signal ${signal}` : `exit code ${code}`}); stopping.`);
+      console.error(
+        `A worker process stopped before the service was ready (${code === null ? `signal ${signal}` : `exit code ${code}`}); stopping.`,
+      );
       this.stop('SIGTERM', 1);
       return;
     }

@@ -76,14 +76,16 @@ export class ConfigError extends Error {}
 export function readConfig(env: NodeJS.ProcessEnv): Config {
   const problems: string[] = [];
   const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) problems.push(`PORT must be a whole number from 0 to 65535, not '${env.PORT}'.`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    problems.push(`PORT must be a whole number from 0 to 65535, not '${env.PORT}'.`);
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     problems.push('DATABASE_URL must be a postgresql:// connection string (or unset, for the embedded database).');
   }
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   const csrfSecret = env.CSRF_SECRET?.trim() || undefined;
-  if (csrfSecret !== undefined && csrfSecret.length < 32) problems.push('CSRF_SECRET must be at least 32 characters (or unset, to keep one in the database).');
+  if (csrfSecret !== undefined && csrfSecret.length < 32)
+    problems.push('CSRF_SECRET must be at least 32 characters (or unset, to keep one in the database).');
   const logLevel = LOG_LEVELS.find((level) => level === (env.LOG_LEVEL?.trim().toLowerCase() || 'info'));
   if (!logLevel) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${env.LOG_LEVEL}'.`);
   const rateLimitPerSecond = wholeNumber(env, 'RATE_LIMIT_PER_SECOND', 100, problems);
@@ -100,14 +102,52 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   // With the key cache on, each process also holds one connection outside its pool, to LISTEN.
   const perProcess = Math.floor(DEFAULT_CONNECTION_BUDGET / webConcurrency) - (apiKeyCacheSize > 0 ? 1 : 0);
   const defaultPoolSize = Math.max(1, Math.min(DEFAULT_POOL_SIZE, perProcess));
-  const databasePoolSize = countFromOne(env, 'DATABASE_POOL_SIZE', defaultPoolSize, 1_000, 'connections per process', problems);
+  const databasePoolSize = countFromOne(
+    env,
+    'DATABASE_POOL_SIZE',
+    defaultPoolSize,
+    1_000,
+    'connections per process',
+    problems,
+  );
   const databasePreparedStatements = onOrOff(env, 'DATABASE_PREPARED_STATEMENTS', true, problems);
-  const databaseTimeoutMs = milliseconds(env, 'DATABASE_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUT_MS, 100, 600_000, problems);
-  const httpRequestTimeoutMs = milliseconds(env, 'HTTP_REQUEST_TIMEOUT_MS', HTTP_TIMEOUT_DEFAULTS.request, 1_000, 3_600_000, problems);
-  const httpHeadersTimeoutMs = milliseconds(env, 'HTTP_HEADERS_TIMEOUT_MS', Math.min(HTTP_TIMEOUT_DEFAULTS.headers, httpRequestTimeoutMs), 1_000, 3_600_000, problems);
+  const databaseTimeoutMs = milliseconds(
+    env,
+    'DATABASE_TIMEOUT_MS',
+    DEFAULT_DATABASE_TIMEOUT_MS,
+    100,
+    600_000,
+    problems,
+  );
+  const httpRequestTimeoutMs = milliseconds(
+    env,
+    'HTTP_REQUEST_TIMEOUT_MS',
+    HTTP_TIMEOUT_DEFAULTS.request,
+    1_000,
+    3_600_000,
+    problems,
+  );
+  const httpHeadersTimeoutMs = milliseconds(
+    env,
+    'HTTP_HEADERS_TIMEOUT_MS',
+    Math.min(HTTP_TIMEOUT_DEFAULTS.headers, httpRequestTimeoutMs),
+    1_000,
+    3_600_000,
+    problems,
+  );
   // Node refuses a head allowed longer than the whole request.
-  if (httpHeadersTimeoutMs > httpRequestTimeoutMs) problems.push(`HTTP_HEADERS_TIMEOUT_MS (${httpHeadersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${httpRequestTimeoutMs}).`);
-  const httpKeepAliveTimeoutMs = milliseconds(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', HTTP_TIMEOUT_DEFAULTS.keepAlive, 1_000, 600_000, problems);
+  if (httpHeadersTimeoutMs > httpRequestTimeoutMs)
+    problems.push(
+      `HTTP_HEADERS_TIMEOUT_MS (${httpHeadersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${httpRequestTimeoutMs}).`,
+    );
+  const httpKeepAliveTimeoutMs = milliseconds(
+    env,
+    'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    HTTP_TIMEOUT_DEFAULTS.keepAlive,
+    1_000,
+    600_000,
+    problems,
+  );
   if (problems.length > 0 || !logLevel) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   return {
     port,
@@ -132,7 +172,14 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
 }
 
 /** A duration in whole milliseconds from `min` to `max`; unset or empty takes the default. */
-function milliseconds(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number, problems: string[]): number {
+function milliseconds(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  problems: string[],
+): number {
   const text = env[name]?.trim() ?? '';
   if (text === '') return fallback;
   const value = Number(text);
@@ -154,7 +201,14 @@ function onOrOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean, proble
 }
 
 /** A whole number from 1 to `max`; unset or empty takes the default. */
-function countFromOne(env: NodeJS.ProcessEnv, name: string, fallback: number, max: number, what: string, problems: string[]): number {
+function countFromOne(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  max: number,
+  what: string,
+  problems: string[],
+): number {
   const text = env[name]?.trim() ?? '';
   if (text === '') return fallback;
   const value = Number(text);

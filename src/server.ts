@@ -40,25 +40,31 @@ export async function serve(config: Config): Promise<void> {
   const formSecret = config.csrfSecret ?? (await loadServiceSecret(database.prisma, 'csrf'));
   logKeyCacheOutages(keyCaching, logger);
   keyCaching.start(database);
-  const app = createApp(buildContainer({
-    prisma: database.prisma,
-    sql: database.sql,
-    verifiedKeyCache: keyCaching.cache,
-    // Normal under one account's concurrent writes. A statement PostgreSQL refuses is not: every
-    // such write then takes both paths, and the cause is worth a look.
-    onOptimisticFallback: (accountId, fallback, cause) =>
-      fallback === 'statement-failed'
-        ? logger.warn({ account_id: accountId, fallback, err: cause }, 'optimistic write refused; ran again under the account lock')
-        : logger.debug({ account_id: accountId, fallback }, 'exclusive work ran again under the account lock'),
-  }), {
-    trustProxy: config.trustProxy,
-    formSecret,
-    logger,
-    readiness: databaseReadiness(database.prisma),
-    isUnavailable: isDatabaseUnavailable,
-    onUnavailable: availability.lost,
-    rateLimit: { perKeyPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
-  });
+  const app = createApp(
+    buildContainer({
+      prisma: database.prisma,
+      sql: database.sql,
+      verifiedKeyCache: keyCaching.cache,
+      // Normal under one account's concurrent writes. A statement PostgreSQL refuses is not: every
+      // such write then takes both paths, and the cause is worth a look.
+      onOptimisticFallback: (accountId, fallback, cause) =>
+        fallback === 'statement-failed'
+          ? logger.warn(
+              { account_id: accountId, fallback, err: cause },
+              'optimistic write refused; ran again under the account lock',
+            )
+          : logger.debug({ account_id: accountId, fallback }, 'exclusive work ran again under the account lock'),
+    }),
+    {
+      trustProxy: config.trustProxy,
+      formSecret,
+      logger,
+      readiness: databaseReadiness(database.prisma),
+      isUnavailable: isDatabaseUnavailable,
+      onUnavailable: availability.lost,
+      rateLimit: { perKeyPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
+    },
+  );
   const server = createHttpServer(app, {
     requestMs: config.httpRequestTimeoutMs,
     headersMs: config.httpHeadersTimeoutMs,
@@ -88,10 +94,16 @@ export async function serve(config: Config): Promise<void> {
     // not hold a deploy), then release the database and exit 0. See docs/operations.md.
     const closed = connections.close(config.shutdownGraceMs);
     if (worker) report({ type: 'stopped-accepting' });
-    else console.log(`${signal}: no longer accepting connections; requests in flight get ${config.shutdownGraceMs} ms to finish.`);
+    else
+      console.log(
+        `${signal}: no longer accepting connections; requests in flight get ${config.shutdownGraceMs} ms to finish.`,
+      );
     closed
       .then(({ cut }) => {
-        if (cut) console.log(`Shutdown grace over: the connections still open were closed${worker ? ` (worker ${process.pid})` : ''}.`);
+        if (cut)
+          console.log(
+            `Shutdown grace over: the connections still open were closed${worker ? ` (worker ${process.pid})` : ''}.`,
+          );
         return keyCaching.close().then(() => database.close());
       })
       .then(
@@ -142,7 +154,8 @@ function logKeyCacheOutages({ listener }: VerifiedKeyCaching, logger: Logger): v
   let lost = false;
   listener?.on('lost', (error) => {
     // Once per outage, not once per failed reconnection.
-    if (!lost) logger.warn({ err: error }, 'API key cache off: the connection listening for key changes was lost; reconnecting');
+    if (!lost)
+      logger.warn({ err: error }, 'API key cache off: the connection listening for key changes was lost; reconnecting');
     lost = true;
   });
   listener?.on('subscribed', () => {

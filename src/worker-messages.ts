@@ -13,7 +13,14 @@ export interface WorkerReport {
 }
 
 export function isShutdownRequest(message: unknown): message is ShutdownRequest {
-  return typeof message === 'object' && message !== null && 'type' in message && message.type === 'shutdown' && 'signal' in message && typeof message.signal === 'string';
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    'type' in message &&
+    message.type === 'shutdown' &&
+    'signal' in message &&
+    typeof message.signal === 'string'
+  );
 }
 
 export function isWorkerReport(message: unknown): message is WorkerReport {

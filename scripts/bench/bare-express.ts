@@ -40,9 +40,13 @@ async function start(): Promise<void> {
   await pool?.query('CREATE TABLE IF NOT EXISTS bench_echo (id bigserial PRIMARY KEY, body jsonb NOT NULL)');
   const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
     const address = server.address();
-    console.log(`bare express listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`);
+    console.log(
+      `bare express listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+    );
   });
-  process.once('SIGTERM', () => server.close(() => void Promise.all([pool?.end(), servicePool?.end()]).then(() => process.exit(0))));
+  process.once('SIGTERM', () =>
+    server.close(() => void Promise.all([pool?.end(), servicePool?.end()]).then(() => process.exit(0))),
+  );
 }
 
 start().catch((error: unknown) => {

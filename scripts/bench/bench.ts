@@ -60,7 +60,9 @@ async function main(): Promise<void> {
             peakMiB = Math.max(peakMiB, sampler.stop());
             const ratio = figures.requestsPerSecond / yardstick.requestsPerSecond;
             rows.push({ subject: load.name, workers, connections, figures, ratio, bare: yardstick.requestsPerSecond });
-            console.error(`measured ${load.name} (${workers} worker${workers > 1 ? 's' : ''}, ${connections} connections): ${figures.requestsPerSecond} req/s`);
+            console.error(
+              `measured ${load.name} (${workers} worker${workers > 1 ? 's' : ''}, ${connections} connections): ${figures.requestsPerSecond} req/s`,
+            );
           }
         }
       } finally {
@@ -77,7 +79,10 @@ async function main(): Promise<void> {
   const out = join(ROOT, 'test-output/bench');
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'latest.md'), `${report}\n`);
-  writeFileSync(join(out, 'latest.json'), `${JSON.stringify({ machine, seconds: SECONDS, rows, peakMiB, verdicts }, null, 2)}\n`);
+  writeFileSync(
+    join(out, 'latest.json'),
+    `${JSON.stringify({ machine, seconds: SECONDS, rows, peakMiB, verdicts }, null, 2)}\n`,
+  );
   if (verdicts.some((verdict) => !verdict.met)) process.exitCode = 1;
 }
 
@@ -88,20 +93,39 @@ async function measureBare(url: string) {
     for (const connections of CONNECTIONS) {
       const measured = await measure(url, load, connections, SECONDS);
       figures[load.method][connections] = measured;
-      rows.push({ subject: load.name, workers: 1, connections, figures: measured, ratio: 1, bare: measured.requestsPerSecond });
+      rows.push({
+        subject: load.name,
+        workers: 1,
+        connections,
+        figures: measured,
+        ratio: 1,
+        bare: measured.requestsPerSecond,
+      });
       console.error(`measured ${load.name} (${connections} connections): ${measured.requestsPerSecond} req/s`);
     }
   }
   // Calibration, not targets: bare Express plus one node-postgres round trip per request.
   const calibration: Load[] = [
     { name: 'bare Express + one SELECT (node-postgres)', method: 'GET', path: '/bare/select' },
-    { name: 'bare Express + one INSERT (node-postgres)', method: 'POST', path: '/bare/insert', body: { description: 'Bench anchor' } },
+    {
+      name: 'bare Express + one INSERT (node-postgres)',
+      method: 'POST',
+      path: '/bare/insert',
+      body: { description: 'Bench anchor' },
+    },
   ];
   for (const load of calibration.filter((each) => ONLY.test(each.name))) {
     for (const connections of CONNECTIONS) {
       const measured = await measure(url, load, connections, SECONDS);
       const bare = figures[load.method][connections].requestsPerSecond;
-      rows.push({ subject: load.name, workers: 1, connections, figures: measured, ratio: measured.requestsPerSecond / bare, bare });
+      rows.push({
+        subject: load.name,
+        workers: 1,
+        connections,
+        figures: measured,
+        ratio: measured.requestsPerSecond / bare,
+        bare,
+      });
       console.error(`measured ${load.name} (${connections} connections): ${measured.requestsPerSecond} req/s`);
     }
   }
@@ -119,7 +143,10 @@ async function prepare(url: string, databaseUrl: string): Promise<Load[]> {
     console.error('seeding 1,000,000 events ...');
     await seedEvents(databaseUrl, watcher.id);
   }
-  const timeline = await call(url, writer.auth, 'POST', '/v1/timelines', { name: 'Bench timeline', destination_time: '1969-07-20T20:17:40Z' });
+  const timeline = await call(url, writer.auth, 'POST', '/v1/timelines', {
+    name: 'Bench timeline',
+    destination_time: '1969-07-20T20:17:40Z',
+  });
   const monitored = new URLSearchParams({ location: MONITORED_PLACE, time_range: MONITORED_RANGE });
   const floorAccounts = writers.map((each) => each.id);
   // A write's floor: the same body for the same accounts, to the bare app's route doing its statement.
@@ -131,17 +158,52 @@ async function prepare(url: string, databaseUrl: string): Promise<Load[]> {
     rotate: floorAccounts,
     rotateHeader: FLOOR_ACCOUNT_HEADER,
   });
-  const anchors: Load = { name: 'POST /v1/anchors', method: 'POST', path: '/v1/anchors', rotate, body: { description: 'Bench anchor' } };
-  const fastForward: Load = { name: 'POST /v1/fast-forward', method: 'POST', path: '/v1/fast-forward', rotate, body: { duration: '1m' } };
+  const anchors: Load = {
+    name: 'POST /v1/anchors',
+    method: 'POST',
+    path: '/v1/anchors',
+    rotate,
+    body: { description: 'Bench anchor' },
+  };
+  const fastForward: Load = {
+    name: 'POST /v1/fast-forward',
+    method: 'POST',
+    path: '/v1/fast-forward',
+    rotate,
+    body: { duration: '1m' },
+  };
   return [
     anchors,
     floorOf(anchors, '/floor/anchor'),
-    { name: 'POST /v1/anchors + Idempotency-Key', method: 'POST', path: '/v1/anchors', rotate, body: { description: 'Bench anchor' }, freshHeader: 'idempotency-key' },
+    {
+      name: 'POST /v1/anchors + Idempotency-Key',
+      method: 'POST',
+      path: '/v1/anchors',
+      rotate,
+      body: { description: 'Bench anchor' },
+      freshHeader: 'idempotency-key',
+    },
     fastForward,
     floorOf(fastForward, '/floor/fast-forward'),
-    { name: 'GET /timeline/{id}', method: 'GET', path: `/timeline/${String(timeline.id)}`, headers: { authorization: writer.auth } },
-    { name: MONITOR_EVENTS, method: 'GET', path: `/v1/monitor-events?${monitored.toString()}`, headers: { authorization: watcher.auth } },
-    { name: LISTING_FLOOR, onBare: true, method: 'GET', path: `/floor/listing?${monitored.toString()}`, headers: { [FLOOR_ACCOUNT_HEADER]: watcher.id } },
+    {
+      name: 'GET /timeline/{id}',
+      method: 'GET',
+      path: `/timeline/${String(timeline.id)}`,
+      headers: { authorization: writer.auth },
+    },
+    {
+      name: MONITOR_EVENTS,
+      method: 'GET',
+      path: `/v1/monitor-events?${monitored.toString()}`,
+      headers: { authorization: watcher.auth },
+    },
+    {
+      name: LISTING_FLOOR,
+      onBare: true,
+      method: 'GET',
+      path: `/floor/listing?${monitored.toString()}`,
+      headers: { [FLOOR_ACCOUNT_HEADER]: watcher.id },
+    },
   ];
 }
 

@@ -36,7 +36,8 @@ async function main(): Promise<void> {
       const before = { service: cpuSeconds(processTree(servicePid)), database: cpuSeconds(postgresProcesses()) };
       const result = await drive(service.url, load, CONNECTIONS, SECONDS);
       const after = { service: cpuSeconds(processTree(servicePid)), database: cpuSeconds(postgresProcesses()) };
-      const perRequest = (part: 'service' | 'database') => Math.round((usedBetween(before[part], after[part]) * 1e6) / result.requests.total);
+      const perRequest = (part: 'service' | 'database') =>
+        Math.round((usedBetween(before[part], after[part]) * 1e6) / result.requests.total);
       const failures = result.non2xx + result.errors + result.timeouts;
       console.log(
         `${name} round ${round}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
@@ -68,7 +69,8 @@ function postgresProcesses(): number[] {
 
 function positiveInteger(text: string, what: string): number {
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${what} must be a whole number of at least 1, not ${JSON.stringify(text)}`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`${what} must be a whole number of at least 1, not ${JSON.stringify(text)}`);
   return value;
 }
 
@@ -78,15 +80,24 @@ async function prepare(url: string, databaseUrl: string, name: LoadName): Promis
     const watcher = await signUp(url, 'cpu-watcher');
     await seedEvents(databaseUrl, watcher.id);
     const monitored = new URLSearchParams({ location: MONITORED_PLACE, time_range: MONITORED_RANGE });
-    return { name, method: 'GET', path: `/v1/monitor-events?${monitored.toString()}`, headers: { authorization: watcher.auth } };
+    return {
+      name,
+      method: 'GET',
+      path: `/v1/monitor-events?${monitored.toString()}`,
+      headers: { authorization: watcher.auth },
+    };
   }
   const writers = await Promise.all(Array.from({ length: WRITER_ACCOUNTS }, (_, n) => signUp(url, `cpu-writer-${n}`)));
   const rotate = writers.map((each) => each.auth);
   const anchor = { method: 'POST', path: '/v1/anchors', rotate, body: { description: 'Bench anchor' } } as const;
   if (name === 'anchors') return { name, ...anchor };
   if (name === 'keyed-anchors') return { name, ...anchor, freshHeader: 'idempotency-key' };
-  if (name === 'fast-forward') return { name, method: 'POST', path: '/v1/fast-forward', rotate, body: { duration: '1m' } };
-  const timeline = await call(url, writers[0].auth, 'POST', '/v1/timelines', { name: 'Bench timeline', destination_time: '1969-07-20T20:17:40Z' });
+  if (name === 'fast-forward')
+    return { name, method: 'POST', path: '/v1/fast-forward', rotate, body: { duration: '1m' } };
+  const timeline = await call(url, writers[0].auth, 'POST', '/v1/timelines', {
+    name: 'Bench timeline',
+    destination_time: '1969-07-20T20:17:40Z',
+  });
   return { name, method: 'GET', path: `/timeline/${String(timeline.id)}`, headers: { authorization: writers[0].auth } };
 }
 

@@ -28,7 +28,12 @@ export function mountFloors(app: Express, pool: Pool): void {
   const travellers = new Map<string, Traveller>();
 
   /** The service's guarded statement: applied if the traveller is still as last seen, else read again. */
-  const writeGuarded = async (statementName: string, accountId: string, writes: WriteSet, moved: (state: Traveller['state']) => Traveller['state'] | null) => {
+  const writeGuarded = async (
+    statementName: string,
+    accountId: string,
+    writes: WriteSet,
+    moved: (state: Traveller['state']) => Traveller['state'] | null,
+  ) => {
     for (let attempt = 0; attempt < 5; attempt++) {
       const traveller = travellers.get(accountId) ?? (await readTraveller(pool, accountId));
       const state = moved(traveller.state);
@@ -48,17 +53,38 @@ export function mountFloors(app: Express, pool: Pool): void {
     const description = String((req.body as { description?: unknown }).description);
     const now = new Date();
     const time = new Date(Math.floor(now.getTime() / 1000) * 1000);
-    const anchor = { accountId, id: `anc_${randomBytes(16).toString('hex')}`, timestamp: time, description, timelineId: PRIMARY, location: HOME, createdAt: now };
+    const anchor = {
+      accountId,
+      id: `anc_${randomBytes(16).toString('hex')}`,
+      timestamp: time,
+      description,
+      timelineId: PRIMARY,
+      location: HOME,
+      createdAt: now,
+    };
     const eventDescription = `Anchor set: ${description}`;
     const writes = new WriteSet();
     writes.insert(ANCHORS, anchor);
     writes.insert(EVENTS, {
-      accountId, id: `evt_${randomBytes(16).toString('hex')}`, timelineId: PRIMARY, kind: 'anchor_set', time, originalTime: time,
-      description: eventDescription, location: HOME, descriptionKey: textDigest(eventDescription), locationKey: textDigest(HOME),
-      subjectId: anchor.id, recordedAt: now, revision: 0,
+      accountId,
+      id: `evt_${randomBytes(16).toString('hex')}`,
+      timelineId: PRIMARY,
+      kind: 'anchor_set',
+      time,
+      originalTime: time,
+      description: eventDescription,
+      location: HOME,
+      descriptionKey: textDigest(eventDescription),
+      locationKey: textDigest(HOME),
+      subjectId: anchor.id,
+      recordedAt: now,
+      revision: 0,
     });
-    if (!(await writeGuarded('floor-anchor', accountId, writes, () => null))) return void res.status(409).json({ title: 'the traveller kept moving' });
-    res.status(201).json({ id: anchor.id, timestamp: time, description, timeline_id: PRIMARY, location: HOME, created_at: now });
+    if (!(await writeGuarded('floor-anchor', accountId, writes, () => null)))
+      return void res.status(409).json({ title: 'the traveller kept moving' });
+    res
+      .status(201)
+      .json({ id: anchor.id, timestamp: time, description, timeline_id: PRIMARY, location: HOME, created_at: now });
   });
 
   app.post('/floor/fast-forward', async (req, res) => {
@@ -67,11 +93,16 @@ export function mountFloors(app: Express, pool: Pool): void {
     let newTime = now;
     // A minute on, as the benchmark's body asks, by the domain's own clock arithmetic.
     const moved = (state: Traveller['state']) => {
-      const clock = Clock.restore({ reading: state.clockReading as Date, readAt: state.clockReadAt as Date, paused: state.clockPaused as boolean }).shiftBy(60_000, now);
+      const clock = Clock.restore({
+        reading: state.clockReading as Date,
+        readAt: state.clockReadAt as Date,
+        paused: state.clockPaused as boolean,
+      }).shiftBy(60_000, now);
       newTime = clock.currentTime(now);
       return { ...state, clockReading: clock.reading, clockReadAt: clock.readAt };
     };
-    if (!(await writeGuarded('floor-fast-forward', accountId, new WriteSet(), moved))) return void res.status(409).json({ title: 'the traveller kept moving' });
+    if (!(await writeGuarded('floor-fast-forward', accountId, new WriteSet(), moved)))
+      return void res.status(409).json({ title: 'the traveller kept moving' });
     res.json({ new_time: newTime });
   });
 
@@ -93,7 +124,10 @@ const LISTING_AS_JSON = `SELECT coalesce(json_agg(listed) FILTER (WHERE listed.i
   FROM (${LISTINGS[0]} LIMIT ${PAGE_SIZE}) listed`;
 
 async function readTraveller(pool: Pool, accountId: string): Promise<Traveller> {
-  const { rows } = await pool.query<{ version: string }>(`SELECT version::text AS version, ${selectList(TRAVELLERS)} FROM travellers WHERE account_id = $1`, [accountId]);
+  const { rows } = await pool.query<{ version: string }>(
+    `SELECT version::text AS version, ${selectList(TRAVELLERS)} FROM travellers WHERE account_id = $1`,
+    [accountId],
+  );
   const row = rows[0];
   if (!row) throw new Error(`account ${accountId} has no traveller`);
   const { version, ...state } = row;

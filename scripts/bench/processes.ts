@@ -54,7 +54,12 @@ export function residentMiB(pid: number): number[] {
 function childrenOf(pid: number): number[] {
   try {
     const text = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
-    return text === '' ? [] : text.split(/\s+/).map(Number).flatMap((child) => [child, ...childrenOf(child)]);
+    return text === ''
+      ? []
+      : text
+          .split(/\s+/)
+          .map(Number)
+          .flatMap((child) => [child, ...childrenOf(child)]);
   } catch {
     return []; // the process ended between two reads
   }
@@ -105,7 +110,8 @@ function readIfRunning(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ESRCH') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ESRCH')
+      return undefined;
     throw error;
   }
 }

@@ -35,7 +35,10 @@ export async function seedEvents(
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    const { rows } = await db.query<{ timeline_id: string }>('SELECT timeline_id FROM travellers WHERE account_id = $1', [accountId]);
+    const { rows } = await db.query<{ timeline_id: string }>(
+      'SELECT timeline_id FROM travellers WHERE account_id = $1',
+      [accountId],
+    );
     const places = Array.from({ length: PLACES }, (_, n) => `Observatory ${n}`);
     await db.query(
       `INSERT INTO events (account_id, id, timeline_id, kind, time, original_time, description, location,
@@ -51,9 +54,12 @@ export async function seedEvents(
     );
     await db.query('VACUUM ANALYZE events');
     // The seed's gigabyte of WAL would otherwise be flushed by a checkpoint during the first loads.
-    if (checkpoint) await db.query('CHECKPOINT').catch((error: unknown) => {
-      console.error(`CHECKPOINT after the seed failed (${String(error)}): the first loads may run during the checkpoint.`);
-    });
+    if (checkpoint)
+      await db.query('CHECKPOINT').catch((error: unknown) => {
+        console.error(
+          `CHECKPOINT after the seed failed (${String(error)}): the first loads may run during the checkpoint.`,
+        );
+      });
   } finally {
     await db.end();
   }

@@ -25,17 +25,27 @@ export function startService(databaseUrl: string, workers: number): Promise<Star
 }
 
 export async function signUp(url: string, who: string) {
-  const body = await call(url, undefined, 'POST', '/v1/accounts', { email: `${who}-${Date.now()}@bench.example`, password: 'correct horse battery' });
+  const body = await call(url, undefined, 'POST', '/v1/accounts', {
+    email: `${who}-${Date.now()}@bench.example`,
+    password: 'correct horse battery',
+  });
   return { id: String(body.id), auth: `Bearer ${String(body.api_key)}` };
 }
 
-export async function call(url: string, auth: string | undefined, method: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+export async function call(
+  url: string,
+  auth: string | undefined,
+  method: string,
+  path: string,
+  body: unknown,
+): Promise<Record<string, unknown>> {
   const response = await fetch(new URL(path, url), {
     method,
     headers: { 'content-type': 'application/json', ...(auth && { authorization: auth }) },
     body: JSON.stringify(body),
   });
   const answer: unknown = await response.json();
-  if (!response.ok || typeof answer !== 'object' || answer === null) throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
+  if (!response.ok || typeof answer !== 'object' || answer === null)
+    throw new Error(`${method} ${path} answered ${response.status}: ${JSON.stringify(answer)}`);
   return Object.fromEntries(Object.entries(answer));
 }

@@ -15,9 +15,11 @@ async function cost(name: string, operation: () => Promise<unknown>): Promise<vo
   for (let n = 0; n < 500; n++) await operation();
   const started = performance.now();
   const cpu = process.cpuUsage();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    for (let n = 0; n < OPERATIONS / CONCURRENCY; n++) await operation();
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let n = 0; n < OPERATIONS / CONCURRENCY; n++) await operation();
+    }),
+  );
   const used = process.cpuUsage(cpu);
   const wall = ((performance.now() - started) * 1000) / OPERATIONS;
   console.log(`| ${name} | ${((used.user + used.system) / OPERATIONS).toFixed(0)} | ${wall.toFixed(0)} |`);
@@ -28,9 +30,14 @@ async function main(): Promise<void> {
   const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: URL, max: CONCURRENCY }) });
   const lookup = (accountId: string) => prisma.traveller.findUnique({ where: { accountId } });
   console.log('| operation | CPU µs per operation | wall µs per operation |\n|---|---:|---:|');
-  await cost('node-postgres: one statement', () => pool.query('SELECT * FROM travellers WHERE account_id = $1', ['acc_none']));
+  await cost('node-postgres: one statement', () =>
+    pool.query('SELECT * FROM travellers WHERE account_id = $1', ['acc_none']),
+  );
   await cost('Prisma: one findUnique', () => lookup('acc_none'));
-  await cost('Prisma: one $queryRaw', () => prisma.$queryRaw`SELECT * FROM travellers WHERE account_id = ${'acc_none'}`);
+  await cost(
+    'Prisma: one $queryRaw',
+    () => prisma.$queryRaw`SELECT * FROM travellers WHERE account_id = ${'acc_none'}`,
+  );
   await cost('node-postgres: BEGIN, 2 statements, COMMIT', async () => {
     const client = await pool.connect();
     try {

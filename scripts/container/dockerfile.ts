@@ -136,7 +136,12 @@ function parseInstruction(keyword: string, argument: string): Instruction {
     case 'HEALTHCHECK': {
       const match = /^((?:--[a-z-]+=\S+\s+)*)CMD\s+(.+)$/.exec(argument);
       if (!match) throw new DockerfileError(`HEALTHCHECK [options] CMD <command> expected: ${argument}`);
-      takeFlags((match[1] ?? '').trim().split(/\s+/).filter(Boolean), ['interval', 'timeout', 'start-period', 'retries']);
+      takeFlags((match[1] ?? '').trim().split(/\s+/).filter(Boolean), [
+        'interval',
+        'timeout',
+        'start-period',
+        'retries',
+      ]);
       return { kind: 'HEALTHCHECK', command: parseCommand(match[2] ?? '') };
     }
     case 'CMD':

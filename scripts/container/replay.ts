@@ -50,14 +50,18 @@ async function main(): Promise<void> {
   if (!serverUrl) {
     throw new Error('DATABASE_URL must name a PostgreSQL server: the replay creates its database there');
   }
-  if (process.getuid?.() !== 0) throw new Error('run the replay as root: it switches to an unprivileged user as USER does');
+  if (process.getuid?.() !== 0)
+    throw new Error('run the replay as root: it switches to an unprivileged user as USER does');
   const project = path.resolve(__dirname, '..', '..');
   const stages = parseDockerfile(readFileSync(path.join(project, 'Dockerfile'), 'utf8'));
   const workDir = mkdtempSync(path.join(os.tmpdir(), 'container-replay-'));
   // The unprivileged user must reach the runtime stage's files, as in an image.
   chmodSync(workDir, 0o755);
   // Stopped by hand or by CI: the folder holds a whole install, do not leave it behind.
-  const exitCodes: Array<[NodeJS.Signals, number]> = [['SIGINT', 130], ['SIGTERM', 143]];
+  const exitCodes: Array<[NodeJS.Signals, number]> = [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ];
   for (const [signal, code] of exitCodes) {
     process.once(signal, () => {
       rmSync(workDir, { recursive: true, force: true });

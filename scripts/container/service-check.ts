@@ -33,7 +33,11 @@ function json(body: unknown, key?: string): RequestInit {
   return { method: 'POST', headers, body: JSON.stringify(body) };
 }
 
-export async function checkService(image: ReplayedStage, settings: Record<string, string>, label: string): Promise<void> {
+export async function checkService(
+  image: ReplayedStage,
+  settings: Record<string, string>,
+  label: string,
+): Promise<void> {
   if (!image.command || !image.healthcheck) throw new Error(`stage ${image.name} has no CMD or no HEALTHCHECK`);
   const port = await freePort();
   // As `docker run -e`: the image's ENV, then the settings given; loopback since there is no network namespace.
@@ -65,7 +69,9 @@ export async function checkService(image: ReplayedStage, settings: Record<string
     const key = String(account.api_key);
     const newTimeline = { name: 'Replay', destination_time: '1969-07-20T20:17:40Z' };
     const timeline = await call(`${base}/v1/timelines`, 201, json(newTimeline, key));
-    const read = await call(`${base}/timeline/${String(timeline.id)}`, 200, { headers: { Authorization: `Bearer ${key}` } });
+    const read = await call(`${base}/timeline/${String(timeline.id)}`, 200, {
+      headers: { Authorization: `Bearer ${key}` },
+    });
     if (read.name !== 'Replay') throw new Error(`read the timeline back as ${JSON.stringify(read)}`);
     child.kill('SIGTERM');
     const how = await exit;

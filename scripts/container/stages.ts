@@ -113,7 +113,9 @@ export async function replayStages(
           break;
         case 'RUN':
           if (workdir !== '/' && step.script.includes(workdir)) {
-            throw new Error(`RUN ${step.script}: write paths relative to WORKDIR ${workdir}, so that the replay can run it`);
+            throw new Error(
+              `RUN ${step.script}: write paths relative to WORKDIR ${workdir}, so that the replay can run it`,
+            );
           }
           console.log(`replay: [${stage.name}] RUN ${step.script}`);
           await run(['/bin/sh', '-c', step.script], { cwd: onHost('.'), env, user });
@@ -166,4 +168,3 @@ function copy(
     }
   }
 }
-

@@ -37,7 +37,10 @@ import { TravelToMoment } from '../core/use-cases/travels/travel-to-moment';
 import type { PrismaClient } from '../infrastructure/persistence/prisma/generated/client';
 import { PrismaRateCounterStore } from '../infrastructure/persistence/prisma/prisma-rate-counter-store';
 import { PrismaIdempotencyStore } from '../infrastructure/persistence/prisma/prisma-idempotency-store';
-import { type FallbackListener, PrismaTransactionBoundary } from '../infrastructure/persistence/prisma/prisma-transaction-boundary';
+import {
+  type FallbackListener,
+  PrismaTransactionBoundary,
+} from '../infrastructure/persistence/prisma/prisma-transaction-boundary';
 import { RequestTransactions } from '../infrastructure/persistence/prisma/request-transactions';
 import type { SqlRunner } from '../infrastructure/persistence/prisma/sql-runner';
 import { LruVerifiedKeyCache } from '../infrastructure/api-key-cache/lru-verified-key-cache';
@@ -71,91 +74,142 @@ export function buildContainer(options: ContainerOptions): Container {
 
   // Shared by the boundary and the idempotency store: a request's writes commit with its kept answer.
   const requests = new RequestTransactions(options.prisma);
-  const boundary = new PrismaTransactionBoundary(options.prisma, requests, { sql: options.sql, onFallback: options.onOptimisticFallback });
+  const boundary = new PrismaTransactionBoundary(options.prisma, requests, {
+    sql: options.sql,
+    onFallback: options.onOptimisticFallback,
+  });
   container.bind<TransactionBoundary>(TOKENS.TransactionBoundary).toConstantValue(boundary);
   container.bind<WallClock>(TOKENS.WallClock).toConstantValue(options.wallClock ?? new SystemWallClock());
   container.bind<IdGenerator>(TOKENS.IdGenerator).toConstantValue(new RandomIdGenerator());
   container.bind<CredentialHasher>(TOKENS.CredentialHasher).toConstantValue(new ScryptCredentialHasher());
   container.bind<CommonPasswords>(TOKENS.CommonPasswords).toConstantValue(new ZxcvbnCommonPasswords());
-  container.bind<RateCounterStore>(TOKENS.RateCounterStore).toConstantValue(new PrismaRateCounterStore(options.prisma, options.sql));
+  container
+    .bind<RateCounterStore>(TOKENS.RateCounterStore)
+    .toConstantValue(new PrismaRateCounterStore(options.prisma, options.sql));
   container
     .bind<VerifiedKeyCache>(TOKENS.VerifiedKeyCache)
     .toConstantValue(options.verifiedKeyCache ?? new LruVerifiedKeyCache({ maxEntries: 0 }));
 
   const { TransactionBoundary: tx, WallClock: clock, IdGenerator: ids, CredentialHasher: hasher } = TOKENS;
   // The port is an abstract class so that it is its own token: the HTTP edge resolves it without composition.
-  container.bind(IdempotencyStore).toResolvedValue((c: WallClock) => new PrismaIdempotencyStore(options.prisma, requests, c, options.sql), [clock]);
-  container.bind(CreateAccount).toResolvedValue(
-    (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock, p: CommonPasswords) => new CreateAccount(t, h, i, c, p),
-    [tx, hasher, ids, clock, TOKENS.CommonPasswords],
-  );
-  container.bind(AuthenticateApiKey).toResolvedValue(
-    (t: TransactionBoundary, h: CredentialHasher, c: WallClock, k: VerifiedKeyCache) => new AuthenticateApiKey(t, h, c, k),
-    [tx, hasher, clock, TOKENS.VerifiedKeyCache],
-  );
+  container
+    .bind(IdempotencyStore)
+    .toResolvedValue((c: WallClock) => new PrismaIdempotencyStore(options.prisma, requests, c, options.sql), [clock]);
+  container
+    .bind(CreateAccount)
+    .toResolvedValue(
+      (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock, p: CommonPasswords) =>
+        new CreateAccount(t, h, i, c, p),
+      [tx, hasher, ids, clock, TOKENS.CommonPasswords],
+    );
+  container
+    .bind(AuthenticateApiKey)
+    .toResolvedValue(
+      (t: TransactionBoundary, h: CredentialHasher, c: WallClock, k: VerifiedKeyCache) =>
+        new AuthenticateApiKey(t, h, c, k),
+      [tx, hasher, clock, TOKENS.VerifiedKeyCache],
+    );
   // The dashboard and the try-it console: sessions and the account's keys.
-  container.bind(SignUp).toResolvedValue(
-    (a: CreateAccount, t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new SignUp(a, t, h, i, c),
-    [CreateAccount, tx, hasher, ids, clock],
-  );
-  container.bind(LogIn).toResolvedValue(
-    (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new LogIn(t, h, i, c),
-    [tx, hasher, ids, clock],
-  );
-  container.bind(LogOut).toResolvedValue(
-    (t: TransactionBoundary, h: CredentialHasher, c: WallClock) => new LogOut(t, h, c),
-    [tx, hasher, clock],
-  );
-  container.bind(ResolveSession).toResolvedValue(
-    (t: TransactionBoundary, h: CredentialHasher, c: WallClock) => new ResolveSession(t, h, c),
-    [tx, hasher, clock],
-  );
-  container.bind(OpenConsole).toResolvedValue(
-    (r: ResolveSession, t: TransactionBoundary, h: CredentialHasher, c: WallClock) => new OpenConsole(r, t, h, c),
-    [ResolveSession, tx, hasher, clock],
-  );
-  container.bind(ListApiKeys).toResolvedValue((t: TransactionBoundary, c: WallClock) => new ListApiKeys(t, c), [tx, clock]);
-  container.bind(CreateApiKey).toResolvedValue(
-    (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new CreateApiKey(t, h, i, c),
-    [tx, hasher, ids, clock],
-  );
-  container.bind(RollApiKey).toResolvedValue(
-    (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new RollApiKey(t, h, i, c),
-    [tx, hasher, ids, clock],
-  );
-  container.bind(RevokeApiKey).toResolvedValue((t: TransactionBoundary, c: WallClock) => new RevokeApiKey(t, c), [tx, clock]);
-  container.bind(CreateAnchor).toResolvedValue(
-    (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new CreateAnchor(t, i, c),
-    [tx, ids, clock],
-  );
-  container.bind(CreateTimeline).toResolvedValue(
-    (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new CreateTimeline(t, i, c),
-    [tx, ids, clock],
-  );
-  container.bind(GetTimeline).toResolvedValue((t: TransactionBoundary, c: WallClock) => new GetTimeline(t, c), [tx, clock]);
-  container.bind(ListTimelines).toResolvedValue((t: TransactionBoundary, c: WallClock) => new ListTimelines(t, c), [tx, clock]);
-  container.bind(Travel).toResolvedValue(
-    (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new Travel(t, i, c),
-    [tx, ids, clock],
-  );
-  container.bind(RegisterItem).toResolvedValue(
-    (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new RegisterItem(t, i, c),
-    [tx, ids, clock],
-  );
+  container
+    .bind(SignUp)
+    .toResolvedValue(
+      (a: CreateAccount, t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) =>
+        new SignUp(a, t, h, i, c),
+      [CreateAccount, tx, hasher, ids, clock],
+    );
+  container
+    .bind(LogIn)
+    .toResolvedValue(
+      (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new LogIn(t, h, i, c),
+      [tx, hasher, ids, clock],
+    );
+  container
+    .bind(LogOut)
+    .toResolvedValue(
+      (t: TransactionBoundary, h: CredentialHasher, c: WallClock) => new LogOut(t, h, c),
+      [tx, hasher, clock],
+    );
+  container
+    .bind(ResolveSession)
+    .toResolvedValue(
+      (t: TransactionBoundary, h: CredentialHasher, c: WallClock) => new ResolveSession(t, h, c),
+      [tx, hasher, clock],
+    );
+  container
+    .bind(OpenConsole)
+    .toResolvedValue(
+      (r: ResolveSession, t: TransactionBoundary, h: CredentialHasher, c: WallClock) => new OpenConsole(r, t, h, c),
+      [ResolveSession, tx, hasher, clock],
+    );
+  container
+    .bind(ListApiKeys)
+    .toResolvedValue((t: TransactionBoundary, c: WallClock) => new ListApiKeys(t, c), [tx, clock]);
+  container
+    .bind(CreateApiKey)
+    .toResolvedValue(
+      (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new CreateApiKey(t, h, i, c),
+      [tx, hasher, ids, clock],
+    );
+  container
+    .bind(RollApiKey)
+    .toResolvedValue(
+      (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new RollApiKey(t, h, i, c),
+      [tx, hasher, ids, clock],
+    );
+  container
+    .bind(RevokeApiKey)
+    .toResolvedValue((t: TransactionBoundary, c: WallClock) => new RevokeApiKey(t, c), [tx, clock]);
+  container
+    .bind(CreateAnchor)
+    .toResolvedValue(
+      (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new CreateAnchor(t, i, c),
+      [tx, ids, clock],
+    );
+  container
+    .bind(CreateTimeline)
+    .toResolvedValue(
+      (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new CreateTimeline(t, i, c),
+      [tx, ids, clock],
+    );
+  container
+    .bind(GetTimeline)
+    .toResolvedValue((t: TransactionBoundary, c: WallClock) => new GetTimeline(t, c), [tx, clock]);
+  container
+    .bind(ListTimelines)
+    .toResolvedValue((t: TransactionBoundary, c: WallClock) => new ListTimelines(t, c), [tx, clock]);
+  container
+    .bind(Travel)
+    .toResolvedValue((t: TransactionBoundary, i: IdGenerator, c: WallClock) => new Travel(t, i, c), [tx, ids, clock]);
+  container
+    .bind(RegisterItem)
+    .toResolvedValue(
+      (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new RegisterItem(t, i, c),
+      [tx, ids, clock],
+    );
   container.bind(CheckParadox).toResolvedValue((t: TransactionBoundary) => new CheckParadox(t), [tx]);
-  container.bind(MonitorParadox).toResolvedValue((t: TransactionBoundary, c: CheckParadox) => new MonitorParadox(t, c), [tx, CheckParadox]);
+  container
+    .bind(MonitorParadox)
+    .toResolvedValue((t: TransactionBoundary, c: CheckParadox) => new MonitorParadox(t, c), [tx, CheckParadox]);
   container.bind(PauseTime).toResolvedValue((t: TransactionBoundary, c: WallClock) => new PauseTime(t, c), [tx, clock]);
-  container.bind(ResumeTime).toResolvedValue((t: TransactionBoundary, c: WallClock) => new ResumeTime(t, c), [tx, clock]);
+  container
+    .bind(ResumeTime)
+    .toResolvedValue((t: TransactionBoundary, c: WallClock) => new ResumeTime(t, c), [tx, clock]);
   container.bind(ShiftTime).toResolvedValue((t: TransactionBoundary, c: WallClock) => new ShiftTime(t, c), [tx, clock]);
-  container.bind(TravelToMoment).toResolvedValue(
-    (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new TravelToMoment(t, i, c),
-    [tx, ids, clock],
-  );
+  container
+    .bind(TravelToMoment)
+    .toResolvedValue(
+      (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new TravelToMoment(t, i, c),
+      [tx, ids, clock],
+    );
   container.bind(ListEvents).toResolvedValue((t: TransactionBoundary) => new ListEvents(t), [tx]);
-  container.bind(ManipulateEvent).toResolvedValue(
-    (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new ManipulateEvent(t, i, c),
-    [tx, ids, clock],
-  );
-  container.bind(CountRequest).toResolvedValue((r: RateCounterStore, c: WallClock) => new CountRequest(r, c), [TOKENS.RateCounterStore, clock]);
+  container
+    .bind(ManipulateEvent)
+    .toResolvedValue(
+      (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new ManipulateEvent(t, i, c),
+      [tx, ids, clock],
+    );
+  container
+    .bind(CountRequest)
+    .toResolvedValue((r: RateCounterStore, c: WallClock) => new CountRequest(r, c), [TOKENS.RateCounterStore, clock]);
   return container;
 }

@@ -23,7 +23,9 @@ export interface VerifiedKeyCaching {
  *   connection: the pool's own LISTEN hears every change the service makes, in-process.
  * `maxEntries` 0 turns caching off: every request reads its key from the database.
  */
-export function prepareVerifiedKeyCaching(options: { readonly maxEntries: number } & KeyChangeListenerOptions): VerifiedKeyCaching {
+export function prepareVerifiedKeyCaching(
+  options: { readonly maxEntries: number } & KeyChangeListenerOptions,
+): VerifiedKeyCaching {
   if (options.maxEntries === 0) {
     return {
       cache: new LruVerifiedKeyCache({ maxEntries: 0 }),

@@ -41,7 +41,9 @@ describe('sign up, read the key, try the API in the console, roll the key', () =
     await page.goto(`${base}/docs`);
     const anchors = page.locator('.opblock-post').filter({ has: page.locator('[data-path="/v1/anchors"]') });
     await anchors.locator('.opblock-summary').first().click();
-    await anchors.locator('textarea.body-param__text').fill(JSON.stringify({ description: 'Set from the browser console' }));
+    await anchors
+      .locator('textarea.body-param__text')
+      .fill(JSON.stringify({ description: 'Set from the browser console' }));
     await anchors.locator('button.execute').click();
     const status = anchors.locator('.live-responses-table tbody td.response-col_status').first();
     await status.waitFor();

@@ -23,7 +23,10 @@ describe('POST /v1/accounts', () => {
     expect(timelines.status).toBe(200);
     expect(timelines.body.timelines.map((timeline: { id: string }) => timeline.id)).toEqual(['primary']);
 
-    const account = await t.prisma.account.findUniqueOrThrow({ where: { id: response.body.id }, include: { apiKeys: true } });
+    const account = await t.prisma.account.findUniqueOrThrow({
+      where: { id: response.body.id },
+      include: { apiKeys: true },
+    });
     expect(account.passwordHash).toMatch(/^scrypt\$/);
     expect(account.passwordHash).not.toContain('correct horse battery');
     expect(account.apiKeys).toHaveLength(1);
@@ -34,7 +37,9 @@ describe('POST /v1/accounts', () => {
   it('refuses a second account with the same email, in any letter case, with 409 email_taken', async () => {
     const email = `grace.${Date.now()}@example.com`;
     expect((await request(t.app).post('/v1/accounts').send({ email, password: 'password one' })).status).toBe(201);
-    const again = await request(t.app).post('/v1/accounts').send({ email: email.toUpperCase(), password: 'password two' });
+    const again = await request(t.app)
+      .post('/v1/accounts')
+      .send({ email: email.toUpperCase(), password: 'password two' });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('email_taken');
     expect(await t.prisma.account.count({ where: { email } })).toBe(1);
@@ -63,11 +68,15 @@ describe('POST /v1/accounts', () => {
     ['\t \u00a0 \u2003 \u3000 ', 'password_blank'],
   ])('refuses the password %j with 400 %s saying why, creating nothing', async (password, code) => {
     const before = await t.prisma.account.count();
-    const response = await request(t.app).post('/v1/accounts').send({ email: `weak.${Date.now()}@example.com`, password });
+    const response = await request(t.app)
+      .post('/v1/accounts')
+      .send({ email: `weak.${Date.now()}@example.com`, password });
     expect(response.status).toBe(400);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(response.body.code).toBe(code);
-    expect(response.body.detail).toMatch(code === 'password_blank' ? /only white space/ : /most used ones in breached password lists/);
+    expect(response.body.detail).toMatch(
+      code === 'password_blank' ? /only white space/ : /most used ones in breached password lists/,
+    );
     expect(await t.prisma.account.count()).toBe(before);
   });
 });

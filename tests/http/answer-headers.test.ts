@@ -13,11 +13,16 @@ describe('answer headers: no-store and nosniff', () => {
   afterAll(() => t.close());
 
   const expectPrivate = (response: request.Response) => {
-    expect([response.headers['cache-control'], response.headers['x-content-type-options']]).toEqual(['no-store', 'nosniff']);
+    expect([response.headers['cache-control'], response.headers['x-content-type-options']]).toEqual([
+      'no-store',
+      'nosniff',
+    ]);
   };
 
   it('keeps the API key of a sign-up out of every cache', async () => {
-    const response = await request(t.app).post('/v1/accounts').send({ email: `headers-${Date.now()}@example.com`, password: 'correct horse battery' });
+    const response = await request(t.app)
+      .post('/v1/accounts')
+      .send({ email: `headers-${Date.now()}@example.com`, password: 'correct horse battery' });
     expect([response.status, typeof response.body.api_key]).toEqual([201, 'string']);
     expectPrivate(response);
   });
@@ -42,7 +47,11 @@ describe('answer headers: no-store and nosniff', () => {
       request(t.app).get('/timelines').set('Authorization', me.auth),
       request(t.app).post('/v1/anchors').set('Authorization', me.auth).send({ description: 'Home' }),
       request(t.app).post('/v1/anchors').set('Authorization', me.auth).send({}),
-      request(t.app).post('/v1/anchors').set('Authorization', me.auth).set('Content-Type', 'application/json').send('{"description": '),
+      request(t.app)
+        .post('/v1/anchors')
+        .set('Authorization', me.auth)
+        .set('Content-Type', 'application/json')
+        .send('{"description": '),
       request(t.app).get('/timelines'),
       request(t.app).get('/no/such/route'),
       request(t.app).put('/v1/anchors').set('Authorization', me.auth),

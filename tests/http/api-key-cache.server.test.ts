@@ -43,7 +43,10 @@ describe('verified API keys cached by two processes on one database', () => {
 
   beforeAll(async () => {
     a = await startTestApp();
-    b = await startTestApp({ sharing: a, keyChanges: { pauseBeforeReconnect: () => reconnectGate?.passed ?? Promise.resolve() } });
+    b = await startTestApp({
+      sharing: a,
+      keyChanges: { pauseBeforeReconnect: () => reconnectGate?.passed ?? Promise.resolve() },
+    });
   });
   afterAll(async () => {
     reconnectGate?.open();
@@ -53,7 +56,8 @@ describe('verified API keys cached by two processes on one database', () => {
 
   const anchorOn = (t: TestApp, key: string) =>
     request(t.app).post('/v1/anchors').set('Authorization', `Bearer ${key}`).send({ description: 'Home' });
-  const idOf = async (key: string) => (await a.prisma.apiKey.findFirstOrThrow({ where: { prefix: key.slice(0, 12) } })).id;
+  const idOf = async (key: string) =>
+    (await a.prisma.apiKey.findFirstOrThrow({ where: { prefix: key.slice(0, 12) } })).id;
 
   /** An account opened in A's dashboard, its first key, and that key used on B until B answers it from memory. */
   async function aKeyCachedByB() {

@@ -31,7 +31,9 @@ describe('docs/api.md', () => {
 
   it("names every error code an operation declares in that operation's section", () => {
     const missing = routes.flatMap((route) =>
-      (route.docs?.errors ?? []).filter((code) => !sections.get(heading(route))?.includes(code)).map((code) => `${heading(route)}: ${code}`),
+      (route.docs?.errors ?? [])
+        .filter((code) => !sections.get(heading(route))?.includes(code))
+        .map((code) => `${heading(route)}: ${code}`),
     );
     expect(missing).toEqual([]);
   });

@@ -27,16 +27,22 @@ describe('API keys on Families A and C', () => {
   });
   afterAll(() => t.close());
 
-  it.each(operations)('%s %s without a key is 401 missing_api_key with WWW-Authenticate: Bearer', async (method, path) => {
-    const response = await request(t.app)[method](path).send({});
-    expect(response.status).toBe(401);
-    expect(response.headers['www-authenticate']).toMatch(/^Bearer\b/);
-    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(response.body).toMatchObject({ status: 401, code: 'missing_api_key' });
-  });
+  it.each(operations)(
+    '%s %s without a key is 401 missing_api_key with WWW-Authenticate: Bearer',
+    async (method, path) => {
+      const response = await request(t.app)[method](path).send({});
+      expect(response.status).toBe(401);
+      expect(response.headers['www-authenticate']).toMatch(/^Bearer\b/);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.body).toMatchObject({ status: 401, code: 'missing_api_key' });
+    },
+  );
 
   it.each(operations)('%s %s with an unknown key is 401 invalid_api_key', async (method, path) => {
-    const response = await request(t.app)[method](path).set('Authorization', `Bearer tns_${'A'.repeat(43)}`).send({});
+    const response = await request(t.app)
+      [method](path)
+      .set('Authorization', `Bearer tns_${'A'.repeat(43)}`)
+      .send({});
     expect(response.status).toBe(401);
     expect(response.headers['www-authenticate']).toMatch(/^Bearer\b.*error="invalid_token"/);
     expect(response.body.code).toBe('invalid_api_key');

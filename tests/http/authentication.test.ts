@@ -18,13 +18,16 @@ describe('API keys', () => {
   });
   afterAll(() => t.close());
 
-  it.each(protectedOperations)('%s %s without a key is 401 missing_api_key with WWW-Authenticate: Bearer', async (method, path) => {
-    const response = await request(t.app)[method](path).send({});
-    expect(response.status).toBe(401);
-    expect(response.headers['www-authenticate']).toMatch(/^Bearer realm="time-navigation"$/);
-    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(response.body).toMatchObject({ status: 401, code: 'missing_api_key', type: '/problems/missing_api_key' });
-  });
+  it.each(protectedOperations)(
+    '%s %s without a key is 401 missing_api_key with WWW-Authenticate: Bearer',
+    async (method, path) => {
+      const response = await request(t.app)[method](path).send({});
+      expect(response.status).toBe(401);
+      expect(response.headers['www-authenticate']).toMatch(/^Bearer realm="time-navigation"$/);
+      expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(response.body).toMatchObject({ status: 401, code: 'missing_api_key', type: '/problems/missing_api_key' });
+    },
+  );
 
   it.each([
     ['a malformed header', 'Token abc'],
@@ -39,7 +42,10 @@ describe('API keys', () => {
   });
 
   it('authenticates before it validates, so strangers learn nothing about the input', async () => {
-    const response = await request(t.app).post('/v1/timelines').set('Content-Type', 'application/json').send('{not json');
+    const response = await request(t.app)
+      .post('/v1/timelines')
+      .set('Content-Type', 'application/json')
+      .send('{not json');
     expect(response.status).toBe(401);
   });
 

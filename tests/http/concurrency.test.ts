@@ -5,7 +5,17 @@ import { halfWrites } from '../support/consistency';
 import { call, signUpThrough } from '../support/process-client';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { provisionTestDatabase, type TestDatabase } from '../support/test-database';
-import { anchorLane, clockLane, createdId, fastForwardLane, itemLane, journeyLane, WriteLoad, type Route, type WriteKind } from '../support/write-load';
+import {
+  anchorLane,
+  clockLane,
+  createdId,
+  fastForwardLane,
+  itemLane,
+  journeyLane,
+  WriteLoad,
+  type Route,
+  type WriteKind,
+} from '../support/write-load';
 
 const MINUTE = 60_000;
 
@@ -34,7 +44,9 @@ describe('no update is lost under concurrent requests', () => {
     const before = await storedClock(t, me);
 
     const answers = await Promise.all(
-      Array.from({ length: 100 }, () => request(server).post('/v1/fast-forward').set('Authorization', me.auth).send({ duration: '1m' })),
+      Array.from({ length: 100 }, () =>
+        request(server).post('/v1/fast-forward').set('Authorization', me.auth).send({ duration: '1m' }),
+      ),
     );
 
     expect(answers.map((answer) => answer.status)).toEqual(Array(100).fill(200));
@@ -49,7 +61,9 @@ describe('no update is lost under concurrent requests', () => {
     const me = await t.signUp();
     const before = await t.prisma.traveller.findUniqueOrThrow({ where: { accountId: me.id } });
     const answers = await Promise.all(
-      Array.from({ length: 100 }, () => request(server).post('/v1/fast-forward').set('Authorization', me.auth).send({ duration: '1m' })),
+      Array.from({ length: 100 }, () =>
+        request(server).post('/v1/fast-forward').set('Authorization', me.auth).send({ duration: '1m' }),
+      ),
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(100).fill(200));
     const after = await t.prisma.traveller.findUniqueOrThrow({ where: { accountId: me.id } });
@@ -101,7 +115,12 @@ if (process.env.DATABASE_URL) {
     const both: Route = (n) => (n % 2 === 0 ? first.url : second.url);
     beforeAll(async () => {
       database = await provisionTestDatabase();
-      const env = { DATABASE_URL: database.connectionString, LOG_LEVEL: 'silent', RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_ACCOUNTS_PER_MINUTE: '0' };
+      const env = {
+        DATABASE_URL: database.connectionString,
+        LOG_LEVEL: 'silent',
+        RATE_LIMIT_PER_SECOND: '0',
+        RATE_LIMIT_ACCOUNTS_PER_MINUTE: '0',
+      };
       [first, second] = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
     }, 120_000);
     afterAll(async () => {
@@ -112,14 +131,27 @@ if (process.env.DATABASE_URL) {
 
     it('applies every write of every account once, losing none, and leaves other accounts alone', async () => {
       const bystander = await signUpThrough(first.url, 'bystander');
-      expect((await call(first.url, 'POST', '/v1/anchors', { auth: bystander.auth, body: { description: 'Mine' } })).status).toBe(201);
-      expect((await call(second.url, 'POST', '/v1/timelines', { auth: bystander.auth, body: { name: 'Mine', destination_time: '1969-07-20T20:17:40Z' } })).status).toBe(201);
+      expect(
+        (await call(first.url, 'POST', '/v1/anchors', { auth: bystander.auth, body: { description: 'Mine' } })).status,
+      ).toBe(201);
+      expect(
+        (
+          await call(second.url, 'POST', '/v1/timelines', {
+            auth: bystander.auth,
+            body: { name: 'Mine', destination_time: '1969-07-20T20:17:40Z' },
+          })
+        ).status,
+      ).toBe(201);
       const untouched = await rowsOf(database, bystander.id);
 
       const clock = await signUpThrough(first.url, 'pair-clock');
       expect((await call(second.url, 'POST', '/v1/pause-time', { auth: clock.auth })).status).toBe(200);
       const clockBefore = await pausedClock(database, clock.id);
-      const accounts = [await signUpThrough(first.url, 'pair-a'), await signUpThrough(second.url, 'pair-b'), await signUpThrough(first.url, 'pair-c')];
+      const accounts = [
+        await signUpThrough(first.url, 'pair-a'),
+        await signUpThrough(second.url, 'pair-b'),
+        await signUpThrough(first.url, 'pair-c'),
+      ];
 
       const load = new WriteLoad(both);
       await Promise.all([
@@ -139,25 +171,42 @@ if (process.env.DATABASE_URL) {
       expect((await pausedClock(database, clock.id)) - clockBefore).toBe(100 * MINUTE);
       for (const account of accounts) {
         const rows = await rowsOf(database, account.id);
-        const created = (...kinds: WriteKind[]) => kinds.flatMap((kind) => load.answered({ kind, accountId: account.id }).map(createdId)).sort();
+        const created = (...kinds: WriteKind[]) =>
+          kinds.flatMap((kind) => load.answered({ kind, accountId: account.id }).map(createdId)).sort();
         // One row per acknowledged write, under the id its answer gave, none twice.
         expect(rows.anchors.map((row) => row.id).sort()).toEqual(created('anchor'));
         expect(rows.items.map((row) => row.id).sort()).toEqual(created('item'));
         expect(rows.travels.map((row) => row.id).sort()).toEqual(created('travel', 'moment'));
-        expect(rows.timelines.map((row) => row.id).filter((id) => id !== 'primary').sort()).toEqual(created('timeline'));
+        expect(
+          rows.timelines
+            .map((row) => row.id)
+            .filter((id) => id !== 'primary')
+            .sort(),
+        ).toEqual(created('timeline'));
         // Every journey ended at home with its item carried, by whichever process.
-        expect(rows.timelines.filter((row) => row.id !== 'primary').map((row) => row.status)).toEqual(Array(6).fill('completed'));
+        expect(rows.timelines.filter((row) => row.id !== 'primary').map((row) => row.status)).toEqual(
+          Array(6).fill('completed'),
+        );
         expect(rows.items.filter((row) => row.carriedHomeBy !== null)).toHaveLength(6);
         expect(rows.traveller).toMatchObject({ timelineId: 'primary', journeyTravelId: null, clockPaused: false });
       }
-      expect(await halfWrites(database.prisma, [clock, ...accounts].map((account) => account.id))).toEqual([]);
+      expect(
+        await halfWrites(
+          database.prisma,
+          [clock, ...accounts].map((account) => account.id),
+        ),
+      ).toEqual([]);
       expect(await rowsOf(database, bystander.id)).toEqual(untouched);
     }, 180_000);
 
     it('pauses or resumes a clock once when both processes are asked at the same moment', async () => {
       const me = await signUpThrough(first.url, 'pair-pause');
       const all = (path: string) =>
-        Promise.all(Array.from({ length: 10 }, (_, n) => call(both(n), 'POST', path, { auth: me.auth }).then((answer) => answer.body.code ?? answer.status)));
+        Promise.all(
+          Array.from({ length: 10 }, (_, n) =>
+            call(both(n), 'POST', path, { auth: me.auth }).then((answer) => answer.body.code ?? answer.status),
+          ),
+        );
       const pauses = await all('/v1/pause-time');
       expect(pauses.sort()).toEqual([200, ...Array(9).fill('clock_already_paused')].sort());
       const resumes = await all('/v1/resume-time');
@@ -166,13 +215,20 @@ if (process.env.DATABASE_URL) {
     }, 60_000);
 
     it('acts once per Idempotency-Key when retries reach both processes at once', async () => {
-      const [me, other] = [await signUpThrough(first.url, 'pair-keys'), await signUpThrough(second.url, 'pair-keys-other')];
+      const [me, other] = [
+        await signUpThrough(first.url, 'pair-keys'),
+        await signUpThrough(second.url, 'pair-keys-other'),
+      ];
       expect((await call(first.url, 'POST', '/v1/pause-time', { auth: me.auth })).status).toBe(200);
       const clockBefore = await pausedClock(database, me.id);
       const requests: { path: string; body: unknown; key: string }[] = Array.from({ length: 8 }, (_, n) => [
         { path: '/v1/anchors', body: { description: `Keyed anchor ${n}` }, key: `anchor-${n}` },
         { path: '/v1/items', body: { description: `Keyed item ${n}` }, key: `item-${n}` },
-        { path: '/v1/timelines', body: { name: `Keyed ${n}`, destination_time: '1969-07-20T20:17:40Z' }, key: `timeline-${n}` },
+        {
+          path: '/v1/timelines',
+          body: { name: `Keyed ${n}`, destination_time: '1969-07-20T20:17:40Z' },
+          key: `timeline-${n}`,
+        },
         { path: '/v1/fast-forward', body: { duration: '1m' }, key: `forward-${n}` },
       ]).flat();
 
@@ -180,21 +236,43 @@ if (process.env.DATABASE_URL) {
       const copies = await Promise.all(
         requests.map(async (sent, index) => ({
           sent,
-          mine: await Promise.all(Array.from({ length: 6 }, (_, n) => call(both(n), 'POST', sent.path, { auth: me.auth, body: sent.body, idempotencyKey: sent.key }))),
-          theirs: await call(both(index + 1), 'POST', sent.path, { auth: other.auth, body: sent.body, idempotencyKey: sent.key }),
+          mine: await Promise.all(
+            Array.from({ length: 6 }, (_, n) =>
+              call(both(n), 'POST', sent.path, { auth: me.auth, body: sent.body, idempotencyKey: sent.key }),
+            ),
+          ),
+          theirs: await call(both(index + 1), 'POST', sent.path, {
+            auth: other.auth,
+            body: sent.body,
+            idempotencyKey: sent.key,
+          }),
         })),
       );
 
       for (const [index, { sent, mine, theirs }] of copies.entries()) {
-        const acted = mine.filter((answer) => answer.status < 300 && answer.headers['idempotent-replayed'] === undefined);
+        const acted = mine.filter(
+          (answer) => answer.status < 300 && answer.headers['idempotent-replayed'] === undefined,
+        );
         expect({ key: sent.key, acted: acted.length }).toEqual({ key: sent.key, acted: 1 });
         for (const answer of mine) {
           if (answer.status === 409) expect(answer.body.code).toBe('idempotency_key_in_use');
-          else expect({ status: answer.status, body: answer.body }).toEqual({ status: acted[0].status, body: acted[0].body });
+          else
+            expect({ status: answer.status, body: answer.body }).toEqual({
+              status: acted[0].status,
+              body: acted[0].body,
+            });
         }
         // Once the first answer is kept, any retry, to either process, gets it.
-        const retry = await call(both(index), 'POST', sent.path, { auth: me.auth, body: sent.body, idempotencyKey: sent.key });
-        expect(retry).toMatchObject({ status: acted[0].status, body: acted[0].body, headers: { 'idempotent-replayed': 'true' } });
+        const retry = await call(both(index), 'POST', sent.path, {
+          auth: me.auth,
+          body: sent.body,
+          idempotencyKey: sent.key,
+        });
+        expect(retry).toMatchObject({
+          status: acted[0].status,
+          body: acted[0].body,
+          headers: { 'idempotent-replayed': 'true' },
+        });
         // The same key of another account is its own: it acted there too, for that account.
         expect(theirs.headers['idempotent-replayed']).toBeUndefined();
         expect(theirs.status).toBe(acted[0].status);

@@ -29,7 +29,10 @@ describe('dashboard: signing up, in and out', () => {
     expect(cookie).toMatch(/SameSite=Lax/);
     expect(cookie).not.toMatch(/Secure/);
     const key = freshKeyOf(response.text);
-    const anchor = await request(t.app).post('/v1/anchors').set('Authorization', `Bearer ${key}`).send({ description: 'Home' });
+    const anchor = await request(t.app)
+      .post('/v1/anchors')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ description: 'Home' });
     expect(anchor.status).toBe(201);
 
     const account = await t.prisma.account.findUniqueOrThrow({ where: { email } });
@@ -50,13 +53,26 @@ describe('dashboard: signing up, in and out', () => {
     const browser = aBrowser(t);
     expect((await browser.signUp('not-an-email')).status).toBe(400);
     const page = await browser.get('/signup');
-    const short = await browser.post('/signup', { csrf: csrfOf(page.text), email: uniqueEmail(), password: 'short', next: '/dashboard' });
+    const short = await browser.post('/signup', {
+      csrf: csrfOf(page.text),
+      email: uniqueEmail(),
+      password: 'short',
+      next: '/dashboard',
+    });
     expect(short.status).toBe(400);
     expect(short.text).toContain('password must be 8 to 256 characters long');
-    for (const [password, why] of [['12345678', 'most used ones in breached password lists'], ['        ', 'only white space']]) {
+    for (const [password, why] of [
+      ['12345678', 'most used ones in breached password lists'],
+      ['        ', 'only white space'],
+    ]) {
       const accounts = await t.prisma.account.count();
       const form = await browser.get('/signup');
-      const weak = await browser.post('/signup', { csrf: csrfOf(form.text), email: uniqueEmail(), password, next: '/dashboard' });
+      const weak = await browser.post('/signup', {
+        csrf: csrfOf(form.text),
+        email: uniqueEmail(),
+        password,
+        next: '/dashboard',
+      });
       expect(weak.status).toBe(400);
       expect(weak.text).toContain(why);
       expect(await t.prisma.account.count()).toBe(accounts);
@@ -124,7 +140,9 @@ describe('dashboard: signing up, in and out', () => {
     const account = await t.signUp();
     const verify = jest.spyOn(ScryptCredentialHasher.prototype, 'verifyPassword');
     try {
-      const answers = await Promise.all(Array.from({ length: 30 }, (_, n) => aBrowser(t).logIn(account.email, `guess ${n}`)));
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, n) => aBrowser(t).logIn(account.email, `guess ${n}`)),
+      );
       expect(answers.every((answer) => answer.status === 401)).toBe(true);
       expect(verify.mock.calls.length).toBeLessThanOrEqual(5);
     } finally {
@@ -138,7 +156,10 @@ describe('dashboard: signing up, in and out', () => {
     await browser.signUp();
     const docs = await browser.get('/docs');
     const consoleKey = /"apiKey":"(tns_[^"]+)"/.exec(docs.text)?.[1] ?? '';
-    expect((await request(t.app).post('/v1/anchors').set('Authorization', `Bearer ${consoleKey}`).send({ description: 'x' })).status).toBe(201);
+    expect(
+      (await request(t.app).post('/v1/anchors').set('Authorization', `Bearer ${consoleKey}`).send({ description: 'x' }))
+        .status,
+    ).toBe(201);
 
     const out = await browser.submit('/logout');
     expect(out.status).toBe(303);
@@ -146,7 +167,10 @@ describe('dashboard: signing up, in and out', () => {
     expect(setCookie(out, 'tns_session')).toMatch(/Expires=Thu, 01 Jan 1970/);
 
     expect((await browser.get('/dashboard')).headers.location).toBe('/login?next=/dashboard');
-    expect((await request(t.app).post('/v1/anchors').set('Authorization', `Bearer ${consoleKey}`).send({ description: 'x' })).status).toBe(401);
+    expect(
+      (await request(t.app).post('/v1/anchors').set('Authorization', `Bearer ${consoleKey}`).send({ description: 'x' }))
+        .status,
+    ).toBe(401);
   });
 
   it('ends a session after 12 hours idle, and its console key with it', async () => {
@@ -158,11 +182,17 @@ describe('dashboard: signing up, in and out', () => {
     expect((await browser.get('/dashboard')).status).toBe(200); // activity moves the idle limit
     t.clock.advanceMinutes(11 * 60);
     expect((await browser.get('/dashboard')).status).toBe(200);
-    expect((await request(t.app).post('/v1/anchors').set('Authorization', `Bearer ${consoleKey}`).send({ description: 'x' })).status).toBe(201);
+    expect(
+      (await request(t.app).post('/v1/anchors').set('Authorization', `Bearer ${consoleKey}`).send({ description: 'x' }))
+        .status,
+    ).toBe(201);
 
     t.clock.advanceMinutes(12 * 60);
     // Expired before anyone looks at the session again: the key's own expiry refuses it.
-    expect((await request(t.app).post('/v1/anchors').set('Authorization', `Bearer ${consoleKey}`).send({ description: 'x' })).status).toBe(401);
+    expect(
+      (await request(t.app).post('/v1/anchors').set('Authorization', `Bearer ${consoleKey}`).send({ description: 'x' }))
+        .status,
+    ).toBe(401);
     const page = await browser.get('/dashboard');
     expect(page.status).toBe(303);
     expect(page.headers.location).toBe('/login?next=/dashboard');
@@ -193,11 +223,16 @@ describe('dashboard: cross-site request forgery', () => {
     const browser = aBrowser(t);
     await browser.get('/login');
     expect((await browser.post('/login', { email: account.email, password: PASSWORD })).status).toBe(403);
-    expect((await browser.post('/login', { csrf: 'forged', email: account.email, password: PASSWORD })).status).toBe(403);
+    expect((await browser.post('/login', { csrf: 'forged', email: account.email, password: PASSWORD })).status).toBe(
+      403,
+    );
     // A token copied from another browser does not fit this browser's form cookie.
     const other = csrfOf((await aBrowser(t).get('/login')).text);
     expect((await browser.post('/login', { csrf: other, email: account.email, password: PASSWORD })).status).toBe(403);
-    const cookieless = await request(t.app).post('/login').type('form').send({ csrf: other, email: account.email, password: PASSWORD });
+    const cookieless = await request(t.app)
+      .post('/login')
+      .type('form')
+      .send({ csrf: other, email: account.email, password: PASSWORD });
     expect(cookieless.status).toBe(403);
     expect(await t.prisma.session.count()).toBe(0);
   });
@@ -206,9 +241,13 @@ describe('dashboard: cross-site request forgery', () => {
     const account = await t.signUp();
     const browser = aBrowser(t);
     const csrf = csrfOf((await browser.get('/login')).text);
-    const crossOrigin = await browser.post('/login', { csrf, email: account.email, password: PASSWORD }).set('Origin', 'https://evil.example');
+    const crossOrigin = await browser
+      .post('/login', { csrf, email: account.email, password: PASSWORD })
+      .set('Origin', 'https://evil.example');
     expect(crossOrigin.status).toBe(403);
-    const crossSite = await browser.post('/login', { csrf, email: account.email, password: PASSWORD }).set('Sec-Fetch-Site', 'cross-site');
+    const crossSite = await browser
+      .post('/login', { csrf, email: account.email, password: PASSWORD })
+      .set('Sec-Fetch-Site', 'cross-site');
     expect(crossSite.status).toBe(403);
     const sameOrigin = await browser
       .post('/login', { csrf, email: account.email, password: PASSWORD })
@@ -223,7 +262,9 @@ describe('dashboard: cross-site request forgery', () => {
     expect((await browser.post('/dashboard/keys', { name: 'x' })).status).toBe(403);
     expect((await browser.post('/dashboard/keys', { name: 'x', csrf: 'wrong' })).status).toBe(403);
     const csrf = csrfOf((await browser.get('/dashboard')).text);
-    expect((await browser.post('/dashboard/keys', { name: 'x', csrf }).set('Origin', 'https://evil.example')).status).toBe(403);
+    expect(
+      (await browser.post('/dashboard/keys', { name: 'x', csrf }).set('Origin', 'https://evil.example')).status,
+    ).toBe(403);
     // Another session's token does not fit this session.
     const other = aBrowser(t);
     await other.signUp();

@@ -45,7 +45,9 @@ describe('dashboard: API keys', () => {
 
     const unnamed = await browser.submit('/dashboard/keys', { name: '' });
     expect(unnamed.status).toBe(201);
-    expect((await t.prisma.apiKey.findFirstOrThrow({ where: { prefix: freshKeyOf(unnamed.text).slice(0, 12) } })).name).toBeNull();
+    expect(
+      (await t.prisma.apiKey.findFirstOrThrow({ where: { prefix: freshKeyOf(unnamed.text).slice(0, 12) } })).name,
+    ).toBeNull();
   });
 
   it('rolls a key: the old one is refused at once, the new one works and keeps the name', async () => {
@@ -89,7 +91,8 @@ describe('dashboard: API keys', () => {
 
   it('shows when each key was created and last used, recording use at most once a minute', async () => {
     const { browser, first } = await signedIn();
-    const lastUsed = async () => (await t.prisma.apiKey.findFirstOrThrow({ where: { prefix: first.slice(0, 12) } })).lastUsedAt;
+    const lastUsed = async () =>
+      (await t.prisma.apiKey.findFirstOrThrow({ where: { prefix: first.slice(0, 12) } })).lastUsedAt;
     expect(await lastUsed()).toBeNull();
     expect((await browser.get('/dashboard')).text).toContain('never');
 
@@ -109,7 +112,10 @@ describe('dashboard: API keys', () => {
 
   it('does not roll the console key of a session', async () => {
     const { browser } = await signedIn();
-    const consoleKey = await t.prisma.apiKey.findFirstOrThrow({ where: { name: 'console (session)', revokedAt: null }, orderBy: { createdAt: 'desc' } });
+    const consoleKey = await t.prisma.apiKey.findFirstOrThrow({
+      where: { name: 'console (session)', revokedAt: null },
+      orderBy: { createdAt: 'desc' },
+    });
     const response = await browser.submit(`/dashboard/keys/${consoleKey.id}/roll`);
     expect(response.status).toBe(409);
   });

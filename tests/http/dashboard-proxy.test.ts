@@ -54,7 +54,9 @@ describe('dashboard without TRUST_PROXY', () => {
 
 function cookieNamed(response: request.Response, name: string): string {
   const cookies: unknown = response.headers['set-cookie'];
-  const found = Array.isArray(cookies) ? cookies.find((cookie: unknown) => typeof cookie === 'string' && cookie.startsWith(`${name}=`)) : undefined;
+  const found = Array.isArray(cookies)
+    ? cookies.find((cookie: unknown) => typeof cookie === 'string' && cookie.startsWith(`${name}=`))
+    : undefined;
   if (typeof found !== 'string') throw new Error(`no ${name} cookie set`);
   return found;
 }

@@ -4,7 +4,11 @@ import request from 'supertest';
 import { buildContainer } from '../../src/composition/container';
 import { DatabaseAvailability } from '../../src/infrastructure/database/database-availability';
 import { EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded-postgres';
-import { createDatabaseClients, isDatabaseUnavailable, type PrismaClient } from '../../src/infrastructure/database/prisma-client';
+import {
+  createDatabaseClients,
+  isDatabaseUnavailable,
+  type PrismaClient,
+} from '../../src/infrastructure/database/prisma-client';
 import { LruVerifiedKeyCache } from '../../src/infrastructure/api-key-cache/lru-verified-key-cache';
 import { databaseReadiness } from '../../src/infrastructure/database/readiness';
 import { createApp } from '../../src/interfaces/http/app';
@@ -43,7 +47,9 @@ describe('when the database is down', () => {
   });
 
   it('answers 503 with Retry-After quickly, keeps no answer under an Idempotency-Key, fails /readyz, stays up, and recovers by itself', async () => {
-    const signUp = await request(app).post('/v1/accounts').send({ email: `outage-${Date.now()}@example.com`, password: 'correct horse battery' });
+    const signUp = await request(app)
+      .post('/v1/accounts')
+      .send({ email: `outage-${Date.now()}@example.com`, password: 'correct horse battery' });
     expect(signUp.status).toBe(201);
     const auth = `Bearer ${signUp.body.api_key}`;
     expect((await request(app).get('/readyz')).status).toBe(200);
@@ -58,9 +64,17 @@ describe('when the database is down', () => {
     expect(down.body).toMatchObject({ status: 503, code: 'service_unavailable' });
     expect(Date.now() - started).toBeLessThan(10_000);
     const notReady = await request(app).get('/readyz');
-    expect([notReady.status, notReady.body]).toEqual([503, { status: 'not ready', reason: 'the database does not answer' }]);
+    expect([notReady.status, notReady.body]).toEqual([
+      503,
+      { status: 'not ready', reason: 'the database does not answer' },
+    ]);
     // A keyed write refused by the outage keeps no answer under its key: sent again later, it runs.
-    const keyed = () => request(app).post('/v1/anchors').set('Authorization', auth).set('Idempotency-Key', 'during-outage').send({ description: 'Keyed' });
+    const keyed = () =>
+      request(app)
+        .post('/v1/anchors')
+        .set('Authorization', auth)
+        .set('Idempotency-Key', 'during-outage')
+        .send({ description: 'Keyed' });
     expect((await keyed()).status).toBe(503);
     expect((await request(app).get('/healthz')).status).toBe(200); // the process is alive
 
@@ -107,13 +121,16 @@ describe('when the database stops answering', () => {
       ...(process.env.DATABASE_URL ? {} : { maxConnections: EMBEDDED_POOL_SIZE }),
     });
     prisma = clients.prisma;
-    app = createApp(buildContainer({ prisma, sql: clients.sql, verifiedKeyCache: new LruVerifiedKeyCache({ maxEntries: 10 }) }), {
-      formSecret: randomBytes(32).toString('base64url'),
-      readiness: databaseReadiness(prisma),
-      isUnavailable: isDatabaseUnavailable,
-      onUnavailable: availability.lost,
-      logger,
-    });
+    app = createApp(
+      buildContainer({ prisma, sql: clients.sql, verifiedKeyCache: new LruVerifiedKeyCache({ maxEntries: 10 }) }),
+      {
+        formSecret: randomBytes(32).toString('base64url'),
+        readiness: databaseReadiness(prisma),
+        isUnavailable: isDatabaseUnavailable,
+        onUnavailable: availability.lost,
+        logger,
+      },
+    );
   });
 
   afterAll(async () => {
@@ -130,23 +147,40 @@ describe('when the database stops answering', () => {
   };
 
   it('answers 503 with Retry-After within the bound, fails /readyz, drops the stalled connections, logs a line per request, and recovers by itself', async () => {
-    const signUp = await request(app).post('/v1/accounts').send({ email: `freeze-${Date.now()}@example.com`, password: 'correct horse battery' });
+    const signUp = await request(app)
+      .post('/v1/accounts')
+      .send({ email: `freeze-${Date.now()}@example.com`, password: 'correct horse battery' });
     expect(signUp.status).toBe(201);
     const auth = `Bearer ${signUp.body.api_key}`;
-    expect((await request(app).post('/v1/anchors').set('Authorization', auth).send({ description: 'Before' })).status).toBe(201);
+    expect(
+      (await request(app).post('/v1/anchors').set('Authorization', auth).send({ description: 'Before' })).status,
+    ).toBe(201);
 
     const before = lines.length;
     proxy.freeze();
-    const keyed = () => request(app).post('/v1/anchors').set('Authorization', auth).set('Idempotency-Key', 'during-freeze').send({ description: 'Keyed' });
+    const keyed = () =>
+      request(app)
+        .post('/v1/anchors')
+        .set('Authorization', auth)
+        .set('Idempotency-Key', 'during-freeze')
+        .send({ description: 'Keyed' });
     const answers = await Promise.all([
       timed(() => request(app).get('/timelines').set('Authorization', auth)),
       timed(() => request(app).post('/v1/anchors').set('Authorization', auth).send({ description: 'While frozen' })),
       timed(() => request(app).post('/v1/pause-time').set('Authorization', auth).send({})),
       timed(keyed),
-      timed(() => request(app).post('/v1/accounts').send({ email: `frozen-${Date.now()}@example.com`, password: 'correct horse battery' })),
+      timed(() =>
+        request(app)
+          .post('/v1/accounts')
+          .send({ email: `frozen-${Date.now()}@example.com`, password: 'correct horse battery' }),
+      ),
     ]);
     for (const { response, ms } of answers) {
-      expect([response.status, response.headers['retry-after'], response.body.code]).toEqual([503, '5', 'service_unavailable']);
+      expect([response.status, response.headers['retry-after'], response.body.code]).toEqual([
+        503,
+        '5',
+        'service_unavailable',
+      ]);
       expect(ms).toBeLessThan(BOUND_MS);
     }
     const notReady = await timed(() => request(app).get('/readyz'));
@@ -171,22 +205,34 @@ describe('when the database stops answering', () => {
     const again = await keyed();
     expect([again.status, again.headers['idempotent-replayed']]).toEqual([201, undefined]);
     expect((await keyed()).headers['idempotent-replayed']).toBe('true');
-    const anchors = await database.prisma.anchor.findMany({ where: { accountId: signUp.body.id }, orderBy: { createdAt: 'asc' } });
+    const anchors = await database.prisma.anchor.findMany({
+      where: { accountId: signUp.body.id },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(anchors.map((anchor) => anchor.description)).toEqual(['Before', 'Keyed']);
     // Back: one line says so, then the requests' own lines.
     const back = lines.slice(thawed);
     expect(back[0]?.msg).toBe('database available again');
-    expect(back.slice(1).map((line) => [line.level, line.msg])).toEqual(Array.from({ length: 4 }, () => [30, 'request completed']));
+    expect(back.slice(1).map((line) => [line.level, line.msg])).toEqual(
+      Array.from({ length: 4 }, () => [30, 'request completed']),
+    );
   }, 60_000);
 
   it('keeps no answer that did not commit when only the answers are lost: the keyed write is refused as in use, nothing acted', async () => {
-    const signUp = await request(app).post('/v1/accounts').send({ email: `answers-${Date.now()}@example.com`, password: 'correct horse battery' });
+    const signUp = await request(app)
+      .post('/v1/accounts')
+      .send({ email: `answers-${Date.now()}@example.com`, password: 'correct horse battery' });
     const auth = `Bearer ${signUp.body.api_key}`;
     expect((await request(app).get('/timelines').set('Authorization', auth)).status).toBe(200);
 
     // The database acts on what it receives; the service hears nothing back.
     proxy.freeze('answers');
-    const keyed = () => request(app).post('/v1/anchors').set('Authorization', auth).set('Idempotency-Key', 'answer-lost').send({ description: 'Lost' });
+    const keyed = () =>
+      request(app)
+        .post('/v1/anchors')
+        .set('Authorization', auth)
+        .set('Idempotency-Key', 'answer-lost')
+        .send({ description: 'Lost' });
     const lost = await timed(keyed);
     expect([lost.response.status, lost.response.headers['retry-after']]).toEqual([503, '5']);
     expect(lost.ms).toBeLessThan(BOUND_MS);
@@ -198,7 +244,9 @@ describe('when the database stops answering', () => {
     const retry = await keyed();
     expect([retry.status, retry.body.code]).toEqual([409, 'idempotency_key_in_use']);
     expect(Number(retry.headers['retry-after'])).toBeGreaterThan(200);
-    const claim = await database.prisma.idempotencyKey.findFirstOrThrow({ where: { accountId: signUp.body.id, key: 'answer-lost' } });
+    const claim = await database.prisma.idempotencyKey.findFirstOrThrow({
+      where: { accountId: signUp.body.id, key: 'answer-lost' },
+    });
     expect(claim.responseStatus).toBeNull();
     expect(await database.prisma.anchor.count({ where: { accountId: signUp.body.id } })).toBe(0);
   }, 60_000);

@@ -29,7 +29,10 @@ describe('/docs: the try-it console', () => {
     const key = /"apiKey":"(tns_[A-Za-z0-9_-]{43})"/.exec(page.text)?.[1] ?? '';
     expect(key).not.toBe('');
 
-    const anchor = await request(t.app).post('/v1/anchors').set('Authorization', `Bearer ${key}`).send({ description: 'From the console' });
+    const anchor = await request(t.app)
+      .post('/v1/anchors')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ description: 'From the console' });
     expect(anchor.status).toBe(201);
     // The same key on every visit of the session, without it being stored.
     expect((await browser.get('/docs')).text).toContain(key);

@@ -8,7 +8,13 @@ function expectProblem(response: request.Response, status: number, code: string)
   expect(response.status).toBe(status);
   expect(response.headers['content-type']).toMatch(/^application\/problem\+json; charset=utf-8$/);
   expect(response.body).toEqual(
-    expect.objectContaining({ type: `/problems/${code}`, title: expect.any(String), status, detail: expect.any(String), code }),
+    expect.objectContaining({
+      type: `/problems/${code}`,
+      title: expect.any(String),
+      status,
+      detail: expect.any(String),
+      code,
+    }),
   );
   expect(JSON.stringify(response.body)).not.toMatch(/\bat .+\.(ts|js):\d+/); // no stack trace
 }
@@ -44,24 +50,61 @@ describe('errors are RFC 9457 problems with stable codes', () => {
     ['a JSON string', '/v1/anchors', '"text"', '(body)'],
     ['a missing field', '/v1/timelines', { destination_time: '2020-01-01T00:00:00Z' }, 'name'],
     ['a wrong type', '/v1/timelines', { name: 7, destination_time: '2020-01-01T00:00:00Z' }, 'name'],
-    ['an unknown field', '/v1/timelines', { name: 'x', destination_time: '2020-01-01T00:00:00Z', colour: 'red' }, 'colour'],
+    [
+      'an unknown field',
+      '/v1/timelines',
+      { name: 'x', destination_time: '2020-01-01T00:00:00Z', colour: 'red' },
+      'colour',
+    ],
     ['an unparseable date-time', '/v1/timelines', { name: 'x', destination_time: 'yesterday' }, 'destination_time'],
-    ['an impossible date', '/v1/timelines', { name: 'x', destination_time: '2023-02-29T00:00:00Z' }, 'destination_time'],
+    [
+      'an impossible date',
+      '/v1/timelines',
+      { name: 'x', destination_time: '2023-02-29T00:00:00Z' },
+      'destination_time',
+    ],
     ['a year out of range', '/v1/anchors', { timestamp: '0000-12-31T00:00:00Z', description: 'x' }, 'timestamp'],
-    ['a bad window', '/v1/timelines', { name: 'x', destination_time: '2020-01-01T00:00:00Z', window: '12 hours' }, 'window'],
+    [
+      'a bad window',
+      '/v1/timelines',
+      { name: 'x', destination_time: '2020-01-01T00:00:00Z', window: '12 hours' },
+      'window',
+    ],
     ['a non-string id', '/v1/travels', { destination: 5 }, 'destination'],
-    ['a non-string item id', '/v1/travels', { destination: 'primary', items_transported: ['itm_x', 3] }, 'items_transported'],
+    [
+      'a non-string item id',
+      '/v1/travels',
+      { destination: 'primary', items_transported: ['itm_x', 3] },
+      'items_transported',
+    ],
     ['null where a string belongs', '/v1/items', { description: null }, 'description'],
     ['an empty description', '/v1/items', { description: '' }, 'description'],
-    ['a mixed proposed change', '/v1/paradox-checks', { timeline_id: 'primary', proposed_changes: [{ event: 'e', item_id: 'itm_x' }] }, 'proposed_changes[0].item_id'],
-    ['a proposed change without time', '/v1/paradox-checks', { timeline_id: 'primary', proposed_changes: [{ event: 'e' }] }, 'proposed_changes[0].time'],
-    ['a proposed change that is not an object', '/v1/paradox-checks', { timeline_id: 'primary', proposed_changes: ['e'] }, 'proposed_changes[0]'],
+    [
+      'a mixed proposed change',
+      '/v1/paradox-checks',
+      { timeline_id: 'primary', proposed_changes: [{ event: 'e', item_id: 'itm_x' }] },
+      'proposed_changes[0].item_id',
+    ],
+    [
+      'a proposed change without time',
+      '/v1/paradox-checks',
+      { timeline_id: 'primary', proposed_changes: [{ event: 'e' }] },
+      'proposed_changes[0].time',
+    ],
+    [
+      'a proposed change that is not an object',
+      '/v1/paradox-checks',
+      { timeline_id: 'primary', proposed_changes: ['e'] },
+      'proposed_changes[0]',
+    ],
   ])('answers %s with 400 validation_failed naming the field', async (_case, path, body, field) => {
     const response = await post(path)
       .set('Content-Type', 'application/json')
       .send(typeof body === 'string' ? body : JSON.stringify(body));
     expectProblem(response, 400, 'validation_failed');
-    expect(response.body.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field, message: expect.any(String) })]));
+    expect(response.body.errors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ field, message: expect.any(String) })]),
+    );
   });
 
   it('refuses a bad query parameter of GET /timelines', async () => {

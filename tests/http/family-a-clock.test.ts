@@ -1,4 +1,13 @@
-import { asAccount, DAY, fieldsAtFault, HOUR, MINUTE, plusMs, SPEC_DATE_TIME, type AccountClient } from '../support/http/as-account';
+import {
+  asAccount,
+  DAY,
+  fieldsAtFault,
+  HOUR,
+  MINUTE,
+  plusMs,
+  SPEC_DATE_TIME,
+  type AccountClient,
+} from '../support/http/as-account';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 
 // Family A's clock: pause, resume, fast-forward and rewind (spec "Flow of time").
@@ -105,7 +114,9 @@ describe('Family A: the flow of time', () => {
       expect(response.body.status).toEqual(expect.stringContaining(duration));
       expect(response.body.new_time).toMatch(SPEC_DATE_TIME);
       expect(response.body.new_time).toBe(plusMs('2020-02-28T12:00:00Z', ms));
-      expect((await a.traveller()).clockReading.toISOString()).toBe(plusMs('2020-02-28T12:00:00Z', ms).replace('Z', '.000Z'));
+      expect((await a.traveller()).clockReading.toISOString()).toBe(
+        plusMs('2020-02-28T12:00:00Z', ms).replace('Z', '.000Z'),
+      );
     });
 
     it.each([
@@ -150,21 +161,24 @@ describe('Family A: the flow of time', () => {
         ['5M (upper case)', '5M'],
         ['5 as a number', 5],
         ['an empty string', ''],
-      ])('%s: 400 validation_failed naming duration, listing the accepted forms; clock unchanged', async (_case, duration) => {
-        const a = await pausedAt('2024-06-01T00:00:00Z');
-        const before = await a.traveller();
+      ])(
+        '%s: 400 validation_failed naming duration, listing the accepted forms; clock unchanged',
+        async (_case, duration) => {
+          const a = await pausedAt('2024-06-01T00:00:00Z');
+          const before = await a.traveller();
 
-        const response = await a.post(path, { duration });
+          const response = await a.post(path, { duration });
 
-        expect(response.status).toBe(400);
-        expect(response.body.code).toBe('validation_failed');
-        expect(fieldsAtFault(response.body)).toEqual(['duration']);
-        const message: string = response.body.errors[0].message;
-        expect(message).toContain("'<n>m'");
-        expect(message).toContain("'<n>h'");
-        expect(message).toContain("'<n>d'");
-        expect(await a.traveller()).toEqual(before);
-      });
+          expect(response.status).toBe(400);
+          expect(response.body.code).toBe('validation_failed');
+          expect(fieldsAtFault(response.body)).toEqual(['duration']);
+          const message: string = response.body.errors[0].message;
+          expect(message).toContain("'<n>m'");
+          expect(message).toContain("'<n>h'");
+          expect(message).toContain("'<n>d'");
+          expect(await a.traveller()).toEqual(before);
+        },
+      );
     });
 
     it.each([{}, { duration: null }])('refuses %j with 400: duration is required', async (body) => {

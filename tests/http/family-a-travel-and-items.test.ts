@@ -20,7 +20,10 @@ describe('Family A: travel, anchors, items and checks', () => {
   describe('POST /v1/travel', () => {
     it('moves the clock and the traveller to the moment and place', async () => {
       const a = await newAccount();
-      const response = await a.post('/v1/travel', { destination_time: '1969-07-20T20:17:40Z', location: 'Sea of Tranquility' });
+      const response = await a.post('/v1/travel', {
+        destination_time: '1969-07-20T20:17:40Z',
+        location: 'Sea of Tranquility',
+      });
 
       expect(response.status).toBe(200);
       expectStatusText(response.body);
@@ -41,7 +44,10 @@ describe('Family A: travel, anchors, items and checks', () => {
 
     it('answers in UTC, to the second, whatever offset and fraction the request used', async () => {
       const a = await newAccount();
-      const response = await a.post('/v1/travel', { destination_time: '1815-06-18T13:30:15.987+02:00', location: 'Waterloo' });
+      const response = await a.post('/v1/travel', {
+        destination_time: '1815-06-18T13:30:15.987+02:00',
+        location: 'Waterloo',
+      });
       expect(response.status).toBe(200);
       expect(response.body.current_time).toBe('1815-06-18T11:30:15Z');
     });
@@ -68,7 +74,10 @@ describe('Family A: travel, anchors, items and checks', () => {
   describe('POST /v1/set-anchor and POST /v1/return', () => {
     it('sets an anchor and answers its anchor_id with a status', async () => {
       const a = await newAccount();
-      const response = await a.post('/v1/set-anchor', { timestamp: '2015-10-21T16:29:00Z', description: 'Hill Valley' });
+      const response = await a.post('/v1/set-anchor', {
+        timestamp: '2015-10-21T16:29:00Z',
+        description: 'Hill Valley',
+      });
 
       expect(response.status).toBe(200);
       expectStatusText(response.body);
@@ -100,14 +109,21 @@ describe('Family A: travel, anchors, items and checks', () => {
     it('returns to the anchor: its time, its place', async () => {
       const a = await newAccount();
       await a.post('/v1/travel', { destination_time: '1889-05-06T10:00:00Z', location: 'Paris' });
-      const anchor = await a.post('/v1/set-anchor', { timestamp: '1889-05-06T10:00:00Z', description: 'Exposition opens' });
+      const anchor = await a.post('/v1/set-anchor', {
+        timestamp: '1889-05-06T10:00:00Z',
+        description: 'Exposition opens',
+      });
       await a.post('/v1/travel', { destination_time: '2024-01-01T00:00:00Z', location: 'Tokyo' });
 
       const response = await a.post('/v1/return', { anchor_id: anchor.body.anchor_id });
 
       expect(response.status).toBe(200);
       expectStatusText(response.body);
-      expect(response.body).toMatchObject({ current_time: '1889-05-06T10:00:00Z', location: 'Paris', timeline_id: 'primary' });
+      expect(response.body).toMatchObject({
+        current_time: '1889-05-06T10:00:00Z',
+        location: 'Paris',
+        timeline_id: 'primary',
+      });
       const traveller = await a.traveller();
       expect(traveller.location).toBe('Paris');
       expect(Math.abs(traveller.clockReading.getTime() - Date.parse('1889-05-06T10:00:00Z'))).toBeLessThan(1_000);
@@ -118,7 +134,10 @@ describe('Family A: travel, anchors, items and checks', () => {
       const before = await a.traveller();
       const response = await a.post('/v1/return', { anchor_id: 'anc_ffffffffffffffffffffffffffffffff' });
       expect(response.status).toBe(404);
-      expect(response.body).toMatchObject({ code: 'anchor_not_found', anchor_id: 'anc_ffffffffffffffffffffffffffffffff' });
+      expect(response.body).toMatchObject({
+        code: 'anchor_not_found',
+        anchor_id: 'anc_ffffffffffffffffffffffffffffffff',
+      });
       expect(await a.traveller()).toEqual(before);
     });
 
@@ -149,7 +168,12 @@ describe('Family A: travel, anchors, items and checks', () => {
       expect(response.body.item_id).toMatch(/^itm_[0-9a-f]{32}$/);
       expect(response.body.item_details).toEqual({ description: 'Roman coin', retrieved_at: '0044-03-15T11:00:00Z' });
       const stored = await t.prisma.item.findFirstOrThrow({ where: { id: response.body.item_id } });
-      expect(stored).toMatchObject({ description: 'Roman coin', location: 'Forum', timelineId: 'primary', carriedHomeBy: null });
+      expect(stored).toMatchObject({
+        description: 'Roman coin',
+        location: 'Forum',
+        timelineId: 'primary',
+        carriedHomeBy: null,
+      });
     });
 
     it('answers the same item when asked again, registering no copy', async () => {
@@ -192,7 +216,10 @@ describe('Family A: travel, anchors, items and checks', () => {
       await a.post('/v1/travel', { destination_time: '1500-01-02T00:00:00Z', location: 'Florence' });
       await a.post('/v1/travel', { destination_time: '1500-01-01T00:00:00Z', location: 'Florence' });
 
-      const response = await a.get('/v1/monitor-events', { location: 'Florence', time_range: '1500-01-01T00:00:00Z/1500-12-31T00:00:00Z' });
+      const response = await a.get('/v1/monitor-events', {
+        location: 'Florence',
+        time_range: '1500-01-01T00:00:00Z/1500-12-31T00:00:00Z',
+      });
 
       expect(response.status).toBe(200);
       expectStatusText(response.body);
@@ -206,7 +233,10 @@ describe('Family A: travel, anchors, items and checks', () => {
 
     it('answers an empty list when nothing happened there', async () => {
       const a = await newAccount();
-      const response = await a.get('/v1/monitor-events', { location: 'Nowhere', time_range: '2000-01-01T00:00:00Z/2001-01-01T00:00:00Z' });
+      const response = await a.get('/v1/monitor-events', {
+        location: 'Nowhere',
+        time_range: '2000-01-01T00:00:00Z/2001-01-01T00:00:00Z',
+      });
       expect(response.status).toBe(200);
       expectStatusText(response.body);
       expect(response.body.events).toEqual([]);
@@ -232,7 +262,12 @@ describe('Family A: travel, anchors, items and checks', () => {
       const response = await a.get('/v1/check-paradox', { timeline_id: 'primary' });
       expect(response.status).toBe(200);
       expectStatusText(response.body);
-      expect(response.body).toMatchObject({ timeline_stability: 'Stable', is_stable: true, reasons: [], timeline_id: 'primary' });
+      expect(response.body).toMatchObject({
+        timeline_stability: 'Stable',
+        is_stable: true,
+        reasons: [],
+        timeline_id: 'primary',
+      });
     });
 
     it('checks a timeline created through Family B', async () => {
@@ -247,7 +282,10 @@ describe('Family A: travel, anchors, items and checks', () => {
       const a = await newAccount();
       const response = await a.get('/v1/check-paradox', { timeline_id: 'tml_ffffffffffffffffffffffffffffffff' });
       expect(response.status).toBe(404);
-      expect(response.body).toMatchObject({ code: 'timeline_not_found', timeline_id: 'tml_ffffffffffffffffffffffffffffffff' });
+      expect(response.body).toMatchObject({
+        code: 'timeline_not_found',
+        timeline_id: 'tml_ffffffffffffffffffffffffffffffff',
+      });
     });
 
     it('refuses a check without timeline_id', async () => {

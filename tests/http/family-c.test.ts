@@ -21,7 +21,10 @@ describe('Family C: scenario operations', () => {
   describe('POST /api/v1/travel', () => {
     it('moves the traveller and answers the arrival', async () => {
       const b = asAccount(t, await t.signUp());
-      const response = await b.post('/api/v1/travel', { destination_time: '1066-10-14T09:00:00Z', location: 'Hastings' });
+      const response = await b.post('/api/v1/travel', {
+        destination_time: '1066-10-14T09:00:00Z',
+        location: 'Hastings',
+      });
 
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
@@ -89,19 +92,30 @@ describe('Family C: scenario operations', () => {
     });
 
     it('accepts a range of a single instant (start equal to end)', async () => {
-      const response = await a.post('/api/v1/scan-events', { location: 'Forum', time_range: '0044-03-15T11:00:00Z/0044-03-15T11:00:00Z' });
+      const response = await a.post('/api/v1/scan-events', {
+        location: 'Forum',
+        time_range: '0044-03-15T11:00:00Z/0044-03-15T11:00:00Z',
+      });
       expect(response.status).toBe(200);
       expect(response.body.events.map((event: { event_id: string }) => event.event_id)).toEqual([retrievalId]);
     });
 
     it('refuses an unknown timeline_id with 404 timeline_not_found', async () => {
-      const response = await a.post('/api/v1/scan-events', { location: 'Forum', time_range: forumRange, timeline_id: 'tml_ffffffffffffffffffffffffffffffff' });
+      const response = await a.post('/api/v1/scan-events', {
+        location: 'Forum',
+        time_range: forumRange,
+        timeline_id: 'tml_ffffffffffffffffffffffffffffffff',
+      });
       expect(response.status).toBe(404);
       expect(response.body.code).toBe('timeline_not_found');
     });
 
     it('refuses a cursor it did not hand out with 400 naming cursor', async () => {
-      const response = await a.post('/api/v1/scan-events', { location: 'Forum', time_range: forumRange, cursor: 'not-a-cursor' });
+      const response = await a.post('/api/v1/scan-events', {
+        location: 'Forum',
+        time_range: forumRange,
+        cursor: 'not-a-cursor',
+      });
       expect(response.status).toBe(400);
       expect(fieldsAtFault(response.body)).toEqual(['cursor']);
     });
@@ -111,9 +125,14 @@ describe('Family C: scenario operations', () => {
     it('moves an event, keeping its original time and its history', async () => {
       const b = asAccount(t, await t.signUp());
       await b.post('/api/v1/travel', { destination_time: '1815-06-18T11:00:00Z', location: 'Waterloo' });
-      const [arrival] = (await b.post('/api/v1/scan-events', { location: 'Waterloo', time_range: ALL_TIME })).body.events;
+      const [arrival] = (await b.post('/api/v1/scan-events', { location: 'Waterloo', time_range: ALL_TIME })).body
+        .events;
 
-      const response = await b.post('/api/v1/manipulate-event', { event_id: arrival.event_id, action: 'Rain delays the start', time: '1815-06-18T13:00:00Z' });
+      const response = await b.post('/api/v1/manipulate-event', {
+        event_id: arrival.event_id,
+        action: 'Rain delays the start',
+        time: '1815-06-18T13:00:00Z',
+      });
 
       expect(response.status).toBe(200);
       expect(typeof response.body.status).toBe('string');
@@ -137,9 +156,16 @@ describe('Family C: scenario operations', () => {
     });
 
     it('refuses an unknown event with 404 event_not_found naming it', async () => {
-      const response = await a.post('/api/v1/manipulate-event', { event_id: 'evt_ffffffffffffffffffffffffffffffff', action: 'Erase', time: '2000-01-01T00:00:00Z' });
+      const response = await a.post('/api/v1/manipulate-event', {
+        event_id: 'evt_ffffffffffffffffffffffffffffffff',
+        action: 'Erase',
+        time: '2000-01-01T00:00:00Z',
+      });
       expect(response.status).toBe(404);
-      expect(response.body).toMatchObject({ code: 'event_not_found', event_id: 'evt_ffffffffffffffffffffffffffffffff' });
+      expect(response.body).toMatchObject({
+        code: 'event_not_found',
+        event_id: 'evt_ffffffffffffffffffffffffffffffff',
+      });
     });
 
     it.each<[string, object, string[]]>([
@@ -179,27 +205,54 @@ describe('Family C: scenario operations', () => {
 
     it('monitors the range at every place, marks the manipulated events, and pages', async () => {
       const b = asAccount(t, await t.signUp());
-      for (const [time, location] of [['09:00', 'Ligny'], ['11:00', 'Hougoumont'], ['20:00', 'Wavre']]) {
+      for (const [time, location] of [
+        ['09:00', 'Ligny'],
+        ['11:00', 'Hougoumont'],
+        ['20:00', 'Wavre'],
+      ]) {
         await b.post('/api/v1/travel', { destination_time: `1815-06-18T${time}:00Z`, location });
       }
-      const [ligny, hougoumont, wavre] = (await b.post('/api/v1/scan-events', { location: 'Ligny', time_range: ALL_TIME })).body.events
+      const [ligny, hougoumont, wavre] = (
+        await b.post('/api/v1/scan-events', { location: 'Ligny', time_range: ALL_TIME })
+      ).body.events
         .concat((await b.post('/api/v1/scan-events', { location: 'Hougoumont', time_range: ALL_TIME })).body.events)
         .concat((await b.post('/api/v1/scan-events', { location: 'Wavre', time_range: ALL_TIME })).body.events);
       // Rain delays Hougoumont by two hours: the arrival its travel depends on is displaced.
-      const moved = (await b.post('/api/v1/manipulate-event', { event_id: hougoumont.event_id, action: 'Rain', time: '1815-06-18T13:00:00Z' })).body.event;
+      const moved = (
+        await b.post('/api/v1/manipulate-event', {
+          event_id: hougoumont.event_id,
+          action: 'Rain',
+          time: '1815-06-18T13:00:00Z',
+        })
+      ).body.event;
       const day = '1815-06-18T00:00:00Z/1815-06-18T23:59:59Z';
 
       const first = await b.get('/api/v1/monitor-paradox', { timeline_id: 'primary', time_range: day, limit: '2' });
       expect(first.status).toBe(200);
-      expect(first.body).toMatchObject({ is_stable: false, reasons: [expect.objectContaining({ code: 'event_displaced', event_id: hougoumont.event_id })] });
+      expect(first.body).toMatchObject({
+        is_stable: false,
+        reasons: [expect.objectContaining({ code: 'event_displaced', event_id: hougoumont.event_id })],
+      });
       expect(first.body).toMatchObject({ manipulated_count: 1, manipulated_event_ids: [hougoumont.event_id] });
       expect(first.body.next_cursor).toEqual(expect.any(String));
 
-      const second = await b.get('/api/v1/monitor-paradox', { timeline_id: 'primary', time_range: day, limit: '2', cursor: first.body.next_cursor });
-      expect(second.body).toMatchObject({ is_stable: false, manipulated_count: 1, manipulated_event_ids: [hougoumont.event_id], next_cursor: null });
+      const second = await b.get('/api/v1/monitor-paradox', {
+        timeline_id: 'primary',
+        time_range: day,
+        limit: '2',
+        cursor: first.body.next_cursor,
+      });
+      expect(second.body).toMatchObject({
+        is_stable: false,
+        manipulated_count: 1,
+        manipulated_event_ids: [hougoumont.event_id],
+        next_cursor: null,
+      });
       // The manipulation is recorded as an event of its own, at the new time; nothing else is marked.
       // It shares 13:00 with the moved arrival, and events of one instant are listed by id.
-      const manipulation = second.body.events_monitored.concat(first.body.events_monitored).find((event: { kind: string }) => event.kind === 'manipulation');
+      const manipulation = second.body.events_monitored
+        .concat(first.body.events_monitored)
+        .find((event: { kind: string }) => event.kind === 'manipulation');
       expect(manipulation).toMatchObject({ time: moved.time, location: 'Hougoumont', manipulated: false });
       const atOne = [{ ...moved, manipulated: true }, manipulation].sort((x, y) => (x.event_id < y.event_id ? -1 : 1));
       expect([...first.body.events_monitored, ...second.body.events_monitored]).toEqual([ligny, ...atOne, wavre]);
@@ -210,15 +263,25 @@ describe('Family C: scenario operations', () => {
       ['a limit over 500', { limit: '501' }, 'limit'],
       ['a cursor it did not hand out', { cursor: 'not-a-cursor' }, 'cursor'],
     ])('refuses %s with 400 naming it', async (_case, query, field) => {
-      const response = await a.get('/api/v1/monitor-paradox', { timeline_id: 'primary', time_range: ALL_TIME, ...query });
+      const response = await a.get('/api/v1/monitor-paradox', {
+        timeline_id: 'primary',
+        time_range: ALL_TIME,
+        ...query,
+      });
       expect(response.status).toBe(400);
       expect(fieldsAtFault(response.body)).toEqual([field]);
     });
 
     it('refuses an unknown timeline with 404 timeline_not_found', async () => {
-      const response = await a.get('/api/v1/monitor-paradox', { timeline_id: 'tml_ffffffffffffffffffffffffffffffff', time_range: ALL_TIME });
+      const response = await a.get('/api/v1/monitor-paradox', {
+        timeline_id: 'tml_ffffffffffffffffffffffffffffffff',
+        time_range: ALL_TIME,
+      });
       expect(response.status).toBe(404);
-      expect(response.body).toMatchObject({ code: 'timeline_not_found', timeline_id: 'tml_ffffffffffffffffffffffffffffffff' });
+      expect(response.body).toMatchObject({
+        code: 'timeline_not_found',
+        timeline_id: 'tml_ffffffffffffffffffffffffffffffff',
+      });
     });
 
     it.each([
@@ -234,7 +297,10 @@ describe('Family C: scenario operations', () => {
 
   describe('GET /api/v1/check-timeline', () => {
     it('checks a timeline around a significant event given by id', async () => {
-      const response = await a.get('/api/v1/check-timeline', { timeline_id: 'primary', significant_event: retrievalId });
+      const response = await a.get('/api/v1/check-timeline', {
+        timeline_id: 'primary',
+        significant_event: retrievalId,
+      });
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
         timeline_id: 'primary',
@@ -242,31 +308,51 @@ describe('Family C: scenario operations', () => {
         timeline_stability: 'Stable',
         reason_count: 0,
         reasons: [],
-        significant_event: expect.objectContaining({ event_id: retrievalId, description: 'Item retrieved: Dagger', time: '0044-03-15T11:00:00Z' }),
+        significant_event: expect.objectContaining({
+          event_id: retrievalId,
+          description: 'Item retrieved: Dagger',
+          time: '0044-03-15T11:00:00Z',
+        }),
       });
     });
 
     it('finds the significant event by name, ignoring case and spacing', async () => {
-      const response = await a.get('/api/v1/check-timeline', { timeline_id: 'primary', significant_event: '  item RETRIEVED:   dagger ' });
+      const response = await a.get('/api/v1/check-timeline', {
+        timeline_id: 'primary',
+        significant_event: '  item RETRIEVED:   dagger ',
+      });
       expect(response.status).toBe(200);
       expect(response.body.significant_event.event_id).toBe(retrievalId);
     });
 
     it('refuses an event not recorded on the timeline with 422 unknown_event', async () => {
-      const response = await a.get('/api/v1/check-timeline', { timeline_id: 'primary', significant_event: 'Caesar survives' });
+      const response = await a.get('/api/v1/check-timeline', {
+        timeline_id: 'primary',
+        significant_event: 'Caesar survives',
+      });
       expect(response.status).toBe(422);
-      expect(response.body).toMatchObject({ code: 'unknown_event', timeline_id: 'primary', significant_event: 'Caesar survives' });
+      expect(response.body).toMatchObject({
+        code: 'unknown_event',
+        timeline_id: 'primary',
+        significant_event: 'Caesar survives',
+      });
     });
 
     it("refuses an event id recorded on another of the account's timelines with 422 unknown_event", async () => {
       const other = await a.post('/v1/timelines', { name: 'Elsewhere', destination_time: '1200-01-01T00:00:00Z' });
-      const response = await a.get('/api/v1/check-timeline', { timeline_id: other.body.id, significant_event: retrievalId });
+      const response = await a.get('/api/v1/check-timeline', {
+        timeline_id: other.body.id,
+        significant_event: retrievalId,
+      });
       expect(response.status).toBe(422);
       expect(response.body.code).toBe('unknown_event');
     });
 
     it('refuses an unknown timeline with 404 timeline_not_found', async () => {
-      const response = await a.get('/api/v1/check-timeline', { timeline_id: 'tml_ffffffffffffffffffffffffffffffff', significant_event: retrievalId });
+      const response = await a.get('/api/v1/check-timeline', {
+        timeline_id: 'tml_ffffffffffffffffffffffffffffffff',
+        significant_event: retrievalId,
+      });
       expect(response.status).toBe(404);
       expect(response.body.code).toBe('timeline_not_found');
     });

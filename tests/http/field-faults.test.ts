@@ -44,8 +44,14 @@ describe('the first fault of each field, in every family', () => {
     const wrong: string[] = [];
     for (const fault of faults) {
       const call = request(t.app)[fault.route.method](fault.route.path);
-      const response = await (fault.route.authenticated ? call.set('Authorization', account.auth) : call).send(fault.input);
-      const expected = { status: 400, code: 'validation_failed', errors: [{ field: fault.field, message: fault.message }] };
+      const response = await (fault.route.authenticated ? call.set('Authorization', account.auth) : call).send(
+        fault.input,
+      );
+      const expected = {
+        status: 400,
+        code: 'validation_failed',
+        errors: [{ field: fault.field, message: fault.message }],
+      };
       const actual = { status: response.status, code: response.body.code, errors: response.body.errors };
       if (JSON.stringify(actual) !== JSON.stringify(expected)) wrong.push(`${fault.label}: ${JSON.stringify(actual)}`);
     }
@@ -58,9 +64,19 @@ describe('the first fault of each field, in every family', () => {
   it.each([
     ['a missing event', { time: '1969-07-20T21:00:00Z' }, 'proposed_changes[0].event', 'event is required'],
     ['a null time', { event: 'Landing', time: null }, 'proposed_changes[0].time', 'time is required'],
-    ['a blank event', { event: ' ', time: '1969-07-20T21:00:00Z' }, 'proposed_changes[0].event', 'event must not be empty or only white space'],
+    [
+      'a blank event',
+      { event: ' ', time: '1969-07-20T21:00:00Z' },
+      'proposed_changes[0].event',
+      'event must not be empty or only white space',
+    ],
     ['a numeric item_id', { item_id: 7 }, 'proposed_changes[0].item_id', 'item_id must be a string'],
-    ['an event too long', { event: 'x'.repeat(1001), time: '1969-07-20T21:00:00Z' }, 'proposed_changes[0].event', 'event must be shorter than or equal to 1000 characters'],
+    [
+      'an event too long',
+      { event: 'x'.repeat(1001), time: '1969-07-20T21:00:00Z' },
+      'proposed_changes[0].event',
+      'event must be shorter than or equal to 1000 characters',
+    ],
     ['a null entry', null, 'proposed_changes[0]', 'proposed_changes[0] must be an object'],
     ['a text entry', 'landing', 'proposed_changes[0]', 'proposed_changes[0] must be an object'],
   ])('reports %s in a proposed change by its path', async (_label, change, field, message) => {
@@ -74,27 +90,45 @@ describe('the first fault of each field, in every family', () => {
 
   it.each([
     ['a number', [5], 'each value in items_transported must be a string'],
-    ['an id too long', ['x'.repeat(101)], 'each value in items_transported must be shorter than or equal to 100 characters'],
+    [
+      'an id too long',
+      ['x'.repeat(101)],
+      'each value in items_transported must be shorter than or equal to 100 characters',
+    ],
   ])('reports an element of items_transported that is %s', async (_label, items, message) => {
-    const response = await request(t.app).post('/v1/travels').set('Authorization', account.auth).send({ destination: 'primary', items_transported: items });
+    const response = await request(t.app)
+      .post('/v1/travels')
+      .set('Authorization', account.auth)
+      .send({ destination: 'primary', items_transported: items });
     expect(response.status).toBe(400);
     expect(response.body.errors).toEqual([{ field: 'items_transported', message }]);
   });
 
   it('reports a missing GET parameter given in the query string as required', async () => {
-    const response = await request(t.app).get('/v1/monitor-events').set('Authorization', account.auth).query({ time_range: '2024-01-01T00:00:00Z/2024-01-02T00:00:00Z' });
+    const response = await request(t.app)
+      .get('/v1/monitor-events')
+      .set('Authorization', account.auth)
+      .query({ time_range: '2024-01-01T00:00:00Z/2024-01-02T00:00:00Z' });
     expect(response.status).toBe(400);
     expect(response.body.errors).toEqual([{ field: 'location', message: 'location is required' }]);
   });
 
   it('reports a blank GET parameter given in the query string', async () => {
-    const response = await request(t.app).get('/v1/monitor-events').set('Authorization', account.auth).query({ location: '  ', time_range: '2024-01-01T00:00:00Z/2024-01-02T00:00:00Z' });
+    const response = await request(t.app)
+      .get('/v1/monitor-events')
+      .set('Authorization', account.auth)
+      .query({ location: '  ', time_range: '2024-01-01T00:00:00Z/2024-01-02T00:00:00Z' });
     expect(response.status).toBe(400);
-    expect(response.body.errors).toEqual([{ field: 'location', message: 'location must not be empty or only white space' }]);
+    expect(response.body.errors).toEqual([
+      { field: 'location', message: 'location must not be empty or only white space' },
+    ]);
   });
 
   it('still stores text with white space around other characters as given', async () => {
-    const response = await request(t.app).post('/v1/anchors').set('Authorization', account.auth).send({ description: '  Home  ' });
+    const response = await request(t.app)
+      .post('/v1/anchors')
+      .set('Authorization', account.auth)
+      .send({ description: '  Home  ' });
     expect(response.status).toBe(201);
     expect(response.body.description).toBe('  Home  ');
   });

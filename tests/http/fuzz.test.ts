@@ -35,7 +35,11 @@ describe('fuzzing every operation', () => {
     document = (await request(t.app).get('/openapi.json')).body;
     const me = asAccount(t, await t.signUp());
     const other = asAccount(t, await t.signUp());
-    context = { components: document.components.schemas, known: await knownValues(me, other), apiKey: me.account.apiKey };
+    context = {
+      components: document.components.schemas,
+      known: await knownValues(me, other),
+      apiKey: me.account.apiKey,
+    };
     server = t.app.listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => server.once('listening', resolve));
     const address: AddressInfo | string | null = server.address();
@@ -45,7 +49,8 @@ describe('fuzzing every operation', () => {
 
   afterAll(async () => {
     agent.destroy();
-    if (server) await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+    if (server)
+      await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
     await t.close();
   });
 
@@ -54,31 +59,48 @@ describe('fuzzing every operation', () => {
     expect(new Set(routes.map((route) => route.family))).toEqual(new Set(FAMILIES));
   });
 
-  it.each(FAMILIES)('answers every generated request to family %s with JSON, no 5xx, and problem documents', async (family) => {
-    const ofFamily = routes.filter((route) => route.family === family);
-    expect(ofFamily.length).toBeGreaterThan(0);
-    const failures: string[] = [];
-    for (const route of ofFamily) {
-      const fuzzed = fuzzedRoute(route, document);
-      const property = fc.asyncProperty(requestsFor(fuzzed, context), async (generated) => {
-        const answer = await send(port, agent, generated);
-        const faults = faultsOf(answer);
-        if (faults.length > 0) throw new Error(`${answer.status} ${faults.join('; ')}\n${answer.text.slice(0, 500)}`);
-      });
-      const details = await fc.check(property, { numRuns: RUNS_PER_OPERATION, includeErrorInReport: true, ...(SEED === undefined ? {} : { seed: SEED }) });
-      if (details.failed) failures.push(`${route.method.toUpperCase()} ${route.path} (${route.operationId}):\n${(fc.defaultReportMessage(details) ?? '').slice(0, 4_000)}`);
-    }
-    // Every failing operation is reported, not only the first.
-    expect(failures).toEqual([]);
-  }, 170_000);
+  it.each(FAMILIES)(
+    'answers every generated request to family %s with JSON, no 5xx, and problem documents',
+    async (family) => {
+      const ofFamily = routes.filter((route) => route.family === family);
+      expect(ofFamily.length).toBeGreaterThan(0);
+      const failures: string[] = [];
+      for (const route of ofFamily) {
+        const fuzzed = fuzzedRoute(route, document);
+        const property = fc.asyncProperty(requestsFor(fuzzed, context), async (generated) => {
+          const answer = await send(port, agent, generated);
+          const faults = faultsOf(answer);
+          if (faults.length > 0) throw new Error(`${answer.status} ${faults.join('; ')}\n${answer.text.slice(0, 500)}`);
+        });
+        const details = await fc.check(property, {
+          numRuns: RUNS_PER_OPERATION,
+          includeErrorInReport: true,
+          ...(SEED === undefined ? {} : { seed: SEED }),
+        });
+        if (details.failed)
+          failures.push(
+            `${route.method.toUpperCase()} ${route.path} (${route.operationId}):\n${(fc.defaultReportMessage(details) ?? '').slice(0, 4_000)}`,
+          );
+      }
+      // Every failing operation is reported, not only the first.
+      expect(failures).toEqual([]);
+    },
+    170_000,
+  );
 });
 
 /** The route as the fuzzer needs it, with its input schema from the served OpenAPI document. */
 function fuzzedRoute(route: Route, document: OpenApiDocument): FuzzedRoute {
   const input = inputSchemaOf(route, document);
   const dto = route.method === 'get' ? route.query : route.body;
-  if (dto !== undefined && input === undefined) throw new Error(`the OpenAPI document has no input for ${route.operationId}`);
-  return { method: route.method, path: route.path, authenticated: route.authenticated, ...(input === undefined ? {} : { input }) };
+  if (dto !== undefined && input === undefined)
+    throw new Error(`the OpenAPI document has no input for ${route.operationId}`);
+  return {
+    method: route.method,
+    path: route.path,
+    authenticated: route.authenticated,
+    ...(input === undefined ? {} : { input }),
+  };
 }
 
 /** Real identifiers of both accounts and real cursors, so near-valid requests get past validation. */
@@ -86,14 +108,25 @@ async function knownValues(me: AccountClient, other: AccountClient): Promise<Kno
   const created = async (client: AccountClient, path: string, body: object, field: string): Promise<string> => {
     const response = await client.post(path, body);
     const value: unknown = response.body[field];
-    if (response.status >= 300 || typeof value !== 'string') throw new Error(`setting up ${path}: ${response.status} ${response.text}`);
+    if (response.status >= 300 || typeof value !== 'string')
+      throw new Error(`setting up ${path}: ${response.status} ${response.text}`);
     return value;
   };
   const timelineIds = [
-    await created(me, '/v1/timelines', { name: 'Apollo 11', destination_time: '1969-07-20T20:17:40Z', window: '10080 minutes' }, 'id'),
+    await created(
+      me,
+      '/v1/timelines',
+      { name: 'Apollo 11', destination_time: '1969-07-20T20:17:40Z', window: '10080 minutes' },
+      'id',
+    ),
     await created(me, '/v1/timelines', { name: 'Globe Theatre', destination_time: '1600-01-01T00:00:00Z' }, 'id'),
   ];
-  await created(me, '/v1/travel', { destination_time: '1969-07-20T20:17:40Z', location: 'Sea of Tranquility' }, 'status');
+  await created(
+    me,
+    '/v1/travel',
+    { destination_time: '1969-07-20T20:17:40Z', location: 'Sea of Tranquility' },
+    'status',
+  );
   const anchorIds = [await created(me, '/v1/anchors', { description: 'Home' }, 'id')];
   const itemIds = [await created(me, '/v1/items', { description: 'Moon rock' }, 'id')];
   const scan = await me.post('/api/v1/scan-events', { location: 'Sea of Tranquility', time_range: ALL_TIME, limit: 1 });
@@ -110,7 +143,9 @@ async function knownValues(me: AccountClient, other: AccountClient): Promise<Kno
     itemIds,
     eventIds: events.map((event) => event.event_id),
     eventNames: events.map((event) => event.description),
-    cursors: [scan.body.next_cursor, page.body.next_cursor].filter((cursor): cursor is string => typeof cursor === 'string'),
+    cursors: [scan.body.next_cursor, page.body.next_cursor].filter(
+      (cursor): cursor is string => typeof cursor === 'string',
+    ),
     foreignIds,
   };
 }

@@ -67,12 +67,16 @@ describe('GET parameters: query string or JSON body', () => {
   });
 
   it('compares a number in the body with the same number in the query string as equal', async () => {
-    const response = await a.get('/v1/monitor-events', { location: 'Baghdad', time_range: ALL_TIME, limit: 5 }).send({ limit: 5 });
+    const response = await a
+      .get('/v1/monitor-events', { location: 'Baghdad', time_range: ALL_TIME, limit: 5 })
+      .send({ limit: 5 });
     expect(response.status).toBe(200);
   });
 
   it('refuses different limits given both ways', async () => {
-    const response = await a.get('/v1/monitor-events', { location: 'Baghdad', time_range: ALL_TIME, limit: 5 }).send({ limit: 6 });
+    const response = await a
+      .get('/v1/monitor-events', { location: 'Baghdad', time_range: ALL_TIME, limit: 5 })
+      .send({ limit: 6 });
     expect(response.status).toBe(400);
     expect(fieldsAtFault(response.body)).toEqual(['limit']);
   });

@@ -5,7 +5,11 @@ import { gracefulClose } from '../../src/interfaces/http/graceful-close';
 const FOR_EVER_MS = 600_000;
 
 /** A server whose requests wait, once their body is read, until the test answers them. */
-async function serverWithHeldRequests(): Promise<{ server: Server; port: number; nextRequest(): Promise<ServerResponse> }> {
+async function serverWithHeldRequests(): Promise<{
+  server: Server;
+  port: number;
+  nextRequest(): Promise<ServerResponse>;
+}> {
   const waiting: ((res: ServerResponse) => void)[] = [];
   const arrived: ServerResponse[] = [];
   const server = createServer((req, res) => {
@@ -23,17 +27,28 @@ async function serverWithHeldRequests(): Promise<{ server: Server; port: number;
   return {
     server,
     port: address.port,
-    nextRequest: () => new Promise((resolve) => {
-      const res = arrived.shift();
-      if (res) resolve(res);
-      else waiting.push(resolve);
-    }),
+    nextRequest: () =>
+      new Promise((resolve) => {
+        const res = arrived.shift();
+        if (res) resolve(res);
+        else waiting.push(resolve);
+      }),
   };
 }
 
 /** A POST over a keep-alive agent, as browsers and proxies send them. */
-function keepAlivePost(port: number, agent: Agent, body = 'x'): { response: Promise<IncomingMessage & { text: string }>; req: ReturnType<typeof request> } {
-  const req = request({ host: '127.0.0.1', port, method: 'POST', agent, headers: { 'Content-Length': String(body.length) } });
+function keepAlivePost(
+  port: number,
+  agent: Agent,
+  body = 'x',
+): { response: Promise<IncomingMessage & { text: string }>; req: ReturnType<typeof request> } {
+  const req = request({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    agent,
+    headers: { 'Content-Length': String(body.length) },
+  });
   const response = new Promise<IncomingMessage & { text: string }>((resolve, reject) => {
     req.on('error', reject);
     req.on('response', (res) => {

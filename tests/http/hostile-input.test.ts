@@ -23,7 +23,13 @@ describe('hostile input', () => {
 
   it('refuses the NUL character in bodies, query strings, paths and cursors', async () => {
     expect400(await me.post('/v1/anchors', { description: 'a\u0000b' }), 'description');
-    expect400(await me.post('/v1/paradox-checks', { timeline_id: 'primary', proposed_changes: [{ event: 'x\u0000', time: '2000-01-01T00:00:00Z' }] }), 'proposed_changes[0].event');
+    expect400(
+      await me.post('/v1/paradox-checks', {
+        timeline_id: 'primary',
+        proposed_changes: [{ event: 'x\u0000', time: '2000-01-01T00:00:00Z' }],
+      }),
+      'proposed_changes[0].event',
+    );
     expect400(await me.get('/v1/check-paradox', { timeline_id: 'a\u0000b' }), 'timeline_id');
     expect400(await request(t.app).get('/timeline/abc%00def').set('Authorization', me.account.auth), 'timeline_id');
     const cursor = Buffer.from('0:x\u0000y').toString('base64url');
@@ -42,18 +48,32 @@ describe('hostile input', () => {
   });
 
   it('refuses an overlong path parameter', async () => {
-    expect400(await request(t.app).get(`/timeline/${'t'.repeat(5_000)}`).set('Authorization', me.account.auth), 'timeline_id');
+    expect400(
+      await request(t.app)
+        .get(`/timeline/${'t'.repeat(5_000)}`)
+        .set('Authorization', me.account.auth),
+      'timeline_id',
+    );
   });
 
   it('refuses JSON nested deeper than any request needs, without exhausting the stack', async () => {
     const deep = JSON.parse(`${'['.repeat(2_000)}${']'.repeat(2_000)}`);
     expect400(await me.post('/v1/anchors', { description: 'x', z: deep }));
-    expect400(await request(t.app).get('/v1/check-paradox').set('Authorization', me.account.auth).send({ timeline_id: 'primary', z: deep }));
+    expect400(
+      await request(t.app)
+        .get('/v1/check-paradox')
+        .set('Authorization', me.account.auth)
+        .send({ timeline_id: 'primary', z: deep }),
+    );
   });
 
   it('refuses keys that object machinery would swallow, like __proto__ and constructor', async () => {
     const body = '{"description":"x","__proto__":{"admin":true},"constructor":1}';
-    const response = await request(t.app).post('/v1/anchors').set('Authorization', me.account.auth).set('Content-Type', 'application/json').send(body);
+    const response = await request(t.app)
+      .post('/v1/anchors')
+      .set('Authorization', me.account.auth)
+      .set('Content-Type', 'application/json')
+      .send(body);
     expect400(response, '__proto__');
     expect400(await me.get('/timelines', { constructor: 'x' }), 'constructor');
   });
@@ -61,7 +81,14 @@ describe('hostile input', () => {
   it('treats null as a wrong type, not as an omitted optional field', async () => {
     expect400(await me.post('/v1/anchors', { description: 'x', timestamp: null }), 'timestamp');
     expect400(await me.post('/v1/travels', { destination: 'primary', items_transported: null }), 'items_transported');
-    expect400(await me.post('/api/v1/scan-events', { location: 'home', time_range: '2000-01-01T00:00:00Z/2001-01-01T00:00:00Z', limit: null }), 'limit');
+    expect400(
+      await me.post('/api/v1/scan-events', {
+        location: 'home',
+        time_range: '2000-01-01T00:00:00Z/2001-01-01T00:00:00Z',
+        limit: null,
+      }),
+      'limit',
+    );
   });
 
   it('takes page sizes as whole numbers only: digits in a query string, numbers in a body', async () => {
@@ -74,7 +101,11 @@ describe('hostile input', () => {
   });
 
   it('does not let a GET body of null hide the query string', async () => {
-    const response = await request(t.app).get('/timelines?limit=abc').set('Authorization', me.account.auth).set('Content-Type', 'application/json').send('null');
+    const response = await request(t.app)
+      .get('/timelines?limit=abc')
+      .set('Authorization', me.account.auth)
+      .set('Content-Type', 'application/json')
+      .send('null');
     expect400(response, 'limit');
   });
 
@@ -84,8 +115,13 @@ describe('hostile input', () => {
     expect(anchor.status).toBe(201);
     const item = await me.post('/v1/items', { description: cjk, location: '場'.repeat(200) });
     expect(item.status).toBe(201);
-    const events = await me.post('/api/v1/scan-events', { location: '場'.repeat(200), time_range: '0001-01-01T00:00:00Z/9999-12-31T23:59:59Z' });
-    expect(events.body.events.map((event: { description: string }) => event.description)).toEqual([`Item retrieved: ${cjk}`]);
+    const events = await me.post('/api/v1/scan-events', {
+      location: '場'.repeat(200),
+      time_range: '0001-01-01T00:00:00Z/9999-12-31T23:59:59Z',
+    });
+    expect(events.body.events.map((event: { description: string }) => event.description)).toEqual([
+      `Item retrieved: ${cjk}`,
+    ]);
   });
 });
 
@@ -118,7 +154,9 @@ describe('requests Node refuses before routing', () => {
       await new Promise((resolve) => server.once('listening', resolve));
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : 0;
-      const response = await fetch(`http://127.0.0.1:${port}/timelines`, { headers: { 'X-Padding': 'x'.repeat(20_000) } });
+      const response = await fetch(`http://127.0.0.1:${port}/timelines`, {
+        headers: { 'X-Padding': 'x'.repeat(20_000) },
+      });
       expect(response.status).toBe(431);
       expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       expect(await response.json()).toMatchObject({ status: 431, code: 'headers_too_large' });

@@ -18,7 +18,8 @@ describe('Idempotency-Key', () => {
     const sent = request(t.app).post('/v1/anchors').set('Authorization', account.auth);
     return (key === undefined ? sent : sent.set('Idempotency-Key', key)).send(body);
   };
-  const anchors = (account: TestAccount, description: string) => t.prisma.anchor.count({ where: { accountId: account.id, description } });
+  const anchors = (account: TestAccount, description: string) =>
+    t.prisma.anchor.count({ where: { accountId: account.id, description } });
 
   it('answers a retry with the first status, body and Location, and acts once', async () => {
     const key = newKey();
@@ -36,8 +37,16 @@ describe('Idempotency-Key', () => {
   it('replays the Location of a created timeline', async () => {
     const key = newKey();
     const body = { name: 'Apollo 11', destination_time: '1969-07-20T20:17:40Z' };
-    const first = await request(t.app).post('/v1/timelines').set('Authorization', me.auth).set('Idempotency-Key', key).send(body);
-    const retry = await request(t.app).post('/v1/timelines').set('Authorization', me.auth).set('Idempotency-Key', key).send(body);
+    const first = await request(t.app)
+      .post('/v1/timelines')
+      .set('Authorization', me.auth)
+      .set('Idempotency-Key', key)
+      .send(body);
+    const retry = await request(t.app)
+      .post('/v1/timelines')
+      .set('Authorization', me.auth)
+      .set('Idempotency-Key', key)
+      .send(body);
     expect(first.status).toBe(201);
     expect(retry.headers.location).toBe(first.headers.location);
     expect(retry.body).toEqual(first.body);
@@ -52,7 +61,11 @@ describe('Idempotency-Key', () => {
     expect(otherBody.status).toBe(422);
     expect(otherBody.body.code).toBe('idempotency_key_reused');
     expect(otherBody.headers['content-type']).toMatch(/^application\/problem\+json/);
-    const otherPath = await request(t.app).post('/v1/items').set('Authorization', me.auth).set('Idempotency-Key', key).send({ description: 'First use' });
+    const otherPath = await request(t.app)
+      .post('/v1/items')
+      .set('Authorization', me.auth)
+      .set('Idempotency-Key', key)
+      .send({ description: 'First use' });
     expect(otherPath.body.code).toBe('idempotency_key_reused');
     expect(await anchors(me, 'Second use')).toBe(0);
     expect(await t.prisma.item.count({ where: { accountId: me.id, description: 'First use' } })).toBe(0);
@@ -73,7 +86,9 @@ describe('Idempotency-Key', () => {
     // Held still, so a duplicate meets the claim exactly as fresh as it is.
     t.clock.freezeAt(t.clock.now());
     const key = newKey();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => createAnchor(me, key, { description: 'Concurrent home' })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => createAnchor(me, key, { description: 'Concurrent home' })),
+    );
 
     const created = answers.filter((answer) => answer.status === 201);
     const inUse = answers.filter((answer) => answer.status === 409);
@@ -104,7 +119,9 @@ describe('Idempotency-Key', () => {
     expect(after.status).toBe(201);
     expect(after.headers['idempotent-replayed']).toBeUndefined();
     expect(await anchors(me, 'After expiry')).toBe(1);
-    const row = await t.prisma.idempotencyKey.findUniqueOrThrow({ where: { accountId_key: { accountId: me.id, key } } });
+    const row = await t.prisma.idempotencyKey.findUniqueOrThrow({
+      where: { accountId_key: { accountId: me.id, key } },
+    });
     expect(row.createdAt.getTime()).toBeGreaterThan(Date.now() + 23 * 3_600_000);
   });
 
@@ -123,19 +140,30 @@ describe('Idempotency-Key', () => {
     const other = await t.signUp();
     await request(t.app).post('/v1/pause-time').set('Authorization', other.auth).expect(200);
     const key = newKey();
-    const resume = () => request(t.app).post('/v1/resume-time').set('Authorization', other.auth).set('Idempotency-Key', key);
+    const resume = () =>
+      request(t.app).post('/v1/resume-time').set('Authorization', other.auth).set('Idempotency-Key', key);
     expect((await resume()).status).toBe(200);
     const retry = await resume();
     expect(retry.status).toBe(200);
     expect(retry.headers['idempotent-replayed']).toBe('true');
     // Without the key, the same request acts and meets the running clock.
-    expect((await request(t.app).post('/v1/resume-time').set('Authorization', other.auth)).body.code).toBe('clock_already_running');
+    expect((await request(t.app).post('/v1/resume-time').set('Authorization', other.auth)).body.code).toBe(
+      'clock_already_running',
+    );
   });
 
   it('refuses a key that is empty, too long or not printable ASCII', async () => {
     for (const key of ['', 'k'.repeat(256), 'clé']) {
-      const answer = await request(t.app).post('/v1/anchors').set('Authorization', me.auth).set('Idempotency-Key', key).send({ description: 'Bad key' });
-      expect({ key, status: answer.status, code: answer.body.code }).toEqual({ key, status: 400, code: 'validation_failed' });
+      const answer = await request(t.app)
+        .post('/v1/anchors')
+        .set('Authorization', me.auth)
+        .set('Idempotency-Key', key)
+        .send({ description: 'Bad key' });
+      expect({ key, status: answer.status, code: answer.body.code }).toEqual({
+        key,
+        status: 400,
+        code: 'validation_failed',
+      });
       expect(answer.body.errors).toEqual([{ field: 'Idempotency-Key', message: expect.any(String) }]);
     }
     expect((await createAnchor(me, 'k'.repeat(255), { description: 'Long key' })).status).toBe(201);
@@ -145,7 +173,11 @@ describe('Idempotency-Key', () => {
   it('is ignored by GET', async () => {
     const key = newKey();
     const first = await request(t.app).get('/timelines').set('Authorization', me.auth).set('Idempotency-Key', key);
-    const second = await request(t.app).get('/timelines').set('Authorization', me.auth).set('Idempotency-Key', key).query({ limit: 1 });
+    const second = await request(t.app)
+      .get('/timelines')
+      .set('Authorization', me.auth)
+      .set('Idempotency-Key', key)
+      .query({ limit: 1 });
     expect([first.status, second.status]).toEqual([200, 200]);
     expect(second.headers['idempotent-replayed']).toBeUndefined();
     expect(await t.prisma.idempotencyKey.count({ where: { key } })).toBe(0);
@@ -153,7 +185,11 @@ describe('Idempotency-Key', () => {
 
   it('is ignored by the unauthenticated sign-up (there is no account to keep the key for)', async () => {
     const key = newKey();
-    const signUp = (email: string) => request(t.app).post('/v1/accounts').set('Idempotency-Key', key).send({ email, password: 'correct horse battery' });
+    const signUp = (email: string) =>
+      request(t.app)
+        .post('/v1/accounts')
+        .set('Idempotency-Key', key)
+        .send({ email, password: 'correct horse battery' });
     expect((await signUp(`idem-a-${Date.now()}@example.com`)).status).toBe(201);
     expect((await signUp(`idem-b-${Date.now()}@example.com`)).status).toBe(201);
   });
@@ -168,7 +204,9 @@ describe('Idempotency-Key', () => {
           IF NEW.key = '${refusedKey}' AND NEW.response_status IS NOT NULL THEN RAISE EXCEPTION 'answer refused by the test'; END IF;
           RETURN NEW;
         END $$`);
-      await t.prisma.$executeRawUnsafe('CREATE TRIGGER refuse_test_answer BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION refuse_test_answer()');
+      await t.prisma.$executeRawUnsafe(
+        'CREATE TRIGGER refuse_test_answer BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION refuse_test_answer()',
+      );
     });
     afterAll(async () => {
       await t.prisma.$executeRawUnsafe('DROP TRIGGER IF EXISTS refuse_test_answer ON idempotency_keys');
@@ -201,11 +239,15 @@ describe('Idempotency-Key', () => {
           IF NEW.description = 'Claim lost' THEN DELETE FROM idempotency_keys WHERE key = '${key}'; END IF;
           RETURN NEW;
         END $$`);
-      await t.prisma.$executeRawUnsafe('CREATE TRIGGER lose_test_claim BEFORE INSERT ON anchors FOR EACH ROW EXECUTE FUNCTION lose_test_claim()');
+      await t.prisma.$executeRawUnsafe(
+        'CREATE TRIGGER lose_test_claim BEFORE INSERT ON anchors FOR EACH ROW EXECUTE FUNCTION lose_test_claim()',
+      );
       try {
         const failed = await createAnchor(me, key, { description: 'Claim lost' });
         expect(failed.status).toBe(500);
-        expect(t.takeLoggedErrors().map(String)).toEqual([expect.stringContaining('claim on an Idempotency-Key was lost')]);
+        expect(t.takeLoggedErrors().map(String)).toEqual([
+          expect.stringContaining('claim on an Idempotency-Key was lost'),
+        ]);
         expect(await anchors(me, 'Claim lost')).toBe(0);
         // The deletion rolled back with the write, and the middleware did not delete the claim itself.
         const claim = await t.prisma.idempotencyKey.findUnique({ where: { accountId_key: { accountId: me.id, key } } });
@@ -221,27 +263,51 @@ describe('Idempotency-Key', () => {
         const sent = request(t.app).post(path).set('Authorization', other.auth);
         return (key === undefined ? sent : sent.set('Idempotency-Key', key)).send(body);
       };
-      const trip = (await post('/v1/timelines', { name: 'Brief', destination_time: '1815-06-18T11:00:00Z', window: '1 minute' }).expect(201)).body.id;
+      const trip = (
+        await post('/v1/timelines', {
+          name: 'Brief',
+          destination_time: '1815-06-18T11:00:00Z',
+          window: '1 minute',
+        }).expect(201)
+      ).body.id;
       await post('/v1/travels', { destination: trip }).expect(201);
       t.clock.advanceMinutes(2);
 
       const key = newKey();
       const refused = await post('/v1/anchors', { description: 'Too late' }, key);
       expect([refused.status, refused.body.code]).toEqual([409, 'timeline_window_expired']);
-      const stored = await t.prisma.timeline.findUniqueOrThrow({ where: { accountId_id: { accountId: other.id, id: trip } } });
+      const stored = await t.prisma.timeline.findUniqueOrThrow({
+        where: { accountId_id: { accountId: other.id, id: trip } },
+      });
       expect(stored.status).toBe('expired');
       expect(await t.prisma.anchor.count({ where: { accountId: other.id } })).toBe(0);
       const retry = await post('/v1/anchors', { description: 'Too late' }, key);
-      expect({ status: retry.status, body: retry.body, replayed: retry.headers['idempotent-replayed'] }).toEqual({ status: 409, body: refused.body, replayed: 'true' });
+      expect({ status: retry.status, body: retry.body, replayed: retry.headers['idempotent-replayed'] }).toEqual({
+        status: 409,
+        body: refused.body,
+        replayed: 'true',
+      });
     });
 
     it('lets a read-only request keep its answer with no transaction of writes', async () => {
       const key = newKey();
       const body = { timeline_id: 'primary', proposed_changes: [] };
-      const first = await request(t.app).post('/v1/paradox-checks').set('Authorization', me.auth).set('Idempotency-Key', key).send(body);
-      const retry = await request(t.app).post('/v1/paradox-checks').set('Authorization', me.auth).set('Idempotency-Key', key).send(body);
+      const first = await request(t.app)
+        .post('/v1/paradox-checks')
+        .set('Authorization', me.auth)
+        .set('Idempotency-Key', key)
+        .send(body);
+      const retry = await request(t.app)
+        .post('/v1/paradox-checks')
+        .set('Authorization', me.auth)
+        .set('Idempotency-Key', key)
+        .send(body);
       expect(first.status).toBe(200);
-      expect({ status: retry.status, body: retry.body, replayed: retry.headers['idempotent-replayed'] }).toEqual({ status: 200, body: first.body, replayed: 'true' });
+      expect({ status: retry.status, body: retry.body, replayed: retry.headers['idempotent-replayed'] }).toEqual({
+        status: 200,
+        body: first.body,
+        replayed: 'true',
+      });
     });
   });
 
@@ -250,7 +316,11 @@ describe('Idempotency-Key', () => {
     t.clock.freezeAt(claimedAt);
     const key = newKey();
     const check = () =>
-      request(t.app).post('/v1/paradox-checks').set('Authorization', me.auth).set('Idempotency-Key', key).send({ timeline_id: 'primary' });
+      request(t.app)
+        .post('/v1/paradox-checks')
+        .set('Authorization', me.auth)
+        .set('Idempotency-Key', key)
+        .send({ timeline_id: 'primary' });
     await check().expect(200);
     // What a process killed mid-request leaves: the claim without its answer (this request writes nothing else).
     await t.prisma.$executeRaw`

@@ -6,7 +6,15 @@ import { EXAMPLE_IDS } from '../../src/interfaces/http/dtos/responses/ids';
 import { STATUS_BY_CODE } from '../../src/interfaces/http/error-statuses';
 import type { Family, Route } from '../../src/interfaces/http/route';
 import { accountState, identifiersIn, type AccountState } from '../support/isolation/account-state';
-import { identifierEntryPoints, isRecord, operationOf, type EntryPoint, type IdentifierCoverage, type Kind, type OpenApiDocument } from '../support/isolation/identifier-fields';
+import {
+  identifierEntryPoints,
+  isRecord,
+  operationOf,
+  type EntryPoint,
+  type IdentifierCoverage,
+  type Kind,
+  type OpenApiDocument,
+} from '../support/isolation/identifier-fields';
 import { requestFor, send, type OwnRecords, type Target } from '../support/isolation/requests';
 import { ALL_TIME, asAccount, type AccountClient } from '../support/http/as-account';
 import { startTestApp, type TestApp } from '../support/http/test-app';
@@ -64,55 +72,79 @@ describe('isolation between accounts, for every operation that takes an identifi
       const aliceOwn = await aliceJourney(alice);
       // Alice also uses every operation once, as Mallory will: her records sit where Mallory's requests look.
       // Her writes carry Idempotency-Keys that Mallory will use too.
-      for (const route of authenticated(routes)) await succeeded(sendAs(alice, route, aliceOwn, undefined, aliceKeys(route)), `Alice's ${describeRoute(route)}`);
+      for (const route of authenticated(routes))
+        await succeeded(sendAs(alice, route, aliceOwn, undefined, aliceKeys(route)), `Alice's ${describeRoute(route)}`);
       malloryOwn = await ownRecords(mallory, 'Mallory');
       aliceIds = identifiersIn(await accountState(t.prisma, alice.account.id));
       aliceSecrets = [...aliceIds.map(({ id }) => id), alice.account.apiKey, ALICE_MARK];
     }, MANY_REQUESTS_MS);
 
-    it.each(FAMILIES)("family %s: Alice's identifiers answer Mallory exactly as unknown ones, and change nothing", async (family) => {
-      const entryPoints = coverage.entryPoints.filter((entry) => entry.route.family === family);
-      expect(entryPoints.length).toBeGreaterThan(0);
-      const before = await states();
-      const failures: string[] = [];
-      for (const entry of entryPoints) {
-        const { named, others } = identifiersToTry(entry);
-        if (named.length === 0) failures.push(`${entry.label}: Alice has no ${entry.kinds.join(' or ')} to try it with`);
-        for (const id of [...named, ...others]) {
-          const unknown = unknownLike(id);
-          const theirs = await sendAs(mallory, entry.route, malloryOwn, { entry, value: id });
-          const none = await sendAs(mallory, entry.route, malloryOwn, { entry, value: unknown });
-          failures.push(...faultsOf(entry, id, theirs, unknown, none));
+    it.each(FAMILIES)(
+      "family %s: Alice's identifiers answer Mallory exactly as unknown ones, and change nothing",
+      async (family) => {
+        const entryPoints = coverage.entryPoints.filter((entry) => entry.route.family === family);
+        expect(entryPoints.length).toBeGreaterThan(0);
+        const before = await states();
+        const failures: string[] = [];
+        for (const entry of entryPoints) {
+          const { named, others } = identifiersToTry(entry);
+          if (named.length === 0)
+            failures.push(`${entry.label}: Alice has no ${entry.kinds.join(' or ')} to try it with`);
+          for (const id of [...named, ...others]) {
+            const unknown = unknownLike(id);
+            const theirs = await sendAs(mallory, entry.route, malloryOwn, { entry, value: id });
+            const none = await sendAs(mallory, entry.route, malloryOwn, { entry, value: unknown });
+            failures.push(...faultsOf(entry, id, theirs, unknown, none));
+          }
         }
-      }
-      // Every fault is reported, not only the first.
-      expect(failures).toEqual([]);
-      expect(await states()).toEqual(before);
-    }, MANY_REQUESTS_MS);
+        // Every fault is reported, not only the first.
+        expect(failures).toEqual([]);
+        expect(await states()).toEqual(before);
+      },
+      MANY_REQUESTS_MS,
+    );
 
-    it("lets Mallory use every operation on her own records, with Alice's Idempotency-Keys, without reaching or revealing Alice's", async () => {
-      const before = await accountState(t.prisma, alice.account.id);
-      const failures: string[] = [];
-      for (const route of authenticated(routes)) {
-        const answer = await sendAs(mallory, route, malloryOwn, undefined, aliceKeys(route));
-        if (answer.status >= 300) failures.push(`${describeRoute(route)} answers Mallory ${answer.status}: ${answer.text}`);
-        // An Idempotency-Key belongs to its account: Alice's answer is never replayed to Mallory.
-        if (answer.headers['idempotent-replayed'] !== undefined) failures.push(`${describeRoute(route)} replays an answer to Mallory's request with Alice's Idempotency-Key`);
-        failures.push(...leaksIn(`${describeRoute(route)} as Mallory`, answer.text));
-      }
-      expect(failures).toEqual([]);
-      expect(await accountState(t.prisma, alice.account.id)).toEqual(before);
-    }, MANY_REQUESTS_MS);
+    it(
+      "lets Mallory use every operation on her own records, with Alice's Idempotency-Keys, without reaching or revealing Alice's",
+      async () => {
+        const before = await accountState(t.prisma, alice.account.id);
+        const failures: string[] = [];
+        for (const route of authenticated(routes)) {
+          const answer = await sendAs(mallory, route, malloryOwn, undefined, aliceKeys(route));
+          if (answer.status >= 300)
+            failures.push(`${describeRoute(route)} answers Mallory ${answer.status}: ${answer.text}`);
+          // An Idempotency-Key belongs to its account: Alice's answer is never replayed to Mallory.
+          if (answer.headers['idempotent-replayed'] !== undefined)
+            failures.push(
+              `${describeRoute(route)} replays an answer to Mallory's request with Alice's Idempotency-Key`,
+            );
+          failures.push(...leaksIn(`${describeRoute(route)} as Mallory`, answer.text));
+        }
+        expect(failures).toEqual([]);
+        expect(await accountState(t.prisma, alice.account.id)).toEqual(before);
+      },
+      MANY_REQUESTS_MS,
+    );
 
     /** A valid request to the route with the account's key, naming its own records (and the target, if any). */
-    function sendAs(client: AccountClient, route: Route, own: OwnRecords, target?: Target, headers?: Readonly<Record<string, string>>): Promise<Response> {
+    function sendAs(
+      client: AccountClient,
+      route: Route,
+      own: OwnRecords,
+      target?: Target,
+      headers?: Readonly<Record<string, string>>,
+    ): Promise<Response> {
       return send(t.app, client.account.auth, requestFor(route, document, own, target), headers);
     }
 
     /** The Idempotency-Key Alice sent with an operation that takes one (the document says which do). */
     function aliceKeys(route: Route): Record<string, string> {
       const parameters = operationOf(route, document).parameters;
-      const takesKey = Array.isArray(parameters) && parameters.some((parameter) => isRecord(parameter) && parameter.in === 'header' && parameter.name === IDEMPOTENCY_KEY);
+      const takesKey =
+        Array.isArray(parameters) &&
+        parameters.some(
+          (parameter) => isRecord(parameter) && parameter.in === 'header' && parameter.name === IDEMPOTENCY_KEY,
+        );
       return takesKey ? { [IDEMPOTENCY_KEY]: `alice-${route.operationId}` } : {};
     }
 
@@ -127,7 +159,9 @@ describe('isolation between accounts, for every operation that takes an identifi
     /** Every identifier of Alice's of the kinds the field names, and one of each other kind (refused alike). */
     function identifiersToTry(entry: EntryPoint): { named: string[]; others: string[] } {
       const prefixes = new Set(entry.kinds.map(prefixOf));
-      const otherPrefixes = [...new Set(aliceIds.map(({ prefix }) => prefix))].filter((prefix) => !prefixes.has(prefix));
+      const otherPrefixes = [...new Set(aliceIds.map(({ prefix }) => prefix))].filter(
+        (prefix) => !prefixes.has(prefix),
+      );
       return {
         named: aliceIds.filter(({ prefix }) => prefixes.has(prefix)).map(({ id }) => id),
         others: otherPrefixes.flatMap((prefix) => aliceIds.find((candidate) => candidate.prefix === prefix)?.id ?? []),
@@ -140,23 +174,35 @@ describe('isolation between accounts, for every operation that takes an identifi
       const faults: string[] = [];
       const code: unknown = none.body?.code;
       const documented = entry.route.docs?.errors ?? [];
-      if (!UNKNOWN_IDENTIFIER_STATUSES.includes(none.status) || typeof code !== 'string' || !UNKNOWN_IDENTIFIER_CODE.test(code)) {
-        faults.push(`${where}: an unknown identifier answers ${none.status} ${String(code)}, not a 404 or 422 unknown-identifier problem: ${none.text}`);
+      if (
+        !UNKNOWN_IDENTIFIER_STATUSES.includes(none.status) ||
+        typeof code !== 'string' ||
+        !UNKNOWN_IDENTIFIER_CODE.test(code)
+      ) {
+        faults.push(
+          `${where}: an unknown identifier answers ${none.status} ${String(code)}, not a 404 or 422 unknown-identifier problem: ${none.text}`,
+        );
       } else {
-        if (STATUS_BY_CODE[code] !== none.status) faults.push(`${where}: ${code} answers ${none.status}, error-statuses.ts says ${STATUS_BY_CODE[code]}`);
-        if (!documented.includes(code)) faults.push(`${where}: ${code} is not among the operation's documented errors (${documented.join(', ')})`);
+        if (STATUS_BY_CODE[code] !== none.status)
+          faults.push(`${where}: ${code} answers ${none.status}, error-statuses.ts says ${STATUS_BY_CODE[code]}`);
+        if (!documented.includes(code))
+          faults.push(`${where}: ${code} is not among the operation's documented errors (${documented.join(', ')})`);
       }
-      if (!/^application\/problem\+json\b/.test(String(none.headers['content-type']))) faults.push(`${where}: an unknown identifier answers ${String(none.headers['content-type'])}`);
+      if (!/^application\/problem\+json\b/.test(String(none.headers['content-type'])))
+        faults.push(`${where}: an unknown identifier answers ${String(none.headers['content-type'])}`);
       if (!none.text.includes(unknown)) faults.push(`${where}: the problem does not name the identifier: ${none.text}`);
       const asTheirs = comparable(theirs, id);
       const asNone = comparable(none, unknown);
-      if (asTheirs !== asNone) faults.push(`${where}: Alice's identifier answers\n    ${asTheirs}\n  an unknown one answers\n    ${asNone}`);
+      if (asTheirs !== asNone)
+        faults.push(`${where}: Alice's identifier answers\n    ${asTheirs}\n  an unknown one answers\n    ${asNone}`);
       faults.push(...leaksIn(where, theirs.text.split(id).join('')));
       return faults;
     }
 
     function leaksIn(where: string, text: string): string[] {
-      return aliceSecrets.filter((secret) => text.includes(secret)).map((secret) => `${where}: the answer carries Alice's ${secret}`);
+      return aliceSecrets
+        .filter((secret) => text.includes(secret))
+        .map((secret) => `${where}: the answer carries Alice's ${secret}`);
     }
   });
 });
@@ -164,8 +210,13 @@ describe('isolation between accounts, for every operation that takes an identifi
 /** An answer as the client sees it, with the identifier it was asked about and the request id taken out. */
 function comparable(response: Response, id: string): string {
   const body: unknown = response.body;
-  const rest = typeof body === 'object' && body !== null ? Object.fromEntries(Object.entries(body).filter(([name]) => name !== 'request_id')) : body;
-  return JSON.stringify({ status: response.status, type: response.headers['content-type'], body: rest }).split(id).join('<identifier>');
+  const rest =
+    typeof body === 'object' && body !== null
+      ? Object.fromEntries(Object.entries(body).filter(([name]) => name !== 'request_id'))
+      : body;
+  return JSON.stringify({ status: response.status, type: response.headers['content-type'], body: rest })
+    .split(id)
+    .join('<identifier>');
 }
 
 /** A well-formed identifier of the same kind that exists nowhere. */
@@ -193,10 +244,13 @@ async function succeeded(pending: PromiseLike<Response>, what: string): Promise<
 
 /** A record of each kind at home, on `primary`, where the account's valid requests can name them. */
 async function ownRecords(client: AccountClient, owner: string): Promise<OwnRecords> {
-  const anchor = (await succeeded(client.post('/v1/anchors', { description: `${owner} at home` }), 'an anchor')).body.id;
+  const anchor = (await succeeded(client.post('/v1/anchors', { description: `${owner} at home` }), 'an anchor')).body
+    .id;
   const item = (await succeeded(client.post('/v1/items', { description: `${owner}'s keepsake` }), 'an item')).body.id;
   // Setting the anchor recorded an event at home.
-  const events = (await succeeded(client.post('/api/v1/scan-events', { location: 'home', time_range: ALL_TIME }), 'events')).body.events;
+  const events = (
+    await succeeded(client.post('/api/v1/scan-events', { location: 'home', time_range: ALL_TIME }), 'events')
+  ).body.events;
   return { timeline: 'primary', anchor, item, event: events[0].event_id };
 }
 
@@ -207,14 +261,46 @@ async function ownRecords(client: AccountClient, owner: string): Promise<OwnReco
 async function aliceJourney(alice: AccountClient): Promise<OwnRecords> {
   const own = await ownRecords(alice, ALICE_MARK);
   const step = (pending: PromiseLike<Response>, what: string) => succeeded(pending, `Alice's journey: ${what}`);
-  const journey = (await step(alice.post('/v1/timelines', { name: `${ALICE_MARK} Apollo`, destination_time: '1969-07-20T20:17:40Z', window: '10080 minutes' }), 'a timeline')).body.id;
-  await step(alice.post('/v1/timelines', { name: `${ALICE_MARK} Globe`, destination_time: '1599-06-12T14:00:00Z', window: '10080 minutes' }), 'another timeline');
+  const journey = (
+    await step(
+      alice.post('/v1/timelines', {
+        name: `${ALICE_MARK} Apollo`,
+        destination_time: '1969-07-20T20:17:40Z',
+        window: '10080 minutes',
+      }),
+      'a timeline',
+    )
+  ).body.id;
+  await step(
+    alice.post('/v1/timelines', {
+      name: `${ALICE_MARK} Globe`,
+      destination_time: '1599-06-12T14:00:00Z',
+      window: '10080 minutes',
+    }),
+    'another timeline',
+  );
   await step(alice.post('/v1/travels', { destination: journey }), 'travel there');
-  const found = (await step(alice.post('/v1/items', { description: `${ALICE_MARK} moon rock` }), 'an item there')).body.id;
+  const found = (await step(alice.post('/v1/items', { description: `${ALICE_MARK} moon rock` }), 'an item there')).body
+    .id;
   await step(alice.post('/v1/set-anchor', { description: `${ALICE_MARK} landing site` }), 'an anchor there');
-  await step(alice.post('/api/v1/travel', { destination_time: '1969-07-20T21:00:00Z', location: `${ALICE_MARK} crater` }), 'a move within it');
-  const events = (await step(alice.post('/api/v1/scan-events', { location: `${ALICE_MARK} crater`, time_range: ALL_TIME }), 'its events')).body.events;
-  await step(alice.post('/api/v1/manipulate-event', { event_id: events[0].event_id, action: `${ALICE_MARK} delay`, time: '1969-07-20T22:00:00Z' }), 'a manipulation');
+  await step(
+    alice.post('/api/v1/travel', { destination_time: '1969-07-20T21:00:00Z', location: `${ALICE_MARK} crater` }),
+    'a move within it',
+  );
+  const events = (
+    await step(
+      alice.post('/api/v1/scan-events', { location: `${ALICE_MARK} crater`, time_range: ALL_TIME }),
+      'its events',
+    )
+  ).body.events;
+  await step(
+    alice.post('/api/v1/manipulate-event', {
+      event_id: events[0].event_id,
+      action: `${ALICE_MARK} delay`,
+      time: '1969-07-20T22:00:00Z',
+    }),
+    'a manipulation',
+  );
   await step(alice.post('/v1/travels', { destination: own.anchor, items_transported: [found] }), 'home with the item');
   return own;
 }

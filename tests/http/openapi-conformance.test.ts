@@ -21,7 +21,11 @@ describe('real responses conform to GET /openapi.json', () => {
   afterAll(() => t.close());
 
   /** Sends, checks the answer against the document, and hands it back for the scenario to use. */
-  async function expectDocumented(operationId: string, status: number, send: Promise<request.Response>): Promise<request.Response> {
+  async function expectDocumented(
+    operationId: string,
+    status: number,
+    send: Promise<request.Response>,
+  ): Promise<request.Response> {
     const response = await send;
     expect({ operationId, status: response.status }).toEqual({ operationId, status });
     contract.expectConforms(operationId, response);
@@ -31,26 +35,50 @@ describe('real responses conform to GET /openapi.json', () => {
 
   it('accounts', async () => {
     const email = `conformance-${Date.now()}@example.com`;
-    await expectDocumented('createAccount', 201, anonymous().post('/v1/accounts').send({ email, password: 'correct horse battery' }));
-    await expectDocumented('createAccount', 409, anonymous().post('/v1/accounts').send({ email, password: 'correct horse battery' }));
+    await expectDocumented(
+      'createAccount',
+      201,
+      anonymous().post('/v1/accounts').send({ email, password: 'correct horse battery' }),
+    );
+    await expectDocumented(
+      'createAccount',
+      409,
+      anonymous().post('/v1/accounts').send({ email, password: 'correct horse battery' }),
+    );
   });
 
   it('anchors, timelines and items (Family B reads and writes)', async () => {
     ids.anchor = (await expectDocumented('createAnchor', 201, me.post('/v1/anchors', { description: 'Home' }))).body.id;
     await expectDocumented('createAnchor', 400, me.post('/v1/anchors', {}));
-    await expectDocumented('setAnchor', 200, me.post('/v1/set-anchor', { description: 'Home again', timestamp: '2020-01-01T00:00:00Z' }));
+    await expectDocumented(
+      'setAnchor',
+      200,
+      me.post('/v1/set-anchor', { description: 'Home again', timestamp: '2020-01-01T00:00:00Z' }),
+    );
     await expectDocumented('setAnchor', 401, anonymous().post('/v1/set-anchor').send({ description: 'Home' }));
 
-    const timeline = await expectDocumented('createTimeline', 201, me.post('/v1/timelines', { name: 'Apollo 11', destination_time: '1969-07-20T20:17:40Z' }));
+    const timeline = await expectDocumented(
+      'createTimeline',
+      201,
+      me.post('/v1/timelines', { name: 'Apollo 11', destination_time: '1969-07-20T20:17:40Z' }),
+    );
     ids.timeline = timeline.body.id;
-    await expectDocumented('createTimeline', 400, me.post('/v1/timelines', { name: 'Apollo 11', destination_time: '1969-07-20T20:17:40Z', window: '12 hours' }));
+    await expectDocumented(
+      'createTimeline',
+      400,
+      me.post('/v1/timelines', { name: 'Apollo 11', destination_time: '1969-07-20T20:17:40Z', window: '12 hours' }),
+    );
     await expectDocumented('listTimelines', 200, me.get('/timelines', { limit: 1 }));
     await expectDocumented('listTimelines', 400, me.get('/timelines', { cursor: 'not-a-cursor' }));
     await expectDocumented('getTimeline', 200, me.get(`/timeline/${ids.timeline}`));
     await expectDocumented('getTimeline', 404, me.get('/timeline/tml_00000000000000000000000000000000'));
 
     await expectDocumented('registerItem', 201, me.post('/v1/items', { description: 'Pocket watch' }));
-    await expectDocumented('registerItem', 415, me.post('/v1/items').set('Content-Type', 'text/plain').send('description=watch'));
+    await expectDocumented(
+      'registerItem',
+      415,
+      me.post('/v1/items').set('Content-Type', 'text/plain').send('description=watch'),
+    );
   });
 
   it('the clock (Family A)', async () => {
@@ -65,50 +93,133 @@ describe('real responses conform to GET /openapi.json', () => {
   });
 
   it('moving to moments, events and their manipulation (Families A and C)', async () => {
-    await expectDocumented('travelToMoment', 200, me.post('/v1/travel', { destination_time: '1969-07-20T20:17:40Z', location: 'Sea of Tranquility' }));
-    await expectDocumented('travelToMoment', 400, me.post('/v1/travel', { destination_time: 'yesterday', location: 'Sea of Tranquility' }));
-    await expectDocumented('scenarioTravel', 200, me.post('/api/v1/travel', { destination_time: '1969-07-21T17:54:00Z', location: 'Sea of Tranquility' }));
-    await expectDocumented('scenarioTravel', 401, anonymous().post('/api/v1/travel').set('Authorization', 'Bearer nope').send({}));
+    await expectDocumented(
+      'travelToMoment',
+      200,
+      me.post('/v1/travel', { destination_time: '1969-07-20T20:17:40Z', location: 'Sea of Tranquility' }),
+    );
+    await expectDocumented(
+      'travelToMoment',
+      400,
+      me.post('/v1/travel', { destination_time: 'yesterday', location: 'Sea of Tranquility' }),
+    );
+    await expectDocumented(
+      'scenarioTravel',
+      200,
+      me.post('/api/v1/travel', { destination_time: '1969-07-21T17:54:00Z', location: 'Sea of Tranquility' }),
+    );
+    await expectDocumented(
+      'scenarioTravel',
+      401,
+      anonymous().post('/api/v1/travel').set('Authorization', 'Bearer nope').send({}),
+    );
 
     const item = await expectDocumented(
       'retrieveItem',
       200,
-      me.get('/v1/retrieve-item', { item_description: 'Moon rock', location: 'Sea of Tranquility', time: '1969-07-20T20:30:00Z' }),
+      me.get('/v1/retrieve-item', {
+        item_description: 'Moon rock',
+        location: 'Sea of Tranquility',
+        time: '1969-07-20T20:30:00Z',
+      }),
     );
     ids.item = item.body.item_id;
     await expectDocumented('retrieveItem', 400, me.get('/v1/retrieve-item', { item_description: 'Moon rock' }));
 
-    const monitored = await expectDocumented('monitorEvents', 200, me.get('/v1/monitor-events', { location: 'Sea of Tranquility', time_range: ALL_TIME }));
+    const monitored = await expectDocumented(
+      'monitorEvents',
+      200,
+      me.get('/v1/monitor-events', { location: 'Sea of Tranquility', time_range: ALL_TIME }),
+    );
     expect(monitored.body.events.length).toBeGreaterThan(0);
-    await expectDocumented('monitorEvents', 404, me.get('/v1/monitor-events', { location: 'x', time_range: ALL_TIME, timeline_id: 'tml_unknown' }));
-    const scanned = await expectDocumented('scanEvents', 200, me.post('/api/v1/scan-events', { location: 'Sea of Tranquility', time_range: ALL_TIME, limit: 1 }));
+    await expectDocumented(
+      'monitorEvents',
+      404,
+      me.get('/v1/monitor-events', { location: 'x', time_range: ALL_TIME, timeline_id: 'tml_unknown' }),
+    );
+    const scanned = await expectDocumented(
+      'scanEvents',
+      200,
+      me.post('/api/v1/scan-events', { location: 'Sea of Tranquility', time_range: ALL_TIME, limit: 1 }),
+    );
     expect(scanned.body.next_cursor).toEqual(expect.any(String));
     ids.event = scanned.body.events[0].event_id;
-    await expectDocumented('scanEvents', 400, me.post('/api/v1/scan-events', { location: 'x', time_range: '2020-01-02T00:00:00Z/2020-01-01T00:00:00Z' }));
+    await expectDocumented(
+      'scanEvents',
+      400,
+      me.post('/api/v1/scan-events', { location: 'x', time_range: '2020-01-02T00:00:00Z/2020-01-01T00:00:00Z' }),
+    );
 
-    await expectDocumented('manipulateEvent', 200, me.post('/api/v1/manipulate-event', { event_id: ids.event, action: 'Delay the landing', time: '1969-07-20T21:17:40Z' }));
-    await expectDocumented('manipulateEvent', 404, me.post('/api/v1/manipulate-event', { event_id: 'evt_unknown', action: 'x', time: '1969-07-20T21:17:40Z' }));
+    await expectDocumented(
+      'manipulateEvent',
+      200,
+      me.post('/api/v1/manipulate-event', {
+        event_id: ids.event,
+        action: 'Delay the landing',
+        time: '1969-07-20T21:17:40Z',
+      }),
+    );
+    await expectDocumented(
+      'manipulateEvent',
+      404,
+      me.post('/api/v1/manipulate-event', { event_id: 'evt_unknown', action: 'x', time: '1969-07-20T21:17:40Z' }),
+    );
   });
 
   it('paradox checks (Families A, B and C)', async () => {
     await expectDocumented('checkParadox', 200, me.get('/v1/check-paradox', { timeline_id: 'primary' }));
     await expectDocumented('checkParadox', 404, me.get('/v1/check-paradox', { timeline_id: 'tml_unknown' }));
-    const proposed = [{ event: 'Traveller arrives at Sea of Tranquility', time: '1970-01-01T00:00:00Z' }, { item_id: ids.item }];
-    const verdict = await expectDocumented('checkParadoxes', 200, me.post('/v1/paradox-checks', { timeline_id: 'primary', proposed_changes: proposed }));
+    const proposed = [
+      { event: 'Traveller arrives at Sea of Tranquility', time: '1970-01-01T00:00:00Z' },
+      { item_id: ids.item },
+    ];
+    const verdict = await expectDocumented(
+      'checkParadoxes',
+      200,
+      me.post('/v1/paradox-checks', { timeline_id: 'primary', proposed_changes: proposed }),
+    );
     expect(verdict.body.reasons.length).toBeGreaterThan(0);
-    await expectDocumented('checkParadoxes', 422, me.post('/v1/paradox-checks', { timeline_id: 'primary', proposed_changes: [{ item_id: 'itm_unknown' }] }));
-    await expectDocumented('monitorParadox', 200, me.get('/api/v1/monitor-paradox', { timeline_id: 'primary', time_range: ALL_TIME }));
-    await expectDocumented('monitorParadox', 404, me.get('/api/v1/monitor-paradox', { timeline_id: 'tml_unknown', time_range: ALL_TIME }));
-    const around = await expectDocumented('checkTimeline', 200, me.get('/api/v1/check-timeline', { timeline_id: 'primary', significant_event: ids.event }));
+    await expectDocumented(
+      'checkParadoxes',
+      422,
+      me.post('/v1/paradox-checks', { timeline_id: 'primary', proposed_changes: [{ item_id: 'itm_unknown' }] }),
+    );
+    await expectDocumented(
+      'monitorParadox',
+      200,
+      me.get('/api/v1/monitor-paradox', { timeline_id: 'primary', time_range: ALL_TIME }),
+    );
+    await expectDocumented(
+      'monitorParadox',
+      404,
+      me.get('/api/v1/monitor-paradox', { timeline_id: 'tml_unknown', time_range: ALL_TIME }),
+    );
+    const around = await expectDocumented(
+      'checkTimeline',
+      200,
+      me.get('/api/v1/check-timeline', { timeline_id: 'primary', significant_event: ids.event }),
+    );
     expect(around.body.reasons.map((reason: { code: string }) => reason.code)).toContain('event_displaced');
-    await expectDocumented('checkTimeline', 422, me.get('/api/v1/check-timeline', { timeline_id: 'primary', significant_event: 'Nothing of the sort' }));
+    await expectDocumented(
+      'checkTimeline',
+      422,
+      me.get('/api/v1/check-timeline', { timeline_id: 'primary', significant_event: 'Nothing of the sort' }),
+    );
   });
 
   it('travels to a timeline and home, carrying an item (Families A and B)', async () => {
     await expectDocumented('createTravel', 201, me.post('/v1/travels', { destination: ids.timeline }));
     await expectDocumented('createTravel', 404, me.post('/v1/travels', { destination: 'tml_unknown' }));
-    const found = await expectDocumented('registerItem', 201, me.post('/v1/items', { description: 'Flag', location: 'Sea of Tranquility' }));
-    await expectDocumented('createTravel', 201, me.post('/v1/travels', { destination: ids.anchor, items_transported: [found.body.id] }));
+    const found = await expectDocumented(
+      'registerItem',
+      201,
+      me.post('/v1/items', { description: 'Flag', location: 'Sea of Tranquility' }),
+    );
+    await expectDocumented(
+      'createTravel',
+      201,
+      me.post('/v1/travels', { destination: ids.anchor, items_transported: [found.body.id] }),
+    );
     await expectDocumented('returnToAnchor', 200, me.post('/v1/return', { anchor_id: ids.anchor }));
     await expectDocumented('returnToAnchor', 404, me.post('/v1/return', { anchor_id: 'anc_unknown' }));
   });
@@ -118,7 +229,8 @@ describe('real responses conform to GET /openapi.json', () => {
     await expectDocumented('createAnchor', 201, keyed('conformance-anchor', { description: 'Kept' }));
     const replayed = await expectDocumented('createAnchor', 201, keyed('conformance-anchor', { description: 'Kept' }));
     expect(replayed.headers['idempotent-replayed']).toBe('true');
-    const refusal = () => me.post('/v1/travels', { destination: 'tml_unknown' }).set('Idempotency-Key', 'conformance-refusal');
+    const refusal = () =>
+      me.post('/v1/travels', { destination: 'tml_unknown' }).set('Idempotency-Key', 'conformance-refusal');
     await expectDocumented('createTravel', 404, refusal());
     expect((await expectDocumented('createTravel', 404, refusal())).headers['idempotent-replayed']).toBe('true');
   });
@@ -127,7 +239,9 @@ describe('real responses conform to GET /openapi.json', () => {
     await expectDocumented('health', 200, anonymous().get('/healthz'));
     await expectDocumented('readiness', 200, anonymous().get('/readyz'));
     // A migration this build ships, marked not applied: the process must not take traffic.
-    const [last] = await t.prisma.$queryRaw<Array<{ id: string }>>`SELECT id FROM _prisma_migrations ORDER BY migration_name DESC LIMIT 1`;
+    const [last] = await t.prisma.$queryRaw<
+      Array<{ id: string }>
+    >`SELECT id FROM _prisma_migrations ORDER BY migration_name DESC LIMIT 1`;
     await t.prisma.$executeRaw`UPDATE _prisma_migrations SET rolled_back_at = now() WHERE id = ${last?.id}`;
     try {
       await expectDocumented('readiness', 503, anonymous().get('/readyz'));

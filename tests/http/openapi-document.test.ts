@@ -44,7 +44,8 @@ describe('GET /openapi.json', () => {
   it('describes responses closely enough to refuse a wrong one', () => {
     const timeline = { $ref: '#/components/schemas/TimelineResponse' };
     expect(contract.violations(timeline, { id: 'primary' })).not.toEqual([]);
-    const example = contract.operation('getTimeline').operation.responses['200']?.content?.['application/json']?.example;
+    const example =
+      contract.operation('getTimeline').operation.responses['200']?.content?.['application/json']?.example;
     expect(contract.violations(timeline, example)).toEqual([]);
     expect(contract.violations(timeline, { ...Object(example), colour: 'red' })).not.toEqual([]);
     expect(contract.violations(timeline, { ...Object(example), created_at: 'yesterday' })).not.toEqual([]);
@@ -61,11 +62,15 @@ describe('GET /openapi.json', () => {
   it('has an operation for every route, with summary, success, error responses and its security', () => {
     for (const route of routes) {
       const operation = document.paths[openApiPath(route.path)]?.[route.method];
-      expect({ route: route.operationId, operation: operation?.operationId }).toEqual({ route: route.operationId, operation: route.operationId });
+      expect({ route: route.operationId, operation: operation?.operationId }).toEqual({
+        route: route.operationId,
+        operation: route.operationId,
+      });
       if (!operation || !route.docs) continue;
       expect(operation.summary).toBe(route.summary);
       expect(Object.keys(operation.responses)).toContain(String(route.docs.status));
-      for (const code of route.docs.errors) expect(Object.keys(operation.responses)).toContain(String(STATUS_BY_CODE[code]));
+      for (const code of route.docs.errors)
+        expect(Object.keys(operation.responses)).toContain(String(STATUS_BY_CODE[code]));
       expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['400', '413', '415', '500']));
       if (route.authenticated) {
         expect(operation.responses['401']).toBeDefined();
@@ -75,15 +80,20 @@ describe('GET /openapi.json', () => {
       }
     }
     // The route table, and the probes app.ts answers beside it.
-    expect(contract.operations().map(({ operation }) => operation.operationId).sort()).toEqual(
-      [...routes.map((route) => route.operationId), 'health', 'readiness'].sort(),
-    );
+    expect(
+      contract
+        .operations()
+        .map(({ operation }) => operation.operationId)
+        .sort(),
+    ).toEqual([...routes.map((route) => route.operationId), 'health', 'readiness'].sort());
   });
 
   it('names its licence and a contact, and describes every operation beyond its summary', () => {
     expect(document.info.license).toEqual({ name: expect.any(String), identifier: 'LicenseRef-Proprietary' });
     expect(document.info.contact).toEqual({ name: expect.stringMatching(/\S/) });
-    const undescribed = contract.operations().filter(({ operation }) => !operation.description?.trim() || operation.description === operation.summary);
+    const undescribed = contract
+      .operations()
+      .filter(({ operation }) => !operation.description?.trim() || operation.description === operation.summary);
     expect(undescribed.map(({ operation }) => operation.operationId)).toEqual([]);
   });
 
@@ -100,13 +110,15 @@ describe('GET /openapi.json', () => {
     const missing: string[] = [];
     for (const { operation } of contract.operations()) {
       for (const [status, response] of Object.entries(operation.responses)) {
-        if (contract.header(response, 'X-Request-Id')?.required !== true) missing.push(`${operation.operationId} ${status}: X-Request-Id`);
+        if (contract.header(response, 'X-Request-Id')?.required !== true)
+          missing.push(`${operation.operationId} ${status}: X-Request-Id`);
       }
       // Only the liveness probe answers without the database.
       if (operation.operationId === 'health') continue;
       const unavailable = operation.responses['503'];
       if (!unavailable) missing.push(`${operation.operationId}: no 503`);
-      else if (contract.header(unavailable, 'Retry-After')?.required !== true) missing.push(`${operation.operationId} 503: Retry-After`);
+      else if (contract.header(unavailable, 'Retry-After')?.required !== true)
+        missing.push(`${operation.operationId} 503: Retry-After`);
     }
     expect(missing).toEqual([]);
     expect(contract.operation('health').operation.responses['503']).toBeUndefined();
@@ -114,7 +126,13 @@ describe('GET /openapi.json', () => {
 
   it('types request_id in every problem as the string it is', () => {
     const problem = { $ref: '#/components/schemas/ProblemResponse' };
-    const example = { type: '/problems/rate_limited', title: 'Too Many Requests', status: 429, detail: 'Slow down.', code: 'rate_limited' };
+    const example = {
+      type: '/problems/rate_limited',
+      title: 'Too Many Requests',
+      status: 429,
+      detail: 'Slow down.',
+      code: 'rate_limited',
+    };
     expect(contract.violations(problem, { ...example, request_id: 'trace-123' })).toEqual([]);
     expect(contract.violations(problem, { ...example, request_id: 42 })).not.toEqual([]);
     expect(contract.violations(problem, example)).not.toEqual([]);
@@ -122,7 +140,13 @@ describe('GET /openapi.json', () => {
 
   it('documents every family and the account operations', () => {
     const tags = new Set(contract.operations().flatMap(({ operation }) => operation.tags ?? []));
-    expect([...tags].sort()).toEqual(['Accounts', 'Family A: verbs', 'Family B: resources', 'Family C: scenarios', 'Probes']);
+    expect([...tags].sort()).toEqual([
+      'Accounts',
+      'Family A: verbs',
+      'Family B: resources',
+      'Family C: scenarios',
+      'Probes',
+    ]);
   });
 
   it('has examples that conform to their own schemas', () => {
@@ -141,7 +165,8 @@ describe('GET /openapi.json', () => {
       for (const [status, response] of Object.entries(operation.responses)) {
         for (const [mediaType, content] of Object.entries(response.content ?? {})) {
           if (mediaType === 'application/json') check(`${id} ${status}`, content.schema, content.example);
-          for (const [name, example] of Object.entries(content.examples ?? {})) check(`${id} ${status} ${name}`, content.schema, example.value);
+          for (const [name, example] of Object.entries(content.examples ?? {}))
+            check(`${id} ${status} ${name}`, content.schema, example.value);
         }
       }
     }
@@ -151,17 +176,30 @@ describe('GET /openapi.json', () => {
 
 describe('the documentation check', () => {
   const documented = defineRoute(
-    { method: 'post', path: '/v1/probe', operationId: 'probe', family: 'A', summary: 'A probe.', body: TravelToMomentDto },
+    {
+      method: 'post',
+      path: '/v1/probe',
+      operationId: 'probe',
+      family: 'A',
+      summary: 'A probe.',
+      body: TravelToMomentDto,
+    },
     async () => ({ status: 200, body: {} }),
   );
 
   it('fails a route that has no documentation', () => {
-    expect(documentationGaps([documented])).toEqual(['POST /v1/probe has no docs (success status, response class, error codes, example)']);
+    expect(documentationGaps([documented])).toEqual([
+      'POST /v1/probe has no docs (success status, response class, error codes, example)',
+    ]);
   });
 
   it('fails a route without a description, with an unknown error code, a non-success status or input without an example', () => {
     class ProbeResponse {}
-    const route: Route = { ...documented, summary: ' ', docs: { description: ' ', status: 404, response: ProbeResponse, errors: ['no_such_code'] } };
+    const route: Route = {
+      ...documented,
+      summary: ' ',
+      docs: { description: ' ', status: 404, response: ProbeResponse, errors: ['no_such_code'] },
+    };
     expect(documentationGaps([route])).toEqual([
       'POST /v1/probe has no summary',
       'POST /v1/probe has no description',

@@ -3,7 +3,11 @@ import request from 'supertest';
 import { buildContainer } from '../../src/composition/container';
 import { LruVerifiedKeyCache } from '../../src/infrastructure/api-key-cache/lru-verified-key-cache';
 import { EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded-postgres';
-import { createDatabaseClients, isDatabaseUnavailable, type DatabaseClients } from '../../src/infrastructure/database/prisma-client';
+import {
+  createDatabaseClients,
+  isDatabaseUnavailable,
+  type DatabaseClients,
+} from '../../src/infrastructure/database/prisma-client';
 import { databaseReadiness } from '../../src/infrastructure/database/readiness';
 import { createApp } from '../../src/interfaces/http/app';
 import { OpenApiContract, type LocatedOperation, type OpenApiDocument } from '../support/http/openapi-contract';
@@ -30,13 +34,19 @@ describe('with the database away, every operation answers the 503 its document d
   let auth: string;
 
   const appWith = (options: { cache: boolean; rateLimit: boolean }): App =>
-    createApp(buildContainer({ ...clients, ...(options.cache ? { verifiedKeyCache: new LruVerifiedKeyCache({ maxEntries: 10 }) } : {}) }), {
-      formSecret: randomBytes(32).toString('base64url'),
-      readiness: databaseReadiness(clients.prisma),
-      isUnavailable: isDatabaseUnavailable,
-      logError: () => undefined,
-      ...(options.rateLimit ? { rateLimit: { perKeyPerSecond: 1_000, accountsPerMinute: 1_000 } } : {}),
-    });
+    createApp(
+      buildContainer({
+        ...clients,
+        ...(options.cache ? { verifiedKeyCache: new LruVerifiedKeyCache({ maxEntries: 10 }) } : {}),
+      }),
+      {
+        formSecret: randomBytes(32).toString('base64url'),
+        readiness: databaseReadiness(clients.prisma),
+        isUnavailable: isDatabaseUnavailable,
+        logError: () => undefined,
+        ...(options.rateLimit ? { rateLimit: { perKeyPerSecond: 1_000, accountsPerMinute: 1_000 } } : {}),
+      },
+    );
 
   beforeAll(async () => {
     database = await provisionTestDatabase();
@@ -47,7 +57,9 @@ describe('with the database away, every operation answers the 503 its document d
     atTheDoor = appWith({ cache: false, rateLimit: true });
     const document: OpenApiDocument = (await request(pastTheKey).get('/openapi.json')).body;
     contract = new OpenApiContract(document);
-    const signUp = await request(pastTheKey).post('/v1/accounts').send({ email: `openapi-outage-${Date.now()}@example.com`, password: 'correct horse battery' });
+    const signUp = await request(pastTheKey)
+      .post('/v1/accounts')
+      .send({ email: `openapi-outage-${Date.now()}@example.com`, password: 'correct horse battery' });
     auth = `Bearer ${signUp.body.api_key}`;
     expect((await request(pastTheKey).get('/timelines').set('Authorization', auth)).status).toBe(200);
     await proxy.stop();
@@ -60,10 +72,18 @@ describe('with the database away, every operation answers the 503 its document d
   });
 
   /** The operation's example request, with the key, and the extra headers given. */
-  function send(app: App, { method, path, operation }: LocatedOperation, headers: Record<string, string> = {}): Promise<request.Response> {
+  function send(
+    app: App,
+    { method, path, operation }: LocatedOperation,
+    headers: Record<string, string> = {},
+  ): Promise<request.Response> {
     const parameters = operation.parameters ?? [];
-    const url = path.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(String(parameters.find((p) => p.name === name)?.example)));
-    const query = Object.fromEntries(parameters.filter((p) => p.in === 'query' && p.example !== undefined).map((p) => [p.name, String(p.example)]));
+    const url = path.replace(/\{([^}]+)\}/g, (_match, name: string) =>
+      encodeURIComponent(String(parameters.find((p) => p.name === name)?.example)),
+    );
+    const query = Object.fromEntries(
+      parameters.filter((p) => p.in === 'query' && p.example !== undefined).map((p) => [p.name, String(p.example)]),
+    );
     const body = operation.requestBody?.content['application/json']?.example;
     const sent = (method === 'get' ? request(app).get(url).query(query) : request(app).post(url)).set(headers);
     const keyed = operation.security?.length === 0 ? sent : sent.set('Authorization', auth);
@@ -76,19 +96,23 @@ describe('with the database away, every operation answers the 503 its document d
     ['at the API key or the limit of sign-ups', () => atTheDoor, false],
   ];
 
-  it.each(cases)('%s', async (_where, app, withIdempotencyKey) => {
-    const answered: string[] = [];
-    for (const located of contract.operations()) {
-      const { operationId } = located.operation;
-      const keyed = withIdempotencyKey && located.method === 'post' && located.operation.security?.length !== 0;
-      const response = await send(app(), located, keyed ? { 'Idempotency-Key': `outage-${operationId}` } : {});
-      // Only the liveness probe answers without the database.
-      const expected = operationId === 'health' ? 200 : 503;
-      expect({ operationId, status: response.status }).toEqual({ operationId, status: expected });
-      contract.expectConforms(operationId, response);
-      if (expected === 503) expect(response.headers['retry-after']).toBe('5');
-      answered.push(operationId);
-    }
-    expect(answered.length).toBeGreaterThan(20);
-  }, 60_000);
+  it.each(cases)(
+    '%s',
+    async (_where, app, withIdempotencyKey) => {
+      const answered: string[] = [];
+      for (const located of contract.operations()) {
+        const { operationId } = located.operation;
+        const keyed = withIdempotencyKey && located.method === 'post' && located.operation.security?.length !== 0;
+        const response = await send(app(), located, keyed ? { 'Idempotency-Key': `outage-${operationId}` } : {});
+        // Only the liveness probe answers without the database.
+        const expected = operationId === 'health' ? 200 : 503;
+        expect({ operationId, status: response.status }).toEqual({ operationId, status: expected });
+        contract.expectConforms(operationId, response);
+        if (expected === 503) expect(response.headers['retry-after']).toBe('5');
+        answered.push(operationId);
+      }
+      expect(answered.length).toBeGreaterThan(20);
+    },
+    60_000,
+  );
 });

@@ -25,16 +25,23 @@ describe('a proposed change: the document and the server accept the same bodies'
   afterAll(() => t.close());
 
   async function verdicts(change: unknown): Promise<{ document: boolean; server: boolean }> {
-    const schema = contract.operation('checkParadoxes').operation.requestBody?.content['application/json']?.schema ?? {};
+    const schema =
+      contract.operation('checkParadoxes').operation.requestBody?.content['application/json']?.schema ?? {};
     const body = { timeline_id: 'primary', proposed_changes: [change] };
     const response = await me.post('/v1/paradox-checks', body);
     expect(response.status).not.toBeGreaterThanOrEqual(500);
-    return { document: contract.violations(schema, body).length === 0, server: !(response.status === 400 && response.body.code === 'validation_failed') };
+    return {
+      document: contract.violations(schema, body).length === 0,
+      server: !(response.status === 400 && response.body.code === 'validation_failed'),
+    };
   }
 
   const accepted: Array<[string, (item: string) => unknown]> = [
     ['an event at a time', () => ({ event: 'Moon landing', time })],
-    ['an event at a time with an offset and fractions', () => ({ event: 'Moon landing', time: '1969-07-20T22:17:40.5+02:00' })],
+    [
+      'an event at a time with an offset and fractions',
+      () => ({ event: 'Moon landing', time: '1969-07-20T22:17:40.5+02:00' }),
+    ],
     ['a registered item alone', (id) => ({ item_id: id })],
     ['an item nobody registered (then unknown_items)', () => ({ item_id: 'itm_00000000000000000000000000000000' })],
   ];
@@ -69,7 +76,20 @@ describe('a proposed change: the document and the server accept the same bodies'
   });
 
   it('agrees on generated changes of every mix of fields', async () => {
-    const value = fc.constantFrom<unknown>('Moon landing', '', '   ', time, 'yesterday', item, 'itm_00000000000000000000000000000000', null, 7, true, ['x'], {});
+    const value = fc.constantFrom<unknown>(
+      'Moon landing',
+      '',
+      '   ',
+      time,
+      'yesterday',
+      item,
+      'itm_00000000000000000000000000000000',
+      null,
+      7,
+      true,
+      ['x'],
+      {},
+    );
     const change = fc.dictionary(fc.constantFrom('event', 'time', 'item_id', 'colour'), value, { maxKeys: 4 });
     await fc.assert(
       fc.asyncProperty(change, async (generated) => {

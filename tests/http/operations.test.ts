@@ -72,7 +72,11 @@ describe('operating the service', () => {
     const requests = log.lines.filter((line) => line.request_id === 'req-anchor');
     expect(requests).toHaveLength(1);
     expect(requests[0]).toMatchObject({
-      req: { method: 'GET', path: '/timelines', remoteAddress: expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$|^::1$/) },
+      req: {
+        method: 'GET',
+        path: '/timelines',
+        remoteAddress: expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$|^::1$/),
+      },
       res: { status: 200 },
       responseTime: expect.any(Number),
       account_id: me.id,
@@ -102,13 +106,19 @@ describe('operating the service', () => {
     // The response's 'close' follows its connection's on a later tick: wait for the line, then a
     // turn of the event loop more, in which a second line would have come.
     const abandoned = () => log.lines.filter((each) => each.request_id === 'req-abandoned');
-    for (let waited = 0; abandoned().length === 0 && waited < 5_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let waited = 0; abandoned().length === 0 && waited < 5_000; waited += 10)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     await new Promise((resolve) => setImmediate(resolve));
 
     const lines = abandoned();
     expect(lines).toHaveLength(1);
     // The body never came whole, so the service answered 400 into a connection already gone.
-    expect(lines[0]).toMatchObject({ level: 40, msg: 'request aborted', req: { method: 'POST', path: '/v1/accounts' }, res: { status: 400 } });
+    expect(lines[0]).toMatchObject({
+      level: 40,
+      msg: 'request aborted',
+      req: { method: 'POST', path: '/v1/accounts' },
+      res: { status: 400 },
+    });
   });
 });
 
@@ -121,8 +131,13 @@ describe('the request log behind a trusted proxy (TRUST_PROXY=1)', () => {
   afterAll(() => t.close());
 
   it("logs the client's address the proxy saw, not one the client named before it", async () => {
-    await request(t.app).get('/healthz').set('X-Forwarded-For', '198.51.100.9, 203.0.113.7').set('X-Request-Id', 'req-proxied');
+    await request(t.app)
+      .get('/healthz')
+      .set('X-Forwarded-For', '198.51.100.9, 203.0.113.7')
+      .set('X-Request-Id', 'req-proxied');
 
-    expect(log.lines.find((line) => line.request_id === 'req-proxied')).toMatchObject({ req: { remoteAddress: '203.0.113.7' } });
+    expect(log.lines.find((line) => line.request_id === 'req-proxied')).toMatchObject({
+      req: { remoteAddress: '203.0.113.7' },
+    });
   });
 });

@@ -9,7 +9,10 @@ describe('POST /v1/paradox-checks', () => {
     t = await startTestApp();
     me = await t.signUp();
     timelineId = (
-      await request(t.app).post('/v1/timelines').set('Authorization', me.auth).send({ name: 'Hastings', destination_time: '1066-10-14T09:00:00Z' })
+      await request(t.app)
+        .post('/v1/timelines')
+        .set('Authorization', me.auth)
+        .send({ name: 'Hastings', destination_time: '1066-10-14T09:00:00Z' })
     ).body.id;
   });
   afterAll(() => t.close());
@@ -20,7 +23,13 @@ describe('POST /v1/paradox-checks', () => {
     for (const body of [{ timeline_id: timelineId, proposed_changes: [] }, { timeline_id: timelineId }]) {
       const response = await check(body);
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ timeline_id: timelineId, is_stable: true, timeline_stability: 'Stable', reason_count: 0, reasons: [] });
+      expect(response.body).toEqual({
+        timeline_id: timelineId,
+        is_stable: true,
+        timeline_stability: 'Stable',
+        reason_count: 0,
+        reasons: [],
+      });
     }
   });
 
@@ -35,7 +44,11 @@ describe('POST /v1/paradox-checks', () => {
     expect(response.status).toBe(200);
     expect(response.body.is_stable).toBe(false);
     expect(response.body.reasons).toEqual([
-      expect.objectContaining({ code: 'event_at_two_times', event: 'Harold is struck', times: ['1066-10-14T16:00:00Z', '1066-10-14T17:30:00Z'] }),
+      expect.objectContaining({
+        code: 'event_at_two_times',
+        event: 'Harold is struck',
+        times: ['1066-10-14T16:00:00Z', '1066-10-14T17:30:00Z'],
+      }),
     ]);
   });
 

@@ -18,7 +18,14 @@ function expectRateLimited(response: request.Response, policy: string, retryAfte
   expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
   expect(response.headers['retry-after']).toBe(retryAfter);
   expect(response.headers['ratelimit']).toBe(`"${policy}";r=0;t=${retryAfter}`);
-  expect(response.body).toEqual(expect.objectContaining({ type: '/problems/rate_limited', title: 'Too Many Requests', status: 429, code: 'rate_limited' }));
+  expect(response.body).toEqual(
+    expect.objectContaining({
+      type: '/problems/rate_limited',
+      title: 'Too Many Requests',
+      status: 429,
+      code: 'rate_limited',
+    }),
+  );
 }
 
 describe('rate limiting per API key (RATE_LIMIT_PER_SECOND)', () => {
@@ -28,7 +35,8 @@ describe('rate limiting per API key (RATE_LIMIT_PER_SECOND)', () => {
   });
   afterAll(() => t.close());
 
-  const anchor = (account: TestAccount) => request(t.app).post('/v1/anchors').set('Authorization', account.auth).send({ description: 'Home' });
+  const anchor = (account: TestAccount) =>
+    request(t.app).post('/v1/anchors').set('Authorization', account.auth).send({ description: 'Home' });
 
   it('answers the IETF RateLimit fields with a decreasing remainder under the limit', async () => {
     const me = await t.signUp();
@@ -64,7 +72,8 @@ describe('rate limiting per API key (RATE_LIMIT_PER_SECOND)', () => {
     const second = freshKeyOf((await browser.submit('/dashboard/keys', { name: 'second' })).text);
     const other = await t.signUp();
     t.clock.freezeAt(aWindowStart(3));
-    const withKey = (key: string) => request(t.app).post('/v1/anchors').set('Authorization', `Bearer ${key}`).send({ description: 'Home' });
+    const withKey = (key: string) =>
+      request(t.app).post('/v1/anchors').set('Authorization', `Bearer ${key}`).send({ description: 'Home' });
     for (let i = 0; i < 3; i += 1) expect((await withKey(first)).status).toBe(201);
     expect((await withKey(first)).status).toBe(429);
     expect((await withKey(second)).status).toBe(201);
@@ -87,12 +96,19 @@ describe('rate limiting per API key (RATE_LIMIT_PER_SECOND)', () => {
       const apps = [t.app, second, t.app];
       const remainders: string[] = [];
       for (const app of apps) {
-        const response = await request(app).post('/v1/anchors').set('Authorization', me.auth).send({ description: 'Home' });
+        const response = await request(app)
+          .post('/v1/anchors')
+          .set('Authorization', me.auth)
+          .send({ description: 'Home' });
         expect(response.status).toBe(201);
         remainders.push(response.headers['ratelimit']);
       }
       expect(remainders).toEqual(['"default";r=2;t=1', '"default";r=1;t=1', '"default";r=0;t=1']);
-      expectRateLimited(await request(second).post('/v1/anchors').set('Authorization', me.auth).send({ description: 'Home' }), 'default', '1');
+      expectRateLimited(
+        await request(second).post('/v1/anchors').set('Authorization', me.auth).send({ description: 'Home' }),
+        'default',
+        '1',
+      );
       expect(await t.prisma.anchor.count({ where: { accountId: me.id } })).toBe(3);
     } finally {
       await prisma.$disconnect();
@@ -106,9 +122,14 @@ describe('rate limiting per API key (RATE_LIMIT_PER_SECOND)', () => {
     // A fresh process sweeps on its first counted request (and then at most once a minute).
     const { prisma, sql } = createDatabaseClients(t.connectionString);
     try {
-      const fresh = createApp(buildContainer({ prisma, sql }), { formSecret: randomBytes(32).toString('base64url'), rateLimit: { perKeyPerSecond: 3 } });
+      const fresh = createApp(buildContainer({ prisma, sql }), {
+        formSecret: randomBytes(32).toString('base64url'),
+        rateLimit: { perKeyPerSecond: 3 },
+      });
       expect((await request(fresh).get('/timelines').set('Authorization', me.auth)).status).toBe(200);
-      expect(await t.prisma.rateLimitCounter.count({ where: { windowStart: { lt: new Date(Date.now() - 2 * 60_000) } } })).toBe(0);
+      expect(
+        await t.prisma.rateLimitCounter.count({ where: { windowStart: { lt: new Date(Date.now() - 2 * 60_000) } } }),
+      ).toBe(0);
     } finally {
       await prisma.$disconnect();
     }
@@ -117,7 +138,9 @@ describe('rate limiting per API key (RATE_LIMIT_PER_SECOND)', () => {
   it('counts concurrent requests exactly: a burst gets the quota and no more', async () => {
     const me = await t.signUp();
     t.clock.freezeAt(aWindowStart(5));
-    const statuses = await Promise.all(Array.from({ length: 10 }, () => anchor(me).then((response) => response.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 10 }, () => anchor(me).then((response) => response.status)),
+    );
     expect(statuses.filter((status) => status === 201)).toHaveLength(3);
     expect(statuses.filter((status) => status === 429)).toHaveLength(7);
   });
@@ -132,7 +155,10 @@ describe('rate limiting of the public account endpoints per client address', () 
   afterAll(() => t.close());
 
   const signUpFrom = (address: string, email: string) =>
-    request(t.app).post('/v1/accounts').set('X-Forwarded-For', address).send({ email, password: 'correct horse battery' });
+    request(t.app)
+      .post('/v1/accounts')
+      .set('X-Forwarded-For', address)
+      .send({ email, password: 'correct horse battery' });
 
   it('lets an address open accounts up to the limit per minute, then answers 429 and opens none', async () => {
     t.clock.freezeAt(aWindowStart(1));
@@ -146,8 +172,20 @@ describe('rate limiting of the public account endpoints per client address', () 
     expectRateLimited(await signUpFrom('203.0.113.7', `c-${stamp}@example.com`), 'accounts', '60');
     expect(await t.prisma.account.count({ where: { email: `c-${stamp}@example.com` } })).toBe(0);
     // The dashboard's sign-up and sign-in share the address's allowance.
-    expectRateLimited(await request(t.app).post('/login').set('X-Forwarded-For', '203.0.113.7').type('form').send({ email: 'x@example.com' }), 'accounts', '60');
-    expectRateLimited(await request(t.app).post('/signup').set('X-Forwarded-For', '203.0.113.7').type('form').send({}), 'accounts', '60');
+    expectRateLimited(
+      await request(t.app)
+        .post('/login')
+        .set('X-Forwarded-For', '203.0.113.7')
+        .type('form')
+        .send({ email: 'x@example.com' }),
+      'accounts',
+      '60',
+    );
+    expectRateLimited(
+      await request(t.app).post('/signup').set('X-Forwarded-For', '203.0.113.7').type('form').send({}),
+      'accounts',
+      '60',
+    );
 
     // Another address is not affected; the same one may go on in the next minute.
     expect((await signUpFrom('198.51.100.20', `d-${stamp}@example.com`)).status).toBe(201);
@@ -165,7 +203,9 @@ describe('rate limiting of the public account endpoints per client address', () 
 
 describe('RATE_LIMIT_PER_SECOND', () => {
   it('defaults to 100 per key and 10 account requests per address per minute', () => {
-    expect(readConfig({})).toEqual(expect.objectContaining({ rateLimitPerSecond: 100, rateLimitAccountsPerMinute: 10 }));
+    expect(readConfig({})).toEqual(
+      expect.objectContaining({ rateLimitPerSecond: 100, rateLimitAccountsPerMinute: 10 }),
+    );
   });
 
   it('accepts 0, which turns the limit off', () => {

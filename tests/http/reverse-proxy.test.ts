@@ -23,7 +23,11 @@ describe('behind nginx, with TRUST_PROXY=1 (the one nginx hop)', () => {
 
   beforeAll(async () => {
     log = serviceLog();
-    t = await startTestApp({ trustProxy: 1, logger: log.logger, rateLimit: { accountsPerMinute: ACCOUNTS_PER_MINUTE } });
+    t = await startTestApp({
+      trustProxy: 1,
+      logger: log.logger,
+      rateLimit: { accountsPerMinute: ACCOUNTS_PER_MINUTE },
+    });
     proxy = await behindNginx(t.app);
     client = proxy.client;
   });
@@ -46,29 +50,45 @@ describe('behind nginx, with TRUST_PROXY=1 (the one nginx hop)', () => {
     // Each GET of Families A and C with parameters that succeed, and one of them with another value.
     const operations = getOperations(() => retrievalId);
 
-    it.each(operations)('GET %s answers alike from a query string, a JSON body and a chunked JSON body', async (path, parameters) => {
-      const fromQuery = await client({ path: `${path}?${new URLSearchParams(parameters())}`, headers: auth });
-      const fromBody = await client({ path, headers: auth, body: parameters() });
-      const fromChunks = await client({ path, headers: auth, body: parameters(), chunked: true });
-      for (const response of [fromQuery, fromBody, fromChunks]) expect(response.status).toBe(200);
-      const { status: _q, ...queryAnswer } = fromQuery.body;
-      const { status: _b, ...bodyAnswer } = fromBody.body;
-      const { status: _c, ...chunkedAnswer } = fromChunks.body;
-      expect(bodyAnswer).toEqual(queryAnswer);
-      expect(chunkedAnswer).toEqual(queryAnswer);
-    });
+    it.each(operations)(
+      'GET %s answers alike from a query string, a JSON body and a chunked JSON body',
+      async (path, parameters) => {
+        const fromQuery = await client({ path: `${path}?${new URLSearchParams(parameters())}`, headers: auth });
+        const fromBody = await client({ path, headers: auth, body: parameters() });
+        const fromChunks = await client({ path, headers: auth, body: parameters(), chunked: true });
+        for (const response of [fromQuery, fromBody, fromChunks]) expect(response.status).toBe(200);
+        const { status: _q, ...queryAnswer } = fromQuery.body;
+        const { status: _b, ...bodyAnswer } = fromBody.body;
+        const { status: _c, ...chunkedAnswer } = fromChunks.body;
+        expect(bodyAnswer).toEqual(queryAnswer);
+        expect(chunkedAnswer).toEqual(queryAnswer);
+      },
+    );
 
-    it.each(operations)('GET %s reads the body next to the query string: a parameter given differently in each is a 400 naming it', async (path, parameters, name, other) => {
-      const response = await client({ path: `${path}?${new URLSearchParams(parameters())}`, headers: auth, body: { ...parameters(), [name]: other } });
-      expect(response.status).toBe(400);
-      expect(response.body.code).toBe('validation_failed');
-      expect(response.body.errors.map((error: { field: string }) => error.field)).toContain(name);
-    });
+    it.each(operations)(
+      'GET %s reads the body next to the query string: a parameter given differently in each is a 400 naming it',
+      async (path, parameters, name, other) => {
+        const response = await client({
+          path: `${path}?${new URLSearchParams(parameters())}`,
+          headers: auth,
+          body: { ...parameters(), [name]: other },
+        });
+        expect(response.status).toBe(400);
+        expect(response.body.code).toBe('validation_failed');
+        expect(response.body.errors.map((error: { field: string }) => error.field)).toContain(name);
+      },
+    );
 
     it('carries the events the body asked for', async () => {
-      const response = await client({ path: '/v1/monitor-events', headers: auth, body: { location: 'Baghdad', time_range: ALL_TIME } });
+      const response = await client({
+        path: '/v1/monitor-events',
+        headers: auth,
+        body: { location: 'Baghdad', time_range: ALL_TIME },
+      });
       expect(response.status).toBe(200);
-      expect(response.body.events.map((event: { description: string }) => event.description)).toEqual(['Item retrieved: Lamp']);
+      expect(response.body.events.map((event: { description: string }) => event.description)).toEqual([
+        'Item retrieved: Lamp',
+      ]);
     });
   });
 
@@ -113,9 +133,15 @@ describe('behind nginx, with TRUST_PROXY=1 (the one nginx hop)', () => {
     it("drops a client's X-Forwarded-Host, so it cannot stand in for the host the Origin check compares with", async () => {
       const form = await client({ path: '/signup', from: '127.0.0.6' });
       const evil = 'https://evil.example';
-      const response = await submitSignUp(client, proxy.nginx, form, { from: '127.0.0.6', origin: evil, headers: { 'X-Forwarded-Host': 'evil.example' } });
+      const response = await submitSignUp(client, proxy.nginx, form, {
+        from: '127.0.0.6',
+        origin: evil,
+        headers: { 'X-Forwarded-Host': 'evil.example' },
+      });
       expect(response.status).toBe(403);
-      expect(response.headers['set-cookie'] ?? []).not.toEqual(expect.arrayContaining([expect.stringMatching(/^tns_session=/)]));
+      expect(response.headers['set-cookie'] ?? []).not.toEqual(
+        expect.arrayContaining([expect.stringMatching(/^tns_session=/)]),
+      );
     });
   });
 
@@ -125,8 +151,15 @@ describe('behind nginx, with TRUST_PROXY=1 (the one nginx hop)', () => {
       expect(response.status).toBe(401);
       expect(response.headers['x-request-id']).toBe('trace-42.proxy:1');
       expect(response.body.request_id).toBe('trace-42.proxy:1');
-      expect(await proxyLogLine(proxy.nginx, 'trace-42.proxy:1')).toEqual(expect.objectContaining({ path: '/timelines', status: 401, client: '127.0.0.1' }));
-      expect(serviceLogLine(log, 'trace-42.proxy:1')).toEqual(expect.objectContaining({ req: { method: 'GET', path: '/timelines', remoteAddress: '127.0.0.1' }, res: { status: 401 } }));
+      expect(await proxyLogLine(proxy.nginx, 'trace-42.proxy:1')).toEqual(
+        expect.objectContaining({ path: '/timelines', status: 401, client: '127.0.0.1' }),
+      );
+      expect(serviceLogLine(log, 'trace-42.proxy:1')).toEqual(
+        expect.objectContaining({
+          req: { method: 'GET', path: '/timelines', remoteAddress: '127.0.0.1' },
+          res: { status: 401 },
+        }),
+      );
     });
 
     it("gives a request without one nginx's $request_id, which the service keeps and answers", async () => {
@@ -135,16 +168,20 @@ describe('behind nginx, with TRUST_PROXY=1 (the one nginx hop)', () => {
       const id = String(response.headers['x-request-id']);
       expect(id).toMatch(/^[0-9a-f]{32}$/);
       expect(await proxyLogLine(proxy.nginx, id)).toEqual(expect.objectContaining({ path: '/healthz', status: 200 }));
-      expect(serviceLogLine(log, id)).toEqual(expect.objectContaining({ req: { method: 'GET', path: '/healthz', remoteAddress: '127.0.0.1' } }));
+      expect(serviceLogLine(log, id)).toEqual(
+        expect.objectContaining({ req: { method: 'GET', path: '/healthz', remoteAddress: '127.0.0.1' } }),
+      );
     });
 
-    it('replaces an id the service would refuse with nginx\'s, so both logs still agree', async () => {
+    it("replaces an id the service would refuse with nginx's, so both logs still agree", async () => {
       const response = await client({ path: '/no-such-route', headers: { 'X-Request-Id': 'not acceptable <script>' } });
       expect(response.status).toBe(404);
       const id = String(response.headers['x-request-id']);
       expect(id).toMatch(/^[0-9a-f]{32}$/);
       expect(response.body.request_id).toBe(id);
-      expect(await proxyLogLine(proxy.nginx, id)).toEqual(expect.objectContaining({ path: '/no-such-route', status: 404 }));
+      expect(await proxyLogLine(proxy.nginx, id)).toEqual(
+        expect.objectContaining({ path: '/no-such-route', status: 404 }),
+      );
       expect(serviceLogLine(log, id)).toEqual(expect.objectContaining({ res: { status: 404 } }));
     });
   });
@@ -153,16 +190,37 @@ describe('behind nginx, with TRUST_PROXY=1 (the one nginx hop)', () => {
     it("leaves bodies up to nginx's 1 MiB to the service's own 413, and answers larger ones with the same problem", async () => {
       const account = await t.signUp();
       const ofSize = (bytes: number) => ({ description: 'x'.repeat(bytes) });
-      const service = await client({ method: 'POST', path: '/v1/anchors', headers: { Authorization: account.auth }, body: ofSize(100 * 1024) });
+      const service = await client({
+        method: 'POST',
+        path: '/v1/anchors',
+        headers: { Authorization: account.auth },
+        body: ofSize(100 * 1024),
+      });
       expect(service.status).toBe(413);
       expect(service.body.code).toBe('payload_too_large');
-      expect(serviceLogLine(log, String(service.headers['x-request-id']))).toEqual(expect.objectContaining({ res: { status: 413 } }));
+      expect(serviceLogLine(log, String(service.headers['x-request-id']))).toEqual(
+        expect.objectContaining({ res: { status: 413 } }),
+      );
 
-      const proxied = await client({ method: 'POST', path: '/v1/anchors', headers: { Authorization: account.auth }, body: ofSize(2 * 1024 * 1024) });
+      const proxied = await client({
+        method: 'POST',
+        path: '/v1/anchors',
+        headers: { Authorization: account.auth },
+        body: ofSize(2 * 1024 * 1024),
+      });
       expect(proxied.status).toBe(413);
       expect(proxied.headers['content-type']).toMatch(/^application\/problem\+json/);
-      expect([proxied.headers['x-content-type-options'], proxied.headers['cache-control']]).toEqual(['nosniff', 'no-store']);
-      expect(proxied.body).toEqual(expect.objectContaining({ status: 413, code: 'payload_too_large', request_id: proxied.headers['x-request-id'] }));
+      expect([proxied.headers['x-content-type-options'], proxied.headers['cache-control']]).toEqual([
+        'nosniff',
+        'no-store',
+      ]);
+      expect(proxied.body).toEqual(
+        expect.objectContaining({
+          status: 413,
+          code: 'payload_too_large',
+          request_id: proxied.headers['x-request-id'],
+        }),
+      );
       expect(serviceLogLine(log, String(proxied.headers['x-request-id']))).toBeUndefined();
     });
   });
@@ -181,7 +239,7 @@ describe('behind nginx, without TRUST_PROXY', () => {
     await t?.close();
   });
 
-  it('sees every client as nginx: X-Forwarded-For is not believed, neither nginx\'s entry nor the client\'s', async () => {
+  it("sees every client as nginx: X-Forwarded-For is not believed, neither nginx's entry nor the client's", async () => {
     const window = aWindowStart(1);
     t.clock.freezeAt(window);
     const statuses: number[] = [];
@@ -193,7 +251,7 @@ describe('behind nginx, without TRUST_PROXY', () => {
     expect(await addressesCounted(t, window)).toEqual(['address:127.0.0.1']);
   });
 
-  it('takes the request for plain HTTP: cookies are not Secure, and a browser\'s form post fails the Origin check', async () => {
+  it("takes the request for plain HTTP: cookies are not Secure, and a browser's form post fails the Origin check", async () => {
     // An hour ahead, a window the test above does not use: here every client counts as nginx.
     t.clock.freezeAt(aWindowStart(60));
     const form = await proxy.client({ path: '/signup', from: '127.0.0.6' });
@@ -212,13 +270,28 @@ describe('nginx with the service down', () => {
   afterAll(() => nginx?.stop());
 
   it('answers 502 as a problem document with Retry-After and the request id', async () => {
-    const response = await proxyClient(nginx)({ method: 'POST', path: '/v1/anchors', body: { description: 'Home' }, headers: { 'X-Request-Id': 'down-1' } });
+    const response = await proxyClient(nginx)({
+      method: 'POST',
+      path: '/v1/anchors',
+      body: { description: 'Home' },
+      headers: { 'X-Request-Id': 'down-1' },
+    });
     expect(response.status).toBe(502);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(response.headers['retry-after']).toBe('5');
     expect(response.headers['x-request-id']).toBe('down-1');
-    expect([response.headers['x-content-type-options'], response.headers['cache-control']]).toEqual(['nosniff', 'no-store']);
-    expect(response.body).toEqual(expect.objectContaining({ type: '/problems/bad_gateway', status: 502, code: 'bad_gateway', request_id: 'down-1' }));
+    expect([response.headers['x-content-type-options'], response.headers['cache-control']]).toEqual([
+      'nosniff',
+      'no-store',
+    ]);
+    expect(response.body).toEqual(
+      expect.objectContaining({
+        type: '/problems/bad_gateway',
+        status: 502,
+        code: 'bad_gateway',
+        request_id: 'down-1',
+      }),
+    );
   });
 });
 
@@ -228,17 +301,31 @@ function aWindowStart(minutesAhead: number): Date {
 }
 
 function openAccount(client: ProxyClient, from: string, headers: Record<string, string> = {}): Promise<ProxyResponse> {
-  return client({ method: 'POST', path: '/v1/accounts', from, headers, body: { email: uniqueEmail('proxied'), password: PASSWORD } });
+  return client({
+    method: 'POST',
+    path: '/v1/accounts',
+    from,
+    headers,
+    body: { email: uniqueEmail('proxied'), password: PASSWORD },
+  });
 }
 
 /** The per-address counters of one window, by key: the addresses the service saw. */
 async function addressesCounted(t: TestApp, windowStart: Date): Promise<string[]> {
-  const counters = await t.prisma.rateLimitCounter.findMany({ where: { windowStart, key: { startsWith: 'address:' } }, orderBy: { key: 'asc' } });
+  const counters = await t.prisma.rateLimitCounter.findMany({
+    where: { windowStart, key: { startsWith: 'address:' } },
+    orderBy: { key: 'asc' },
+  });
   return counters.map((counter) => counter.key);
 }
 
 /** Posts the sign-up form of `form` as a browser on nginx's origin would, or as a client claiming `origin`. */
-function submitSignUp(client: ProxyClient, nginx: Nginx, form: ProxyResponse, options: { from: string; origin?: string; headers?: Record<string, string> }): Promise<ProxyResponse> {
+function submitSignUp(
+  client: ProxyClient,
+  nginx: Nginx,
+  form: ProxyResponse,
+  options: { from: string; origin?: string; headers?: Record<string, string> },
+): Promise<ProxyResponse> {
   return client({
     method: 'POST',
     path: '/signup',
@@ -250,7 +337,12 @@ function submitSignUp(client: ProxyClient, nginx: Nginx, form: ProxyResponse, op
       Cookie: cookieNamed(form, 'tns_form').split(';')[0] ?? '',
       ...options.headers,
     },
-    body: new URLSearchParams({ csrf: csrfOf(form.text), email: uniqueEmail(), password: PASSWORD, next: '/dashboard' }).toString(),
+    body: new URLSearchParams({
+      csrf: csrfOf(form.text),
+      email: uniqueEmail(),
+      password: PASSWORD,
+      next: '/dashboard',
+    }).toString(),
   });
 }
 

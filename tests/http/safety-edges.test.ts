@@ -40,8 +40,16 @@ describe('edge cases of safety', () => {
 
   it('finds the same item again whatever the letter case of its description and place', async () => {
     const me = asAccount(t, await t.signUp());
-    const first = await me.get('/v1/retrieve-item', { item_description: 'Gem', location: 'Quarry', time: '1900-01-01T00:00:00Z' });
-    const again = await me.get('/v1/retrieve-item', { item_description: 'gem', location: 'QUARRY', time: '1900-01-01T00:00:00Z' });
+    const first = await me.get('/v1/retrieve-item', {
+      item_description: 'Gem',
+      location: 'Quarry',
+      time: '1900-01-01T00:00:00Z',
+    });
+    const again = await me.get('/v1/retrieve-item', {
+      item_description: 'gem',
+      location: 'QUARRY',
+      time: '1900-01-01T00:00:00Z',
+    });
     expect(again.body).toMatchObject({ item_id: first.body.item_id, status: 'Item already retrieved.' });
   });
 
@@ -57,17 +65,30 @@ describe('edge cases of safety', () => {
 
   it('has check-timeline agree with check-paradox when another event of the timeline is displaced', async () => {
     const me = asAccount(t, await t.signUp());
-    const item = await me.get('/v1/retrieve-item', { item_description: 'Rock', location: 'Crater', time: '1969-07-20T21:00:00Z' });
+    const item = await me.get('/v1/retrieve-item', {
+      item_description: 'Rock',
+      location: 'Crater',
+      time: '1969-07-20T21:00:00Z',
+    });
     await me.post('/v1/set-anchor', { timestamp: '1969-07-20T20:00:00Z', description: 'Landing' });
     const scan = await me.post('/api/v1/scan-events', { location: 'Crater', time_range: ALL_TIME });
     const retrieval = scan.body.events.find((event: { kind: string }) => event.kind === 'item_retrieved');
-    await me.post('/api/v1/manipulate-event', { event_id: retrieval.event_id, action: 'Delay', time: '1969-07-20T23:00:00Z' });
+    await me.post('/api/v1/manipulate-event', {
+      event_id: retrieval.event_id,
+      action: 'Delay',
+      time: '1969-07-20T23:00:00Z',
+    });
 
     const paradox = await me.get('/v1/check-paradox', { timeline_id: 'primary' });
-    const focused = await me.get('/api/v1/check-timeline', { timeline_id: 'primary', significant_event: 'Anchor set: Landing' });
+    const focused = await me.get('/api/v1/check-timeline', {
+      timeline_id: 'primary',
+      significant_event: 'Anchor set: Landing',
+    });
     expect(paradox.body.timeline_stability).toBe('Unstable');
     expect(focused.status).toBe(200);
     expect(focused.body).toMatchObject({ timeline_stability: 'Unstable', is_stable: false });
-    expect(focused.body.reasons).toEqual([expect.objectContaining({ code: 'event_displaced', dependent_id: item.body.item_id })]);
+    expect(focused.body.reasons).toEqual([
+      expect.objectContaining({ code: 'event_displaced', dependent_id: item.body.item_id }),
+    ]);
   });
 });

@@ -12,7 +12,17 @@ import { startTestApp } from '../support/http/test-app';
 import { call, signUpThrough, startUpload, type Answer } from '../support/process-client';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { provisionTestDatabase } from '../support/test-database';
-import { anchorLane, clockLane, createdId, fastForwardLane, itemLane, journeyLane, WriteLoad, type LoadAccount, type WriteKind } from '../support/write-load';
+import {
+  anchorLane,
+  clockLane,
+  createdId,
+  fastForwardLane,
+  itemLane,
+  journeyLane,
+  WriteLoad,
+  type LoadAccount,
+  type WriteKind,
+} from '../support/write-load';
 
 const onServer = Boolean(process.env.DATABASE_URL?.trim());
 /** Limits off (the load is ours) and no request log to wade through. */
@@ -68,9 +78,19 @@ describe('SIGTERM', () => {
       expect(paused.status).toBe(200);
 
       // Writes of several kinds, each in the server's hands with half its body uploaded.
-      const anchor = await startUpload(url, '/v1/anchors', { auth: me.auth, body: { description: 'Set while stopping' } });
-      const item = await startUpload(url, '/v1/items', { auth: me.auth, body: { description: 'Found while stopping' }, idempotencyKey: 'drain-item' });
-      const timeline = await startUpload(url, '/v1/timelines', { auth: me.auth, body: { name: 'Drained', destination_time: '1969-07-20T20:17:40Z' } });
+      const anchor = await startUpload(url, '/v1/anchors', {
+        auth: me.auth,
+        body: { description: 'Set while stopping' },
+      });
+      const item = await startUpload(url, '/v1/items', {
+        auth: me.auth,
+        body: { description: 'Found while stopping' },
+        idempotencyKey: 'drain-item',
+      });
+      const timeline = await startUpload(url, '/v1/timelines', {
+        auth: me.auth,
+        body: { name: 'Drained', destination_time: '1969-07-20T20:17:40Z' },
+      });
       const shift = await startUpload(url, '/v1/fast-forward', { auth: me.auth, body: { duration: '1h' } });
       // And a burst sent just before the signal: each is answered, or refused before it was read.
       const burst = Array.from({ length: 10 }, (_, n) =>
@@ -85,7 +105,12 @@ describe('SIGTERM', () => {
       await expect(call(url, 'GET', '/healthz')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
 
       for (const upload of [anchor, item, timeline, shift]) upload.finish();
-      const [anchorAnswer, itemAnswer, timelineAnswer, shiftAnswer] = await Promise.all([anchor.answer, item.answer, timeline.answer, shift.answer]);
+      const [anchorAnswer, itemAnswer, timelineAnswer, shiftAnswer] = await Promise.all([
+        anchor.answer,
+        item.answer,
+        timeline.answer,
+        shift.answer,
+      ]);
       expect(anchorAnswer).toMatchObject({ status: 201, body: { description: 'Set while stopping' } });
       expect(itemAnswer).toMatchObject({ status: 201, body: { item_description: 'Found while stopping' } });
       expect(timelineAnswer).toMatchObject({ status: 201, body: { name: 'Drained', status: 'open' } });
@@ -102,8 +127,14 @@ describe('SIGTERM', () => {
       const resumed = await call(service.url, 'POST', '/v1/resume-time', { auth: me.auth });
       expect(resumed.status).toBe(200);
       expect(resumed.body.current_time).toBe(shiftAnswer.body.new_time);
-      expect((await call(service.url, 'GET', `/timeline/${timelineAnswer.body.id}`, { auth: me.auth })).body).toEqual(timelineAnswer.body);
-      const retried = await call(service.url, 'POST', '/v1/items', { auth: me.auth, body: { description: 'Found while stopping' }, idempotencyKey: 'drain-item' });
+      expect((await call(service.url, 'GET', `/timeline/${timelineAnswer.body.id}`, { auth: me.auth })).body).toEqual(
+        timelineAnswer.body,
+      );
+      const retried = await call(service.url, 'POST', '/v1/items', {
+        auth: me.auth,
+        body: { description: 'Found while stopping' },
+        idempotencyKey: 'drain-item',
+      });
       expect(retried).toMatchObject({ status: 201, body: itemAnswer.body, headers: { 'idempotent-replayed': 'true' } });
       const check = await call(service.url, 'POST', '/v1/paradox-checks', {
         auth: me.auth,
@@ -111,7 +142,10 @@ describe('SIGTERM', () => {
       });
       expect(check.status).toBe(200);
       for (const answered of [anchorAnswer, ...burstAnswers]) {
-        expect((await call(service.url, 'POST', '/v1/return', { auth: me.auth, body: { anchor_id: answered.body.id } })).status).toBe(200);
+        expect(
+          (await call(service.url, 'POST', '/v1/return', { auth: me.auth, body: { anchor_id: answered.body.id } }))
+            .status,
+        ).toBe(200);
       }
       expect(await service.stop()).toBe(0);
     } finally {
@@ -127,7 +161,10 @@ describe('SIGTERM', () => {
     try {
       service = await startServiceProcess({ ...store.env, ...QUIET, SHUTDOWN_GRACE_MS: String(graceMs) });
       const me = await signUpThrough(service.url, 'stuck');
-      const stuck = await startUpload(service.url, '/v1/anchors', { auth: me.auth, body: { description: 'Never finished' } });
+      const stuck = await startUpload(service.url, '/v1/anchors', {
+        auth: me.auth,
+        body: { description: 'Never finished' },
+      });
 
       const signalled = Date.now();
       expect(await service.kill('SIGTERM')).toEqual({ code: 0, signal: null });
@@ -154,7 +191,9 @@ describe('the request log on standard output', () => {
       const first = await call(service.url, 'GET', '/healthz');
       // Lines are written in blocks; one alone must not wait for a block to fill.
       const seen = service.printed(`"request_id":"${String(first.headers['x-request-id'])}"`);
-      const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('the line was not written within 5 s')), 5_000).unref());
+      const late = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error('the line was not written within 5 s')), 5_000).unref(),
+      );
       await Promise.race([seen, late]);
 
       const last = await call(service.url, 'GET', '/healthz');
@@ -173,7 +212,11 @@ describe('SIGKILL in the middle of a write load', () => {
     const t = await startTestApp();
     try {
       const me = await t.signUp();
-      const anchor = await request(t.app).post('/v1/anchors').set('Authorization', me.auth).send({ description: 'Whole' }).expect(201);
+      const anchor = await request(t.app)
+        .post('/v1/anchors')
+        .set('Authorization', me.auth)
+        .send({ description: 'Whole' })
+        .expect(201);
       expect(await halfWrites(t.prisma, [me.id])).toEqual([]);
       await t.prisma.event.deleteMany({ where: { accountId: me.id, subjectId: anchor.body.id } });
       expect(await halfWrites(t.prisma, [me.id])).toEqual([`${me.id}: ${anchor.body.id} has 0 anchor_set events`]);
@@ -191,7 +234,11 @@ describe('SIGKILL in the middle of a write load', () => {
       service = await startServiceProcess(env);
       const { url } = service;
       const clock = await signUpThrough(url, 'crash-clock');
-      const mixed = [await signUpThrough(url, 'crash-a'), await signUpThrough(url, 'crash-b'), await signUpThrough(url, 'crash-c')];
+      const mixed = [
+        await signUpThrough(url, 'crash-a'),
+        await signUpThrough(url, 'crash-b'),
+        await signUpThrough(url, 'crash-c'),
+      ];
       expect((await call(url, 'POST', '/v1/pause-time', { auth: clock.auth })).status).toBe(200);
       database = await store.connect();
       const clockBefore = await storedClock(database.prisma, clock.id);
@@ -218,22 +265,38 @@ describe('SIGKILL in the middle of a write load', () => {
       service = await startServiceProcess(env);
       database = await store.connect();
       const accounts = [clock, ...mixed];
-      expect(await halfWrites(database.prisma, accounts.map((account) => account.id))).toEqual([]);
+      expect(
+        await halfWrites(
+          database.prisma,
+          accounts.map((account) => account.id),
+        ),
+      ).toEqual([]);
 
       // Every acknowledged write is there, and at most the writes in flight were added to them.
-      const rows = { where: { accountId: { in: accounts.map((account) => account.id) } }, select: { accountId: true, id: true } };
+      const rows = {
+        where: { accountId: { in: accounts.map((account) => account.id) } },
+        select: { accountId: true, id: true },
+      };
       const tables: { name: string; rows: { accountId: string; id: string }[]; kinds: WriteKind[] }[] = [
         { name: 'anchors', rows: await database.prisma.anchor.findMany(rows), kinds: ['anchor'] },
         { name: 'items', rows: await database.prisma.item.findMany(rows), kinds: ['item'] },
         { name: 'travels', rows: await database.prisma.travel.findMany(rows), kinds: ['travel', 'moment'] },
-        { name: 'timelines', rows: (await database.prisma.timeline.findMany(rows)).filter((row) => row.id !== 'primary'), kinds: ['timeline'] },
+        {
+          name: 'timelines',
+          rows: (await database.prisma.timeline.findMany(rows)).filter((row) => row.id !== 'primary'),
+          kinds: ['timeline'],
+        },
       ];
       for (const account of accounts) {
         for (const table of tables) {
           const ids = table.rows.filter((row) => row.accountId === account.id).map((row) => row.id);
           const answered = table.kinds.flatMap((kind) => load.answered({ kind, accountId: account.id }).map(createdId));
           const inFlight = table.kinds.flatMap((kind) => load.unanswered({ kind, accountId: account.id })).length;
-          expect({ account: account.id, table: table.name, missing: answered.filter((id) => !ids.includes(id)) }).toEqual({ account: account.id, table: table.name, missing: [] });
+          expect({
+            account: account.id,
+            table: table.name,
+            missing: answered.filter((id) => !ids.includes(id)),
+          }).toEqual({ account: account.id, table: table.name, missing: [] });
           expect(ids.length).toBeGreaterThanOrEqual(answered.length);
           expect(ids.length).toBeLessThanOrEqual(answered.length + inFlight);
         }
@@ -250,12 +313,27 @@ describe('SIGKILL in the middle of a write load', () => {
       await expectKeptAnswersReplayed(service, load, [clock, ...mixed]);
       await expectInFlightKeysBothOrNeither(database.prisma, load, mixed);
       await expectRetriesOfInFlightKeysSafe(service, load, [clock, ...mixed]);
-      expect(await halfWrites(database.prisma, accounts.map((account) => account.id))).toEqual([]);
+      expect(
+        await halfWrites(
+          database.prisma,
+          accounts.map((account) => account.id),
+        ),
+      ).toEqual([]);
 
       // And the new process carries on with every account: whoever was away can come home.
       for (const account of mixed) {
-        expect((await call(service.url, 'POST', '/v1/travels', { auth: account.auth, body: { destination: 'primary' } })).status).toBe(201);
-        expect((await call(service.url, 'POST', '/v1/anchors', { auth: account.auth, body: { description: 'After the crash' } })).status).toBe(201);
+        expect(
+          (await call(service.url, 'POST', '/v1/travels', { auth: account.auth, body: { destination: 'primary' } }))
+            .status,
+        ).toBe(201);
+        expect(
+          (
+            await call(service.url, 'POST', '/v1/anchors', {
+              auth: account.auth,
+              body: { description: 'After the crash' },
+            })
+          ).status,
+        ).toBe(201);
       }
       await database.close();
       expect(await service.stop()).toBe(0);
@@ -275,7 +353,11 @@ async function storedClock(prisma: PrismaClient, accountId: string): Promise<num
 }
 
 /** Timelines read one by one, items all named in a paradox check (which refuses unknown ones). */
-async function expectReadableThroughTheApi(service: ServiceProcess, load: WriteLoad, accounts: readonly LoadAccount[]): Promise<void> {
+async function expectReadableThroughTheApi(
+  service: ServiceProcess,
+  load: WriteLoad,
+  accounts: readonly LoadAccount[],
+): Promise<void> {
   for (const account of accounts) {
     for (const write of load.answered({ kind: 'timeline', accountId: account.id })) {
       const read = await call(service.url, 'GET', `/timeline/${createdId(write)}`, { auth: account.auth });
@@ -285,7 +367,10 @@ async function expectReadableThroughTheApi(service: ServiceProcess, load: WriteL
     for (let start = 0; start < itemIds.length; start += 100) {
       const check = await call(service.url, 'POST', '/v1/paradox-checks', {
         auth: account.auth,
-        body: { timeline_id: 'primary', proposed_changes: itemIds.slice(start, start + 100).map((id) => ({ item_id: id })) },
+        body: {
+          timeline_id: 'primary',
+          proposed_changes: itemIds.slice(start, start + 100).map((id) => ({ item_id: id })),
+        },
       });
       expect(check.status).toBe(200);
     }
@@ -293,11 +378,23 @@ async function expectReadableThroughTheApi(service: ServiceProcess, load: WriteL
 }
 
 /** Each acknowledged write with an Idempotency-Key is answered again, word for word, and not repeated. */
-async function expectKeptAnswersReplayed(service: ServiceProcess, load: WriteLoad, accounts: readonly LoadAccount[]): Promise<void> {
+async function expectKeptAnswersReplayed(
+  service: ServiceProcess,
+  load: WriteLoad,
+  accounts: readonly LoadAccount[],
+): Promise<void> {
   for (const account of accounts) {
     for (const write of load.answered({ accountId: account.id }).filter((keyed) => keyed.idempotencyKey)) {
-      const again = await call(service.url, 'POST', write.path, { auth: account.auth, body: write.body, idempotencyKey: write.idempotencyKey });
-      expect(again).toMatchObject({ status: write.answer.status, body: write.answer.body, headers: { 'idempotent-replayed': 'true' } });
+      const again = await call(service.url, 'POST', write.path, {
+        auth: account.auth,
+        body: write.body,
+        idempotencyKey: write.idempotencyKey,
+      });
+      expect(again).toMatchObject({
+        status: write.answer.status,
+        body: write.answer.body,
+        headers: { 'idempotent-replayed': 'true' },
+      });
     }
   }
 }
@@ -306,15 +403,22 @@ async function expectKeptAnswersReplayed(service: ServiceProcess, load: WriteLoa
  * A keyed anchor or item in flight when the process died left its row and its kept answer, or
  * neither: the answer commits in the transaction of the write (each lane's descriptions are unique).
  */
-async function expectInFlightKeysBothOrNeither(prisma: PrismaClient, load: WriteLoad, accounts: readonly LoadAccount[]): Promise<void> {
+async function expectInFlightKeysBothOrNeither(
+  prisma: PrismaClient,
+  load: WriteLoad,
+  accounts: readonly LoadAccount[],
+): Promise<void> {
   for (const account of accounts) {
     for (const write of load.unanswered({ accountId: account.id })) {
       const { idempotencyKey: key, body } = write;
       if (key === undefined || (write.kind !== 'anchor' && write.kind !== 'item')) continue;
-      const description = typeof body === 'object' && body !== null && 'description' in body ? String(body.description) : '';
+      const description =
+        typeof body === 'object' && body !== null && 'description' in body ? String(body.description) : '';
       const where = { where: { accountId: account.id, description } };
       const rows = write.kind === 'anchor' ? await prisma.anchor.count(where) : await prisma.item.count(where);
-      const claim = await prisma.idempotencyKey.findUnique({ where: { accountId_key: { accountId: account.id, key } } });
+      const claim = await prisma.idempotencyKey.findUnique({
+        where: { accountId_key: { accountId: account.id, key } },
+      });
       const kept = claim?.responseStatus ?? null;
       // A kept success wrote its row; a kept refusal, or no kept answer, wrote nothing.
       expect({ key, kept, rows }).toEqual({ key, kept, rows: kept !== null && kept < 300 ? 1 : 0 });
@@ -327,10 +431,18 @@ async function expectInFlightKeysBothOrNeither(prisma: PrismaClient, load: Write
  * kept, refused as still in use if the dead process had claimed the key (for 5 minutes), or done
  * now if it never reached the key. Never a failure of the service.
  */
-async function expectRetriesOfInFlightKeysSafe(service: ServiceProcess, load: WriteLoad, accounts: readonly LoadAccount[]): Promise<void> {
+async function expectRetriesOfInFlightKeysSafe(
+  service: ServiceProcess,
+  load: WriteLoad,
+  accounts: readonly LoadAccount[],
+): Promise<void> {
   for (const account of accounts) {
     for (const write of load.unanswered({ accountId: account.id }).filter((keyed) => keyed.idempotencyKey)) {
-      const retry = await call(service.url, 'POST', write.path, { auth: account.auth, body: write.body, idempotencyKey: write.idempotencyKey });
+      const retry = await call(service.url, 'POST', write.path, {
+        auth: account.auth,
+        body: write.body,
+        idempotencyKey: write.idempotencyKey,
+      });
       const outcome = retry.status === 409 ? retry.body.code : retry.status < 300 ? 'answered' : retry.status;
       expect(['answered', 'idempotency_key_in_use']).toContain(outcome);
     }

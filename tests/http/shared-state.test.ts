@@ -30,7 +30,11 @@ describe('one state shared by Families A, B and C', () => {
     timelineId = timeline.body.id;
     const travel = await a.post('/v1/travels', { destination: timelineId });
     expect(travel.status).toBe(201);
-    expect(travel.body).toMatchObject({ timeline_id: timelineId, current_time: '0044-03-15T08:00:00Z', location: 'Rome' });
+    expect(travel.body).toMatchObject({
+      timeline_id: timelineId,
+      current_time: '0044-03-15T08:00:00Z',
+      location: 'Rome',
+    });
   });
 
   it('A: pauses at the time B arrived at, and fast-forwards from there', async () => {
@@ -43,8 +47,15 @@ describe('one state shared by Families A, B and C', () => {
   });
 
   it('C: travels within the timeline, and A reports the same clock and place', async () => {
-    const travel = await a.post('/api/v1/travel', { destination_time: '0044-03-15T11:00:00Z', location: 'Theatre of Pompey' });
-    expect(travel.body).toMatchObject({ current_time: '0044-03-15T11:00:00Z', timeline_id: timelineId, location: 'Theatre of Pompey' });
+    const travel = await a.post('/api/v1/travel', {
+      destination_time: '0044-03-15T11:00:00Z',
+      location: 'Theatre of Pompey',
+    });
+    expect(travel.body).toMatchObject({
+      current_time: '0044-03-15T11:00:00Z',
+      timeline_id: timelineId,
+      location: 'Theatre of Pompey',
+    });
 
     const forward = await a.post('/v1/fast-forward', { duration: '1m' });
     expect(forward.body.new_time).toBe('0044-03-15T11:01:00Z');
@@ -80,7 +91,10 @@ describe('one state shared by Families A, B and C', () => {
     const b = await a.post('/v1/paradox-checks', { timeline_id: timelineId, proposed_changes: [] });
     const checked = await a.get('/v1/check-paradox', { timeline_id: timelineId });
     const monitored = await a.get('/api/v1/monitor-paradox', { timeline_id: timelineId, time_range: ALL_TIME });
-    const timeline = await a.get('/api/v1/check-timeline', { timeline_id: timelineId, significant_event: retrievalEventId });
+    const timeline = await a.get('/api/v1/check-timeline', {
+      timeline_id: timelineId,
+      significant_event: retrievalEventId,
+    });
     for (const response of [b, checked, monitored, timeline]) expect(response.status).toBe(200);
     return [
       b.body.is_stable ? 'Stable' : 'Unstable',
@@ -93,18 +107,31 @@ describe('one state shared by Families A, B and C', () => {
   it('A, B and C: give the same verdict on the timeline, before and after C moves the retrieval, and after moving it back', async () => {
     expect(await verdicts()).toEqual(['Stable', 'Stable', 'Stable', 'Stable']);
 
-    const moved = await a.post('/api/v1/manipulate-event', { event_id: retrievalEventId, action: 'Leave the toga behind', time: '0044-03-16T11:00:00Z' });
+    const moved = await a.post('/api/v1/manipulate-event', {
+      event_id: retrievalEventId,
+      action: 'Leave the toga behind',
+      time: '0044-03-16T11:00:00Z',
+    });
     expect(moved.status).toBe(200);
     expect(await verdicts()).toEqual(['Unstable', 'Unstable', 'Unstable', 'Unstable']);
 
-    await a.post('/api/v1/manipulate-event', { event_id: retrievalEventId, action: 'Take it after all', time: '0044-03-15T11:00:00Z' });
+    await a.post('/api/v1/manipulate-event', {
+      event_id: retrievalEventId,
+      action: 'Take it after all',
+      time: '0044-03-15T11:00:00Z',
+    });
     expect(await verdicts()).toEqual(['Stable', 'Stable', 'Stable', 'Stable']);
   });
 
   it('B: carries the item found through A home, to the anchor set through A', async () => {
     const home = await a.post('/v1/travels', { destination: anchorId, items_transported: [itemId] });
     expect(home.status).toBe(201);
-    expect(home.body).toMatchObject({ destination: anchorId, timeline_id: 'primary', current_time: '2030-01-01T00:00:00Z', items_transported: [itemId] });
+    expect(home.body).toMatchObject({
+      destination: anchorId,
+      timeline_id: 'primary',
+      current_time: '2030-01-01T00:00:00Z',
+      items_transported: [itemId],
+    });
 
     const item = await t.prisma.item.findFirstOrThrow({ where: { accountId: a.account.id, id: itemId } });
     expect(item.carriedHomeBy).toBe(home.body.id);
@@ -139,7 +166,9 @@ describe('one state shared by Families A, B and C', () => {
     const viaB = await b.post('/v1/anchors', { timestamp: '1969-07-21T02:56:15Z', description: 'First step' });
     expect(viaB.body.id).toMatch(/^anc_/);
     expect((await b.post('/v1/return', { anchor_id: viaB.body.id })).body.current_time).toBe('1969-07-21T02:56:15Z');
-    expect((await b.post('/v1/travels', { destination: viaA.body.anchor_id })).body.current_time).toBe('1969-07-20T20:17:40Z');
+    expect((await b.post('/v1/travels', { destination: viaA.body.anchor_id })).body.current_time).toBe(
+      '1969-07-20T20:17:40Z',
+    );
     expect(await t.prisma.anchor.count({ where: { accountId: b.account.id } })).toBe(2);
   });
 });

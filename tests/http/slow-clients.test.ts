@@ -50,7 +50,10 @@ describe('slow clients are cut at the HTTP timeouts', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     expect(answer).toContain('Content-Type: application/problem+json; charset=utf-8');
     expect(answer).toContain('X-Content-Type-Options: nosniff');
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status: 408, code: 'request_timeout' });
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      status: 408,
+      code: 'request_timeout',
+    });
     expect(closedAfterMs).toBeGreaterThanOrEqual(boundMs);
     expect(closedAfterMs).toBeLessThan(boundMs + LATE_MS);
   };
@@ -63,11 +66,17 @@ describe('slow clients are cut at the HTTP timeouts', () => {
   });
 
   it('answers a head sent a byte at a time with 408 at the headers timeout', async () => {
-    expectTimedOut(await send('', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'x'.repeat(100)), TIMEOUTS.headersMs);
+    expectTimedOut(
+      await send('', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'x'.repeat(100)),
+      TIMEOUTS.headersMs,
+    );
   });
 
   it('answers a slow head after an answer on the same keep-alive connection with 408 too', async () => {
-    const { answer } = await send('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', 'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'x'.repeat(100));
+    const { answer } = await send(
+      'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n',
+      'GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'x'.repeat(100),
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*"ok"}HTTP\/1\.1 408 Request Timeout\r\n/);
   });
 

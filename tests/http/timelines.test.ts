@@ -17,7 +17,11 @@ describe('timelines', () => {
   it('creates an open timeline with a 12 minute window by default, or the window asked for', async () => {
     const plain = await create({ name: 'Rome', destination_time: '0044-03-15T10:00:00Z' });
     expect(plain.status).toBe(201);
-    expect(plain.body).toMatchObject({ status: 'open', window: '12 minutes', destination_time: '0044-03-15T10:00:00Z' });
+    expect(plain.body).toMatchObject({
+      status: 'open',
+      window: '12 minutes',
+      destination_time: '0044-03-15T10:00:00Z',
+    });
     const closes = Date.parse(plain.body.window_closes_at) - Date.parse(plain.body.created_at);
     expect(closes).toBe(12 * 60_000);
 
@@ -39,9 +43,14 @@ describe('timelines', () => {
     const primary = await request(t.app).get('/timeline/primary').set('Authorization', me.auth);
     expect(primary.body).toMatchObject({ id: 'primary', status: 'open', window: null, destination_time: null });
 
-    const unknown = await request(t.app).get('/timeline/tml_00000000000000000000000000000000').set('Authorization', me.auth);
+    const unknown = await request(t.app)
+      .get('/timeline/tml_00000000000000000000000000000000')
+      .set('Authorization', me.auth);
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toMatchObject({ code: 'timeline_not_found', timeline_id: 'tml_00000000000000000000000000000000' });
+    expect(unknown.body).toMatchObject({
+      code: 'timeline_not_found',
+      timeline_id: 'tml_00000000000000000000000000000000',
+    });
   });
 
   it('reads as expired once its window has passed', async () => {
@@ -52,7 +61,8 @@ describe('timelines', () => {
   });
 
   it('lists timelines oldest first, primary leading, in pages that chain through next_cursor', async () => {
-    for (const name of ['one', 'two', 'three', 'four']) await create({ name, destination_time: '1990-01-01T00:00:00Z' });
+    for (const name of ['one', 'two', 'three', 'four'])
+      await create({ name, destination_time: '1990-01-01T00:00:00Z' });
 
     const names: string[] = [];
     let cursor: string | null = null;

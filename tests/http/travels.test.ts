@@ -27,7 +27,10 @@ describe('POST /v1/travels rules', () => {
     const tml = await timeline();
     const mine = (await post('/v1/items', { description: 'Compass' })).body.id;
     const before = await state();
-    const response = await post('/v1/travels', { destination: tml, items_transported: [mine, 'itm_missing', 'itm_missing', 'itm_other'] });
+    const response = await post('/v1/travels', {
+      destination: tml,
+      items_transported: [mine, 'itm_missing', 'itm_missing', 'itm_other'],
+    });
     expect(response.status).toBe(422);
     expect(response.body).toMatchObject({ code: 'unknown_items', item_ids: ['itm_missing', 'itm_other'] });
     expect(await state()).toEqual(before);
@@ -93,7 +96,8 @@ describe('POST /v1/travels rules', () => {
   });
 
   it('sets the clock to the anchor timestamp when travelling to an anchor', async () => {
-    const anchor = (await post('/v1/anchors', { timestamp: '2001-09-09T01:46:40Z', description: 'Billennium' })).body.id;
+    const anchor = (await post('/v1/anchors', { timestamp: '2001-09-09T01:46:40Z', description: 'Billennium' })).body
+      .id;
     const response = await post('/v1/travels', { destination: anchor });
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ current_time: '2001-09-09T01:46:40Z', timeline_id: 'primary' });
@@ -114,7 +118,9 @@ describe('journey rules for items and anchors over HTTP', () => {
     const post = (path: string, body: object) => request(t.app).post(path).set('Authorization', me.auth).send(body);
     const souvenir = (await post('/v1/items', { description: 'Found at home' })).body.id;
     const trip = (await post('/v1/timelines', { name: 'Trip', destination_time: '1900-01-01T00:00:00Z' })).body.id;
-    expect((await post('/v1/travels', { destination: trip, items_transported: [souvenir] })).body.code).toBe('items_not_on_journey');
+    expect((await post('/v1/travels', { destination: trip, items_transported: [souvenir] })).body.code).toBe(
+      'items_not_on_journey',
+    );
     await post('/v1/travels', { destination: trip });
     const before = await t.prisma.item.findMany({ where: { accountId: me.id } });
 
@@ -129,7 +135,9 @@ describe('journey rules for items and anchors over HTTP', () => {
   it('refuses anchors and items on a journey timeline whose window has closed', async () => {
     const me = await t.signUp();
     const post = (path: string, body: object) => request(t.app).post(path).set('Authorization', me.auth).send(body);
-    const trip = (await post('/v1/timelines', { name: 'Short', destination_time: '1900-01-01T00:00:00Z', window: '1 minutes' })).body.id;
+    const trip = (
+      await post('/v1/timelines', { name: 'Short', destination_time: '1900-01-01T00:00:00Z', window: '1 minutes' })
+    ).body.id;
     await post('/v1/travels', { destination: trip });
     t.clock.advanceMinutes(2);
 
@@ -141,7 +149,9 @@ describe('journey rules for items and anchors over HTTP', () => {
     expect(await t.prisma.anchor.count({ where: { accountId: me.id } })).toBe(0);
     expect(await t.prisma.item.count({ where: { accountId: me.id } })).toBe(0);
     // The refusal is recorded like a refused travel: the timeline is stored as expired.
-    const stored = await t.prisma.timeline.findUniqueOrThrow({ where: { accountId_id: { accountId: me.id, id: trip } } });
+    const stored = await t.prisma.timeline.findUniqueOrThrow({
+      where: { accountId_id: { accountId: me.id, id: trip } },
+    });
     expect(stored.status).toBe('expired');
   });
 });
@@ -186,17 +196,20 @@ describe('the travel window closes at the window_closes_at answered', () => {
     expect((await late.read()).body.status).toBe('expired');
   });
 
-  it.each(['/v1/travel', '/api/v1/travel'])('lets %s move within the journey at the instant shown, and refuses it 1 ms later', async (path) => {
-    const move = { destination_time: '1815-06-18T12:00:00Z', location: 'Hougoumont' };
-    const onTime = await aTimelineCreatedLateInASecond();
-    await onTime.post('/v1/travels', { destination: onTime.timeline.id }).expect(201);
-    t.clock.freezeAt(shownClose);
-    expect((await onTime.post(path, move)).status).toBe(200);
+  it.each(['/v1/travel', '/api/v1/travel'])(
+    'lets %s move within the journey at the instant shown, and refuses it 1 ms later',
+    async (path) => {
+      const move = { destination_time: '1815-06-18T12:00:00Z', location: 'Hougoumont' };
+      const onTime = await aTimelineCreatedLateInASecond();
+      await onTime.post('/v1/travels', { destination: onTime.timeline.id }).expect(201);
+      t.clock.freezeAt(shownClose);
+      expect((await onTime.post(path, move)).status).toBe(200);
 
-    const late = await aTimelineCreatedLateInASecond();
-    await late.post('/v1/travels', { destination: late.timeline.id }).expect(201);
-    t.clock.freezeAt(justAfter);
-    const refused = await late.post(path, move);
-    expect([refused.status, refused.body.code]).toEqual([409, 'timeline_window_expired']);
-  });
+      const late = await aTimelineCreatedLateInASecond();
+      await late.post('/v1/travels', { destination: late.timeline.id }).expect(201);
+      t.clock.freezeAt(justAfter);
+      const refused = await late.post(path, move);
+      expect([refused.status, refused.body.code]).toEqual([409, 'timeline_window_expired']);
+    },
+  );
 });

@@ -13,7 +13,10 @@ describe('Family B typical order of use', () => {
     const me = await t.signUp();
     const api = () => request(t.app);
 
-    const anchor = await api().post('/v1/anchors').set('Authorization', me.auth).send({ description: 'Home, before leaving' });
+    const anchor = await api()
+      .post('/v1/anchors')
+      .set('Authorization', me.auth)
+      .send({ description: 'Home, before leaving' });
     expect(anchor.status).toBe(201);
     expect(anchor.body).toEqual({
       id: expect.stringMatching(/^anc_[0-9a-f]{32}$/),
@@ -38,7 +41,10 @@ describe('Family B typical order of use', () => {
     });
     expect(timeline.headers.location).toBe(`/timeline/${timeline.body.id}`);
 
-    const outbound = await api().post('/v1/travels').set('Authorization', me.auth).send({ destination: timeline.body.id });
+    const outbound = await api()
+      .post('/v1/travels')
+      .set('Authorization', me.auth)
+      .send({ destination: timeline.body.id });
     expect(outbound.status).toBe(201);
     expect(outbound.body).toMatchObject({
       id: expect.stringMatching(/^trv_/),
@@ -48,7 +54,10 @@ describe('Family B typical order of use', () => {
       items_transported: [],
     });
 
-    const rock = await api().post('/v1/items').set('Authorization', me.auth).send({ description: 'Moon rock', location: 'Sea of Tranquility' });
+    const rock = await api()
+      .post('/v1/items')
+      .set('Authorization', me.auth)
+      .send({ description: 'Moon rock', location: 'Sea of Tranquility' });
     expect(rock.status).toBe(201);
     expect(rock.body).toMatchObject({
       id: expect.stringMatching(/^itm_/),
@@ -61,9 +70,18 @@ describe('Family B typical order of use', () => {
     const check = await api()
       .post('/v1/paradox-checks')
       .set('Authorization', me.auth)
-      .send({ timeline_id: timeline.body.id, proposed_changes: [{ item_id: rock.body.id }, { event: 'Eagle lands', time: '1969-07-20T20:17:40Z' }] });
+      .send({
+        timeline_id: timeline.body.id,
+        proposed_changes: [{ item_id: rock.body.id }, { event: 'Eagle lands', time: '1969-07-20T20:17:40Z' }],
+      });
     expect(check.status).toBe(200);
-    expect(check.body).toEqual({ timeline_id: timeline.body.id, is_stable: true, timeline_stability: 'Stable', reason_count: 0, reasons: [] });
+    expect(check.body).toEqual({
+      timeline_id: timeline.body.id,
+      is_stable: true,
+      timeline_stability: 'Stable',
+      reason_count: 0,
+      reasons: [],
+    });
 
     const home = await api()
       .post('/v1/travels')

@@ -42,23 +42,40 @@ describe('text that is not UTF-8', () => {
       ['A', 'post', '/v1/set-anchor', '{"description":"Home', '"}'],
       ['C', 'post', '/api/v1/travel', '{"destination_time":"1969-07-20T20:17:40Z","location":"Tranquility', '"}'],
       ['accounts', 'post', '/v1/accounts', '{"email":"utf8@example.com","password":"correct horse battery', '"}'],
-      ['A, a GET', 'get', '/v1/retrieve-item', '{"item_description":"Lamp', '","location":"Baghdad","time":"0800-01-01T00:00:00Z"}'],
+      [
+        'A, a GET',
+        'get',
+        '/v1/retrieve-item',
+        '{"item_description":"Lamp',
+        '","location":"Baghdad","time":"0800-01-01T00:00:00Z"}',
+      ],
       ['C, a GET', 'get', '/api/v1/check-timeline', '{"timeline_id":"primary","significant_event":"Landing', '"}'],
-    ] as const)('family %s: %s %s answers 400 malformed_json saying the body is not UTF-8, and changes nothing', async (_family, method, path, before, after) => {
-      for (const bytes of [[0xff], [0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
-        const response = await unchanged(() =>
-          withBody(request(t.app)[method](path).set('Authorization', account.auth), 'application/json', jsonWith(before, bytes, after)),
-        );
-        expect(response.status).toBe(400);
-        expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
-        expect(response.body.code).toBe('malformed_json');
-        expect(response.body.detail).toContain('not valid UTF-8');
-      }
-    });
+    ] as const)(
+      'family %s: %s %s answers 400 malformed_json saying the body is not UTF-8, and changes nothing',
+      async (_family, method, path, before, after) => {
+        for (const bytes of [[0xff], [0xc3], [0xc0, 0xaf], [0xed, 0xa0, 0x80]]) {
+          const response = await unchanged(() =>
+            withBody(
+              request(t.app)[method](path).set('Authorization', account.auth),
+              'application/json',
+              jsonWith(before, bytes, after),
+            ),
+          );
+          expect(response.status).toBe(400);
+          expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+          expect(response.body.code).toBe('malformed_json');
+          expect(response.body.detail).toContain('not valid UTF-8');
+        }
+      },
+    );
 
     it('takes UTF-8 text as sent, charset named or not', async () => {
       for (const type of ['application/json', 'application/json; charset=utf-8', 'application/json; charset=UTF-8']) {
-        const response = await withBody(request(t.app).post('/v1/anchors').set('Authorization', account.auth), type, Buffer.from('{"description":"Café ☕ 𝄞"}'));
+        const response = await withBody(
+          request(t.app).post('/v1/anchors').set('Authorization', account.auth),
+          type,
+          Buffer.from('{"description":"Café ☕ 𝄞"}'),
+        );
         expect(response.status).toBe(201);
         expect(response.body.description).toBe('Café ☕ 𝄞');
       }
@@ -68,13 +85,19 @@ describe('text that is not UTF-8', () => {
   describe('in a query string', () => {
     it.each([
       ['A', `/v1/monitor-events?location=Caf%E9&${RANGE}`, 'location'],
-      ['A', '/v1/retrieve-item?item_description=Lamp%C3&location=Baghdad&time=0800-01-01T00%3A00%3A00Z', 'item_description'],
+      [
+        'A',
+        '/v1/retrieve-item?item_description=Lamp%C3&location=Baghdad&time=0800-01-01T00%3A00%3A00Z',
+        'item_description',
+      ],
       ['B', '/timelines?cursor=%FF', 'cursor'],
       ['C', '/api/v1/check-timeline?timeline_id=primary&significant_event=%ED%A0%80', 'significant_event'],
       ['C', `/api/v1/monitor-paradox?timeline_id=primary%C0%AF&${RANGE}`, 'timeline_id'],
       ['B, on a POST', '/v1/anchors?note=%FF', 'note'],
     ])('family %s: %s answers 400 naming %s as not UTF-8, and changes nothing', async (_family, url, field) => {
-      const call = url.startsWith('/v1/anchors') ? request(t.app).post(url).send({ description: 'Home' }) : request(t.app).get(url);
+      const call = url.startsWith('/v1/anchors')
+        ? request(t.app).post(url).send({ description: 'Home' })
+        : request(t.app).get(url);
       const response = await unchanged(() => call.set('Authorization', account.auth));
       expect(response.status).toBe(400);
       expect(response.body.code).toBe('validation_failed');
@@ -82,13 +105,19 @@ describe('text that is not UTF-8', () => {
     });
 
     it('names no parameter when the name itself is not UTF-8', async () => {
-      const response = await request(t.app).get(`/v1/monitor-events?%FF=x&location=Home&${RANGE}`).set('Authorization', account.auth);
+      const response = await request(t.app)
+        .get(`/v1/monitor-events?%FF=x&location=Home&${RANGE}`)
+        .set('Authorization', account.auth);
       expect(response.status).toBe(400);
-      expect(response.body.errors).toEqual([{ field: '(query)', message: 'has a parameter name that is not valid UTF-8 once its %-escapes are decoded' }]);
+      expect(response.body.errors).toEqual([
+        { field: '(query)', message: 'has a parameter name that is not valid UTF-8 once its %-escapes are decoded' },
+      ]);
     });
 
     it('takes %-escaped UTF-8 and + as a space, as before', async () => {
-      const response = await request(t.app).get(`/v1/monitor-events?location=Caf%C3%A9+%F0%9D%84%9E&${RANGE}`).set('Authorization', account.auth);
+      const response = await request(t.app)
+        .get(`/v1/monitor-events?location=Caf%C3%A9+%F0%9D%84%9E&${RANGE}`)
+        .set('Authorization', account.auth);
       expect(response.status).toBe(200);
       expect(response.body.location).toBe('Café 𝄞');
     });

@@ -16,133 +16,167 @@ const ROOT = join(__dirname, '../..');
 it('refuses more than one worker on the embedded database at start, saying why', async () => {
   const run = await runToExit({ DATABASE_URL: '', WEB_CONCURRENCY: '2' });
   expect(run.code).toBe(1);
-  expect(run.output).toContain('WEB_CONCURRENCY=2 needs DATABASE_URL: the embedded database (PGlite) can only be used by one process.');
+  expect(run.output).toContain(
+    'WEB_CONCURRENCY=2 needs DATABASE_URL: the embedded database (PGlite) can only be used by one process.',
+  );
   expect(run.output).not.toContain('listening on');
 }, 60_000);
 
 // Two processes need a PostgreSQL server (CI sets DATABASE_URL); the embedded database is one process's.
-if (onServer) describe('WEB_CONCURRENCY=2 on a PostgreSQL server', () => {
-  let database: TestDatabase;
-  let service: ServiceProcess | undefined;
+if (onServer)
+  describe('WEB_CONCURRENCY=2 on a PostgreSQL server', () => {
+    let database: TestDatabase;
+    let service: ServiceProcess | undefined;
 
-  beforeEach(async () => {
-    database = await provisionTestDatabase();
-  });
+    beforeEach(async () => {
+      database = await provisionTestDatabase();
+    });
 
-  afterEach(async () => {
-    // Ends a primary a failed assertion left running; its workers leave with it.
-    await service?.kill('SIGKILL');
-    service = undefined;
-    await database.close();
-  });
+    afterEach(async () => {
+      // Ends a primary a failed assertion left running; its workers leave with it.
+      await service?.kill('SIGKILL');
+      service = undefined;
+      await database.close();
+    });
 
-  const start = async (env: Record<string, string> = {}) => {
-    service = await startServiceProcess({ DATABASE_URL: database.connectionString, WEB_CONCURRENCY: '2', ...LOGGED, ...env });
-    return { service, workers: await announcedWorkers(service) };
-  };
+    const start = async (env: Record<string, string> = {}) => {
+      service = await startServiceProcess({
+        DATABASE_URL: database.connectionString,
+        WEB_CONCURRENCY: '2',
+        ...LOGGED,
+        ...env,
+      });
+      return { service, workers: await announcedWorkers(service) };
+    };
 
-  it('serves one port from two worker processes, announced once when both listen', async () => {
-    const { service, workers } = await start();
-    expect(workers).toHaveLength(2);
-    expect(new Set(workers).size).toBe(2);
-    expect(workers).not.toContain(service.pid);
-    expect(service.output().match(/listening on/g)).toHaveLength(1);
-    expect(service.output()).toContain('Data: PostgreSQL at');
-    expect(service.output()).toContain('each with up to 10 database connections');
+    it('serves one port from two worker processes, announced once when both listen', async () => {
+      const { service, workers } = await start();
+      expect(workers).toHaveLength(2);
+      expect(new Set(workers).size).toBe(2);
+      expect(workers).not.toContain(service.pid);
+      expect(service.output().match(/listening on/g)).toHaveLength(1);
+      expect(service.output()).toContain('Data: PostgreSQL at');
+      expect(service.output()).toContain('each with up to 10 database connections');
 
-    // New connections are handed to the workers in turn: both answer, from one database.
-    const me = await signUpThrough(service.url, 'workers');
-    for (let n = 0; n < 8; n += 1) {
-      expect((await call(service.url, 'POST', '/v1/anchors', { auth: me.auth, body: { description: `Anchor ${n}` } })).status).toBe(201);
-    }
-    for (const pid of workers) await service.printed(requestLine(pid, '/v1/anchors'));
-    expect(servedBy(service.output(), '/v1/anchors')).toEqual(new Set(workers));
+      // New connections are handed to the workers in turn: both answer, from one database.
+      const me = await signUpThrough(service.url, 'workers');
+      for (let n = 0; n < 8; n += 1) {
+        expect(
+          (await call(service.url, 'POST', '/v1/anchors', { auth: me.auth, body: { description: `Anchor ${n}` } }))
+            .status,
+        ).toBe(201);
+      }
+      for (const pid of workers) await service.printed(requestLine(pid, '/v1/anchors'));
+      expect(servedBy(service.output(), '/v1/anchors')).toEqual(new Set(workers));
 
-    expect(await service.stop()).toBe(0);
-  }, 180_000);
+      expect(await service.stop()).toBe(0);
+    }, 180_000);
 
-  it('applies the HTTP timeouts in every worker: an upload that stalls is answered 408 by each', async () => {
-    const { service, workers } = await start({ HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1000' });
-    const me = await signUpThrough(service.url, 'slow');
-    // One connection each, handed to the workers in turn; half a body, then nothing.
-    const uploads = [];
-    for (let n = 0; n < 2; n += 1) uploads.push(await startUpload(service.url, '/v1/anchors', { auth: me.auth, body: { description: `Slow ${n}` } }));
-    const answers = await Promise.all(uploads.map((upload) => upload.answer));
-    expect(answers.map((answer) => [answer.status, answer.body])).toEqual(
-      Array.from({ length: 2 }, () => [408, expect.objectContaining({ code: 'request_timeout' })]),
+    it('applies the HTTP timeouts in every worker: an upload that stalls is answered 408 by each', async () => {
+      const { service, workers } = await start({ HTTP_REQUEST_TIMEOUT_MS: '1000', HTTP_HEADERS_TIMEOUT_MS: '1000' });
+      const me = await signUpThrough(service.url, 'slow');
+      // One connection each, handed to the workers in turn; half a body, then nothing.
+      const uploads = [];
+      for (let n = 0; n < 2; n += 1)
+        uploads.push(
+          await startUpload(service.url, '/v1/anchors', { auth: me.auth, body: { description: `Slow ${n}` } }),
+        );
+      const answers = await Promise.all(uploads.map((upload) => upload.answer));
+      expect(answers.map((answer) => [answer.status, answer.body])).toEqual(
+        Array.from({ length: 2 }, () => [408, expect.objectContaining({ code: 'request_timeout' })]),
+      );
+      for (const pid of workers)
+        await service.printed(new RegExp(`"pid":${pid},[^\\n]*"path":"/v1/anchors"[^\\n]*"msg":"request aborted"`));
+      expect(await database.prisma.anchor.count()).toBe(0);
+      expect(await service.stop()).toBe(0);
+    }, 180_000);
+
+    it('replaces a worker killed with SIGKILL, keeps answering meanwhile, and backs off when it happens again', async () => {
+      const { service, workers } = await start();
+      const [killed, survivor] = workers;
+      process.kill(killed, 'SIGKILL');
+      await service.printed(exitLine(killed, 250));
+      expect(alive(killed)).toBe(false);
+
+      // Out of the rotation once it is gone: the survivor answers every request.
+      for (let n = 0; n < 6; n += 1) expect((await call(service.url, 'GET', '/healthz')).status).toBe(200);
+
+      const text = await service.printed(/("msg":"worker listening"[^\n]*\n[\s\S]*){3}/);
+      const replacement = [...text.matchAll(/"worker_pid":(\d+),"slot":\d+,"msg":"worker listening"/g)].map((match) =>
+        Number(match[1]),
+      )[2];
+      expect(workers).not.toContain(replacement);
+      expect(alive(replacement)).toBe(true);
+
+      // The replacement serves on the same port, beside the survivor.
+      const me = await signUpThrough(service.url, 'replaced');
+      for (let n = 0; n < 8; n += 1) {
+        expect(
+          (await call(service.url, 'POST', '/v1/anchors', { auth: me.auth, body: { description: `Anchor ${n}` } }))
+            .status,
+        ).toBe(201);
+      }
+      for (const pid of [survivor, replacement]) await service.printed(requestLine(pid, '/v1/anchors'));
+      expect(servedBy(service.output(), '/v1/anchors')).toEqual(new Set([survivor, replacement]));
+
+      // A worker of that slot dying again soon after its start waits twice as long: a crash loop backs off.
+      process.kill(replacement, 'SIGKILL');
+      await service.printed(exitLine(replacement, 500));
+      await service.printed(/("msg":"worker listening"[^\n]*\n[\s\S]*){4}/);
+      for (let n = 0; n < 4; n += 1) expect((await call(service.url, 'GET', '/healthz')).status).toBe(200);
+      expect(service.output().match(/listening on/g)).toHaveLength(1);
+
+      expect(await service.stop()).toBe(0);
+    }, 180_000);
+
+    it('on SIGTERM, lets every worker finish its requests in flight, then exits 0 with no worker left', async () => {
+      const { service, workers } = await start({ SHUTDOWN_GRACE_MS: '120000' });
+      const me = await signUpThrough(service.url, 'drain');
+      // Four writes with half their bodies uploaded: handed out in turn, two to each worker.
+      const uploads = [];
+      for (let n = 0; n < 4; n += 1)
+        uploads.push(
+          await startUpload(service.url, '/v1/anchors', { auth: me.auth, body: { description: `In flight ${n}` } }),
+        );
+
+      const exited = service.kill('SIGTERM');
+      await service.printed('no longer accepting connections');
+      await expect(call(service.url, 'GET', '/healthz')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+      expect(workers.every(alive)).toBe(true);
+
+      for (const upload of uploads) upload.finish();
+      const answers = await Promise.all(uploads.map((upload) => upload.answer));
+      answers.forEach((answer, n) =>
+        expect(answer).toMatchObject({ status: 201, body: { description: `In flight ${n}` } }),
+      );
+      expect(await exited).toEqual({ code: 0, signal: null });
+      expect(workers.filter(alive)).toEqual([]);
+      expect(servedBy(service.output(), '/v1/anchors')).toEqual(new Set(workers));
+      expect(service.output()).not.toContain('grace over');
+      expect(service.output()).not.toContain('restarting');
+    }, 180_000);
+
+    it.each(['1', '2'])(
+      'with WEB_CONCURRENCY=%s, exits 1 when the port is taken, never saying it listens',
+      async (workers) => {
+        const taken = await occupyPort();
+        try {
+          const run = await runToExit({
+            DATABASE_URL: database.connectionString,
+            WEB_CONCURRENCY: workers,
+            PORT: String(taken.port),
+            ...LOGGED,
+          });
+          expect(run.code).toBe(1);
+          expect(run.output).toContain('EADDRINUSE');
+          expect(run.output).not.toContain('listening on');
+        } finally {
+          await new Promise((resolve) => taken.server.close(resolve));
+        }
+      },
+      120_000,
     );
-    for (const pid of workers) await service.printed(new RegExp(`"pid":${pid},[^\\n]*"path":"/v1/anchors"[^\\n]*"msg":"request aborted"`));
-    expect(await database.prisma.anchor.count()).toBe(0);
-    expect(await service.stop()).toBe(0);
-  }, 180_000);
-
-  it('replaces a worker killed with SIGKILL, keeps answering meanwhile, and backs off when it happens again', async () => {
-    const { service, workers } = await start();
-    const [killed, survivor] = workers;
-    process.kill(killed, 'SIGKILL');
-    await service.printed(exitLine(killed, 250));
-    expect(alive(killed)).toBe(false);
-
-    // Out of the rotation once it is gone: the survivor answers every request.
-    for (let n = 0; n < 6; n += 1) expect((await call(service.url, 'GET', '/healthz')).status).toBe(200);
-
-    const text = await service.printed(/("msg":"worker listening"[^\n]*\n[\s\S]*){3}/);
-    const replacement = [...text.matchAll(/"worker_pid":(\d+),"slot":\d+,"msg":"worker listening"/g)].map((match) => Number(match[1]))[2];
-    expect(workers).not.toContain(replacement);
-    expect(alive(replacement)).toBe(true);
-
-    // The replacement serves on the same port, beside the survivor.
-    const me = await signUpThrough(service.url, 'replaced');
-    for (let n = 0; n < 8; n += 1) {
-      expect((await call(service.url, 'POST', '/v1/anchors', { auth: me.auth, body: { description: `Anchor ${n}` } })).status).toBe(201);
-    }
-    for (const pid of [survivor, replacement]) await service.printed(requestLine(pid, '/v1/anchors'));
-    expect(servedBy(service.output(), '/v1/anchors')).toEqual(new Set([survivor, replacement]));
-
-    // A worker of that slot dying again soon after its start waits twice as long: a crash loop backs off.
-    process.kill(replacement, 'SIGKILL');
-    await service.printed(exitLine(replacement, 500));
-    await service.printed(/("msg":"worker listening"[^\n]*\n[\s\S]*){4}/);
-    for (let n = 0; n < 4; n += 1) expect((await call(service.url, 'GET', '/healthz')).status).toBe(200);
-    expect(service.output().match(/listening on/g)).toHaveLength(1);
-
-    expect(await service.stop()).toBe(0);
-  }, 180_000);
-
-  it('on SIGTERM, lets every worker finish its requests in flight, then exits 0 with no worker left', async () => {
-    const { service, workers } = await start({ SHUTDOWN_GRACE_MS: '120000' });
-    const me = await signUpThrough(service.url, 'drain');
-    // Four writes with half their bodies uploaded: handed out in turn, two to each worker.
-    const uploads = [];
-    for (let n = 0; n < 4; n += 1) uploads.push(await startUpload(service.url, '/v1/anchors', { auth: me.auth, body: { description: `In flight ${n}` } }));
-
-    const exited = service.kill('SIGTERM');
-    await service.printed('no longer accepting connections');
-    await expect(call(service.url, 'GET', '/healthz')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
-    expect(workers.every(alive)).toBe(true);
-
-    for (const upload of uploads) upload.finish();
-    const answers = await Promise.all(uploads.map((upload) => upload.answer));
-    answers.forEach((answer, n) => expect(answer).toMatchObject({ status: 201, body: { description: `In flight ${n}` } }));
-    expect(await exited).toEqual({ code: 0, signal: null });
-    expect(workers.filter(alive)).toEqual([]);
-    expect(servedBy(service.output(), '/v1/anchors')).toEqual(new Set(workers));
-    expect(service.output()).not.toContain('grace over');
-    expect(service.output()).not.toContain('restarting');
-  }, 180_000);
-
-  it.each(['1', '2'])('with WEB_CONCURRENCY=%s, exits 1 when the port is taken, never saying it listens', async (workers) => {
-    const taken = await occupyPort();
-    try {
-      const run = await runToExit({ DATABASE_URL: database.connectionString, WEB_CONCURRENCY: workers, PORT: String(taken.port), ...LOGGED });
-      expect(run.code).toBe(1);
-      expect(run.output).toContain('EADDRINUSE');
-      expect(run.output).not.toContain('listening on');
-    } finally {
-      await new Promise((resolve) => taken.server.close(resolve));
-    }
-  }, 120_000);
-});
+  });
 
 /** The worker pids of the primary's "Workers: ..." line, printed with the "listening on" line. */
 async function announcedWorkers(service: ServiceProcess): Promise<number[]> {
@@ -153,7 +187,9 @@ async function announcedWorkers(service: ServiceProcess): Promise<number[]> {
 
 /** The primary's log line of a worker's unexpected exit by SIGKILL, and the wait before its restart. */
 function exitLine(pid: number, restartInMs: number): RegExp {
-  return new RegExp(`"worker_pid":${pid},[^\\n]*"signal":"SIGKILL","restart_in_ms":${restartInMs},"msg":"worker exited unexpectedly; restarting it"`);
+  return new RegExp(
+    `"worker_pid":${pid},[^\\n]*"signal":"SIGKILL","restart_in_ms":${restartInMs},"msg":"worker exited unexpectedly; restarting it"`,
+  );
 }
 
 /** The request log line of a request to `path` answered by the process `pid`. */

@@ -9,7 +9,8 @@ const RECORDED_BY = { anc: 'anchor_set', itm: 'item_retrieved', trv: 'arrival' }
 
 export async function halfWrites(prisma: PrismaClient, accountIds: readonly string[]): Promise<string[]> {
   const problems: string[] = [];
-  for (const accountId of accountIds) problems.push(...(await halfWritesOf(prisma, accountId)).map((problem) => `${accountId}: ${problem}`));
+  for (const accountId of accountIds)
+    problems.push(...(await halfWritesOf(prisma, accountId)).map((problem) => `${accountId}: ${problem}`));
   return problems;
 }
 
@@ -49,12 +50,14 @@ async function halfWritesOf(prisma: PrismaClient, accountId: string): Promise<st
     onTimeline(subject.id, subject.timelineId);
     const recorded = (eventsBySubject.get(subject.id) ?? []).filter((event) => event.kind === subject.kind);
     if (recorded.length !== 1) problems.push(`${subject.id} has ${recorded.length} ${subject.kind} events`);
-    else if (recorded[0].timelineId !== subject.timelineId) problems.push(`${subject.id}'s event is on another timeline`);
+    else if (recorded[0].timelineId !== subject.timelineId)
+      problems.push(`${subject.id}'s event is on another timeline`);
   }
   const subjectIds = new Set(subjects.map((subject) => subject.id));
   for (const event of events) {
     const recorded = Object.values(RECORDED_BY).some((kind) => kind === event.kind);
-    if (recorded && (event.subjectId === null || !subjectIds.has(event.subjectId))) problems.push(`event ${event.id} (${event.kind}) records a missing ${event.subjectId}`);
+    if (recorded && (event.subjectId === null || !subjectIds.has(event.subjectId)))
+      problems.push(`event ${event.id} (${event.kind}) records a missing ${event.subjectId}`);
   }
 
   // Items carried home and the travels that carried them agree both ways.
@@ -63,33 +66,43 @@ async function halfWritesOf(prisma: PrismaClient, accountId: string): Promise<st
   for (const travel of travels) {
     onTimeline(`travel ${travel.id} (from)`, travel.fromTimelineId);
     for (const itemId of travel.itemsTransported) {
-      if (itemsById.get(itemId)?.carriedHomeBy !== travel.id) problems.push(`travel ${travel.id} carried ${itemId}, which does not name it`);
+      if (itemsById.get(itemId)?.carriedHomeBy !== travel.id)
+        problems.push(`travel ${travel.id} carried ${itemId}, which does not name it`);
     }
   }
   for (const item of items) {
     if (item.carriedHomeBy === null) continue;
-    if (!travelsById.get(item.carriedHomeBy)?.itemsTransported.includes(item.id)) problems.push(`item ${item.id} names travel ${item.carriedHomeBy}, which did not carry it`);
+    if (!travelsById.get(item.carriedHomeBy)?.itemsTransported.includes(item.id))
+      problems.push(`item ${item.id} names travel ${item.carriedHomeBy}, which did not carry it`);
   }
 
   // Where the traveller is, the journey in progress and the timelines' statuses tell one story.
   onTimeline('the traveller', traveller.timelineId);
   const away = traveller.timelineId !== 'primary';
   const journey = traveller.journeyTravelId === null ? undefined : travelsById.get(traveller.journeyTravelId);
-  if (away !== (traveller.journeyTravelId !== null)) problems.push(`traveller on ${traveller.timelineId} with journey ${traveller.journeyTravelId}`);
-  if (traveller.journeyTravelId !== null && journey?.toTimelineId !== traveller.timelineId) problems.push(`journey ${traveller.journeyTravelId} is missing or went elsewhere`);
+  if (away !== (traveller.journeyTravelId !== null))
+    problems.push(`traveller on ${traveller.timelineId} with journey ${traveller.journeyTravelId}`);
+  if (traveller.journeyTravelId !== null && journey?.toTimelineId !== traveller.timelineId)
+    problems.push(`journey ${traveller.journeyTravelId} is missing or went elsewhere`);
   for (const timeline of timelines) {
-    if (timeline.status === 'active' && timeline.id !== traveller.timelineId) problems.push(`timeline ${timeline.id} is active but the traveller is on ${traveller.timelineId}`);
-    if (timeline.status === 'completed' && !travels.some((travel) => travel.fromTimelineId === timeline.id && travel.toTimelineId === 'primary')) {
+    if (timeline.status === 'active' && timeline.id !== traveller.timelineId)
+      problems.push(`timeline ${timeline.id} is active but the traveller is on ${traveller.timelineId}`);
+    if (
+      timeline.status === 'completed' &&
+      !travels.some((travel) => travel.fromTimelineId === timeline.id && travel.toTimelineId === 'primary')
+    ) {
       problems.push(`timeline ${timeline.id} is completed with no travel home from it`);
     }
   }
-  if (away && timelines.find((timeline) => timeline.id === traveller.timelineId)?.status !== 'active') problems.push(`the traveller is on ${traveller.timelineId}, which is not active`);
+  if (away && timelines.find((timeline) => timeline.id === traveller.timelineId)?.status !== 'active')
+    problems.push(`the traveller is on ${traveller.timelineId}, which is not active`);
 
   // A kept answer names what it created: that row exists.
   const created = new Set([...subjectIds, ...timelineIds]);
   for (const key of keys) {
     const id = createdId(key.responseStatus, key.responseBody);
-    if (id !== undefined && !created.has(id)) problems.push(`Idempotency-Key ${key.key} answered ${id}, which is missing`);
+    if (id !== undefined && !created.has(id))
+      problems.push(`Idempotency-Key ${key.key} answered ${id}, which is missing`);
   }
   return problems;
 }

@@ -6,6 +6,7 @@ export interface Answer {
   readonly status: number;
   readonly headers: IncomingHttpHeaders;
   // The service's JSON answers, read by field in the tests (as supertest types them).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as supertest types it
   readonly body: any;
 }
 
@@ -30,7 +31,9 @@ export function call(baseUrl: string, method: string, path: string, options: Cal
     headers['Content-Length'] = String(Buffer.byteLength(payload));
   }
   return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(path, baseUrl), { method, headers, agent: false }, (res) => readAnswer(res, resolve, reject));
+    const req = httpRequest(new URL(path, baseUrl), { method, headers, agent: false }, (res) =>
+      readAnswer(res, resolve, reject),
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -48,7 +51,11 @@ export interface Upload {
  * head (its `100 Continue` proves the request is in the server's hands) and half the body has been
  * sent; the rest goes only when `finish()` is called.
  */
-export function startUpload(baseUrl: string, path: string, options: Call & { readonly body: unknown }): Promise<Upload> {
+export function startUpload(
+  baseUrl: string,
+  path: string,
+  options: Call & { readonly body: unknown },
+): Promise<Upload> {
   const payload = Buffer.from(JSON.stringify(options.body));
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
@@ -70,7 +77,9 @@ export function startUpload(baseUrl: string, path: string, options: Call & { rea
     // Handled here too: the caller may not be awaiting the answer yet when the upload fails.
     answer.catch(() => undefined);
     req.once('continue', () => {
-      req.write(payload.subarray(0, half), () => resolveStarted({ answer, finish: () => req.end(payload.subarray(half)) }));
+      req.write(payload.subarray(0, half), () =>
+        resolveStarted({ answer, finish: () => req.end(payload.subarray(half)) }),
+      );
     });
   });
 }

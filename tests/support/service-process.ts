@@ -68,7 +68,10 @@ export function startServiceProcess(env: Record<string, string>): Promise<Servic
 
   const started = printed(/listening on (http:\/\/\S+)/);
   const timeout = new Promise<never>((_, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start within ${START_TIMEOUT_MS / 1000} s:\n${output}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`service did not start within ${START_TIMEOUT_MS / 1000} s:\n${output}`)),
+      START_TIMEOUT_MS,
+    );
     void started.finally(() => clearTimeout(timer)).catch(() => undefined);
   });
   return Promise.race([started, timeout]).then(
@@ -92,7 +95,11 @@ export function startServiceProcess(env: Record<string, string>): Promise<Servic
   );
 }
 
-async function signalAndWait(child: ChildProcess, signal: NodeJS.Signals, exited: Promise<ProcessExit>): Promise<ProcessExit> {
+async function signalAndWait(
+  child: ChildProcess,
+  signal: NodeJS.Signals,
+  exited: Promise<ProcessExit>,
+): Promise<ProcessExit> {
   if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   return exited;
 }

@@ -154,7 +154,17 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const stalledOpen = () => [...links].filter((link) => link.stalled && !link.client.destroyed && link.open).length;
 
   await listen();
-  return { get port() { return port; }, stop, start: listen, freeze, thaw, stalledOpen, close: stop };
+  return {
+    get port() {
+      return port;
+    },
+    stop,
+    start: listen,
+    freeze,
+    thaw,
+    stalledOpen,
+    close: stop,
+  };
 }
 
 /** A proxy in front of the database at `connectionString`, and the address that goes through it. */

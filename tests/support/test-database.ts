@@ -9,7 +9,11 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { EMBEDDED_POOL_SIZE, startInMemoryPostgres } from '../../src/infrastructure/database/embedded-postgres';
 import { migrateDatabase } from '../../src/infrastructure/database/migrate-database';
-import { createDatabaseClients, type PrismaClient, type PrismaClientOptions } from '../../src/infrastructure/database/prisma-client';
+import {
+  createDatabaseClients,
+  type PrismaClient,
+  type PrismaClientOptions,
+} from '../../src/infrastructure/database/prisma-client';
 import type { SqlRunner } from '../../src/infrastructure/persistence/prisma/sql-runner';
 import { TEST_DATABASE_ENV, TEST_DATABASE_PREFIX, withAdminClient, withDatabase } from './test-database-names';
 
@@ -24,12 +28,17 @@ export interface TestDatabase {
 }
 
 /** `onConnect` is the Prisma pool's, as the service passes it (the verified-key cache's LISTEN). */
-export async function provisionTestDatabase(options: Pick<PrismaClientOptions, 'onConnect'> = {}): Promise<TestDatabase> {
+export async function provisionTestDatabase(
+  options: Pick<PrismaClientOptions, 'onConnect'> = {},
+): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL?.trim();
   return serverUrl ? provisionOnServer(serverUrl, options) : provisionInMemory(options);
 }
 
-async function provisionOnServer(serverUrl: string, options: Pick<PrismaClientOptions, 'onConnect'>): Promise<TestDatabase> {
+async function provisionOnServer(
+  serverUrl: string,
+  options: Pick<PrismaClientOptions, 'onConnect'>,
+): Promise<TestDatabase> {
   const template = process.env[TEST_DATABASE_ENV.template];
   const runId = process.env[TEST_DATABASE_ENV.runId];
   if (!template || !runId) {
@@ -67,8 +76,18 @@ export function connectToTestDatabase(
   options: Pick<PrismaClientOptions, 'onConnect'> = {},
 ): TestDatabase {
   const maxConnections = shared.mode === 'embedded' ? EMBEDDED_POOL_SIZE : undefined;
-  const { prisma, sql } = createDatabaseClients(shared.connectionString, { ...options, maxConnections, preparedStatements: shared.mode !== 'embedded' });
-  return { prisma, sql, connectionString: shared.connectionString, mode: shared.mode, close: () => prisma.$disconnect() };
+  const { prisma, sql } = createDatabaseClients(shared.connectionString, {
+    ...options,
+    maxConnections,
+    preparedStatements: shared.mode !== 'embedded',
+  });
+  return {
+    prisma,
+    sql,
+    connectionString: shared.connectionString,
+    mode: shared.mode,
+    close: () => prisma.$disconnect(),
+  };
 }
 
 async function provisionInMemory(options: Pick<PrismaClientOptions, 'onConnect'>): Promise<TestDatabase> {
@@ -83,7 +102,10 @@ async function provisionInMemory(options: Pick<PrismaClientOptions, 'onConnect'>
     throw error;
   }
   // One connection, as the service uses in embedded mode (see embedded-postgres.ts).
-  const { prisma, sql } = createDatabaseClients(server.connectionString, { ...options, maxConnections: EMBEDDED_POOL_SIZE });
+  const { prisma, sql } = createDatabaseClients(server.connectionString, {
+    ...options,
+    maxConnections: EMBEDDED_POOL_SIZE,
+  });
   return {
     prisma,
     sql,

@@ -4,7 +4,8 @@
 // was acknowledged, what was refused and what was in flight when a process died.
 import { call, type Answer } from './process-client';
 
-export type WriteKind = 'anchor' | 'item' | 'timeline' | 'travel' | 'moment' | 'fast-forward' | 'rewind' | 'pause' | 'resume';
+export type WriteKind =
+  'anchor' | 'item' | 'timeline' | 'travel' | 'moment' | 'fast-forward' | 'rewind' | 'pause' | 'resume';
 
 export interface Write {
   readonly accountId: string;
@@ -46,11 +47,20 @@ export class WriteLoad {
   constructor(private readonly route: Route) {}
 
   /** Sends one write; its answer when it is a 2xx, otherwise undefined (the lane stops). */
-  async send(account: LoadAccount, kind: WriteKind, body: unknown = {}, idempotencyKey?: string): Promise<Answer | undefined> {
+  async send(
+    account: LoadAccount,
+    kind: WriteKind,
+    body: unknown = {},
+    idempotencyKey?: string,
+  ): Promise<Answer | undefined> {
     const write: Write = { accountId: account.id, kind, path: PATHS[kind], body, idempotencyKey };
     this.writes.push(write);
     try {
-      write.answer = await call(this.route(this.requests++), 'POST', write.path, { auth: account.auth, body, idempotencyKey });
+      write.answer = await call(this.route(this.requests++), 'POST', write.path, {
+        auth: account.auth,
+        body,
+        idempotencyKey,
+      });
     } catch (error) {
       write.failure = error;
       return undefined;
@@ -71,7 +81,10 @@ export class WriteLoad {
 
   /** Writes answered 2xx, of one kind and account when given. */
   answered(filter: { kind?: WriteKind; accountId?: string } = {}): (Write & { answer: Answer })[] {
-    return this.writes.filter((write): write is Write & { answer: Answer } => write.answer !== undefined && write.answer.status < 300 && matches(write, filter));
+    return this.writes.filter(
+      (write): write is Write & { answer: Answer } =>
+        write.answer !== undefined && write.answer.status < 300 && matches(write, filter),
+    );
   }
 
   /** Writes that got no answer at all. */
@@ -86,13 +99,17 @@ export class WriteLoad {
 }
 
 function matches(write: Write, filter: { kind?: WriteKind; accountId?: string }): boolean {
-  return (filter.kind === undefined || write.kind === filter.kind) && (filter.accountId === undefined || write.accountId === filter.accountId);
+  return (
+    (filter.kind === undefined || write.kind === filter.kind) &&
+    (filter.accountId === undefined || write.accountId === filter.accountId)
+  );
 }
 
 /** The id of the row a 2xx answer reports having created. */
 export function createdId(write: Write & { answer: Answer }): string {
   const id = write.kind === 'moment' ? write.answer.body.travel_id : write.answer.body.id;
-  if (typeof id !== 'string') throw new Error(`${write.kind} answered without an id: ${JSON.stringify(write.answer.body)}`);
+  if (typeof id !== 'string')
+    throw new Error(`${write.kind} answered without an id: ${JSON.stringify(write.answer.body)}`);
   return id;
 }
 
@@ -122,13 +139,35 @@ export async function itemLane(load: WriteLoad, account: LoadAccount, tag: strin
 export async function journeyLane(load: WriteLoad, account: LoadAccount, tag: string, journeys: number): Promise<void> {
   for (let journey = 0; journey < journeys; journey += 1) {
     const key = keyFor(`${tag}-${journey}`, journey, 2);
-    const timeline = await load.send(account, 'timeline', { name: `${tag} ${journey}`, destination_time: '1969-07-20T20:17:40Z', window: '10080 minutes' }, key && `${key}-timeline`);
+    const timeline = await load.send(
+      account,
+      'timeline',
+      { name: `${tag} ${journey}`, destination_time: '1969-07-20T20:17:40Z', window: '10080 minutes' },
+      key && `${key}-timeline`,
+    );
     if (!timeline) return;
     if (!(await load.send(account, 'travel', { destination: timeline.body.id }, key && `${key}-out`))) return;
-    if (!(await load.send(account, 'moment', { destination_time: '1969-07-21T02:56:15Z', location: 'Sea of Tranquility' }))) return;
-    const item = await load.send(account, 'item', { description: `${tag} ${journey} rock`, location: 'Sea of Tranquility' });
+    if (
+      !(await load.send(account, 'moment', {
+        destination_time: '1969-07-21T02:56:15Z',
+        location: 'Sea of Tranquility',
+      }))
+    )
+      return;
+    const item = await load.send(account, 'item', {
+      description: `${tag} ${journey} rock`,
+      location: 'Sea of Tranquility',
+    });
     if (!item) return;
-    if (!(await load.send(account, 'travel', { destination: 'primary', items_transported: [item.body.id] }, key && `${key}-home`))) return;
+    if (
+      !(await load.send(
+        account,
+        'travel',
+        { destination: 'primary', items_transported: [item.body.id] },
+        key && `${key}-home`,
+      ))
+    )
+      return;
   }
 }
 
@@ -143,7 +182,12 @@ export async function clockLane(load: WriteLoad, account: LoadAccount, tag: stri
 }
 
 /** Fast-forwards of one minute each, every third with an Idempotency-Key. */
-export async function fastForwardLane(load: WriteLoad, account: LoadAccount, tag: string, steps: number): Promise<void> {
+export async function fastForwardLane(
+  load: WriteLoad,
+  account: LoadAccount,
+  tag: string,
+  steps: number,
+): Promise<void> {
   for (let step = 0; step < steps; step += 1) {
     if (!(await load.send(account, 'fast-forward', { duration: '1m' }, keyFor(tag, step, 3)))) return;
   }

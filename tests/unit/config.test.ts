@@ -97,18 +97,35 @@ describe('readConfig', () => {
     }
     expect(failure).toBeInstanceOf(ConfigError);
     const message = failure instanceof Error ? failure.message : '';
-    for (const name of ['PORT', 'DATABASE_URL', 'CSRF_SECRET', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS', 'WEB_CONCURRENCY', 'DATABASE_POOL_SIZE', 'API_KEY_CACHE_SIZE', 'DATABASE_PREPARED_STATEMENTS',
-      'DATABASE_TIMEOUT_MS', 'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS']) expect(message).toContain(name);
+    for (const name of [
+      'PORT',
+      'DATABASE_URL',
+      'CSRF_SECRET',
+      'LOG_LEVEL',
+      'SHUTDOWN_GRACE_MS',
+      'WEB_CONCURRENCY',
+      'DATABASE_POOL_SIZE',
+      'API_KEY_CACHE_SIZE',
+      'DATABASE_PREPARED_STATEMENTS',
+      'DATABASE_TIMEOUT_MS',
+      'HTTP_REQUEST_TIMEOUT_MS',
+      'HTTP_HEADERS_TIMEOUT_MS',
+      'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    ])
+      expect(message).toContain(name);
   });
 
   describe('WEB_CONCURRENCY', () => {
     const server = { DATABASE_URL: 'postgresql://u@db:5432/x' };
 
-    it.each(['0', '-1', '1.5', '2e1', '65', 'auto'])("refuses '%s': a whole number of worker processes from 1 to 64", (value) => {
-      expect(() => readConfig({ ...server, WEB_CONCURRENCY: value })).toThrow(
-        `WEB_CONCURRENCY must be a whole number from 1 to 64 (worker processes), not '${value}'.`,
-      );
-    });
+    it.each(['0', '-1', '1.5', '2e1', '65', 'auto'])(
+      "refuses '%s': a whole number of worker processes from 1 to 64",
+      (value) => {
+        expect(() => readConfig({ ...server, WEB_CONCURRENCY: value })).toThrow(
+          `WEB_CONCURRENCY must be a whole number from 1 to 64 (worker processes), not '${value}'.`,
+        );
+      },
+    );
 
     it('takes 1 to 64 worker processes on a PostgreSQL server', () => {
       expect(readConfig({ ...server, WEB_CONCURRENCY: ' 1 ' }).webConcurrency).toBe(1);
@@ -117,15 +134,22 @@ describe('readConfig', () => {
     });
 
     it('refuses more than one worker on the embedded database, which one process owns', () => {
-      for (const env of [{ WEB_CONCURRENCY: '2' }, { WEB_CONCURRENCY: '2', DATABASE_URL: '  ' }, { WEB_CONCURRENCY: '2', DATA_DIR: '/var/lib/tns' }]) {
+      for (const env of [
+        { WEB_CONCURRENCY: '2' },
+        { WEB_CONCURRENCY: '2', DATABASE_URL: '  ' },
+        { WEB_CONCURRENCY: '2', DATA_DIR: '/var/lib/tns' },
+      ]) {
         expect(() => readConfig(env)).toThrow(ConfigError);
-        expect(() => readConfig(env)).toThrow('WEB_CONCURRENCY=2 needs DATABASE_URL: the embedded database (PGlite) can only be used by one process.');
+        expect(() => readConfig(env)).toThrow(
+          'WEB_CONCURRENCY=2 needs DATABASE_URL: the embedded database (PGlite) can only be used by one process.',
+        );
       }
       expect(readConfig({ WEB_CONCURRENCY: '1' }).webConcurrency).toBe(1);
     });
 
     it('keeps the default pools of all workers, with their key-change listeners, within 80 connections, each at most 10 and at least 1', () => {
-      const poolOf = (workers: number, cache = {}) => readConfig({ ...server, ...cache, WEB_CONCURRENCY: String(workers) }).databasePoolSize;
+      const poolOf = (workers: number, cache = {}) =>
+        readConfig({ ...server, ...cache, WEB_CONCURRENCY: String(workers) }).databasePoolSize;
       const workers = [1, 2, 8, 9, 16, 40, 64];
       expect(workers.map((count) => poolOf(count))).toEqual([10, 10, 9, 7, 4, 1, 1]);
       expect(workers.slice(0, 6).map((count) => count * (poolOf(count) + 1))).toEqual([11, 22, 80, 72, 80, 80]);

@@ -22,7 +22,11 @@ export function parseDateTime(text: string): Date | null {
   if (Number.isNaN(instant.getTime())) return null;
   // Date rolls some impossible fields over (Feb 30 -> Mar 1, 24:00 -> next day); reading the day back catches both.
   const check = new Date(`${year}-${month}-${day}T${hour}:${minute}:${second}Z`);
-  if (Number.isNaN(check.getTime()) || check.getUTCDate() !== Number(day) || check.getUTCMonth() + 1 !== Number(month)) {
+  if (
+    Number.isNaN(check.getTime()) ||
+    check.getUTCDate() !== Number(day) ||
+    check.getUTCMonth() + 1 !== Number(month)
+  ) {
     return null;
   }
   return withinRange(instant) ? instant : null;

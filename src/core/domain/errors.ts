@@ -40,10 +40,13 @@ export class EventNotFound extends DomainError {
 export class UnknownEvent extends DomainError {
   readonly code = 'unknown_event';
   constructor(timelineId: string, event: string) {
-    super(`No event '${event}' (by id or name) is recorded on timeline '${timelineId}': a check cannot be meaningful for an event that does not exist.`, {
-      timeline_id: timelineId,
-      significant_event: event,
-    });
+    super(
+      `No event '${event}' (by id or name) is recorded on timeline '${timelineId}': a check cannot be meaningful for an event that does not exist.`,
+      {
+        timeline_id: timelineId,
+        significant_event: event,
+      },
+    );
   }
 }
 
@@ -78,18 +81,24 @@ export class TimelineClosed extends DomainError {
 export class JourneyInProgress extends DomainError {
   readonly code = 'journey_in_progress';
   constructor(currentTimelineId: string) {
-    super(`The traveller is on timeline '${currentTimelineId}'; return home (an anchor on 'primary', or 'primary') before travelling to another timeline.`, {
-      current_timeline_id: currentTimelineId,
-    });
+    super(
+      `The traveller is on timeline '${currentTimelineId}'; return home (an anchor on 'primary', or 'primary') before travelling to another timeline.`,
+      {
+        current_timeline_id: currentTimelineId,
+      },
+    );
   }
 }
 
 export class UnknownItems extends DomainError {
   readonly code = 'unknown_items';
   constructor(itemIds: readonly string[]) {
-    super(`These items are not registered for this account: ${itemIds.join(', ')}. Register items with POST /v1/items first.`, {
-      item_ids: itemIds,
-    });
+    super(
+      `These items are not registered for this account: ${itemIds.join(', ')}. Register items with POST /v1/items first.`,
+      {
+        item_ids: itemIds,
+      },
+    );
   }
 }
 
@@ -103,18 +112,24 @@ export class ItemsAlreadyHome extends DomainError {
 export class ItemsNotOnJourney extends DomainError {
   readonly code = 'items_not_on_journey';
   constructor(itemIds: readonly string[]) {
-    super(`Items are carried home from the timeline of the journey where they were found, on the travel home; these are not: ${itemIds.join(', ')}.`, {
-      item_ids: itemIds,
-    });
+    super(
+      `Items are carried home from the timeline of the journey where they were found, on the travel home; these are not: ${itemIds.join(', ')}.`,
+      {
+        item_ids: itemIds,
+      },
+    );
   }
 }
 
 export class ItemsStrandedByExpiredWindow extends DomainError {
   readonly code = 'items_stranded';
   constructor(timelineId: string, deadline: Date) {
-    super(`The travel window of timeline '${timelineId}' closed at ${formatDateTime(deadline)}; items can no longer be carried home from it. Return without items_transported.`, {
-      timeline_id: timelineId,
-    });
+    super(
+      `The travel window of timeline '${timelineId}' closed at ${formatDateTime(deadline)}; items can no longer be carried home from it. Return without items_transported.`,
+      {
+        timeline_id: timelineId,
+      },
+    );
   }
 }
 
@@ -128,7 +143,9 @@ export class InvalidWindow extends DomainError {
 export class TimeOutOfRange extends DomainError {
   readonly code = 'time_out_of_range';
   constructor(attempted: string) {
-    super(`The resulting time ${attempted} is outside the supported range 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z.`);
+    super(
+      `The resulting time ${attempted} is outside the supported range 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z.`,
+    );
   }
 }
 
@@ -149,9 +166,12 @@ export class InvalidApiKey extends DomainError {
 export class InvalidDuration extends DomainError {
   readonly code = 'invalid_duration';
   constructor(text: string) {
-    super(`'${text}' is not a duration: use '<n>m' (minutes), '<n>h' (hours) or '<n>d' (days), n a whole number from 1, like '90m'.`, {
-      accepted_forms: ['<n>m', '<n>h', '<n>d'],
-    });
+    super(
+      `'${text}' is not a duration: use '<n>m' (minutes), '<n>h' (hours) or '<n>d' (days), n a whole number from 1, like '90m'.`,
+      {
+        accepted_forms: ['<n>m', '<n>h', '<n>d'],
+      },
+    );
   }
 }
 
@@ -172,7 +192,9 @@ export class ClockAlreadyRunning extends DomainError {
 export class InvalidTimeRange extends DomainError {
   readonly code = 'invalid_time_range';
   constructor(text: string, reason: string) {
-    super(`'${text}' is not a usable time_range: ${reason}. Write '<start>/<end>', like 2024-01-01T00:00:00Z/2024-01-02T00:00:00Z.`);
+    super(
+      `'${text}' is not a usable time_range: ${reason}. Write '<start>/<end>', like 2024-01-01T00:00:00Z/2024-01-02T00:00:00Z.`,
+    );
   }
 }
 
@@ -183,7 +205,9 @@ export class InvalidTimeRange extends DomainError {
 export class InvalidCredentials extends DomainError {
   readonly code = 'invalid_credentials';
   constructor() {
-    super('The email or password is not right, or sign-in is paused after repeated failures. Check both and try again in 15 minutes.');
+    super(
+      'The email or password is not right, or sign-in is paused after repeated failures. Check both and try again in 15 minutes.',
+    );
   }
 }
 
@@ -204,7 +228,9 @@ export class ApiKeyNotFound extends DomainError {
 export class ConsoleKeyNotRollable extends DomainError {
   readonly code = 'console_key_not_rollable';
   constructor(keyId: string) {
-    super(`API key '${keyId}' belongs to a browser session's try-it console and ends with it; revoke it instead.`, { key_id: keyId });
+    super(`API key '${keyId}' belongs to a browser session's try-it console and ends with it; revoke it instead.`, {
+      key_id: keyId,
+    });
   }
 }
 
@@ -225,6 +251,8 @@ export class BlankPassword extends DomainError {
 export class CommonPassword extends DomainError {
   readonly code = 'password_too_common';
   constructor() {
-    super('This password is among the most used ones in breached password lists, which attackers try first; choose another.');
+    super(
+      'This password is among the most used ones in breached password lists, which attackers try first; choose another.',
+    );
   }
 }

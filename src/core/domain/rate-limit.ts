@@ -15,8 +15,12 @@ export interface RateLimitDecision {
 
 /** Windows are aligned to the epoch, so every process puts a request in the same window. */
 export function fixedWindow(now: Date, windowSeconds: number): { readonly start: Date; readonly resetSeconds: number } {
-  if (!Number.isInteger(windowSeconds) || windowSeconds < 1) throw new RangeError(`a rate-limit window is a whole number of seconds, not ${windowSeconds}`);
+  if (!Number.isInteger(windowSeconds) || windowSeconds < 1)
+    throw new RangeError(`a rate-limit window is a whole number of seconds, not ${windowSeconds}`);
   const windowMs = windowSeconds * 1000;
   const startMs = Math.floor(now.getTime() / windowMs) * windowMs;
-  return { start: new Date(startMs), resetSeconds: Math.max(1, Math.ceil((startMs + windowMs - now.getTime()) / 1000)) };
+  return {
+    start: new Date(startMs),
+    resetSeconds: Math.max(1, Math.ceil((startMs + windowMs - now.getTime()) / 1000)),
+  };
 }

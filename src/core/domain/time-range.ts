@@ -11,7 +11,8 @@ export class TimeRange {
   static parse(text: string): TimeRange {
     const parts = text.split('/');
     const [start, end] = parts.map((part) => parseDateTime(part.trim()));
-    if (parts.length !== 2 || !start || !end) throw new InvalidTimeRange(text, 'it is not two ISO 8601 date-times separated by /');
+    if (parts.length !== 2 || !start || !end)
+      throw new InvalidTimeRange(text, 'it is not two ISO 8601 date-times separated by /');
     if (start.getTime() > end.getTime()) throw new InvalidTimeRange(text, 'its start is after its end');
     return new TimeRange(start, end);
   }

@@ -66,7 +66,8 @@ export class Timeline implements TimelineProps {
     now: Date;
   }): Timeline {
     const minutes = input.windowMinutes;
-    if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_WINDOW_MINUTES) throw new InvalidWindow(minutes, MAX_WINDOW_MINUTES);
+    if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_WINDOW_MINUTES)
+      throw new InvalidWindow(minutes, MAX_WINDOW_MINUTES);
     return new Timeline({
       accountId: input.accountId,
       id: input.id,

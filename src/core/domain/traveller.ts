@@ -91,7 +91,8 @@ export class Traveller {
    * completed within it, and only the way home is left.
    */
   assertWindowOpen(currentTimeline: Timeline, now: Date): void {
-    if (currentTimeline.id !== this.timelineId) throw new Error('assertWindowOpen needs the timeline the traveller is on');
+    if (currentTimeline.id !== this.timelineId)
+      throw new Error('assertWindowOpen needs the timeline the traveller is on');
     if (!currentTimeline.isPrimary && currentTimeline.windowHasPassed(now)) {
       throw new TimelineWindowExpired(currentTimeline.id, currentTimeline.deadline ?? now);
     }
@@ -104,7 +105,13 @@ export class Traveller {
   moveWithin(request: { time: Date; location: string; currentTimeline: Timeline; now: Date }): Traveller {
     this.assertWindowOpen(request.currentTimeline, request.now);
     const { now } = request;
-    return new Traveller(this.accountId, this.clock.setTo(request.time, now), this.timelineId, request.location, this.journeyTravelId);
+    return new Traveller(
+      this.accountId,
+      this.clock.setTo(request.time, now),
+      this.timelineId,
+      request.location,
+      this.journeyTravelId,
+    );
   }
 
   travel(request: TravelRequest): TravelOutcome {
@@ -156,7 +163,8 @@ export class Traveller {
     if (alreadyHome.length > 0) throw new ItemsAlreadyHome(alreadyHome.map((item) => item.id));
     const strangers = carrying.filter((item) => item.timelineId !== journeyTimeline?.id);
     if (strangers.length > 0) throw new ItemsNotOnJourney(strangers.map((item) => item.id));
-    if (late && journeyTimeline) throw new ItemsStrandedByExpiredWindow(journeyTimeline.id, journeyTimeline.deadline ?? now);
+    if (late && journeyTimeline)
+      throw new ItemsStrandedByExpiredWindow(journeyTimeline.id, journeyTimeline.deadline ?? now);
     return carrying;
   }
 
@@ -170,6 +178,12 @@ export class Traveller {
     journeyTravelId: string | null,
     now: Date,
   ): Traveller {
-    return new Traveller(this.accountId, this.clock.setTo(arrival.time, now), timelineId, arrival.location, journeyTravelId);
+    return new Traveller(
+      this.accountId,
+      this.clock.setTo(arrival.time, now),
+      timelineId,
+      arrival.location,
+      journeyTravelId,
+    );
   }
 }

@@ -84,7 +84,10 @@ export interface AnchorRepository {
 export interface ItemRepository {
   add(item: Item): Promise<void>;
   /** An item found with the same description, at the same place and time on the same timeline. */
-  findSame(accountId: string, item: Pick<Item, 'timelineId' | 'description' | 'location' | 'foundAt'>): Promise<Item | null>;
+  findSame(
+    accountId: string,
+    item: Pick<Item, 'timelineId' | 'description' | 'location' | 'foundAt'>,
+  ): Promise<Item | null>;
   save(item: Item): Promise<void>;
   /** The account's items among `itemIds`; ids that are unknown or another account's are left out. */
   findManyForAccount(accountId: string, itemIds: readonly string[]): Promise<Item[]>;
@@ -134,7 +137,12 @@ export interface EventRepository {
    */
   listInRange(accountId: string, timelineId: string, page: RangePage): Promise<TimelineEvent[]>;
   /** Events of the timeline with one of these names (compared with `textKey`), optionally in a range. */
-  findNamed(accountId: string, timelineId: string, names: readonly string[], range?: TimeRange): Promise<TimelineEvent[]>;
+  findNamed(
+    accountId: string,
+    timelineId: string,
+    names: readonly string[],
+    range?: TimeRange,
+  ): Promise<TimelineEvent[]>;
   /** Events of the timeline changed by manipulation, whose current or original time is in range. */
   findManipulated(accountId: string, timelineId: string, range?: TimeRange): Promise<TimelineEvent[]>;
   addManipulation(manipulation: EventManipulation): Promise<void>;

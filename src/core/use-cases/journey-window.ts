@@ -8,7 +8,8 @@ import type { WallClock } from '../ports/wall-clock';
 /** The timeline the traveller is on; every traveller stands on one of the account's timelines. */
 export async function currentTimelineOf(repos: Repositories, traveller: Traveller): Promise<Timeline> {
   const timeline = await repos.timelines.findForAccount(traveller.accountId, traveller.timelineId);
-  if (!timeline) throw new Error(`traveller of ${traveller.accountId} stands on a missing timeline ${traveller.timelineId}`);
+  if (!timeline)
+    throw new Error(`traveller of ${traveller.accountId} stands on a missing timeline ${traveller.timelineId}`);
   return timeline;
 }
 

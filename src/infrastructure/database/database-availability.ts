@@ -25,4 +25,3 @@ export class DatabaseAvailability {
     this.logger.info({ unavailable_ms: unavailableMs }, 'database available again');
   };
 }
-

@@ -35,7 +35,10 @@ export interface MigrationSource {
   schemaFile?: string;
 }
 
-export async function migrateDatabase(connectionString: string, source: MigrationSource = {}): Promise<MigrationResult> {
+export async function migrateDatabase(
+  connectionString: string,
+  source: MigrationSource = {},
+): Promise<MigrationResult> {
   const migrationsDir = source.migrationsDir ?? migrationsDirectory();
   const schemaFile = source.schemaFile ?? schemaPath();
   const previous = runsInThisProcess.get(connectionString) ?? Promise.resolve();

@@ -12,11 +12,13 @@ import { pathToFileURL } from 'node:url';
 import { constants, runInThisContext } from 'node:vm';
 
 /** Imports the file at `absolutePath` (resolve it with require.resolve first). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a module of any shape, as require() gives
 export async function importNative(absolutePath: string): Promise<any> {
   if (!inSandbox()) {
     return createRequire(__filename)(absolutePath);
   }
   // Typed `any` by runInThisContext, like require(): each caller states the module type it expects.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
   const importInMainRealm: (url: string) => Promise<any> = runInThisContext('(url) => import(url)', {
     importModuleDynamically: constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });

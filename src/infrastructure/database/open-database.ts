@@ -8,7 +8,12 @@ import { describeExternalDatabase, describeServer } from './describe-server';
 import { startEmbeddedPostgres, EMBEDDED_POOL_SIZE, type EmbeddedPostgres } from './embedded-postgres';
 import { migrateDatabase } from './migrate-database';
 import type { SqlRunner } from '../persistence/prisma/sql-runner';
-import { createDatabaseClients, type DatabaseClients, type PrismaClient, type PrismaClientOptions } from './prisma-client';
+import {
+  createDatabaseClients,
+  type DatabaseClients,
+  type PrismaClient,
+  type PrismaClientOptions,
+} from './prisma-client';
 
 export const DEFAULT_DATA_DIR = '.data';
 
@@ -74,7 +79,12 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
   let clients: DatabaseClients;
   try {
     await migrateDatabase(server.connectionString);
-    clients = createDatabaseClients(server.connectionString, { maxConnections: EMBEDDED_POOL_SIZE, onConnect: options.onConnect, timeoutMs: options.timeoutMs, onAnswer: options.onAnswer });
+    clients = createDatabaseClients(server.connectionString, {
+      maxConnections: EMBEDDED_POOL_SIZE,
+      onConnect: options.onConnect,
+      timeoutMs: options.timeoutMs,
+      onAnswer: options.onAnswer,
+    });
   } catch (error) {
     await server.stop();
     throw error;

@@ -94,7 +94,9 @@ export class PgliteWireServer {
         });
       } catch (error) {
         socket.off('data', onData);
-        socket.end(errorResponse('FATAL', '08P01', error instanceof Error ? error.message : String(error)), () => socket.destroy());
+        socket.end(errorResponse('FATAL', '08P01', error instanceof Error ? error.message : String(error)), () =>
+          socket.destroy(),
+        );
       }
     };
     socket.on('data', onData);

@@ -14,14 +14,30 @@ const parseAnyTimestamp = types.getTypeParser(TIMESTAMPTZ, 'text');
  */
 export function parseUtcTimestamp(text: string): Date {
   const end = text.length - 3;
-  if (end >= 19 && text.endsWith('+00') && text.charCodeAt(4) === 45 && text.charCodeAt(10) === 32 && (end === 19 || text.charCodeAt(19) === 46)) {
+  if (
+    end >= 19 &&
+    text.endsWith('+00') &&
+    text.charCodeAt(4) === 45 &&
+    text.charCodeAt(10) === 32 &&
+    (end === 19 || text.charCodeAt(19) === 46)
+  ) {
     const year = digits(text, 0, 4);
     if (year >= 100) {
       // The fraction has up to six digits; an instant keeps milliseconds, cut as the general parser cuts them.
       const places = end - 20;
       const fraction = places > 0 ? digits(text, 20, end) : 0;
       const millis = places <= 3 ? fraction * 10 ** (3 - places) : Math.floor(fraction / 10 ** (places - 3));
-      return new Date(Date.UTC(year, digits(text, 5, 7) - 1, digits(text, 8, 10), digits(text, 11, 13), digits(text, 14, 16), digits(text, 17, 19), millis));
+      return new Date(
+        Date.UTC(
+          year,
+          digits(text, 5, 7) - 1,
+          digits(text, 8, 10),
+          digits(text, 11, 13),
+          digits(text, 14, 16),
+          digits(text, 17, 19),
+          millis,
+        ),
+      );
     }
   }
   return parseAnyTimestamp(text) as Date;
@@ -36,7 +52,9 @@ function digits(text: string, from: number, to: number): number {
 
 const TYPES: CustomTypesConfig = {
   getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === TIMESTAMPTZ && format !== 'binary' ? parseUtcTimestamp : types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
+    oid === TIMESTAMPTZ && format !== 'binary'
+      ? parseUtcTimestamp
+      : types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
 };
 
 /** Statements straight on the pool Prisma shares: one round trip each, or a transaction of a few. */
@@ -93,10 +111,20 @@ export class PoolSqlRunner implements SqlRunner {
   }
 }
 
-async function run<T>(on: Pool | PoolClient, prepared: boolean, text: string, values: readonly unknown[], options: RunOptions = {}): Promise<T[]> {
+async function run<T>(
+  on: Pool | PoolClient,
+  prepared: boolean,
+  text: string,
+  values: readonly unknown[],
+  options: RunOptions = {},
+): Promise<T[]> {
   const prepare = prepared && (options.prepare ?? true);
-  const config = { text, values: values.map(sqlParameter), types: TYPES, ...(prepare && { name: statementName(text) }) };
+  const config = {
+    text,
+    values: values.map(sqlParameter),
+    types: TYPES,
+    ...(prepare && { name: statementName(text) }),
+  };
   const result = await on.query<QueryResultRow>(config);
   return result.rows as T[];
 }
-

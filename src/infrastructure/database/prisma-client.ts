@@ -6,7 +6,13 @@ import { type ClientBase, Pool, type PoolConfig } from 'pg';
 import { Prisma, PrismaClient } from '../persistence/prisma/generated/client';
 import { postgresCode } from '../persistence/prisma/prisma-errors';
 import type { SqlRunner } from '../persistence/prisma/sql-runner';
-import { CANCEL_ANSWER_MS, closeWhenStalled, DEFAULT_DATABASE_TIMEOUT_MS, KEEPALIVE_DELAY_MS, statementTimeout } from './database-timeouts';
+import {
+  CANCEL_ANSWER_MS,
+  closeWhenStalled,
+  DEFAULT_DATABASE_TIMEOUT_MS,
+  KEEPALIVE_DELAY_MS,
+  statementTimeout,
+} from './database-timeouts';
 import { PoolSqlRunner } from './pool-sql-runner';
 import { statementName } from './statement-names';
 
@@ -68,6 +74,7 @@ export function createDatabaseClients(connectionString: string, options: PrismaC
   };
   if (options.maxConnections !== undefined) config.max = options.maxConnections;
   const session = `${UTC_SESSION}; ${statementTimeout(timeoutMs)}`;
+  // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg-pool awaits it; @types/pg says void
   config.onConnect = async (client) => {
     // First: the session's own statements must not hang either.
     closeWhenStalled(client, timeoutMs + CANCEL_ANSWER_MS, options.onAnswer);
@@ -118,16 +125,27 @@ export function isRefusedByDatabase(error: unknown): boolean {
 }
 
 /** The same for statements sent straight on the pool: node-postgres' and the socket's own errors. */
-const SOCKET_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+const SOCKET_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 // SQLSTATE: 53300 too many connections, 57014 cancelled (statement_timeout: the bound), 57P01-57P03
 // shutting down or starting up.
 const SERVER_CODES = new Set(['53300', '57014', '57P01', '57P02', '57P03']);
-const POOL_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+const POOL_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 function isConnectionFailure(error: unknown): boolean {
   // By shape, not `instanceof Error`: the socket's errors may come from another realm (a VM context).
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (SOCKET_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08'))) return true;
+  if (typeof code === 'string' && (SOCKET_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08')))
+    return true;
   return typeof message === 'string' && POOL_MESSAGES.test(message);
 }

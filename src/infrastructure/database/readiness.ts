@@ -14,13 +14,17 @@ export interface Readiness {
  */
 export function databaseReadiness(prisma: PrismaClient): () => Promise<Readiness> {
   return async () => {
-    const shipped = (await readdir(migrationsDirectory(), { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const shipped = (await readdir(migrationsDirectory(), { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
     try {
       const applied = await prisma.$queryRaw<Array<{ migration_name: string }>>`
         SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
       const done = new Set(applied.map((row) => row.migration_name));
       const pending = shipped.filter((name) => !done.has(name));
-      return pending.length === 0 ? { ready: true } : { ready: false, reason: `${pending.length} migration(s) not applied` };
+      return pending.length === 0
+        ? { ready: true }
+        : { ready: false, reason: `${pending.length} migration(s) not applied` };
     } catch {
       // Any failure to ask is the answer itself: the database cannot be reached or read.
       return { ready: false, reason: 'the database does not answer' };

@@ -29,6 +29,7 @@ class CharColumnMarkingClient extends Client {
   // pg's query() has many overloads (promise or callback). The pool calls query(config, values,
   // callback), the adapter query(config) for a promise; both are forwarded unchanged, with the
   // result's field descriptions rewritten.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the overloads return a promise or nothing
   override query(...args: unknown[]): any {
     const last = args.length - 1;
     const callback = args[last];

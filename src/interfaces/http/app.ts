@@ -55,7 +55,12 @@ const ACCOUNT_PATHS = ['/v1/accounts', '/signup', '/login'];
 
 /** Every operation the service runs; the route table the OpenAPI document is built from. */
 export function allRoutes(container: Container): Route[] {
-  return [...accountRoutes(container), ...familyARoutes(container), ...familyBRoutes(container), ...familyCRoutes(container)];
+  return [
+    ...accountRoutes(container),
+    ...familyARoutes(container),
+    ...familyBRoutes(container),
+    ...familyCRoutes(container),
+  ];
 }
 
 /** Builds the HTTP app over a wired container; listening is the caller's business (see server.ts). */
@@ -82,10 +87,16 @@ export function createApp(container: Container, options: AppOptions): Express {
   const { perKeyPerSecond = 0, accountsPerMinute = 0 } = options.rateLimit ?? {};
   if (accountsPerMinute > 0) app.post(ACCOUNT_PATHS, perAddress(countRequest, accountsPerMinute));
   // The per-key limit needs the principal, so it runs right after authentication.
-  const authenticated = [authenticate(container.get(AuthenticateApiKey)), ...(perKeyPerSecond > 0 ? [perApiKey(countRequest, perKeyPerSecond)] : [])];
-  const logFault = options.logError ?? (options.logger ? (error: unknown) => options.logger?.error({ err: error }, 'request failed') : console.error);
+  const authenticated = [
+    authenticate(container.get(AuthenticateApiKey)),
+    ...(perKeyPerSecond > 0 ? [perApiKey(countRequest, perKeyPerSecond)] : []),
+  ];
+  const logFault =
+    options.logError ??
+    (options.logger ? (error: unknown) => options.logger?.error({ err: error }, 'request failed') : console.error);
   const isUnavailable = options.isUnavailable ?? (() => false);
-  const logError = (error: unknown) => (isUnavailable(error) ? options.onUnavailable?.(failureReason(error)) : logFault(error));
+  const logError = (error: unknown) =>
+    isUnavailable(error) ? options.onUnavailable?.(failureReason(error)) : logFault(error);
   // The API first: its requests are nearly all of them, and Express tries routes in order. The
   // pages' paths and the API's do not overlap, so the order changes no answer.
   app.use(mountRoutes(routes, authenticated, idempotency(container.get(IdempotencyStore), logError)));
@@ -103,6 +114,8 @@ function readyz(readiness: AppOptions['readiness']): RequestHandler {
     const state = readiness ? await readiness() : { ready: true };
     // As every 503 of the service: a client or proxy that honours it polls no faster than needed.
     if (!state.ready) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
-    res.status(state.ready ? 200 : 503).json(state.ready ? { status: 'ready' } : { status: 'not ready', reason: state.reason });
+    res
+      .status(state.ready ? 200 : 503)
+      .json(state.ready ? { status: 'ready' } : { status: 'not ready', reason: state.reason });
   };
 }

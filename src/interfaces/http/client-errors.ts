@@ -21,7 +21,9 @@ export function answerClientErrors(server: Server): void {
     const problem = problemOf(error);
     const body = JSON.stringify(problem.toJson());
     const title = String(problem.toJson().title);
-    const headers = Object.entries(ANSWER_HEADERS).map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    const headers = Object.entries(ANSWER_HEADERS)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     // Then the connection is closed for good: a client that timed out must not keep it by sending on.
     socket.end(
       `HTTP/1.1 ${problem.status} ${title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n${headers}` +
@@ -34,9 +36,17 @@ export function answerClientErrors(server: Server): void {
 function problemOf(error: Error & { code?: string }): Problem {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new Problem(431, 'headers_too_large', 'The request line and headers are larger than the 16 KiB this service reads.');
+      return new Problem(
+        431,
+        'headers_too_large',
+        'The request line and headers are larger than the 16 KiB this service reads.',
+      );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new Problem(408, 'request_timeout', 'The request did not arrive in time: its head and body must be sent within the timeouts in docs/operations.md.');
+      return new Problem(
+        408,
+        'request_timeout',
+        'The request did not arrive in time: its head and body must be sent within the timeouts in docs/operations.md.',
+      );
     default:
       return new Problem(400, 'malformed_request', 'The request could not be read as HTTP/1.1.');
   }

@@ -20,17 +20,26 @@ export function mountRoutes(
   for (const route of routes) {
     // Express answers HEAD with the GET handler; a GET that registers something must not run twice.
     if (route.method === 'get' && route.changesState) router.head(route.path, methodNotAllowed('GET'));
-    const chain: RequestHandler[] = route.authenticated ? [...authenticated, utf8Query, jsonBody] : [utf8Query, jsonBody];
+    const chain: RequestHandler[] = route.authenticated
+      ? [...authenticated, utf8Query, jsonBody]
+      : [utf8Query, jsonBody];
     const keyed = idempotent && route.authenticated && route.method === 'post' ? idempotent : null;
     router[route.method](route.path, ...chain, async (req, res) => {
       const principal: Principal | null = res.locals.principal ?? null;
-      const respond = () => route.invoke({ body: req.body, query: req.query, params: pathParameters(req.params) }, principal);
+      const respond = () =>
+        route.invoke({ body: req.body, query: req.query, params: pathParameters(req.params) }, principal);
       const answer = keyed ? await keyed(req, res, respond) : await respond();
-      res.status(answer.status).set(answer.headers ?? {}).json(answer.body);
+      res
+        .status(answer.status)
+        .set(answer.headers ?? {})
+        .json(answer.body);
     });
   }
   for (const [path, { methods, headAllowed }] of methodsByPath(routes)) {
-    router.all(path, methodNotAllowed([...methods, ...(headAllowed ? ['HEAD'] : [])].join(', '), unversionedTwin(path, routes)));
+    router.all(
+      path,
+      methodNotAllowed([...methods, ...(headAllowed ? ['HEAD'] : [])].join(', '), unversionedTwin(path, routes)),
+    );
   }
   return router;
 }
@@ -55,8 +64,16 @@ function methodNotAllowed(allow: string, twin?: UnversionedTwin): RequestHandler
   return (req) => {
     const elsewhere = twin?.methods.has(req.method) ? twin.path : undefined;
     const hint = elsewhere ? ` ${req.method} ${elsewhere} is the operation you may be looking for.` : '';
-    const headers: Record<string, string> = elsewhere ? { Allow: allow, Link: `<${elsewhere}>; rel="alternate"` } : { Allow: allow };
-    throw new Problem(405, 'method_not_allowed', `${req.method} is not allowed here; use ${allow}.${hint}`, {}, headers);
+    const headers: Record<string, string> = elsewhere
+      ? { Allow: allow, Link: `<${elsewhere}>; rel="alternate"` }
+      : { Allow: allow };
+    throw new Problem(
+      405,
+      'method_not_allowed',
+      `${req.method} is not allowed here; use ${allow}.${hint}`,
+      {},
+      headers,
+    );
   };
 }
 
@@ -82,7 +99,10 @@ function methodsByPath(routes: readonly Route[]): Map<string, { methods: string[
   for (const route of routes) {
     const known = paths.get(route.path) ?? { methods: [], headAllowed: false };
     const safeGet = route.method === 'get' && !route.changesState;
-    paths.set(route.path, { methods: [...known.methods, route.method.toUpperCase()], headAllowed: known.headAllowed || safeGet });
+    paths.set(route.path, {
+      methods: [...known.methods, route.method.toUpperCase()],
+      headAllowed: known.headAllowed || safeGet,
+    });
   }
   return paths;
 }

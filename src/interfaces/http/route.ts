@@ -115,10 +115,15 @@ function getParameters(request: RawRequest): unknown {
   if (body === undefined || body === null || (isRecord(body) && Object.keys(body).length === 0)) return query;
   if (!isRecord(body)) return body; // validateInput explains that it must be an object
   const fromQuery = isRecord(query) ? query : {};
-  const conflicts = Object.keys(fromQuery).filter((name) => name in body && !sameParameter(body[name], fromQuery[name]));
+  const conflicts = Object.keys(fromQuery).filter(
+    (name) => name in body && !sameParameter(body[name], fromQuery[name]),
+  );
   if (conflicts.length > 0) {
     throw Problem.validation(
-      conflicts.map((field) => ({ field, message: 'is given in both the query string and the body, with different values' })),
+      conflicts.map((field) => ({
+        field,
+        message: 'is given in both the query string and the body, with different values',
+      })),
     );
   }
   return { ...fromQuery, ...body };

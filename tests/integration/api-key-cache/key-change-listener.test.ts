@@ -59,7 +59,10 @@ describe('KeyChangeListener on a silent network', () => {
       listener.start(proxy.url);
       const [firstPid] = (await subscribed) as [number];
       expect(listener.backendPid).toBe(firstPid);
-      cache.remember({ id: 'key_1', accountId: 'acc_1', digest: 'digest-1', revokedAt: null, expiresAt: null, lastUsedAt: null }, cache.mark());
+      cache.remember(
+        { id: 'key_1', accountId: 'acc_1', digest: 'digest-1', revokedAt: null, expiresAt: null, lastUsedAt: null },
+        cache.mark(),
+      );
       expect(cache.stats()).toMatchObject({ entries: 1, suspended: false });
 
       const lost = once(listener, 'lost');

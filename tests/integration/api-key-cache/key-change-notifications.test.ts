@@ -2,7 +2,11 @@
 // 20261122050000_api_key_change_notifications), and a pool whose connections LISTEN hears its own
 // changes at the commit: on PostgreSQL (DATABASE_URL) and on the embedded PGlite alike.
 import type { ApiKey } from '../../../src/core/domain/account';
-import { EVERY_KEY, KeyChangeListener, type KeyChangeTarget } from '../../../src/infrastructure/api-key-cache/key-change-listener';
+import {
+  EVERY_KEY,
+  KeyChangeListener,
+  type KeyChangeTarget,
+} from '../../../src/infrastructure/api-key-cache/key-change-listener';
 import { PrismaTransactionBoundary } from '../../../src/infrastructure/persistence/prisma/prisma-transaction-boundary';
 import { RequestTransactions } from '../../../src/infrastructure/persistence/prisma/request-transactions';
 import { anAccountRecord } from '../../support/contracts/subject';
@@ -76,9 +80,13 @@ describe('API key change notifications', () => {
 
   it('announces a moved expiry, but not a new name nor a recorded use', async () => {
     await transactions.read((repos) => repos.apiKeys.save(aKey('key_2', { name: 'renamed' })));
-    await transactions.read((repos) => repos.apiKeys.recordUse('key_2', new Date('2030-01-01T12:06:00Z'), new Date('2030-01-01T12:05:00Z')));
+    await transactions.read((repos) =>
+      repos.apiKeys.recordUse('key_2', new Date('2030-01-01T12:06:00Z'), new Date('2030-01-01T12:05:00Z')),
+    );
     expect(target.heard).toEqual([]);
-    await transactions.read((repos) => repos.apiKeys.save(aKey('key_2', { name: 'renamed', expiresAt: new Date('2030-01-02T00:00:00Z') })));
+    await transactions.read((repos) =>
+      repos.apiKeys.save(aKey('key_2', { name: 'renamed', expiresAt: new Date('2030-01-02T00:00:00Z') })),
+    );
     expect(target.heard).toEqual(['key_2']);
   });
 

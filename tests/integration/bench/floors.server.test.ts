@@ -43,13 +43,26 @@ describe('benchmark floors', () => {
 
   it("sets an anchor as the service does: the anchor, its event, the traveller's version moved", async () => {
     const before = await versionOf(ACCOUNT);
-    const answer = await request(app).post('/floor/anchor').set(FLOOR_ACCOUNT_HEADER, ACCOUNT).send({ description: 'Bench anchor' });
+    const answer = await request(app)
+      .post('/floor/anchor')
+      .set(FLOOR_ACCOUNT_HEADER, ACCOUNT)
+      .send({ description: 'Bench anchor' });
 
     expect(answer.status).toBe(201);
     const anchor = await repos.anchors.findForAccount(ACCOUNT, answer.body.id);
     expect(anchor).toMatchObject({ description: 'Bench anchor', timelineId: 'primary', location: 'home' });
-    const listed = await repos.events.listAt(ACCOUNT, { place: 'home', range: TimeRange.parse('0001-01-01T00:00:00Z/9999-12-31T23:59:59Z'), after: null, limit: 10, timelineId: null });
-    expect(listed?.events.map((event) => [event.kind, event.subjectId, event.description])).toContainEqual(['anchor_set', answer.body.id, 'Anchor set: Bench anchor']);
+    const listed = await repos.events.listAt(ACCOUNT, {
+      place: 'home',
+      range: TimeRange.parse('0001-01-01T00:00:00Z/9999-12-31T23:59:59Z'),
+      after: null,
+      limit: 10,
+      timelineId: null,
+    });
+    expect(listed?.events.map((event) => [event.kind, event.subjectId, event.description])).toContainEqual([
+      'anchor_set',
+      answer.body.id,
+      'Anchor set: Bench anchor',
+    ]);
     expect(await versionOf(ACCOUNT)).toBe(before + 1n);
   });
 
@@ -57,7 +70,10 @@ describe('benchmark floors', () => {
     const before = await versionOf(ACCOUNT);
     const clockBefore = (await repos.travellers.getForAccount(ACCOUNT)).currentTime(new Date());
 
-    const answer = await request(app).post('/floor/fast-forward').set(FLOOR_ACCOUNT_HEADER, ACCOUNT).send({ duration: '1m' });
+    const answer = await request(app)
+      .post('/floor/fast-forward')
+      .set(FLOOR_ACCOUNT_HEADER, ACCOUNT)
+      .send({ duration: '1m' });
 
     expect(answer.status).toBe(200);
     const clockAfter = (await repos.travellers.getForAccount(ACCOUNT)).currentTime(new Date());
@@ -70,7 +86,10 @@ describe('benchmark floors', () => {
     await pool.query('UPDATE travellers SET version = version + 1 WHERE account_id = $1', [ACCOUNT]);
     const before = await versionOf(ACCOUNT);
 
-    const answer = await request(app).post('/floor/fast-forward').set(FLOOR_ACCOUNT_HEADER, ACCOUNT).send({ duration: '1m' });
+    const answer = await request(app)
+      .post('/floor/fast-forward')
+      .set(FLOOR_ACCOUNT_HEADER, ACCOUNT)
+      .send({ duration: '1m' });
 
     expect(answer.status).toBe(200);
     expect(await versionOf(ACCOUNT)).toBe(before + 1n);
@@ -79,10 +98,24 @@ describe('benchmark floors', () => {
   it('answers the page the service lists, in its order', async () => {
     const place = 'Observatory 417';
     for (let n = 0; n < 5; n++) {
-      await repos.events.add(anEvent({ accountId: ACCOUNT, id: `evt_floor_${n}`, timelineId: 'primary', location: place, time: new Date(Date.UTC(1955, 0, 5 - n)) }));
+      await repos.events.add(
+        anEvent({
+          accountId: ACCOUNT,
+          id: `evt_floor_${n}`,
+          timelineId: 'primary',
+          location: place,
+          time: new Date(Date.UTC(1955, 0, 5 - n)),
+        }),
+      );
     }
     const decade = '1950-01-01T00:00:00Z/1960-01-01T00:00:00Z';
-    const listed = await repos.events.listAt(ACCOUNT, { place, range: TimeRange.parse(decade), after: null, limit: 100, timelineId: null });
+    const listed = await repos.events.listAt(ACCOUNT, {
+      place,
+      range: TimeRange.parse(decade),
+      after: null,
+      limit: 100,
+      timelineId: null,
+    });
 
     const answer = await request(app)
       .get('/floor/listing')
@@ -90,27 +123,51 @@ describe('benchmark floors', () => {
       .set(FLOOR_ACCOUNT_HEADER, ACCOUNT);
 
     expect(answer.status).toBe(200);
-    expect(answer.body.events.map((event: { id: string }) => event.id)).toEqual(listed?.events.map((event) => event.id));
+    expect(answer.body.events.map((event: { id: string }) => event.id)).toEqual(
+      listed?.events.map((event) => event.id),
+    );
     expect(answer.body.events).toHaveLength(5);
   });
 
   it('cuts a full page at a hundred events, the hundred the service lists first', async () => {
     const place = 'Observatory 9';
     for (let n = 0; n < 105; n++) {
-      await repos.events.add(anEvent({ accountId: ACCOUNT, id: `evt_full_${String(n).padStart(3, '0')}`, timelineId: 'primary', location: place, time: new Date(Date.UTC(1955, 0, 1, n)) }));
+      await repos.events.add(
+        anEvent({
+          accountId: ACCOUNT,
+          id: `evt_full_${String(n).padStart(3, '0')}`,
+          timelineId: 'primary',
+          location: place,
+          time: new Date(Date.UTC(1955, 0, 1, n)),
+        }),
+      );
     }
     const decade = '1950-01-01T00:00:00Z/1960-01-01T00:00:00Z';
-    const listed = await repos.events.listAt(ACCOUNT, { place, range: TimeRange.parse(decade), after: null, limit: 101, timelineId: null });
+    const listed = await repos.events.listAt(ACCOUNT, {
+      place,
+      range: TimeRange.parse(decade),
+      after: null,
+      limit: 101,
+      timelineId: null,
+    });
 
-    const answer = await request(app).get('/floor/listing').query({ location: place, time_range: decade }).set(FLOOR_ACCOUNT_HEADER, ACCOUNT);
+    const answer = await request(app)
+      .get('/floor/listing')
+      .query({ location: place, time_range: decade })
+      .set(FLOOR_ACCOUNT_HEADER, ACCOUNT);
 
     expect(answer.status).toBe(200);
-    expect(answer.body.events.map((event: { id: string }) => event.id)).toEqual(listed?.events.slice(0, 100).map((event) => event.id));
+    expect(answer.body.events.map((event: { id: string }) => event.id)).toEqual(
+      listed?.events.slice(0, 100).map((event) => event.id),
+    );
     expect(answer.body.events).toHaveLength(100);
   });
 
   async function versionOf(accountId: string): Promise<bigint> {
-    const { rows } = await pool.query<{ version: string }>('SELECT version::text AS version FROM travellers WHERE account_id = $1', [accountId]);
+    const { rows } = await pool.query<{ version: string }>(
+      'SELECT version::text AS version FROM travellers WHERE account_id = $1',
+      [accountId],
+    );
     return BigInt(rows[0]?.version ?? '-1');
   }
 });

@@ -54,7 +54,12 @@ describe('npm run db:studio on the embedded database', () => {
     const database = await openDatabase({ DATA_DIR: dataDir });
     try {
       await database.prisma.account.create({
-        data: { id: 'acc-studio', email: 'studio@example.com', passwordHash: 'x', createdAt: new Date('2030-01-01T00:00:00Z') },
+        data: {
+          id: 'acc-studio',
+          email: 'studio@example.com',
+          passwordHash: 'x',
+          createdAt: new Date('2030-01-01T00:00:00Z'),
+        },
       });
     } finally {
       await database.close();
@@ -83,11 +88,13 @@ describe('npm run db:studio on the embedded database', () => {
     expect(studio.output).toContain('Using the embedded database of the running service');
     const running = service;
     const serviceRequest = async () =>
-      (await fetch(`${running.url}/v1/anchors`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ description: 'Set while Studio reads' }),
-      })).status;
+      (
+        await fetch(`${running.url}/v1/anchors`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ description: 'Set while Studio reads' }),
+        })
+      ).status;
     for (let load = 0; load < LOADS; load += 1) {
       const [rows, ...statuses] = await Promise.all([loadPage(studio, 'accounts'), serviceRequest(), serviceRequest()]);
       expect(rows.map((row) => row.email)).toEqual(['running@example.com']);

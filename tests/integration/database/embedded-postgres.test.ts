@@ -69,7 +69,7 @@ describe('embedded PostgreSQL', () => {
     await again.stop();
   });
 
-  it('refuses a data directory locked by another live process, and takes over a dead one\'s lock', async () => {
+  it("refuses a data directory locked by another live process, and takes over a dead one's lock", async () => {
     const pgdata = path.join(dataDir, 'pgdata');
     const other: ChildProcess = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     try {

@@ -6,7 +6,12 @@ import { Client } from 'pg';
 import { startInMemoryPostgres } from '../../../src/infrastructure/database/embedded-postgres';
 import { MIGRATION_LOCK_KEY, migrateDatabase } from '../../../src/infrastructure/database/migrate-database';
 import { migrationsDirectory } from '../../../src/infrastructure/database/package-root';
-import { TEST_DATABASE_ENV, TEST_DATABASE_PREFIX, withAdminClient, withDatabase } from '../../support/test-database-names';
+import {
+  TEST_DATABASE_ENV,
+  TEST_DATABASE_PREFIX,
+  withAdminClient,
+  withDatabase,
+} from '../../support/test-database-names';
 
 const serverUrl = process.env.DATABASE_URL?.trim();
 
@@ -43,7 +48,10 @@ async function query<T>(connectionString: string, sql: string): Promise<T[]> {
 
 async function migrationNamesOnDisk(): Promise<string[]> {
   const entries = await readdir(migrationsDirectory(), { withFileTypes: true });
-  return entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  return entries
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
 }
 
 // Starting PGlite (WebAssembly PostgreSQL) takes about two seconds; a migration run, a fraction.

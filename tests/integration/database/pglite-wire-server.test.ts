@@ -42,12 +42,20 @@ describe('PgliteWireServer', () => {
     const raw = await rawSession(url);
     const b = await connected();
     // postgres.js's way (Prisma Studio's): Parse, Describe, Flush; wait for the parameter types.
-    raw.socket.write(Buffer.concat([typed('P', Buffer.from('\0SELECT $1::int AS n\0\0\0')), typed('D', Buffer.from('S\0')), typed('H', Buffer.alloc(0))]));
+    raw.socket.write(
+      Buffer.concat([
+        typed('P', Buffer.from('\0SELECT $1::int AS n\0\0\0')),
+        typed('D', Buffer.from('S\0')),
+        typed('H', Buffer.alloc(0)),
+      ]),
+    );
     await raw.received('t');
     const other = b.query("SELECT 'other' AS x");
     // Then Bind (unnamed portal and statement, no format codes, one text parameter '7'), Execute, Sync.
     const bind = Buffer.from([0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0x37, 0, 0]);
-    raw.socket.write(Buffer.concat([typed('B', bind), typed('E', Buffer.from([0, 0, 0, 0, 0])), typed('S', Buffer.alloc(0))]));
+    raw.socket.write(
+      Buffer.concat([typed('B', bind), typed('E', Buffer.from([0, 0, 0, 0, 0])), typed('S', Buffer.alloc(0))]),
+    );
     await raw.received('Z');
     expect(raw.types()).toBe('1tT2DCZ');
     expect(raw.rows()).toEqual(['7']);

@@ -55,7 +55,11 @@ describe('statements on the shared pool', () => {
       env: { ...process.env, TZ: 'Asia/Kolkata', URL: database.connectionString },
     });
 
-    expect(JSON.parse(stdout)).toEqual(['1900-01-01 00:00:00+00', '1500-06-01 12:00:00.5+00', '2030-01-01 12:00:00.123+00']);
+    expect(JSON.parse(stdout)).toEqual([
+      '1900-01-01 00:00:00+00',
+      '1500-06-01 12:00:00.5+00',
+      '2030-01-01 12:00:00.123+00',
+    ]);
   });
 
   it('reports a database that cannot be reached as unavailable', async () => {
@@ -75,7 +79,9 @@ describe('statements on the shared pool', () => {
     await proxy.stop();
 
     expect(isDatabaseUnavailable(await slow)).toBe(true);
-    expect(isDatabaseUnavailable(await throughProxy.sql.query('SELECT 1', []).catch((error: unknown) => error))).toBe(true);
+    expect(isDatabaseUnavailable(await throughProxy.sql.query('SELECT 1', []).catch((error: unknown) => error))).toBe(
+      true,
+    );
 
     await proxy.start();
     expect(await throughProxy.sql.query('SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
@@ -95,9 +101,14 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
   // One connection: a connection kept out of the pool, or handed out broken, fails the next test step.
   let throughProxy: ReturnType<typeof createDatabaseClients>;
   /** The transaction's failure, or its answer when it has none. */
-  const failureOf = (work: (sql: SqlRunner) => Promise<unknown>) => throughProxy.sql.transaction(work).catch((error: unknown) => error);
-  const backend = async (sql: SqlRunner) => (await sql.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', []))[0].pid;
-  const probed = async () => (await database.sql.query<{ id: number }>('SELECT id FROM pool_transaction_probe ORDER BY id', [])).map((row) => row.id);
+  const failureOf = (work: (sql: SqlRunner) => Promise<unknown>) =>
+    throughProxy.sql.transaction(work).catch((error: unknown) => error);
+  const backend = async (sql: SqlRunner) =>
+    (await sql.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', []))[0].pid;
+  const probed = async () =>
+    (await database.sql.query<{ id: number }>('SELECT id FROM pool_transaction_probe ORDER BY id', [])).map(
+      (row) => row.id,
+    );
 
   beforeAll(async () => {
     database = await provisionTestDatabase();
@@ -168,7 +179,9 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
       return 'done';
     });
 
-    expect(outcome).toEqual(new Error('the transaction was rolled back: a statement in it failed and the work went on'));
+    expect(outcome).toEqual(
+      new Error('the transaction was rolled back: a statement in it failed and the work went on'),
+    );
     expect(await probed()).toEqual([]);
   });
 

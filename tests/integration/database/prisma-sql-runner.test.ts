@@ -7,7 +7,10 @@ jest.setTimeout(30_000);
 
 describe("statements through Prisma's client", () => {
   let database: TestDatabase;
-  const probed = async () => (await database.sql.query<{ id: number }>('SELECT id FROM prisma_transaction_probe ORDER BY id', [])).map((row) => row.id);
+  const probed = async () =>
+    (await database.sql.query<{ id: number }>('SELECT id FROM prisma_transaction_probe ORDER BY id', [])).map(
+      (row) => row.id,
+    );
 
   beforeAll(async () => {
     database = await provisionTestDatabase();
@@ -48,7 +51,9 @@ describe("statements through Prisma's client", () => {
       })
       .catch((error: unknown) => error);
 
-    expect(outcome).toEqual(new Error('the transaction was rolled back: a statement in it failed and the work went on'));
+    expect(outcome).toEqual(
+      new Error('the transaction was rolled back: a statement in it failed and the work went on'),
+    );
     expect(await probed()).toEqual([]);
   });
 });

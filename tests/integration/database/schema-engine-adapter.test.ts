@@ -38,13 +38,17 @@ describe('schema engine adapter', () => {
     expect(rows).toEqual([{ value: 42 }]);
   });
 
-  it('applies nothing of a script that fails, and names PostgreSQL\'s error', async () => {
+  it("applies nothing of a script that fails, and names PostgreSQL's error", async () => {
     let failure: unknown;
     await withAdapter(async (executeScript) => {
-      failure = await executeScript('CREATE TABLE "half" ("id" integer); SELECT * FROM "no_such_table";').catch((error: unknown) => error);
+      failure = await executeScript('CREATE TABLE "half" ("id" integer); SELECT * FROM "no_such_table";').catch(
+        (error: unknown) => error,
+      );
     });
     expect(isDriverAdapterError(failure) && failure.cause.kind === 'postgres' && failure.cause.code).toBe('42P01');
-    const [table] = await database.prisma.$queryRaw<{ found: string | null }[]>`SELECT to_regclass('"half"')::text AS found`;
+    const [table] = await database.prisma.$queryRaw<
+      { found: string | null }[]
+    >`SELECT to_regclass('"half"')::text AS found`;
     expect(table?.found).toBeNull();
   });
 });

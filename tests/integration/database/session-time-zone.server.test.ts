@@ -35,20 +35,27 @@ describe('a database whose default time zone is not UTC', () => {
   });
 
   /** Seconds since the epoch as PostgreSQL holds them, whatever a session's zone shows. */
-  const storedEpoch = async (sql: string) => Number((await plain.query<{ epoch: string }>(`SELECT extract(epoch FROM (${sql}))::text AS epoch`)).rows[0]?.epoch);
+  const storedEpoch = async (sql: string) =>
+    Number((await plain.query<{ epoch: string }>(`SELECT extract(epoch FROM (${sql}))::text AS epoch`)).rows[0]?.epoch);
 
   it('is what other sessions see (so the test would fail without the fix)', async () => {
-    expect((await plain.query<{ zone: string }>("SELECT current_setting('TimeZone') AS zone")).rows[0]?.zone).toBe(ZONE);
+    expect((await plain.query<{ zone: string }>("SELECT current_setting('TimeZone') AS zone")).rows[0]?.zone).toBe(
+      ZONE,
+    );
   });
 
   it('stores the instants that Prisma writes and the optimistic statement writes exactly', async () => {
     const repos = prismaRepositories(service.prisma);
     await givenAccounts(repos, 'acc_1');
     await repos.travellers.add(aPausedTraveller('acc_1', INSTANT, INSTANT));
-    const boundary = new PrismaTransactionBoundary(service.prisma, new RequestTransactions(service.prisma), { sql: service.sql });
+    const boundary = new PrismaTransactionBoundary(service.prisma, new RequestTransactions(service.prisma), {
+      sql: service.sql,
+    });
     await boundary.exclusive('acc_1', (inside) => inside.events.add(anEvent({ id: 'evt_1', time: INSTANT })));
 
-    expect(await storedEpoch("SELECT clock_reading FROM travellers WHERE account_id = 'acc_1'")).toBe(INSTANT.getTime() / 1000);
+    expect(await storedEpoch("SELECT clock_reading FROM travellers WHERE account_id = 'acc_1'")).toBe(
+      INSTANT.getTime() / 1000,
+    );
     expect(await storedEpoch("SELECT time FROM events WHERE id = 'evt_1'")).toBe(INSTANT.getTime() / 1000);
     expect((await repos.events.findForAccount('acc_1', 'evt_1'))?.time).toEqual(INSTANT);
   });

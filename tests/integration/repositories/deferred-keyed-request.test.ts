@@ -50,11 +50,19 @@ describe('a keyed request run as a deferred request', () => {
     store = new PrismaIdempotencyStore(database.prisma, requests, { now: () => NOW }, sql);
   });
 
-  const answer = (body: unknown): StoredResponse => ({ status: 201, body, headers: { 'content-type': 'application/json' } });
-  const addTimeline = (id: string) => boundary.exclusive('acc_1', (inside) => inside.timelines.add(aTimeline().withId(id).build()));
-  const timelines = async () => (await repos.timelines.listForAccount('acc_1', { limit: 100, after: null })).map((timeline) => timeline.id).sort();
-  const kept = (key: string) => database.prisma.idempotencyKey.findUniqueOrThrow({ where: { accountId_key: { accountId: 'acc_1', key } } });
-  const reserve = async (key: string) => expect(await store.reserve('acc_1', key, 'digest')).toEqual({ outcome: 'reserved' });
+  const answer = (body: unknown): StoredResponse => ({
+    status: 201,
+    body,
+    headers: { 'content-type': 'application/json' },
+  });
+  const addTimeline = (id: string) =>
+    boundary.exclusive('acc_1', (inside) => inside.timelines.add(aTimeline().withId(id).build()));
+  const timelines = async () =>
+    (await repos.timelines.listForAccount('acc_1', { limit: 100, after: null })).map((timeline) => timeline.id).sort();
+  const kept = (key: string) =>
+    database.prisma.idempotencyKey.findUniqueOrThrow({ where: { accountId_key: { accountId: 'acc_1', key } } });
+  const reserve = async (key: string) =>
+    expect(await store.reserve('acc_1', key, 'digest')).toEqual({ outcome: 'reserved' });
 
   it('commits the unit’s writes with the kept answer in one transaction on the pool', async () => {
     await reserve('k1');
@@ -70,7 +78,11 @@ describe('a keyed request run as a deferred request', () => {
 
   it('keeps the answer of a request that wrote nothing without a transaction', async () => {
     await reserve('k2');
-    await store.answerOnce('acc_1', 'k2', async () => ({ status: 400, body: { code: 'validation_failed' }, headers: {} }));
+    await store.answerOnce('acc_1', 'k2', async () => ({
+      status: 400,
+      body: { code: 'validation_failed' },
+      headers: {},
+    }));
     expect(await kept('k2')).toMatchObject({ responseStatus: 400, responseBody: { code: 'validation_failed' } });
     expect(transactions).toBe(0);
   });
@@ -82,8 +94,11 @@ describe('a keyed request run as a deferred request', () => {
       runs += 1;
       await addTimeline(`tml_run${runs}`);
       // Another process writes for the account between this unit and the keeping of its answer.
-      const elsewhere = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), { sql: database.sql });
-      if (runs === 1) await elsewhere.exclusive('acc_1', (inside) => inside.timelines.add(aTimeline().withId('tml_other').build()));
+      const elsewhere = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), {
+        sql: database.sql,
+      });
+      if (runs === 1)
+        await elsewhere.exclusive('acc_1', (inside) => inside.timelines.add(aTimeline().withId('tml_other').build()));
       return answer({ run: runs });
     });
     expect(response).toEqual(answer({ run: 2 }));
@@ -126,7 +141,10 @@ describe('a keyed request run as a deferred request', () => {
       store.answerOnce('acc_1', 'k6', async () => {
         await addTimeline('tml_lost');
         // Swept, or taken over and answered by another request, while this one acted.
-        await database.prisma.idempotencyKey.update({ where: { accountId_key: { accountId: 'acc_1', key: 'k6' } }, data: { responseStatus: 200 } });
+        await database.prisma.idempotencyKey.update({
+          where: { accountId_key: { accountId: 'acc_1', key: 'k6' } },
+          data: { responseStatus: 200 },
+        });
         return answer({ id: 'tml_lost' });
       }),
     ).rejects.toBeInstanceOf(IdempotencyClaimLost);

@@ -7,7 +7,10 @@
 // five). Needs a server (DATABASE_URL): the seed writes through a connection of its own, which the
 // in-memory PGlite (one connection) cannot take beside the test's.
 import { Client } from 'pg';
-import { IN_RANGE, LISTINGS } from '../../../src/infrastructure/persistence/prisma/repositories/prisma-event-repository';
+import {
+  IN_RANGE,
+  LISTINGS,
+} from '../../../src/infrastructure/persistence/prisma/repositories/prisma-event-repository';
 import { prismaRepositories } from '../../../src/infrastructure/persistence/prisma/prisma-repositories';
 import { textDigest } from '../../../src/infrastructure/persistence/prisma/text-digest';
 import { seedEvents } from '../../../scripts/bench/seed';
@@ -31,9 +34,19 @@ interface PlanNode {
 
 const FORMS = [
   { name: "on the traveller's timeline", text: LISTINGS[0], types: [], values: [] },
-  { name: "on the traveller's timeline, paged on", text: LISTINGS[1], types: ['timestamptz', 'text'], values: ['1900-06-01T00:00:00Z', 'evt_'] },
+  {
+    name: "on the traveller's timeline, paged on",
+    text: LISTINGS[1],
+    types: ['timestamptz', 'text'],
+    values: ['1900-06-01T00:00:00Z', 'evt_'],
+  },
   { name: 'on a timeline named', text: LISTINGS[2], types: ['text'], values: ['primary'] },
-  { name: 'on a timeline named, paged on', text: LISTINGS[3], types: ['timestamptz', 'text', 'text'], values: ['1900-06-01T00:00:00Z', 'evt_', 'primary'] },
+  {
+    name: 'on a timeline named, paged on',
+    text: LISTINGS[3],
+    types: ['timestamptz', 'text', 'text'],
+    values: ['1900-06-01T00:00:00Z', 'evt_', 'primary'],
+  },
 ];
 
 describe('the event listing plan', () => {
@@ -57,42 +70,62 @@ describe('the event listing plan', () => {
   });
 
   describe.each(['force_custom_plan', 'force_generic_plan'])('planned with %s', (mode) => {
-    it.each(FORMS)('$name: an ordered walk of the two search indexes, merged, nothing sorted but the one row naming the timeline', async (form) => {
-      const nodes = flatten(await planOf(mode, form.text, form.types, [...common(), ...form.values]));
-      const eventReads = nodes.filter((node) => node['Relation Name'] === 'events');
+    it.each(FORMS)(
+      '$name: an ordered walk of the two search indexes, merged, nothing sorted but the one row naming the timeline',
+      async (form) => {
+        const nodes = flatten(await planOf(mode, form.text, form.types, [...common(), ...form.values]));
+        const eventReads = nodes.filter((node) => node['Relation Name'] === 'events');
 
-      expect(eventReads.map((node) => [node['Node Type'], node['Index Name']])).toEqual([
-        ['Index Scan', 'events_account_id_timeline_id_location_key_time_id_idx'],
-        ['Index Scan', 'events_account_id_timeline_id_description_key_time_id_idx'],
-      ]);
-      expect(nodes.map((node) => node['Node Type'])).toContain('Merge Append');
-      expect(nodes.filter((node) => ['Aggregate', 'Unique', 'Hash', 'SetOp'].includes(node['Node Type']))).toEqual([]);
-      for (const sort of nodes.filter((node) => node['Node Type'] === 'Sort')) {
-        expect(flatten(sort).filter((node) => node['Relation Name'] === 'events')).toEqual([]);
-      }
-    });
+        expect(eventReads.map((node) => [node['Node Type'], node['Index Name']])).toEqual([
+          ['Index Scan', 'events_account_id_timeline_id_location_key_time_id_idx'],
+          ['Index Scan', 'events_account_id_timeline_id_description_key_time_id_idx'],
+        ]);
+        expect(nodes.map((node) => node['Node Type'])).toContain('Merge Append');
+        expect(nodes.filter((node) => ['Aggregate', 'Unique', 'Hash', 'SetOp'].includes(node['Node Type']))).toEqual(
+          [],
+        );
+        for (const sort of nodes.filter((node) => node['Node Type'] === 'Sort')) {
+          expect(flatten(sort).filter((node) => node['Relation Name'] === 'events')).toEqual([]);
+        }
+      },
+    );
   });
 
   const RANGE_FORMS = [
     { name: 'the first page', text: IN_RANGE.first, types: [], values: [] },
-    { name: 'paged on', text: IN_RANGE.pagedOn, types: ['timestamptz', 'text'], values: ['1905-06-01T00:00:00Z', 'evt_'] },
-    { name: 'paged on from before the range', text: IN_RANGE.fromBefore, types: ['timestamptz', 'text'], values: ['1800-06-01T00:00:00Z', 'evt_'] },
+    {
+      name: 'paged on',
+      text: IN_RANGE.pagedOn,
+      types: ['timestamptz', 'text'],
+      values: ['1905-06-01T00:00:00Z', 'evt_'],
+    },
+    {
+      name: 'paged on from before the range',
+      text: IN_RANGE.fromBefore,
+      types: ['timestamptz', 'text'],
+      values: ['1800-06-01T00:00:00Z', 'evt_'],
+    },
   ];
 
   describe.each(['force_custom_plan', 'force_generic_plan'])('a range at every place, planned with %s', (mode) => {
-    it.each(RANGE_FORMS)('$name: an ordered walk of the index by time, merged with the manipulated events, nothing else sorted', async (form) => {
-      const values = [ACCOUNT, 'primary', '1900-01-01T00:00:00Z', '1910-01-01T00:00:00Z', '101', ...form.values];
-      const nodes = flatten(await planOf(mode, form.text, form.types, values));
+    it.each(RANGE_FORMS)(
+      '$name: an ordered walk of the index by time, merged with the manipulated events, nothing else sorted',
+      async (form) => {
+        const values = [ACCOUNT, 'primary', '1900-01-01T00:00:00Z', '1910-01-01T00:00:00Z', '101', ...form.values];
+        const nodes = flatten(await planOf(mode, form.text, form.types, values));
 
-      expect(nodes.filter((node) => node['Relation Name'] === 'events').map((node) => node['Index Name'])).toEqual([
-        'events_account_id_timeline_id_time_id_idx',
-        'events_account_id_timeline_id_revision_idx',
-      ]);
-      expect(nodes.map((node) => node['Node Type'])).toContain('Merge Append');
-      for (const sort of nodes.filter((node) => node['Node Type'] === 'Sort')) {
-        expect(flatten(sort).map((node) => node['Index Name'])).not.toContain('events_account_id_timeline_id_time_id_idx');
-      }
-    });
+        expect(nodes.filter((node) => node['Relation Name'] === 'events').map((node) => node['Index Name'])).toEqual([
+          'events_account_id_timeline_id_time_id_idx',
+          'events_account_id_timeline_id_revision_idx',
+        ]);
+        expect(nodes.map((node) => node['Node Type'])).toContain('Merge Append');
+        for (const sort of nodes.filter((node) => node['Node Type'] === 'Sort')) {
+          expect(flatten(sort).map((node) => node['Index Name'])).not.toContain(
+            'events_account_id_timeline_id_time_id_idx',
+          );
+        }
+      },
+    );
   });
 
   /** Account, the place's digest, a range holding the place's events, the page size. */
@@ -106,7 +139,9 @@ describe('the event listing plan', () => {
     await client.query(`SET plan_cache_mode = ${mode}`);
     await client.query(`PREPARE ${statement}(${types.join(', ')}) AS ${text}`);
     const literals = values.map((value) => client.escapeLiteral(value)).join(', ');
-    const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) EXECUTE ${statement}(${literals})`);
+    const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+      `EXPLAIN (FORMAT JSON) EXECUTE ${statement}(${literals})`,
+    );
     await client.query(`DEALLOCATE ${statement}`);
     return rows[0]['QUERY PLAN'][0].Plan;
   }

@@ -53,7 +53,8 @@ describe('optimistic exclusive work', () => {
     });
   });
 
-  const version = async () => (await database.prisma.traveller.findUniqueOrThrow({ where: { accountId: 'acc_1' } })).version;
+  const version = async () =>
+    (await database.prisma.traveller.findUniqueOrThrow({ where: { accountId: 'acc_1' } })).version;
 
   it('applies every kind of write at once without the lock, each value as written', async () => {
     const manipulation = {
@@ -84,7 +85,7 @@ describe('optimistic exclusive work', () => {
       await inside.timelines.save(aTimeline().withId('tml_1').withStatus('active').withWindowMinutes(90).build());
       await inside.timelines.add(aTimeline().withId('tml_2').leadingTo('9999-12-31T23:59:59.999Z').build());
       await inside.items.save(anItem({ id: 'itm_1', carriedHomeBy: 'trv_1' }));
-      await inside.items.add(anItem({ id: 'itm_2', location: "O'Brien's \"pub\"" }));
+      await inside.items.add(anItem({ id: 'itm_2', location: 'O\'Brien\'s "pub"' }));
       await inside.events.save(anEvent({ id: 'evt_1', time: at('1969-07-20T22:00:00.456Z'), revision: 1 }));
       await inside.events.addManipulation(manipulation);
       await inside.events.add(anEvent({ id: 'evt_2', kind: 'manipulation', subjectId: null }));
@@ -97,16 +98,29 @@ describe('optimistic exclusive work', () => {
     expect(fallbacks).toEqual([]);
     expect(await version()).toBe(before + 1n);
     expect((await repos.travellers.getForAccount('acc_1')).clock.reading).toEqual(at('1969-07-20T20:18:40.123Z'));
-    expect(await repos.timelines.findForAccount('acc_1', 'tml_1')).toEqual(aTimeline().withId('tml_1').withStatus('active').withWindowMinutes(90).build());
-    expect(await repos.timelines.findForAccount('acc_1', 'tml_2')).toEqual(aTimeline().withId('tml_2').leadingTo('9999-12-31T23:59:59.999Z').build());
-    expect(await repos.items.findManyForAccount('acc_1', ['itm_1', 'itm_2'])).toEqual(
-      expect.arrayContaining([anItem({ id: 'itm_1', carriedHomeBy: 'trv_1' }), anItem({ id: 'itm_2', location: "O'Brien's \"pub\"" })]),
+    expect(await repos.timelines.findForAccount('acc_1', 'tml_1')).toEqual(
+      aTimeline().withId('tml_1').withStatus('active').withWindowMinutes(90).build(),
     );
-    expect(await repos.events.findForAccount('acc_1', 'evt_1')).toEqual(anEvent({ id: 'evt_1', time: at('1969-07-20T22:00:00.456Z'), revision: 1 }));
-    expect(await repos.events.findForAccount('acc_1', 'evt_2')).toEqual(anEvent({ id: 'evt_2', kind: 'manipulation', subjectId: null }));
+    expect(await repos.timelines.findForAccount('acc_1', 'tml_2')).toEqual(
+      aTimeline().withId('tml_2').leadingTo('9999-12-31T23:59:59.999Z').build(),
+    );
+    expect(await repos.items.findManyForAccount('acc_1', ['itm_1', 'itm_2'])).toEqual(
+      expect.arrayContaining([
+        anItem({ id: 'itm_1', carriedHomeBy: 'trv_1' }),
+        anItem({ id: 'itm_2', location: 'O\'Brien\'s "pub"' }),
+      ]),
+    );
+    expect(await repos.events.findForAccount('acc_1', 'evt_1')).toEqual(
+      anEvent({ id: 'evt_1', time: at('1969-07-20T22:00:00.456Z'), revision: 1 }),
+    );
+    expect(await repos.events.findForAccount('acc_1', 'evt_2')).toEqual(
+      anEvent({ id: 'evt_2', kind: 'manipulation', subjectId: null }),
+    );
     expect(await repos.events.manipulationsOf('acc_1', 'evt_1')).toEqual([manipulation]);
     expect(await repos.anchors.findForAccount('acc_1', 'anc_1')).toEqual(anAnchor({ id: 'anc_1' }));
-    expect(await database.prisma.travel.findUnique({ where: { accountId_id: { accountId: 'acc_1', id: 'trv_1' } } })).toEqual(travel);
+    expect(
+      await database.prisma.travel.findUnique({ where: { accountId_id: { accountId: 'acc_1', id: 'trv_1' } } }),
+    ).toEqual(travel);
   });
 
   it('writes a row written twice once, in its last state', async () => {
@@ -138,7 +152,9 @@ describe('optimistic exclusive work', () => {
       await inside.anchors.add(anAnchor({ id: `anc_${runs}` }));
     });
     while (!read) await new Promise((resolve) => setTimeout(resolve, 1));
-    await boundary.exclusive('acc_1', async (inside) => inside.travellers.save((await inside.travellers.getForAccount('acc_1')).shiftBy(MINUTE, NOW)));
+    await boundary.exclusive('acc_1', async (inside) =>
+      inside.travellers.save((await inside.travellers.getForAccount('acc_1')).shiftBy(MINUTE, NOW)),
+    );
     await slow;
 
     expect(fallbacks).toEqual(['conflict']);
@@ -170,7 +186,7 @@ describe('optimistic exclusive work', () => {
     expect(await database.prisma.anchor.count()).toBe(0);
   });
 
-  it("hands work on accounts, keys and sessions to the lock, since those writes answer values", async () => {
+  it('hands work on accounts, keys and sessions to the lock, since those writes answer values', async () => {
     await boundary.exclusive('acc_1', async (inside) => {
       await inside.sessions.remove('ses_none');
     });
@@ -180,7 +196,9 @@ describe('optimistic exclusive work', () => {
 
   it('leaves a failing statement (a key taken) to the locked run, which reports it; nothing changes', async () => {
     const before = await version();
-    await expect(boundary.exclusive('acc_1', (inside) => inside.events.add(anEvent({ id: 'evt_1' })))).rejects.toThrow();
+    await expect(
+      boundary.exclusive('acc_1', (inside) => inside.events.add(anEvent({ id: 'evt_1' }))),
+    ).rejects.toThrow();
 
     expect(fallbacks).toEqual(['statement-failed']);
     expect(causes).toEqual([expect.objectContaining({ code: '23505' })]);
@@ -189,7 +207,10 @@ describe('optimistic exclusive work', () => {
 
   it('checks work that only read more than its traveller, so its answer rests on one state', async () => {
     const before = await version();
-    const status = await boundary.exclusive('acc_1', async (inside) => (await inside.timelines.findForAccount('acc_1', 'tml_1'))?.status);
+    const status = await boundary.exclusive(
+      'acc_1',
+      async (inside) => (await inside.timelines.findForAccount('acc_1', 'tml_1'))?.status,
+    );
 
     expect(status).toBe('open');
     expect(fallbacks).toEqual([]);
@@ -210,12 +231,17 @@ describe('optimistic exclusive work', () => {
       return { sql: counted, statements: () => statements };
     }
     const shift = (on: PrismaTransactionBoundary) =>
-      on.exclusive('acc_1', async (inside) => inside.travellers.save((await inside.travellers.getForAccount('acc_1')).shiftBy(MINUTE, NOW)));
+      on.exclusive('acc_1', async (inside) =>
+        inside.travellers.save((await inside.travellers.getForAccount('acc_1')).shiftBy(MINUTE, NOW)),
+      );
     const reading = async () => (await repos.travellers.getForAccount('acc_1')).clock.reading;
 
     it('is written without reading it again: one statement', async () => {
       const { sql, statements } = counting(database.sql);
-      const counted = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), { sql, onFallback: (_account, fallback) => fallbacks.push(fallback) });
+      const counted = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), {
+        sql,
+        onFallback: (_account, fallback) => fallbacks.push(fallback),
+      });
 
       await shift(counted);
       expect(statements()).toBe(2);
@@ -227,7 +253,10 @@ describe('optimistic exclusive work', () => {
     });
 
     it('changed by another process meanwhile costs a fresh read and a second try, not the lock', async () => {
-      const otherProcess = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), { sql: database.sql, onFallback: (_account, fallback) => fallbacks.push(fallback) });
+      const otherProcess = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), {
+        sql: database.sql,
+        onFallback: (_account, fallback) => fallbacks.push(fallback),
+      });
 
       await shift(boundary);
       await shift(otherProcess);
@@ -238,11 +267,16 @@ describe('optimistic exclusive work', () => {
     });
 
     it('is checked before work that only read it answers', async () => {
-      const otherProcess = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), { sql: database.sql });
+      const otherProcess = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma), {
+        sql: database.sql,
+      });
       await shift(boundary);
       await shift(otherProcess);
 
-      const seen = await boundary.exclusive('acc_1', async (inside) => (await inside.travellers.getForAccount('acc_1')).clock.reading);
+      const seen = await boundary.exclusive(
+        'acc_1',
+        async (inside) => (await inside.travellers.getForAccount('acc_1')).clock.reading,
+      );
 
       expect(seen).toEqual(at('1969-07-20T20:19:40.123Z'));
     });
@@ -250,9 +284,15 @@ describe('optimistic exclusive work', () => {
     it('is forgotten when a locked run (a keyed request) moves it on, instead of tried and refused', async () => {
       const { sql, statements } = counting(database.sql);
       const requests = new RequestTransactions(database.prisma);
-      const withScopes = new PrismaTransactionBoundary(database.prisma, requests, { sql, onFallback: (_account, fallback) => fallbacks.push(fallback) });
+      const withScopes = new PrismaTransactionBoundary(database.prisma, requests, {
+        sql,
+        onFallback: (_account, fallback) => fallbacks.push(fallback),
+      });
       await shift(withScopes);
-      await requests.run(() => shift(withScopes), async () => undefined);
+      await requests.run(
+        () => shift(withScopes),
+        async () => undefined,
+      );
       const before = statements();
       await shift(withScopes);
 

@@ -38,7 +38,9 @@ describe('PrismaIdempotencyStore: an unanswered claim', () => {
 
   it('is taken over by a retry once that time has passed', async () => {
     expect(await reserveAfter(5 * 60_000)).toEqual({ outcome: 'reserved' });
-    const claim = await database.prisma.idempotencyKey.findUniqueOrThrow({ where: { accountId_key: { accountId: 'acc_1', key: 'k1' } } });
+    const claim = await database.prisma.idempotencyKey.findUniqueOrThrow({
+      where: { accountId_key: { accountId: 'acc_1', key: 'k1' } },
+    });
     expect(claim.createdAt).toEqual(new Date(CLAIMED_AT.getTime() + 5 * 60_000));
   });
 });

@@ -34,20 +34,19 @@ describe('RequestTransactions with PrismaTransactionBoundary', () => {
     await repos.travellers.add(aPausedTraveller('acc_1', '1969-07-20T20:17:40Z', '2030-01-01T12:00:00Z'));
   });
 
-  const addTimeline = (id: string) => boundary.exclusive('acc_1', (inside) => inside.timelines.add(aTimeline().withId(id).build()));
-  const stored = async () => (await repos.timelines.listForAccount('acc_1', { limit: 100, after: null })).map((timeline) => timeline.id).sort();
+  const addTimeline = (id: string) =>
+    boundary.exclusive('acc_1', (inside) => inside.timelines.add(aTimeline().withId(id).build()));
+  const stored = async () =>
+    (await repos.timelines.listForAccount('acc_1', { limit: 100, after: null })).map((timeline) => timeline.id).sort();
   /** The sealing write: a timeline of its own, so the test sees whether it committed. */
   const sealWith = (id: string) => (db: Db) => prismaRepositories(db).timelines.add(aTimeline().withId(id).build());
 
   it('commits every unit of work of the request together with the sealing write', async () => {
-    const answer = await requests.run(
-      async () => {
-        await addTimeline('tml_a');
-        await addTimeline('tml_b');
-        return 'answered';
-      },
-      sealWith('tml_sealed'),
-    );
+    const answer = await requests.run(async () => {
+      await addTimeline('tml_a');
+      await addTimeline('tml_b');
+      return 'answered';
+    }, sealWith('tml_sealed'));
     expect(answer).toBe('answered');
     expect(await stored()).toEqual(['tml_a', 'tml_b', 'tml_sealed']);
   });
@@ -125,7 +124,10 @@ describe('RequestTransactions with PrismaTransactionBoundary', () => {
   });
 
   it('runs the sealing write alone when the request wrote nothing', async () => {
-    await requests.run(() => boundary.read((inside) => inside.timelines.findForAccount('acc_1', 'primary')), sealWith('tml_sealed'));
+    await requests.run(
+      () => boundary.read((inside) => inside.timelines.findForAccount('acc_1', 'primary')),
+      sealWith('tml_sealed'),
+    );
     expect(await stored()).toEqual(['tml_sealed']);
   });
 });

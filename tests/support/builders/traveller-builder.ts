@@ -23,7 +23,11 @@ export function aTravellerAwayOn(
 }
 
 /** A traveller at home on `primary` whose clock is paused at `reading`, so only shifts move it. */
-export function aPausedTraveller(accountId = 'acc_1', reading: Date | string = '1969-07-20T20:17:40.123Z', now: Date | string = '2030-01-01T12:00:00Z'): Traveller {
+export function aPausedTraveller(
+  accountId = 'acc_1',
+  reading: Date | string = '1969-07-20T20:17:40.123Z',
+  now: Date | string = '2030-01-01T12:00:00Z',
+): Traveller {
   return Traveller.restore({
     accountId,
     clock: Clock.restore({ reading: new Date(reading), readAt: new Date(now), paused: true }),

@@ -29,14 +29,17 @@ export function accountRepositoryContract(name: string, makeRepositories: MakeRe
       const first = anAccountRecord('acc_1', { email: 'ada@example.com' });
       await accounts.add(first);
 
-      await expect(accounts.add(anAccountRecord('acc_2', { email: 'ada@example.com' }))).rejects.toBeInstanceOf(EmailAlreadyRegistered);
+      await expect(accounts.add(anAccountRecord('acc_2', { email: 'ada@example.com' }))).rejects.toBeInstanceOf(
+        EmailAlreadyRegistered,
+      );
       expect(await accounts.findByEmail('ada@example.com')).toEqual(first);
       expect(await accounts.findById('acc_2')).toBeNull();
     });
 
     it('lets exactly one of two concurrent sign-ups with one email win; the other gets EmailAlreadyRegistered', async () => {
       const { tx } = subject.current;
-      const signUp = (id: string) => tx.atomic((repos) => repos.accounts.add(anAccountRecord(id, { email: 'ada@example.com' })));
+      const signUp = (id: string) =>
+        tx.atomic((repos) => repos.accounts.add(anAccountRecord(id, { email: 'ada@example.com' })));
 
       const outcomes = await Promise.allSettled([signUp('acc_1'), signUp('acc_2')]);
 

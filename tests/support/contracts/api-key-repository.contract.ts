@@ -55,7 +55,14 @@ export function apiKeyRepositoryContract(name: string, makeRepositories: MakeRep
     it("finds a key by id for its owner only, and lists only the account's keys, oldest first, revoked ones included", async () => {
       const { apiKeys } = subject.current.repos;
       await apiKeys.add(aKey({ id: 'key_b', digest: 'd-b', createdAt: at('2030-01-01T12:00:00.000Z') }));
-      await apiKeys.add(aKey({ id: 'key_a', digest: 'd-a', createdAt: at('2030-01-01T12:00:00.000Z'), revokedAt: at('2030-01-01T13:00:00Z') }));
+      await apiKeys.add(
+        aKey({
+          id: 'key_a',
+          digest: 'd-a',
+          createdAt: at('2030-01-01T12:00:00.000Z'),
+          revokedAt: at('2030-01-01T13:00:00Z'),
+        }),
+      );
       await apiKeys.add(aKey({ id: 'key_0', digest: 'd-0', createdAt: at('2030-01-01T11:00:00.000Z') }));
       await apiKeys.add(aKey({ id: 'key_x', digest: 'd-x', accountId: 'acc_2' }));
 
@@ -68,7 +75,11 @@ export function apiKeyRepositoryContract(name: string, makeRepositories: MakeRep
     it('saves the revocation, expiry and name of a key', async () => {
       const { apiKeys } = subject.current.repos;
       await apiKeys.add(aKey());
-      const changed = aKey({ name: 'renamed', revokedAt: at('2030-02-01T00:00:00.123Z'), expiresAt: at('2030-03-01T00:00:00.456Z') });
+      const changed = aKey({
+        name: 'renamed',
+        revokedAt: at('2030-02-01T00:00:00.123Z'),
+        expiresAt: at('2030-03-01T00:00:00.456Z'),
+      });
 
       await apiKeys.save(changed);
 

@@ -44,8 +44,19 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
     });
 
     it('finds an added event, every field intact, to the millisecond', async () => {
-      const retrieved = anEvent({ id: 'evt_1', time: at('1969-07-20T21:00:00.123Z'), originalTime: at('1969-07-20T21:00:00.123Z'), recordedAt: at('2030-01-01T12:05:00.456Z') });
-      const manipulation = anEvent({ id: 'evt_2', kind: 'manipulation', subjectId: null, description: 'Event moved', location: '' });
+      const retrieved = anEvent({
+        id: 'evt_1',
+        time: at('1969-07-20T21:00:00.123Z'),
+        originalTime: at('1969-07-20T21:00:00.123Z'),
+        recordedAt: at('2030-01-01T12:05:00.456Z'),
+      });
+      const manipulation = anEvent({
+        id: 'evt_2',
+        kind: 'manipulation',
+        subjectId: null,
+        description: 'Event moved',
+        location: '',
+      });
       const arrival = anEvent({ id: 'evt_3', kind: 'arrival', subjectId: 'trv_1' });
       const anchor = anEvent({ id: 'evt_4', kind: 'anchor_set', subjectId: 'anc_1' });
       await given(retrieved, manipulation, arrival, anchor);
@@ -80,13 +91,20 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
       const query: EventQuery = { timelineId: 'tml_1', place: 'Waterloo', range: day, after: null, limit: 10 };
       const listAt = async (changes: Partial<EventQuery> = {}, accountId = 'acc_1') => {
         const page = await events().listAt(accountId, { ...query, ...changes });
-        if (!page) throw new Error(`listAt found no timeline ${String(changes.timelineId ?? query.timelineId)} of ${accountId}`);
+        if (!page)
+          throw new Error(`listAt found no timeline ${String(changes.timelineId ?? query.timelineId)} of ${accountId}`);
         return idsOf(page.events);
       };
 
       beforeEach(async () => {
         const { timelines } = subject.current.repos;
-        for (const [accountId, id] of [['acc_1', 'tml_1'], ['acc_1', 'tml_2'], ['acc_1', 'tml_3'], ['acc_2', 'tml_1'], ['acc_2', 'tml_2']]) {
+        for (const [accountId, id] of [
+          ['acc_1', 'tml_1'],
+          ['acc_1', 'tml_2'],
+          ['acc_1', 'tml_3'],
+          ['acc_2', 'tml_1'],
+          ['acc_2', 'tml_2'],
+        ]) {
           await timelines.add(aTimeline().ofAccount(accountId).withId(id).build());
         }
         await given(
@@ -97,8 +115,16 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
           anEventAt('1815-06-18T00:00:00.000Z', { id: 'evt_start', location: 'Waterloo', description: 'Dawn' }),
           anEventAt('1815-06-17T23:59:59.999Z', { id: 'evt_early', location: 'Waterloo', description: 'Too early' }),
           anEventAt('1815-06-18T18:00:00.001Z', { id: 'evt_late', location: 'Waterloo', description: 'Too late' }),
-          anEventAt('1815-06-18T12:00:00.000Z', { id: 'evt_near', location: 'Waterloo station', description: 'Waterloo sunset' }),
-          anEventAt('1815-06-18T12:00:00.000Z', { id: 'evt_other_timeline', timelineId: 'tml_2', location: 'Waterloo' }),
+          anEventAt('1815-06-18T12:00:00.000Z', {
+            id: 'evt_near',
+            location: 'Waterloo station',
+            description: 'Waterloo sunset',
+          }),
+          anEventAt('1815-06-18T12:00:00.000Z', {
+            id: 'evt_other_timeline',
+            timelineId: 'tml_2',
+            location: 'Waterloo',
+          }),
           anEventAt('1815-06-18T12:00:00.000Z', { id: 'evt_other_account', accountId: 'acc_2', location: 'Waterloo' }),
         );
       });
@@ -109,14 +135,21 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
       });
 
       it('lists an event both at the place and so named once, and pages across the two kinds of match', async () => {
-        await given(anEventAt('1815-06-18T12:00:00.000Z', { id: 'evt_both', location: 'Waterloo', description: 'Waterloo' }));
+        await given(
+          anEventAt('1815-06-18T12:00:00.000Z', { id: 'evt_both', location: 'Waterloo', description: 'Waterloo' }),
+        );
         expect(await listAt()).toEqual(['evt_start', 'evt_b', 'evt_c', 'evt_both', 'evt_d', 'evt_end']);
         expect(await listAt({ limit: 4 })).toEqual(['evt_start', 'evt_b', 'evt_c', 'evt_both']);
-        expect(await listAt({ limit: 2, after: { time: at('1815-06-18T12:00:00.000Z'), id: 'evt_both' } })).toEqual(['evt_d', 'evt_end']);
+        expect(await listAt({ limit: 2, after: { time: at('1815-06-18T12:00:00.000Z'), id: 'evt_both' } })).toEqual([
+          'evt_d',
+          'evt_end',
+        ]);
       });
 
       it('folds white space inside the place too', async () => {
-        await given(anEventAt('1815-06-18T13:00:00.000Z', { id: 'evt_mont', location: 'Mont  Saint\tJean', description: 'Farm' }));
+        await given(
+          anEventAt('1815-06-18T13:00:00.000Z', { id: 'evt_mont', location: 'Mont  Saint\tJean', description: 'Farm' }),
+        );
 
         expect(await listAt({ place: ' mont saint  jean ' })).toEqual(['evt_mont']);
         expect(await listAt({ place: 'MontSaintJean' })).toEqual([]);
@@ -130,13 +163,23 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
 
       it('continues after the cursor, up to the limit', async () => {
         expect(await listAt({ limit: 2 })).toEqual(['evt_start', 'evt_b']);
-        expect(await listAt({ limit: 2, after: { time: at('1815-06-18T11:30:00.000Z'), id: 'evt_b' } })).toEqual(['evt_c', 'evt_d']);
-        expect(await listAt({ after: { time: at('1815-06-18T11:30:00.000Z'), id: 'evt_c' } })).toEqual(['evt_d', 'evt_end']);
+        expect(await listAt({ limit: 2, after: { time: at('1815-06-18T11:30:00.000Z'), id: 'evt_b' } })).toEqual([
+          'evt_c',
+          'evt_d',
+        ]);
+        expect(await listAt({ after: { time: at('1815-06-18T11:30:00.000Z'), id: 'evt_c' } })).toEqual([
+          'evt_d',
+          'evt_end',
+        ]);
         expect(await listAt({ after: { time: at('1815-06-18T18:00:00.000Z'), id: 'evt_end' } })).toEqual([]);
       });
 
       it('lists by current time, not original time', async () => {
-        await events().save({ ...anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_c', location: 'Waterloo', description: 'Cannon fire' }), time: at('1815-06-19T09:00:00.000Z'), revision: 1 });
+        await events().save({
+          ...anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_c', location: 'Waterloo', description: 'Cannon fire' }),
+          time: at('1815-06-19T09:00:00.000Z'),
+          revision: 1,
+        });
 
         expect(await listAt()).toEqual(['evt_start', 'evt_b', 'evt_d', 'evt_end']);
         expect(await listAt({ range: range('1815-06-19T09:00:00.000Z/1815-06-19T09:00:00.000Z') })).toEqual(['evt_c']);
@@ -152,13 +195,25 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
         await repos.travellers.add(aTravellerAwayOn('tml_2'));
         await repos.travellers.add(Traveller.newcomer('acc_2', at('2030-01-01T12:00:00Z')));
 
-        expect(await events().listAt('acc_1', { ...query, timelineId: null })).toMatchObject({ timelineId: 'tml_2', events: [{ id: 'evt_other_timeline' }] });
+        expect(await events().listAt('acc_1', { ...query, timelineId: null })).toMatchObject({
+          timelineId: 'tml_2',
+          events: [{ id: 'evt_other_timeline' }],
+        });
         expect(await events().listAt('acc_1', query)).toMatchObject({ timelineId: 'tml_1' });
         // A full page, cut from more matches than it holds (of both kinds), still names its timeline.
         const full = await events().listAt('acc_1', { ...query, limit: 1 });
-        expect({ timelineId: full?.timelineId, events: full && idsOf(full.events) }).toEqual({ timelineId: 'tml_1', events: ['evt_start'] });
-        expect(await events().listAt('acc_1', { ...query, timelineId: null, place: 'Nowhere' })).toEqual({ timelineId: 'tml_2', events: [] });
-        expect(await events().listAt('acc_2', { ...query, timelineId: null })).toEqual({ timelineId: 'primary', events: [] });
+        expect({ timelineId: full?.timelineId, events: full && idsOf(full.events) }).toEqual({
+          timelineId: 'tml_1',
+          events: ['evt_start'],
+        });
+        expect(await events().listAt('acc_1', { ...query, timelineId: null, place: 'Nowhere' })).toEqual({
+          timelineId: 'tml_2',
+          events: [],
+        });
+        expect(await events().listAt('acc_2', { ...query, timelineId: null })).toEqual({
+          timelineId: 'primary',
+          events: [],
+        });
       });
 
       it('pages on where the traveller stands as on a timeline named', async () => {
@@ -175,16 +230,32 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
       it('answers null for a timeline the account does not have, its own or none at all', async () => {
         expect(await events().listAt('acc_2', { ...query, timelineId: 'tml_3' })).toBeNull();
         expect(await events().listAt('acc_1', { ...query, timelineId: 'tml_404' })).toBeNull();
-        expect(await events().listAt('acc_1', { ...query, timelineId: 'tml_3' })).toEqual({ timelineId: 'tml_3', events: [] });
+        expect(await events().listAt('acc_1', { ...query, timelineId: 'tml_3' })).toEqual({
+          timelineId: 'tml_3',
+          events: [],
+        });
       });
     });
 
     describe('listInRange', () => {
       const day = range('1815-06-18T00:00:00.000Z/1815-06-18T18:00:00.000Z');
-      const moved = (time: string, originalTime: string, overrides: Partial<TimelineEvent>) =>
-        ({ ...anEventAt(originalTime, overrides), time: at(time), revision: 1 });
-      const listInRange = async (page: { limit?: number; after?: EventCursor | null } = {}, accountId = 'acc_1', timelineId = 'tml_1') =>
-        idsOf(await events().listInRange(accountId, timelineId, { range: day, after: page.after ?? null, limit: page.limit ?? 100 }));
+      const moved = (time: string, originalTime: string, overrides: Partial<TimelineEvent>) => ({
+        ...anEventAt(originalTime, overrides),
+        time: at(time),
+        revision: 1,
+      });
+      const listInRange = async (
+        page: { limit?: number; after?: EventCursor | null } = {},
+        accountId = 'acc_1',
+        timelineId = 'tml_1',
+      ) =>
+        idsOf(
+          await events().listInRange(accountId, timelineId, {
+            range: day,
+            after: page.after ?? null,
+            limit: page.limit ?? 100,
+          }),
+        );
 
       beforeEach(async () => {
         await given(
@@ -204,7 +275,16 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
         );
       });
 
-      const everyOne = ['evt_moved_before', 'evt_start', 'evt_b', 'evt_c', 'evt_moved_in', 'evt_moved_back', 'evt_end', 'evt_moved_after'];
+      const everyOne = [
+        'evt_moved_before',
+        'evt_start',
+        'evt_b',
+        'evt_c',
+        'evt_moved_in',
+        'evt_moved_back',
+        'evt_end',
+        'evt_moved_after',
+      ];
 
       it('lists the events at every place whose current or original time is in the range, inclusive, by current time then id, each once', async () => {
         expect(await listInRange()).toEqual(everyOne);
@@ -220,9 +300,15 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
           after = page.length === 3 && last ? { time: last.time, id: last.id } : null;
         } while (after);
         expect(pages).toEqual([everyOne.slice(0, 3), everyOne.slice(3, 6), everyOne.slice(6)]);
-        expect(await listInRange({ after: { time: at('1815-06-17T09:00:00.000Z'), id: 'evt_moved_before' }, limit: 2 })).toEqual(['evt_start', 'evt_b']);
-        expect(await listInRange({ after: { time: at('1815-06-18T18:00:00.000Z'), id: 'evt_end' } })).toEqual(['evt_moved_after']);
-        expect(await listInRange({ after: { time: at('1815-06-19T09:00:00.000Z'), id: 'evt_moved_after' } })).toEqual([]);
+        expect(
+          await listInRange({ after: { time: at('1815-06-17T09:00:00.000Z'), id: 'evt_moved_before' }, limit: 2 }),
+        ).toEqual(['evt_start', 'evt_b']);
+        expect(await listInRange({ after: { time: at('1815-06-18T18:00:00.000Z'), id: 'evt_end' } })).toEqual([
+          'evt_moved_after',
+        ]);
+        expect(await listInRange({ after: { time: at('1815-06-19T09:00:00.000Z'), id: 'evt_moved_after' } })).toEqual(
+          [],
+        );
       });
 
       it("lists only the timeline's and the account's own", async () => {
@@ -238,26 +324,46 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
           anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_a', description: '  RAIN  ' }),
           anEventAt('1815-06-18T18:00:00.000Z', { id: 'evt_charge', description: 'The  charge' }),
           anEventAt('1815-06-18T12:00:00.000Z', { id: 'evt_place', description: 'Cannon', location: 'Rain' }),
-          { ...anEventAt('1815-06-18T08:00:00.000Z', { id: 'evt_moved', description: 'Rain' }), time: at('1815-06-19T12:00:00.000Z'), revision: 1 },
+          {
+            ...anEventAt('1815-06-18T08:00:00.000Z', { id: 'evt_moved', description: 'Rain' }),
+            time: at('1815-06-19T12:00:00.000Z'),
+            revision: 1,
+          },
           anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_other_timeline', timelineId: 'tml_2', description: 'Rain' }),
           anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_other_account', accountId: 'acc_2', description: 'Rain' }),
         );
       });
 
-      const findNamed = async (names: readonly string[], within?: TimeRange, accountId = 'acc_1', timelineId = 'tml_1') =>
-        idsOf(await events().findNamed(accountId, timelineId, names, within));
+      const findNamed = async (
+        names: readonly string[],
+        within?: TimeRange,
+        accountId = 'acc_1',
+        timelineId = 'tml_1',
+      ) => idsOf(await events().findNamed(accountId, timelineId, names, within));
 
       it('finds events of the timeline by name, ignoring case and extra white space, oldest first', async () => {
         expect(await findNamed(['rain'])).toEqual(['evt_a', 'evt_b', 'evt_moved']);
-        expect(await findNamed([' the CHARGE ', 'rain', 'RAIN'])).toEqual(['evt_a', 'evt_b', 'evt_charge', 'evt_moved']);
+        expect(await findNamed([' the CHARGE ', 'rain', 'RAIN'])).toEqual([
+          'evt_a',
+          'evt_b',
+          'evt_charge',
+          'evt_moved',
+        ]);
         expect(await findNamed(['Ra%', 'R_in'])).toEqual([]);
         expect(await findNamed([])).toEqual([]);
       });
 
       it('within a range, finds events whose current or original time is in it, inclusive at both ends', async () => {
-        expect(await findNamed(['Rain'], range('1815-06-18T08:00:00.000Z/1815-06-18T08:00:00.000Z'))).toEqual(['evt_moved']);
-        expect(await findNamed(['Rain'], range('1815-06-19T12:00:00.000Z/1815-06-19T13:00:00.000Z'))).toEqual(['evt_moved']);
-        expect(await findNamed(['Rain'], range('1815-06-18T11:00:00.000Z/1815-06-18T11:30:00.000Z'))).toEqual(['evt_a', 'evt_b']);
+        expect(await findNamed(['Rain'], range('1815-06-18T08:00:00.000Z/1815-06-18T08:00:00.000Z'))).toEqual([
+          'evt_moved',
+        ]);
+        expect(await findNamed(['Rain'], range('1815-06-19T12:00:00.000Z/1815-06-19T13:00:00.000Z'))).toEqual([
+          'evt_moved',
+        ]);
+        expect(await findNamed(['Rain'], range('1815-06-18T11:00:00.000Z/1815-06-18T11:30:00.000Z'))).toEqual([
+          'evt_a',
+          'evt_b',
+        ]);
         expect(await findNamed(['Rain'], range('1815-06-18T11:30:01Z/1815-06-19T11:59:59Z'))).toEqual([]);
       });
 
@@ -271,7 +377,11 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
       beforeEach(async () => {
         await given(
           anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_untouched' }),
-          { ...anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_moved' }), time: at('1815-06-19T12:00:00.000Z'), revision: 1 },
+          {
+            ...anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_moved' }),
+            time: at('1815-06-19T12:00:00.000Z'),
+            revision: 1,
+          },
           // Moved away and back: its times agree again, yet it was manipulated.
           { ...anEventAt('1815-06-18T18:00:00.000Z', { id: 'evt_back' }), revision: 2 },
           { ...anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_other_timeline', timelineId: 'tml_2' }), revision: 1 },
@@ -287,8 +397,12 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
       });
 
       it('within a range, finds those whose current or original time is in it, inclusive at both ends', async () => {
-        expect(await findManipulated(range('1815-06-18T11:30:00.000Z/1815-06-18T11:30:00.000Z'))).toEqual(['evt_moved']);
-        expect(await findManipulated(range('1815-06-19T00:00:00.000Z/1815-06-19T12:00:00.000Z'))).toEqual(['evt_moved']);
+        expect(await findManipulated(range('1815-06-18T11:30:00.000Z/1815-06-18T11:30:00.000Z'))).toEqual([
+          'evt_moved',
+        ]);
+        expect(await findManipulated(range('1815-06-19T00:00:00.000Z/1815-06-19T12:00:00.000Z'))).toEqual([
+          'evt_moved',
+        ]);
         expect(await findManipulated(range('1815-06-18T11:30:01Z/1815-06-18T18:00:00Z'))).toEqual(['evt_back']);
         expect(await findManipulated(range('1815-06-20T00:00:00.000Z/1815-06-20T23:59:59.999Z'))).toEqual([]);
       });
@@ -302,7 +416,12 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
     describe('manipulations', () => {
       it("lists an event's manipulations first to last, every field intact, only the account's own", async () => {
         const first = aManipulation({ id: 'man_1', revision: 1 });
-        const second = aManipulation({ id: 'man_2', revision: 2, fromTime: at('1969-07-20T22:00:00.002Z'), toTime: at('1969-07-19T00:00:00.999Z') });
+        const second = aManipulation({
+          id: 'man_2',
+          revision: 2,
+          fromTime: at('1969-07-20T22:00:00.002Z'),
+          toTime: at('1969-07-19T00:00:00.999Z'),
+        });
         await events().addManipulation(second);
         await events().addManipulation(first);
         await events().addManipulation(aManipulation({ id: 'man_3', eventId: 'evt_2', revision: 1 }));

@@ -17,7 +17,11 @@ export function itemRepositoryContract(name: string, makeRepositories: MakeRepos
 
     it('finds added items by id, every field intact, nulls included', async () => {
       const { items } = subject.current.repos;
-      const waiting = anItem({ id: 'itm_1', registeredAt: at('2030-01-01T12:05:00.001Z'), foundAt: at('1969-07-20T21:00:00.999Z') });
+      const waiting = anItem({
+        id: 'itm_1',
+        registeredAt: at('2030-01-01T12:05:00.001Z'),
+        foundAt: at('1969-07-20T21:00:00.999Z'),
+      });
       const carried = anItem({ id: 'itm_2', carriedHomeBy: 'trv_7' });
       await items.add(waiting);
       await items.add(carried);
@@ -35,7 +39,9 @@ export function itemRepositoryContract(name: string, makeRepositories: MakeRepos
 
       await items.save(anItem({ id: 'itm_1', carriedHomeBy: 'trv_1' }));
 
-      expect(await items.findManyForAccount('acc_1', ['itm_1'])).toEqual([anItem({ id: 'itm_1', carriedHomeBy: 'trv_1' })]);
+      expect(await items.findManyForAccount('acc_1', ['itm_1'])).toEqual([
+        anItem({ id: 'itm_1', carriedHomeBy: 'trv_1' }),
+      ]);
       expect(await items.findManyForAccount('acc_2', ['itm_1'])).toEqual([anItem({ accountId: 'acc_2', id: 'itm_1' })]);
     });
 
@@ -45,7 +51,10 @@ export function itemRepositoryContract(name: string, makeRepositories: MakeRepos
       await items.add(anItem({ id: 'itm_2' }));
       await items.add(anItem({ accountId: 'acc_2', id: 'itm_9' }));
 
-      expect(sorted(await items.findManyForAccount('acc_1', ['itm_2', 'itm_404', 'itm_9', 'itm_1']))).toEqual(['itm_1', 'itm_2']);
+      expect(sorted(await items.findManyForAccount('acc_1', ['itm_2', 'itm_404', 'itm_9', 'itm_1']))).toEqual([
+        'itm_1',
+        'itm_2',
+      ]);
       expect(await items.findManyForAccount('acc_2', ['itm_1', 'itm_2'])).toEqual([]);
       expect(await items.findManyForAccount('acc_1', [])).toEqual([]);
     });
@@ -67,19 +76,25 @@ export function itemRepositoryContract(name: string, makeRepositories: MakeRepos
       it('finds the item with the same description, place, time and timeline', async () => {
         await given(anItem({ id: 'itm_1', ...found }));
 
-        expect(await findSame('acc_1', { ...found, foundAt: at('1969-07-20T21:00:00.250Z') })).toEqual(anItem({ id: 'itm_1', ...found }));
+        expect(await findSame('acc_1', { ...found, foundAt: at('1969-07-20T21:00:00.250Z') })).toEqual(
+          anItem({ id: 'itm_1', ...found }),
+        );
       });
 
       it('finds the same item whatever the letter case of its description and place', async () => {
         await given(anItem({ id: 'itm_1', ...found }));
 
-        expect((await findSame('acc_1', { ...found, description: 'A MOON ROCK', location: 'sea of tranquility' }))?.id).toBe('itm_1');
+        expect(
+          (await findSame('acc_1', { ...found, description: 'A MOON ROCK', location: 'sea of tranquility' }))?.id,
+        ).toBe('itm_1');
       });
 
       it('finds the same item whatever the letter case of letters beyond ASCII', async () => {
         await given(anItem({ id: 'itm_1', ...found, description: 'Ölgemälde', location: 'Île de la Cité' }));
 
-        expect((await findSame('acc_1', { ...found, description: 'ÖLGEMÄLDE', location: 'île DE LA CITÉ' }))?.id).toBe('itm_1');
+        expect((await findSame('acc_1', { ...found, description: 'ÖLGEMÄLDE', location: 'île DE LA CITÉ' }))?.id).toBe(
+          'itm_1',
+        );
       });
 
       it.each<[string, Partial<Found>]>([

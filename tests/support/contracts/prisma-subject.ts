@@ -22,6 +22,10 @@ export function prismaRepositoriesOnTestDatabase(): MakeRepositories {
     // Every other table hangs off accounts (ON DELETE CASCADE) except the login counters.
     await prisma.$executeRawUnsafe('TRUNCATE accounts, login_throttles CASCADE');
     // As the service composes them: the busiest statements straight on the pool.
-    return { repos: prismaRepositories(prisma, sql), tx: new PrismaTransactionBoundary(prisma, new RequestTransactions(prisma), { sql }), cleanup: async () => {} };
+    return {
+      repos: prismaRepositories(prisma, sql),
+      tx: new PrismaTransactionBoundary(prisma, new RequestTransactions(prisma), { sql }),
+      cleanup: async () => {},
+    };
   };
 }

@@ -14,7 +14,12 @@ export function timelineRepositoryContract(name: string, makeRepositories: MakeR
 
     it('finds an added timeline, every field intact, nulls included', async () => {
       const { timelines } = subject.current.repos;
-      const created = aTimeline().withId('tml_1').createdAt('2030-01-01T12:00:00.123Z').leadingTo('1969-07-20T20:17:40.456Z').withWindowMinutes(90).build();
+      const created = aTimeline()
+        .withId('tml_1')
+        .createdAt('2030-01-01T12:00:00.123Z')
+        .leadingTo('1969-07-20T20:17:40.456Z')
+        .withWindowMinutes(90)
+        .build();
       const primary = Timeline.primary('acc_1', at('2030-01-01T11:00:00.789Z'));
       await timelines.add(created);
       await timelines.add(primary);
@@ -27,7 +32,12 @@ export function timelineRepositoryContract(name: string, makeRepositories: MakeR
     it("saves a timeline's changes", async () => {
       const { timelines } = subject.current.repos;
       await timelines.add(aTimeline().withId('tml_1').build());
-      const completed = aTimeline().withId('tml_1').withStatus('completed').leadingTo('1815-06-18T11:30:00.001Z').withWindowMinutes(5).build();
+      const completed = aTimeline()
+        .withId('tml_1')
+        .withStatus('completed')
+        .leadingTo('1815-06-18T11:30:00.001Z')
+        .withWindowMinutes(5)
+        .build();
 
       await timelines.save(completed);
 
@@ -48,19 +58,25 @@ export function timelineRepositoryContract(name: string, makeRepositories: MakeR
       expect((await timelines.findForAccount('acc_1', 'tml_1'))?.status).toBe('active');
     });
 
-    it('lists by creation then id, after the cursor, up to the limit, only the account\'s own', async () => {
+    it("lists by creation then id, after the cursor, up to the limit, only the account's own", async () => {
       const { timelines } = subject.current.repos;
       await timelines.add(aTimeline().withId('tml_c').createdAt('2030-01-01T12:00:00.500Z').build());
       await timelines.add(aTimeline().withId('tml_b').createdAt('2030-01-01T12:00:00.500Z').build());
       await timelines.add(aTimeline().withId('tml_a').createdAt('2030-01-01T12:00:00.501Z').build());
       await timelines.add(aTimeline().withId('tml_0').createdAt('2030-01-01T12:00:00.499Z').build());
       await timelines.add(aTimeline().ofAccount('acc_2').withId('tml_x').createdAt('2030-01-01T12:00:00.500Z').build());
-      const ids = async (page: { limit: number; after: TimelineCursor | null }) => idsOf(await timelines.listForAccount('acc_1', page));
+      const ids = async (page: { limit: number; after: TimelineCursor | null }) =>
+        idsOf(await timelines.listForAccount('acc_1', page));
 
       expect(await ids({ limit: 10, after: null })).toEqual(['tml_0', 'tml_b', 'tml_c', 'tml_a']);
       expect(await ids({ limit: 2, after: null })).toEqual(['tml_0', 'tml_b']);
-      expect(await ids({ limit: 2, after: { createdAt: at('2030-01-01T12:00:00.500Z'), id: 'tml_b' } })).toEqual(['tml_c', 'tml_a']);
-      expect(await ids({ limit: 10, after: { createdAt: at('2030-01-01T12:00:00.500Z'), id: 'tml_c' } })).toEqual(['tml_a']);
+      expect(await ids({ limit: 2, after: { createdAt: at('2030-01-01T12:00:00.500Z'), id: 'tml_b' } })).toEqual([
+        'tml_c',
+        'tml_a',
+      ]);
+      expect(await ids({ limit: 10, after: { createdAt: at('2030-01-01T12:00:00.500Z'), id: 'tml_c' } })).toEqual([
+        'tml_a',
+      ]);
       expect(await ids({ limit: 10, after: { createdAt: at('2030-01-01T12:00:00.501Z'), id: 'tml_a' } })).toEqual([]);
       expect(idsOf(await timelines.listForAccount('acc_2', { limit: 10, after: null }))).toEqual(['tml_x']);
     });
@@ -69,7 +85,12 @@ export function timelineRepositoryContract(name: string, makeRepositories: MakeR
       const { timelines } = subject.current.repos;
       const all = ['tml_5', 'tml_3', 'tml_1', 'tml_4', 'tml_2'];
       for (const [n, id] of all.entries()) {
-        await timelines.add(aTimeline().withId(id).createdAt(new Date(Date.parse('2030-01-01T12:00:00Z') + (n % 2))).build());
+        await timelines.add(
+          aTimeline()
+            .withId(id)
+            .createdAt(new Date(Date.parse('2030-01-01T12:00:00Z') + (n % 2)))
+            .build(),
+        );
       }
 
       const seen: string[] = [];

@@ -31,7 +31,10 @@ async function stateOf(repos: Repositories, accountId: string) {
     traveller: await repos.travellers.getForAccount(accountId),
     timelines: await repos.timelines.listForAccount(accountId, { limit: 100, after: null }),
     items: await repos.items.findManyForAccount(accountId, ['itm_1', 'itm_2']),
-    events: [await repos.events.findForAccount(accountId, 'evt_1'), await repos.events.findForAccount(accountId, 'evt_2')],
+    events: [
+      await repos.events.findForAccount(accountId, 'evt_1'),
+      await repos.events.findForAccount(accountId, 'evt_2'),
+    ],
     manipulations: await repos.events.manipulationsOf(accountId, 'evt_1'),
   };
 }
@@ -121,9 +124,15 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
     it('returns the result of the work', async () => {
       const { tx } = subject.current;
 
-      expect(await tx.exclusive('acc_1', async (repos) => (await repos.travellers.getForAccount('acc_1')).location)).toBe('home');
-      expect(await tx.atomic(async (repos) => (await repos.accounts.findById('acc_2'))?.email)).toBe('acc_2@example.com');
-      expect(await tx.read(async (repos) => (await repos.travellers.getForAccount('acc_2')).timelineId)).toBe('primary');
+      expect(
+        await tx.exclusive('acc_1', async (repos) => (await repos.travellers.getForAccount('acc_1')).location),
+      ).toBe('home');
+      expect(await tx.atomic(async (repos) => (await repos.accounts.findById('acc_2'))?.email)).toBe(
+        'acc_2@example.com',
+      );
+      expect(await tx.read(async (repos) => (await repos.travellers.getForAccount('acc_2')).timelineId)).toBe(
+        'primary',
+      );
     });
 
     it('rolls back every write of exclusive work that throws, and runs the next work of the account', async () => {
@@ -160,7 +169,9 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
       expect(await stateOf(repos, 'acc_1')).toEqual(before);
 
       await tx.exclusive('acc_1', (inside) => inside.timelines.add(aTimeline().withId('tml_3').build()));
-      expect((await repos.timelines.listForAccount('acc_1', { limit: 10, after: null })).map((timeline) => timeline.id)).toEqual(['tml_1', 'tml_3']);
+      expect(
+        (await repos.timelines.listForAccount('acc_1', { limit: 10, after: null })).map((timeline) => timeline.id),
+      ).toEqual(['tml_1', 'tml_3']);
     });
 
     it('rolls back every write of atomic work that throws', async () => {

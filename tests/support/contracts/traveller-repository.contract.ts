@@ -2,10 +2,17 @@ import { Clock } from '../../../src/core/domain/clock';
 import { Traveller } from '../../../src/core/domain/traveller';
 import { at, givenAccounts, type MakeRepositories, useRepositories } from './subject';
 
-function aTraveller(accountId: string, overrides: { paused?: boolean; journeyTravelId?: string | null } = {}): Traveller {
+function aTraveller(
+  accountId: string,
+  overrides: { paused?: boolean; journeyTravelId?: string | null } = {},
+): Traveller {
   return Traveller.restore({
     accountId,
-    clock: Clock.restore({ reading: at('1969-07-20T20:17:40.123Z'), readAt: at('2030-01-01T12:00:00.456Z'), paused: overrides.paused ?? false }),
+    clock: Clock.restore({
+      reading: at('1969-07-20T20:17:40.123Z'),
+      readAt: at('2030-01-01T12:00:00.456Z'),
+      paused: overrides.paused ?? false,
+    }),
     timelineId: 'tml_1',
     location: 'Sea of Tranquility',
     journeyTravelId: overrides.journeyTravelId === undefined ? 'trv_1' : overrides.journeyTravelId,
@@ -45,7 +52,11 @@ export function travellerRepositoryContract(name: string, makeRepositories: Make
       await travellers.add(aTraveller('acc_2'));
       const home = Traveller.restore({
         accountId: 'acc_1',
-        clock: Clock.restore({ reading: at('2030-01-01T12:30:00.001Z'), readAt: at('2030-01-01T12:31:00.002Z'), paused: true }),
+        clock: Clock.restore({
+          reading: at('2030-01-01T12:30:00.001Z'),
+          readAt: at('2030-01-01T12:31:00.002Z'),
+          paused: true,
+        }),
         timelineId: 'primary',
         location: 'home',
         journeyTravelId: null,

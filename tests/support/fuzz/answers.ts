@@ -15,13 +15,18 @@ export function send(port: number, agent: http.Agent, fuzz: FuzzRequest): Promis
     if (body !== undefined && !fuzz.chunked) headers['Content-Length'] = String(body.length);
     if (fuzz.chunked) headers['Transfer-Encoding'] = 'chunked';
     let answered = false;
-    const req = http.request({ host: '127.0.0.1', port, method: fuzz.method, path: fuzz.path, headers, agent }, (res) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, method: fuzz.method, path: fuzz.path, headers, agent },
+      (res) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     // The server may answer (413, 415) and close before it has read a large body: the answer counts.
     req.on('error', (error) => {
       if (!answered) reject(error);
@@ -51,20 +56,31 @@ export function faultsOf(answer: RawAnswer): string[] {
     return faults;
   }
   if (!/^application\/problem\+json\b/.test(type)) faults.push(`an error with content-type ${JSON.stringify(type)}`);
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return [...faults, 'the error body is not an object'];
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return [...faults, 'the error body is not an object'];
   const problem: Record<string, unknown> = { ...body };
   for (const member of ['type', 'title', 'detail', 'code']) {
-    if (typeof problem[member] !== 'string') faults.push(`problem member ${member} is ${JSON.stringify(problem[member])}`);
+    if (typeof problem[member] !== 'string')
+      faults.push(`problem member ${member} is ${JSON.stringify(problem[member])}`);
   }
-  if (problem.status !== answer.status) faults.push(`problem status ${JSON.stringify(problem.status)} is not the HTTP status ${answer.status}`);
-  if (typeof problem.code === 'string' && problem.type !== `/problems/${problem.code}`) faults.push(`problem type ${JSON.stringify(problem.type)} does not match code ${problem.code}`);
+  if (problem.status !== answer.status)
+    faults.push(`problem status ${JSON.stringify(problem.status)} is not the HTTP status ${answer.status}`);
+  if (typeof problem.code === 'string' && problem.type !== `/problems/${problem.code}`)
+    faults.push(`problem type ${JSON.stringify(problem.type)} does not match code ${problem.code}`);
   if (problem.code === 'validation_failed') {
     const errors = problem.errors;
     const wellFormed =
       Array.isArray(errors) &&
       errors.length > 0 &&
-      errors.every((error: unknown) => typeof error === 'object' && error !== null && typeof Reflect.get(error, 'field') === 'string' && typeof Reflect.get(error, 'message') === 'string');
-    if (!wellFormed) faults.push(`validation_failed without an errors list of {field, message}: ${JSON.stringify(errors)}`);
+      errors.every(
+        (error: unknown) =>
+          typeof error === 'object' &&
+          error !== null &&
+          typeof Reflect.get(error, 'field') === 'string' &&
+          typeof Reflect.get(error, 'message') === 'string',
+      );
+    if (!wellFormed)
+      faults.push(`validation_failed without an errors list of {field, message}: ${JSON.stringify(errors)}`);
     if (answer.status !== 400) faults.push(`validation_failed with status ${answer.status}`);
   }
   return faults;

@@ -62,7 +62,8 @@ export function requestsFor(route: FuzzedRoute, context: FuzzContext): fc.Arbitr
       if (takesQuery && isRecord(input)) {
         const entries = Object.entries(input);
         const half = Math.ceil(entries.length / 2);
-        if (placement === 'query' || placement === 'both-same' || placement === 'both-conflicting') Object.assign(inQuery, input);
+        if (placement === 'query' || placement === 'both-same' || placement === 'both-conflicting')
+          Object.assign(inQuery, input);
         if (placement === 'split') Object.assign(inQuery, Object.fromEntries(entries.slice(0, half)));
         inBody =
           placement === 'query'
@@ -93,9 +94,15 @@ export function requestsFor(route: FuzzedRoute, context: FuzzContext): fc.Arbitr
 function inputsFor(route: FuzzedRoute, context: FuzzContext): fc.Arbitrary<unknown> {
   const schema = route.input ?? { type: 'object', properties: {} };
   const valid = objectOf(schema, context.components, context.known);
-  const fields = Object.keys(typeof schema.properties === 'object' && schema.properties !== null ? schema.properties : {});
+  const fields = Object.keys(
+    typeof schema.properties === 'object' && schema.properties !== null ? schema.properties : {},
+  );
   const huge = fc
-    .tuple(valid, fc.constantFrom(...(fields.length > 0 ? fields : ['padding'])), fc.integer({ min: 60_000, max: 75_000 }))
+    .tuple(
+      valid,
+      fc.constantFrom(...(fields.length > 0 ? fields : ['padding'])),
+      fc.integer({ min: 60_000, max: 75_000 }),
+    )
     .map(([object, field, size]) => ({ ...object, [field]: 'x'.repeat(size) }));
   return fc.oneof(
     { arbitrary: valid, weight: 5 },
@@ -112,9 +119,35 @@ function pathFor(route: FuzzedRoute, known: KnownValues): fc.Arbitrary<string> {
   if (names.length === 0) return fc.constant(route.path);
   const segment = fc.oneof(
     { arbitrary: fc.constantFrom(...known.timelineIds, ...known.anchorIds, ...known.foreignIds, 'primary'), weight: 4 },
-    { arbitrary: hostileString.map(encodeUriSegment).filter((segment) => segment.length > 0 && segment.length <= MAX_QUERY_LENGTH), weight: 4 },
     {
-      arbitrary: fc.constantFrom('%ZZ', '%', '%2', '%00', 'a%00b', '%2F', '%2e%2e', '..', '.', '%C0%AF', '%ED%A0%80', '%FF%FE', '%E2%82', '%F0%9F%98%80', '%25', '%2525', '+', 'a;b=c', '%3Fx%3D1', '%23frag'),
+      arbitrary: hostileString
+        .map(encodeUriSegment)
+        .filter((segment) => segment.length > 0 && segment.length <= MAX_QUERY_LENGTH),
+      weight: 4,
+    },
+    {
+      arbitrary: fc.constantFrom(
+        '%ZZ',
+        '%',
+        '%2',
+        '%00',
+        'a%00b',
+        '%2F',
+        '%2e%2e',
+        '..',
+        '.',
+        '%C0%AF',
+        '%ED%A0%80',
+        '%FF%FE',
+        '%E2%82',
+        '%F0%9F%98%80',
+        '%25',
+        '%2525',
+        '+',
+        'a;b=c',
+        '%3Fx%3D1',
+        '%23frag',
+      ),
       weight: 2,
     },
     { arbitrary: fc.integer({ min: 190, max: 6_000 }).map((count) => 't'.repeat(count)), weight: 1 },
@@ -130,7 +163,9 @@ function pathFor(route: FuzzedRoute, known: KnownValues): fc.Arbitrary<string> {
 
 /** encodeURIComponent, except that lone surrogates (which it refuses) go out as raw bad UTF-8. */
 function encodeUriSegment(text: string): string {
-  return [...text].map((char) => (/[\uD800-\uDFFF]/.test(char) && char.length === 1 ? '%ED%A0%80' : encodeURIComponent(char))).join('');
+  return [...text]
+    .map((char) => (/[\uD800-\uDFFF]/.test(char) && char.length === 1 ? '%ED%A0%80' : encodeURIComponent(char)))
+    .join('');
 }
 
 /** A working key mostly; otherwise none, or one that is malformed, unknown or oddly spelt. */
@@ -141,7 +176,20 @@ function authorizationFor(apiKey: string): fc.Arbitrary<string | undefined> {
     { arbitrary: fc.constant(undefined), weight: 2 },
     {
       arbitrary: fc.oneof(
-        fc.constantFrom('', 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', `Bearer ${apiKey}x`, `Bearer ${apiKey.slice(0, -1)}`, `Bearer ${apiKey} ${apiKey}`, `Token ${apiKey}`, `Bearer tns_${'a'.repeat(4_000)}`, 'Bearer tns_', 'Bearer null', 'Bearer %00'),
+        fc.constantFrom(
+          '',
+          'Bearer',
+          'Bearer ',
+          'Basic dXNlcjpwYXNz',
+          `Bearer ${apiKey}x`,
+          `Bearer ${apiKey.slice(0, -1)}`,
+          `Bearer ${apiKey} ${apiKey}`,
+          `Token ${apiKey}`,
+          `Bearer tns_${'a'.repeat(4_000)}`,
+          'Bearer tns_',
+          'Bearer null',
+          'Bearer %00',
+        ),
         fc.string({ unit: 'binary-ascii', maxLength: 60 }).map((text) => `Bearer ${text.replace(/[^\x20-\x7e]/g, '')}`),
         fc.string({ unit: 'binary-ascii', maxLength: 60 }).map((text) => text.replace(/[^\x20-\x7e]/g, '')),
       ),
@@ -152,19 +200,48 @@ function authorizationFor(apiKey: string): fc.Arbitrary<string | undefined> {
 
 /** Query strings: repeated keys, bare keys, bad %-escapes, bracket syntax, special names. */
 const oddQuery: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('&', '&&', '=', '==', 'a', '%', '%ZZ', '%00=%00', 'limit=%ED%A0%80', '%FF=1', '+=+', 'a[b]=c', 'a[]=1&a[]=2', '__proto__=1', 'constructor=x', 'limit=1&limit=2', 'timeline_id=primary&timeline_id=primary', 'location=a&location=b', 'cursor=&cursor='),
-  fc.tuple(fc.constantFrom('limit', 'cursor', 'location', 'timeline_id', 'time_range', 'x'), fc.array(hostileString, { minLength: 1, maxLength: 3 }))
+  fc.constantFrom(
+    '&',
+    '&&',
+    '=',
+    '==',
+    'a',
+    '%',
+    '%ZZ',
+    '%00=%00',
+    'limit=%ED%A0%80',
+    '%FF=1',
+    '+=+',
+    'a[b]=c',
+    'a[]=1&a[]=2',
+    '__proto__=1',
+    'constructor=x',
+    'limit=1&limit=2',
+    'timeline_id=primary&timeline_id=primary',
+    'location=a&location=b',
+    'cursor=&cursor=',
+  ),
+  fc
+    .tuple(
+      fc.constantFrom('limit', 'cursor', 'location', 'timeline_id', 'time_range', 'x'),
+      fc.array(hostileString, { minLength: 1, maxLength: 3 }),
+    )
     .map(([key, values]) => values.map((value) => `${key}=${encodeUriSegment(value)}`).join('&'))
     .filter((query) => query.length <= MAX_QUERY_LENGTH / 2),
 );
 
 /** A parameters object as a query string (lists become repeated keys, objects their JSON text), up to `room` characters. */
-function fitQuery(parameters: Readonly<Record<string, unknown>>, room: number): { query: string; rest: Record<string, unknown> } {
+function fitQuery(
+  parameters: Readonly<Record<string, unknown>>,
+  room: number,
+): { query: string; rest: Record<string, unknown> } {
   const pairs: string[] = [];
   const rest: Record<string, unknown> = {};
   let length = 0;
   for (const [key, value] of Object.entries(parameters)) {
-    const encoded = (Array.isArray(value) ? value : [value]).map((item) => `${encodeUriSegment(key)}=${encodeUriSegment(asText(item))}`).join('&');
+    const encoded = (Array.isArray(value) ? value : [value])
+      .map((item) => `${encodeUriSegment(key)}=${encodeUriSegment(asText(item))}`)
+      .join('&');
     if (length + encoded.length + 1 > room) {
       Object.defineProperty(rest, key, { value, enumerable: true, writable: true, configurable: true });
     } else {
@@ -187,7 +264,14 @@ interface EncodedBody {
 
 type BodyEncoding = (value: unknown) => EncodedBody;
 
-const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON', 'application/problem+json', 'application/vnd.api+json'];
+const JSON_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json;charset=UTF-8',
+  'Application/JSON',
+  'application/problem+json',
+  'application/vnd.api+json',
+];
 const OTHER_TYPES = [
   'text/plain',
   'application/x-www-form-urlencoded',
@@ -203,13 +287,45 @@ const OTHER_TYPES = [
   'application/json, text/plain',
 ];
 
-const MALFORMED_JSON = ['{', '{"a":', '{"a":1,}', "{'a':1}", 'NaN', 'undefined', '{"a":1}{"b":2}', '\uFEFF{}', '[', ']', '"', '{"a":"\\u00"}', '{"a":"\\x41"}', '01', '--1', '{"a" 1}', '\u0000', ' ', 'nul', '{"a":1e999999}', '{"__proto__":{"x":1},"__proto__":2}'];
+const MALFORMED_JSON = [
+  '{',
+  '{"a":',
+  '{"a":1,}',
+  "{'a':1}",
+  'NaN',
+  'undefined',
+  '{"a":1}{"b":2}',
+  '\uFEFF{}',
+  '[',
+  ']',
+  '"',
+  '{"a":"\\u00"}',
+  '{"a":"\\x41"}',
+  '01',
+  '--1',
+  '{"a" 1}',
+  '\u0000',
+  ' ',
+  'nul',
+  '{"a":1e999999}',
+  '{"__proto__":{"x":1},"__proto__":2}',
+];
 
 /** How the value reaches the server: mostly as JSON, sometimes malformed, mislabelled, compressed or chunked. */
 const bodyEncoding: fc.Arbitrary<BodyEncoding> = fc.oneof(
-  { arbitrary: fc.constantFrom(...JSON_TYPES).map((type): BodyEncoding => (value) => ({ body: JSON.stringify(value), headers: { 'Content-Type': type } })), weight: 14 },
+  {
+    arbitrary: fc
+      .constantFrom(...JSON_TYPES)
+      .map((type): BodyEncoding => (value) => ({ body: JSON.stringify(value), headers: { 'Content-Type': type } })),
+    weight: 14,
+  },
   { arbitrary: fc.constant<BodyEncoding>((value) => ({ body: JSON.stringify(value), headers: {} })), weight: 1 },
-  { arbitrary: fc.constantFrom(...OTHER_TYPES).map((type): BodyEncoding => (value) => ({ body: JSON.stringify(value), headers: { 'Content-Type': type } })), weight: 2 },
+  {
+    arbitrary: fc
+      .constantFrom(...OTHER_TYPES)
+      .map((type): BodyEncoding => (value) => ({ body: JSON.stringify(value), headers: { 'Content-Type': type } })),
+    weight: 2,
+  },
   {
     arbitrary: fc
       .oneof(
@@ -221,19 +337,58 @@ const bodyEncoding: fc.Arbitrary<BodyEncoding> = fc.oneof(
     weight: 2,
   },
   // JSON truncated somewhere, or with bytes that are not UTF-8.
-  { arbitrary: fc.nat().map((cut): BodyEncoding => (value) => ({ body: truncated(JSON.stringify(value) ?? '', cut), headers: { 'Content-Type': 'application/json' } })), weight: 1 },
-  { arbitrary: fc.uint8Array({ minLength: 1, maxLength: 8 }).map((bytes): BodyEncoding => (value) => ({ body: withBytes(JSON.stringify(value) ?? 'null', bytes), headers: { 'Content-Type': 'application/json' } })), weight: 1 },
+  {
+    arbitrary: fc.nat().map((cut): BodyEncoding => (value) => ({
+      body: truncated(JSON.stringify(value) ?? '', cut),
+      headers: { 'Content-Type': 'application/json' },
+    })),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.uint8Array({ minLength: 1, maxLength: 8 }).map((bytes): BodyEncoding => (value) => ({
+      body: withBytes(JSON.stringify(value) ?? 'null', bytes),
+      headers: { 'Content-Type': 'application/json' },
+    })),
+    weight: 1,
+  },
   // Compressed: a real gzip body (inflated past the limit when huge), a false claim, an unknown coding.
-  { arbitrary: fc.constant<BodyEncoding>((value) => ({ body: gzipSync(JSON.stringify(value) ?? 'null'), headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' } })), weight: 1 },
-  { arbitrary: fc.constantFrom('gzip', 'deflate', 'br', 'compress', 'x-unknown', 'identity').map((coding): BodyEncoding => (value) => ({ body: JSON.stringify(value), headers: { 'Content-Type': 'application/json', 'Content-Encoding': coding } })), weight: 1 },
-  { arbitrary: fc.constant<BodyEncoding>(() => ({ body: gzipSync('{"padding":"' + 'x'.repeat(300_000) + '"}'), headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' } })), weight: 1 },
+  {
+    arbitrary: fc.constant<BodyEncoding>((value) => ({
+      body: gzipSync(JSON.stringify(value) ?? 'null'),
+      headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+    })),
+    weight: 1,
+  },
   {
     arbitrary: fc
-      .constantFrom<Record<string, string>>({}, { 'Content-Type': 'application/json' }, { 'Content-Type': 'text/plain' })
+      .constantFrom('gzip', 'deflate', 'br', 'compress', 'x-unknown', 'identity')
+      .map((coding): BodyEncoding => (value) => ({
+        body: JSON.stringify(value),
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': coding },
+      })),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.constant<BodyEncoding>(() => ({
+      body: gzipSync('{"padding":"' + 'x'.repeat(300_000) + '"}'),
+      headers: { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' },
+    })),
+    weight: 1,
+  },
+  {
+    arbitrary: fc
+      .constantFrom<Record<string, string>>(
+        {},
+        { 'Content-Type': 'application/json' },
+        { 'Content-Type': 'text/plain' },
+      )
       .map((headers): BodyEncoding => (value) => ({ body: JSON.stringify(value), headers, chunked: true })),
     weight: 1,
   },
-  { arbitrary: fc.constant<BodyEncoding>(() => ({ body: '', headers: { 'Content-Type': 'application/json' } })), weight: 1 },
+  {
+    arbitrary: fc.constant<BodyEncoding>(() => ({ body: '', headers: { 'Content-Type': 'application/json' } })),
+    weight: 1,
+  },
 );
 
 function truncated(text: string, cut: number): string {
@@ -248,8 +403,17 @@ function withBytes(text: string, bytes: Uint8Array): Buffer {
 
 /** fast-check prints counterexamples with this: long runs of one character are abbreviated. */
 function printable(fuzz: FuzzRequest): FuzzRequest {
-  const abbreviate = (text: string): string => text.replace(/(.)\1{39,}/gsu, (run, unit: string) => `${unit.repeat(3)}…(${unit} × ${[...run].length})`);
-  const body = fuzz.body === undefined ? {} : { body: typeof fuzz.body === 'string' ? abbreviate(fuzz.body) : `<${fuzz.body.length} bytes: ${fuzz.body.toString('base64').slice(0, 200)}>` };
+  const abbreviate = (text: string): string =>
+    text.replace(/(.)\1{39,}/gsu, (run, unit: string) => `${unit.repeat(3)}…(${unit} × ${[...run].length})`);
+  const body =
+    fuzz.body === undefined
+      ? {}
+      : {
+          body:
+            typeof fuzz.body === 'string'
+              ? abbreviate(fuzz.body)
+              : `<${fuzz.body.length} bytes: ${fuzz.body.toString('base64').slice(0, 200)}>`,
+        };
   const shown = { ...fuzz, path: abbreviate(fuzz.path), ...body };
   return Object.assign(fuzz, { [fc.toStringMethod]: () => JSON.stringify(shown) });
 }

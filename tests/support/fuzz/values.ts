@@ -22,7 +22,10 @@ const LAST_MOMENT = Date.parse('9999-12-31T23:59:59Z');
 export const dateTime: fc.Arbitrary<string> = fc
   .oneof(
     { arbitrary: fc.integer({ min: FIRST_MOMENT, max: LAST_MOMENT }), weight: 1 },
-    { arbitrary: fc.integer({ min: Date.parse('1900-01-01T00:00:00Z'), max: Date.parse('2100-01-01T00:00:00Z') }), weight: 3 },
+    {
+      arbitrary: fc.integer({ min: Date.parse('1900-01-01T00:00:00Z'), max: Date.parse('2100-01-01T00:00:00Z') }),
+      weight: 3,
+    },
     { arbitrary: fc.constantFrom(FIRST_MOMENT, LAST_MOMENT), weight: 1 },
   )
   .map((ms) => new Date(ms - (ms % 1000)).toISOString().replace(/\.\d{3}Z$/, 'Z'));
@@ -51,7 +54,16 @@ const timeRange: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.tuple(dateTime, dateTime).map(([a, b]) => (a <= b ? `${a}/${b}` : `${b}/${a}`)), weight: 4 },
   { arbitrary: fc.tuple(dateTime, dateTime).map(([a, b]) => `${a}/${b}`), weight: 1 },
   { arbitrary: fc.tuple(nearDateTime, dateTime).map(([a, b]) => `${a}/${b}`), weight: 1 },
-  { arbitrary: fc.constantFrom('/', '//', 'a/b', '0001-01-01T00:00:00Z/9999-12-31T23:59:59Z', '2000-01-01T00:00:00Z/2000-01-01T00:00:00Z/x'), weight: 1 },
+  {
+    arbitrary: fc.constantFrom(
+      '/',
+      '//',
+      'a/b',
+      '0001-01-01T00:00:00Z/9999-12-31T23:59:59Z',
+      '2000-01-01T00:00:00Z/2000-01-01T00:00:00Z/x',
+    ),
+    weight: 1,
+  },
 );
 
 const SPECIAL_STRINGS = [
@@ -79,7 +91,7 @@ const SPECIAL_STRINGS = [
   '\u001B[31m',
   '\uFFFE\uFFFF',
   '<script>alert(1)</script>',
-  "'; DROP TABLE \"Timeline\"; --",
+  '\'; DROP TABLE "Timeline"; --',
   "\\' OR 1=1 --",
   '%s%n%x',
   '${7*7}',
@@ -114,16 +126,29 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.string({ unit: 'binary', maxLength: 40 }), weight: 2 },
   { arbitrary: fc.string({ unit: 'grapheme', maxLength: 40 }), weight: 2 },
   // Lone surrogates travel as JSON escapes (`"\ud800"`): JSON.stringify writes them that way.
-  { arbitrary: fc.array(fc.integer({ min: 0xd800, max: 0xdfff }), { minLength: 1, maxLength: 4 }).map((units) => String.fromCharCode(...units)), weight: 1 },
+  {
+    arbitrary: fc
+      .array(fc.integer({ min: 0xd800, max: 0xdfff }), { minLength: 1, maxLength: 4 })
+      .map((units) => String.fromCharCode(...units)),
+    weight: 1,
+  },
   // Just under, at and just over the documented lengths (100, 200, 254, 256, 1000).
   {
     arbitrary: fc
-      .tuple(fc.constantFrom('a', 'é', '時', '😀', 'e\u0301'), fc.constantFrom(99, 100, 101, 199, 200, 201, 254, 255, 256, 257, 999, 1000, 1001))
+      .tuple(
+        fc.constantFrom('a', 'é', '時', '😀', 'e\u0301'),
+        fc.constantFrom(99, 100, 101, 199, 200, 201, 254, 255, 256, 257, 999, 1000, 1001),
+      )
       .map(([unit, count]) => unit.repeat(count)),
     weight: 2,
   },
   // Huge: past every field limit, some past the 64 KiB body limit.
-  { arbitrary: fc.tuple(fc.constantFrom('a', 'é', '😀', '\u0301', '\u0000', '"', '\\'), fc.integer({ min: 1_002, max: 70_000 })).map(([unit, count]) => unit.repeat(count)), weight: 1 },
+  {
+    arbitrary: fc
+      .tuple(fc.constantFrom('a', 'é', '😀', '\u0301', '\u0000', '"', '\\'), fc.integer({ min: 1_002, max: 70_000 }))
+      .map(([unit, count]) => unit.repeat(count)),
+    weight: 1,
+  },
 );
 
 /** Nested arrays or objects, deeper than any request needs. */
@@ -137,7 +162,26 @@ export const deeplyNested: fc.Arbitrary<unknown> = fc
 
 /** Values of the wrong type wherever a string or number belongs. */
 export const wrongType: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom<unknown>(null, true, false, 0, -1, 1.5, -0, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 5e-324, [], [null], ['a', 'b'], {}, { a: 'b' }, { length: 1 }, [{}]),
+  fc.constantFrom<unknown>(
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    -0,
+    1e308,
+    -1e308,
+    Number.MAX_SAFE_INTEGER + 2,
+    5e-324,
+    [],
+    [null],
+    ['a', 'b'],
+    {},
+    { a: 'b' },
+    { length: 1 },
+    [{}],
+  ),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.array(fc.string(), { maxLength: 3 }),
@@ -153,7 +197,24 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 
 /** Field names the DTOs do not know, including ones that object machinery treats specially. */
 export const unknownField: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '', ' ', 'id', 'account_id', 'Timeline_Id', 'timeline_id ', 'a.b', 'a[0]', '\u0000', '😀'),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'hasOwnProperty',
+    'valueOf',
+    '',
+    ' ',
+    'id',
+    'account_id',
+    'Timeline_Id',
+    'timeline_id ',
+    'a.b',
+    'a[0]',
+    '\u0000',
+    '😀',
+  ),
   fc.string({ maxLength: 20 }),
 );
 
@@ -161,11 +222,17 @@ export const unknownField: fc.Arbitrary<string> = fc.oneof(
  * Values a schema accepts or nearly accepts: the right types, real identifiers, formats and lengths
  * from the schema (`field` names the property, for identifier and time-range hints).
  */
-export function validish(schema: Schema, field: string, components: Readonly<Record<string, Schema>>, known: KnownValues): fc.Arbitrary<unknown> {
+export function validish(
+  schema: Schema,
+  field: string,
+  components: Readonly<Record<string, Schema>>,
+  known: KnownValues,
+): fc.Arbitrary<unknown> {
   const ref = typeof schema.$ref === 'string' ? schema.$ref.split('/').pop() : undefined;
   if (ref !== undefined) return validish(components[ref] ?? {}, field, components, known);
   // An object of several forms: any one of them.
-  if (Array.isArray(schema.oneOf)) return fc.oneof(...schema.oneOf.map((form) => validish(isSchema(form) ? form : {}, field, components, known)));
+  if (Array.isArray(schema.oneOf))
+    return fc.oneof(...schema.oneOf.map((form) => validish(isSchema(form) ? form : {}, field, components, known)));
   switch (schema.type) {
     case 'object':
       return objectOf(schema, components, known);
@@ -187,17 +254,42 @@ export function validish(schema: Schema, field: string, components: Readonly<Rec
 }
 
 /** An object of the schema's properties: the required ones always, the optional ones sometimes. */
-export function objectOf(schema: Schema, components: Readonly<Record<string, Schema>>, known: KnownValues): fc.Arbitrary<Record<string, unknown>> {
+export function objectOf(
+  schema: Schema,
+  components: Readonly<Record<string, Schema>>,
+  known: KnownValues,
+): fc.Arbitrary<Record<string, unknown>> {
   const properties = isSchema(schema.properties) ? schema.properties : {};
-  const required = Array.isArray(schema.required) ? schema.required.filter((name): name is string => typeof name === 'string') : [];
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((name): name is string => typeof name === 'string')
+    : [];
   const model = Object.fromEntries(
-    Object.entries(properties).map(([name, property]) => [name, validish(isSchema(property) ? property : {}, name, components, known)]),
+    Object.entries(properties).map(([name, property]) => [
+      name,
+      validish(isSchema(property) ? property : {}, name, components, known),
+    ]),
   );
   return fc.record(model, { requiredKeys: required });
 }
 
 /** Short pieces of Unicode that break naive encoders: lone surrogates, emoji, RTL marks, combining marks, BOM, NUL. */
-const unicodePiece = fc.constantFrom('\uD800', '\uDFFF', '\uDBFF', '😀', '👩🏽‍🚀', '\u202E', '\u200F', 'שָׁלוֹם', 'مرحبا', '\u0301\u0302', '\uFEFF', '\u0000', '\uFFFF', '\u2028', '時');
+const unicodePiece = fc.constantFrom(
+  '\uD800',
+  '\uDFFF',
+  '\uDBFF',
+  '😀',
+  '👩🏽‍🚀',
+  '\u202E',
+  '\u200F',
+  'שָׁלוֹם',
+  'مرحبا',
+  '\u0301\u0302',
+  '\uFEFF',
+  '\u0000',
+  '\uFFFF',
+  '\u2028',
+  '時',
+);
 
 /** A near-valid string with a piece of hostile Unicode spliced in somewhere, now and then. */
 function laced(valid: fc.Arbitrary<string>): fc.Arbitrary<string> {
@@ -229,7 +321,8 @@ function plainStringFor(schema: Schema, field: string, known: KnownValues): fc.A
       fc.stringMatching(/^[A-Za-z0-9_-]{1,60}$/),
     );
   }
-  if (schema.format === 'date-time') return fc.oneof({ arbitrary: dateTime, weight: 5 }, { arbitrary: nearDateTime, weight: 1 });
+  if (schema.format === 'date-time')
+    return fc.oneof({ arbitrary: dateTime, weight: 5 }, { arbitrary: nearDateTime, weight: 1 });
   if (schema.format === 'email') {
     return fc.oneof(
       fc.emailAddress(),
@@ -244,7 +337,14 @@ function plainStringFor(schema: Schema, field: string, known: KnownValues): fc.A
     { arbitrary: fc.string({ minLength, maxLength: Math.min(maxLength, 30) }), weight: 4 },
     { arbitrary: fc.string({ unit: 'grapheme', minLength, maxLength: Math.min(maxLength, 30) }), weight: 2 },
     { arbitrary: fc.constantFrom(...known.eventNames, 'Sea of Tranquility', 'Home', 'Moon rock'), weight: 2 },
-    { arbitrary: fc.constantFrom('x'.repeat(maxLength), '😀'.repeat(maxLength), 'e\u0301'.repeat(Math.floor(maxLength / 2))), weight: 1 },
+    {
+      arbitrary: fc.constantFrom(
+        'x'.repeat(maxLength),
+        '😀'.repeat(maxLength),
+        'e\u0301'.repeat(Math.floor(maxLength / 2)),
+      ),
+      weight: 1,
+    },
   );
 }
 
@@ -276,8 +376,14 @@ function isSchema(value: unknown): value is Record<string, Schema> & Schema {
 type Mutation = { readonly set: string; readonly value: unknown } | { readonly remove: string };
 
 /** Near-valid objects with some fields replaced by hostile values, removed, or joined by unknown ones. */
-export function mutated(base: fc.Arbitrary<Record<string, unknown>>, fields: readonly string[]): fc.Arbitrary<Record<string, unknown>> {
-  const name = fields.length > 0 ? fc.oneof({ arbitrary: fc.constantFrom(...fields), weight: 3 }, { arbitrary: unknownField, weight: 1 }) : unknownField;
+export function mutated(
+  base: fc.Arbitrary<Record<string, unknown>>,
+  fields: readonly string[],
+): fc.Arbitrary<Record<string, unknown>> {
+  const name =
+    fields.length > 0
+      ? fc.oneof({ arbitrary: fc.constantFrom(...fields), weight: 3 }, { arbitrary: unknownField, weight: 1 })
+      : unknownField;
   const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     { arbitrary: fc.record({ set: name, value: hostileValue }), weight: 4 },
     { arbitrary: fc.record({ remove: name }), weight: 1 },
@@ -287,7 +393,13 @@ export function mutated(base: fc.Arbitrary<Record<string, unknown>>, fields: rea
     for (const change of mutations) {
       if ('remove' in change) delete result[change.remove];
       // defineProperty, so that `__proto__` becomes an own key as JSON.parse would make it.
-      else Object.defineProperty(result, change.set, { value: change.value, enumerable: true, writable: true, configurable: true });
+      else
+        Object.defineProperty(result, change.set, {
+          value: change.value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     }
     return result;
   });

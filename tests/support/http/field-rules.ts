@@ -55,10 +55,20 @@ function rulesByField(dto: ClassConstructor<object>): Map<string, Rules> {
 function faultsOf(field: string, rules: Rules): Array<[string, unknown, string]> {
   const faults: Array<[string, unknown, string]> = [];
   if (rules.names.has('isDefined')) faults.push(['missing', undefined, 'is required'], ['null', null, 'is required']);
-  if (rules.names.has('isString')) faults.push(['a number', 12_345, 'must be a string'], ['an array', [field], 'must be a string']);
+  if (rules.names.has('isString'))
+    faults.push(['a number', 12_345, 'must be a string'], ['an array', [field], 'must be a string']);
   if (rules.names.has('isArray')) faults.push(['a string', 'x', 'must be an array']);
   if (rules.names.has('isInt')) faults.push(['a word', 'many', 'must be a whole number']);
-  if (rules.names.has('isNotBlank')) faults.push(['blank', '   ', 'must not be empty or only white space'], ['white space of all kinds', ' \t\u00a0\u2003', 'must not be empty or only white space']);
-  if (rules.maxLength !== undefined) faults.push([`${rules.maxLength + 1} long`, 'x'.repeat(rules.maxLength + 1), `must be shorter than or equal to ${rules.maxLength} characters`]);
+  if (rules.names.has('isNotBlank'))
+    faults.push(
+      ['blank', '   ', 'must not be empty or only white space'],
+      ['white space of all kinds', ' \t\u00a0\u2003', 'must not be empty or only white space'],
+    );
+  if (rules.maxLength !== undefined)
+    faults.push([
+      `${rules.maxLength + 1} long`,
+      'x'.repeat(rules.maxLength + 1),
+      `must be shorter than or equal to ${rules.maxLength} characters`,
+    ]);
   return faults;
 }

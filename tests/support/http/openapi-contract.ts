@@ -10,7 +10,13 @@ export interface OpenApiOperation {
   readonly description?: string;
   readonly tags?: string[];
   readonly security?: unknown[];
-  readonly parameters?: ReadonlyArray<{ name: string; in: string; required?: boolean; schema: Json; example?: unknown }>;
+  readonly parameters?: ReadonlyArray<{
+    name: string;
+    in: string;
+    required?: boolean;
+    schema: Json;
+    example?: unknown;
+  }>;
   readonly requestBody?: { content: Record<string, { schema: Json; example?: unknown }> };
   readonly responses: Record<string, OpenApiResponse>;
 }
@@ -29,7 +35,10 @@ export interface OpenApiDocument {
   readonly openapi: string;
   readonly info: Json;
   readonly paths: Record<string, Record<string, OpenApiOperation>>;
-  readonly components: { readonly schemas: Record<string, Json>; readonly headers?: Record<string, OpenApiHeader> } & Record<string, Record<string, unknown>>;
+  readonly components: {
+    readonly schemas: Record<string, Json>;
+    readonly headers?: Record<string, OpenApiHeader>;
+  } & Record<string, Record<string, unknown>>;
 }
 
 export interface LocatedOperation {
@@ -77,7 +86,9 @@ export class OpenApiContract {
       this.compiled.set(key, validate);
     }
     if (validate(value)) return [];
-    return (validate.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message ?? ''} ${JSON.stringify(error.params)}`);
+    return (validate.errors ?? []).map(
+      (error) => `${error.instancePath || '(root)'} ${error.message ?? ''} ${JSON.stringify(error.params)}`,
+    );
   }
 
   /** A header of a response, its `$ref` to `components.headers` followed; matched ignoring case. */
@@ -96,7 +107,10 @@ export class OpenApiContract {
     const mediaType = String(response.headers['content-type'] ?? '').split(';')[0] ?? '';
     const content = documented.content?.[mediaType];
     if (!content) throw new Error(`${where}: the document lists no ${mediaType} body for ${response.status}`);
-    const problems = [...this.violations(content.schema, response.body), ...this.headerViolations(documented, response.headers)];
+    const problems = [
+      ...this.violations(content.schema, response.body),
+      ...this.headerViolations(documented, response.headers),
+    ];
     if (problems.length > 0) throw new Error(`${where}: does not match the document:\n${problems.join('\n')}`);
     const kind = response.status < 400 ? 'success' : 'error';
     this.checked.set(operationId, new Set([...(this.checked.get(operationId) ?? []), kind]));
@@ -104,15 +118,20 @@ export class OpenApiContract {
 
   /** Required headers that are missing, headers sent that their schema refuses, and service headers sent undeclared. */
   private headerViolations(documented: OpenApiResponse, headers: Record<string, string>): string[] {
-    const undeclared = CHECKED_HEADERS.filter((name) => headers[name] !== undefined && this.header(documented, name) === undefined);
-    return [...undeclared.map((name) => `header ${name} is sent but not declared`), ...Object.keys(documented.headers ?? {}).flatMap((name) => {
-      const header = this.header(documented, name);
-      const value = headers[name.toLowerCase()];
-      if (value === undefined) return header?.required ? [`header ${name} is missing`] : [];
-      // A header is text: an integer header is checked as the number it spells.
-      const typed = header?.schema.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : value;
-      return header ? this.violations(header.schema, typed).map((problem) => `header ${name}: ${problem}`) : [];
-    })];
+    const undeclared = CHECKED_HEADERS.filter(
+      (name) => headers[name] !== undefined && this.header(documented, name) === undefined,
+    );
+    return [
+      ...undeclared.map((name) => `header ${name} is sent but not declared`),
+      ...Object.keys(documented.headers ?? {}).flatMap((name) => {
+        const header = this.header(documented, name);
+        const value = headers[name.toLowerCase()];
+        if (value === undefined) return header?.required ? [`header ${name} is missing`] : [];
+        // A header is text: an integer header is checked as the number it spells.
+        const typed = header?.schema.type === 'integer' && /^-?\d+$/.test(value) ? Number(value) : value;
+        return header ? this.violations(header.schema, typed).map((problem) => `header ${name}: ${problem}`) : [];
+      }),
+    ];
   }
 
   /** The kinds of answer an operation's checks must cover: an error too when it documents one. */

@@ -64,9 +64,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const pool = { onConnect: keyCaching.onConnect };
   const database = options.sharing ? connectToTestDatabase(options.sharing, pool) : await provisionTestDatabase(pool);
   // As the service, but the test waits until the cache is trusted, so that it is used from the first request.
-  const subscribed = database.mode === 'external' && keyCaching.listener
-    ? once(keyCaching.listener, 'subscribed', { signal: AbortSignal.timeout(SUBSCRIBE_TIMEOUT_MS) })
-    : Promise.resolve();
+  const subscribed =
+    database.mode === 'external' && keyCaching.listener
+      ? once(keyCaching.listener, 'subscribed', { signal: AbortSignal.timeout(SUBSCRIBE_TIMEOUT_MS) })
+      : Promise.resolve();
   keyCaching.start(database);
   try {
     await subscribed;
@@ -77,15 +78,23 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
   const clock = new ShiftableWallClock();
   const errors: unknown[] = [];
-  const app = createApp(buildContainer({ prisma: database.prisma, sql: database.sql, wallClock: clock, verifiedKeyCache: keyCaching.cache }), {
-    logError: (error) => errors.push(error),
-    trustProxy: options.trustProxy ?? false,
-    formSecret: randomBytes(32).toString('base64url'),
-    logger: options.logger,
-    readiness: databaseReadiness(database.prisma),
-    isUnavailable: isDatabaseUnavailable,
-    rateLimit: options.rateLimit,
-  });
+  const app = createApp(
+    buildContainer({
+      prisma: database.prisma,
+      sql: database.sql,
+      wallClock: clock,
+      verifiedKeyCache: keyCaching.cache,
+    }),
+    {
+      logError: (error) => errors.push(error),
+      trustProxy: options.trustProxy ?? false,
+      formSecret: randomBytes(32).toString('base64url'),
+      logger: options.logger,
+      readiness: databaseReadiness(database.prisma),
+      isUnavailable: isDatabaseUnavailable,
+      rateLimit: options.rateLimit,
+    },
+  );
   return {
     app,
     prisma: database.prisma,
@@ -97,7 +106,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     async signUp() {
       const email = `traveller-${process.pid}-${++accounts}-${Date.now()}@example.com`;
       const response = await request(app).post('/v1/accounts').send({ email, password: 'correct horse battery' });
-      if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.body)}`);
+      if (response.status !== 201)
+        throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.body)}`);
       return { id: response.body.id, email, apiKey: response.body.api_key, auth: `Bearer ${response.body.api_key}` };
     },
     takeLoggedErrors() {

@@ -90,7 +90,11 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
     const stored = this.table.get(key.id);
     if (!stored) throw new Error(`No API key '${key.id}' to update`);
     // As the real adapter: only what the port lets change is written.
-    this.table.update(key.id, { ...stored, revokedAt: key.revokedAt, expiresAt: key.expiresAt, name: key.name }, this.journal);
+    this.table.update(
+      key.id,
+      { ...stored, revokedAt: key.revokedAt, expiresAt: key.expiresAt, name: key.name },
+      this.journal,
+    );
     const changed = !sameInstant(stored.revokedAt, key.revokedAt) || !sameInstant(stored.expiresAt, key.expiresAt);
     if (!changed) return;
     if (this.journal) this.journal.afterCommit(() => this.announce(key.id));
@@ -133,7 +137,10 @@ export class InMemorySessionRepository implements SessionRepository {
     return this.table
       .values()
       .filter((session) => session.accountId === accountId)
-      .filter((session) => session.expiresAt.getTime() <= now.getTime() || session.lastSeenAt.getTime() <= idleSince.getTime());
+      .filter(
+        (session) =>
+          session.expiresAt.getTime() <= now.getTime() || session.lastSeenAt.getTime() <= idleSince.getTime(),
+      );
   }
 }
 
@@ -298,7 +305,10 @@ export class InMemoryEventRepository implements EventRepository {
     private readonly manipulations: Table<EventManipulation>,
     private readonly journal: Journal | null,
     /** The account's timelines, and where its traveller stands: the timeline a query without one reads. */
-    private readonly whereabouts: { readonly travellers: Pick<TravellerRepository, 'getForAccount'>; readonly timelines: Pick<TimelineRepository, 'findForAccount'> },
+    private readonly whereabouts: {
+      readonly travellers: Pick<TravellerRepository, 'getForAccount'>;
+      readonly timelines: Pick<TimelineRepository, 'findForAccount'>;
+    },
   ) {}
 
   async add(event: TimelineEvent): Promise<void> {
@@ -316,7 +326,8 @@ export class InMemoryEventRepository implements EventRepository {
   async listAt(accountId: string, query: EventQuery): Promise<EventsAt | null> {
     const place = textKey(query.place);
     const { after, range } = query;
-    if (query.timelineId !== null && !(await this.whereabouts.timelines.findForAccount(accountId, query.timelineId))) return null;
+    if (query.timelineId !== null && !(await this.whereabouts.timelines.findForAccount(accountId, query.timelineId)))
+      return null;
     const timelineId = query.timelineId ?? (await this.whereabouts.travellers.getForAccount(accountId)).timelineId;
     const events = this.ofTimeline(accountId, timelineId)
       .filter((event) => textKey(event.location) === place || textKey(event.description) === place)
@@ -326,14 +337,23 @@ export class InMemoryEventRepository implements EventRepository {
     return { timelineId, events };
   }
 
-  async listInRange(accountId: string, timelineId: string, { range, after, limit }: RangePage): Promise<TimelineEvent[]> {
+  async listInRange(
+    accountId: string,
+    timelineId: string,
+    { range, after, limit }: RangePage,
+  ): Promise<TimelineEvent[]> {
     return this.ofTimeline(accountId, timelineId)
       .filter((event) => inRange(event, range))
       .filter((event) => after === null || byTimeThenId(event, after) > 0)
       .slice(0, Math.max(0, limit));
   }
 
-  async findNamed(accountId: string, timelineId: string, names: readonly string[], range?: TimeRange): Promise<TimelineEvent[]> {
+  async findNamed(
+    accountId: string,
+    timelineId: string,
+    names: readonly string[],
+    range?: TimeRange,
+  ): Promise<TimelineEvent[]> {
     const keys = new Set(names.map(textKey));
     return this.ofTimeline(accountId, timelineId)
       .filter((event) => keys.has(textKey(event.description)))

@@ -11,7 +11,11 @@ const IDENTIFIER = /^([a-z]+)_[0-9a-f]{32}$/;
  * an `account_id` column), so a table added later is compared too. `ignore` leaves out columns
  * that merely record use, such as an API key's `last_used_at`.
  */
-export async function accountState(prisma: PrismaClient, accountId: string, ignore: readonly string[] = []): Promise<AccountState> {
+export async function accountState(
+  prisma: PrismaClient,
+  accountId: string,
+  ignore: readonly string[] = [],
+): Promise<AccountState> {
   const tables = await prisma.$queryRaw<{ table_name: string }[]>`
     SELECT table_name FROM information_schema.columns
     WHERE column_name = 'account_id' AND table_schema = current_schema()
@@ -21,11 +25,21 @@ export async function accountState(prisma: PrismaClient, accountId: string, igno
   };
   for (const { table_name: table } of tables) {
     // The name comes from the catalog, not from input.
-    state[table] = await prisma.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "${table.replace(/"/g, '""')}" WHERE account_id = $1`, accountId);
+    state[table] = await prisma.$queryRawUnsafe<Record<string, unknown>[]>(
+      `SELECT * FROM "${table.replace(/"/g, '""')}" WHERE account_id = $1`,
+      accountId,
+    );
   }
   return Object.fromEntries(
     Object.entries(state).map(([table, rows]) => {
-      const kept = rows.map((row) => JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(row).filter(([column]) => !ignore.includes(column))), asJson)));
+      const kept = rows.map((row) =>
+        JSON.parse(
+          JSON.stringify(
+            Object.fromEntries(Object.entries(row).filter(([column]) => !ignore.includes(column))),
+            asJson,
+          ),
+        ),
+      );
       return [table, kept.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))];
     }),
   );

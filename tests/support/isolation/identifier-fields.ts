@@ -81,7 +81,10 @@ export function identifierEntryPoints(routes: readonly Route[], document: OpenAp
     const kinds = IDENTIFIER_FIELDS[field.name];
     const label = `${field.route.method.toUpperCase()} ${field.route.path} ${field.in === 'path' ? `(path) ${field.name}` : render(field.path)}`;
     if (kinds) entryPoints.push({ route: field.route, in: field.in, path: field.path, kinds, label });
-    else if (identifierLike(field)) unmapped.push(`${label} looks like an identifier: add ${field.name} to IDENTIFIER_FIELDS with the kinds of record it names`);
+    else if (identifierLike(field))
+      unmapped.push(
+        `${label} looks like an identifier: add ${field.name} to IDENTIFIER_FIELDS with the kinds of record it names`,
+      );
   }
   const taken = new Set(fields.map((field) => field.name));
   const unused = Object.keys(IDENTIFIER_FIELDS).filter((name) => !taken.has(name));
@@ -138,17 +141,32 @@ function fieldsOf(route: Route, document: OpenApiDocument): Field[] {
   const operation = operationOf(route, document);
   const inPath = parametersOf(operation)
     .filter((parameter) => parameter.in === 'path')
-    .map((parameter): Field => ({ route, in: 'path', path: [parameter.name], name: parameter.name, schema: record(parameter.schema) }));
+    .map((parameter): Field => ({
+      route,
+      in: 'path',
+      path: [parameter.name],
+      name: parameter.name,
+      schema: record(parameter.schema),
+    }));
   const input = inputSchemaOf(route, document);
   return [...inPath, ...(input === undefined ? [] : leaves(route, input, [], '', document))];
 }
 
 /** The fields of an input schema down to its strings and numbers, through nested objects and arrays. */
-function leaves(route: Route, schema: Schema, path: readonly Segment[], name: string, document: OpenApiDocument): Field[] {
+function leaves(
+  route: Route,
+  schema: Schema,
+  path: readonly Segment[],
+  name: string,
+  document: OpenApiDocument,
+): Field[] {
   const resolved = resolve(schema, document);
-  if (Array.isArray(resolved.oneOf)) return resolved.oneOf.flatMap((form) => leaves(route, record(form), path, name, document));
+  if (Array.isArray(resolved.oneOf))
+    return resolved.oneOf.flatMap((form) => leaves(route, record(form), path, name, document));
   if (isRecord(resolved.properties)) {
-    return Object.entries(resolved.properties).flatMap(([property, inner]) => leaves(route, record(inner), [...path, property], property, document));
+    return Object.entries(resolved.properties).flatMap(([property, inner]) =>
+      leaves(route, record(inner), [...path, property], property, document),
+    );
   }
   if (resolved.type === 'array') return leaves(route, record(resolved.items), [...path, EACH], name, document);
   return [{ route, in: 'input', path, name, schema: resolved }];

@@ -37,11 +37,17 @@ export interface OperationRequest {
  * account's own records when required and are left out when optional, except the target, which
  * carries the given identifier (inside a one-element list where the field is a list).
  */
-export function requestFor(route: Route, document: OpenApiDocument, own: OwnRecords, target?: Target): OperationRequest {
+export function requestFor(
+  route: Route,
+  document: OpenApiDocument,
+  own: OwnRecords,
+  target?: Target,
+): OperationRequest {
   const example = route.docs?.example ?? {};
   const parameterNames = pathParameterNames(route);
   const url = route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) => {
-    const value = target?.entry.in === 'path' && target.entry.path[0] === name ? target.value : ownValue(name, own, example[name]);
+    const value =
+      target?.entry.in === 'path' && target.entry.path[0] === name ? target.value : ownValue(name, own, example[name]);
     return encodeURIComponent(String(value));
   });
   const schema = inputSchemaOf(route, document);
@@ -53,7 +59,12 @@ export function requestFor(route: Route, document: OpenApiDocument, own: OwnReco
 }
 
 /** Sends the request with an account's key: a POST with a JSON body, a GET with a query string (or a JSON body for nested values). */
-export function send(app: Express, authorization: string, operation: OperationRequest, headers: Readonly<Record<string, string>> = {}): Promise<Response> {
+export function send(
+  app: Express,
+  authorization: string,
+  operation: OperationRequest,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<Response> {
   const { route, url, input } = operation;
   if (route.method === 'post') {
     const post = request(app).post(url).set('Authorization', authorization).set(headers);
@@ -74,7 +85,8 @@ interface BuildContext {
 function build(schema: Schema, example: unknown, path: readonly Segment[], context: BuildContext): unknown {
   // Of an object's forms, the one that takes the target field, or else the example's fields.
   const field = context.target?.entry.path[path.length];
-  const names = targetsBelow(context, path) && typeof field === 'string' ? [field] : Object.keys(isRecord(example) ? example : {});
+  const names =
+    targetsBelow(context, path) && typeof field === 'string' ? [field] : Object.keys(isRecord(example) ? example : {});
   const resolved = formWith(resolve(schema, context.document), names);
   if (resolved.type === 'array') return buildArray(resolved, example, path, context);
   if (!isRecord(resolved.properties)) return example;

@@ -6,7 +6,8 @@ export interface ProxyResponse {
   readonly headers: IncomingHttpHeaders;
   readonly text: string;
   /** The body parsed as JSON (any JSON media type), otherwise undefined. */
-  readonly body: any; // answers of many shapes, read field by field by the tests (as supertest's body)
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of many shapes, read field by field (as supertest's body)
+  readonly body: any;
 }
 
 export interface ProxyRequest {
@@ -28,10 +29,21 @@ export interface ProxyRequest {
 export function proxyClient(nginx: { readonly port: number; readonly certificate: string }) {
   return (options: ProxyRequest): Promise<ProxyResponse> =>
     new Promise((resolve, reject) => {
-      const payload = options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-      const headers: Record<string, string> = { ...(payload !== undefined && typeof options.body === 'object' ? { 'Content-Type': 'application/json' } : {}), ...options.headers };
+      const payload =
+        options.body === undefined
+          ? undefined
+          : typeof options.body === 'string'
+            ? options.body
+            : JSON.stringify(options.body);
+      const headers: Record<string, string> = {
+        ...(payload !== undefined && typeof options.body === 'object' ? { 'Content-Type': 'application/json' } : {}),
+        ...options.headers,
+      };
       // Node frames a GET body only when told how: a length, or chunks.
-      if (payload !== undefined) headers[options.chunked ? 'Transfer-Encoding' : 'Content-Length'] = options.chunked ? 'chunked' : String(Buffer.byteLength(payload));
+      if (payload !== undefined)
+        headers[options.chunked ? 'Transfer-Encoding' : 'Content-Length'] = options.chunked
+          ? 'chunked'
+          : String(Buffer.byteLength(payload));
       const req = httpsRequest(
         {
           host: '127.0.0.1',
@@ -50,7 +62,12 @@ export function proxyClient(nginx: { readonly port: number; readonly certificate
           res.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
             const json = /^application\/([a-z.+-]*\+)?json/.test(res.headers['content-type'] ?? '');
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body: json ? JSON.parse(text) : undefined });
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              text,
+              body: json ? JSON.parse(text) : undefined,
+            });
           });
         },
       );

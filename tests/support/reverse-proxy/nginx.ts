@@ -29,7 +29,9 @@ export interface Nginx {
  */
 export async function startNginx(upstream: string): Promise<Nginx> {
   if (!existsSync(NGINX)) {
-    throw new Error(`The reverse-proxy test needs nginx at ${NGINX}: run 'bash scripts/ensure-nginx.sh' as root, install Debian's 'nginx' package, or set NGINX_PATH.`);
+    throw new Error(
+      `The reverse-proxy test needs nginx at ${NGINX}: run 'bash scripts/ensure-nginx.sh' as root, install Debian's 'nginx' package, or set NGINX_PATH.`,
+    );
   }
   const dir = await mkdtemp(join(tmpdir(), 'tns-nginx-'));
   // Run by root, nginx's workers drop to an unprivileged user that must reach the temp paths here.
@@ -41,7 +43,8 @@ export async function startNginx(upstream: string): Promise<Nginx> {
       const port = await freeLoopbackPort();
       const started = await tryStart(dir, port, upstream);
       if (started.process) return running(dir, port, certificate, started.process);
-      if (!/Address already in use/.test(started.output) || attempt === 5) throw new Error(`nginx did not start:\n${started.output}`);
+      if (!/Address already in use/.test(started.output) || attempt === 5)
+        throw new Error(`nginx did not start:\n${started.output}`);
     }
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
@@ -58,7 +61,11 @@ export function renderTemplate(template: string, values: Readonly<Record<string,
   });
 }
 
-async function tryStart(dir: string, port: number, upstream: string): Promise<{ process?: ChildProcess; output: string }> {
+async function tryStart(
+  dir: string,
+  port: number,
+  upstream: string,
+): Promise<{ process?: ChildProcess; output: string }> {
   const site = renderTemplate(await readFile(NGINX_TEMPLATE, 'utf8'), {
     TNS_LISTEN: `127.0.0.1:${port}`,
     TNS_SERVER_NAME: 'localhost',
@@ -77,15 +84,21 @@ async function tryStart(dir: string, port: number, upstream: string): Promise<{ 
       'worker_processes 1;',
       'events { worker_connections 256; }',
       'http {',
-      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `  ${kind}_temp_path ${join(dir, `${kind}_temp`)};`),
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+        (kind) => `  ${kind}_temp_path ${join(dir, `${kind}_temp`)};`,
+      ),
       `  include ${join(dir, 'time-navigation-service.conf')};`,
       '}',
       '',
     ].join('\n'),
   );
-  const child = spawn(NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', 'daemon off;'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    NGINX,
+    ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log'), '-g', 'daemon off;'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -107,7 +120,10 @@ function running(dir: string, port: number, certificate: string, child: ChildPro
     certificate,
     async accessLog() {
       const text = await readFile(join(dir, 'access.log'), 'utf8').catch(() => '');
-      return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line));
+      return text
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line));
     },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
@@ -127,11 +143,27 @@ async function selfSignedCertificate(dir: string): Promise<string> {
   const certificate = join(dir, 'certificate.pem');
   const openssl = promisify(execFile);
   await openssl('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2',
-    '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    '-keyout', join(dir, 'key.pem'), '-out', certificate,
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    '-keyout',
+    join(dir, 'key.pem'),
+    '-out',
+    certificate,
   ]).catch((error: unknown) => {
-    throw new Error(`The reverse-proxy test makes its certificate with openssl: install Debian's 'openssl' package (${String(error)})`);
+    throw new Error(
+      `The reverse-proxy test makes its certificate with openssl: install Debian's 'openssl' package (${String(error)})`,
+    );
   });
   return readFile(certificate, 'utf8');
 }
@@ -155,13 +187,15 @@ export function freeLoopbackPort(): Promise<number> {
 async function listening(dir: string, port: number, ms: number): Promise<string> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
-    const open = existsSync(join(dir, 'nginx.pid')) && await new Promise<boolean>((resolve) => {
-      const socket = createConnection({ host: '127.0.0.1', port }, () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
+    const open =
+      existsSync(join(dir, 'nginx.pid')) &&
+      (await new Promise<boolean>((resolve) => {
+        const socket = createConnection({ host: '127.0.0.1', port }, () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.once('error', () => resolve(false));
+      }));
     if (open) return 'listening';
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -32,7 +32,9 @@ describe('Clock', () => {
     let clock = Clock.startingAt(start);
     for (let n = 1; n <= 20; n += 1) clock = clock.shiftBy(MINUTE, new Date(start.getTime() + n * 700));
     // 20 shifts of a minute plus the 14 s of wall time they were spread over.
-    expect(clock.currentTime(new Date(start.getTime() + 14_000))).toEqual(new Date(start.getTime() + 20 * MINUTE + 14_000));
+    expect(clock.currentTime(new Date(start.getTime() + 14_000))).toEqual(
+      new Date(start.getTime() + 20 * MINUTE + 14_000),
+    );
   });
 
   describe('setTo', () => {
@@ -136,7 +138,9 @@ describe('Clock', () => {
   });
 
   it('stays paused when shifted while paused, at the shifted reading', () => {
-    const shifted = Clock.startingAt(start).pause(later(10)).shiftBy(-60 * MINUTE, later(20));
+    const shifted = Clock.startingAt(start)
+      .pause(later(10))
+      .shiftBy(-60 * MINUTE, later(20));
     expect(shifted.paused).toBe(true);
     expect(shifted.currentTime(later(90))).toEqual(later(-50));
     expect(shifted.resume(later(100)).currentTime(later(101))).toEqual(later(-49));

@@ -72,7 +72,11 @@ describe('formatDateTime', () => {
   });
 
   it('writes every instant as toISOString does, cut to whole seconds', () => {
-    const anyInstant = fc.date({ min: new Date('-009999-01-01T00:00:00Z'), max: new Date('+019999-12-31T23:59:59.999Z'), noInvalidDate: true });
+    const anyInstant = fc.date({
+      min: new Date('-009999-01-01T00:00:00Z'),
+      max: new Date('+019999-12-31T23:59:59.999Z'),
+      noInvalidDate: true,
+    });
     fc.assert(
       fc.property(anyInstant, (instant) => {
         expect(formatDateTime(instant)).toBe(`${instant.toISOString().slice(0, -5)}Z`);

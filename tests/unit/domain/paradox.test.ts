@@ -17,17 +17,26 @@ describe('assessStability', () => {
     });
 
     it('finds distinct events at distinct times stable', () => {
-      const verdict = changesOnly([event('Eagle lands', '1969-07-20T20:17:40Z'), event('First step', '1969-07-21T02:56:15Z')]);
+      const verdict = changesOnly([
+        event('Eagle lands', '1969-07-20T20:17:40Z'),
+        event('First step', '1969-07-21T02:56:15Z'),
+      ]);
       expect(verdict).toEqual({ stable: true, reasons: [] });
     });
 
     it('finds the same event proposed twice at the same time stable', () => {
-      const verdict = changesOnly([event('Eagle lands', '1969-07-20T20:17:40Z'), event('Eagle lands', '1969-07-20T20:17:40Z')]);
+      const verdict = changesOnly([
+        event('Eagle lands', '1969-07-20T20:17:40Z'),
+        event('Eagle lands', '1969-07-20T20:17:40Z'),
+      ]);
       expect(verdict).toEqual({ stable: true, reasons: [] });
     });
 
     it('finds the same event at two times unstable, naming the event and both times in order', () => {
-      const verdict = changesOnly([event('Eagle lands', '1969-07-20T21:00:00Z'), event('Eagle lands', '1969-07-20T20:17:40Z')]);
+      const verdict = changesOnly([
+        event('Eagle lands', '1969-07-20T21:00:00Z'),
+        event('Eagle lands', '1969-07-20T20:17:40Z'),
+      ]);
       expect(verdict.stable).toBe(false);
       expect(verdict.reasons).toEqual([
         {
@@ -41,7 +50,10 @@ describe('assessStability', () => {
     });
 
     it('compares event names ignoring case and surrounding or repeated white space', () => {
-      const verdict = changesOnly([event('  Eagle   lands ', '1969-07-20T20:17:40Z'), event('EAGLE LANDS', '1969-07-20T21:00:00Z')]);
+      const verdict = changesOnly([
+        event('  Eagle   lands ', '1969-07-20T20:17:40Z'),
+        event('EAGLE LANDS', '1969-07-20T21:00:00Z'),
+      ]);
       expect(verdict.stable).toBe(false);
       expect(verdict.reasons).toHaveLength(1);
       expect(timesOf(verdict.reasons[0])).toEqual([new Date('1969-07-20T20:17:40Z'), new Date('1969-07-20T21:00:00Z')]);
@@ -69,7 +81,11 @@ describe('assessStability', () => {
     });
 
     it('is not made stable by item changes either', () => {
-      const verdict = changesOnly([event('Eagle lands', '1969-07-20T20:17:40Z'), item('itm_1'), event('Eagle lands', '1969-07-20T21:00:00Z')]);
+      const verdict = changesOnly([
+        event('Eagle lands', '1969-07-20T20:17:40Z'),
+        item('itm_1'),
+        event('Eagle lands', '1969-07-20T21:00:00Z'),
+      ]);
       expect(verdict.stable).toBe(false);
     });
   });
@@ -100,8 +116,13 @@ describe('assessStability', () => {
     });
 
     it('compares the proposed name with the recorded one by textKey', () => {
-      const verdict = assessStability({ changes: [event('  eagle\tLANDS ', '1969-07-20T21:00:00Z')], events: [landing] });
-      expect(verdict.reasons).toMatchObject([{ code: 'event_at_two_times', event: 'eagle\tLANDS', eventIds: ['evt_7'] }]);
+      const verdict = assessStability({
+        changes: [event('  eagle\tLANDS ', '1969-07-20T21:00:00Z')],
+        events: [landing],
+      });
+      expect(verdict.reasons).toMatchObject([
+        { code: 'event_at_two_times', event: 'eagle\tLANDS', eventIds: ['evt_7'] },
+      ]);
     });
 
     it('finds a proposed time equal to the recorded time stable', () => {
@@ -113,7 +134,9 @@ describe('assessStability', () => {
 
     it('ignores recorded events of other names', () => {
       const other = anEvent({ id: 'evt_8', description: 'First step', subjectId: null });
-      expect(assessStability({ changes: [event('Eagle lands', '1969-07-20T20:17:40Z')], events: [other] }).stable).toBe(true);
+      expect(assessStability({ changes: [event('Eagle lands', '1969-07-20T20:17:40Z')], events: [other] }).stable).toBe(
+        true,
+      );
     });
 
     it('compares with the time the recorded event has now, after a manipulation', () => {
@@ -161,7 +184,9 @@ describe('assessStability', () => {
 
     it.each(dependents)('applies to a displaced %s event', (kind, subjectId) => {
       const displaced = anEvent({ kind, subjectId, time: movedTo, revision: 1 });
-      expect(assessStability({ changes: [], events: [displaced] }).reasons).toMatchObject([{ code: 'event_displaced', dependentId: subjectId }]);
+      expect(assessStability({ changes: [], events: [displaced] }).reasons).toMatchObject([
+        { code: 'event_displaced', dependentId: subjectId },
+      ]);
     });
 
     it('lets an event without a dependent (a manipulation record) move freely', () => {
@@ -188,7 +213,13 @@ describe('assessStability', () => {
 
   describe('order of reasons', () => {
     const displaced = (id: string, originalTime: string) =>
-      anEvent({ id, subjectId: `itm_${id}`, originalTime: new Date(originalTime), time: new Date('1970-01-01T00:00:00Z'), revision: 1 });
+      anEvent({
+        id,
+        subjectId: `itm_${id}`,
+        originalTime: new Date(originalTime),
+        time: new Date('1970-01-01T00:00:00Z'),
+        revision: 1,
+      });
     const early = displaced('evt_b', '1969-07-20T20:00:00Z');
     const lateB = displaced('evt_b2', '1969-07-20T23:00:00Z');
     const lateA = displaced('evt_a2', '1969-07-20T23:00:00Z');
@@ -201,7 +232,13 @@ describe('assessStability', () => {
 
     it('puts conflicting proposals first (in the order first proposed), then displaced events by original time and id', () => {
       const verdict = assessStability({ changes, events: [lateB, early, lateA] });
-      expect(verdict.reasons.map((reason) => [reason.code, reason.event, reason.code === 'event_displaced' ? reason.eventId : null])).toEqual([
+      expect(
+        verdict.reasons.map((reason) => [
+          reason.code,
+          reason.event,
+          reason.code === 'event_displaced' ? reason.eventId : null,
+        ]),
+      ).toEqual([
         ['event_at_two_times', 'First step', null],
         ['event_at_two_times', 'Eagle lands', null],
         ['event_displaced', early.description, 'evt_b'],
@@ -217,17 +254,45 @@ describe('assessStability', () => {
     });
 
     it('lists the recorded event ids of a conflict sorted, whatever the order found', () => {
-      const first = anEvent({ id: 'evt_2', description: 'Eagle lands', time: new Date('1969-07-20T20:17:40Z'), originalTime: new Date('1969-07-20T20:17:40Z') });
-      const second = anEvent({ id: 'evt_10', description: 'eagle lands', time: new Date('1969-07-20T20:30:00Z'), originalTime: new Date('1969-07-20T20:30:00Z') });
-      const verdict = assessStability({ changes: [event('Eagle lands', '1969-07-20T21:00:00Z')], events: [first, second] });
+      const first = anEvent({
+        id: 'evt_2',
+        description: 'Eagle lands',
+        time: new Date('1969-07-20T20:17:40Z'),
+        originalTime: new Date('1969-07-20T20:17:40Z'),
+      });
+      const second = anEvent({
+        id: 'evt_10',
+        description: 'eagle lands',
+        time: new Date('1969-07-20T20:30:00Z'),
+        originalTime: new Date('1969-07-20T20:30:00Z'),
+      });
+      const verdict = assessStability({
+        changes: [event('Eagle lands', '1969-07-20T21:00:00Z')],
+        events: [first, second],
+      });
       expect(verdict.reasons).toMatchObject([{ code: 'event_at_two_times', eventIds: ['evt_10', 'evt_2'] }]);
-      expect(assessStability({ changes: [event('Eagle lands', '1969-07-20T21:00:00Z')], events: [second, first] })).toEqual(verdict);
+      expect(
+        assessStability({ changes: [event('Eagle lands', '1969-07-20T21:00:00Z')], events: [second, first] }),
+      ).toEqual(verdict);
     });
 
     it('agrees with history when a name the service recorded twice is proposed at one of its times', () => {
-      const first = anEvent({ id: 'evt_1', description: 'Traveller arrives at Moon', time: new Date('1969-07-20T20:17:40Z'), originalTime: new Date('1969-07-20T20:17:40Z') });
-      const again = anEvent({ id: 'evt_2', description: 'Traveller arrives at Moon', time: new Date('1969-07-20T20:18:40Z'), originalTime: new Date('1969-07-20T20:18:40Z') });
-      const verdict = assessStability({ changes: [event('Traveller arrives at Moon', '1969-07-20T20:17:40Z')], events: [first, again] });
+      const first = anEvent({
+        id: 'evt_1',
+        description: 'Traveller arrives at Moon',
+        time: new Date('1969-07-20T20:17:40Z'),
+        originalTime: new Date('1969-07-20T20:17:40Z'),
+      });
+      const again = anEvent({
+        id: 'evt_2',
+        description: 'Traveller arrives at Moon',
+        time: new Date('1969-07-20T20:18:40Z'),
+        originalTime: new Date('1969-07-20T20:18:40Z'),
+      });
+      const verdict = assessStability({
+        changes: [event('Traveller arrives at Moon', '1969-07-20T20:17:40Z')],
+        events: [first, again],
+      });
       expect(verdict).toEqual({ stable: true, reasons: [] });
     });
   });

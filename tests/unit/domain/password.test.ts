@@ -5,17 +5,26 @@ const listed = new Set(['password', '12345678', 'trustno1']);
 const common = { includes: (password: string) => listed.has(password) };
 
 describe('checkNewPassword', () => {
-  it.each(['        ', '\t\t\t\t\t\t\t\t', '\u00a0\u2003\u3000 \u00a0\u2003\u3000 '])('refuses white space alone (%j) as password_blank', (password) => {
-    expect(() => checkNewPassword(password, common)).toThrow(BlankPassword);
-  });
+  it.each(['        ', '\t\t\t\t\t\t\t\t', '\u00a0\u2003\u3000 \u00a0\u2003\u3000 '])(
+    'refuses white space alone (%j) as password_blank',
+    (password) => {
+      expect(() => checkNewPassword(password, common)).toThrow(BlankPassword);
+    },
+  );
 
-  it.each(['password', '12345678', 'PassWord', 'TRUSTNO1', '  password  '])('refuses %j, a listed password in any case or padding, as password_too_common', (password) => {
-    expect(() => checkNewPassword(password, common)).toThrow(CommonPassword);
-  });
+  it.each(['password', '12345678', 'PassWord', 'TRUSTNO1', '  password  '])(
+    'refuses %j, a listed password in any case or padding, as password_too_common',
+    (password) => {
+      expect(() => checkNewPassword(password, common)).toThrow(CommonPassword);
+    },
+  );
 
-  it.each(['correct horse battery', 'password1234', ' 12345678 9'])('accepts %j, which is not on the list', (password) => {
-    expect(() => checkNewPassword(password, common)).not.toThrow();
-  });
+  it.each(['correct horse battery', 'password1234', ' 12345678 9'])(
+    'accepts %j, which is not on the list',
+    (password) => {
+      expect(() => checkNewPassword(password, common)).not.toThrow();
+    },
+  );
 
   it('gives each refusal its own stable code', () => {
     expect([new BlankPassword().code, new CommonPassword().code]).toEqual(['password_blank', 'password_too_common']);

@@ -72,7 +72,12 @@ describe('Timeline', () => {
     const primary = thePrimaryTimeline(createdAt);
 
     it('is open, with no destination, no window and no deadline', () => {
-      expect(primary).toMatchObject({ id: PRIMARY_TIMELINE_ID, status: 'open', destinationTime: null, windowMinutes: null });
+      expect(primary).toMatchObject({
+        id: PRIMARY_TIMELINE_ID,
+        status: 'open',
+        destinationTime: null,
+        windowMinutes: null,
+      });
       expect(primary.isPrimary).toBe(true);
       expect(primary.deadline).toBeNull();
     });

@@ -73,7 +73,9 @@ describe('Traveller', () => {
 
     it('refuses a timeline whose window has passed with TimelineWindowExpired', () => {
       const traveller = aTravellerAtHome(created);
-      expect(() => travel(traveller, toTimeline(moonLanding), { now: minutesLater(13) })).toThrow(TimelineWindowExpired);
+      expect(() => travel(traveller, toTimeline(moonLanding), { now: minutesLater(13) })).toThrow(
+        TimelineWindowExpired,
+      );
     });
 
     it('refuses a timeline stored as expired with TimelineWindowExpired', () => {
@@ -194,15 +196,21 @@ describe('Traveller', () => {
       const fromEarlierTrip = anItem({ id: 'itm_old', timelineId: 'tml_0' });
       const fromHere = anItem({ id: 'itm_here' });
       expect(() =>
-        travel(away, toHomeAnchor, { journeyTimeline: journey, carrying: [fromHome, fromHere, fromEarlierTrip], now: minutesLater(5) }),
-      ).toThrow(expect.objectContaining({ code: 'items_not_on_journey', details: { item_ids: ['itm_home', 'itm_old'] } }));
+        travel(away, toHomeAnchor, {
+          journeyTimeline: journey,
+          carrying: [fromHome, fromHere, fromEarlierTrip],
+          now: minutesLater(5),
+        }),
+      ).toThrow(
+        expect.objectContaining({ code: 'items_not_on_journey', details: { item_ids: ['itm_home', 'itm_old'] } }),
+      );
     });
 
     it('refuses to carry items when there is no journey to come home from', () => {
       const atHome = anItem({ id: 'itm_home', timelineId: 'primary' });
-      expect(() => travel(aTravellerAtHome(created), toHomeAnchor, { carrying: [atHome], now: minutesLater(5) })).toThrow(
-        ItemsNotOnJourney,
-      );
+      expect(() =>
+        travel(aTravellerAtHome(created), toHomeAnchor, { carrying: [atHome], now: minutesLater(5) }),
+      ).toThrow(ItemsNotOnJourney);
     });
 
     it("arrives at the anchor's location, or home when travelling to 'primary'", () => {
@@ -223,9 +231,9 @@ describe('Traveller', () => {
   it("takes the timeline's name as its location on arrival, and refuses to take items along", () => {
     const outcome = travel(aTravellerAtHome(created), toTimeline(moonLanding));
     expect(outcome.traveller.location).toBe(moonLanding.name);
-    expect(() => travel(aTravellerAtHome(created), toTimeline(moonLanding), { carrying: [anItem({ timelineId: 'primary' })] })).toThrow(
-      ItemsNotOnJourney,
-    );
+    expect(() =>
+      travel(aTravellerAtHome(created), toTimeline(moonLanding), { carrying: [anItem({ timelineId: 'primary' })] }),
+    ).toThrow(ItemsNotOnJourney);
   });
 
   it('keeps a paused clock paused across a travel, at the arrival time', () => {
@@ -245,35 +253,62 @@ describe('Traveller', () => {
     const moment = new Date('1969-07-21T02:56:15Z');
 
     it('at home sets the time and place, staying on primary', () => {
-      const moved = aTravellerAtHome(created).moveWithin({ time: moment, location: 'Houston', currentTimeline: primary, now: minutesLater(1) });
+      const moved = aTravellerAtHome(created).moveWithin({
+        time: moment,
+        location: 'Houston',
+        currentTimeline: primary,
+        now: minutesLater(1),
+      });
       expect(moved).toMatchObject({ timelineId: 'primary', location: 'Houston', journeyTravelId: null });
       expect(moved.currentTime(minutesLater(2))).toEqual(new Date(moment.getTime() + 60_000));
     });
 
     it('while away stays on the same journey, within its window', () => {
       const away = aTravellerAwayOn('tml_1', { journeyTravelId: 'trv_1' });
-      const moved = away.moveWithin({ time: moment, location: 'Tranquility Base', currentTimeline: moonLanding.withStatus('active'), now: minutesLater(12) });
+      const moved = away.moveWithin({
+        time: moment,
+        location: 'Tranquility Base',
+        currentTimeline: moonLanding.withStatus('active'),
+        now: minutesLater(12),
+      });
       expect(moved).toMatchObject({ timelineId: 'tml_1', location: 'Tranquility Base', journeyTravelId: 'trv_1' });
     });
 
     it('while away refuses once the window has closed, with TimelineWindowExpired', () => {
       const away = aTravellerAwayOn('tml_1', { journeyTravelId: 'trv_1' });
       expect(() =>
-        away.moveWithin({ time: moment, location: 'Tranquility Base', currentTimeline: moonLanding.withStatus('active'), now: minutesLater(13) }),
+        away.moveWithin({
+          time: moment,
+          location: 'Tranquility Base',
+          currentTimeline: moonLanding.withStatus('active'),
+          now: minutesLater(13),
+        }),
       ).toThrow(expect.objectContaining({ code: 'timeline_window_expired', details: { timeline_id: 'tml_1' } }));
     });
 
     it('keeps a paused clock paused at the new time', () => {
       const paused = aTravellerAtHome(created).pause(created);
-      const moved = paused.moveWithin({ time: moment, location: 'Houston', currentTimeline: primary, now: minutesLater(1) });
+      const moved = paused.moveWithin({
+        time: moment,
+        location: 'Houston',
+        currentTimeline: primary,
+        now: minutesLater(1),
+      });
       expect(moved.clock.paused).toBe(true);
       expect(moved.currentTime(minutesLater(30))).toEqual(moment);
     });
   });
 
   it('pauses, shifts and resumes its clock without moving anywhere', () => {
-    const away = aTravellerAwayOn('tml_1', { journeyTravelId: 'trv_1', clockReading: '1969-07-20T20:17:40Z', now: created });
-    const after = away.pause(minutesLater(1)).shiftBy(60 * 60_000, minutesLater(2)).resume(minutesLater(10));
+    const away = aTravellerAwayOn('tml_1', {
+      journeyTravelId: 'trv_1',
+      clockReading: '1969-07-20T20:17:40Z',
+      now: created,
+    });
+    const after = away
+      .pause(minutesLater(1))
+      .shiftBy(60 * 60_000, minutesLater(2))
+      .resume(minutesLater(10));
     expect(after).toMatchObject({ timelineId: 'tml_1', location: away.location, journeyTravelId: 'trv_1' });
     expect(after.currentTime(minutesLater(10))).toEqual(new Date('1969-07-20T21:18:40Z'));
   });

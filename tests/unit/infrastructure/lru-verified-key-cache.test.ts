@@ -2,7 +2,14 @@ import type { VerifiedKey } from '../../../src/core/ports/verified-key-cache';
 import { LruVerifiedKeyCache } from '../../../src/infrastructure/api-key-cache/lru-verified-key-cache';
 
 function aKey(n: number): VerifiedKey {
-  return { id: `key_${n}`, accountId: 'acc_1', digest: `digest-${n}`, revokedAt: null, expiresAt: null, lastUsedAt: null };
+  return {
+    id: `key_${n}`,
+    accountId: 'acc_1',
+    digest: `digest-${n}`,
+    revokedAt: null,
+    expiresAt: null,
+    lastUsedAt: null,
+  };
 }
 
 function remember(cache: LruVerifiedKeyCache, ...keys: VerifiedKey[]): void {

@@ -13,7 +13,11 @@ function printed(instant: Date, micros: number): string {
 
 describe('parseUtcTimestamp', () => {
   it("reads every instant of years 0001-9999 as node-postgres' general parser does", () => {
-    const instants = fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true });
+    const instants = fc.date({
+      min: new Date('0001-01-01T00:00:00Z'),
+      max: new Date('9999-12-31T23:59:59.999Z'),
+      noInvalidDate: true,
+    });
     fc.assert(
       fc.property(instants, fc.integer({ min: 0, max: 999 }), (instant, micros) => {
         const text = printed(instant, micros);
@@ -24,7 +28,13 @@ describe('parseUtcTimestamp', () => {
   });
 
   it('hands what a UTC session prints otherwise to the general parser', () => {
-    for (const text of ['10000-01-01 00:00:00+00', '0044-03-15 12:00:00+00 BC', 'infinity', '-infinity', '2030-01-01 12:00:00+05:45']) {
+    for (const text of [
+      '10000-01-01 00:00:00+00',
+      '0044-03-15 12:00:00+00 BC',
+      'infinity',
+      '-infinity',
+      '2030-01-01 12:00:00+05:45',
+    ]) {
       expect(parseUtcTimestamp(text)).toEqual(general(text));
     }
   });

@@ -30,7 +30,12 @@ describe('BackendFrames', () => {
   };
 
   it.each([1, 2, 7, 100])('tells an answer ending in ReadyForQuery idle, in pieces of %i bytes', (size) => {
-    const answer = Buffer.concat([typed('2', []), typed('D', [0, 1, 0, 0, 0, 1, 0x5a]), typed('C', 'SELECT 1\0'), typed('Z', 'I')]);
+    const answer = Buffer.concat([
+      typed('2', []),
+      typed('D', [0, 1, 0, 0, 0, 1, 0x5a]),
+      typed('C', 'SELECT 1\0'),
+      typed('Z', 'I'),
+    ]);
     expect(idleAfter(answer, size)).toBe(true);
   });
 

@@ -75,12 +75,19 @@ describe('in-memory repositories', () => {
   });
 
   it('find, of several same items, the earliest registered', async () => {
-    const found = { timelineId: 'tml_1', description: 'A moon rock', location: 'Sea of Tranquility', foundAt: new Date('1969-07-20T21:00:00Z') };
+    const found = {
+      timelineId: 'tml_1',
+      description: 'A moon rock',
+      location: 'Sea of Tranquility',
+      foundAt: new Date('1969-07-20T21:00:00Z'),
+    };
     const repos = new InMemoryDatabase().repositories();
     await repos.items.add(anItem({ id: 'itm_2', ...found, registeredAt: new Date('2030-01-01T12:06:00Z') }));
     await repos.items.add(anItem({ id: 'itm_1', ...found, registeredAt: new Date('2030-01-01T12:05:00Z') }));
 
-    expect((await repos.items.findSame('acc_1', { ...found, foundAt: new Date(found.foundAt.getTime()) }))?.id).toBe('itm_1');
+    expect((await repos.items.findSame('acc_1', { ...found, foundAt: new Date(found.foundAt.getTime()) }))?.id).toBe(
+      'itm_1',
+    );
   });
 });
 

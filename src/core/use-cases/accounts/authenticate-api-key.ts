@@ -1,4 +1,10 @@
-import { isActiveApiKey, isLastUseDue, isWellFormedApiKey, LAST_USE_RESOLUTION_MS, type ApiKey } from '../../domain/account';
+import {
+  isActiveApiKey,
+  isLastUseDue,
+  isWellFormedApiKey,
+  LAST_USE_RESOLUTION_MS,
+  type ApiKey,
+} from '../../domain/account';
 import { InvalidApiKey } from '../../domain/errors';
 import type { CredentialHasher } from '../../ports/credential-hasher';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';

@@ -36,14 +36,19 @@ export class CreateAnchor {
         createdAt: now,
       };
       await repos.anchors.add(anchor);
-      await recordEventIn(repos, this.ids, { accountId: input.accountId, now }, {
-        timelineId: anchor.timelineId,
-        kind: 'anchor_set',
-        time: anchor.timestamp,
-        description: `Anchor set: ${anchor.description}`,
-        location: anchor.location,
-        subjectId: anchor.id,
-      });
+      await recordEventIn(
+        repos,
+        this.ids,
+        { accountId: input.accountId, now },
+        {
+          timelineId: anchor.timelineId,
+          kind: 'anchor_set',
+          time: anchor.timestamp,
+          description: `Anchor set: ${anchor.description}`,
+          location: anchor.location,
+          subjectId: anchor.id,
+        },
+      );
       return anchor;
     });
   }

@@ -49,14 +49,19 @@ export class ManipulateEvent {
       await repos.events.save(event);
       await repos.events.addManipulation(manipulation);
       // The manipulation is itself something that happened on the timeline.
-      await recordEventIn(repos, this.ids, { accountId: input.accountId, now }, {
-        timelineId: event.timelineId,
-        kind: 'manipulation',
-        time: event.time,
-        description: `Manipulation of '${shortened(original.description)}': ${input.action}`,
-        location: event.location,
-        subjectId: null,
-      });
+      await recordEventIn(
+        repos,
+        this.ids,
+        { accountId: input.accountId, now },
+        {
+          timelineId: event.timelineId,
+          kind: 'manipulation',
+          time: event.time,
+          description: `Manipulation of '${shortened(original.description)}': ${input.action}`,
+          location: event.location,
+          subjectId: null,
+        },
+      );
       return { event, manipulation, history: [...earlier, manipulation] };
     });
   }

@@ -22,7 +22,10 @@ export function recordEventIn(
 }
 
 /** The arrival of a travel, whichever family moved the traveller. */
-export function arrivalEvent(travel: { readonly id: string; readonly toTimelineId: string; readonly arrivalTime: Date }, location: string): NewEvent {
+export function arrivalEvent(
+  travel: { readonly id: string; readonly toTimelineId: string; readonly arrivalTime: Date },
+  location: string,
+): NewEvent {
   return {
     timelineId: travel.toTimelineId,
     kind: 'arrival',

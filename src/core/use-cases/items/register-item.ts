@@ -42,16 +42,27 @@ export class RegisterItem {
       const same = input.reuseSame ? await repos.items.findSame(input.accountId, found) : null;
       if (same) return { item: same, registered: false };
 
-      const item: Item = { ...found, accountId: input.accountId, id: this.ids.newId('itm'), registeredAt: now, carriedHomeBy: null };
+      const item: Item = {
+        ...found,
+        accountId: input.accountId,
+        id: this.ids.newId('itm'),
+        registeredAt: now,
+        carriedHomeBy: null,
+      };
       await repos.items.add(item);
-      await recordEventIn(repos, this.ids, { accountId: input.accountId, now }, {
-        timelineId: item.timelineId,
-        kind: 'item_retrieved',
-        time: item.foundAt,
-        description: `Item retrieved: ${item.description}`,
-        location: item.location,
-        subjectId: item.id,
-      });
+      await recordEventIn(
+        repos,
+        this.ids,
+        { accountId: input.accountId, now },
+        {
+          timelineId: item.timelineId,
+          kind: 'item_retrieved',
+          time: item.foundAt,
+          description: `Item retrieved: ${item.description}`,
+          location: item.location,
+          subjectId: item.id,
+        },
+      );
       return { item, registered: true };
     });
   }

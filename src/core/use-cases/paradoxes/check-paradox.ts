@@ -56,7 +56,11 @@ export class CheckParadox {
   }
 
   /** Spec rule 3: a check cannot be meaningful for an item that does not exist yet. */
-  private async requireItems(repos: Repositories, accountId: string, changes: readonly ProposedChange[]): Promise<void> {
+  private async requireItems(
+    repos: Repositories,
+    accountId: string,
+    changes: readonly ProposedChange[],
+  ): Promise<void> {
     const itemIds = [...new Set(changes.flatMap((change) => (change.kind === 'item' ? [change.itemId] : [])))];
     if (itemIds.length === 0) return;
     const known = new Set((await repos.items.findManyForAccount(accountId, itemIds)).map((item) => item.id));

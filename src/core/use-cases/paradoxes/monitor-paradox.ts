@@ -41,7 +41,11 @@ export class MonitorParadox {
       // First: it refuses a timeline the account does not have.
       const report = await this.checks.checkIn(repos, { accountId, timelineId, range });
       // One extra row tells whether another page follows without a count query.
-      const rows = await repos.events.listInRange(accountId, timelineId, { range, after: input.after ?? null, limit: limit + 1 });
+      const rows = await repos.events.listInRange(accountId, timelineId, {
+        range,
+        after: input.after ?? null,
+        limit: limit + 1,
+      });
       return { stable: report.stable, reasons: report.reasons, manipulated: report.events, ...cutPage(rows, limit) };
     });
   }

@@ -42,7 +42,8 @@ export class CountRequest {
 
   async execute(input: { readonly key: string; readonly policy: RateLimitPolicy }): Promise<RateLimitDecision> {
     const { key, policy } = input;
-    if (policy.windowSeconds > MAX_WINDOW_SECONDS) throw new RangeError(`rate-limit windows are at most ${MAX_WINDOW_SECONDS} s`);
+    if (policy.windowSeconds > MAX_WINDOW_SECONDS)
+      throw new RangeError(`rate-limit windows are at most ${MAX_WINDOW_SECONDS} s`);
     const now = this.clock.now();
     const window = fixedWindow(now, policy.windowSeconds);
     await this.sweep(now);

@@ -54,9 +54,13 @@ export class LogIn {
     );
     // Locked: refuse without spending a password verification (the answer is the same as for a
     // wrong password, and an unknown email locks just the same, so nothing is revealed).
-    if (!mayEvaluate(byEmail, EMAIL_THROTTLE, now) || !mayEvaluate(byAddress, ADDRESS_THROTTLE, now)) throw new InvalidCredentials();
+    if (!mayEvaluate(byEmail, EMAIL_THROTTLE, now) || !mayEvaluate(byAddress, ADDRESS_THROTTLE, now))
+      throw new InvalidCredentials();
 
-    const passwordMatches = await this.hasher.verifyPassword(input.password, account?.passwordHash ?? (await this.dummy()));
+    const passwordMatches = await this.hasher.verifyPassword(
+      input.password,
+      account?.passwordHash ?? (await this.dummy()),
+    );
     if (!account || !passwordMatches) throw new InvalidCredentials();
 
     return this.transactions.exclusive(account.id, async (repos) => {
@@ -65,7 +69,11 @@ export class LogIn {
       await repos.loginThrottles.clear(emailKey);
       await repos.loginThrottles.forgiveAttempt(addressKey);
       // Sessions that ended unseen are cleared here, revoking their console keys.
-      const ended = await repos.sessions.listEndedForAccount(account.id, new Date(now.getTime() - SESSION_IDLE_MS), now);
+      const ended = await repos.sessions.listEndedForAccount(
+        account.id,
+        new Date(now.getTime() - SESSION_IDLE_MS),
+        now,
+      );
       for (const session of ended) await endSession(repos, session, now);
       return openSession(repos, { ids: this.ids, hasher: this.hasher }, account.id, now);
     });

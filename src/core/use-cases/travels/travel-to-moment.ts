@@ -25,7 +25,12 @@ export class TravelToMoment {
       const now = this.clock.now();
       const traveller = await repos.travellers.getForAccount(input.accountId);
       const timeline = await currentTimelineOf(repos, traveller);
-      const moved = traveller.moveWithin({ time: input.destinationTime, location: input.location, currentTimeline: timeline, now });
+      const moved = traveller.moveWithin({
+        time: input.destinationTime,
+        location: input.location,
+        currentTimeline: timeline,
+        now,
+      });
       const travel: Travel = {
         accountId: input.accountId,
         id: this.ids.newId('trv'),

@@ -33,13 +33,12 @@ export class Travel {
   ) {}
 
   async execute(input: TravelInput): Promise<TravelResult> {
-    return exclusiveRecordingExpiry(this.transactions, this.clock, input.accountId, (repos) => this.travel(repos, input));
+    return exclusiveRecordingExpiry(this.transactions, this.clock, input.accountId, (repos) =>
+      this.travel(repos, input),
+    );
   }
 
-  private async travel(
-    repos: Repositories,
-    input: TravelInput,
-  ): Promise<TravelResult> {
+  private async travel(repos: Repositories, input: TravelInput): Promise<TravelResult> {
     const now = this.clock.now();
     const traveller = await repos.travellers.getForAccount(input.accountId);
     const destination = await this.resolveDestination(repos, input);
@@ -66,18 +65,27 @@ export class Travel {
     await repos.travellers.save(outcome.traveller);
     for (const timeline of outcome.timelines) await repos.timelines.save(timeline);
     for (const item of outcome.items) await repos.items.save(item);
-    await recordEventIn(repos, this.ids, { accountId: input.accountId, now }, arrivalEvent(travel, outcome.traveller.location));
+    await recordEventIn(
+      repos,
+      this.ids,
+      { accountId: input.accountId, now },
+      arrivalEvent(travel, outcome.traveller.location),
+    );
     return { travel, traveller: outcome.traveller };
   }
 
-  private async resolveDestination(repos: Repositories, { accountId, destination, only }: TravelInput): Promise<Destination> {
+  private async resolveDestination(
+    repos: Repositories,
+    { accountId, destination, only }: TravelInput,
+  ): Promise<Destination> {
     const timeline = only === 'anchor' ? null : await repos.timelines.findForAccount(accountId, destination);
     if (timeline) return { kind: 'timeline', timeline };
     const anchor = await repos.anchors.findForAccount(accountId, destination);
     const anchorTimeline: Timeline | null = anchor
       ? await repos.timelines.findForAccount(accountId, anchor.timelineId)
       : null;
-    if (!anchor || !anchorTimeline) throw only === 'anchor' ? new AnchorNotFound(destination) : new DestinationNotFound(destination);
+    if (!anchor || !anchorTimeline)
+      throw only === 'anchor' ? new AnchorNotFound(destination) : new DestinationNotFound(destination);
     return { kind: 'anchor', anchor, timeline: anchorTimeline };
   }
 

@@ -1,4 +1,9 @@
-import { IdempotencyClaimLost, IdempotencyStore, type Reservation, type StoredResponse } from '../../../core/ports/idempotency-store';
+import {
+  IdempotencyClaimLost,
+  IdempotencyStore,
+  type Reservation,
+  type StoredResponse,
+} from '../../../core/ports/idempotency-store';
 import type { WallClock } from '../../../core/ports/wall-clock';
 import { isRefusedByDatabase } from '../../database/prisma-client';
 import type { PrismaClient } from './generated/client';
@@ -38,13 +43,27 @@ export class PrismaIdempotencyStore extends IdempotencyStore {
     // A key released between the insert and the read leaves no row: try again, a few times at most.
     for (let attempt = 0; attempt < 3; attempt++) {
       // One statement claims a new key or an expired one; a live key is left as it is.
-      const claimed = await this.sql.query<{ key: string }>(CLAIM, [accountId, key, requestDigest, now, expiredBefore, abandonedBefore]);
+      const claimed = await this.sql.query<{ key: string }>(CLAIM, [
+        accountId,
+        key,
+        requestDigest,
+        now,
+        expiredBefore,
+        abandonedBefore,
+      ]);
       if (claimed.length > 0) return { outcome: 'reserved' };
       const [row] = await this.sql.query<KeyRow>(READ_KEY, [accountId, key]);
       if (!row) continue;
       if (row.requestDigest !== requestDigest) return { outcome: 'reused' };
-      if (row.responseStatus === null) return { outcome: 'in_progress', retryAfterMs: row.createdAt.getTime() + ABANDONED_RESERVATION_MS - now.getTime() };
-      return { outcome: 'replay', response: { status: row.responseStatus, body: row.responseBody, headers: stringRecord(row.responseHeaders) } };
+      if (row.responseStatus === null)
+        return {
+          outcome: 'in_progress',
+          retryAfterMs: row.createdAt.getTime() + ABANDONED_RESERVATION_MS - now.getTime(),
+        };
+      return {
+        outcome: 'replay',
+        response: { status: row.responseStatus, body: row.responseBody, headers: stringRecord(row.responseHeaders) },
+      };
     }
     // Released under it each time: the key is free, a retry may act at once.
     return { outcome: 'in_progress', retryAfterMs: 0 };
@@ -80,7 +99,12 @@ export class PrismaIdempotencyStore extends IdempotencyStore {
   }
 
   /** The answer kept with the pending writes, in their transaction, or alone when the request left none. */
-  private async keepWith(pending: PendingWrites | null, accountId: string, key: string, response: StoredResponse): Promise<'kept' | 'claim-lost' | 'rerun'> {
+  private async keepWith(
+    pending: PendingWrites | null,
+    accountId: string,
+    key: string,
+    response: StoredResponse,
+  ): Promise<'kept' | 'claim-lost' | 'rerun'> {
     const keep = async (sql: SqlRunner) => (await sql.query(KEEP, keptValues(accountId, key, response))).length === 1;
     if (!pending) return (await keep(this.sql)) ? 'kept' : 'claim-lost';
     const outcome = await pending.apply(keep);
@@ -95,11 +119,19 @@ export class PrismaIdempotencyStore extends IdempotencyStore {
   private async sweep(now: Date): Promise<void> {
     if (now.getTime() - this.lastSweep < SWEEP_INTERVAL_MS) return;
     this.lastSweep = now.getTime();
-    await this.prisma.idempotencyKey.deleteMany({ where: { createdAt: { lte: new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS) } } });
+    await this.prisma.idempotencyKey.deleteMany({
+      where: { createdAt: { lte: new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS) } },
+    });
   }
 }
 
-type KeyRow = { requestDigest: string; responseStatus: number | null; responseBody: unknown; responseHeaders: unknown; createdAt: Date };
+type KeyRow = {
+  requestDigest: string;
+  responseStatus: number | null;
+  responseBody: unknown;
+  responseHeaders: unknown;
+  createdAt: Date;
+};
 
 /** A new key, or one expired or abandoned ($5, $6), claimed; a live key is left as it is. */
 const CLAIM = `
@@ -129,5 +161,7 @@ function keptValues(accountId: string, key: string, response: StoredResponse): u
 
 function stringRecord(value: unknown): Record<string, string> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }

@@ -55,7 +55,8 @@ export class PrismaTransactionBoundary implements TransactionBoundary {
 
   async exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
     const deferred = this.requests.deferred();
-    if (deferred) return deferOptimistically(deferred, { sql: this.sql, accountId, work, plain: this.plain, known: this.known });
+    if (deferred)
+      return deferOptimistically(deferred, { sql: this.sql, accountId, work, plain: this.plain, known: this.known });
     const locked = async (tx: TransactionClient) => {
       // This run moves the version on: what this process knew of the traveller is out of date.
       this.known.forget(accountId);

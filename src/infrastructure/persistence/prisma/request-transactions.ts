@@ -93,7 +93,8 @@ export class RequestScope {
     if (this.opened) return this.opened;
     // A unit still running when its request ended (work left running beside a failure) must not
     // open a transaction that no decision would ever end.
-    if (this.decided) return Promise.reject(new Error('the request ended; its units of work cannot open a transaction'));
+    if (this.decided)
+      return Promise.reject(new Error('the request ended; its units of work cannot open a transaction'));
     const decision = new Promise<Decision>((resolve) => (this.decide = resolve));
     let handOver: (tx: TransactionClient) => void = () => undefined;
     const handedOver = new Promise<TransactionClient>((resolve) => (handOver = resolve));
@@ -106,7 +107,10 @@ export class RequestScope {
     }, TRANSACTION_OPTIONS);
     this.ended = ended;
     // A transaction that cannot start (no connection within maxWait, database down) ends first.
-    this.opened = Promise.race([handedOver, ended.then(() => Promise.reject(new Error('the request transaction ended before it opened')))]);
+    this.opened = Promise.race([
+      handedOver,
+      ended.then(() => Promise.reject(new Error('the request transaction ended before it opened'))),
+    ]);
     return this.opened;
   }
 }
@@ -144,7 +148,9 @@ export class RequestTransactions {
    * it left pending, or null when it gave way to the request transaction (`run` it there). Nothing
    * is written either way until the caller applies the pending writes.
    */
-  async runDeferred<T>(produce: () => Promise<T>): Promise<{ readonly result: T; readonly pending: PendingWrites | null } | null> {
+  async runDeferred<T>(
+    produce: () => Promise<T>,
+  ): Promise<{ readonly result: T; readonly pending: PendingWrites | null } | null> {
     const request = new DeferredRequest();
     try {
       const result = await this.deferredRequests.run(request, produce);

@@ -1,7 +1,17 @@
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { Container } from 'inversify';
 import { API_KEY_NAME_MAX_LENGTH } from '../../../core/domain/account';
-import { ApiKeyNotFound, BlankPassword, CommonPassword, ConsoleKeyNotRollable, DomainError, EmailAlreadyRegistered, InvalidCredentials, SessionRequired, TooManyApiKeys } from '../../../core/domain/errors';
+import {
+  ApiKeyNotFound,
+  BlankPassword,
+  CommonPassword,
+  ConsoleKeyNotRollable,
+  DomainError,
+  EmailAlreadyRegistered,
+  InvalidCredentials,
+  SessionRequired,
+  TooManyApiKeys,
+} from '../../../core/domain/errors';
 import { CreateApiKey } from '../../../core/use-cases/api-keys/create-api-key';
 import { ListApiKeys } from '../../../core/use-cases/api-keys/list-api-keys';
 import { RevokeApiKey } from '../../../core/use-cases/api-keys/revoke-api-key';
@@ -17,7 +27,14 @@ import { validateInput } from '../validation/validate-input';
 import type { CsrfGuard } from './csrf';
 import { DASHBOARD_CSS, DASHBOARD_CSS_PATH, sendPage } from './layout';
 import { dashboardPage, loginPage, messagePage, signUpPage, type DashboardView } from './pages';
-import { clearSessionCookie, FORM_COOKIE, readCookie, SESSION_COOKIE, setFormCookie, setSessionCookie } from './session-cookie';
+import {
+  clearSessionCookie,
+  FORM_COOKIE,
+  readCookie,
+  SESSION_COOKIE,
+  setFormCookie,
+  setSessionCookie,
+} from './session-cookie';
 
 /** Forms are small: an email, a password, a key name and a token. */
 const parseForm = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 });
@@ -65,26 +82,43 @@ export function dashboardRouter(container: Container, csrf: CsrfGuard): Router {
   }
 
   function refuseForgery(res: Response): void {
-    sendPage(res, 403, messagePage('Form not accepted', 'This form was not sent from a page of this service, or it has expired. Open the page again and retry.', { href: '/dashboard', text: 'Back to the dashboard' }));
+    sendPage(
+      res,
+      403,
+      messagePage(
+        'Form not accepted',
+        'This form was not sent from a page of this service, or it has expired. Open the page again and retry.',
+        { href: '/dashboard', text: 'Back to the dashboard' },
+      ),
+    );
   }
 
   /** A pre-session form (sign-in, sign-up): same origin, and the token signed for this browser's nonce. */
   function preSessionFormIsGenuine(req: Request): boolean {
     const nonce = readCookie(req, FORM_COOKIE);
-    return csrf.fromThisOrigin(req) && nonce !== undefined && csrf.matches(formField(req, 'csrf'), csrf.formToken(nonce));
+    return (
+      csrf.fromThisOrigin(req) && nonce !== undefined && csrf.matches(formField(req, 'csrf'), csrf.formToken(nonce))
+    );
   }
 
   function view(signedIn: SignedInRequest) {
     return { email: signedIn.signedIn.email, csrfToken: csrf.sessionToken(signedIn.sessionToken) };
   }
 
-  async function renderDashboard(res: Response, status: number, signedIn: SignedInRequest, extra: Partial<DashboardView> = {}): Promise<void> {
+  async function renderDashboard(
+    res: Response,
+    status: number,
+    signedIn: SignedInRequest,
+    extra: Partial<DashboardView> = {},
+  ): Promise<void> {
     const keys = await listApiKeys.execute({ accountId: signedIn.signedIn.session.accountId });
     sendPage(res, status, dashboardPage({ signedIn: view(signedIn), keys, ...extra }));
   }
 
   /** Signed-in form posts: a session, same origin, and the session's synchronizer token. */
-  function signedInPost(handle: (req: Request, res: Response, signedIn: SignedInRequest) => Promise<void>): RequestHandler[] {
+  function signedInPost(
+    handle: (req: Request, res: Response, signedIn: SignedInRequest) => Promise<void>,
+  ): RequestHandler[] {
     return [
       parseForm,
       async (req, res) => {
@@ -116,7 +150,8 @@ export function dashboardRouter(container: Container, csrf: CsrfGuard): Router {
     const password = formField(req, 'password') ?? '';
     const again = (status: number, error: string) =>
       sendPage(res, status, loginPage({ csrfToken: csrf.formToken(formNonce(req, res)), next, email, error }));
-    if (!email || !password || email.length > 254 || password.length > 256) return again(400, 'Enter your email and your password.');
+    if (!email || !password || email.length > 254 || password.length > 256)
+      return again(400, 'Enter your email and your password.');
     try {
       const opened = await logIn.execute({ email, password, clientAddress: req.ip ?? 'unknown' });
       setSessionCookie(req, res, opened.token);
@@ -144,8 +179,13 @@ export function dashboardRouter(container: Container, csrf: CsrfGuard): Router {
       const input = validateInput(CreateAccountDto, { email, password: formField(req, 'password') ?? '' });
       const created = await signUp.execute({ email: input.email, password: input.password });
       setSessionCookie(req, res, created.session.token);
-      const signedIn = { signedIn: await resolveSession.execute({ sessionToken: created.session.token }), sessionToken: created.session.token };
-      const [first] = (await listApiKeys.execute({ accountId: created.account.id })).filter((key) => created.apiKey.startsWith(key.prefix));
+      const signedIn = {
+        signedIn: await resolveSession.execute({ sessionToken: created.session.token }),
+        sessionToken: created.session.token,
+      };
+      const [first] = (await listApiKeys.execute({ accountId: created.account.id })).filter((key) =>
+        created.apiKey.startsWith(key.prefix),
+      );
       // Rendered here rather than redirected: the whole key exists only in this response.
       if (!first) throw new Error('A new account has no API key');
       await renderDashboard(res, 201, signedIn, {
@@ -155,7 +195,8 @@ export function dashboardRouter(container: Container, csrf: CsrfGuard): Router {
     } catch (error) {
       if (error instanceof Problem && error.code === 'validation_failed') return again(400, validationMessage(error));
       if (error instanceof EmailAlreadyRegistered) return again(statusOf(error), `${error.message} Sign in instead.`);
-      if (error instanceof BlankPassword || error instanceof CommonPassword) return again(statusOf(error), error.message);
+      if (error instanceof BlankPassword || error instanceof CommonPassword)
+        return again(statusOf(error), error.message);
       throw error;
     }
   });
@@ -185,13 +226,20 @@ export function dashboardRouter(container: Container, csrf: CsrfGuard): Router {
       const name = given.trim();
       // Empty means unnamed; spaces alone are a name typed wrong, as in the API's text fields.
       if (given !== '' && name === '') {
-        return renderDashboard(res, 400, signedIn, { error: 'A key name cannot be only white space: leave it empty for an unnamed key.' });
+        return renderDashboard(res, 400, signedIn, {
+          error: 'A key name cannot be only white space: leave it empty for an unnamed key.',
+        });
       }
       if (name.length > API_KEY_NAME_MAX_LENGTH) {
-        return renderDashboard(res, 400, signedIn, { error: `A key name has at most ${API_KEY_NAME_MAX_LENGTH} characters.` });
+        return renderDashboard(res, 400, signedIn, {
+          error: `A key name has at most ${API_KEY_NAME_MAX_LENGTH} characters.`,
+        });
       }
       try {
-        const issued = await createApiKey.execute({ accountId: signedIn.signedIn.session.accountId, name: name || null });
+        const issued = await createApiKey.execute({
+          accountId: signedIn.signedIn.session.accountId,
+          name: name || null,
+        });
         await renderDashboard(res, 201, signedIn, { fresh: issued });
       } catch (error) {
         if (!(error instanceof TooManyApiKeys)) throw error;
@@ -220,7 +268,9 @@ export function dashboardRouter(container: Container, csrf: CsrfGuard): Router {
       const keyId = keyIdParam(req);
       try {
         const revoked = await revokeApiKey.execute({ accountId: signedIn.signedIn.session.accountId, keyId });
-        await renderDashboard(res, 200, signedIn, { message: `Key ${revoked.prefix}… is revoked: requests with it are refused from now on.` });
+        await renderDashboard(res, 200, signedIn, {
+          message: `Key ${revoked.prefix}… is revoked: requests with it are refused from now on.`,
+        });
       } catch (error) {
         if (!(error instanceof ApiKeyNotFound)) throw error;
         await renderDashboard(res, statusOf(error), signedIn, { error: error.message });
@@ -239,6 +289,7 @@ function formField(req: Request, name: string): string | undefined {
   const body: unknown = req.body;
   if (typeof body !== 'object' || body === null || !(name in body)) return undefined;
   const value: unknown = Reflect.get(body, name);
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a form field must not hold
   return typeof value === 'string' && !/[\u0000-\u001f\u007f]/.test(value) ? value : undefined;
 }
 
@@ -261,7 +312,9 @@ function validationMessage(problem: Problem): string {
   const errors = problem.extensions.errors;
   if (!Array.isArray(errors)) return problem.detail;
   const messages = errors.flatMap((error: unknown) =>
-    typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string' ? [error.message] : [],
+    typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string'
+      ? [error.message]
+      : [],
   );
   return messages.length > 0 ? `${[...new Set(messages)].join('; ')}.` : problem.detail;
 }

@@ -18,33 +18,37 @@ export interface PageOptions {
 export function layout(options: PageOptions): string {
   const { title, body, signedIn } = options;
   return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Time Navigation Service</title>
-<link rel="stylesheet" href="${DASHBOARD_CSS_PATH}">
-</head>
-<body>
-<header>
-  <a class="brand" href="/dashboard">Time Navigation Service</a>
-  <nav>
-    <a href="/dashboard">API keys</a>
-    <a href="/docs">Try-it console</a>
-    ${
-      signedIn
-        ? html`<span class="who">${signedIn.email}</span>
-    <form method="post" action="/logout" class="inline"><input type="hidden" name="csrf" value="${signedIn.csrfToken}"><button type="submit" class="link">Sign out</button></form>`
-        : html`<a href="/login">Sign in</a> <a href="/signup">Sign up</a>`
-    }
-  </nav>
-</header>
-<main>
-${body}
-</main>
-</body>
-</html>
-`.text;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} · Time Navigation Service</title>
+        <link rel="stylesheet" href="${DASHBOARD_CSS_PATH}" />
+      </head>
+      <body>
+        <header>
+          <a class="brand" href="/dashboard">Time Navigation Service</a>
+          <nav>
+            <a href="/dashboard">API keys</a>
+            <a href="/docs">Try-it console</a>
+            ${
+              signedIn
+                ? html`<span class="who">${signedIn.email}</span>
+                    <form method="post" action="/logout" class="inline">
+                      <input type="hidden" name="csrf" value="${signedIn.csrfToken}" /><button
+                        type="submit"
+                        class="link"
+                      >
+                        Sign out
+                      </button>
+                    </form>`
+                : html`<a href="/login">Sign in</a> <a href="/signup">Sign up</a>`
+            }
+          </nav>
+        </header>
+        <main>${body}</main>
+      </body>
+    </html> `.text;
 }
 
 /** Sends a page: never cached (pages show keys and per-session tokens), never sniffed. */

@@ -9,7 +9,9 @@ export interface SignedInView {
 }
 
 function notice(message: string | undefined, kind: 'error' | 'ok' = 'error'): SafeHtml {
-  return message ? html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</p>` : html``;
+  return message
+    ? html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</p>`
+    : html``;
 }
 
 function time(moment: Date | null): SafeHtml {
@@ -30,16 +32,21 @@ export function loginPage(form: CredentialsForm): string {
   return layout({
     title: 'Sign in',
     body: html`<h1>Sign in</h1>
-${forConsole ? notice('Sign in to use the try-it console: its requests then carry an API key of your account.', 'ok') : ''}
-${notice(form.error)}
-<form method="post" action="/login" class="stack">
-  <input type="hidden" name="csrf" value="${form.csrfToken}">
-  <input type="hidden" name="next" value="${form.next}">
-  <label>Email <input type="email" name="email" value="${form.email ?? ''}" autocomplete="username" required maxlength="254"></label>
-  <label>Password <input type="password" name="password" autocomplete="current-password" required maxlength="256"></label>
-  <div><button type="submit">Sign in</button></div>
-</form>
-<p>No account yet? <a href="/signup?next=${encodeURIComponent(form.next)}">Sign up</a>.</p>`,
+      ${forConsole ? notice('Sign in to use the try-it console: its requests then carry an API key of your account.', 'ok') : ''}
+      ${notice(form.error)}
+      <form method="post" action="/login" class="stack">
+        <input type="hidden" name="csrf" value="${form.csrfToken}" />
+        <input type="hidden" name="next" value="${form.next}" />
+        <label
+          >Email
+          <input type="email" name="email" value="${form.email ?? ''}" autocomplete="username" required maxlength="254"
+        /></label>
+        <label
+          >Password <input type="password" name="password" autocomplete="current-password" required maxlength="256"
+        /></label>
+        <div><button type="submit">Sign in</button></div>
+      </form>
+      <p>No account yet? <a href="/signup?next=${encodeURIComponent(form.next)}">Sign up</a>.</p>`,
   });
 }
 
@@ -47,15 +54,21 @@ export function signUpPage(form: CredentialsForm): string {
   return layout({
     title: 'Sign up',
     body: html`<h1>Open an account</h1>
-${notice(form.error)}
-<form method="post" action="/signup" class="stack">
-  <input type="hidden" name="csrf" value="${form.csrfToken}">
-  <input type="hidden" name="next" value="${form.next}">
-  <label>Email <input type="email" name="email" value="${form.email ?? ''}" autocomplete="username" required maxlength="254"></label>
-  <label>Password <span class="muted">(8 to 256 characters, not a commonly used password)</span> <input type="password" name="password" autocomplete="new-password" required minlength="8" maxlength="256"></label>
-  <div><button type="submit">Sign up</button></div>
-</form>
-<p>Already have an account? <a href="/login?next=${encodeURIComponent(form.next)}">Sign in</a>.</p>`,
+      ${notice(form.error)}
+      <form method="post" action="/signup" class="stack">
+        <input type="hidden" name="csrf" value="${form.csrfToken}" />
+        <input type="hidden" name="next" value="${form.next}" />
+        <label
+          >Email
+          <input type="email" name="email" value="${form.email ?? ''}" autocomplete="username" required maxlength="254"
+        /></label>
+        <label
+          >Password <span class="muted">(8 to 256 characters, not a commonly used password)</span>
+          <input type="password" name="password" autocomplete="new-password" required minlength="8" maxlength="256"
+        /></label>
+        <div><button type="submit">Sign up</button></div>
+      </form>
+      <p>Already have an account? <a href="/login?next=${encodeURIComponent(form.next)}">Sign in</a>.</p>`,
   });
 }
 
@@ -74,51 +87,79 @@ export function dashboardPage(view: DashboardView): string {
     title: 'API keys',
     signedIn,
     body: html`<h1>API keys</h1>
-${notice(view.error)}
-${notice(view.message, 'ok')}
-${fresh ? freshKey(fresh) : ''}
-<p>Send a key as <code>Authorization: Bearer &lt;API_KEY&gt;</code>. Only the first characters of a key are kept for you to recognise it;
-the whole key is shown once, when it is created or rolled.</p>
-<table>
-  <thead><tr><th>Key</th><th>Name</th><th>Created</th><th>Last used</th><th></th></tr></thead>
-  <tbody>
-${keys.map((key) => keyRow(key, signedIn.csrfToken, fresh?.key.id))}
-  </tbody>
-</table>
-<h2>Create another key</h2>
-<form method="post" action="/dashboard/keys" class="stack">
-  <input type="hidden" name="csrf" value="${signedIn.csrfToken}">
-  <label>Name <span class="muted">(optional)</span> <input type="text" name="name" maxlength="${API_KEY_NAME_MAX_LENGTH}" placeholder="deploy script"></label>
-  <div><button type="submit">Create key</button></div>
-</form>`,
+      ${notice(view.error)} ${notice(view.message, 'ok')} ${fresh ? freshKey(fresh) : ''}
+      <p>
+        Send a key as <code>Authorization: Bearer &lt;API_KEY&gt;</code>. Only the first characters of a key are kept
+        for you to recognise it; the whole key is shown once, when it is created or rolled.
+      </p>
+      <table>
+        <thead>
+          <tr>
+            <th>Key</th>
+            <th>Name</th>
+            <th>Created</th>
+            <th>Last used</th>
+            <th></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${keys.map((key) => keyRow(key, signedIn.csrfToken, fresh?.key.id))}
+        </tbody>
+      </table>
+      <h2>Create another key</h2>
+      <form method="post" action="/dashboard/keys" class="stack">
+        <input type="hidden" name="csrf" value="${signedIn.csrfToken}" />
+        <label
+          >Name <span class="muted">(optional)</span>
+          <input type="text" name="name" maxlength="${API_KEY_NAME_MAX_LENGTH}" placeholder="deploy script"
+        /></label>
+        <div><button type="submit">Create key</button></div>
+      </form>`,
   });
 }
 
 function freshKey(fresh: NonNullable<DashboardView['fresh']>): SafeHtml {
   return html`<section class="notice ok" aria-labelledby="fresh-key">
-  <strong id="fresh-key">${fresh.replaced ? `Key ${fresh.replaced} was revoked; its replacement:` : 'Your new API key:'}</strong>
-  <code class="secret" data-testid="new-api-key">${fresh.secret}</code>
-  Copy it now: it is not shown again. Afterwards this page shows only <code>${fresh.key.prefix}…</code>.
-</section>`;
+    <strong id="fresh-key"
+      >${fresh.replaced ? `Key ${fresh.replaced} was revoked; its replacement:` : 'Your new API key:'}</strong
+    >
+    <code class="secret" data-testid="new-api-key">${fresh.secret}</code>
+    Copy it now: it is not shown again. Afterwards this page shows only <code>${fresh.key.prefix}…</code>.
+  </section>`;
 }
 
 function keyRow(key: ApiKey, csrfToken: string, freshId: string | undefined): SafeHtml {
   const console = isConsoleKey(key);
   const actions = html`${
-    console
-      ? ''
-      : html`<form method="post" action="/dashboard/keys/${key.id}/roll"><input type="hidden" name="csrf" value="${csrfToken}"><button type="submit" class="secondary">Roll</button></form>`
-  }<form method="post" action="/dashboard/keys/${key.id}/revoke"><input type="hidden" name="csrf" value="${csrfToken}"><button type="submit" class="danger">Revoke</button></form>`;
-  return html`    <tr data-key-id="${key.id}"${key.id === freshId ? html` class="fresh"` : ''}>
+      console
+        ? ''
+        : html`<form method="post" action="/dashboard/keys/${key.id}/roll">
+            <input type="hidden" name="csrf" value="${csrfToken}" /><button type="submit" class="secondary">
+              Roll
+            </button>
+          </form>`
+    }
+    <form method="post" action="/dashboard/keys/${key.id}/revoke">
+      <input type="hidden" name="csrf" value="${csrfToken}" /><button type="submit" class="danger">Revoke</button>
+    </form>`;
+  return html`
+    <tr data-key-id="${key.id}" ${key.id === freshId ? html` class="fresh"` : ''}>
       <td><code>${key.prefix}…</code></td>
-      <td>${key.name ?? html`<span class="muted">unnamed</span>`}${console && key.expiresAt ? html`<br><span class="muted">used by the try-it console; ends with your session</span>` : ''}</td>
+      <td>
+        ${key.name ?? html`<span class="muted">unnamed</span>`}${console && key.expiresAt ? html`<br /><span class="muted">used by the try-it console; ends with your session</span>` : ''}
+      </td>
       <td>${time(key.createdAt)}</td>
       <td>${time(key.lastUsedAt)}</td>
       <td class="actions">${actions}</td>
     </tr>
-`;
+  `;
 }
 
 export function messagePage(title: string, message: string, link: { href: string; text: string }): string {
-  return layout({ title, body: html`<h1>${title}</h1>${notice(message)}<p><a href="${link.href}">${link.text}</a></p>` });
+  return layout({
+    title,
+    body: html`<h1>${title}</h1>
+      ${notice(message)}
+      <p><a href="${link.href}">${link.text}</a></p>`,
+  });
 }

@@ -21,7 +21,13 @@ export function readCookie(req: Request, name: string): string | undefined {
  * request came over HTTPS (directly, or through a proxy trusted with TRUST_PROXY).
  */
 function cookieOptions(req: Request, maxAgeMs: number | undefined): CookieOptions {
-  return { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/', ...(maxAgeMs === undefined ? {} : { maxAge: maxAgeMs }) };
+  return {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.secure,
+    path: '/',
+    ...(maxAgeMs === undefined ? {} : { maxAge: maxAgeMs }),
+  };
 }
 
 export function setSessionCookie(req: Request, res: Response, token: string): void {

@@ -43,7 +43,13 @@ export function docsConsoleRouter(container: Container, csrf: CsrfGuard): Router
   });
 
   router.get('/docs/console-init.js', (_req, res) => {
-    res.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).send(CONSOLE_INIT_SCRIPT);
+    res
+      .set({
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        'X-Content-Type-Options': 'nosniff',
+      })
+      .send(CONSOLE_INIT_SCRIPT);
   });
 
   router.get('/docs/console.css', (_req, res) => {
@@ -55,7 +61,11 @@ export function docsConsoleRouter(container: Container, csrf: CsrfGuard): Router
     if (!sessionToken) return promptForLogin(res);
     try {
       const access = await openConsole.execute({ sessionToken });
-      sendConsole(req, res, { email: access.signedIn.email, apiKey: access.apiKey, csrfToken: csrf.sessionToken(sessionToken) });
+      sendConsole(req, res, {
+        email: access.signedIn.email,
+        apiKey: access.apiKey,
+        csrfToken: csrf.sessionToken(sessionToken),
+      });
     } catch (error) {
       if (!(error instanceof SessionRequired)) throw error;
       clearSessionCookie(req, res);
@@ -78,33 +88,46 @@ interface ConsoleView {
 
 function sendConsole(_req: Request, res: Response, view: ConsoleView): void {
   const page = html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Try-it console · Time Navigation Service</title>
-<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
-<link rel="stylesheet" href="/docs/console.css">
-</head>
-<body>
-<div class="console-bar">
-  <span>Signed in as <strong>${view.email}</strong>${
-    view.apiKey ? html` · requests carry your console key <span class="console-key">${view.apiKey.slice(0, 12)}…</span>` : ''
-  }</span>
-  <span><a href="/dashboard">API keys</a> · <form method="post" action="/logout"><input type="hidden" name="csrf" value="${view.csrfToken}"><button type="submit">Sign out</button></form></span>
-</div>
-${
-  view.apiKey
-    ? ''
-    : html`<p class="console-warning" role="alert">This session's console key was revoked on the dashboard. Sign out and in again for a new one, or authorize another key with the Authorize button.</p>`
-}
-<div id="swagger-ui"></div>
-<script id="console-config" type="application/json">${jsonForScript({ specUrl: OPENAPI_PATH, apiKey: view.apiKey })}</script>
-<script src="/docs/assets/swagger-ui-bundle.js"></script>
-<script src="/docs/console-init.js"></script>
-</body>
-</html>
-`;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>Try-it console · Time Navigation Service</title>
+        <link rel="stylesheet" href="/docs/assets/swagger-ui.css" />
+        <link rel="stylesheet" href="/docs/console.css" />
+      </head>
+      <body>
+        <div class="console-bar">
+          <span
+            >Signed in as <strong>${view.email}</strong>${
+              view.apiKey
+                ? html` · requests carry your console key <span class="console-key">${view.apiKey.slice(0, 12)}…</span>`
+                : ''
+            }</span
+          >
+          <span
+            ><a href="/dashboard">API keys</a> ·
+            <form method="post" action="/logout">
+              <input type="hidden" name="csrf" value="${view.csrfToken}" /><button type="submit">Sign out</button>
+            </form></span
+          >
+        </div>
+        ${
+          view.apiKey
+            ? ''
+            : html`<p class="console-warning" role="alert">
+                This session's console key was revoked on the dashboard. Sign out and in again for a new one, or
+                authorize another key with the Authorize button.
+              </p>`
+        }
+        <div id="swagger-ui"></div>
+        <script id="console-config" type="application/json">
+          ${jsonForScript({ specUrl: OPENAPI_PATH, apiKey: view.apiKey })}
+        </script>
+        <script src="/docs/assets/swagger-ui-bundle.js"></script>
+        <script src="/docs/console-init.js"></script>
+      </body>
+    </html> `;
   res
     .status(200)
     .set({

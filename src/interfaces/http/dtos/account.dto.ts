@@ -11,7 +11,9 @@ export class CreateAccountDto {
   @Required()
   @Checks(
     IsString(),
-    Length(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, { message: `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long` }),
+    Length(MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH, {
+      message: `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long`,
+    }),
   )
   password!: string;
 }

@@ -1,5 +1,15 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsString, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { MAX_PAGE_SIZE } from '../../../core/use-cases/timelines/list-timelines';
 import { ExcludesProperties, IsDateTime, IsWindow } from '../validation/decorators';
 import { Checks, Identifier, Required, Text } from '../validation/fields';

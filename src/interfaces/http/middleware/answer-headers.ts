@@ -8,7 +8,10 @@ import type { RequestHandler } from 'express';
  *   (a sign-up, a key created or rolled); no cache, shared or the browser's, may keep one. The
  *   few public static files (the console's and the dashboard's assets) set their own.
  */
-export const ANSWER_HEADERS: Readonly<Record<string, string>> = { 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' };
+export const ANSWER_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'no-store',
+};
 
 export const answerHeaders: RequestHandler = (_req, res, next) => {
   res.set(ANSWER_HEADERS);

@@ -11,9 +11,15 @@ export function authenticate(useCase: AuthenticateApiKey): RequestHandler {
   return async (req, res, next) => {
     const header = req.get('authorization');
     if (!header) {
-      throw new Problem(401, 'missing_api_key', 'Send your API key as `Authorization: Bearer <API_KEY>`.', {}, {
-        'WWW-Authenticate': REALM,
-      });
+      throw new Problem(
+        401,
+        'missing_api_key',
+        'Send your API key as `Authorization: Bearer <API_KEY>`.',
+        {},
+        {
+          'WWW-Authenticate': REALM,
+        },
+      );
     }
     const match = BEARER.exec(header);
     try {
@@ -21,9 +27,15 @@ export function authenticate(useCase: AuthenticateApiKey): RequestHandler {
       res.locals.principal = await useCase.execute({ apiKey: match[1] });
     } catch (error) {
       if (!(error instanceof InvalidApiKey)) throw error;
-      throw new Problem(401, 'invalid_api_key', 'The API key is malformed, unknown or revoked.', {}, {
-        'WWW-Authenticate': `${REALM}, error="invalid_token"`,
-      });
+      throw new Problem(
+        401,
+        'invalid_api_key',
+        'The API key is malformed, unknown or revoked.',
+        {},
+        {
+          'WWW-Authenticate': `${REALM}, error="invalid_token"`,
+        },
+      );
     }
     next();
   };

@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { IdempotencyClaimLost, type IdempotencyStore, type StoredResponse } from '../../../core/ports/idempotency-store';
+import {
+  IdempotencyClaimLost,
+  type IdempotencyStore,
+  type StoredResponse,
+} from '../../../core/ports/idempotency-store';
 import type { Principal } from '../../../core/use-cases/accounts/authenticate-api-key';
 import { Problem } from '../problem';
 import type { HttpResponse } from '../route';
@@ -38,7 +42,11 @@ export function idempotency(store: IdempotencyStore, logError: (error: unknown) 
     const reservation = await store.reserve(accountId, key, requestDigest(req));
     switch (reservation.outcome) {
       case 'reused':
-        throw new Problem(422, 'idempotency_key_reused', `This ${IDEMPOTENCY_HEADER} was used with a different request; use a new key for a new request.`);
+        throw new Problem(
+          422,
+          'idempotency_key_reused',
+          `This ${IDEMPOTENCY_HEADER} was used with a different request; use a new key for a new request.`,
+        );
       case 'in_progress':
         throw new Problem(
           409,
@@ -84,5 +92,9 @@ async function keptAnswer(respond: Respond, requestId: unknown): Promise<StoredR
     if (problem.status >= 500) throw error;
     answer = problemAnswer(problem, requestId);
   }
-  return { status: answer.status, body: answer.body, headers: { 'content-type': JSON_CONTENT_TYPE, ...answer.headers } };
+  return {
+    status: answer.status,
+    body: answer.body,
+    headers: { 'content-type': JSON_CONTENT_TYPE, ...answer.headers },
+  };
 }

@@ -11,11 +11,20 @@ export const BODY_LIMIT = '64kb';
  */
 function refuseInvalidUtf8(_req: IncomingMessage, _res: unknown, raw: Buffer, encoding: string): void {
   if (encoding.toLowerCase() === 'utf-8' && !isUtf8(raw)) {
-    throw new Problem(400, 'malformed_json', 'The request body is not valid UTF-8, which JSON must be: send its text encoded as UTF-8.');
+    throw new Problem(
+      400,
+      'malformed_json',
+      'The request body is not valid UTF-8, which JSON must be: send its text encoded as UTF-8.',
+    );
   }
 }
 
-const parseJson = express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'], verify: refuseInvalidUtf8 });
+const parseJson = express.json({
+  limit: BODY_LIMIT,
+  strict: false,
+  type: ['application/json', 'application/*+json'],
+  verify: refuseInvalidUtf8,
+});
 
 /**
  * Bodies must be JSON: a body of another media type is refused (415) instead of being read as
@@ -24,9 +33,15 @@ const parseJson = express.json({ limit: BODY_LIMIT, strict: false, type: ['appli
 export const jsonBody: RequestHandler = (req, res, next) => {
   const hasBody = req.get('transfer-encoding') !== undefined || Number(req.get('content-length') ?? 0) > 0;
   if (hasBody && !req.is(['application/json', 'application/*+json'])) {
-    throw new Problem(415, 'unsupported_media_type', 'Send the body as JSON with `Content-Type: application/json`.', {}, {
-      'Accept-Post': 'application/json',
-    });
+    throw new Problem(
+      415,
+      'unsupported_media_type',
+      'Send the body as JSON with `Content-Type: application/json`.',
+      {},
+      {
+        'Accept-Post': 'application/json',
+      },
+    );
   }
   parseJson(req, res, next);
 };

@@ -22,7 +22,10 @@ export const routeNotFound: RequestHandler = (req) => {
 };
 
 /** The last stop of every failure: expected ones become their problem, anything else a bare 500. */
-export function problemHandler(logError: (error: unknown) => void, isUnavailable: (error: unknown) => boolean = () => false): ErrorRequestHandler {
+export function problemHandler(
+  logError: (error: unknown) => void,
+  isUnavailable: (error: unknown) => boolean = () => false,
+): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
     const down = isUnavailable(error);
     const problem = down ? unavailable() : toProblem(error);
@@ -39,7 +42,10 @@ export function problemHandler(logError: (error: unknown) => void, isUnavailable
  */
 export function failureReason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  const lines = message.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
+  const lines = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
   return (lines.at(-1) ?? 'unknown failure').slice(0, 200);
 }
 
@@ -47,9 +53,15 @@ export function failureReason(error: unknown): string {
 export const RETRY_AFTER_SECONDS = 5;
 
 function unavailable(): Problem {
-  return new Problem(503, 'service_unavailable', 'The database could not be reached or did not answer in time. Retry shortly; send writes with an Idempotency-Key, so a retry never applies one twice.', {}, {
-    'Retry-After': String(RETRY_AFTER_SECONDS),
-  });
+  return new Problem(
+    503,
+    'service_unavailable',
+    'The database could not be reached or did not answer in time. Retry shortly; send writes with an Idempotency-Key, so a retry never applies one twice.',
+    {},
+    {
+      'Retry-After': String(RETRY_AFTER_SECONDS),
+    },
+  );
 }
 
 /** The problem an error is answered with, before the database's unavailability is considered. */
@@ -70,7 +82,9 @@ export function toProblem(error: unknown): Problem {
     default:
       // Express and its parsers mark client faults they detect (a malformed %-escape in the path)
       // with a 4xx status: those are the client's to fix, not a service failure.
-      return clientFault(error) ?? new Problem(500, 'internal_error', 'The service failed to answer; the failure is logged.');
+      return (
+        clientFault(error) ?? new Problem(500, 'internal_error', 'The service failed to answer; the failure is logged.')
+      );
   }
 }
 
@@ -80,7 +94,11 @@ function clientFault(error: unknown): Problem | null {
   if (typeof status !== 'number' || status < 400 || status > 499) return null;
   // The router's decoding of a path parameter: a %-escape that is malformed or decodes to no UTF-8 text.
   if (error instanceof URIError) {
-    return new Problem(400, 'malformed_request', 'The path could not be read: a %-escape in it is malformed or not valid UTF-8 once decoded.');
+    return new Problem(
+      400,
+      'malformed_request',
+      'The path could not be read: a %-escape in it is malformed or not valid UTF-8 once decoded.',
+    );
   }
   return new Problem(400, 'malformed_request', 'The request could not be read: check the URL and its %-escapes.');
 }

@@ -9,7 +9,12 @@ import { Problem } from '../problem';
  * fields: `"name";q=<quota>;w=<window>` and `"name";r=<remaining>;t=<seconds to reset>`). Over the
  * quota: 429 `rate_limited` with Retry-After, before the operation does anything.
  */
-export function rateLimit(countRequest: CountRequest, policy: RateLimitPolicy, describe: string, keyOf: (req: Request, res: Response) => string): RequestHandler {
+export function rateLimit(
+  countRequest: CountRequest,
+  policy: RateLimitPolicy,
+  describe: string,
+  keyOf: (req: Request, res: Response) => string,
+): RequestHandler {
   return async (req, res, next) => {
     const decision = await countRequest.execute({ key: keyOf(req, res), policy });
     res.set('RateLimit-Policy', `"${policy.name}";q=${policy.quota};w=${policy.windowSeconds}`);
@@ -30,11 +35,21 @@ export function rateLimit(countRequest: CountRequest, policy: RateLimitPolicy, d
 /** The per-key limit of the API: runs after `authenticate`, which puts the principal in res.locals. */
 export function perApiKey(countRequest: CountRequest, perSecond: number): RequestHandler {
   const policy = { name: 'default', quota: perSecond, windowSeconds: 1 };
-  return rateLimit(countRequest, policy, 'with this API key', (_req, res) => `api-key:${String(res.locals.principal?.apiKeyId)}`);
+  return rateLimit(
+    countRequest,
+    policy,
+    'with this API key',
+    (_req, res) => `api-key:${String(res.locals.principal?.apiKeyId)}`,
+  );
 }
 
 /** The per-address limit of the public account endpoints (req.ip honours TRUST_PROXY). */
 export function perAddress(countRequest: CountRequest, perMinute: number): RequestHandler {
   const policy = { name: 'accounts', quota: perMinute, windowSeconds: 60 };
-  return rateLimit(countRequest, policy, 'from this address', (req) => `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`);
+  return rateLimit(
+    countRequest,
+    policy,
+    'from this address',
+    (req) => `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`,
+  );
 }

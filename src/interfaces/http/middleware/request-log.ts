@@ -46,7 +46,10 @@ export function requestLog(logger: Logger): RequestHandler {
 
 function accountOf(locals: Record<string, unknown>): string | undefined {
   const principal = locals.principal;
-  return typeof principal === 'object' && principal !== null && 'accountId' in principal && typeof principal.accountId === 'string'
+  return typeof principal === 'object' &&
+    principal !== null &&
+    'accountId' in principal &&
+    typeof principal.accountId === 'string'
     ? principal.accountId
     : undefined;
 }

@@ -17,8 +17,13 @@ export const utf8Query: RequestHandler = (req, _res, next) => {
 function invalidParameters(query: string): FieldError[] {
   return query.split('&').flatMap((pair) => {
     const [name = '', value = ''] = splitOnce(pair.replace(/\+/g, ' '));
-    if (!isUtf8(bytesOf(name))) return [{ field: '(query)', message: 'has a parameter name that is not valid UTF-8 once its %-escapes are decoded' }];
-    return isUtf8(bytesOf(value)) ? [] : [{ field: unescape(name), message: 'is not valid UTF-8 once its %-escapes are decoded' }];
+    if (!isUtf8(bytesOf(name)))
+      return [
+        { field: '(query)', message: 'has a parameter name that is not valid UTF-8 once its %-escapes are decoded' },
+      ];
+    return isUtf8(bytesOf(value))
+      ? []
+      : [{ field: unescape(name), message: 'is not valid UTF-8 once its %-escapes are decoded' }];
   });
 }
 

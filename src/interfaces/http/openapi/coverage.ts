@@ -15,7 +15,8 @@ export function documentationGaps(routes: readonly Route[]): string[] {
     if (!description.trim()) gaps.push(`${name} has no description`);
     if (status < 200 || status > 299) gaps.push(`${name} documents ${status} as its success`);
     for (const code of errors) {
-      if (STATUS_BY_CODE[code] === undefined) gaps.push(`${name} names error code ${code}, which error-statuses.ts does not know`);
+      if (STATUS_BY_CODE[code] === undefined)
+        gaps.push(`${name} names error code ${code}, which error-statuses.ts does not know`);
     }
     const takesInput = route.body !== undefined || route.query !== undefined || route.path.includes(':');
     if (takesInput && !example) gaps.push(`${name} takes input but has no example request`);

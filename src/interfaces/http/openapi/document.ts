@@ -12,7 +12,11 @@ import { refsIn, schemasOf, type JsonObject } from './schemas';
  */
 export function buildOpenApiDocument(routes: readonly Route[]): JsonObject {
   const classes = routes.flatMap((route) => [route.body, route.query, route.docs?.response]);
-  const schemas = schemasOf([ProblemResponse, ...PROBE_RESPONSES, ...classes.filter((dto): dto is ClassConstructor<object> => dto !== undefined)]);
+  const schemas = schemasOf([
+    ProblemResponse,
+    ...PROBE_RESPONSES,
+    ...classes.filter((dto): dto is ClassConstructor<object> => dto !== undefined),
+  ]);
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const route of routes) {
     const path = openApiPath(route.path);
@@ -33,14 +37,23 @@ export function buildOpenApiDocument(routes: readonly Route[]): JsonObject {
       contact: { name: 'Time Navigation Service team' },
     },
     servers: [{ url: '/' }],
-    tags: [...Object.entries(TAGS).filter(([family]) => families.has(family)).map(([, tag]) => tag), PROBES_TAG],
+    tags: [
+      ...Object.entries(TAGS)
+        .filter(([family]) => families.has(family))
+        .map(([, tag]) => tag),
+      PROBES_TAG,
+    ],
     security: [{ bearerAuth: [] }],
     paths,
     components: {
       schemas: usedSchemas(paths, schemas),
       headers: SHARED_HEADERS,
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key from POST /v1/accounts or the account dashboard: `Authorization: Bearer tns_...`.' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API key from POST /v1/accounts or the account dashboard: `Authorization: Bearer tns_...`.',
+        },
       },
     },
   };

@@ -12,12 +12,16 @@ export const EXCLUDES = 'x-excludes';
  */
 export function splitForms(schema: JsonObject): JsonObject {
   const properties = isRecord(schema.properties) ? schema.properties : {};
-  const starter = Object.entries(properties).find(([, property]) => isRecord(property) && Array.isArray(property[EXCLUDES]));
+  const starter = Object.entries(properties).find(
+    ([, property]) => isRecord(property) && Array.isArray(property[EXCLUDES]),
+  );
   if (!starter) return schema;
   const [name, marked] = starter;
   const { [EXCLUDES]: excluded, ...alone } = isRecord(marked) ? marked : {};
   const others = Array.isArray(excluded) ? excluded.filter((other): other is string => typeof other === 'string') : [];
-  const required = Array.isArray(schema.required) ? schema.required.filter((field): field is string => typeof field === 'string') : [];
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((field): field is string => typeof field === 'string')
+    : [];
   const shared = Object.entries(properties).filter(([field]) => field !== name && !others.includes(field));
   const sharedRequired = required.filter((field) => shared.some(([sharedField]) => sharedField === field));
   const form = (title: string, own: Array<[string, unknown]>, ownRequired: string[]): JsonObject => ({
@@ -31,7 +35,11 @@ export function splitForms(schema: JsonObject): JsonObject {
   return {
     ...rest,
     oneOf: [
-      form(others.join(' and '), Object.entries(properties).filter(([field]) => others.includes(field)), others),
+      form(
+        others.join(' and '),
+        Object.entries(properties).filter(([field]) => others.includes(field)),
+        others,
+      ),
       form(`${name} alone`, [[name, alone]], [name]),
     ],
   };

@@ -9,12 +9,14 @@ export const SHARED_HEADERS = {
     schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
   },
   'Retry-After-Unavailable': {
-    description: 'Seconds to wait before trying again: the database could not be reached or did not answer in time, or the service is not ready.',
+    description:
+      'Seconds to wait before trying again: the database could not be reached or did not answer in time, or the service is not ready.',
     required: true,
     schema: { type: 'integer', minimum: 1 },
   },
   'Idempotent-Replayed': {
-    description: '`true` when this is the answer kept for an earlier request with the same `Idempotency-Key`, sent again instead of acting twice.',
+    description:
+      '`true` when this is the answer kept for an earlier request with the same `Idempotency-Key`, sent again instead of acting twice.',
     schema: { type: 'string', enum: ['true'] },
   },
 } satisfies Record<string, JsonObject>;

@@ -11,7 +11,8 @@ export const TAGS: Readonly<Record<Family, { name: string; description: string }
   C: { name: 'Family C: scenarios', description: 'Scenario operations under /api/v1.' },
 };
 
-const GET_PARAMETERS = 'Parameters may be sent as a query string, a JSON body, or both (docs/decisions.md, "GET parameters").';
+const GET_PARAMETERS =
+  'Parameters may be sent as a query string, a JSON body, or both (docs/decisions.md, "GET parameters").';
 
 /** Express `/timeline/:timeline_id` as OpenAPI `/timeline/{timeline_id}`. */
 export function openApiPath(path: string): string {
@@ -30,14 +31,22 @@ export function operationOf(route: Route, schemas: Readonly<Record<string, JsonO
     summary: route.summary,
     tags: [TAGS[route.family].name],
     security: route.authenticated ? [{ bearerAuth: [] }] : [],
-    parameters: [...pathParameters(route, docs?.example), ...queryParameters(route, schemas), ...idempotencyKeyParameter(route)],
+    parameters: [
+      ...pathParameters(route, docs?.example),
+      ...queryParameters(route, schemas),
+      ...idempotencyKeyParameter(route),
+    ],
   };
-  const description = [docs?.description, route.method === 'get' && route.query ? GET_PARAMETERS : undefined].filter((part) => part !== undefined);
+  const description = [docs?.description, route.method === 'get' && route.query ? GET_PARAMETERS : undefined].filter(
+    (part) => part !== undefined,
+  );
   if (description.length > 0) operation.description = description.join('\n\n');
   if (route.body) {
     operation.requestBody = {
       required: true,
-      content: { 'application/json': { schema: refTo(route.body), ...(docs?.example ? { example: docs.example } : {}) } },
+      content: {
+        'application/json': { schema: refTo(route.body), ...(docs?.example ? { example: docs.example } : {}) },
+      },
     };
   }
   operation.responses = {
@@ -52,13 +61,24 @@ function replayable(route: Route): boolean {
   return route.authenticated && route.method === 'post';
 }
 
-function successResponse(docs: NonNullable<Route['docs']>, schemas: Readonly<Record<string, JsonObject>>, replayed: boolean): JsonObject {
+function successResponse(
+  docs: NonNullable<Route['docs']>,
+  schemas: Readonly<Record<string, JsonObject>>,
+  replayed: boolean,
+): JsonObject {
   const schema = refTo(docs.response);
   const example = exampleOf(schema, schemas);
-  const headers = Object.entries(docs.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]);
+  const headers = Object.entries(docs.headers ?? {}).map(([name, description]) => [
+    name,
+    { description, schema: { type: 'string' } },
+  ]);
   return {
     description: docs.response.name.replace(/Response$/, '').replace(/([a-z])([A-Z])/g, '$1 $2'),
-    headers: { ...REQUEST_ID, ...Object.fromEntries(headers), ...(replayed ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}) },
+    headers: {
+      ...REQUEST_ID,
+      ...Object.fromEntries(headers),
+      ...(replayed ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
+    },
     content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
   };
 }

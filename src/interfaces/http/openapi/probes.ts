@@ -4,7 +4,10 @@ import { exampleOf } from './examples';
 import { headerRef, REQUEST_ID } from './headers';
 import { refTo, type JsonObject } from './schemas';
 
-export const PROBES_TAG = { name: 'Probes', description: 'For a proxy or orchestrator: is the process alive, is it ready for traffic. No key needed.' };
+export const PROBES_TAG = {
+  name: 'Probes',
+  description: 'For a proxy or orchestrator: is the process alive, is it ready for traffic. No key needed.',
+};
 
 export const PROBE_RESPONSES: readonly ClassConstructor<object>[] = [HealthResponse, ReadyResponse, NotReadyResponse];
 
@@ -12,24 +15,54 @@ export const PROBE_RESPONSES: readonly ClassConstructor<object>[] = [HealthRespo
 export function probePaths(schemas: Readonly<Record<string, JsonObject>>): Record<string, Record<string, JsonObject>> {
   return {
     '/healthz': {
-      get: probe('health', 'Whether the process is alive.', 'Answers 200 while the process runs, whatever the state of the database: a failing check here means the process should be restarted, not waited for.', {
-        200: json('The process is alive.', HealthResponse, schemas),
-      }),
+      get: probe(
+        'health',
+        'Whether the process is alive.',
+        'Answers 200 while the process runs, whatever the state of the database: a failing check here means the process should be restarted, not waited for.',
+        {
+          200: json('The process is alive.', HealthResponse, schemas),
+        },
+      ),
     },
     '/readyz': {
-      get: probe('readiness', 'Whether the service is ready for traffic.', 'Ready means the database answers and every migration this build ships is applied. While it is not, the answer is 503 with the reason and `Retry-After`: a proxy stops routing to this process until it is ready again.', {
-        200: json('Ready for traffic.', ReadyResponse, schemas),
-        503: { ...json('Not ready: the database does not answer, or a migration is not applied.', NotReadyResponse, schemas), headers: { ...REQUEST_ID, 'Retry-After': headerRef('Retry-After-Unavailable') } },
-      }),
+      get: probe(
+        'readiness',
+        'Whether the service is ready for traffic.',
+        'Ready means the database answers and every migration this build ships is applied. While it is not, the answer is 503 with the reason and `Retry-After`: a proxy stops routing to this process until it is ready again.',
+        {
+          200: json('Ready for traffic.', ReadyResponse, schemas),
+          503: {
+            ...json(
+              'Not ready: the database does not answer, or a migration is not applied.',
+              NotReadyResponse,
+              schemas,
+            ),
+            headers: { ...REQUEST_ID, 'Retry-After': headerRef('Retry-After-Unavailable') },
+          },
+        },
+      ),
     },
   };
 }
 
-function probe(operationId: string, summary: string, description: string, responses: Record<number, JsonObject>): JsonObject {
+function probe(
+  operationId: string,
+  summary: string,
+  description: string,
+  responses: Record<number, JsonObject>,
+): JsonObject {
   return { operationId, summary, description, tags: [PROBES_TAG.name], security: [], responses };
 }
 
-function json(description: string, response: ClassConstructor<object>, schemas: Readonly<Record<string, JsonObject>>): JsonObject {
+function json(
+  description: string,
+  response: ClassConstructor<object>,
+  schemas: Readonly<Record<string, JsonObject>>,
+): JsonObject {
   const schema = refTo(response);
-  return { description, headers: REQUEST_ID, content: { 'application/json': { schema, example: exampleOf(schema, schemas) } } };
+  return {
+    description,
+    headers: REQUEST_ID,
+    content: { 'application/json': { schema, example: exampleOf(schema, schemas) } },
+  };
 }

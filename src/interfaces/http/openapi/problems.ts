@@ -7,14 +7,25 @@ import type { JsonObject } from './schemas';
  * Codes any operation can answer: its input is parsed and validated, it is rate limited (per key,
  * or per address for sign-up), it reaches the database, which may be away, and the service can fail.
  */
-const EVERY_OPERATION = ['malformed_json', 'validation_failed', 'payload_too_large', 'unsupported_media_type', 'rate_limited', 'internal_error', 'service_unavailable'];
+const EVERY_OPERATION = [
+  'malformed_json',
+  'validation_failed',
+  'payload_too_large',
+  'unsupported_media_type',
+  'rate_limited',
+  'internal_error',
+  'service_unavailable',
+];
 const WITH_A_KEY = ['missing_api_key', 'invalid_api_key'];
 /** An authenticated POST honours `Idempotency-Key` (middleware/idempotency.ts). */
 const IDEMPOTENT = ['idempotency_key_in_use', 'idempotency_key_reused'];
 
 const RATE_LIMIT_HEADERS: JsonObject = {
   'Retry-After': { description: 'Seconds until the window ends.', required: true, schema: { type: 'integer' } },
-  'RateLimit-Policy': { description: 'The quota, e.g. `"default";q=100;w=1` (draft-ietf-httpapi-ratelimit-headers-10).', schema: { type: 'string' } },
+  'RateLimit-Policy': {
+    description: 'The quota, e.g. `"default";q=100;w=1` (draft-ietf-httpapi-ratelimit-headers-10).',
+    schema: { type: 'string' },
+  },
   RateLimit: { description: 'What is left of it, e.g. `"default";r=0;t=1`.', schema: { type: 'string' } },
 };
 
@@ -23,7 +34,12 @@ export const PROBLEM_SCHEMA = { $ref: '#/components/schemas/ProblemResponse' };
 /** Every error code a route can answer, each known to error-statuses.ts. */
 export function errorCodesOf(route: Route): string[] {
   const idempotent = route.authenticated && route.method === 'post';
-  const codes = [...EVERY_OPERATION, ...(route.authenticated ? WITH_A_KEY : []), ...(idempotent ? IDEMPOTENT : []), ...(route.docs?.errors ?? [])];
+  const codes = [
+    ...EVERY_OPERATION,
+    ...(route.authenticated ? WITH_A_KEY : []),
+    ...(idempotent ? IDEMPOTENT : []),
+    ...(route.docs?.errors ?? []),
+  ];
   return [...new Set(codes)];
 }
 
@@ -36,17 +52,31 @@ export function errorResponses(codes: readonly string[], replayable = false): Re
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(
-    [...byStatus].sort(([a], [b]) => a - b).map(([status, statusCodes]) => [String(status), errorResponse(status, statusCodes, replayable && REPLAYABLE_STATUSES.has(status))]),
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, statusCodes]) => [
+        String(status),
+        errorResponse(status, statusCodes, replayable && REPLAYABLE_STATUSES.has(status)),
+      ]),
   );
 }
 
 /** The headers of an error answer beyond its request id, by status and the codes answered with it. */
 function headersOf(status: number, codes: readonly string[]): JsonObject {
-  if (status === 401) return { 'WWW-Authenticate': { description: 'Bearer challenge (RFC 6750).', required: true, schema: { type: 'string' } } };
+  if (status === 401)
+    return {
+      'WWW-Authenticate': { description: 'Bearer challenge (RFC 6750).', required: true, schema: { type: 'string' } },
+    };
   if (status === 429) return RATE_LIMIT_HEADERS;
   if (status === 503) return { 'Retry-After': headerRef('Retry-After-Unavailable') };
   if (codes.includes('idempotency_key_in_use')) {
-    return { 'Retry-After': { description: '`idempotency_key_in_use` only: seconds until the first request with this key is answered or its key is free again.', schema: { type: 'integer', minimum: 1 } } };
+    return {
+      'Retry-After': {
+        description:
+          '`idempotency_key_in_use` only: seconds until the first request with this key is answered or its key is free again.',
+        schema: { type: 'integer', minimum: 1 },
+      },
+    };
   }
   return {};
 }
@@ -55,18 +85,35 @@ function errorResponse(status: number, codes: readonly string[], replayable: boo
   const title = TITLE_BY_STATUS[status] ?? 'Request failed';
   return {
     description: `${title}: ${codes.map((code) => `\`${code}\``).join(', ')} (docs/errors.md).`,
-    headers: { ...REQUEST_ID, ...headersOf(status, codes), ...(replayable ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}) },
+    headers: {
+      ...REQUEST_ID,
+      ...headersOf(status, codes),
+      ...(replayable ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
+    },
     content: {
       'application/problem+json': {
         schema: PROBLEM_SCHEMA,
-        examples: Object.fromEntries(codes.map((code) => [code, { summary: code, value: exampleProblem(status, title, code) }])),
+        examples: Object.fromEntries(
+          codes.map((code) => [code, { summary: code, value: exampleProblem(status, title, code) }]),
+        ),
       },
     },
   };
 }
 
 function exampleProblem(status: number, title: string, code: string): JsonObject {
-  const errors = code === 'validation_failed' ? { errors: [{ field: 'destination_time', message: 'destination_time must be an ISO 8601 date-time' }] } : {};
+  const errors =
+    code === 'validation_failed'
+      ? { errors: [{ field: 'destination_time', message: 'destination_time must be an ISO 8601 date-time' }] }
+      : {};
   const detail = `A sentence for people explaining ${code.replaceAll('_', ' ')}.`;
-  return { type: `/problems/${code}`, title, status, detail, code, ...errors, request_id: '3f1c2a9e-7b4d-4e8a-9c61-2d5f0b8e4a17' };
+  return {
+    type: `/problems/${code}`,
+    title,
+    status,
+    detail,
+    code,
+    ...errors,
+    request_id: '3f1c2a9e-7b4d-4e8a-9c61-2d5f0b8e4a17',
+  };
 }

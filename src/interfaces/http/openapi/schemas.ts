@@ -45,7 +45,9 @@ export function schemasOf(roots: readonly ClassConstructor<object>[]): Record<st
     classTransformerMetadataStorage: defaultMetadataStorage,
     additionalConverters: customConverters,
   });
-  const all: Record<string, JsonObject> = Object.fromEntries(Object.entries(generated).map(([name, schema]) => [name, Object.fromEntries(Object.entries(schema))]));
+  const all: Record<string, JsonObject> = Object.fromEntries(
+    Object.entries(generated).map(([name, schema]) => [name, Object.fromEntries(Object.entries(schema))]),
+  );
   const wanted = new Set<string>();
   const visit = (name: string): void => {
     if (wanted.has(name)) return;
@@ -72,6 +74,8 @@ export function refsIn(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(refsIn);
   if (typeof value !== 'object' || value === null) return [];
   return Object.entries(value).flatMap(([key, inner]) =>
-    key === '$ref' && typeof inner === 'string' && inner.startsWith(SCHEMA_PREFIX) ? [inner.slice(SCHEMA_PREFIX.length)] : refsIn(inner),
+    key === '$ref' && typeof inner === 'string' && inner.startsWith(SCHEMA_PREFIX)
+      ? [inner.slice(SCHEMA_PREFIX.length)]
+      : refsIn(inner),
   );
 }

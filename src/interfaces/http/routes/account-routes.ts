@@ -16,7 +16,14 @@ export function accountRoutes(container: Container): Route[] {
         family: 'accounts',
         summary: 'Open an account; the answer carries its first API key, shown only this once.',
         body: CreateAccountDto,
-        docs: { description: 'Opens an account. No key needed. The answer carries the account\'s first API key, shown only this once (only a digest is stored); the account dashboard creates, rolls and revokes more. The email is compared case-insensitively: an address already taken answers `email_taken`.', status: 201, response: AccountResponse, errors: ['email_taken'], example: { email: 'ada@example.com', password: 'correct horse battery' } },
+        docs: {
+          description:
+            "Opens an account. No key needed. The answer carries the account's first API key, shown only this once (only a digest is stored); the account dashboard creates, rolls and revokes more. The email is compared case-insensitively: an address already taken answers `email_taken`.",
+          status: 201,
+          response: AccountResponse,
+          errors: ['email_taken'],
+          example: { email: 'ada@example.com', password: 'correct horse battery' },
+        },
       },
       async ({ body }) => {
         const { account, apiKey } = await createAccount.execute({ email: body.email, password: body.password });

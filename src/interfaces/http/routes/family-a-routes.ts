@@ -14,7 +14,16 @@ import { CreateAnchorDto } from '../dtos/family-b.dto';
 import { DurationDto, RetrieveItemDto, ReturnDto } from '../dtos/family-a.dto';
 import { EventScanDto, TimelineIdDto, TravelToMomentDto } from '../dtos/shared.dto';
 import { presentArrival, presentItem, presentVerdict } from '../presenters/resources';
-import { CheckParadoxResponse, MonitorEventsResponse, PauseTimeResponse, ResumeTimeResponse, RetrieveItemResponse, ReturnResponse, SetAnchorResponse, ShiftTimeResponse } from '../dtos/responses/family-a.response';
+import {
+  CheckParadoxResponse,
+  MonitorEventsResponse,
+  PauseTimeResponse,
+  ResumeTimeResponse,
+  RetrieveItemResponse,
+  ReturnResponse,
+  SetAnchorResponse,
+  ShiftTimeResponse,
+} from '../dtos/responses/family-a.response';
 import { ArrivalResponse } from '../dtos/responses/resources.response';
 import { defineRoute, type Route } from '../route';
 import { toInstant } from '../validation/to-instant';
@@ -38,7 +47,22 @@ export function familyARoutes(container: Container): Route[] {
 
   return [
     defineRoute(
-      { method: 'post', path: '/v1/travel', operationId: 'travelToMoment', family, summary: 'Travel to a moment and place on the current timeline.', body: TravelToMomentDto, docs: { description: 'Travels to a moment and place on the timeline the traveller is on: `primary` at home, or the journey\'s timeline while away. Sets the account\'s clock to `destination_time` and records an `arrival` event there. Away on a timeline whose travel window has closed, the answer is `timeline_window_expired`: go home first.', status: 200, response: ArrivalResponse, errors: ['timeline_window_expired'], example: { destination_time: '1969-07-20T20:17:40Z', location: 'Sea of Tranquility' } } },
+      {
+        method: 'post',
+        path: '/v1/travel',
+        operationId: 'travelToMoment',
+        family,
+        summary: 'Travel to a moment and place on the current timeline.',
+        body: TravelToMomentDto,
+        docs: {
+          description:
+            "Travels to a moment and place on the timeline the traveller is on: `primary` at home, or the journey's timeline while away. Sets the account's clock to `destination_time` and records an `arrival` event there. Away on a timeline whose travel window has closed, the answer is `timeline_window_expired`: go home first.",
+          status: 200,
+          response: ArrivalResponse,
+          errors: ['timeline_window_expired'],
+          example: { destination_time: '1969-07-20T20:17:40Z', location: 'Sea of Tranquility' },
+        },
+      },
       async ({ body }, { accountId }) => {
         const { travel: record, traveller } = await travelToMoment.execute({
           accountId,
@@ -49,7 +73,22 @@ export function familyARoutes(container: Container): Route[] {
       },
     ),
     defineRoute(
-      { method: 'post', path: '/v1/set-anchor', operationId: 'setAnchor', family, summary: 'Set a temporal anchor.', body: CreateAnchorDto, docs: { description: 'Sets an anchor, a moment to return to with `POST /v1/return`, on the timeline and at the location the traveller is at. Without `timestamp`, the anchor is the account clock\'s current time. The same anchor as `POST /v1/anchors` makes, answered with a status sentence.', status: 200, response: SetAnchorResponse, errors: [], example: { description: 'Home' } } },
+      {
+        method: 'post',
+        path: '/v1/set-anchor',
+        operationId: 'setAnchor',
+        family,
+        summary: 'Set a temporal anchor.',
+        body: CreateAnchorDto,
+        docs: {
+          description:
+            "Sets an anchor, a moment to return to with `POST /v1/return`, on the timeline and at the location the traveller is at. Without `timestamp`, the anchor is the account clock's current time. The same anchor as `POST /v1/anchors` makes, answered with a status sentence.",
+          status: 200,
+          response: SetAnchorResponse,
+          errors: [],
+          example: { description: 'Home' },
+        },
+      },
       async ({ body }, { accountId }) => {
         const anchor = await createAnchor.execute({
           accountId,
@@ -58,40 +97,129 @@ export function familyARoutes(container: Container): Route[] {
         });
         return {
           status: 200,
-          body: { anchor_id: anchor.id, status: `Anchor set at ${formatDateTime(anchor.timestamp)}.`, timestamp: formatDateTime(anchor.timestamp), timeline_id: anchor.timelineId },
+          body: {
+            anchor_id: anchor.id,
+            status: `Anchor set at ${formatDateTime(anchor.timestamp)}.`,
+            timestamp: formatDateTime(anchor.timestamp),
+            timeline_id: anchor.timelineId,
+          },
         };
       },
     ),
     defineRoute(
-      { method: 'post', path: '/v1/pause-time', operationId: 'pauseTime', family, summary: 'Pause the flow of time.', docs: { description: 'Pauses the account\'s clock at `paused_at` until it is resumed. Pausing a paused clock answers `clock_already_paused`.', status: 200, response: PauseTimeResponse, errors: ['clock_already_paused'] } },
+      {
+        method: 'post',
+        path: '/v1/pause-time',
+        operationId: 'pauseTime',
+        family,
+        summary: 'Pause the flow of time.',
+        docs: {
+          description:
+            "Pauses the account's clock at `paused_at` until it is resumed. Pausing a paused clock answers `clock_already_paused`.",
+          status: 200,
+          response: PauseTimeResponse,
+          errors: ['clock_already_paused'],
+        },
+      },
       async (_request, { accountId }) => {
         const { pausedAt } = await pauseTime.execute({ accountId });
         return { status: 200, body: { status: 'Time paused.', paused_at: formatDateTime(pausedAt) } };
       },
     ),
     defineRoute(
-      { method: 'post', path: '/v1/resume-time', operationId: 'resumeTime', family, summary: 'Resume the flow of time from the paused moment.', docs: { description: 'Resumes the account\'s clock from the exact moment it was paused. Resuming a running clock answers `clock_already_running`.', status: 200, response: ResumeTimeResponse, errors: ['clock_already_running'] } },
+      {
+        method: 'post',
+        path: '/v1/resume-time',
+        operationId: 'resumeTime',
+        family,
+        summary: 'Resume the flow of time from the paused moment.',
+        docs: {
+          description:
+            "Resumes the account's clock from the exact moment it was paused. Resuming a running clock answers `clock_already_running`.",
+          status: 200,
+          response: ResumeTimeResponse,
+          errors: ['clock_already_running'],
+        },
+      },
       async (_request, { accountId }) => {
         const { currentTime } = await resumeTime.execute({ accountId });
         return { status: 200, body: { status: 'Time resumed.', current_time: formatDateTime(currentTime) } };
       },
     ),
     defineRoute(
-      { method: 'post', path: '/v1/fast-forward', operationId: 'fastForward', family, summary: 'Move time forward by a duration.', body: DurationDto, docs: { description: 'Moves the account\'s clock forward by `duration` (`<n>m`, `<n>h` or `<n>d`), running or paused; a paused clock stays paused. A result outside years 0001 to 9999 answers `time_out_of_range` and changes nothing.', status: 200, response: ShiftTimeResponse, errors: ['time_out_of_range'], example: { duration: '2h' } } },
+      {
+        method: 'post',
+        path: '/v1/fast-forward',
+        operationId: 'fastForward',
+        family,
+        summary: 'Move time forward by a duration.',
+        body: DurationDto,
+        docs: {
+          description:
+            "Moves the account's clock forward by `duration` (`<n>m`, `<n>h` or `<n>d`), running or paused; a paused clock stays paused. A result outside years 0001 to 9999 answers `time_out_of_range` and changes nothing.",
+          status: 200,
+          response: ShiftTimeResponse,
+          errors: ['time_out_of_range'],
+          example: { duration: '2h' },
+        },
+      },
       async ({ body }, { accountId }) => {
-        const { newTime } = await shiftTime.execute({ accountId, duration: Duration.parse(body.duration), direction: 'forward' });
-        return { status: 200, body: { status: `Time fast-forwarded by ${body.duration}.`, new_time: formatDateTime(newTime) } };
+        const { newTime } = await shiftTime.execute({
+          accountId,
+          duration: Duration.parse(body.duration),
+          direction: 'forward',
+        });
+        return {
+          status: 200,
+          body: { status: `Time fast-forwarded by ${body.duration}.`, new_time: formatDateTime(newTime) },
+        };
       },
     ),
     defineRoute(
-      { method: 'post', path: '/v1/rewind', operationId: 'rewind', family, summary: 'Move time back by a duration.', body: DurationDto, docs: { description: 'Moves the account\'s clock back by `duration`, with the same rules as `POST /v1/fast-forward`.', status: 200, response: ShiftTimeResponse, errors: ['time_out_of_range'], example: { duration: '90m' } } },
+      {
+        method: 'post',
+        path: '/v1/rewind',
+        operationId: 'rewind',
+        family,
+        summary: 'Move time back by a duration.',
+        body: DurationDto,
+        docs: {
+          description: "Moves the account's clock back by `duration`, with the same rules as `POST /v1/fast-forward`.",
+          status: 200,
+          response: ShiftTimeResponse,
+          errors: ['time_out_of_range'],
+          example: { duration: '90m' },
+        },
+      },
       async ({ body }, { accountId }) => {
-        const { newTime } = await shiftTime.execute({ accountId, duration: Duration.parse(body.duration), direction: 'backward' });
-        return { status: 200, body: { status: `Time rewound by ${body.duration}.`, new_time: formatDateTime(newTime) } };
+        const { newTime } = await shiftTime.execute({
+          accountId,
+          duration: Duration.parse(body.duration),
+          direction: 'backward',
+        });
+        return {
+          status: 200,
+          body: { status: `Time rewound by ${body.duration}.`, new_time: formatDateTime(newTime) },
+        };
       },
     ),
     defineRoute(
-      { method: 'get', path: '/v1/monitor-events', operationId: 'monitorEvents', family, summary: 'Events at a location within a time range, oldest first.', query: EventScanDto, docs: { description: 'The events at a place (or named after it) within a time range, oldest first, a page at a time: pass `next_cursor` back as `cursor`. Travels, anchors, items and manipulations record events. Without `timeline_id`, the timeline the traveller is on.', status: 200, response: MonitorEventsResponse, errors: ['timeline_not_found'], example: { location: 'Sea of Tranquility', time_range: '1969-07-20T00:00:00Z/1969-07-21T00:00:00Z' } } },
+      {
+        method: 'get',
+        path: '/v1/monitor-events',
+        operationId: 'monitorEvents',
+        family,
+        summary: 'Events at a location within a time range, oldest first.',
+        query: EventScanDto,
+        docs: {
+          description:
+            'The events at a place (or named after it) within a time range, oldest first, a page at a time: pass `next_cursor` back as `cursor`. Travels, anchors, items and manipulations record events. Without `timeline_id`, the timeline the traveller is on.',
+          status: 200,
+          response: MonitorEventsResponse,
+          errors: ['timeline_not_found'],
+          example: { location: 'Sea of Tranquility', time_range: '1969-07-20T00:00:00Z/1969-07-21T00:00:00Z' },
+        },
+      },
       async ({ query }, { accountId }) => {
         const page = await scanEvents(listEvents, accountId, query);
         const more = page.next_cursor ? ' on this page; more follow (next_cursor)' : '';
@@ -107,7 +235,14 @@ export function familyARoutes(container: Container): Route[] {
         summary: 'Find an item at a place and time, registering it so it can be carried home.',
         query: RetrieveItemDto,
         changesState: true,
-        docs: { description: 'Finds an item at a place and time on the traveller\'s timeline and registers it, so that a travel home may carry it. Asking again with the same parameters answers the same item (`Item already retrieved.`) instead of registering a copy.', status: 200, response: RetrieveItemResponse, errors: [], example: { item_description: 'Moon rock', location: 'Sea of Tranquility', time: '1969-07-20T20:30:00Z' } },
+        docs: {
+          description:
+            "Finds an item at a place and time on the traveller's timeline and registers it, so that a travel home may carry it. Asking again with the same parameters answers the same item (`Item already retrieved.`) instead of registering a copy.",
+          status: 200,
+          response: RetrieveItemResponse,
+          errors: [],
+          example: { item_description: 'Moon rock', location: 'Sea of Tranquility', time: '1969-07-20T20:30:00Z' },
+        },
       },
       async ({ query }, { accountId }) => {
         const { item, registered } = await registerItem.execute({
@@ -129,9 +264,27 @@ export function familyARoutes(container: Container): Route[] {
       },
     ),
     defineRoute(
-      { method: 'post', path: '/v1/return', operationId: 'returnToAnchor', family, summary: 'Return to an anchor.', body: ReturnDto, docs: { description: 'Returns to an anchor: the clock is set to its timestamp, on its timeline, at its location.', status: 200, response: ReturnResponse, errors: ['anchor_not_found', 'journey_in_progress', 'timeline_window_expired', 'timeline_closed'], example: { anchor_id: 'anc_16fd2706895846d3ab5e0a6d1bc4e0a1' } } },
+      {
+        method: 'post',
+        path: '/v1/return',
+        operationId: 'returnToAnchor',
+        family,
+        summary: 'Return to an anchor.',
+        body: ReturnDto,
+        docs: {
+          description: 'Returns to an anchor: the clock is set to its timestamp, on its timeline, at its location.',
+          status: 200,
+          response: ReturnResponse,
+          errors: ['anchor_not_found', 'journey_in_progress', 'timeline_window_expired', 'timeline_closed'],
+          example: { anchor_id: 'anc_16fd2706895846d3ab5e0a6d1bc4e0a1' },
+        },
+      },
       async ({ body }, { accountId }) => {
-        const { travel: record, traveller } = await travel.execute({ accountId, destination: body.anchor_id, only: 'anchor' });
+        const { travel: record, traveller } = await travel.execute({
+          accountId,
+          destination: body.anchor_id,
+          only: 'anchor',
+        });
         return {
           status: 200,
           body: {
@@ -145,10 +298,27 @@ export function familyARoutes(container: Container): Route[] {
       },
     ),
     defineRoute(
-      { method: 'get', path: '/v1/check-paradox', operationId: 'checkParadox', family, summary: 'Check a timeline for paradoxes.', query: TimelineIdDto, docs: { description: 'Checks a timeline as it stands and answers its verdict: `timeline_stability` and `is_stable`, with one reason per conflict (at most 100; `reason_count` gives them all). Stores nothing.', status: 200, response: CheckParadoxResponse, errors: ['timeline_not_found'], example: { timeline_id: 'tml_7c9e6679742540de944be07fc1f90ae7' } } },
+      {
+        method: 'get',
+        path: '/v1/check-paradox',
+        operationId: 'checkParadox',
+        family,
+        summary: 'Check a timeline for paradoxes.',
+        query: TimelineIdDto,
+        docs: {
+          description:
+            'Checks a timeline as it stands and answers its verdict: `timeline_stability` and `is_stable`, with one reason per conflict (at most 100; `reason_count` gives them all). Stores nothing.',
+          status: 200,
+          response: CheckParadoxResponse,
+          errors: ['timeline_not_found'],
+          example: { timeline_id: 'tml_7c9e6679742540de944be07fc1f90ae7' },
+        },
+      },
       async ({ query }, { accountId }) => {
         const report = await checkParadox.execute({ accountId, timelineId: query.timeline_id });
-        const status = report.stable ? 'Timeline is stable.' : `Timeline is unstable: ${report.reasons.length} conflict(s) found.`;
+        const status = report.stable
+          ? 'Timeline is stable.'
+          : `Timeline is unstable: ${report.reasons.length} conflict(s) found.`;
         return { status: 200, body: { status, ...presentVerdict(query.timeline_id, report) } };
       },
     ),

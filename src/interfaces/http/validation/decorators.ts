@@ -34,7 +34,10 @@ export function IsWindow(options?: ValidationOptions): PropertyDecorator {
       name: 'isWindow',
       target: target.constructor,
       propertyName: String(propertyName),
-      options: { message: `$property must be '<n> minutes' with n from 1 to ${MAX_WINDOW_MINUTES}, like '12 minutes'`, ...options },
+      options: {
+        message: `$property must be '<n> minutes' with n from 1 to ${MAX_WINDOW_MINUTES}, like '12 minutes'`,
+        ...options,
+      },
       validator: { validate: (value: unknown) => typeof value === 'string' && parseWindow(value) !== null },
     });
 }
@@ -88,7 +91,8 @@ export function IsTimeRange(options?: ValidationOptions): PropertyDecorator {
       target: target.constructor,
       propertyName: String(propertyName),
       options: {
-        message: '$property must be <start>/<end>, two ISO 8601 date-times in UTC with the start not after the end, like 2024-01-01T00:00:00Z/2024-01-02T00:00:00Z',
+        message:
+          '$property must be <start>/<end>, two ISO 8601 date-times in UTC with the start not after the end, like 2024-01-01T00:00:00Z/2024-01-02T00:00:00Z',
         ...options,
       },
       validator: { validate: acceptedBy(TimeRange.parse) },

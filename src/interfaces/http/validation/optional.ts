@@ -11,5 +11,7 @@ export function Optional(options?: ValidationOptions): PropertyDecorator {
  * `true`, `" 7 "` or `1e3` stay what they are and fail the integer check.
  */
 export function FromDigits(): PropertyDecorator {
-  return Transform(({ value }: { value: unknown }) => (typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value));
+  return Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : value,
+  );
 }

@@ -19,10 +19,14 @@ export function unsafeJson(input: unknown): FieldError | null {
       return { field: path || '(body)', message: 'must not contain the NUL character (\\u0000)' };
     }
     if (typeof value === 'string' && LONE_SURROGATE.test(value)) {
-      return { field: path || '(body)', message: 'must be well-formed Unicode (a \\uD800-\\uDFFF escape must come in a pair)' };
+      return {
+        field: path || '(body)',
+        message: 'must be well-formed Unicode (a \\uD800-\\uDFFF escape must come in a pair)',
+      };
     }
     if (typeof value !== 'object' || value === null) continue;
-    if (depth >= MAX_JSON_DEPTH) return { field: path || '(body)', message: `is nested deeper than ${MAX_JSON_DEPTH} levels` };
+    if (depth >= MAX_JSON_DEPTH)
+      return { field: path || '(body)', message: `is nested deeper than ${MAX_JSON_DEPTH} levels` };
     for (const [key, child] of Object.entries(value)) {
       const childPath = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
       pending.push({ value: child, path: childPath, depth: depth + 1 });

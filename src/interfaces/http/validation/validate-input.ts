@@ -16,7 +16,8 @@ export function validateInput<T extends object>(dto: ClassConstructor<T>, input:
   // class-transformer silently drops keys such as __proto__ and constructor: check own keys first.
   const known = knownProperties(dto);
   const unknown = Object.keys(input).filter((key) => !known.has(key));
-  if (unknown.length > 0) throw Problem.validation(unknown.map((field) => ({ field, message: 'is not a known field' })));
+  if (unknown.length > 0)
+    throw Problem.validation(unknown.map((field) => ({ field, message: 'is not a known field' })));
   const instance = plainToInstance(dto, input);
   const errors = validateSync(instance, {
     whitelist: true,
@@ -35,14 +36,22 @@ const knownByDto = new WeakMap<ClassConstructor<object>, ReadonlySet<string>>();
 function knownProperties(dto: ClassConstructor<object>): ReadonlySet<string> {
   let known = knownByDto.get(dto);
   if (!known) {
-    known = new Set(getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false).map((meta) => meta.propertyName));
+    known = new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(dto, '', true, false)
+        .map((meta) => meta.propertyName),
+    );
     knownByDto.set(dto, known);
   }
   return known;
 }
 
 function fieldErrors(error: ValidationError, parent: string): FieldError[] {
-  const field = !parent ? error.property : /^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`;
+  const field = !parent
+    ? error.property
+    : /^\d+$/.test(error.property)
+      ? `${parent}[${error.property}]`
+      : `${parent}.${error.property}`;
   const own = Object.values(error.constraints ?? {}).map((message) => ({
     field,
     message: message

@@ -24,7 +24,11 @@ async function anAccount(core: TestCore, email = 'ada@example.com') {
 
 async function aConsoleKey(core: TestCore) {
   await core.createAccount.execute({ email: 'ada@example.com', password: PASSWORD });
-  const { token, session } = await core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: '192.0.2.1' });
+  const { token, session } = await core.logIn.execute({
+    email: 'ada@example.com',
+    password: PASSWORD,
+    clientAddress: '192.0.2.1',
+  });
   return { token, session, consoleKey: core.hasher.deriveConsoleKey(token).key };
 }
 
@@ -69,7 +73,10 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
     const { apiKey } = await anAccount(core);
     // The last use as a process ten minutes ahead recorded it.
     const findByDigest = InMemoryApiKeyRepository.prototype.findByDigest;
-    const reads = jest.spyOn(InMemoryApiKeyRepository.prototype, 'findByDigest').mockImplementation(async function (this: InMemoryApiKeyRepository, digest: string) {
+    const reads = jest.spyOn(InMemoryApiKeyRepository.prototype, 'findByDigest').mockImplementation(async function (
+      this: InMemoryApiKeyRepository,
+      digest: string,
+    ) {
       const key = await findByDigest.call(this, digest);
       return key && { ...key, lastUsedAt: new Date(core.clock.now().getTime() + 10 * 60_000) };
     });
@@ -96,7 +103,10 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
 
     const rolled = await core.rollApiKey.execute({ accountId, keyId });
     await expect(core.authenticateApiKey.execute({ apiKey })).rejects.toBeInstanceOf(InvalidApiKey);
-    expect(await core.authenticateApiKey.execute({ apiKey: rolled.secret })).toEqual({ accountId, apiKeyId: rolled.key.id });
+    expect(await core.authenticateApiKey.execute({ apiKey: rolled.secret })).toEqual({
+      accountId,
+      apiKeyId: rolled.key.id,
+    });
   });
 
   it('refuses the console key of a session that signed out', async () => {
@@ -193,7 +203,11 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
     const core = createTestCore();
     const cache = new LruVerifiedKeyCache({ maxEntries: 2 });
     const authenticate = new AuthenticateApiKey(core.transactions, core.hasher, core.clock, cache);
-    const [a, b, c] = [await anAccount(core, 'a@example.com'), await anAccount(core, 'b@example.com'), await anAccount(core, 'c@example.com')];
+    const [a, b, c] = [
+      await anAccount(core, 'a@example.com'),
+      await anAccount(core, 'b@example.com'),
+      await anAccount(core, 'c@example.com'),
+    ];
     for (const key of [a, b, a, c]) await authenticate.execute({ apiKey: key.apiKey });
     expect(cache.stats().entries).toBe(2);
     const reads = countKeyReads();

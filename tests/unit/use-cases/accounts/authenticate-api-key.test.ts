@@ -5,10 +5,16 @@ describe('AuthenticateApiKey', () => {
   it('turns a valid key into the account and key it acts for', async () => {
     const core = createTestCore();
     await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
-    const { account, apiKey } = await core.createAccount.execute({ email: 'grace@example.com', password: 's3cret-enough' });
+    const { account, apiKey } = await core.createAccount.execute({
+      email: 'grace@example.com',
+      password: 's3cret-enough',
+    });
     const [storedKey] = core.database.apiKeysOf(account.id);
 
-    expect(await core.authenticateApiKey.execute({ apiKey })).toEqual({ accountId: account.id, apiKeyId: storedKey?.id });
+    expect(await core.authenticateApiKey.execute({ apiKey })).toEqual({
+      accountId: account.id,
+      apiKeyId: storedKey?.id,
+    });
   });
 
   it.each([
@@ -60,7 +66,11 @@ describe('AuthenticateApiKey', () => {
   it('refuses a key past its expiry (a console key whose session ended)', async () => {
     const core = createTestCore();
     await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
-    const { token } = await core.logIn.execute({ email: 'ada@example.com', password: 's3cret-enough', clientAddress: '192.0.2.1' });
+    const { token } = await core.logIn.execute({
+      email: 'ada@example.com',
+      password: 's3cret-enough',
+      clientAddress: '192.0.2.1',
+    });
     const consoleKey = core.hasher.deriveConsoleKey(token).key;
     await core.authenticateApiKey.execute({ apiKey: consoleKey });
 
@@ -70,7 +80,10 @@ describe('AuthenticateApiKey', () => {
 
   it('records the last use at most once a minute', async () => {
     const core = createTestCore();
-    const { account, apiKey } = await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
+    const { account, apiKey } = await core.createAccount.execute({
+      email: 'ada@example.com',
+      password: 's3cret-enough',
+    });
     const lastUsed = () => core.database.apiKeysOf(account.id)[0]?.lastUsedAt;
     expect(lastUsed()).toBeNull();
 

@@ -29,7 +29,10 @@ describe('CreateAccount', () => {
 
   it('returns the whole API key once and stores only its digest and prefix', async () => {
     const core = createTestCore();
-    const { account, apiKey } = await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
+    const { account, apiKey } = await core.createAccount.execute({
+      email: 'ada@example.com',
+      password: 's3cret-enough',
+    });
 
     expect(core.database.apiKeysOf(account.id)).toEqual([
       {
@@ -81,11 +84,14 @@ describe('CreateAccount', () => {
     ['12345678', CommonPassword],
     ['Qwertyuiop', CommonPassword],
     ['        ', BlankPassword],
-  ])('refuses the password %j with %p from the shipped list of common passwords, and stores nothing', async (password, refusal) => {
-    const core = createTestCore();
+  ])(
+    'refuses the password %j with %p from the shipped list of common passwords, and stores nothing',
+    async (password, refusal) => {
+      const core = createTestCore();
 
-    await expect(core.createAccount.execute({ email: 'ada@example.com', password })).rejects.toBeInstanceOf(refusal);
-    expect(core.database.contents().accounts).toEqual([]);
-    expect(core.database.contents().timelines).toEqual([]);
-  });
+      await expect(core.createAccount.execute({ email: 'ada@example.com', password })).rejects.toBeInstanceOf(refusal);
+      expect(core.database.contents().accounts).toEqual([]);
+      expect(core.database.contents().timelines).toEqual([]);
+    },
+  );
 });

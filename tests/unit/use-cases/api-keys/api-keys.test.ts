@@ -1,4 +1,9 @@
-import { ApiKeyNotFound, ConsoleKeyNotRollable, InvalidApiKey, TooManyApiKeys } from '../../../../src/core/domain/errors';
+import {
+  ApiKeyNotFound,
+  ConsoleKeyNotRollable,
+  InvalidApiKey,
+  TooManyApiKeys,
+} from '../../../../src/core/domain/errors';
 import { createTestCore, PRESENT } from '../../../support/builders/test-core';
 
 async function anAccountWithKey() {
@@ -21,8 +26,18 @@ describe('API keys', () => {
   it('creates a key that works, with its name and creation time, storing only its digest', async () => {
     const { core, accountId } = await anAccountWithKey();
     const issued = await core.createApiKey.execute({ accountId, name: 'deploy' });
-    expect(issued.key).toMatchObject({ accountId, name: 'deploy', createdAt: new Date(PRESENT), lastUsedAt: null, revokedAt: null, expiresAt: null });
-    expect(await core.authenticateApiKey.execute({ apiKey: issued.secret })).toEqual({ accountId, apiKeyId: issued.key.id });
+    expect(issued.key).toMatchObject({
+      accountId,
+      name: 'deploy',
+      createdAt: new Date(PRESENT),
+      lastUsedAt: null,
+      revokedAt: null,
+      expiresAt: null,
+    });
+    expect(await core.authenticateApiKey.execute({ apiKey: issued.secret })).toEqual({
+      accountId,
+      apiKeyId: issued.key.id,
+    });
     expect(JSON.stringify(core.database.contents())).not.toContain(`"${issued.secret}"`);
   });
 
@@ -39,7 +54,9 @@ describe('API keys', () => {
 
     expect(rolled.key.name).toBe('ci');
     await expect(core.authenticateApiKey.execute({ apiKey: named.secret })).rejects.toBeInstanceOf(InvalidApiKey);
-    await expect(core.authenticateApiKey.execute({ apiKey: rolled.secret })).resolves.toMatchObject({ apiKeyId: rolled.key.id });
+    await expect(core.authenticateApiKey.execute({ apiKey: rolled.secret })).resolves.toMatchObject({
+      apiKeyId: rolled.key.id,
+    });
     await expect(core.rollApiKey.execute({ accountId, keyId: named.key.id })).rejects.toBeInstanceOf(ApiKeyNotFound);
   });
 
@@ -47,10 +64,12 @@ describe('API keys', () => {
     const core = createTestCore();
     const created = await core.signUp.execute({ email: 'ada@example.com', password: 's3cret-enough' });
     const keyId = created.session.session.consoleKeyId ?? '';
-    await expect(core.rollApiKey.execute({ accountId: created.account.id, keyId })).rejects.toBeInstanceOf(ConsoleKeyNotRollable);
+    await expect(core.rollApiKey.execute({ accountId: created.account.id, keyId })).rejects.toBeInstanceOf(
+      ConsoleKeyNotRollable,
+    );
   });
 
-  it('revokes a key at once; revoking again, or another account\'s key, is ApiKeyNotFound', async () => {
+  it("revokes a key at once; revoking again, or another account's key, is ApiKeyNotFound", async () => {
     const { core, accountId, apiKey } = await anAccountWithKey();
     const other = await core.createAccount.execute({ email: 'grace@example.com', password: 's3cret-enough' });
     const otherKeyId = core.database.apiKeysOf(other.account.id)[0]?.id ?? '';

@@ -8,7 +8,11 @@ describe('ShiftTime', () => {
     const core = createTestCore();
     const accountId = await anAccount(core);
 
-    const { newTime } = await core.shiftTime.execute({ accountId, duration: Duration.parse('90m'), direction: 'forward' });
+    const { newTime } = await core.shiftTime.execute({
+      accountId,
+      duration: Duration.parse('90m'),
+      direction: 'forward',
+    });
 
     expect(newTime).toEqual(new Date('2030-01-01T13:30:00Z'));
     expect(core.database.traveller(accountId)?.currentTime(core.clock.now())).toEqual(newTime);
@@ -18,7 +22,11 @@ describe('ShiftTime', () => {
     const core = createTestCore();
     const accountId = await anAccount(core);
 
-    const { newTime } = await core.shiftTime.execute({ accountId, duration: Duration.parse('2d'), direction: 'backward' });
+    const { newTime } = await core.shiftTime.execute({
+      accountId,
+      duration: Duration.parse('2d'),
+      direction: 'backward',
+    });
 
     expect(newTime).toEqual(new Date('2029-12-30T12:00:00Z'));
     core.clock.advanceMinutes(1);
@@ -31,7 +39,11 @@ describe('ShiftTime', () => {
     await core.pauseTime.execute({ accountId });
     core.clock.advanceMinutes(30);
 
-    const { newTime } = await core.shiftTime.execute({ accountId, duration: Duration.parse('1h'), direction: 'forward' });
+    const { newTime } = await core.shiftTime.execute({
+      accountId,
+      duration: Duration.parse('1h'),
+      direction: 'forward',
+    });
 
     expect(newTime).toEqual(new Date('2030-01-01T13:00:00Z'));
     core.clock.advanceMinutes(30);
@@ -61,7 +73,9 @@ describe('ShiftTime', () => {
     const oneMinute = Duration.parse('1m');
 
     const results = await Promise.all(
-      Array.from({ length: 100 }, () => core.shiftTime.execute({ accountId, duration: oneMinute, direction: 'forward' })),
+      Array.from({ length: 100 }, () =>
+        core.shiftTime.execute({ accountId, duration: oneMinute, direction: 'forward' }),
+      ),
     );
 
     expect(core.database.traveller(accountId)?.currentTime(core.clock.now())).toEqual(new Date('2030-01-01T13:40:00Z'));
@@ -77,7 +91,11 @@ describe('ShiftTime', () => {
 
     await Promise.all(
       Array.from({ length: 100 }, (_, n) =>
-        core.shiftTime.execute({ accountId, duration: Duration.parse(n % 4 === 0 ? '1h' : '1m'), direction: n % 4 === 0 ? 'backward' : 'forward' }),
+        core.shiftTime.execute({
+          accountId,
+          duration: Duration.parse(n % 4 === 0 ? '1h' : '1m'),
+          direction: n % 4 === 0 ? 'backward' : 'forward',
+        }),
       ),
     );
 

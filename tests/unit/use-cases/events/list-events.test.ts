@@ -10,7 +10,12 @@ const WHOLE_DAY = TimeRange.parse('1815-06-18T00:00:00Z/1815-06-18T23:59:59Z');
 
 /** Registers an item found at `location` at `time` (HH:MM:SS on 1815-06-18): one `item_retrieved` event. */
 async function aFind(core: TestCore, accountId: string, description: string, location: string, time: string) {
-  const { item } = await core.registerItem.execute({ accountId, description, location, foundAt: new Date(`1815-06-18T${time}Z`) });
+  const { item } = await core.registerItem.execute({
+    accountId,
+    description,
+    location,
+    foundAt: new Date(`1815-06-18T${time}Z`),
+  });
   const event = core.database.eventsOf(accountId).find((recorded) => recorded.subjectId === item.id);
   if (!event) throw new Error(`no event recorded for ${item.id}`);
   return event;
@@ -21,7 +26,16 @@ async function manyEventsAtWaterloo(core: TestCore, accountId: string, count: nu
   const events = core.database.repositories().events;
   for (let n = 0; n < count; n += 1) {
     const time = new Date(Date.UTC(1815, 5, 18, 10, 0, n));
-    await events.add(anEvent({ accountId, id: `evt_seed_${n}`, timelineId: 'primary', location: 'Waterloo', time, originalTime: time }));
+    await events.add(
+      anEvent({
+        accountId,
+        id: `evt_seed_${n}`,
+        timelineId: 'primary',
+        location: 'Waterloo',
+        time,
+        originalTime: time,
+      }),
+    );
   }
 }
 
@@ -67,7 +81,11 @@ describe('ListEvents', () => {
     const atEnd = await aFind(core, accountId, 'At the end', 'Waterloo', '12:00:00');
     await aFind(core, accountId, 'Too late', 'Waterloo', '12:00:01');
 
-    const page = await core.listEvents.execute({ accountId, place: 'Waterloo', range: TimeRange.parse('1815-06-18T11:00:00Z/1815-06-18T12:00:00Z') });
+    const page = await core.listEvents.execute({
+      accountId,
+      place: 'Waterloo',
+      range: TimeRange.parse('1815-06-18T11:00:00Z/1815-06-18T12:00:00Z'),
+    });
 
     expect(page.events).toEqual([atStart, atEnd]);
   });
@@ -77,7 +95,11 @@ describe('ListEvents', () => {
     const accountId = await anAccount(core);
     const find = await aFind(core, accountId, 'A shako', 'Waterloo', '11:00:00');
 
-    const page = await core.listEvents.execute({ accountId, place: 'Waterloo', range: TimeRange.parse('1815-06-18T11:00:00Z/1815-06-18T11:00:00Z') });
+    const page = await core.listEvents.execute({
+      accountId,
+      place: 'Waterloo',
+      range: TimeRange.parse('1815-06-18T11:00:00Z/1815-06-18T11:00:00Z'),
+    });
 
     expect(page.events).toEqual([find]);
   });
@@ -86,7 +108,15 @@ describe('ListEvents', () => {
     const core = createTestCore();
     const accountId = await anAccount(core);
     // Some share a time, so the order and the cursor must fall back on the id.
-    for (const [n, time] of ['11:00:00', '11:00:00', '11:00:00', '12:00:00', '12:00:00', '13:00:00', '14:00:00'].entries()) {
+    for (const [n, time] of [
+      '11:00:00',
+      '11:00:00',
+      '11:00:00',
+      '12:00:00',
+      '12:00:00',
+      '13:00:00',
+      '14:00:00',
+    ].entries()) {
       await aFind(core, accountId, `Find ${n}`, 'Waterloo', time);
     }
     const all = (await core.listEvents.execute({ accountId, place: 'Waterloo', range: WHOLE_DAY })).events;
@@ -98,7 +128,13 @@ describe('ListEvents', () => {
     while (page.next) {
       const last = page.events[page.events.length - 1];
       expect(page.next).toEqual({ time: last?.time, id: last?.id });
-      page = await core.listEvents.execute({ accountId, place: 'Waterloo', range: WHOLE_DAY, limit: 2, after: page.next });
+      page = await core.listEvents.execute({
+        accountId,
+        place: 'Waterloo',
+        range: WHOLE_DAY,
+        limit: 2,
+        after: page.next,
+      });
       pageSizes.push(page.events.length);
       seen.push(...page.events.map((event) => event.id));
     }
@@ -154,7 +190,12 @@ describe('ListEvents', () => {
     const there = await aFind(core, accountId, 'Found away', 'Waterloo', '11:00:00');
 
     const away = await core.listEvents.execute({ accountId, place: 'Waterloo', range: WHOLE_DAY });
-    const home = await core.listEvents.execute({ accountId, place: 'Waterloo', range: WHOLE_DAY, timelineId: 'primary' });
+    const home = await core.listEvents.execute({
+      accountId,
+      place: 'Waterloo',
+      range: WHOLE_DAY,
+      timelineId: 'primary',
+    });
 
     expect(away).toEqual({ timelineId: timeline.id, events: [there], next: null });
     expect(home.events.map((event) => event.description)).toEqual(['Item retrieved: Left at home']);
@@ -190,13 +231,28 @@ describe('ListEvents', () => {
     const core = createTestCore();
     const accountId = await anAccount(core);
     const find = await aFind(core, accountId, 'A shako', 'Waterloo', '11:00:00');
-    await core.manipulateEvent.execute({ accountId, eventId: find.id, action: 'Drop it later', time: new Date('1815-06-18T20:00:00Z') });
+    await core.manipulateEvent.execute({
+      accountId,
+      eventId: find.id,
+      action: 'Drop it later',
+      time: new Date('1815-06-18T20:00:00Z'),
+    });
 
-    const morning = await core.listEvents.execute({ accountId, place: 'Waterloo', range: TimeRange.parse('1815-06-18T10:00:00Z/1815-06-18T12:00:00Z') });
-    const evening = await core.listEvents.execute({ accountId, place: 'Item retrieved: A shako', range: TimeRange.parse('1815-06-18T19:00:00Z/1815-06-18T21:00:00Z') });
+    const morning = await core.listEvents.execute({
+      accountId,
+      place: 'Waterloo',
+      range: TimeRange.parse('1815-06-18T10:00:00Z/1815-06-18T12:00:00Z'),
+    });
+    const evening = await core.listEvents.execute({
+      accountId,
+      place: 'Item retrieved: A shako',
+      range: TimeRange.parse('1815-06-18T19:00:00Z/1815-06-18T21:00:00Z'),
+    });
 
     expect(morning.events).toEqual([]);
-    expect(evening.events).toMatchObject([{ id: find.id, time: new Date('1815-06-18T20:00:00Z'), originalTime: find.time, revision: 1 }]);
+    expect(evening.events).toMatchObject([
+      { id: find.id, time: new Date('1815-06-18T20:00:00Z'), originalTime: find.time, revision: 1 },
+    ]);
   });
 
   it('stores nothing', async () => {

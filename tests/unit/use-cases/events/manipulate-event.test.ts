@@ -10,7 +10,12 @@ const TWO_HOURS_LATER = new Date('1969-07-20T23:00:00Z');
 /** A journey with a moon rock found at FOUND_AT; returns its `item_retrieved` event. */
 async function aRecordedFind(core: TestCore, accountId: string) {
   const { timeline } = await aJourneyUnderWay(core, accountId);
-  const { item } = await core.registerItem.execute({ accountId, description: 'A moon rock', location: 'Sea of Tranquility', foundAt: FOUND_AT });
+  const { item } = await core.registerItem.execute({
+    accountId,
+    description: 'A moon rock',
+    location: 'Sea of Tranquility',
+    foundAt: FOUND_AT,
+  });
   const event = core.database.eventsOf(accountId).find((recorded) => recorded.subjectId === item.id);
   if (!event) throw new Error(`no event recorded for ${item.id}`);
   return { timeline, event };
@@ -22,7 +27,12 @@ describe('ManipulateEvent', () => {
     const accountId = await anAccount(core);
     const { event } = await aRecordedFind(core, accountId);
 
-    const result = await core.manipulateEvent.execute({ accountId, eventId: event.id, action: 'Delay the find', time: AN_HOUR_LATER });
+    const result = await core.manipulateEvent.execute({
+      accountId,
+      eventId: event.id,
+      action: 'Delay the find',
+      time: AN_HOUR_LATER,
+    });
 
     expect(result.event).toEqual({ ...event, time: AN_HOUR_LATER, originalTime: FOUND_AT, revision: 1 });
     expect(core.database.event(accountId, event.id)).toEqual(result.event);
@@ -32,10 +42,20 @@ describe('ManipulateEvent', () => {
     const core = createTestCore();
     const accountId = await anAccount(core);
     const { event } = await aRecordedFind(core, accountId);
-    const first = await core.manipulateEvent.execute({ accountId, eventId: event.id, action: 'Delay the find', time: AN_HOUR_LATER });
+    const first = await core.manipulateEvent.execute({
+      accountId,
+      eventId: event.id,
+      action: 'Delay the find',
+      time: AN_HOUR_LATER,
+    });
     core.clock.advanceMinutes(1);
 
-    const second = await core.manipulateEvent.execute({ accountId, eventId: event.id, action: 'Delay it again', time: TWO_HOURS_LATER });
+    const second = await core.manipulateEvent.execute({
+      accountId,
+      eventId: event.id,
+      action: 'Delay it again',
+      time: TWO_HOURS_LATER,
+    });
 
     expect(first.history).toEqual([first.manipulation]);
     expect(second.manipulation).toEqual({
@@ -85,7 +105,12 @@ describe('ManipulateEvent', () => {
     const { timeline, event } = await aRecordedFind(core, accountId);
     await core.travel.execute({ accountId, destination: 'primary' });
 
-    const result = await core.manipulateEvent.execute({ accountId, eventId: event.id, action: 'Delay the find', time: AN_HOUR_LATER });
+    const result = await core.manipulateEvent.execute({
+      accountId,
+      eventId: event.id,
+      action: 'Delay the find',
+      time: AN_HOUR_LATER,
+    });
 
     expect(core.database.traveller(accountId)?.timelineId).toBe('primary');
     expect(result.event.timelineId).toBe(timeline.id);
@@ -125,7 +150,12 @@ describe('ManipulateEvent', () => {
     const before = core.database.contents();
 
     await expect(
-      core.manipulateEvent.execute({ accountId, eventId: event.id, action: 'Too far', time: new Date(Date.UTC(10000, 0, 1)) }),
+      core.manipulateEvent.execute({
+        accountId,
+        eventId: event.id,
+        action: 'Too far',
+        time: new Date(Date.UTC(10000, 0, 1)),
+      }),
     ).rejects.toBeInstanceOf(TimeOutOfRange);
     expect(core.database.contents()).toEqual(before);
   });

@@ -10,7 +10,11 @@ describe('RegisterItem', () => {
     const { timeline } = await aJourneyUnderWay(core, accountId);
     core.clock.advanceMinutes(3);
 
-    const { item, registered } = await core.registerItem.execute({ accountId, description: 'A moon rock', location: 'Sea of Tranquility' });
+    const { item, registered } = await core.registerItem.execute({
+      accountId,
+      description: 'A moon rock',
+      location: 'Sea of Tranquility',
+    });
 
     expect(registered).toBe(true);
     expect(item).toEqual({
@@ -65,7 +69,12 @@ describe('RegisterItem', () => {
     const eventsBefore = core.database.eventsOf(accountId).length;
     const foundAt = new Date('1969-07-20T21:00:00Z');
 
-    const { item } = await core.registerItem.execute({ accountId, description: 'A moon rock', location: 'Sea of Tranquility', foundAt });
+    const { item } = await core.registerItem.execute({
+      accountId,
+      description: 'A moon rock',
+      location: 'Sea of Tranquility',
+      foundAt,
+    });
 
     const recorded = core.database.eventsOf(accountId).slice(eventsBefore);
     expect(recorded).toEqual([
@@ -86,7 +95,11 @@ describe('RegisterItem', () => {
   });
 
   describe('with reuseSame (Family A asks again with a GET)', () => {
-    const found = { description: 'A moon rock', location: 'Sea of Tranquility', foundAt: new Date('1969-07-20T21:00:00Z') };
+    const found = {
+      description: 'A moon rock',
+      location: 'Sea of Tranquility',
+      foundAt: new Date('1969-07-20T21:00:00Z'),
+    };
 
     it('answers the item already found, registering no copy and recording no second event', async () => {
       const core = createTestCore();

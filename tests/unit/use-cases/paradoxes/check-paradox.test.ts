@@ -18,9 +18,12 @@ async function aTravellerWithAnItem() {
 
 /** The account's only recorded event of this kind on the timeline. */
 function theEvent(core: TestCore, accountId: string, timelineId: string, kind: EventKind): TimelineEvent {
-  const found = core.database.eventsOf(accountId).filter((event) => event.timelineId === timelineId && event.kind === kind);
+  const found = core.database
+    .eventsOf(accountId)
+    .filter((event) => event.timelineId === timelineId && event.kind === kind);
   const [only] = found;
-  if (found.length !== 1 || !only) throw new Error(`expected one ${kind} event on ${timelineId}, found ${found.length}`);
+  if (found.length !== 1 || !only)
+    throw new Error(`expected one ${kind} event on ${timelineId}, found ${found.length}`);
   return only;
 }
 
@@ -59,7 +62,9 @@ describe('CheckParadox', () => {
       ],
     });
     expect(verdict.stable).toBe(false);
-    expect(verdict.reasons).toMatchObject([{ code: 'event_at_two_times', event: 'Eagle lands', times: [DESTINATION_TIME, oneHourLater] }]);
+    expect(verdict.reasons).toMatchObject([
+      { code: 'event_at_two_times', event: 'Eagle lands', times: [DESTINATION_TIME, oneHourLater] },
+    ]);
   });
 
   it('checks the primary timeline too', async () => {
@@ -70,9 +75,9 @@ describe('CheckParadox', () => {
 
   it('refuses an unknown timeline with TimelineNotFound', async () => {
     const { core, accountId } = await aTravellerWithAnItem();
-    await expect(
-      core.checkParadox.execute({ accountId, timelineId: 'tml_404', proposedChanges: [] }),
-    ).rejects.toEqual(new TimelineNotFound('tml_404'));
+    await expect(core.checkParadox.execute({ accountId, timelineId: 'tml_404', proposedChanges: [] })).rejects.toEqual(
+      new TimelineNotFound('tml_404'),
+    );
   });
 
   it("refuses another account's timeline with TimelineNotFound", async () => {
@@ -108,7 +113,11 @@ describe('CheckParadox', () => {
     const { core, item } = await aTravellerWithAnItem();
     const stranger = await anAccount(core);
     await expect(
-      core.checkParadox.execute({ accountId: stranger, timelineId: 'primary', proposedChanges: [{ kind: 'item', itemId: item.id }] }),
+      core.checkParadox.execute({
+        accountId: stranger,
+        timelineId: 'primary',
+        proposedChanges: [{ kind: 'item', itemId: item.id }],
+      }),
     ).rejects.toEqual(new UnknownItems([item.id]));
   });
 
@@ -139,7 +148,9 @@ describe('CheckParadox', () => {
       });
 
       expect(verdict.stable).toBe(false);
-      expect(verdict.reasons).toMatchObject([{ code: 'event_at_two_times', times: [FOUND_AT, oneHourLater], eventIds: [retrieval.id] }]);
+      expect(verdict.reasons).toMatchObject([
+        { code: 'event_at_two_times', times: [FOUND_AT, oneHourLater], eventIds: [retrieval.id] },
+      ]);
       expect(verdict.events).toEqual([retrieval]);
     });
 
@@ -167,7 +178,11 @@ describe('CheckParadox', () => {
   describe('displaced events (event_displaced)', () => {
     async function aJourneyWithEveryKindOfEvent() {
       const { core, accountId, timeline, item } = await aTravellerWithAnItem();
-      const anchor = await core.createAnchor.execute({ accountId, description: 'Touchdown', timestamp: new Date('1969-07-20T20:30:00Z') });
+      const anchor = await core.createAnchor.execute({
+        accountId,
+        description: 'Touchdown',
+        timestamp: new Date('1969-07-20T20:30:00Z'),
+      });
       return { core, accountId, timeline, item, anchor };
     }
 
@@ -177,45 +192,74 @@ describe('CheckParadox', () => {
       ['item_retrieved', 'the item'],
     ];
 
-    it.each(dependentKinds)('finds the timeline unstable once an %s event is moved, naming %s that depends on it', async (kind) => {
-      const { core, accountId, timeline } = await aJourneyWithEveryKindOfEvent();
-      const event = theEvent(core, accountId, timeline.id, kind);
-      expect((await core.checkParadox.execute({ accountId, timelineId: timeline.id })).stable).toBe(true);
+    it.each(dependentKinds)(
+      'finds the timeline unstable once an %s event is moved, naming %s that depends on it',
+      async (kind) => {
+        const { core, accountId, timeline } = await aJourneyWithEveryKindOfEvent();
+        const event = theEvent(core, accountId, timeline.id, kind);
+        expect((await core.checkParadox.execute({ accountId, timelineId: timeline.id })).stable).toBe(true);
 
-      await core.manipulateEvent.execute({ accountId, eventId: event.id, action: 'Nudge it', time: oneHourLater });
-      const verdict = await core.checkParadox.execute({ accountId, timelineId: timeline.id });
+        await core.manipulateEvent.execute({ accountId, eventId: event.id, action: 'Nudge it', time: oneHourLater });
+        const verdict = await core.checkParadox.execute({ accountId, timelineId: timeline.id });
 
-      expect(verdict.stable).toBe(false);
-      expect(verdict.reasons).toEqual([
-        expect.objectContaining({
-          code: 'event_displaced',
-          eventId: event.id,
-          originalTime: event.time,
-          time: oneHourLater,
-          dependentId: event.subjectId,
-        }),
-      ]);
-    });
+        expect(verdict.stable).toBe(false);
+        expect(verdict.reasons).toEqual([
+          expect.objectContaining({
+            code: 'event_displaced',
+            eventId: event.id,
+            originalTime: event.time,
+            time: oneHourLater,
+            dependentId: event.subjectId,
+          }),
+        ]);
+      },
+    );
 
     it('finds it stable again once the event is manipulated back to its original time', async () => {
       const { core, accountId, timeline } = await aJourneyWithEveryKindOfEvent();
       const event = theEvent(core, accountId, timeline.id, 'item_retrieved');
-      await core.manipulateEvent.execute({ accountId, eventId: event.id, action: 'Delay the find', time: oneHourLater });
+      await core.manipulateEvent.execute({
+        accountId,
+        eventId: event.id,
+        action: 'Delay the find',
+        time: oneHourLater,
+      });
 
-      await core.manipulateEvent.execute({ accountId, eventId: event.id, action: 'Undo the delay', time: event.originalTime });
+      await core.manipulateEvent.execute({
+        accountId,
+        eventId: event.id,
+        action: 'Undo the delay',
+        time: event.originalTime,
+      });
 
-      expect(await core.checkParadox.execute({ accountId, timelineId: timeline.id })).toMatchObject({ stable: true, reasons: [] });
+      expect(await core.checkParadox.execute({ accountId, timelineId: timeline.id })).toMatchObject({
+        stable: true,
+        reasons: [],
+      });
     });
 
     it('lets a manipulation record be moved freely', async () => {
       const { core, accountId, timeline } = await aJourneyWithEveryKindOfEvent();
       const retrieval = theEvent(core, accountId, timeline.id, 'item_retrieved');
-      await core.manipulateEvent.execute({ accountId, eventId: retrieval.id, action: 'Polish the rock', time: retrieval.time });
+      await core.manipulateEvent.execute({
+        accountId,
+        eventId: retrieval.id,
+        action: 'Polish the rock',
+        time: retrieval.time,
+      });
       const record = theEvent(core, accountId, timeline.id, 'manipulation');
 
-      await core.manipulateEvent.execute({ accountId, eventId: record.id, action: 'Forget it happened', time: oneHourLater });
+      await core.manipulateEvent.execute({
+        accountId,
+        eventId: record.id,
+        action: 'Forget it happened',
+        time: oneHourLater,
+      });
 
-      expect(await core.checkParadox.execute({ accountId, timelineId: timeline.id })).toMatchObject({ stable: true, reasons: [] });
+      expect(await core.checkParadox.execute({ accountId, timelineId: timeline.id })).toMatchObject({
+        stable: true,
+        reasons: [],
+      });
     });
 
     describe('within a monitored range', () => {
@@ -224,7 +268,12 @@ describe('CheckParadox', () => {
         const { core, accountId, timeline } = setup;
         const retrieval = theEvent(core, accountId, timeline.id, 'item_retrieved');
         // Found at 21:00, moved to 22:00.
-        await core.manipulateEvent.execute({ accountId, eventId: retrieval.id, action: 'Delay the find', time: new Date('1969-07-20T22:00:00Z') });
+        await core.manipulateEvent.execute({
+          accountId,
+          eventId: retrieval.id,
+          action: 'Delay the find',
+          time: new Date('1969-07-20T22:00:00Z'),
+        });
         return { ...setup, retrieval };
       }
 
@@ -233,7 +282,11 @@ describe('CheckParadox', () => {
         ['its original time', '1969-07-20T20:00:00Z/1969-07-20T21:00:00Z'],
       ])('sees a displaced event whose %s is in range', async (_label, range) => {
         const { core, accountId, timeline, retrieval } = await aDisplacedRetrieval();
-        const verdict = await core.checkParadox.execute({ accountId, timelineId: timeline.id, range: TimeRange.parse(range) });
+        const verdict = await core.checkParadox.execute({
+          accountId,
+          timelineId: timeline.id,
+          range: TimeRange.parse(range),
+        });
         expect(verdict.stable).toBe(false);
         expect(verdict.events.map((event) => event.id)).toEqual([retrieval.id]);
       });
@@ -255,11 +308,24 @@ describe('CheckParadox', () => {
       const { core, accountId, timeline } = await aTravellerWithAnItem();
       const arrival = theEvent(core, accountId, timeline.id, 'arrival');
       const retrieval = theEvent(core, accountId, timeline.id, 'item_retrieved');
-      const calm = await core.checkParadox.execute({ accountId, timelineId: timeline.id, significantEvent: arrival.id });
+      const calm = await core.checkParadox.execute({
+        accountId,
+        timelineId: timeline.id,
+        significantEvent: arrival.id,
+      });
       expect(calm).toEqual({ stable: true, reasons: [], events: [arrival], significantEvent: arrival });
 
-      await core.manipulateEvent.execute({ accountId, eventId: retrieval.id, action: 'Delay the find', time: oneHourLater });
-      const verdict = await core.checkParadox.execute({ accountId, timelineId: timeline.id, significantEvent: arrival.id });
+      await core.manipulateEvent.execute({
+        accountId,
+        eventId: retrieval.id,
+        action: 'Delay the find',
+        time: oneHourLater,
+      });
+      const verdict = await core.checkParadox.execute({
+        accountId,
+        timelineId: timeline.id,
+        significantEvent: arrival.id,
+      });
 
       expect(verdict.significantEvent).toEqual(arrival);
       expect(verdict.stable).toBe(false);
@@ -269,9 +335,18 @@ describe('CheckParadox', () => {
     it('finds the event by name, ignoring case and extra white space', async () => {
       const { core, accountId, timeline } = await aTravellerWithAnItem();
       const retrieval = theEvent(core, accountId, timeline.id, 'item_retrieved');
-      await core.manipulateEvent.execute({ accountId, eventId: retrieval.id, action: 'Delay the find', time: oneHourLater });
+      await core.manipulateEvent.execute({
+        accountId,
+        eventId: retrieval.id,
+        action: 'Delay the find',
+        time: oneHourLater,
+      });
 
-      const verdict = await core.checkParadox.execute({ accountId, timelineId: timeline.id, significantEvent: '  ITEM retrieved:   a moon rock ' });
+      const verdict = await core.checkParadox.execute({
+        accountId,
+        timelineId: timeline.id,
+        significantEvent: '  ITEM retrieved:   a moon rock ',
+      });
 
       expect(verdict.significantEvent?.id).toBe(retrieval.id);
       expect(verdict.stable).toBe(false);
@@ -287,13 +362,15 @@ describe('CheckParadox', () => {
 
     it("refuses the id of an event on another of the account's timelines with UnknownEvent", async () => {
       const { core, accountId, timeline } = await aTravellerWithAnItem();
-      const anchorAtHome = core.database.eventsOf(accountId).find((event) => event.timelineId === 'primary' && event.kind === 'anchor_set');
+      const anchorAtHome = core.database
+        .eventsOf(accountId)
+        .find((event) => event.timelineId === 'primary' && event.kind === 'anchor_set');
       expect(anchorAtHome).toBeDefined();
       const eventId = anchorAtHome?.id ?? '';
 
-      await expect(core.checkParadox.execute({ accountId, timelineId: timeline.id, significantEvent: eventId })).rejects.toEqual(
-        new UnknownEvent(timeline.id, eventId),
-      );
+      await expect(
+        core.checkParadox.execute({ accountId, timelineId: timeline.id, significantEvent: eventId }),
+      ).rejects.toEqual(new UnknownEvent(timeline.id, eventId));
     });
 
     it("refuses the id of another account's event with UnknownEvent", async () => {

@@ -13,8 +13,17 @@ async function aDayOfEvents() {
   const core = createTestCore();
   const accountId = await anAccount(core);
   const { timeline } = await aJourneyUnderWay(core, accountId);
-  await core.registerItem.execute({ accountId, description: 'A moon rock', location: 'Sea of Tranquility', foundAt: new Date('1969-07-20T21:00:00Z') });
-  await core.travelToMoment.execute({ accountId, destinationTime: new Date('1969-07-20T22:00:00Z'), location: 'Eagle' });
+  await core.registerItem.execute({
+    accountId,
+    description: 'A moon rock',
+    location: 'Sea of Tranquility',
+    foundAt: new Date('1969-07-20T21:00:00Z'),
+  });
+  await core.travelToMoment.execute({
+    accountId,
+    destinationTime: new Date('1969-07-20T22:00:00Z'),
+    location: 'Eagle',
+  });
   const ofTheDay = core.database.eventsOf(accountId).filter((event) => event.timelineId === timeline.id);
   const [arrival, retrieval, move] = [...ofTheDay].sort((a, b) => a.time.getTime() - b.time.getTime());
   if (!arrival || !retrieval || !move) throw new Error('expected three events that day');
@@ -27,13 +36,24 @@ describe('MonitorParadox', () => {
 
     const monitoring = await core.monitorParadox.execute({ accountId, timelineId: timeline.id, range: THE_DAY });
 
-    expect(monitoring).toEqual({ stable: true, reasons: [], manipulated: [], events: [arrival, retrieval, move], next: null });
+    expect(monitoring).toEqual({
+      stable: true,
+      reasons: [],
+      manipulated: [],
+      events: [arrival, retrieval, move],
+      next: null,
+    });
     expect(new Set(monitoring.events.map((event) => event.location)).size).toBe(3);
   });
 
   it('weighs the manipulated events of the range, also one moved out of it, and lists it among them by its new time', async () => {
     const { core, accountId, timeline, arrival, retrieval, move } = await aDayOfEvents();
-    await core.manipulateEvent.execute({ accountId, eventId: retrieval.id, action: 'Find it the next day', time: new Date('1969-07-21T09:00:00Z') });
+    await core.manipulateEvent.execute({
+      accountId,
+      eventId: retrieval.id,
+      action: 'Find it the next day',
+      time: new Date('1969-07-21T09:00:00Z'),
+    });
     const moved = core.database.event(accountId, retrieval.id);
 
     const monitoring = await core.monitorParadox.execute({ accountId, timelineId: timeline.id, range: THE_DAY });
@@ -47,10 +67,15 @@ describe('MonitorParadox', () => {
 
   it('answers a page at a time, with the cursor of the next, the verdict on the whole range each time', async () => {
     const { core, accountId, timeline, arrival, retrieval, move } = await aDayOfEvents();
-    const page = (after: EventCursor | null) => core.monitorParadox.execute({ accountId, timelineId: timeline.id, range: THE_DAY, limit: 2, after });
+    const page = (after: EventCursor | null) =>
+      core.monitorParadox.execute({ accountId, timelineId: timeline.id, range: THE_DAY, limit: 2, after });
 
     const first = await page(null);
-    expect(first).toMatchObject({ stable: true, events: [arrival, retrieval], next: { time: retrieval.time, id: retrieval.id } });
+    expect(first).toMatchObject({
+      stable: true,
+      events: [arrival, retrieval],
+      next: { time: retrieval.time, id: retrieval.id },
+    });
     expect(await page(first.next)).toMatchObject({ stable: true, events: [move], next: null });
   });
 
@@ -58,7 +83,11 @@ describe('MonitorParadox', () => {
     const { core, accountId, timeline } = await aDayOfEvents();
     const stranger = await anAccount(core);
 
-    await expect(core.monitorParadox.execute({ accountId, timelineId: 'tml_404', range: THE_DAY })).rejects.toEqual(new TimelineNotFound('tml_404'));
-    await expect(core.monitorParadox.execute({ accountId: stranger, timelineId: timeline.id, range: THE_DAY })).rejects.toEqual(new TimelineNotFound(timeline.id));
+    await expect(core.monitorParadox.execute({ accountId, timelineId: 'tml_404', range: THE_DAY })).rejects.toEqual(
+      new TimelineNotFound('tml_404'),
+    );
+    await expect(
+      core.monitorParadox.execute({ accountId: stranger, timelineId: timeline.id, range: THE_DAY }),
+    ).rejects.toEqual(new TimelineNotFound(timeline.id));
   });
 });

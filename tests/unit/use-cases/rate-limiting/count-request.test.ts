@@ -26,8 +26,14 @@ const perSecond = { name: 'default', quota: 2, windowSeconds: 1 };
 
 describe('fixedWindow', () => {
   it('aligns windows to the epoch and rounds the time to reset up to whole seconds', () => {
-    expect(fixedWindow(new Date('2030-01-01T12:00:00.250Z'), 1)).toEqual({ start: new Date('2030-01-01T12:00:00.000Z'), resetSeconds: 1 });
-    expect(fixedWindow(new Date('2030-01-01T12:00:30.500Z'), 60)).toEqual({ start: new Date('2030-01-01T12:00:00.000Z'), resetSeconds: 30 });
+    expect(fixedWindow(new Date('2030-01-01T12:00:00.250Z'), 1)).toEqual({
+      start: new Date('2030-01-01T12:00:00.000Z'),
+      resetSeconds: 1,
+    });
+    expect(fixedWindow(new Date('2030-01-01T12:00:30.500Z'), 60)).toEqual({
+      start: new Date('2030-01-01T12:00:00.000Z'),
+      resetSeconds: 30,
+    });
     expect(fixedWindow(new Date('2030-01-01T12:00:00.000Z'), 60).resetSeconds).toBe(60);
   });
 });
@@ -74,7 +80,9 @@ describe('CountRequest', () => {
       const decisions = [];
       for (let n = 0; n < 40; n += 1) decisions.push(await countRequest.execute({ key: 'k', policy: quota32 }));
       expect(allowedOf(decisions)).toBe(32);
-      expect(decisions.slice(0, 32).map((decision) => decision.remaining)).toEqual(Array.from({ length: 32 }, (_, n) => 31 - n));
+      expect(decisions.slice(0, 32).map((decision) => decision.remaining)).toEqual(
+        Array.from({ length: 32 }, (_, n) => 31 - n),
+      );
       // Refusals once the shared count reached the quota cost no round trip.
       expect(counters.hits).toBe(16);
     });
@@ -82,7 +90,9 @@ describe('CountRequest', () => {
     it('lets requests that arrive together wait for one claim', async () => {
       const counters = new InMemoryRateCounters();
       const countRequest = new CountRequest(counters, new FrozenWallClock('2030-01-01T12:00:00.100Z'));
-      const decisions = await Promise.all(Array.from({ length: 2 }, () => countRequest.execute({ key: 'k', policy: quota32 })));
+      const decisions = await Promise.all(
+        Array.from({ length: 2 }, () => countRequest.execute({ key: 'k', policy: quota32 })),
+      );
       expect(allowedOf(decisions)).toBe(2);
       expect(counters.hits).toBe(1);
     });
@@ -90,8 +100,16 @@ describe('CountRequest', () => {
     it('never allows more than the quota across processes sharing the counters', async () => {
       const counters = new InMemoryRateCounters();
       const clock = new FrozenWallClock('2030-01-01T12:00:00.100Z');
-      const processes = [new CountRequest(counters, clock), new CountRequest(counters, clock), new CountRequest(counters, clock)];
-      const decisions = await Promise.all(Array.from({ length: 60 }, (_, n) => processes[n % 3]?.execute({ key: 'k', policy: { ...quota32, quota: 33 } })));
+      const processes = [
+        new CountRequest(counters, clock),
+        new CountRequest(counters, clock),
+        new CountRequest(counters, clock),
+      ];
+      const decisions = await Promise.all(
+        Array.from({ length: 60 }, (_, n) =>
+          processes[n % 3]?.execute({ key: 'k', policy: { ...quota32, quota: 33 } }),
+        ),
+      );
       const allowed = decisions.filter((decision) => decision?.allowed).length;
       // Each process may strand the rest of one block (two requests) unused; never more.
       expect(allowed).toBeLessThanOrEqual(33);
@@ -103,12 +121,18 @@ describe('CountRequest', () => {
       const countRequest = new CountRequest(new InMemoryRateCounters(), clock);
       for (let n = 0; n < 33; n += 1) await countRequest.execute({ key: 'k', policy: quota32 });
       clock.advanceBy(1000);
-      expect(await countRequest.execute({ key: 'k', policy: quota32 })).toEqual({ allowed: true, remaining: 31, resetSeconds: 1 });
+      expect(await countRequest.execute({ key: 'k', policy: quota32 })).toEqual({
+        allowed: true,
+        remaining: 31,
+        resetSeconds: 1,
+      });
     });
   });
 
   it('refuses windows longer than the counters are kept', async () => {
     const countRequest = new CountRequest(new InMemoryRateCounters(), new FrozenWallClock());
-    await expect(countRequest.execute({ key: 'a', policy: { name: 'hourly', quota: 1, windowSeconds: 3600 } })).rejects.toThrow(RangeError);
+    await expect(
+      countRequest.execute({ key: 'a', policy: { name: 'hourly', quota: 1, windowSeconds: 3600 } }),
+    ).rejects.toThrow(RangeError);
   });
 });

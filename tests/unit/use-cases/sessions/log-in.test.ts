@@ -19,7 +19,11 @@ describe('LogIn', () => {
     expect(core.database.sessionsOf(accountId)).toEqual([opened.session]);
     expect(opened.session.tokenDigest).toBe(core.hasher.digestSessionToken(opened.token));
     const consoleKey = core.database.apiKey(opened.session.consoleKeyId ?? '');
-    expect(consoleKey).toMatchObject({ name: 'console (session)', revokedAt: null, expiresAt: new Date(Date.parse('2030-01-02T00:00:00Z')) });
+    expect(consoleKey).toMatchObject({
+      name: 'console (session)',
+      revokedAt: null,
+      expiresAt: new Date(Date.parse('2030-01-02T00:00:00Z')),
+    });
     expect(consoleKey?.digest).toBe(core.hasher.digestApiKey(core.hasher.deriveConsoleKey(opened.token).key));
     expect(JSON.stringify(core.database.contents())).not.toContain(opened.token);
   });
@@ -31,15 +35,19 @@ describe('LogIn', () => {
     const { core } = await withAccount();
     const verify = jest.spyOn(core.hasher, 'verifyPassword');
 
-    await expect(core.logIn.execute({ email, password, clientAddress: ADDRESS })).rejects.toBeInstanceOf(InvalidCredentials);
+    await expect(core.logIn.execute({ email, password, clientAddress: ADDRESS })).rejects.toBeInstanceOf(
+      InvalidCredentials,
+    );
     expect(verify).toHaveBeenCalledTimes(1);
     expect(core.database.contents().apiKeys).toHaveLength(1);
   });
 
   it('locks an email after 5 failures in 15 minutes, for 15 minutes, even for the right password', async () => {
     const { core } = await withAccount();
-    const attempt = (password: string) => core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS });
-    for (let failure = 0; failure < 5; failure++) await expect(attempt('wrong')).rejects.toBeInstanceOf(InvalidCredentials);
+    const attempt = (password: string) =>
+      core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS });
+    for (let failure = 0; failure < 5; failure++)
+      await expect(attempt('wrong')).rejects.toBeInstanceOf(InvalidCredentials);
 
     await expect(attempt(PASSWORD)).rejects.toBeInstanceOf(InvalidCredentials);
     core.clock.advanceMinutes(14);
@@ -51,20 +59,29 @@ describe('LogIn', () => {
 
   it('counts failures in a window: 4 failures, 15 minutes apart from the next, never lock', async () => {
     const { core } = await withAccount();
-    const attempt = (password: string) => core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS });
-    for (let failure = 0; failure < 4; failure++) await expect(attempt('wrong')).rejects.toBeInstanceOf(InvalidCredentials);
+    const attempt = (password: string) =>
+      core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS });
+    for (let failure = 0; failure < 4; failure++)
+      await expect(attempt('wrong')).rejects.toBeInstanceOf(InvalidCredentials);
     core.clock.advanceMinutes(15);
-    for (let failure = 0; failure < 4; failure++) await expect(attempt('wrong')).rejects.toBeInstanceOf(InvalidCredentials);
+    for (let failure = 0; failure < 4; failure++)
+      await expect(attempt('wrong')).rejects.toBeInstanceOf(InvalidCredentials);
     await expect(attempt(PASSWORD)).resolves.toBeDefined();
   });
 
   it('locks an address after 20 failures, whatever the emails, but not other addresses', async () => {
     const { core } = await withAccount();
     for (let failure = 0; failure < 20; failure++) {
-      await expect(core.logIn.execute({ email: `guess${failure}@example.com`, password: 'x', clientAddress: ADDRESS })).rejects.toBeInstanceOf(InvalidCredentials);
+      await expect(
+        core.logIn.execute({ email: `guess${failure}@example.com`, password: 'x', clientAddress: ADDRESS }),
+      ).rejects.toBeInstanceOf(InvalidCredentials);
     }
-    await expect(core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS })).rejects.toBeInstanceOf(InvalidCredentials);
-    await expect(core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: '192.0.2.2' })).resolves.toBeDefined();
+    await expect(
+      core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS }),
+    ).rejects.toBeInstanceOf(InvalidCredentials);
+    await expect(
+      core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: '192.0.2.2' }),
+    ).resolves.toBeDefined();
   });
 
   it('clears the sessions of the account that ended unseen, revoking their console keys', async () => {

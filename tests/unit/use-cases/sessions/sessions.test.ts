@@ -12,7 +12,9 @@ async function signedUp() {
 describe('SignUp', () => {
   it('opens the account as CreateAccount does, and a session', async () => {
     const { core, created } = await signedUp();
-    expect(await core.authenticateApiKey.execute({ apiKey: created.apiKey })).toMatchObject({ accountId: created.account.id });
+    expect(await core.authenticateApiKey.execute({ apiKey: created.apiKey })).toMatchObject({
+      accountId: created.account.id,
+    });
     expect(core.database.sessionsOf(created.account.id)).toHaveLength(1);
   });
 });
@@ -22,7 +24,9 @@ describe('ResolveSession', () => {
     const { core, created, token } = await signedUp();
     const signedIn = await core.resolveSession.execute({ sessionToken: token });
     expect(signedIn).toMatchObject({ email: 'ada@example.com', session: { accountId: created.account.id } });
-    await expect(core.resolveSession.execute({ sessionToken: 'not-a-session' })).rejects.toBeInstanceOf(SessionRequired);
+    await expect(core.resolveSession.execute({ sessionToken: 'not-a-session' })).rejects.toBeInstanceOf(
+      SessionRequired,
+    );
   });
 
   it('moves the idle limit with activity (recorded once a minute), and the console key expiry with it', async () => {

@@ -40,12 +40,16 @@ describe('CreateTimeline', () => {
     expect(core.database.timeline(accountId, timeline.id)?.windowMinutes).toBe(90);
   });
 
-  it("does not touch the traveller: creating a timeline is not travelling", async () => {
+  it('does not touch the traveller: creating a timeline is not travelling', async () => {
     const core = createTestCore();
     const accountId = await anAccount(core);
     const traveller = core.database.traveller(accountId);
 
-    await core.createTimeline.execute({ accountId, name: 'Moon landing', destinationTime: new Date('1969-07-20T20:17:40Z') });
+    await core.createTimeline.execute({
+      accountId,
+      name: 'Moon landing',
+      destinationTime: new Date('1969-07-20T20:17:40Z'),
+    });
 
     expect(core.database.traveller(accountId)).toBe(traveller);
   });

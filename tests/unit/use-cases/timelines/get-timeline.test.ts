@@ -6,7 +6,11 @@ describe('GetTimeline', () => {
   it('returns a timeline of the account', async () => {
     const core = createTestCore();
     const accountId = await anAccount(core);
-    const created = await core.createTimeline.execute({ accountId, name: 'Moon landing', destinationTime: new Date('1969-07-20T20:17:40Z') });
+    const created = await core.createTimeline.execute({
+      accountId,
+      name: 'Moon landing',
+      destinationTime: new Date('1969-07-20T20:17:40Z'),
+    });
 
     expect(await core.getTimeline.execute({ accountId, timelineId: created.id })).toEqual(created);
   });
@@ -33,7 +37,11 @@ describe('GetTimeline', () => {
     const core = createTestCore();
     const owner = await anAccount(core);
     const stranger = await anAccount(core);
-    const created = await core.createTimeline.execute({ accountId: owner, name: 'Moon landing', destinationTime: new Date('1969-07-20T20:17:40Z') });
+    const created = await core.createTimeline.execute({
+      accountId: owner,
+      name: 'Moon landing',
+      destinationTime: new Date('1969-07-20T20:17:40Z'),
+    });
 
     await expect(core.getTimeline.execute({ accountId: stranger, timelineId: created.id })).rejects.toBeInstanceOf(
       TimelineNotFound,
@@ -43,7 +51,11 @@ describe('GetTimeline', () => {
   it('reads an untravelled timeline as expired once its window has passed, without storing that', async () => {
     const core = createTestCore();
     const accountId = await anAccount(core);
-    const created = await core.createTimeline.execute({ accountId, name: 'Moon landing', destinationTime: new Date('1969-07-20T20:17:40Z') });
+    const created = await core.createTimeline.execute({
+      accountId,
+      name: 'Moon landing',
+      destinationTime: new Date('1969-07-20T20:17:40Z'),
+    });
 
     core.clock.advanceMinutes(12);
     expect((await core.getTimeline.execute({ accountId, timelineId: created.id })).status).toBe('open');

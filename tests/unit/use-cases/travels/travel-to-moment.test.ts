@@ -11,7 +11,11 @@ describe('TravelToMoment', () => {
     const accountId = await anAccount(core);
     core.clock.advanceMinutes(1);
 
-    const { travel, traveller } = await core.travelToMoment.execute({ accountId, destinationTime: MOMENT, location: 'Waterloo' });
+    const { travel, traveller } = await core.travelToMoment.execute({
+      accountId,
+      destinationTime: MOMENT,
+      location: 'Waterloo',
+    });
 
     expect(travel).toEqual({
       accountId,
@@ -53,13 +57,28 @@ describe('TravelToMoment', () => {
     core.clock.advanceMinutes(5);
     const later = new Date(DESTINATION_TIME.getTime() + 6 * 3_600_000);
 
-    const { travel } = await core.travelToMoment.execute({ accountId, destinationTime: later, location: 'Tranquility Base' });
+    const { travel } = await core.travelToMoment.execute({
+      accountId,
+      destinationTime: later,
+      location: 'Tranquility Base',
+    });
 
-    expect(travel).toMatchObject({ destination: timeline.id, fromTimelineId: timeline.id, toTimelineId: timeline.id, arrivalTime: later });
-    expect(core.database.traveller(accountId)).toMatchObject({ timelineId: timeline.id, location: 'Tranquility Base', journeyTravelId });
+    expect(travel).toMatchObject({
+      destination: timeline.id,
+      fromTimelineId: timeline.id,
+      toTimelineId: timeline.id,
+      arrivalTime: later,
+    });
+    expect(core.database.traveller(accountId)).toMatchObject({
+      timelineId: timeline.id,
+      location: 'Tranquility Base',
+      journeyTravelId,
+    });
     expect(core.database.timeline(accountId, timeline.id)?.status).toBe('active');
     const arrivals = core.database.eventsOf(accountId).filter((event) => event.subjectId === travel.id);
-    expect(arrivals).toMatchObject([{ kind: 'arrival', timelineId: timeline.id, time: later, location: 'Tranquility Base' }]);
+    expect(arrivals).toMatchObject([
+      { kind: 'arrival', timelineId: timeline.id, time: later, location: 'Tranquility Base' },
+    ]);
   });
 
   it('keeps a paused clock paused, at the destination time', async () => {

@@ -19,7 +19,11 @@ describe('Travel', () => {
     const accountId = await anAccount(core);
 
     const anchor = await core.createAnchor.execute({ accountId, description: 'Before leaving' });
-    const timeline = await core.createTimeline.execute({ accountId, name: 'Moon landing', destinationTime: DESTINATION_TIME });
+    const timeline = await core.createTimeline.execute({
+      accountId,
+      name: 'Moon landing',
+      destinationTime: DESTINATION_TIME,
+    });
 
     core.clock.advanceMinutes(1);
     const outbound = await core.travel.execute({ accountId, destination: timeline.id });
@@ -37,18 +41,29 @@ describe('Travel', () => {
     expect(core.database.traveller(accountId)).toMatchObject({ timelineId: timeline.id, journeyTravelId: 'trv_1' });
 
     core.clock.advanceMinutes(2);
-    const { item: rock } = await core.registerItem.execute({ accountId, description: 'A moon rock', location: 'Sea of Tranquility' });
+    const { item: rock } = await core.registerItem.execute({
+      accountId,
+      description: 'A moon rock',
+      location: 'Sea of Tranquility',
+    });
     const { item: flag } = await core.registerItem.execute({ accountId, description: 'A flag' });
 
     const verdict = await core.checkParadox.execute({
       accountId,
       timelineId: timeline.id,
-      proposedChanges: [{ kind: 'event', event: 'Eagle lands', time: DESTINATION_TIME }, { kind: 'item', itemId: rock.id }],
+      proposedChanges: [
+        { kind: 'event', event: 'Eagle lands', time: DESTINATION_TIME },
+        { kind: 'item', itemId: rock.id },
+      ],
     });
     expect(verdict.stable).toBe(true);
 
     core.clock.advanceMinutes(5);
-    const homeward = await core.travel.execute({ accountId, destination: anchor.id, itemsTransported: [rock.id, flag.id] });
+    const homeward = await core.travel.execute({
+      accountId,
+      destination: anchor.id,
+      itemsTransported: [rock.id, flag.id],
+    });
 
     expect(homeward.travel).toMatchObject({
       id: 'trv_2',
@@ -88,7 +103,11 @@ describe('Travel', () => {
     const before = core.database.contents();
 
     await expect(
-      core.travel.execute({ accountId, destination: anchor.id, itemsTransported: [rock.id, 'itm_404', 'itm_405', 'itm_404'] }),
+      core.travel.execute({
+        accountId,
+        destination: anchor.id,
+        itemsTransported: [rock.id, 'itm_404', 'itm_405', 'itm_404'],
+      }),
     ).rejects.toMatchObject({ code: 'unknown_items', details: { item_ids: ['itm_404', 'itm_405'] } });
     expect(core.database.contents()).toEqual(before);
   });
@@ -108,14 +127,20 @@ describe('Travel', () => {
     expect(core.database.contents()).toEqual(before);
   });
 
-  it("refuses a timeline whose window has passed, storing its expiry and nothing else", async () => {
+  it('refuses a timeline whose window has passed, storing its expiry and nothing else', async () => {
     const core = createTestCore();
     const accountId = await anAccount(core);
-    const timeline = await core.createTimeline.execute({ accountId, name: 'Moon landing', destinationTime: DESTINATION_TIME });
+    const timeline = await core.createTimeline.execute({
+      accountId,
+      name: 'Moon landing',
+      destinationTime: DESTINATION_TIME,
+    });
     core.clock.advanceMinutes(13);
     const before = core.database.contents();
 
-    await expect(core.travel.execute({ accountId, destination: timeline.id })).rejects.toBeInstanceOf(TimelineWindowExpired);
+    await expect(core.travel.execute({ accountId, destination: timeline.id })).rejects.toBeInstanceOf(
+      TimelineWindowExpired,
+    );
 
     const after = core.database.contents();
     expect(core.database.timeline(accountId, timeline.id)).toEqual(timeline.withStatus('expired'));
@@ -131,7 +156,11 @@ describe('Travel', () => {
     async function aTimelineCreatedLateInASecond() {
       const core = createTestCore('2030-01-01T12:00:00.999Z');
       const accountId = await anAccount(core);
-      const timeline = await core.createTimeline.execute({ accountId, name: 'Moon landing', destinationTime: DESTINATION_TIME });
+      const timeline = await core.createTimeline.execute({
+        accountId,
+        name: 'Moon landing',
+        destinationTime: DESTINATION_TIME,
+      });
       return { core, accountId, timeline };
     }
 
@@ -148,7 +177,9 @@ describe('Travel', () => {
       const { core, accountId, timeline } = await aTimelineCreatedLateInASecond();
       core.clock.set(new Date(shownDeadline.getTime() + 1));
 
-      await expect(core.travel.execute({ accountId, destination: timeline.id })).rejects.toEqual(new TimelineWindowExpired(timeline.id, shownDeadline));
+      await expect(core.travel.execute({ accountId, destination: timeline.id })).rejects.toEqual(
+        new TimelineWindowExpired(timeline.id, shownDeadline),
+      );
       expect(core.database.timeline(accountId, timeline.id)?.status).toBe('expired');
     });
   });
@@ -168,7 +199,11 @@ describe('Travel', () => {
     const core = createTestCore();
     const accountId = await anAccount(core);
     await aJourneyUnderWay(core, accountId);
-    const other = await core.createTimeline.execute({ accountId, name: 'Pyramids', destinationTime: new Date('1900-01-01T00:00:00Z') });
+    const other = await core.createTimeline.execute({
+      accountId,
+      name: 'Pyramids',
+      destinationTime: new Date('1900-01-01T00:00:00Z'),
+    });
     const before = core.database.contents();
 
     await expect(core.travel.execute({ accountId, destination: other.id })).rejects.toBeInstanceOf(JourneyInProgress);
@@ -183,7 +218,9 @@ describe('Travel', () => {
     const accountId = await anAccount(core);
     const before = core.database.contents();
 
-    await expect(core.travel.execute({ accountId, destination: destination() })).rejects.toBeInstanceOf(DestinationNotFound);
+    await expect(core.travel.execute({ accountId, destination: destination() })).rejects.toBeInstanceOf(
+      DestinationNotFound,
+    );
     expect(core.database.contents()).toEqual(before);
   });
 
@@ -255,8 +292,15 @@ describe('Travel', () => {
 
     const result = await core.travel.execute({ accountId, destination: touchdown.id });
 
-    expect(touchdown).toMatchObject({ timelineId: timeline.id, timestamp: new Date(DESTINATION_TIME.getTime() + 60_000) });
-    expect(result.travel).toMatchObject({ fromTimelineId: timeline.id, toTimelineId: timeline.id, arrivalTime: touchdown.timestamp });
+    expect(touchdown).toMatchObject({
+      timelineId: timeline.id,
+      timestamp: new Date(DESTINATION_TIME.getTime() + 60_000),
+    });
+    expect(result.travel).toMatchObject({
+      fromTimelineId: timeline.id,
+      toTimelineId: timeline.id,
+      arrivalTime: touchdown.timestamp,
+    });
     expect(core.database.traveller(accountId)).toMatchObject({ timelineId: timeline.id, journeyTravelId: 'trv_1' });
     expect(core.database.traveller(accountId)?.currentTime(core.clock.now())).toEqual(touchdown.timestamp);
     expect(core.database.timeline(accountId, timeline.id)?.status).toBe('active');
@@ -304,7 +348,10 @@ describe('Travel', () => {
     });
 
     it.each([
-      ['an existing timeline id', async (core: TestCore, accountId: string) => (await aJourneyUnderWay(core, accountId)).timeline.id],
+      [
+        'an existing timeline id',
+        async (core: TestCore, accountId: string) => (await aJourneyUnderWay(core, accountId)).timeline.id,
+      ],
       ["'primary'", async () => 'primary'],
       ['an unknown id', async () => 'anc_404'],
     ])('refuses %s with AnchorNotFound and changes nothing', async (_label, destinationOf) => {
@@ -313,7 +360,9 @@ describe('Travel', () => {
       const destination = await destinationOf(core, accountId);
       const before = core.database.contents();
 
-      await expect(core.travel.execute({ accountId, destination, only: 'anchor' })).rejects.toEqual(new AnchorNotFound(destination));
+      await expect(core.travel.execute({ accountId, destination, only: 'anchor' })).rejects.toEqual(
+        new AnchorNotFound(destination),
+      );
       expect(core.database.contents()).toEqual(before);
     });
   });
@@ -326,7 +375,11 @@ describe('Travel', () => {
       const core = createTestCore();
       const accountId = await anAccount(core);
       const anchor = await core.createAnchor.execute({ accountId, description: 'Before leaving' });
-      const timeline = await core.createTimeline.execute({ accountId, name: 'Moon landing', destinationTime: DESTINATION_TIME });
+      const timeline = await core.createTimeline.execute({
+        accountId,
+        name: 'Moon landing',
+        destinationTime: DESTINATION_TIME,
+      });
 
       core.clock.advanceMinutes(1);
       const outbound = await core.travel.execute({ accountId, destination: timeline.id });
@@ -375,11 +428,19 @@ describe('Travel', () => {
     it('records no arrival for a refused travel', async () => {
       const core = createTestCore();
       const accountId = await anAccount(core);
-      const timeline = await core.createTimeline.execute({ accountId, name: 'Moon landing', destinationTime: DESTINATION_TIME });
+      const timeline = await core.createTimeline.execute({
+        accountId,
+        name: 'Moon landing',
+        destinationTime: DESTINATION_TIME,
+      });
       core.clock.advanceMinutes(13);
 
-      await expect(core.travel.execute({ accountId, destination: timeline.id })).rejects.toBeInstanceOf(TimelineWindowExpired);
-      await expect(core.travel.execute({ accountId, destination: 'tml_404' })).rejects.toBeInstanceOf(DestinationNotFound);
+      await expect(core.travel.execute({ accountId, destination: timeline.id })).rejects.toBeInstanceOf(
+        TimelineWindowExpired,
+      );
+      await expect(core.travel.execute({ accountId, destination: 'tml_404' })).rejects.toBeInstanceOf(
+        DestinationNotFound,
+      );
 
       expect(arrivalsOf(core, accountId)).toEqual([]);
     });
@@ -390,7 +451,11 @@ describe('Travel', () => {
       const anchor = await core.createAnchor.execute({ accountId, description: 'Before leaving' });
       const travelIds: string[] = [];
       for (let trip = 1; trip <= 3; trip += 1) {
-        const timeline = await core.createTimeline.execute({ accountId, name: `Trip ${trip}`, destinationTime: DESTINATION_TIME });
+        const timeline = await core.createTimeline.execute({
+          accountId,
+          name: `Trip ${trip}`,
+          destinationTime: DESTINATION_TIME,
+        });
         travelIds.push((await core.travel.execute({ accountId, destination: timeline.id })).travel.id);
         travelIds.push((await core.travel.execute({ accountId, destination: anchor.id })).travel.id);
       }

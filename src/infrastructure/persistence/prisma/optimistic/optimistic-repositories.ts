@@ -48,9 +48,12 @@ export function optimisticRepositories(plain: Repositories, state: OptimisticSta
     travellers: {
       add: () => Promise.reject(new NeedsLock('adding a traveller')),
       getForAccount: (accountId) =>
-        accountId === state.accountId ? Promise.resolve(state.traveller) : Promise.reject(new NeedsLock("another account's traveller")),
+        accountId === state.accountId
+          ? Promise.resolve(state.traveller)
+          : Promise.reject(new NeedsLock("another account's traveller")),
       save: (traveller) => {
-        if (traveller.accountId !== state.accountId) return Promise.reject(new NeedsLock("another account's traveller"));
+        if (traveller.accountId !== state.accountId)
+          return Promise.reject(new NeedsLock("another account's traveller"));
         state.traveller = traveller;
         state.travellerSaved = travellerRow(traveller);
         return Promise.resolve();
@@ -73,7 +76,8 @@ export function optimisticRepositories(plain: Repositories, state: OptimisticSta
       findManyForAccount: (...args) => read(() => plain.items.findManyForAccount(...args)),
     },
     travels: {
-      add: (travel) => collect(() => state.writes.insert(TRAVELS, { ...travel, itemsTransported: [...travel.itemsTransported] })),
+      add: (travel) =>
+        collect(() => state.writes.insert(TRAVELS, { ...travel, itemsTransported: [...travel.itemsTransported] })),
     },
     events: {
       add: (event) => collect(() => state.writes.insert(EVENTS, eventRow(event))),

@@ -1,6 +1,11 @@
 import type { Repositories } from '../../../../core/ports/repositories';
 import { isDatabaseUnavailable, isRefusedByDatabase } from '../../../database/prisma-client';
-import { TRAVELLER_SELECT, travellerFromRow, travellerRow, type TravellerRow } from '../repositories/prisma-traveller-repository';
+import {
+  TRAVELLER_SELECT,
+  travellerFromRow,
+  travellerRow,
+  type TravellerRow,
+} from '../repositories/prisma-traveller-repository';
 import type { SqlRunner } from '../sql-runner';
 import type { KnownTraveller, KnownTravellers } from './known-travellers';
 import type { DeferredOutcome, DeferredRequest } from './deferred-request';
@@ -59,28 +64,38 @@ export async function runOptimistically<T>(run: OptimisticRun<T>): Promise<Optim
  * writes are left pending, to be applied with the request's answer. What `attempt` would hand to
  * the locked rerun gives the whole request to its transaction instead.
  */
-export async function deferOptimistically<T>(request: DeferredRequest, { sql, accountId, work, plain, known }: OptimisticRun<T>): Promise<T> {
+export async function deferOptimistically<T>(
+  request: DeferredRequest,
+  { sql, accountId, work, plain, known }: OptimisticRun<T>,
+): Promise<T> {
   request.beginUnit();
   const remembered = known.get(accountId);
   const start = remembered ?? (await readTraveller(sql, accountId));
   if (!start) return request.abandon('the account has no traveller');
   const state = startState(accountId, start);
   const ran = await runWork(work, plain, state);
-  if (!ran.done) return request.abandon(ran.fallback === 'needs-lock' ? 'a unit that needs the lock' : 'a refusal, to be decided under the lock');
+  if (!ran.done)
+    return request.abandon(
+      ran.fallback === 'needs-lock' ? 'a unit that needs the lock' : 'a refusal, to be decided under the lock',
+    );
   const { result } = ran;
   if (!remembered && restsOnOneRead(state)) return result;
   request.pending = {
     apply: async (keep) => {
       const statement = state.writes.statement(accountId, start.version, state.travellerSaved);
-      const outcome = await sql.transaction(async (tx) => {
-        const [moved] = await tx.query<{ version: string }>(statement.sql, statement.values, { prepare: state.writes.size <= PREPARED_WRITES });
-        if (!moved) throw new RolledBack('conflict');
-        if (!(await keep(tx))) throw new RolledBack('claim-lost');
-        return moved.version;
-      }).catch((error: unknown) => {
-        if (error instanceof RolledBack) return error;
-        throw error;
-      });
+      const outcome = await sql
+        .transaction(async (tx) => {
+          const [moved] = await tx.query<{ version: string }>(statement.sql, statement.values, {
+            prepare: state.writes.size <= PREPARED_WRITES,
+          });
+          if (!moved) throw new RolledBack('conflict');
+          if (!(await keep(tx))) throw new RolledBack('claim-lost');
+          return moved.version;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof RolledBack) return error;
+          throw error;
+        });
       if (outcome instanceof RolledBack) {
         if (outcome.outcome === 'conflict') known.forget(accountId);
         return outcome.outcome;
@@ -115,7 +130,9 @@ async function runWork<T>(
   work: OptimisticRun<T>['work'],
   plain: Repositories,
   state: OptimisticState,
-): Promise<{ readonly done: true; readonly result: T } | { readonly done: false; readonly fallback: 'needs-lock' | 'refused' }> {
+): Promise<
+  { readonly done: true; readonly result: T } | { readonly done: false; readonly fallback: 'needs-lock' | 'refused' }
+> {
   try {
     return { done: true, result: await work(optimisticRepositories(plain, state)) };
   } catch (error) {
@@ -129,7 +146,11 @@ function restsOnOneRead(state: OptimisticState): boolean {
   return state.writes.isEmpty && !state.travellerSaved && state.reads === 0;
 }
 
-async function attempt<T>({ sql, accountId, work, plain, known }: OptimisticRun<T>, start: KnownTraveller, remembered: boolean): Promise<OptimisticOutcome<T>> {
+async function attempt<T>(
+  { sql, accountId, work, plain, known }: OptimisticRun<T>,
+  start: KnownTraveller,
+  remembered: boolean,
+): Promise<OptimisticOutcome<T>> {
   const state = startState(accountId, start);
   const ran = await runWork(work, plain, state);
   if (!ran.done) return { applied: false, fallback: ran.fallback };
@@ -138,7 +159,9 @@ async function attempt<T>({ sql, accountId, work, plain, known }: OptimisticRun<
   const statement = state.writes.statement(accountId, start.version, state.travellerSaved);
   let applied: Array<{ version: string }>;
   try {
-    applied = await sql.query<{ version: string }>(statement.sql, statement.values, { prepare: state.writes.size <= PREPARED_WRITES });
+    applied = await sql.query<{ version: string }>(statement.sql, statement.values, {
+      prepare: state.writes.size <= PREPARED_WRITES,
+    });
   } catch (error) {
     // Refused by PostgreSQL (a key taken meanwhile, say): nothing was written, and the locked rerun
     // meets it and reports it as usual. Anything else (a connection lost on the way back) leaves it

@@ -64,12 +64,19 @@ export class WriteSet {
       return `$${values.length}::${type}`;
     };
     const setTraveller = travellerState
-      ? assignments(TRAVELLERS, travellerState, param).map((assignment) => `, ${assignment}`).join('')
+      ? assignments(TRAVELLERS, travellerState, param)
+          .map((assignment) => `, ${assignment}`)
+          .join('')
       : '';
     const guard = `UPDATE ${TRAVELLERS.table} SET version = version + 1${setTraveller}
       WHERE account_id = ${param(accountId, 'text')} AND version = ${param(version, 'bigint')} RETURNING version`;
-    const ctes = this.writes.map((write, index) => `w${index} AS (${write.kind === 'insert' ? insertSql(write, param) : updateSql(write, param)})`);
-    return { sql: `WITH guard AS (${guard})${ctes.map((cte) => `, ${cte}`).join('')} SELECT version::text AS version FROM guard`, values };
+    const ctes = this.writes.map(
+      (write, index) => `w${index} AS (${write.kind === 'insert' ? insertSql(write, param) : updateSql(write, param)})`,
+    );
+    return {
+      sql: `WITH guard AS (${guard})${ctes.map((cte) => `, ${cte}`).join('')} SELECT version::text AS version FROM guard`,
+      values,
+    };
   }
 }
 
@@ -83,7 +90,9 @@ function insertSql({ spec, row }: Write, param: Param): string {
 }
 
 function updateSql({ spec, row }: Write, param: Param): string {
-  const where = spec.key.map((field) => `${spec.table}."${columnOf(field)}" = ${param(valueOf(spec, row, field), typeOf(spec, field))}`);
+  const where = spec.key.map(
+    (field) => `${spec.table}."${columnOf(field)}" = ${param(valueOf(spec, row, field), typeOf(spec, field))}`,
+  );
   return `UPDATE ${spec.table} SET ${assignments(spec, row, param).join(', ')} FROM guard WHERE ${where.join(' AND ')}`;
 }
 

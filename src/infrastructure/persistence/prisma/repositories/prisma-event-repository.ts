@@ -32,7 +32,10 @@ const EVENT_COLUMNS = {
 const NOT_ON_PAGE = ['descriptionKey', 'locationKey', 'accountId', 'timelineId'] as const;
 const PAGE_SELECT = selectList(EVENTS, NOT_ON_PAGE);
 /** The same columns, none of them an event's: the row that names the timeline read. */
-const NO_EVENT = Object.keys(EVENTS.types).filter((field) => !NOT_ON_PAGE.some((left) => left === field)).map(() => 'NULL').join(', ');
+const NO_EVENT = Object.keys(EVENTS.types)
+  .filter((field) => !NOT_ON_PAGE.some((left) => left === field))
+  .map(() => 'NULL')
+  .join(', ');
 
 type PageRow = Omit<EventRow, (typeof NOT_ON_PAGE)[number]>;
 
@@ -76,7 +79,12 @@ function listingText(byTimeline: boolean, pagedOn: boolean): string {
  * benchmark's floor (scripts/bench/floors.ts), which runs the same text and has PostgreSQL write
  * the page's JSON.
  */
-export const LISTINGS = [listingText(false, false), listingText(false, true), listingText(true, false), listingText(true, true)] as const;
+export const LISTINGS = [
+  listingText(false, false),
+  listingText(false, true),
+  listingText(true, false),
+  listingText(true, true),
+] as const;
 
 /**
  * A timeline's events in a range at every place, paged; $1 account, $2 timeline, $3-$4 the range,
@@ -106,7 +114,11 @@ function inRangeText(pagedWithin: boolean, pagedMovedOut: boolean): string {
  * The first page; paged on from a cursor in or after the range; from one before it. Exported for
  * the plan test (tests/integration/repositories/event-listing-plan.server.test.ts).
  */
-export const IN_RANGE = { first: inRangeText(false, false), pagedOn: inRangeText(true, true), fromBefore: inRangeText(false, true) } as const;
+export const IN_RANGE = {
+  first: inRangeText(false, false),
+  pagedOn: inRangeText(true, true),
+  fromBefore: inRangeText(false, true),
+} as const;
 
 export class PrismaEventRepository implements EventRepository {
   constructor(
@@ -125,7 +137,10 @@ export class PrismaEventRepository implements EventRepository {
   }
 
   async findForAccount(accountId: string, eventId: string): Promise<TimelineEvent | null> {
-    const row = await this.db.event.findUnique({ where: { accountId_id: { accountId, id: eventId } }, select: EVENT_COLUMNS });
+    const row = await this.db.event.findUnique({
+      where: { accountId_id: { accountId, id: eventId } },
+      select: EVENT_COLUMNS,
+    });
     return row && toDomain(row, row.accountId, row.timelineId);
   }
 
@@ -154,15 +169,28 @@ export class PrismaEventRepository implements EventRepository {
     return { timelineId, events };
   }
 
-  async listInRange(accountId: string, timelineId: string, { range, after, limit }: RangePage): Promise<TimelineEvent[]> {
+  async listInRange(
+    accountId: string,
+    timelineId: string,
+    { range, after, limit }: RangePage,
+  ): Promise<TimelineEvent[]> {
     const values: unknown[] = [accountId, timelineId, range.start, range.end, limit];
     if (after) values.push(after.time, after.id);
-    const text = !after ? IN_RANGE.first : after.time.getTime() < range.start.getTime() ? IN_RANGE.fromBefore : IN_RANGE.pagedOn;
+    const text = !after
+      ? IN_RANGE.first
+      : after.time.getTime() < range.start.getTime()
+        ? IN_RANGE.fromBefore
+        : IN_RANGE.pagedOn;
     const rows = await this.sql.query<PageRow>(text, values);
     return rows.map((row) => toDomain(row, accountId, timelineId));
   }
 
-  async findNamed(accountId: string, timelineId: string, names: readonly string[], range?: TimeRange): Promise<TimelineEvent[]> {
+  async findNamed(
+    accountId: string,
+    timelineId: string,
+    names: readonly string[],
+    range?: TimeRange,
+  ): Promise<TimelineEvent[]> {
     const rows = await this.db.event.findMany({
       where: { accountId, timelineId, descriptionKey: { in: [...new Set(names.map(textDigest))] }, ...inRange(range) },
       orderBy: [{ time: 'asc' }, { id: 'asc' }],

@@ -6,6 +6,7 @@ import { TimelineResponse } from './resources.response';
 /** GET /timelines: one page, oldest first. */
 export class TimelinePageResponse {
   @IsArray() @ValidateNested({ each: true }) @Type(() => TimelineResponse) timelines!: TimelineResponse[];
-  @IsString() @ApiField({ example: null, nullable: true, description: 'Pass as `cursor` for the next page; `null` on the last.' })
+  @IsString()
+  @ApiField({ example: null, nullable: true, description: 'Pass as `cursor` for the next page; `null` on the last.' })
   next_cursor!: string | null;
 }

@@ -12,7 +12,8 @@ export class EventScanResponse {
   @IsString() @ApiField({ example: '1969-07-20T00:00:00Z/1969-07-21T00:00:00Z' }) time_range!: string;
   @Matches(TIMELINE_ID) @ApiField({ example: 'primary' }) timeline_id!: string;
   @IsArray() @ValidateNested({ each: true }) @Type(() => EventResponse) events!: EventResponse[];
-  @IsString() @ApiField({ example: null, nullable: true, description: 'Pass as `cursor` for the next page; `null` on the last.' })
+  @IsString()
+  @ApiField({ example: null, nullable: true, description: 'Pass as `cursor` for the next page; `null` on the last.' })
   next_cursor!: string | null;
 }
 
@@ -26,19 +27,29 @@ export class ManipulateEventResponse {
 /** The verdict weighs the manipulated events of the whole range; `events_monitored` is one page of all its events. */
 export class MonitorParadoxResponse extends VerdictResponse {
   @IsString() @ApiField({ example: '1969-07-20T00:00:00Z/1969-07-21T00:00:00Z' }) time_range!: string;
-  @IsInt() @Min(0)
-  @ApiField({ example: 0, description: 'How many events of the range (current or original time in it) have been manipulated, on every page: the events the verdict weighs.' })
+  @IsInt()
+  @Min(0)
+  @ApiField({
+    example: 0,
+    description:
+      'How many events of the range (current or original time in it) have been manipulated, on every page: the events the verdict weighs.',
+  })
   manipulated_count!: number;
-  @IsArray() @Matches(idOf('evt'), { each: true })
+  @IsArray()
+  @Matches(idOf('evt'), { each: true })
   @ApiField({ example: [], description: 'Their ids, oldest first; at most 100 (`manipulated_count` counts them all).' })
   manipulated_event_ids!: string[];
   @IsArray() @ValidateNested({ each: true }) @Type(() => EventResponse) events_monitored!: EventResponse[];
   @IsString()
-  @ApiField({ example: null, nullable: true, description: '`events_monitored` is one page of the range\'s events at every place, oldest first, each with `manipulated` (`limit`: 100 by default, at most 500). Pass this as `cursor` for the next page; `null` on the last.' })
+  @ApiField({
+    example: null,
+    nullable: true,
+    description:
+      "`events_monitored` is one page of the range's events at every place, oldest first, each with `manipulated` (`limit`: 100 by default, at most 500). Pass this as `cursor` for the next page; `null` on the last.",
+  })
   next_cursor!: string | null;
 }
 
 export class CheckTimelineResponse extends VerdictResponse {
   @ValidateNested() @Type(() => EventResponse) significant_event!: EventResponse;
 }
-

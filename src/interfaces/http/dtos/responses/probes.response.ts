@@ -13,5 +13,7 @@ export class ReadyResponse {
 
 export class NotReadyResponse {
   @IsIn(['not ready']) @ApiField({ example: 'not ready' }) status!: string;
-  @IsString() @ApiField({ example: 'the database does not answer', description: 'Why, in words an operator can act on.' }) reason!: string;
+  @IsString()
+  @ApiField({ example: 'the database does not answer', description: 'Why, in words an operator can act on.' })
+  reason!: string;
 }

@@ -14,7 +14,10 @@ export class AccountResponse {
   @Matches(idOf('acc')) @ApiField({ example: EXAMPLE_IDS.account }) id!: string;
   @IsString() @ApiField({ example: 'ada@example.com' }) email!: string;
   @Matches(/^tns_[A-Za-z0-9_-]{43}$/)
-  @ApiField({ example: 'tns_q3Jm0V2Jb4hY9v8kQ1x7TzL5nR6sW3eD2fG4hJ8kL0M', description: 'Shown only this once: keep it.' })
+  @ApiField({
+    example: 'tns_q3Jm0V2Jb4hY9v8kQ1x7TzL5nR6sW3eD2fG4hJ8kL0M',
+    description: 'Shown only this once: keep it.',
+  })
   api_key!: string;
   @IsDateTime() @ApiField({ example: '2026-11-22T01:00:00Z' }) created_at!: string;
 }
@@ -31,11 +34,13 @@ export class AnchorResponse {
 export class TimelineResponse {
   @Matches(TIMELINE_ID) @ApiField({ example: EXAMPLE_IDS.timeline }) id!: string;
   @IsString() @ApiField({ example: 'Apollo 11' }) name!: string;
-  @IsDateTime() @ApiField({ example: '1969-07-20T20:17:40Z', nullable: true, description: '`null` for primary.' })
+  @IsDateTime()
+  @ApiField({ example: '1969-07-20T20:17:40Z', nullable: true, description: '`null` for primary.' })
   destination_time!: string | null;
   @IsDateTime() @ApiField({ example: '2026-11-22T01:00:00Z' }) created_at!: string;
   @IsIn(['open', 'active', 'completed', 'expired']) @ApiField({ example: 'open' }) status!: string;
-  @Matches(/^[1-9][0-9]* minutes$/) @ApiField({ example: '12 minutes', nullable: true, description: '`null` for primary.' })
+  @Matches(/^[1-9][0-9]* minutes$/)
+  @ApiField({ example: '12 minutes', nullable: true, description: '`null` for primary.' })
   window!: string | null;
   @IsDateTime() @ApiField({ example: '2026-11-22T01:12:00Z', nullable: true }) window_closes_at!: string | null;
 }
@@ -47,13 +52,16 @@ export class ItemResponse {
   @IsString() @ApiField({ example: 'Sea of Tranquility' }) location!: string;
   @IsDateTime() @ApiField({ example: '1969-07-20T20:30:00Z' }) found_at!: string;
   @IsDateTime() @ApiField({ example: '2026-11-22T01:02:00Z' }) registered_at!: string;
-  @Matches(idOf('trv')) @ApiField({ example: null, nullable: true, description: 'The travel that carried it home.' })
+  @Matches(idOf('trv'))
+  @ApiField({ example: null, nullable: true, description: 'The travel that carried it home.' })
   carried_home_by!: string | null;
 }
 
 export class TravelResponse {
   @Matches(idOf('trv')) @ApiField({ example: EXAMPLE_IDS.travel }) id!: string;
-  @IsString() @ApiField({ example: EXAMPLE_IDS.timeline, description: 'As the request named it.' }) destination!: string;
+  @IsString()
+  @ApiField({ example: EXAMPLE_IDS.timeline, description: 'As the request named it.' })
+  destination!: string;
   @Matches(TIMELINE_ID) @ApiField({ example: EXAMPLE_IDS.timeline }) timeline_id!: string;
   @IsDateTime() @ApiField({ example: '1969-07-20T20:17:40Z' }) current_time!: string;
   @IsString() @ApiField({ example: 'Sea of Tranquility' }) location!: string;
@@ -95,13 +103,26 @@ export class ParadoxReasonResponse {
   @IsIn(['event_at_two_times', 'event_displaced']) @ApiField({ example: 'event_at_two_times' }) code!: string;
   @IsString() @ApiField({ example: "'Moon landing' would happen at two times." }) message!: string;
   @IsString() @ApiField({ example: 'Moon landing' }) event!: string;
-  @IsOptional() @IsArray() @IsDateTime({ each: true }) @ApiField({ example: ['1969-07-20T20:17:40Z', '1969-07-21T20:17:40Z'] })
+  @IsOptional()
+  @IsArray()
+  @IsDateTime({ each: true })
+  @ApiField({ example: ['1969-07-20T20:17:40Z', '1969-07-21T20:17:40Z'] })
   times?: string[];
-  @IsOptional() @IsArray() @Matches(idOf('evt'), { each: true }) @ApiField({ example: [EXAMPLE_IDS.event] }) event_ids?: string[];
+  @IsOptional()
+  @IsArray()
+  @Matches(idOf('evt'), { each: true })
+  @ApiField({ example: [EXAMPLE_IDS.event] })
+  event_ids?: string[];
   @IsOptional() @Matches(idOf('evt')) @ApiField({ example: EXAMPLE_IDS.event }) event_id?: string;
   @IsOptional() @IsDateTime() @ApiField({ example: '1969-07-20T20:17:40Z' }) original_time?: string;
   @IsOptional() @IsDateTime() @ApiField({ example: '1969-07-21T20:17:40Z' }) time?: string;
-  @IsOptional() @IsString() @ApiField({ example: EXAMPLE_IDS.item, nullable: true, description: 'The item, anchor or travel that depends on the event.' })
+  @IsOptional()
+  @IsString()
+  @ApiField({
+    example: EXAMPLE_IDS.item,
+    nullable: true,
+    description: 'The item, anchor or travel that depends on the event.',
+  })
   dependent_id?: string | null;
 }
 
@@ -110,8 +131,13 @@ export class VerdictResponse {
   @Matches(TIMELINE_ID) @ApiField({ example: EXAMPLE_IDS.timeline }) timeline_id!: string;
   @IsBoolean() @ApiField({ example: true }) is_stable!: boolean;
   @IsIn(['Stable', 'Unstable']) @ApiField({ example: 'Stable' }) timeline_stability!: string;
-  @IsInt() @Min(0) @ApiField({ example: 0, description: 'How many reasons there are; `reasons` lists at most 100.' })
+  @IsInt()
+  @Min(0)
+  @ApiField({ example: 0, description: 'How many reasons there are; `reasons` lists at most 100.' })
   reason_count!: number;
-  @IsArray() @ValidateNested({ each: true }) @Type(() => ParadoxReasonResponse) @ApiField({ example: [] })
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ParadoxReasonResponse)
+  @ApiField({ example: [] })
   reasons!: ParadoxReasonResponse[];
 }
