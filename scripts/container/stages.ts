@@ -53,6 +53,17 @@ export function argvOf(command: Command): string[] {
   return command.form === 'exec' ? command.argv : ['/bin/sh', '-c', command.script];
 }
 
+/**
+ * What a build host's network gives its builds: this machine's extra CA certificates and proxies.
+ * Without them npm fails TLS to the registry (SELF_SIGNED_CERT_IN_CHAIN) and leans on its cache.
+ */
+function hostNetworkEnv(): Record<string, string> {
+  const names = /^(NODE_EXTRA_CA_CERTS|https?_proxy|no_proxy)$/i;
+  return Object.fromEntries(
+    Object.entries(process.env).filter((entry): entry is [string, string] => names.test(entry[0]) && !!entry[1]),
+  );
+}
+
 /** A folder holding the `node` binary of the base image's major version, from the npm package `node`. */
 async function nodeBinFor(image: string, toolsDir: string): Promise<string> {
   const major = /^node:(\d+)(?:[-.]|$)/.exec(image)?.[1];
@@ -60,7 +71,11 @@ async function nodeBinFor(image: string, toolsDir: string): Promise<string> {
   const prefix = path.join(toolsDir, `node-${major}`);
   const bin = path.join(prefix, 'node_modules', 'node', 'bin');
   if (!existsSync(path.join(bin, 'node'))) {
-    const npmEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root' };
+    const npmEnv = {
+      ...hostNetworkEnv(),
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/root',
+    };
     const install = ['npm', 'install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error'];
     await run([...install, `node@${major}`], { cwd: toolsDir, env: npmEnv, user: null });
   }
@@ -83,6 +98,7 @@ export async function replayStages(
     const bin = await nodeBinFor(stage.image, toolsDir);
     // What the node image's environment gives a RUN: its PATH (with this stage's Node first), a HOME.
     let env: Record<string, string> = {
+      ...hostNetworkEnv(),
       PATH: `${bin}:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`,
       HOME: process.env.HOME ?? '/root',
     };
