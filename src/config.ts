@@ -94,7 +94,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   const webConcurrency = countFromOne(env, 'WEB_CONCURRENCY', 1, MAX_WEB_CONCURRENCY, 'worker processes', problems);
   if (webConcurrency > 1 && !databaseUrl) {
     problems.push(
-      `WEB_CONCURRENCY=${webConcurrency} needs DATABASE_URL: the embedded database (PGlite) can only be used by one process. ` +
+      `WEB_CONCURRENCY=${webConcurrency} needs DATABASE_URL: ` +
+        'the embedded database (PGlite) can only be used by one process. ' +
         'Set DATABASE_URL to a PostgreSQL server, or WEB_CONCURRENCY=1.',
     );
   }
@@ -138,7 +139,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   // Node refuses a head allowed longer than the whole request.
   if (httpHeadersTimeoutMs > httpRequestTimeoutMs)
     problems.push(
-      `HTTP_HEADERS_TIMEOUT_MS (${httpHeadersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${httpRequestTimeoutMs}).`,
+      `HTTP_HEADERS_TIMEOUT_MS (${httpHeadersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS ` +
+        `(${httpRequestTimeoutMs}).`,
     );
   const httpKeepAliveTimeoutMs = milliseconds(
     env,

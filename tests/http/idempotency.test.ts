@@ -205,7 +205,8 @@ describe('Idempotency-Key', () => {
           RETURN NEW;
         END $$`);
       await t.prisma.$executeRawUnsafe(
-        'CREATE TRIGGER refuse_test_answer BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION refuse_test_answer()',
+        'CREATE TRIGGER refuse_test_answer BEFORE UPDATE ON idempotency_keys ' +
+          'FOR EACH ROW EXECUTE FUNCTION refuse_test_answer()',
       );
     });
     afterAll(async () => {

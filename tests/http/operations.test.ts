@@ -98,7 +98,8 @@ describe('operating the service', () => {
     await once(socket, 'connect');
     const received = once(server, 'request');
     socket.write(
-      'POST /v1/accounts HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\nX-Request-Id: req-abandoned\r\n\r\n{"email":',
+      'POST /v1/accounts HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 100\r\nX-Request-Id: req-abandoned\r\n\r\n{"email":',
     );
     await received;
     socket.destroy();

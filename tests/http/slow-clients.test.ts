@@ -60,7 +60,9 @@ describe('slow clients are cut at the HTTP timeouts', () => {
 
   it('answers a body sent a byte at a time with 408 and closes its connection at the request timeout', async () => {
     const body = JSON.stringify({ email: 'slow@example.com', password: 'correct horse battery staple' });
-    const head = `POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const head =
+      'POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+      `Content-Length: ${body.length}\r\n\r\n`;
     expectTimedOut(await send(head, body), TIMEOUTS.requestMs);
     expect(await t.prisma.account.count({ where: { email: 'slow@example.com' } })).toBe(0);
   });

@@ -188,7 +188,8 @@ async function announcedWorkers(service: ServiceProcess): Promise<number[]> {
 /** The primary's log line of a worker's unexpected exit by SIGKILL, and the wait before its restart. */
 function exitLine(pid: number, restartInMs: number): RegExp {
   return new RegExp(
-    `"worker_pid":${pid},[^\\n]*"signal":"SIGKILL","restart_in_ms":${restartInMs},"msg":"worker exited unexpectedly; restarting it"`,
+    `"worker_pid":${pid},[^\\n]*"signal":"SIGKILL","restart_in_ms":${restartInMs},"msg":"worker exited ` +
+      'unexpectedly; restarting it"',
   );
 }
 

@@ -5,7 +5,8 @@ export const DASHBOARD_CSS_PATH = '/assets/dashboard.css';
 
 /** Pages load nothing from elsewhere and run no inline code; forms post only here; no framing. */
 const PAGE_POLICY =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; " +
+  "base-uri 'none'";
 
 export interface PageOptions {
   readonly title: string;
