@@ -57,7 +57,7 @@ describe('operating the service', () => {
     expect(made.body.request_id).toBe(made.headers['x-request-id']);
   });
 
-  it('logs one JSON line per request with method, path, client address, status, duration, account and request id, and no secrets', async () => {
+  it('logs one JSON line per request: route, client, status, duration, account, request id; no secrets', async () => {
     const me = await t.signUp();
     log.lines.length = 0;
     log.raw.length = 0;

@@ -6,7 +6,10 @@ import { startTestApp, type TestApp } from '../support/http/test-app';
 // docs/operations.md, "Slow clients": the HTTP server's own timeouts, on the server the service runs.
 describe('slow clients are cut at the HTTP timeouts', () => {
   const TIMEOUTS = { requestMs: 1_500, headersMs: 1_000, keepAliveMs: 1_000 };
-  /** Node looks for expired requests once a second (and closes an idle connection up to a second late); and slack for a busy machine. */
+  /**
+   * Node looks for expired requests once a second (and closes an idle connection up to a second
+   * late); and slack for a busy machine.
+   */
   const LATE_MS = 1_000 + 1_500;
   let t: TestApp;
   let server: Server;

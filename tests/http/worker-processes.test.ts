@@ -91,7 +91,7 @@ if (onServer)
       expect(await service.stop()).toBe(0);
     }, 180_000);
 
-    it('replaces a worker killed with SIGKILL, keeps answering meanwhile, and backs off when it happens again', async () => {
+    it('replaces a SIGKILLed worker, keeps answering meanwhile, and backs off when it happens again', async () => {
       const { service, workers } = await start();
       const [killed, survivor] = workers;
       process.kill(killed, 'SIGKILL');

@@ -233,7 +233,7 @@ describe('assessStability', () => {
       event('Eagle lands', '1969-07-20T21:00:00Z'),
     ];
 
-    it('puts conflicting proposals first (in the order first proposed), then displaced events by original time and id', () => {
+    it('puts conflicting proposals first (in proposal order), then displaced events by original time and id', () => {
       const verdict = assessStability({ changes, events: [lateB, early, lateA] });
       expect(
         verdict.reasons.map((reason) => [
