@@ -222,7 +222,7 @@ describe('when the database stops answering', () => {
     );
   }, 60_000);
 
-  it('keeps no uncommitted answer if answers are lost: a keyed write is refused as in use, nothing acted', async () => {
+  it('keeps no uncommitted answer if only answers are lost: a keyed write gets 409 in use, nothing acted', async () => {
     const signUp = await request(app)
       .post('/v1/accounts')
       .send({ email: `answers-${Date.now()}@example.com`, password: 'correct horse battery' });
