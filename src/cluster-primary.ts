@@ -80,7 +80,8 @@ class ClusterPrimary {
     console.log(`Time Navigation Service listening on http://${host}:${port}`);
     console.log(`Data: ${describeExternalDatabase(this.databaseUrl)}`);
     console.log(
-      `Workers: ${this.config.webConcurrency} processes (pids ${pids}), each with up to ${this.config.databasePoolSize} database connections.`,
+      `Workers: ${this.config.webConcurrency} processes (pids ${pids}), each with up ` +
+        `to ${this.config.databasePoolSize} database connections.`,
     );
   }
 
@@ -104,7 +105,8 @@ class ClusterPrimary {
       // like a single process would, rather than announce a service that is not there.
       this.logger.fatal(how, 'worker failed to start');
       console.error(
-        `A worker process stopped before the service was ready (${code === null ? `signal ${signal}` : `exit code ${code}`}); stopping.`,
+        'A worker process stopped before the service was ready ' +
+          `(${code === null ? `signal ${signal}` : `exit code ${code}`}); stopping.`,
       );
       this.stop('SIGTERM', 1);
       return;
@@ -151,7 +153,8 @@ class ClusterPrimary {
     stopping.stillAccepting.delete(worker);
     if (stopping.stillAccepting.size > 0) return;
     console.log(
-      `${stopping.signal}: no longer accepting connections; requests in flight get ${this.config.shutdownGraceMs} ms to finish in each worker.`,
+      `${stopping.signal}: no longer accepting connections; ` +
+        `requests in flight get ${this.config.shutdownGraceMs} ms to finish in each worker.`,
     );
   }
 

@@ -19,9 +19,15 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** RATE_LIMIT_PER_SECOND: requests per API key per second (default 100; 0 turns the limit off). */
   readonly rateLimitPerSecond: number;
-  /** RATE_LIMIT_ACCOUNTS_PER_MINUTE: account requests (sign-up, sign-in) per client address per minute (default 10; 0 = off). */
+  /**
+   * RATE_LIMIT_ACCOUNTS_PER_MINUTE: account requests (sign-up, sign-in) per client address per minute
+   * (default 10; 0 = off).
+   */
   readonly rateLimitAccountsPerMinute: number;
-  /** SHUTDOWN_GRACE_MS: how long in-flight requests may run after SIGTERM before their connections are closed (default 10 s). */
+  /**
+   * SHUTDOWN_GRACE_MS: how long in-flight requests may run after SIGTERM before their connections are
+   * closed (default 10 s).
+   */
   readonly shutdownGraceMs: number;
   /**
    * WEB_CONCURRENCY: worker processes serving one port on this host (node:cluster). 1, the default,
@@ -52,7 +58,10 @@ export interface Config {
   readonly httpRequestTimeoutMs: number;
   /** HTTP_HEADERS_TIMEOUT_MS: its head within this (default 5 s), at most the request timeout. */
   readonly httpHeadersTimeoutMs: number;
-  /** HTTP_KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this (default 5 s, above nginx's 4 s). */
+  /**
+   * HTTP_KEEP_ALIVE_TIMEOUT_MS: an idle keep-alive connection is closed after this (default 5 s, above
+   * nginx's 4 s).
+   */
   readonly httpKeepAliveTimeoutMs: number;
 }
 
@@ -94,7 +103,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   const webConcurrency = countFromOne(env, 'WEB_CONCURRENCY', 1, MAX_WEB_CONCURRENCY, 'worker processes', problems);
   if (webConcurrency > 1 && !databaseUrl) {
     problems.push(
-      `WEB_CONCURRENCY=${webConcurrency} needs DATABASE_URL: the embedded database (PGlite) can only be used by one process. ` +
+      `WEB_CONCURRENCY=${webConcurrency} needs DATABASE_URL: ` +
+        'the embedded database (PGlite) can only be used by one process. ' +
         'Set DATABASE_URL to a PostgreSQL server, or WEB_CONCURRENCY=1.',
     );
   }
@@ -138,7 +148,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   // Node refuses a head allowed longer than the whole request.
   if (httpHeadersTimeoutMs > httpRequestTimeoutMs)
     problems.push(
-      `HTTP_HEADERS_TIMEOUT_MS (${httpHeadersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${httpRequestTimeoutMs}).`,
+      `HTTP_HEADERS_TIMEOUT_MS (${httpHeadersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS ` +
+        `(${httpRequestTimeoutMs}).`,
     );
   const httpKeepAliveTimeoutMs = milliseconds(
     env,

@@ -61,7 +61,8 @@ async function main(): Promise<void> {
             const ratio = figures.requestsPerSecond / yardstick.requestsPerSecond;
             rows.push({ subject: load.name, workers, connections, figures, ratio, bare: yardstick.requestsPerSecond });
             console.error(
-              `measured ${load.name} (${workers} worker${workers > 1 ? 's' : ''}, ${connections} connections): ${figures.requestsPerSecond} req/s`,
+              `measured ${load.name} (${workers} worker${workers > 1 ? 's' : ''}, ${connections} ` +
+                `connections): ${figures.requestsPerSecond} req/s`,
             );
           }
         }
@@ -72,7 +73,9 @@ async function main(): Promise<void> {
   } finally {
     await bare.stop();
   }
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const machine =
+    `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
+    `Node ${process.version}`;
   const verdicts = checkTargets(rows, peakMiB);
   const report = formatReport({ machine, seconds: SECONDS, rows, peakMiB, verdicts });
   console.log(report);

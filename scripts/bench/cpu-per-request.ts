@@ -40,7 +40,8 @@ async function main(): Promise<void> {
         Math.round((usedBetween(before[part], after[part]) * 1e6) / result.requests.total);
       const failures = result.non2xx + result.errors + result.timeouts;
       console.log(
-        `${name} round ${round}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
+        `${name} round ${round}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, ` +
+          `p99 ${result.latency.p99} ms, ` +
           `CPU per request: service ${perRequest('service')} µs, PostgreSQL ${perRequest('database')} µs, ` +
           `resident after the run ${Math.round(Math.max(...residentMiB(servicePid)))} MiB` +
           (failures > 0 ? `, ${failures} failures` : ''),

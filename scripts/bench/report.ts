@@ -79,11 +79,13 @@ export function formatReport(run: {
   const lines = [
     `Machine: ${run.machine}; ${run.seconds} s per measurement after a warm-up.`,
     '',
-    '| subject | workers | connections | req/s | bare req/s just before | ratio to bare | p50 ms | p99 ms | non-2xx/errors |',
+    '| subject | workers | connections | req/s | bare req/s just before | ratio to bare | p50 ms | ' +
+      'p99 ms | non-2xx/errors |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...run.rows.map(
       (row) =>
-        `| ${row.subject} | ${row.workers} | ${row.connections} | ${row.figures.requestsPerSecond} | ${row.bare} | ${row.ratio.toFixed(2)} | ${row.figures.p50Ms} | ${row.figures.p99Ms} | ${row.figures.failures} |`,
+        `| ${row.subject} | ${row.workers} | ${row.connections} | ${row.figures.requestsPerSecond} | ${row.bare} ` +
+        `| ${row.ratio.toFixed(2)} | ${row.figures.p50Ms} | ${row.figures.p99Ms} | ${row.figures.failures} |`,
     ),
     '',
     '| target | measured | met |',

@@ -46,14 +46,15 @@ describe('when the database is down', () => {
     await database.close();
   });
 
-  it('answers 503 with Retry-After quickly, keeps no answer under an Idempotency-Key, fails /readyz, stays up, and recovers by itself', async () => {
+  it('answers 503 + Retry-After fast, keeps no keyed answer, fails /readyz, stays up, recovers by itself', async () => {
     const signUp = await request(app)
       .post('/v1/accounts')
       .send({ email: `outage-${Date.now()}@example.com`, password: 'correct horse battery' });
     expect(signUp.status).toBe(201);
     const auth = `Bearer ${signUp.body.api_key}`;
     expect((await request(app).get('/readyz')).status).toBe(200);
-    expect((await request(app).get('/timelines').set('Authorization', auth)).status).toBe(200); // the key is now verified in memory
+    // The key is now verified in memory.
+    expect((await request(app).get('/timelines').set('Authorization', auth)).status).toBe(200);
 
     await proxy.stop();
     const started = Date.now();
@@ -100,7 +101,10 @@ describe('when the database is down', () => {
 describe('when the database stops answering', () => {
   /** DATABASE_TIMEOUT_MS of this app: small, so the test waits little. */
   const TIMEOUT_MS = 1_000;
-  /** The bound docs/operations.md promises: the timeout, the second for a cancel's answer, and slack for a busy machine. */
+  /**
+   * The bound docs/operations.md promises: the timeout, the second for a cancel's answer, and slack
+   * for a busy machine.
+   */
   const BOUND_MS = TIMEOUT_MS + 1_000 + 1_500;
   let database: TestDatabase;
   let proxy: TcpProxy;
@@ -146,7 +150,7 @@ describe('when the database stops answering', () => {
     return { response, ms: Date.now() - started };
   };
 
-  it('answers 503 with Retry-After within the bound, fails /readyz, drops the stalled connections, logs a line per request, and recovers by itself', async () => {
+  it('answers 503 in the bound, fails /readyz, drops stalled connections, logs each request, recovers', async () => {
     const signUp = await request(app)
       .post('/v1/accounts')
       .send({ email: `freeze-${Date.now()}@example.com`, password: 'correct horse battery' });
@@ -218,7 +222,7 @@ describe('when the database stops answering', () => {
     );
   }, 60_000);
 
-  it('keeps no answer that did not commit when only the answers are lost: the keyed write is refused as in use, nothing acted', async () => {
+  it('keeps no uncommitted answer if only answers are lost: a keyed write gets 409 in use, nothing acted', async () => {
     const signUp = await request(app)
       .post('/v1/accounts')
       .send({ email: `answers-${Date.now()}@example.com`, password: 'correct horse battery' });

@@ -336,7 +336,7 @@ describe('events', () => {
   });
 
   describe('paradox monitoring sees manipulations', () => {
-    it('turns Unstable (event_displaced) when an item retrieval is moved, and Stable again when moved back', async () => {
+    it('turns Unstable (event_displaced) when an item retrieval is moved, Stable again when moved back', async () => {
       const a = await newAccount();
       const item = await a.get('/v1/retrieve-item', {
         item_description: 'Sundial',

@@ -217,7 +217,7 @@ describe('Family A: the flow of time', () => {
       expect(await a.traveller()).toEqual(before);
     });
 
-    it('refuses the largest duration it parses (9999999d) as out of range, not as a failure of the service', async () => {
+    it('refuses the largest duration it parses (9999999d) as out of range, not as a service failure', async () => {
       const a = await pausedAt('2024-01-01T00:00:00Z');
       for (const path of ['/v1/fast-forward', '/v1/rewind']) {
         const response = await a.post(path, { duration: '9999999d' });

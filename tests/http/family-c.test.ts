@@ -183,7 +183,7 @@ describe('Family C: scenario operations', () => {
   });
 
   describe('GET /api/v1/monitor-paradox', () => {
-    it('answers the verdict, the range and the events monitored: the events of the range, as monitor-events lists them', async () => {
+    it("answers the verdict, the range, and the range's events as monitor-events lists them", async () => {
       const monitored = await a.get('/v1/monitor-events', { location: 'Forum', time_range: ALL_TIME });
       expect(monitored.body.events).toHaveLength(2);
 

@@ -38,7 +38,7 @@ describe('the first fault of each field, in every family', () => {
     expect(new Set(faults.map((fault) => fault.route.family))).toEqual(new Set(['A', 'B', 'C', 'accounts']));
   });
 
-  it('answers each with 400 validation_failed naming only that field, with the first rule it breaks, and changes nothing', async () => {
+  it('answers each fault 400 validation_failed naming only its field, its first rule broken; no change', async () => {
     const before = await accountState(t.prisma, account.id, ['last_used_at']);
     const accounts = await t.prisma.account.count();
     const wrong: string[] = [];

@@ -79,7 +79,8 @@ describe('fuzzing every operation', () => {
         });
         if (details.failed)
           failures.push(
-            `${route.method.toUpperCase()} ${route.path} (${route.operationId}):\n${(fc.defaultReportMessage(details) ?? '').slice(0, 4_000)}`,
+            `${route.method.toUpperCase()} ${route.path} ` +
+              `(${route.operationId}):\n${(fc.defaultReportMessage(details) ?? '').slice(0, 4_000)}`,
           );
       }
       // Every failing operation is reported, not only the first.

@@ -201,11 +201,14 @@ describe('Idempotency-Key', () => {
       await t.prisma.$executeRawUnsafe(`
         CREATE FUNCTION refuse_test_answer() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-          IF NEW.key = '${refusedKey}' AND NEW.response_status IS NOT NULL THEN RAISE EXCEPTION 'answer refused by the test'; END IF;
+          IF NEW.key = '${refusedKey}' AND NEW.response_status IS NOT NULL THEN
+            RAISE EXCEPTION 'answer refused by the test';
+          END IF;
           RETURN NEW;
         END $$`);
       await t.prisma.$executeRawUnsafe(
-        'CREATE TRIGGER refuse_test_answer BEFORE UPDATE ON idempotency_keys FOR EACH ROW EXECUTE FUNCTION refuse_test_answer()',
+        'CREATE TRIGGER refuse_test_answer BEFORE UPDATE ON idempotency_keys ' +
+          'FOR EACH ROW EXECUTE FUNCTION refuse_test_answer()',
       );
     });
     afterAll(async () => {
@@ -230,7 +233,7 @@ describe('Idempotency-Key', () => {
       expect(await t.prisma.event.count({ where: { accountId: me.id } })).toBe(before + 1);
     });
 
-    it('does not give back a claim that was lost (another request took the key over): nothing written, the claim left as it is', async () => {
+    it('does not release a lost claim (another request took the key over): nothing written, claim as is', async () => {
       const key = 'claim-lost-while-acting';
       // Inside the request's own transaction, as a takeover by another request would look to it.
       await t.prisma.$executeRawUnsafe(`
@@ -311,7 +314,7 @@ describe('Idempotency-Key', () => {
     });
   });
 
-  it('tells a retry of a claim left unanswered (its process died) the whole seconds left until it may take the key over', async () => {
+  it("tells a retry of a dead process's claim the whole seconds left until it may take the key over", async () => {
     const claimedAt = t.clock.now();
     t.clock.freezeAt(claimedAt);
     const key = newKey();

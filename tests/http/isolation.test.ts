@@ -105,7 +105,8 @@ describe('isolation between accounts, for every operation that takes an identifi
     );
 
     it(
-      "lets Mallory use every operation on her own records, with Alice's Idempotency-Keys, without reaching or revealing Alice's",
+      "lets Mallory use every operation on her own records, with Alice's Idempotency-Keys, without " +
+        "reaching or revealing Alice's",
       async () => {
         const before = await accountState(t.prisma, alice.account.id);
         const failures: string[] = [];
@@ -180,7 +181,8 @@ describe('isolation between accounts, for every operation that takes an identifi
         !UNKNOWN_IDENTIFIER_CODE.test(code)
       ) {
         faults.push(
-          `${where}: an unknown identifier answers ${none.status} ${String(code)}, not a 404 or 422 unknown-identifier problem: ${none.text}`,
+          `${where}: an unknown identifier answers ${none.status} ${String(code)}, not a 404 or 422 ` +
+            `unknown-identifier problem: ${none.text}`,
         );
       } else {
         if (STATUS_BY_CODE[code] !== none.status)

@@ -250,7 +250,7 @@ describe('real responses conform to GET /openapi.json', () => {
     }
   });
 
-  it('checked a success and an error of every operation in the document (a success of one that documents no error)', () => {
+  it('checked a success and an error of every operation in the document (a success if it documents no error)', () => {
     const operations = contract.operations().map(({ operation }) => operation.operationId);
     const unchecked = operations.filter((id) => contract.checked.get(id)?.size !== contract.kindsOf(id).length);
     expect(unchecked).toEqual([]);

@@ -106,7 +106,7 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(document.components.schemas)).not.toContain('ListTimelinesQueryDto');
   });
 
-  it('declares X-Request-Id on every answer, and 503 with Retry-After on every operation that reaches the database', () => {
+  it('declares X-Request-Id on every answer, and 503 with Retry-After on every operation reaching the database', () => {
     const missing: string[] = [];
     for (const { operation } of contract.operations()) {
       for (const [status, response] of Object.entries(operation.responses)) {
@@ -193,7 +193,7 @@ describe('the documentation check', () => {
     ]);
   });
 
-  it('fails a route without a description, with an unknown error code, a non-success status or input without an example', () => {
+  it('fails a route with no description, an unknown error code, a non-success status or input with no example', () => {
     class ProbeResponse {}
     const route: Route = {
       ...documented,

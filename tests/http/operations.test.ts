@@ -57,7 +57,7 @@ describe('operating the service', () => {
     expect(made.body.request_id).toBe(made.headers['x-request-id']);
   });
 
-  it('logs one JSON line per request with method, path, client address, status, duration, account and request id, and no secrets', async () => {
+  it('logs one JSON line per request: route, client, status, duration, account, request id; no secrets', async () => {
     const me = await t.signUp();
     log.lines.length = 0;
     log.raw.length = 0;
@@ -98,7 +98,8 @@ describe('operating the service', () => {
     await once(socket, 'connect');
     const received = once(server, 'request');
     socket.write(
-      'POST /v1/accounts HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\nX-Request-Id: req-abandoned\r\n\r\n{"email":',
+      'POST /v1/accounts HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 100\r\nX-Request-Id: req-abandoned\r\n\r\n{"email":',
     );
     await received;
     socket.destroy();

@@ -130,7 +130,7 @@ describe('behind nginx, with TRUST_PROXY=1 (the one nginx hop)', () => {
       expect(cookieNamed(form, 'tns_form')).toMatch(/; Secure/);
     });
 
-    it("drops a client's X-Forwarded-Host, so it cannot stand in for the host the Origin check compares with", async () => {
+    it("drops a client's X-Forwarded-Host, so it cannot replace the host the Origin check compares with", async () => {
       const form = await client({ path: '/signup', from: '127.0.0.6' });
       const evil = 'https://evil.example';
       const response = await submitSignUp(client, proxy.nginx, form, {
@@ -187,7 +187,7 @@ describe('behind nginx, with TRUST_PROXY=1 (the one nginx hop)', () => {
   });
 
   describe('bodies too large', () => {
-    it("leaves bodies up to nginx's 1 MiB to the service's own 413, and answers larger ones with the same problem", async () => {
+    it("leaves bodies up to nginx's 1 MiB to the service's 413; larger ones get the same problem", async () => {
       const account = await t.signUp();
       const ofSize = (bytes: number) => ({ description: 'x'.repeat(bytes) });
       const service = await client({
@@ -239,7 +239,7 @@ describe('behind nginx, without TRUST_PROXY', () => {
     await t?.close();
   });
 
-  it("sees every client as nginx: X-Forwarded-For is not believed, neither nginx's entry nor the client's", async () => {
+  it("sees every client as nginx: X-Forwarded-For is not believed, neither nginx's entry nor a client's", async () => {
     const window = aWindowStart(1);
     t.clock.freezeAt(window);
     const statuses: number[] = [];
@@ -251,7 +251,7 @@ describe('behind nginx, without TRUST_PROXY', () => {
     expect(await addressesCounted(t, window)).toEqual(['address:127.0.0.1']);
   });
 
-  it("takes the request for plain HTTP: cookies are not Secure, and a browser's form post fails the Origin check", async () => {
+  it("treats the request as plain HTTP: cookies not Secure, a browser's form post fails the Origin check", async () => {
     // An hour ahead, a window the test above does not use: here every client counts as nginx.
     t.clock.freezeAt(aWindowStart(60));
     const form = await proxy.client({ path: '/signup', from: '127.0.0.6' });

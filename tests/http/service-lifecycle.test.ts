@@ -183,7 +183,7 @@ describe('SIGTERM', () => {
 });
 
 describe('the request log on standard output', () => {
-  it('is written in a quiet moment without waiting for more lines, and to its last line when the process stops', async () => {
+  it('is written in a quiet moment without waiting for more lines, and to the end when the process stops', async () => {
     const store = await freshStore();
     let service: ServiceProcess | undefined;
     try {

@@ -104,7 +104,7 @@ describe('one state shared by Families A, B and C', () => {
     ];
   }
 
-  it('A, B and C: give the same verdict on the timeline, before and after C moves the retrieval, and after moving it back', async () => {
+  it('A, B and C: give the same verdict before and after C moves the retrieval, and after moving it back', async () => {
     expect(await verdicts()).toEqual(['Stable', 'Stable', 'Stable', 'Stable']);
 
     const moved = await a.post('/api/v1/manipulate-event', {

@@ -6,7 +6,10 @@ import { startTestApp, type TestApp } from '../support/http/test-app';
 // docs/operations.md, "Slow clients": the HTTP server's own timeouts, on the server the service runs.
 describe('slow clients are cut at the HTTP timeouts', () => {
   const TIMEOUTS = { requestMs: 1_500, headersMs: 1_000, keepAliveMs: 1_000 };
-  /** Node looks for expired requests once a second (and closes an idle connection up to a second late); and slack for a busy machine. */
+  /**
+   * Node looks for expired requests once a second (and closes an idle connection up to a second
+   * late); and slack for a busy machine.
+   */
   const LATE_MS = 1_000 + 1_500;
   let t: TestApp;
   let server: Server;
@@ -60,7 +63,9 @@ describe('slow clients are cut at the HTTP timeouts', () => {
 
   it('answers a body sent a byte at a time with 408 and closes its connection at the request timeout', async () => {
     const body = JSON.stringify({ email: 'slow@example.com', password: 'correct horse battery staple' });
-    const head = `POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const head =
+      'POST /v1/accounts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+      `Content-Length: ${body.length}\r\n\r\n`;
     expectTimedOut(await send(head, body), TIMEOUTS.requestMs);
     expect(await t.prisma.account.count({ where: { email: 'slow@example.com' } })).toBe(0);
   });

@@ -91,7 +91,7 @@ if (onServer)
       expect(await service.stop()).toBe(0);
     }, 180_000);
 
-    it('replaces a worker killed with SIGKILL, keeps answering meanwhile, and backs off when it happens again', async () => {
+    it('replaces a SIGKILLed worker, keeps answering meanwhile, and backs off when it happens again', async () => {
       const { service, workers } = await start();
       const [killed, survivor] = workers;
       process.kill(killed, 'SIGKILL');
@@ -188,7 +188,8 @@ async function announcedWorkers(service: ServiceProcess): Promise<number[]> {
 /** The primary's log line of a worker's unexpected exit by SIGKILL, and the wait before its restart. */
 function exitLine(pid: number, restartInMs: number): RegExp {
   return new RegExp(
-    `"worker_pid":${pid},[^\\n]*"signal":"SIGKILL","restart_in_ms":${restartInMs},"msg":"worker exited unexpectedly; restarting it"`,
+    `"worker_pid":${pid},[^\\n]*"signal":"SIGKILL","restart_in_ms":${restartInMs},"msg":"worker exited ` +
+      'unexpectedly; restarting it"',
   );
 }
 

@@ -147,7 +147,7 @@ describe('readConfig', () => {
       expect(readConfig({ WEB_CONCURRENCY: '1' }).webConcurrency).toBe(1);
     });
 
-    it('keeps the default pools of all workers, with their key-change listeners, within 80 connections, each at most 10 and at least 1', () => {
+    it("keeps all workers' default pools, with key-change listeners, within 80 connections, each from 1 to 10", () => {
       const poolOf = (workers: number, cache = {}) =>
         readConfig({ ...server, ...cache, WEB_CONCURRENCY: String(workers) }).databasePoolSize;
       const workers = [1, 2, 8, 9, 16, 40, 64];

@@ -31,7 +31,10 @@ export const LAST_USE_RESOLUTION_MS = 60_000;
 /** Names are labels for people; long enough to be useful, short enough for a table cell. */
 export const API_KEY_NAME_MAX_LENGTH = 100;
 
-/** An account keeps at most this many usable keys of its own (console keys come and go with sessions), so nobody mints keys without end. */
+/**
+ * An account keeps at most this many usable keys of its own (console keys come and go with
+ * sessions), so nobody mints keys without end.
+ */
 export const MAX_ACTIVE_API_KEYS = 25;
 
 /** Usable for requests: neither revoked nor past its expiry. */

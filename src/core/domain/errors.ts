@@ -41,7 +41,8 @@ export class UnknownEvent extends DomainError {
   readonly code = 'unknown_event';
   constructor(timelineId: string, event: string) {
     super(
-      `No event '${event}' (by id or name) is recorded on timeline '${timelineId}': a check cannot be meaningful for an event that does not exist.`,
+      `No event '${event}' (by id or name) is recorded on timeline '${timelineId}': a check cannot be meaningful ` +
+        'for an event that does not exist.',
       {
         timeline_id: timelineId,
         significant_event: event,
@@ -82,7 +83,8 @@ export class JourneyInProgress extends DomainError {
   readonly code = 'journey_in_progress';
   constructor(currentTimelineId: string) {
     super(
-      `The traveller is on timeline '${currentTimelineId}'; return home (an anchor on 'primary', or 'primary') before travelling to another timeline.`,
+      `The traveller is on timeline '${currentTimelineId}'; return home (an anchor on 'primary', or 'primary') ` +
+        'before travelling to another timeline.',
       {
         current_timeline_id: currentTimelineId,
       },
@@ -94,7 +96,8 @@ export class UnknownItems extends DomainError {
   readonly code = 'unknown_items';
   constructor(itemIds: readonly string[]) {
     super(
-      `These items are not registered for this account: ${itemIds.join(', ')}. Register items with POST /v1/items first.`,
+      `These items are not registered for this account: ${itemIds.join(', ')}. ` +
+        'Register items with POST /v1/items first.',
       {
         item_ids: itemIds,
       },
@@ -113,7 +116,8 @@ export class ItemsNotOnJourney extends DomainError {
   readonly code = 'items_not_on_journey';
   constructor(itemIds: readonly string[]) {
     super(
-      `Items are carried home from the timeline of the journey where they were found, on the travel home; these are not: ${itemIds.join(', ')}.`,
+      'Items are carried home from the timeline of the journey where they were found, on the travel home; ' +
+        `these are not: ${itemIds.join(', ')}.`,
       {
         item_ids: itemIds,
       },
@@ -125,7 +129,8 @@ export class ItemsStrandedByExpiredWindow extends DomainError {
   readonly code = 'items_stranded';
   constructor(timelineId: string, deadline: Date) {
     super(
-      `The travel window of timeline '${timelineId}' closed at ${formatDateTime(deadline)}; items can no longer be carried home from it. Return without items_transported.`,
+      `The travel window of timeline '${timelineId}' closed at ${formatDateTime(deadline)}; ` +
+        'items can no longer be carried home from it. Return without items_transported.',
       {
         timeline_id: timelineId,
       },
@@ -167,7 +172,8 @@ export class InvalidDuration extends DomainError {
   readonly code = 'invalid_duration';
   constructor(text: string) {
     super(
-      `'${text}' is not a duration: use '<n>m' (minutes), '<n>h' (hours) or '<n>d' (days), n a whole number from 1, like '90m'.`,
+      `'${text}' is not a duration: use '<n>m' (minutes), '<n>h' (hours) or '<n>d' (days), n a whole ` +
+        "number from 1, like '90m'.",
       {
         accepted_forms: ['<n>m', '<n>h', '<n>d'],
       },
@@ -193,7 +199,8 @@ export class InvalidTimeRange extends DomainError {
   readonly code = 'invalid_time_range';
   constructor(text: string, reason: string) {
     super(
-      `'${text}' is not a usable time_range: ${reason}. Write '<start>/<end>', like 2024-01-01T00:00:00Z/2024-01-02T00:00:00Z.`,
+      `'${text}' is not a usable time_range: ${reason}. Write '<start>/<end>', like ` +
+        '2024-01-01T00:00:00Z/2024-01-02T00:00:00Z.',
     );
   }
 }
@@ -206,7 +213,8 @@ export class InvalidCredentials extends DomainError {
   readonly code = 'invalid_credentials';
   constructor() {
     super(
-      'The email or password is not right, or sign-in is paused after repeated failures. Check both and try again in 15 minutes.',
+      'The email or password is not right, or sign-in is paused after repeated failures. ' +
+        'Check both and try again in 15 minutes.',
     );
   }
 }
@@ -252,7 +260,8 @@ export class CommonPassword extends DomainError {
   readonly code = 'password_too_common';
   constructor() {
     super(
-      'This password is among the most used ones in breached password lists, which attackers try first; choose another.',
+      'This password is among the most used ones in breached password lists, which attackers try first; ' +
+        'choose another.',
     );
   }
 }

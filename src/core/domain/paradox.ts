@@ -77,7 +77,8 @@ function eventsAtTwoTimes({ changes, events }: StabilityInput): ParadoxReason[] 
     reasons.push({
       code: 'event_at_two_times',
       message: disagreesWithHistory
-        ? `The event '${name}' would happen at ${sorted.length} different times: the proposed changes disagree with the recorded event. An event happens once; propose the recorded time, or manipulate the event first.`
+        ? `The event '${name}' would happen at ${sorted.length} different times: the proposed changes disagree with ` +
+          'the recorded event. An event happens once; propose the recorded time, or manipulate the event first.'
         : `The event '${name}' is proposed at ${sorted.length} different times; an event happens once.`,
       event: name,
       times: sorted,
@@ -93,7 +94,10 @@ function displacedEvents(events: readonly TimelineEvent[]): ParadoxReason[] {
     .sort((a, b) => a.originalTime.getTime() - b.originalTime.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((event) => ({
       code: 'event_displaced' as const,
-      message: `The event '${event.description}' was moved by manipulation from ${formatDateTime(event.originalTime)} to ${formatDateTime(event.time)}, but ${event.subjectId} depends on it happening when it first did. Manipulate it back to its original time to restore the timeline.`,
+      message:
+        `The event '${event.description}' was moved by manipulation from ${formatDateTime(event.originalTime)} ` +
+        `to ${formatDateTime(event.time)}, but ${event.subjectId} depends on it happening when it first did. ` +
+        'Manipulate it back to its original time to restore the timeline.',
       event: event.description,
       eventId: event.id,
       originalTime: event.originalTime,

@@ -47,7 +47,10 @@ export function closeWhenStalled(client: ClientBase, waitMs: number, onAnswer: (
   });
 }
 
-/** Shaped as the socket's own timeout, so node-postgres, Prisma's adapter and isDatabaseUnavailable all read it as one. */
+/**
+ * Shaped as the socket's own timeout, so node-postgres, Prisma's adapter and isDatabaseUnavailable
+ * all read it as one.
+ */
 function stalled(waitMs: number): Error {
   return Object.assign(new Error(`the database did not answer within ${waitMs} ms; its connection was closed`), {
     code: 'ETIMEDOUT',

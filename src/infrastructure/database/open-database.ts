@@ -40,7 +40,10 @@ export interface OpenOptions {
    * server's database once before forking it.
    */
   migrate?: boolean;
-  /** Connections of the pool to a PostgreSQL server (default: node-postgres', 10). The embedded one always takes one. */
+  /**
+   * Connections of the pool to a PostgreSQL server (default: node-postgres', 10). The embedded one
+   * always takes one.
+   */
   poolSize?: number;
   /** Runs on each new connection of the pool before its first use (see PrismaClientOptions). */
   onConnect?: PrismaClientOptions['onConnect'];
@@ -95,7 +98,8 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
     sql,
     connectionString: server.connectionString,
     mode: 'embedded',
-    description: `embedded PostgreSQL (PGlite), data in ${pgDataDir}, served at ${describeServer(server.connectionString)}`,
+    description:
+      `embedded PostgreSQL (PGlite), data in ${pgDataDir}, ` + `served at ${describeServer(server.connectionString)}`,
     close: () => closeEmbedded(prisma, server),
   };
 }

@@ -17,7 +17,10 @@ export interface HttpTimeouts {
  */
 const TIMEOUT_CHECK_MS = 1_000;
 
-/** The server of one serving process (single or cluster worker): the app, its timeouts, problem answers for what Node refuses. */
+/**
+ * The server of one serving process (single or cluster worker): the app, its timeouts, problem
+ * answers for what Node refuses.
+ */
 export function createHttpServer(app: RequestListener, timeouts: HttpTimeouts): Server {
   const server = createServer(
     {

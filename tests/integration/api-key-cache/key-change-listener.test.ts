@@ -50,7 +50,7 @@ describe('KeyChangeListener on a silent network', () => {
   });
   afterAll(() => database.close());
 
-  it('gives up a connection that stops answering its heartbeat: suspended at once, trusted again once a new connection listens', async () => {
+  it('drops a connection missing its heartbeat: suspended at once, trusted again once a new one listens', async () => {
     const proxy = await startFreezingProxy(new URL(database.connectionString));
     const cache = new LruVerifiedKeyCache({ maxEntries: 10, suspended: true });
     const listener = new KeyChangeListener(cache, { heartbeatMs: 200, heartbeatTimeoutMs: 1_000 });

@@ -74,7 +74,8 @@ describe('API key change notifications', () => {
         throw new Error('changed my mind');
       }),
     ).rejects.toThrow('changed my mind');
-    await database.prisma.$queryRaw`SELECT 1`; // a later round trip on the same connection, where a late notification would show
+    // A later round trip on the same connection, where a late notification would show.
+    await database.prisma.$queryRaw`SELECT 1`;
     expect(target.heard).toEqual([]);
   });
 

@@ -87,7 +87,7 @@ describe('a keyed request run as a deferred request', () => {
     expect(transactions).toBe(0);
   });
 
-  it('runs again in the request transaction when another writer came first: the writes once, the rerun’s answer kept', async () => {
+  it('reruns in the request transaction when another writer came first: writes once, rerun’s answer kept', async () => {
     await reserve('k3');
     let runs = 0;
     const response = await store.answerOnce('acc_1', 'k3', async () => {

@@ -1,4 +1,5 @@
-// PrismaAccountRepository on a real PostgreSQL (or PGlite without DATABASE_URL): the port contract the in-memory fake also passes.
+// PrismaAccountRepository on a real PostgreSQL (or PGlite without DATABASE_URL): the port contract
+// the in-memory fake also passes.
 import { accountRepositoryContract } from '../../support/contracts/account-repository.contract';
 import { prismaRepositoriesOnTestDatabase } from '../../support/contracts/prisma-subject';
 

@@ -1,4 +1,5 @@
-// PrismaAnchorRepository on a real PostgreSQL (or PGlite without DATABASE_URL): the port contract the in-memory fake also passes.
+// PrismaAnchorRepository on a real PostgreSQL (or PGlite without DATABASE_URL): the port contract
+// the in-memory fake also passes.
 import { anchorRepositoryContract } from '../../support/contracts/anchor-repository.contract';
 import { prismaRepositoriesOnTestDatabase } from '../../support/contracts/prisma-subject';
 

@@ -1,4 +1,5 @@
-// PrismaItemRepository on a real PostgreSQL (or PGlite without DATABASE_URL): the port contract the in-memory fake also passes.
+// PrismaItemRepository on a real PostgreSQL (or PGlite without DATABASE_URL): the port contract
+// the in-memory fake also passes.
 import { itemRepositoryContract } from '../../support/contracts/item-repository.contract';
 import { prismaRepositoriesOnTestDatabase } from '../../support/contracts/prisma-subject';
 

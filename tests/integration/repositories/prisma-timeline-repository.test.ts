@@ -1,4 +1,5 @@
-// PrismaTimelineRepository on a real PostgreSQL (or PGlite without DATABASE_URL): the port contract the in-memory fake also passes.
+// PrismaTimelineRepository on a real PostgreSQL (or PGlite without DATABASE_URL): the port contract
+// the in-memory fake also passes.
 import { timelineRepositoryContract } from '../../support/contracts/timeline-repository.contract';
 import { prismaRepositoriesOnTestDatabase } from '../../support/contracts/prisma-subject';
 

@@ -1,4 +1,5 @@
-// PrismaTransactionBoundary on a real PostgreSQL (or PGlite without DATABASE_URL): the port contract the in-memory fake also passes.
+// PrismaTransactionBoundary on a real PostgreSQL (or PGlite without DATABASE_URL): the port contract
+// the in-memory fake also passes.
 import { transactionBoundaryContract } from '../../support/contracts/transaction-boundary.contract';
 import { prismaRepositoriesOnTestDatabase } from '../../support/contracts/prisma-subject';
 

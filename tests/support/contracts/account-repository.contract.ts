@@ -36,7 +36,7 @@ export function accountRepositoryContract(name: string, makeRepositories: MakeRe
       expect(await accounts.findById('acc_2')).toBeNull();
     });
 
-    it('lets exactly one of two concurrent sign-ups with one email win; the other gets EmailAlreadyRegistered', async () => {
+    it('lets one of two concurrent sign-ups with one email win; the other gets EmailAlreadyRegistered', async () => {
       const { tx } = subject.current;
       const signUp = (id: string) =>
         tx.atomic((repos) => repos.accounts.add(anAccountRecord(id, { email: 'ada@example.com' })));

@@ -52,7 +52,7 @@ export function apiKeyRepositoryContract(name: string, makeRepositories: MakeRep
       expect(await apiKeys.findByDigest('nope')).toBeNull();
     });
 
-    it("finds a key by id for its owner only, and lists only the account's keys, oldest first, revoked ones included", async () => {
+    it("finds a key by id for its owner only; lists only the account's keys, oldest first, revoked too", async () => {
       const { apiKeys } = subject.current.repos;
       await apiKeys.add(aKey({ id: 'key_b', digest: 'd-b', createdAt: at('2030-01-01T12:00:00.000Z') }));
       await apiKeys.add(

@@ -129,7 +129,7 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
         );
       });
 
-      it('lists events at the place or so named, ignoring case and extra white space, in the range inclusive at both ends, by time then id', async () => {
+      it('lists events at the place or so named (any case, spacing), range inclusive, by time then id', async () => {
         expect(await listAt()).toEqual(['evt_start', 'evt_b', 'evt_c', 'evt_d', 'evt_end']);
         expect(await listAt({ place: '  WATERLOO  ' })).toEqual(['evt_start', 'evt_b', 'evt_c', 'evt_d', 'evt_end']);
       });
@@ -190,7 +190,7 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
         expect(await listAt({ timelineId: 'tml_2' }, 'acc_2')).toEqual([]);
       });
 
-      it('names the timeline it read: the one given, or where the traveller stands, even for an empty page', async () => {
+      it("names the timeline it read: the one given or the traveller's, even for an empty page", async () => {
         const { repos } = subject.current;
         await repos.travellers.add(aTravellerAwayOn('tml_2'));
         await repos.travellers.add(Traveller.newcomer('acc_2', at('2030-01-01T12:00:00Z')));
@@ -286,7 +286,7 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
         'evt_moved_after',
       ];
 
-      it('lists the events at every place whose current or original time is in the range, inclusive, by current time then id, each once', async () => {
+      it('lists each event anywhere once whose current or original time is in the range, by time then id', async () => {
         expect(await listInRange()).toEqual(everyOne);
       });
 

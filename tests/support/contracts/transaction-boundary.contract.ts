@@ -100,7 +100,7 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
       expect((await repos.travellers.getForAccount('acc_1')).clock.reading).toEqual(at('1969-07-20T20:18:40.123Z'));
     });
 
-    it('applies the writes of work that read a state another writer changed meanwhile once, on the new state', async () => {
+    it('applies once, on the new state, the writes of work whose read state another writer changed', async () => {
       const { tx, repos } = subject.current;
       let firstRead = false;
 

@@ -230,7 +230,10 @@ const oddQuery: fc.Arbitrary<string> = fc.oneof(
     .filter((query) => query.length <= MAX_QUERY_LENGTH / 2),
 );
 
-/** A parameters object as a query string (lists become repeated keys, objects their JSON text), up to `room` characters. */
+/**
+ * A parameters object as a query string (lists become repeated keys, objects their JSON text), up
+ * to `room` characters.
+ */
 function fitQuery(
   parameters: Readonly<Record<string, unknown>>,
   room: number,

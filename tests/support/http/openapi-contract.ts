@@ -48,7 +48,10 @@ export interface LocatedOperation {
 }
 
 const DOCUMENT_ID = 'https://time-navigation.invalid/openapi.json';
-/** Headers the service sets itself, which a response must declare when it carries them (the RateLimit fields are not declared yet). */
+/**
+ * Headers the service sets itself, which a response must declare when it carries them (the
+ * RateLimit fields are not declared yet).
+ */
 const CHECKED_HEADERS = ['x-request-id', 'retry-after', 'idempotent-replayed', 'www-authenticate', 'location'];
 
 /**

@@ -79,7 +79,8 @@ export function identifierEntryPoints(routes: readonly Route[], document: OpenAp
   const unmapped: string[] = [];
   for (const field of fields) {
     const kinds = IDENTIFIER_FIELDS[field.name];
-    const label = `${field.route.method.toUpperCase()} ${field.route.path} ${field.in === 'path' ? `(path) ${field.name}` : render(field.path)}`;
+    const where = field.in === 'path' ? `(path) ${field.name}` : render(field.path);
+    const label = `${field.route.method.toUpperCase()} ${field.route.path} ${where}`;
     if (kinds) entryPoints.push({ route: field.route, in: field.in, path: field.path, kinds, label });
     else if (identifierLike(field))
       unmapped.push(

@@ -58,7 +58,10 @@ export function requestFor(
   return { route, url, input: isRecord(input) ? input : {} };
 }
 
-/** Sends the request with an account's key: a POST with a JSON body, a GET with a query string (or a JSON body for nested values). */
+/**
+ * Sends the request with an account's key: a POST with a JSON body, a GET with a query string (or a
+ * JSON body for nested values).
+ */
 export function send(
   app: Express,
   authorization: string,

@@ -6,7 +6,7 @@ export interface ProxyResponse {
   readonly headers: IncomingHttpHeaders;
   readonly text: string;
   /** The body parsed as JSON (any JSON media type), otherwise undefined. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of many shapes, read field by field (as supertest's body)
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- many shapes, read field by field, as supertest's
   readonly body: any;
 }
 

@@ -30,7 +30,8 @@ export interface Nginx {
 export async function startNginx(upstream: string): Promise<Nginx> {
   if (!existsSync(NGINX)) {
     throw new Error(
-      `The reverse-proxy test needs nginx at ${NGINX}: run 'bash scripts/ensure-nginx.sh' as root, install Debian's 'nginx' package, or set NGINX_PATH.`,
+      `The reverse-proxy test needs nginx at ${NGINX}: run 'bash scripts/ensure-nginx.sh' as root, ` +
+        "install Debian's 'nginx' package, or set NGINX_PATH.",
     );
   }
   const dir = await mkdtemp(join(tmpdir(), 'tns-nginx-'));
@@ -162,7 +163,8 @@ async function selfSignedCertificate(dir: string): Promise<string> {
     certificate,
   ]).catch((error: unknown) => {
     throw new Error(
-      `The reverse-proxy test makes its certificate with openssl: install Debian's 'openssl' package (${String(error)})`,
+      "The reverse-proxy test makes its certificate with openssl: install Debian's 'openssl' " +
+        `package (${String(error)})`,
     );
   });
   return readFile(certificate, 'utf8');

@@ -107,7 +107,8 @@ describe('assessStability', () => {
         {
           code: 'event_at_two_times',
           message:
-            "The event 'Eagle lands' would happen at 2 different times: the proposed changes disagree with the recorded event. An event happens once; propose the recorded time, or manipulate the event first.",
+            "The event 'Eagle lands' would happen at 2 different times: the proposed changes disagree with the " +
+            'recorded event. An event happens once; propose the recorded time, or manipulate the event first.',
           event: 'Eagle lands',
           times: [new Date('1969-07-20T20:17:40Z'), new Date('1969-07-20T21:00:00Z')],
           eventIds: ['evt_7'],
@@ -165,7 +166,9 @@ describe('assessStability', () => {
           {
             code: 'event_displaced',
             message:
-              "The event 'Item retrieved: A moon rock' was moved by manipulation from 1969-07-20T21:00:00Z to 1969-07-20T22:00:00Z, but itm_1 depends on it happening when it first did. Manipulate it back to its original time to restore the timeline.",
+              "The event 'Item retrieved: A moon rock' was moved by manipulation from 1969-07-20T21:00:00Z " +
+              'to 1969-07-20T22:00:00Z, but itm_1 depends on it happening when it first did. ' +
+              'Manipulate it back to its original time to restore the timeline.',
             event: 'Item retrieved: A moon rock',
             eventId: 'evt_3',
             originalTime,
@@ -230,7 +233,7 @@ describe('assessStability', () => {
       event('Eagle lands', '1969-07-20T21:00:00Z'),
     ];
 
-    it('puts conflicting proposals first (in the order first proposed), then displaced events by original time and id', () => {
+    it('puts conflicting proposals first (in proposal order), then displaced events by original time and id', () => {
       const verdict = assessStability({ changes, events: [lateB, early, lateA] });
       expect(
         verdict.reasons.map((reason) => [

@@ -3,7 +3,10 @@ import { ApiKeyNotFound } from '../../domain/errors';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
 
-/** Revokes a key of the account; the next request with it is refused (every verified-key cache forgets it at the commit). */
+/**
+ * Revokes a key of the account; the next request with it is refused (every verified-key cache
+ * forgets it at the commit).
+ */
 export class RevokeApiKey {
   constructor(
     private readonly transactions: TransactionBoundary,

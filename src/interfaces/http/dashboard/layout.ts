@@ -5,7 +5,8 @@ export const DASHBOARD_CSS_PATH = '/assets/dashboard.css';
 
 /** Pages load nothing from elsewhere and run no inline code; forms post only here; no framing. */
 const PAGE_POLICY =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; " +
+  "base-uri 'none'";
 
 export interface PageOptions {
   readonly title: string;
@@ -66,11 +67,24 @@ export function sendPage(res: Response, status: number, page: string): void {
 }
 
 export const DASHBOARD_CSS = `
-:root { color-scheme: light dark; --fg: #1d232a; --muted: #5b6670; --line: #d5dbe0; --bg: #fff; --accent: #0b5cad; --warn: #9a3412; --ok: #166534; }
-@media (prefers-color-scheme: dark) { :root { --fg: #e6e9ec; --muted: #a3adb6; --line: #3a434c; --bg: #15191d; --accent: #7cb7ff; --warn: #fdba74; --ok: #86efac; } }
+:root {
+  color-scheme: light dark;
+  --fg: #1d232a; --muted: #5b6670; --line: #d5dbe0; --bg: #fff; --accent: #0b5cad; --warn: #9a3412; --ok: #166534;
+}
+@media (prefers-color-scheme: dark) {
+  :root {
+    --fg: #e6e9ec; --muted: #a3adb6; --line: #3a434c; --bg: #15191d;
+    --accent: #7cb7ff; --warn: #fdba74; --ok: #86efac;
+  }
+}
 * { box-sizing: border-box; }
-body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
-header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; padding: .75rem 1.25rem; border-bottom: 1px solid var(--line); }
+body {
+  margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg);
+}
+header {
+  display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between;
+  padding: .75rem 1.25rem; border-bottom: 1px solid var(--line);
+}
 header nav { display: flex; gap: 1rem; align-items: center; flex-wrap: wrap; }
 .brand { font-weight: 600; color: var(--fg); text-decoration: none; }
 .who { color: var(--muted); }
@@ -80,16 +94,28 @@ h1 { font-size: 1.5rem; margin: 0 0 1rem; }
 h2 { font-size: 1.15rem; margin: 2rem 0 .75rem; }
 form.stack { display: grid; gap: .75rem; max-width: 24rem; }
 label { display: grid; gap: .25rem; font-weight: 500; }
-input[type=email], input[type=password], input[type=text] { font: inherit; padding: .5rem .6rem; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
-button { font: inherit; padding: .45rem .9rem; border: 1px solid var(--accent); border-radius: 6px; background: var(--accent); color: var(--bg); cursor: pointer; }
+input[type=email], input[type=password], input[type=text] {
+  font: inherit; padding: .5rem .6rem; border: 1px solid var(--line); border-radius: 6px;
+  background: var(--bg); color: var(--fg);
+}
+button {
+  font: inherit; padding: .45rem .9rem; border: 1px solid var(--accent); border-radius: 6px;
+  background: var(--accent); color: var(--bg); cursor: pointer;
+}
 button.secondary { background: transparent; color: var(--accent); }
 button.danger { background: transparent; color: var(--warn); border-color: var(--warn); }
 button.link { background: none; border: none; padding: 0; color: var(--accent); text-decoration: underline; }
 form.inline { display: inline; }
-.notice { padding: .75rem 1rem; border: 1px solid var(--line); border-left: 4px solid var(--accent); border-radius: 6px; margin: 0 0 1rem; }
+.notice {
+  padding: .75rem 1rem; border: 1px solid var(--line); border-left: 4px solid var(--accent); border-radius: 6px;
+  margin: 0 0 1rem;
+}
 .notice.error { border-left-color: var(--warn); }
 .notice.ok { border-left-color: var(--ok); }
-.secret { display: block; font: 0.95rem/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; padding: .6rem .75rem; margin: .5rem 0; border: 1px dashed var(--line); border-radius: 6px; word-break: break-all; user-select: all; }
+.secret {
+  display: block; font: 0.95rem/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; padding: .6rem .75rem;
+  margin: .5rem 0; border: 1px dashed var(--line); border-radius: 6px; word-break: break-all; user-select: all;
+}
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: .5rem .4rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-weight: 600; color: var(--muted); font-size: .9rem; }

@@ -27,13 +27,14 @@ export interface CredentialsForm {
   readonly error?: string;
 }
 
+const CONSOLE_SIGN_IN = 'Sign in to use the try-it console: its requests then carry an API key of your account.';
+
 export function loginPage(form: CredentialsForm): string {
   const forConsole = form.next === '/docs';
   return layout({
     title: 'Sign in',
     body: html`<h1>Sign in</h1>
-      ${forConsole ? notice('Sign in to use the try-it console: its requests then carry an API key of your account.', 'ok') : ''}
-      ${notice(form.error)}
+      ${forConsole ? notice(CONSOLE_SIGN_IN, 'ok') : ''} ${notice(form.error)}
       <form method="post" action="/login" class="stack">
         <input type="hidden" name="csrf" value="${form.csrfToken}" />
         <input type="hidden" name="next" value="${form.next}" />
@@ -128,6 +129,8 @@ function freshKey(fresh: NonNullable<DashboardView['fresh']>): SafeHtml {
   </section>`;
 }
 
+const CONSOLE_KEY_NOTE = html`<br /><span class="muted">used by the try-it console; ends with your session</span>`;
+
 function keyRow(key: ApiKey, csrfToken: string, freshId: string | undefined): SafeHtml {
   const console = isConsoleKey(key);
   const actions = html`${
@@ -146,7 +149,7 @@ function keyRow(key: ApiKey, csrfToken: string, freshId: string | undefined): Sa
     <tr data-key-id="${key.id}" ${key.id === freshId ? html` class="fresh"` : ''}>
       <td><code>${key.prefix}…</code></td>
       <td>
-        ${key.name ?? html`<span class="muted">unnamed</span>`}${console && key.expiresAt ? html`<br /><span class="muted">used by the try-it console; ends with your session</span>` : ''}
+        ${key.name ?? html`<span class="muted">unnamed</span>`}${console && key.expiresAt ? CONSOLE_KEY_NOTE : ''}
       </td>
       <td>${time(key.createdAt)}</td>
       <td>${time(key.lastUsedAt)}</td>

@@ -72,10 +72,16 @@ export const CONSOLE_INIT_SCRIPT = `'use strict';
 
 export const CONSOLE_CSS = `
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
-.console-bar { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; padding: .6rem 1.25rem; border-bottom: 1px solid #d5dbe0; background: #f6f8fa; }
+.console-bar {
+  display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between;
+  padding: .6rem 1.25rem; border-bottom: 1px solid #d5dbe0; background: #f6f8fa;
+}
 .console-bar a { color: #0b5cad; }
 .console-bar form { display: inline; }
-.console-bar button { font: inherit; background: none; border: none; color: #0b5cad; text-decoration: underline; cursor: pointer; padding: 0; }
+.console-bar button {
+  font: inherit; background: none; border: none; color: #0b5cad; text-decoration: underline; cursor: pointer;
+  padding: 0;
+}
 .console-key { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .console-warning { margin: .75rem 1.25rem; padding: .6rem .9rem; border-left: 4px solid #9a3412; background: #fff7ed; }
 `;

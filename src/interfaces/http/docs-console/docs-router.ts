@@ -12,7 +12,8 @@ export const OPENAPI_PATH = '/openapi.json';
 
 /** Swagger UI needs inline styles and data: images; its scripts and requests stay on this origin. */
 const CONSOLE_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+  "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** The files of swagger-ui-dist the console page loads, served from the package as they are. */
 const SWAGGER_FILES: Readonly<Record<string, string>> = {

@@ -51,7 +51,8 @@ export function idempotency(store: IdempotencyStore, logError: (error: unknown) 
         throw new Problem(
           409,
           'idempotency_key_in_use',
-          `A request with this ${IDEMPOTENCY_HEADER} has not been answered yet. A retry gets its answer once it is kept; if its process stopped, the key is free for a retry after Retry-After seconds.`,
+          `A request with this ${IDEMPOTENCY_HEADER} has not been answered yet. A retry gets its answer once it is ` +
+            'kept; if its process stopped, the key is free for a retry after Retry-After seconds.',
           {},
           // The time left until the claim may be taken over, in whole seconds rounded up.
           { 'Retry-After': String(Math.max(1, Math.ceil(reservation.retryAfterMs / 1000))) },

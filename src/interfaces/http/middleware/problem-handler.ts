@@ -56,7 +56,8 @@ function unavailable(): Problem {
   return new Problem(
     503,
     'service_unavailable',
-    'The database could not be reached or did not answer in time. Retry shortly; send writes with an Idempotency-Key, so a retry never applies one twice.',
+    'The database could not be reached or did not answer in time. Retry shortly; send writes with an ' +
+      'Idempotency-Key, so a retry never applies one twice.',
     {},
     {
       'Retry-After': String(RETRY_AFTER_SECONDS),

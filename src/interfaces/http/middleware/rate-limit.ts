@@ -23,7 +23,9 @@ export function rateLimit(
       throw new Problem(
         429,
         'rate_limited',
-        `Too many requests ${describe}: at most ${policy.quota} per ${policy.windowSeconds === 1 ? 'second' : `${policy.windowSeconds} seconds`}. Retry after ${decision.resetSeconds} s.`,
+        `Too many requests ${describe}: at most ${policy.quota} ` +
+          `per ${policy.windowSeconds === 1 ? 'second' : `${policy.windowSeconds} seconds`}. ` +
+          `Retry after ${decision.resetSeconds} s.`,
         {},
         { 'Retry-After': String(decision.resetSeconds) },
       );

@@ -4,19 +4,22 @@ import type { JsonObject } from './schemas';
 export const SHARED_HEADERS = {
   'X-Request-Id': {
     description:
-      "This request's id: yours when you sent `X-Request-Id` as a plain token, a new UUID otherwise. Problems repeat it as `request_id`; quote it when you report one.",
+      "This request's id: yours when you sent `X-Request-Id` as a plain token, a new UUID otherwise. " +
+      'Problems repeat it as `request_id`; quote it when you report one.',
     required: true,
     schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
   },
   'Retry-After-Unavailable': {
     description:
-      'Seconds to wait before trying again: the database could not be reached or did not answer in time, or the service is not ready.',
+      'Seconds to wait before trying again: the database could not be reached or did not answer in time, ' +
+      'or the service is not ready.',
     required: true,
     schema: { type: 'integer', minimum: 1 },
   },
   'Idempotent-Replayed': {
     description:
-      '`true` when this is the answer kept for an earlier request with the same `Idempotency-Key`, sent again instead of acting twice.',
+      '`true` when this is the answer kept for an earlier request with the same `Idempotency-Key`, ' +
+      'sent again instead of acting twice.',
     schema: { type: 'string', enum: ['true'] },
   },
 } satisfies Record<string, JsonObject>;

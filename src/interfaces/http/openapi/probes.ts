@@ -18,7 +18,8 @@ export function probePaths(schemas: Readonly<Record<string, JsonObject>>): Recor
       get: probe(
         'health',
         'Whether the process is alive.',
-        'Answers 200 while the process runs, whatever the state of the database: a failing check here means the process should be restarted, not waited for.',
+        'Answers 200 while the process runs, whatever the state of the database: a failing check here means the ' +
+          'process should be restarted, not waited for.',
         {
           200: json('The process is alive.', HealthResponse, schemas),
         },
@@ -28,7 +29,9 @@ export function probePaths(schemas: Readonly<Record<string, JsonObject>>): Recor
       get: probe(
         'readiness',
         'Whether the service is ready for traffic.',
-        'Ready means the database answers and every migration this build ships is applied. While it is not, the answer is 503 with the reason and `Retry-After`: a proxy stops routing to this process until it is ready again.',
+        'Ready means the database answers and every migration this build ships is applied. ' +
+          'While it is not, the answer is 503 with the reason and `Retry-After`: a proxy stops routing to this ' +
+          'process until it is ready again.',
         {
           200: json('Ready for traffic.', ReadyResponse, schemas),
           503: {

@@ -73,7 +73,8 @@ function headersOf(status: number, codes: readonly string[]): JsonObject {
     return {
       'Retry-After': {
         description:
-          '`idempotency_key_in_use` only: seconds until the first request with this key is answered or its key is free again.',
+          '`idempotency_key_in_use` only: seconds until the first request with this key is answered ' +
+          'or its key is free again.',
         schema: { type: 'integer', minimum: 1 },
       },
     };

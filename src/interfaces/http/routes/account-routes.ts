@@ -18,7 +18,9 @@ export function accountRoutes(container: Container): Route[] {
         body: CreateAccountDto,
         docs: {
           description:
-            "Opens an account. No key needed. The answer carries the account's first API key, shown only this once (only a digest is stored); the account dashboard creates, rolls and revokes more. The email is compared case-insensitively: an address already taken answers `email_taken`.",
+            "Opens an account. No key needed. The answer carries the account's first API key, shown only " +
+            'this once (only a digest is stored); the account dashboard creates, rolls and revokes more. ' +
+            'The email is compared case-insensitively: an address already taken answers `email_taken`.',
           status: 201,
           response: AccountResponse,
           errors: ['email_taken'],

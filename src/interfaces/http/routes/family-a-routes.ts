@@ -56,7 +56,10 @@ export function familyARoutes(container: Container): Route[] {
         body: TravelToMomentDto,
         docs: {
           description:
-            "Travels to a moment and place on the timeline the traveller is on: `primary` at home, or the journey's timeline while away. Sets the account's clock to `destination_time` and records an `arrival` event there. Away on a timeline whose travel window has closed, the answer is `timeline_window_expired`: go home first.",
+            'Travels to a moment and place on the timeline the traveller is on: `primary` at home, ' +
+            "or the journey's timeline while away. Sets the account's clock to `destination_time` and records " +
+            'an `arrival` event there. Away on a timeline whose travel window has closed, the answer is ' +
+            '`timeline_window_expired`: go home first.',
           status: 200,
           response: ArrivalResponse,
           errors: ['timeline_window_expired'],
@@ -82,7 +85,9 @@ export function familyARoutes(container: Container): Route[] {
         body: CreateAnchorDto,
         docs: {
           description:
-            "Sets an anchor, a moment to return to with `POST /v1/return`, on the timeline and at the location the traveller is at. Without `timestamp`, the anchor is the account clock's current time. The same anchor as `POST /v1/anchors` makes, answered with a status sentence.",
+            'Sets an anchor, a moment to return to with `POST /v1/return`, on the timeline and at the location ' +
+            "the traveller is at. Without `timestamp`, the anchor is the account clock's current time. " +
+            'The same anchor as `POST /v1/anchors` makes, answered with a status sentence.',
           status: 200,
           response: SetAnchorResponse,
           errors: [],
@@ -115,7 +120,8 @@ export function familyARoutes(container: Container): Route[] {
         summary: 'Pause the flow of time.',
         docs: {
           description:
-            "Pauses the account's clock at `paused_at` until it is resumed. Pausing a paused clock answers `clock_already_paused`.",
+            "Pauses the account's clock at `paused_at` until it is resumed. Pausing a paused clock " +
+            'answers `clock_already_paused`.',
           status: 200,
           response: PauseTimeResponse,
           errors: ['clock_already_paused'],
@@ -135,7 +141,8 @@ export function familyARoutes(container: Container): Route[] {
         summary: 'Resume the flow of time from the paused moment.',
         docs: {
           description:
-            "Resumes the account's clock from the exact moment it was paused. Resuming a running clock answers `clock_already_running`.",
+            "Resumes the account's clock from the exact moment it was paused. Resuming a running clock " +
+            'answers `clock_already_running`.',
           status: 200,
           response: ResumeTimeResponse,
           errors: ['clock_already_running'],
@@ -156,7 +163,9 @@ export function familyARoutes(container: Container): Route[] {
         body: DurationDto,
         docs: {
           description:
-            "Moves the account's clock forward by `duration` (`<n>m`, `<n>h` or `<n>d`), running or paused; a paused clock stays paused. A result outside years 0001 to 9999 answers `time_out_of_range` and changes nothing.",
+            "Moves the account's clock forward by `duration` (`<n>m`, `<n>h` or `<n>d`), running or paused; " +
+            'a paused clock stays paused. A result outside years 0001 to 9999 answers `time_out_of_range` ' +
+            'and changes nothing.',
           status: 200,
           response: ShiftTimeResponse,
           errors: ['time_out_of_range'],
@@ -213,7 +222,9 @@ export function familyARoutes(container: Container): Route[] {
         query: EventScanDto,
         docs: {
           description:
-            'The events at a place (or named after it) within a time range, oldest first, a page at a time: pass `next_cursor` back as `cursor`. Travels, anchors, items and manipulations record events. Without `timeline_id`, the timeline the traveller is on.',
+            'The events at a place (or named after it) within a time range, oldest first, a page at a time: ' +
+            'pass `next_cursor` back as `cursor`. Travels, anchors, items and manipulations record events. ' +
+            'Without `timeline_id`, the timeline the traveller is on.',
           status: 200,
           response: MonitorEventsResponse,
           errors: ['timeline_not_found'],
@@ -237,7 +248,9 @@ export function familyARoutes(container: Container): Route[] {
         changesState: true,
         docs: {
           description:
-            "Finds an item at a place and time on the traveller's timeline and registers it, so that a travel home may carry it. Asking again with the same parameters answers the same item (`Item already retrieved.`) instead of registering a copy.",
+            "Finds an item at a place and time on the traveller's timeline and registers it, so that a travel home " +
+            'may carry it. Asking again with the same parameters answers the same item (`Item already retrieved.`) ' +
+            'instead of registering a copy.',
           status: 200,
           response: RetrieveItemResponse,
           errors: [],
@@ -307,7 +320,8 @@ export function familyARoutes(container: Container): Route[] {
         query: TimelineIdDto,
         docs: {
           description:
-            'Checks a timeline as it stands and answers its verdict: `timeline_stability` and `is_stable`, with one reason per conflict (at most 100; `reason_count` gives them all). Stores nothing.',
+            'Checks a timeline as it stands and answers its verdict: `timeline_stability` and `is_stable`, ' +
+            'with one reason per conflict (at most 100; `reason_count` gives them all). Stores nothing.',
           status: 200,
           response: CheckParadoxResponse,
           errors: ['timeline_not_found'],

@@ -63,7 +63,9 @@ export function familyBRoutes(container: Container): Route[] {
         body: CreateAnchorDto,
         docs: {
           description:
-            "Sets an anchor, a moment to return to, on the timeline and at the location the traveller is at; the same anchor as `POST /v1/set-anchor` makes, answered as a resource. Without `timestamp`, the account clock's current time.",
+            'Sets an anchor, a moment to return to, on the timeline and at the location the traveller is at; ' +
+            'the same anchor as `POST /v1/set-anchor` makes, answered as a resource. Without `timestamp`, ' +
+            "the account clock's current time.",
           status: 201,
           response: AnchorResponse,
           errors: [],
@@ -89,7 +91,9 @@ export function familyBRoutes(container: Container): Route[] {
         body: CreateTimelineDto,
         docs: {
           description:
-            'Creates a timeline to travel to, answered with `Location: /timeline/{id}`. Its travel window opens at `created_at` and lasts `window` (default `12 minutes`): travel there before `window_closes_at`, or the travel is refused with `timeline_window_expired` and the timeline becomes `expired`.',
+            'Creates a timeline to travel to, answered with `Location: /timeline/{id}`. Its travel window opens ' +
+            'at `created_at` and lasts `window` (default `12 minutes`): travel there before `window_closes_at`, ' +
+            'or the travel is refused with `timeline_window_expired` and the timeline becomes `expired`.',
           status: 201,
           response: TimelineResponse,
           errors: [],
@@ -117,7 +121,9 @@ export function familyBRoutes(container: Container): Route[] {
         body: TravelDto,
         docs: {
           description:
-            "Travels to a timeline (a journey starts), or to an anchor or `primary` (the way home, carrying in `items_transported` items registered on the journey's timeline). Items carried home after the window closed are stranded: return without them.",
+            'Travels to a timeline (a journey starts), or to an anchor or `primary` (the way home, ' +
+            "carrying in `items_transported` items registered on the journey's timeline). " +
+            'Items carried home after the window closed are stranded: return without them.',
           status: 201,
           response: TravelResponse,
           errors: TRAVEL_ERRORS,
@@ -146,7 +152,8 @@ export function familyBRoutes(container: Container): Route[] {
         body: RegisterItemDto,
         docs: {
           description:
-            "Registers an item on the timeline the traveller is on, so that a travel home can carry it. Without `location`, the traveller's location.",
+            'Registers an item on the timeline the traveller is on, so that a travel home can carry it. ' +
+            "Without `location`, the traveller's location.",
           status: 201,
           response: ItemResponse,
           errors: [],
@@ -172,7 +179,9 @@ export function familyBRoutes(container: Container): Route[] {
         body: ParadoxCheckDto,
         docs: {
           description:
-            'Checks whether a timeline stays stable with the proposed changes, each either an event at a time (`event` and `time`) or an item carried home (`item_id` alone); without them, the timeline as it stands. Stores nothing. An item that was never registered answers `unknown_items`, never stable.',
+            'Checks whether a timeline stays stable with the proposed changes, each either an event at a time ' +
+            '(`event` and `time`) or an item carried home (`item_id` alone); without them, the timeline as it ' +
+            'stands. Stores nothing. An item that was never registered answers `unknown_items`, never stable.',
           status: 200,
           response: VerdictResponse,
           errors: ['timeline_not_found', 'unknown_items'],
@@ -204,7 +213,8 @@ export function familyBRoutes(container: Container): Route[] {
         query: ListTimelinesQueryDto,
         docs: {
           description:
-            "The account's timelines, oldest first (`primary` leads), a page at a time: pass `next_cursor` back as `cursor`.",
+            "The account's timelines, oldest first (`primary` leads), a page at a time: " +
+            'pass `next_cursor` back as `cursor`.',
           status: 200,
           response: TimelinePageResponse,
           errors: [],
@@ -235,7 +245,8 @@ export function familyBRoutes(container: Container): Route[] {
         summary: 'Read one timeline.',
         docs: {
           description:
-            "One timeline of the account, in the form `POST /v1/timelines` answers; `primary` is the main timeline. Another account's timeline answers `timeline_not_found`, like an unknown one.",
+            'One timeline of the account, in the form `POST /v1/timelines` answers; `primary` is the main ' +
+            "timeline. Another account's timeline answers `timeline_not_found`, like an unknown one.",
           status: 200,
           response: TimelineResponse,
           errors: ['timeline_not_found'],

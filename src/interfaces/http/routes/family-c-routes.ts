@@ -40,7 +40,8 @@ export function familyCRoutes(container: Container): Route[] {
         body: TravelToMomentDto,
         docs: {
           description:
-            'Travels to a moment and place on the timeline the traveller is on; the same operation as `POST /v1/travel`, with the same body and answer.',
+            'Travels to a moment and place on the timeline the traveller is on; ' +
+            'the same operation as `POST /v1/travel`, with the same body and answer.',
           status: 200,
           response: ArrivalResponse,
           errors: ['timeline_window_expired'],
@@ -66,7 +67,8 @@ export function familyCRoutes(container: Container): Route[] {
         body: EventScanDto,
         docs: {
           description:
-            'The same listing as `GET /v1/monitor-events`, with the parameters in the body and no `status` sentence: the events at a place within a time range, oldest first, a page at a time.',
+            'The same listing as `GET /v1/monitor-events`, with the parameters in the body and no `status` ' +
+            'sentence: the events at a place within a time range, oldest first, a page at a time.',
           status: 200,
           response: EventScanResponse,
           errors: ['timeline_not_found'],
@@ -89,7 +91,9 @@ export function familyCRoutes(container: Container): Route[] {
         body: ManipulateEventDto,
         docs: {
           description:
-            'Applies a free-text `action` to an event, moving it to `time`. The event keeps its `original_time`, every manipulation is kept in its `history`, and the manipulation is itself recorded as an event. Moving an event something depends on makes its timeline unstable until it is moved back.',
+            'Applies a free-text `action` to an event, moving it to `time`. The event keeps its `original_time`, ' +
+            'every manipulation is kept in its `history`, and the manipulation is itself recorded as an event. ' +
+            'Moving an event something depends on makes its timeline unstable until it is moved back.',
           status: 200,
           response: ManipulateEventResponse,
           errors: ['event_not_found'],
@@ -125,11 +129,14 @@ export function familyCRoutes(container: Container): Route[] {
         operationId: 'monitorParadox',
         family,
         summary:
-          'The events of a timeline within a time range, a page at a time, the manipulated ones marked, and the verdict on them.',
+          'The events of a timeline within a time range, a page at a time, the manipulated ones marked, ' +
+          'and the verdict on them.',
         query: MonitorParadoxDto,
         docs: {
           description:
-            'The events of a timeline whose current or original time falls within the time range, at every place, a page at a time, each marked `manipulated`, with the verdict on the whole range. `manipulated_count` and `manipulated_event_ids` cover the whole range, the same on every page.',
+            'The events of a timeline whose current or original time falls within the time range, ' +
+            'at every place, a page at a time, each marked `manipulated`, with the verdict on the whole range. ' +
+            '`manipulated_count` and `manipulated_event_ids` cover the whole range, the same on every page.',
           status: 200,
           response: MonitorParadoxResponse,
           errors: ['timeline_not_found'],
@@ -170,7 +177,8 @@ export function familyCRoutes(container: Container): Route[] {
         query: CheckTimelineDto,
         docs: {
           description:
-            'Checks a timeline around one significant event, given by its id or its description, which must be recorded on that timeline (`unknown_event` otherwise).',
+            'Checks a timeline around one significant event, given by its id or its description, which must be ' +
+            'recorded on that timeline (`unknown_event` otherwise).',
           status: 200,
           response: CheckTimelineResponse,
           errors: ['timeline_not_found', 'unknown_event'],

@@ -92,7 +92,8 @@ export function IsTimeRange(options?: ValidationOptions): PropertyDecorator {
       propertyName: String(propertyName),
       options: {
         message:
-          '$property must be <start>/<end>, two ISO 8601 date-times in UTC with the start not after the end, like 2024-01-01T00:00:00Z/2024-01-02T00:00:00Z',
+          '$property must be <start>/<end>, two ISO 8601 date-times in UTC with the start not after the end, ' +
+          'like 2024-01-01T00:00:00Z/2024-01-02T00:00:00Z',
         ...options,
       },
       validator: { validate: acceptedBy(TimeRange.parse) },

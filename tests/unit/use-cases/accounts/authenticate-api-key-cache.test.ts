@@ -68,7 +68,7 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
     expect(reads.count()).toBe(2);
   });
 
-  it("trusts a remembered key for a minute of this process's clock, even when another process's clock ran ahead", async () => {
+  it("trusts a remembered key for a minute of this process's clock, even if another process's ran ahead", async () => {
     const core = createTestCore();
     const { apiKey } = await anAccount(core);
     // The last use as a process ten minutes ahead recorded it.
@@ -146,7 +146,7 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
     expect(reads.count()).toBe(0);
   });
 
-  it('accepts a console key whose expiry the session moved on: the moved expiry is read, not the remembered one', async () => {
+  it('accepts a console key whose expiry the session moved: the new expiry is read, not the cached one', async () => {
     const core = createTestCore();
     const { token, consoleKey } = await aConsoleKey(core);
     core.clock.advanceMinutes(12 * 60 - 0.5);
@@ -181,7 +181,7 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
     await expect(core.authenticateApiKey.execute({ apiKey })).rejects.toBeInstanceOf(InvalidApiKey);
   });
 
-  it('reads every key while the cache is suspended (its process may not hear of changes), and forgets what it held', async () => {
+  it('reads every key while the cache is suspended (changes may go unheard), and forgets what it held', async () => {
     const core = createTestCore();
     const { apiKey } = await anAccount(core);
     await core.authenticateApiKey.execute({ apiKey });

@@ -60,7 +60,7 @@ describe('CreateAnchor', () => {
     expect(core.database.contents()).toEqual(before);
   });
 
-  it('records the setting of the anchor as an event at its timestamp and place, which the anchor depends on', async () => {
+  it('records setting the anchor as an event at its timestamp and place, which the anchor depends on', async () => {
     const core = createTestCore();
     const accountId = await anAccount(core);
     const { timeline } = await aJourneyUnderWay(core, accountId);

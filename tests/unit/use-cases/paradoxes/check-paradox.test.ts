@@ -304,7 +304,7 @@ describe('CheckParadox', () => {
   });
 
   describe('with a significant event', () => {
-    it('checks the event found by id together with the rest of the timeline, so it never disagrees with the other checks', async () => {
+    it('checks the event found by id with the whole timeline, so it never disagrees with the others', async () => {
       const { core, accountId, timeline } = await aTravellerWithAnItem();
       const arrival = theEvent(core, accountId, timeline.id, 'arrival');
       const retrieval = theEvent(core, accountId, timeline.id, 'item_retrieved');

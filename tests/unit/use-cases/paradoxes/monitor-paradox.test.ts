@@ -46,7 +46,7 @@ describe('MonitorParadox', () => {
     expect(new Set(monitoring.events.map((event) => event.location)).size).toBe(3);
   });
 
-  it('weighs the manipulated events of the range, also one moved out of it, and lists it among them by its new time', async () => {
+  it("weighs the range's manipulated events, also one moved out of it, listed among them by its new time", async () => {
     const { core, accountId, timeline, arrival, retrieval, move } = await aDayOfEvents();
     await core.manipulateEvent.execute({
       accountId,

@@ -93,7 +93,7 @@ describe('TravelToMoment', () => {
     expect(core.database.traveller(accountId)?.currentTime(core.clock.now())).toEqual(MOMENT);
   });
 
-  it('refuses a move on a journey whose window has closed, storing the timeline as expired and nothing else', async () => {
+  it('refuses a move on a journey whose window closed, storing the timeline as expired and nothing else', async () => {
     const core = createTestCore();
     const accountId = await anAccount(core);
     const { timeline } = await aJourneyUnderWay(core, accountId);

@@ -27,8 +27,9 @@ export interface PendingWrites {
  * A request whose answer is kept (Idempotency-Key), run optimistically first: its one exclusive
  * unit of work runs as an optimistic unit does (optimistic/run-optimistically.ts), but its writes
  * wait for the request's answer and commit with it: the guarded statement and the kept answer in
- * one transaction on the pool, a few round trips instead of a Prisma transaction's ten. Anything beyond one unit of work, or reads
- * before it, gives way to the request transaction (request-transactions.ts).
+ * one transaction on the pool, a few round trips instead of a Prisma transaction's ten. Anything
+ * beyond one unit of work, or reads before it, gives way to the request transaction
+ * (request-transactions.ts).
  */
 export class DeferredRequest {
   private unitRan = false;

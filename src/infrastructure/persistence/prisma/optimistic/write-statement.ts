@@ -74,7 +74,9 @@ export class WriteSet {
       (write, index) => `w${index} AS (${write.kind === 'insert' ? insertSql(write, param) : updateSql(write, param)})`,
     );
     return {
-      sql: `WITH guard AS (${guard})${ctes.map((cte) => `, ${cte}`).join('')} SELECT version::text AS version FROM guard`,
+      sql:
+        `WITH guard AS (${guard})${ctes.map((cte) => `, ${cte}`).join('')} ` +
+        'SELECT version::text AS version FROM guard',
       values,
     };
   }

@@ -32,7 +32,8 @@ export class MonitorParadoxResponse extends VerdictResponse {
   @ApiField({
     example: 0,
     description:
-      'How many events of the range (current or original time in it) have been manipulated, on every page: the events the verdict weighs.',
+      'How many events of the range (current or original time in it) have been manipulated, on every page: ' +
+      'the events the verdict weighs.',
   })
   manipulated_count!: number;
   @IsArray()
@@ -45,7 +46,8 @@ export class MonitorParadoxResponse extends VerdictResponse {
     example: null,
     nullable: true,
     description:
-      "`events_monitored` is one page of the range's events at every place, oldest first, each with `manipulated` (`limit`: 100 by default, at most 500). Pass this as `cursor` for the next page; `null` on the last.",
+      "`events_monitored` is one page of the range's events at every place, oldest first, each with `manipulated` " +
+      '(`limit`: 100 by default, at most 500). Pass this as `cursor` for the next page; `null` on the last.',
   })
   next_cursor!: string | null;
 }

@@ -40,7 +40,8 @@ export class ProblemResponse {
   @ApiField({
     example: '3f1c2a9e-7b4d-4e8a-9c61-2d5f0b8e4a17',
     description:
-      'The `X-Request-Id` of the request that produced this answer (a replay under an `Idempotency-Key` keeps the first one); quote it when you report a problem.',
+      'The `X-Request-Id` of the request that produced this answer (a replay under an `Idempotency-Key` keeps the ' +
+      'first one); quote it when you report a problem.',
   })
   request_id!: string;
 }
