@@ -1,11 +1,6 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
-import type { CommonPasswords } from '../core/ports/common-passwords';
-import type { CredentialHasher } from '../core/ports/credential-hasher';
 import { IdempotencyStore } from '../core/ports/idempotency-store';
-import type { IdGenerator } from '../core/ports/id-generator';
-import type { RateCounterStore } from '../core/ports/rate-counter-store';
-import type { TransactionBoundary } from '../core/ports/transaction-boundary';
 import type { VerifiedKeyCache } from '../core/ports/verified-key-cache';
 import type { WallClock } from '../core/ports/wall-clock';
 import { AuthenticateApiKey } from '../core/use-cases/accounts/authenticate-api-key';
@@ -48,7 +43,16 @@ import { ZxcvbnCommonPasswords } from '../infrastructure/passwords/zxcvbn-common
 import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
 import { ScryptCredentialHasher } from '../infrastructure/system/scrypt-credential-hasher';
 import { SystemWallClock } from '../infrastructure/system/system-wall-clock';
-import { TOKENS } from './tokens';
+import { bindCore, bindPort } from './bindings';
+import {
+  commonPasswords,
+  credentialHasher,
+  idGenerator,
+  rateCounterStore,
+  transactionBoundary,
+  verifiedKeyCache,
+  wallClock,
+} from './tokens';
 
 export interface ContainerOptions {
   readonly prisma: PrismaClient;
@@ -71,6 +75,7 @@ export interface ContainerOptions {
  */
 export function buildContainer(options: ContainerOptions): Container {
   const container = new Container({ defaultScope: 'Singleton' });
+  const clock = options.wallClock ?? new SystemWallClock();
 
   // Shared by the boundary and the idempotency store: a request's writes commit with its kept answer.
   const requests = new RequestTransactions(options.prisma);
@@ -78,138 +83,43 @@ export function buildContainer(options: ContainerOptions): Container {
     sql: options.sql,
     onFallback: options.onOptimisticFallback,
   });
-  container.bind<TransactionBoundary>(TOKENS.TransactionBoundary).toConstantValue(boundary);
-  container.bind<WallClock>(TOKENS.WallClock).toConstantValue(options.wallClock ?? new SystemWallClock());
-  container.bind<IdGenerator>(TOKENS.IdGenerator).toConstantValue(new RandomIdGenerator());
-  container.bind<CredentialHasher>(TOKENS.CredentialHasher).toConstantValue(new ScryptCredentialHasher());
-  container.bind<CommonPasswords>(TOKENS.CommonPasswords).toConstantValue(new ZxcvbnCommonPasswords());
-  container
-    .bind<RateCounterStore>(TOKENS.RateCounterStore)
-    .toConstantValue(new PrismaRateCounterStore(options.prisma, options.sql));
-  container
-    .bind<VerifiedKeyCache>(TOKENS.VerifiedKeyCache)
-    .toConstantValue(options.verifiedKeyCache ?? new LruVerifiedKeyCache({ maxEntries: 0 }));
-
-  const { TransactionBoundary: tx, WallClock: clock, IdGenerator: ids, CredentialHasher: hasher } = TOKENS;
+  bindPort(container, transactionBoundary, boundary);
+  bindPort(container, wallClock, clock);
+  bindPort(container, idGenerator, new RandomIdGenerator());
+  bindPort(container, credentialHasher, new ScryptCredentialHasher());
+  bindPort(container, commonPasswords, new ZxcvbnCommonPasswords());
+  bindPort(container, rateCounterStore, new PrismaRateCounterStore(options.prisma, options.sql));
+  bindPort(container, verifiedKeyCache, options.verifiedKeyCache ?? new LruVerifiedKeyCache({ maxEntries: 0 }));
   // The port is an abstract class so that it is its own token: the HTTP edge resolves it without composition.
-  container
-    .bind(IdempotencyStore)
-    .toResolvedValue((c: WallClock) => new PrismaIdempotencyStore(options.prisma, requests, c, options.sql), [clock]);
-  container
-    .bind(CreateAccount)
-    .toResolvedValue(
-      (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock, p: CommonPasswords) =>
-        new CreateAccount(t, h, i, c, p),
-      [tx, hasher, ids, clock, TOKENS.CommonPasswords],
-    );
-  container
-    .bind(AuthenticateApiKey)
-    .toResolvedValue(
-      (t: TransactionBoundary, h: CredentialHasher, c: WallClock, k: VerifiedKeyCache) =>
-        new AuthenticateApiKey(t, h, c, k),
-      [tx, hasher, clock, TOKENS.VerifiedKeyCache],
-    );
+  const idempotency = new PrismaIdempotencyStore(options.prisma, requests, clock, options.sql);
+  container.bind(IdempotencyStore).toConstantValue(idempotency);
+
+  bindCore(container, CreateAccount, transactionBoundary, credentialHasher, idGenerator, wallClock, commonPasswords);
+  bindCore(container, AuthenticateApiKey, transactionBoundary, credentialHasher, wallClock, verifiedKeyCache);
   // The dashboard and the try-it console: sessions and the account's keys.
-  container
-    .bind(SignUp)
-    .toResolvedValue(
-      (a: CreateAccount, t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) =>
-        new SignUp(a, t, h, i, c),
-      [CreateAccount, tx, hasher, ids, clock],
-    );
-  container
-    .bind(LogIn)
-    .toResolvedValue(
-      (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new LogIn(t, h, i, c),
-      [tx, hasher, ids, clock],
-    );
-  container
-    .bind(LogOut)
-    .toResolvedValue(
-      (t: TransactionBoundary, h: CredentialHasher, c: WallClock) => new LogOut(t, h, c),
-      [tx, hasher, clock],
-    );
-  container
-    .bind(ResolveSession)
-    .toResolvedValue(
-      (t: TransactionBoundary, h: CredentialHasher, c: WallClock) => new ResolveSession(t, h, c),
-      [tx, hasher, clock],
-    );
-  container
-    .bind(OpenConsole)
-    .toResolvedValue(
-      (r: ResolveSession, t: TransactionBoundary, h: CredentialHasher, c: WallClock) => new OpenConsole(r, t, h, c),
-      [ResolveSession, tx, hasher, clock],
-    );
-  container
-    .bind(ListApiKeys)
-    .toResolvedValue((t: TransactionBoundary, c: WallClock) => new ListApiKeys(t, c), [tx, clock]);
-  container
-    .bind(CreateApiKey)
-    .toResolvedValue(
-      (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new CreateApiKey(t, h, i, c),
-      [tx, hasher, ids, clock],
-    );
-  container
-    .bind(RollApiKey)
-    .toResolvedValue(
-      (t: TransactionBoundary, h: CredentialHasher, i: IdGenerator, c: WallClock) => new RollApiKey(t, h, i, c),
-      [tx, hasher, ids, clock],
-    );
-  container
-    .bind(RevokeApiKey)
-    .toResolvedValue((t: TransactionBoundary, c: WallClock) => new RevokeApiKey(t, c), [tx, clock]);
-  container
-    .bind(CreateAnchor)
-    .toResolvedValue(
-      (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new CreateAnchor(t, i, c),
-      [tx, ids, clock],
-    );
-  container
-    .bind(CreateTimeline)
-    .toResolvedValue(
-      (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new CreateTimeline(t, i, c),
-      [tx, ids, clock],
-    );
-  container
-    .bind(GetTimeline)
-    .toResolvedValue((t: TransactionBoundary, c: WallClock) => new GetTimeline(t, c), [tx, clock]);
-  container
-    .bind(ListTimelines)
-    .toResolvedValue((t: TransactionBoundary, c: WallClock) => new ListTimelines(t, c), [tx, clock]);
-  container
-    .bind(Travel)
-    .toResolvedValue((t: TransactionBoundary, i: IdGenerator, c: WallClock) => new Travel(t, i, c), [tx, ids, clock]);
-  container
-    .bind(RegisterItem)
-    .toResolvedValue(
-      (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new RegisterItem(t, i, c),
-      [tx, ids, clock],
-    );
-  container.bind(CheckParadox).toResolvedValue((t: TransactionBoundary) => new CheckParadox(t), [tx]);
-  container
-    .bind(MonitorParadox)
-    .toResolvedValue((t: TransactionBoundary, c: CheckParadox) => new MonitorParadox(t, c), [tx, CheckParadox]);
-  container.bind(PauseTime).toResolvedValue((t: TransactionBoundary, c: WallClock) => new PauseTime(t, c), [tx, clock]);
-  container
-    .bind(ResumeTime)
-    .toResolvedValue((t: TransactionBoundary, c: WallClock) => new ResumeTime(t, c), [tx, clock]);
-  container.bind(ShiftTime).toResolvedValue((t: TransactionBoundary, c: WallClock) => new ShiftTime(t, c), [tx, clock]);
-  container
-    .bind(TravelToMoment)
-    .toResolvedValue(
-      (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new TravelToMoment(t, i, c),
-      [tx, ids, clock],
-    );
-  container.bind(ListEvents).toResolvedValue((t: TransactionBoundary) => new ListEvents(t), [tx]);
-  container
-    .bind(ManipulateEvent)
-    .toResolvedValue(
-      (t: TransactionBoundary, i: IdGenerator, c: WallClock) => new ManipulateEvent(t, i, c),
-      [tx, ids, clock],
-    );
-  container
-    .bind(CountRequest)
-    .toResolvedValue((r: RateCounterStore, c: WallClock) => new CountRequest(r, c), [TOKENS.RateCounterStore, clock]);
+  bindCore(container, SignUp, CreateAccount, transactionBoundary, credentialHasher, idGenerator, wallClock);
+  bindCore(container, LogIn, transactionBoundary, credentialHasher, idGenerator, wallClock);
+  bindCore(container, LogOut, transactionBoundary, credentialHasher, wallClock);
+  bindCore(container, ResolveSession, transactionBoundary, credentialHasher, wallClock);
+  bindCore(container, OpenConsole, ResolveSession, transactionBoundary, credentialHasher, wallClock);
+  bindCore(container, ListApiKeys, transactionBoundary, wallClock);
+  bindCore(container, CreateApiKey, transactionBoundary, credentialHasher, idGenerator, wallClock);
+  bindCore(container, RollApiKey, transactionBoundary, credentialHasher, idGenerator, wallClock);
+  bindCore(container, RevokeApiKey, transactionBoundary, wallClock);
+  bindCore(container, CreateAnchor, transactionBoundary, idGenerator, wallClock);
+  bindCore(container, CreateTimeline, transactionBoundary, idGenerator, wallClock);
+  bindCore(container, GetTimeline, transactionBoundary, wallClock);
+  bindCore(container, ListTimelines, transactionBoundary, wallClock);
+  bindCore(container, Travel, transactionBoundary, idGenerator, wallClock);
+  bindCore(container, RegisterItem, transactionBoundary, idGenerator, wallClock);
+  bindCore(container, CheckParadox, transactionBoundary);
+  bindCore(container, MonitorParadox, transactionBoundary, CheckParadox);
+  bindCore(container, PauseTime, transactionBoundary, wallClock);
+  bindCore(container, ResumeTime, transactionBoundary, wallClock);
+  bindCore(container, ShiftTime, transactionBoundary, wallClock);
+  bindCore(container, TravelToMoment, transactionBoundary, idGenerator, wallClock);
+  bindCore(container, ListEvents, transactionBoundary);
+  bindCore(container, ManipulateEvent, transactionBoundary, idGenerator, wallClock);
+  bindCore(container, CountRequest, rateCounterStore, wallClock);
   return container;
 }

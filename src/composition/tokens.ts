@@ -1,10 +1,28 @@
-/** Injection tokens of the ports, in one place. Use cases are bound by their own class. */
-export const TOKENS = {
-  TransactionBoundary: Symbol.for('time-navigation.TransactionBoundary'),
-  WallClock: Symbol.for('time-navigation.WallClock'),
-  IdGenerator: Symbol.for('time-navigation.IdGenerator'),
-  CredentialHasher: Symbol.for('time-navigation.CredentialHasher'),
-  CommonPasswords: Symbol.for('time-navigation.CommonPasswords'),
-  RateCounterStore: Symbol.for('time-navigation.RateCounterStore'),
-  VerifiedKeyCache: Symbol.for('time-navigation.VerifiedKeyCache'),
-} as const;
+import type { CommonPasswords } from '../core/ports/common-passwords';
+import type { CredentialHasher } from '../core/ports/credential-hasher';
+import type { IdGenerator } from '../core/ports/id-generator';
+import type { RateCounterStore } from '../core/ports/rate-counter-store';
+import type { TransactionBoundary } from '../core/ports/transaction-boundary';
+import type { VerifiedKeyCache } from '../core/ports/verified-key-cache';
+import type { WallClock } from '../core/ports/wall-clock';
+
+// Injection tokens of the ports, in one place; use cases are bound by their own class. Each is a
+// `const` of its own `unique symbol` type, which is what lets `Ports` say which port it stands for.
+export const transactionBoundary = Symbol.for('time-navigation.TransactionBoundary');
+export const wallClock = Symbol.for('time-navigation.WallClock');
+export const idGenerator = Symbol.for('time-navigation.IdGenerator');
+export const credentialHasher = Symbol.for('time-navigation.CredentialHasher');
+export const commonPasswords = Symbol.for('time-navigation.CommonPasswords');
+export const rateCounterStore = Symbol.for('time-navigation.RateCounterStore');
+export const verifiedKeyCache = Symbol.for('time-navigation.VerifiedKeyCache');
+
+/** The port each token stands for: the compiler checks bindings (bindings.ts) against it. */
+export interface Ports {
+  [transactionBoundary]: TransactionBoundary;
+  [wallClock]: WallClock;
+  [idGenerator]: IdGenerator;
+  [credentialHasher]: CredentialHasher;
+  [commonPasswords]: CommonPasswords;
+  [rateCounterStore]: RateCounterStore;
+  [verifiedKeyCache]: VerifiedKeyCache;
+}

@@ -13,7 +13,7 @@ import { TravelToMoment } from '../../../core/use-cases/travels/travel-to-moment
 import { CreateAnchorDto } from '../dtos/family-b.dto';
 import { DurationDto, RetrieveItemDto, ReturnDto } from '../dtos/family-a.dto';
 import { EventScanDto, TimelineIdDto, TravelToMomentDto } from '../dtos/shared.dto';
-import { presentArrival, presentItem, presentVerdict } from '../presenters/resources';
+import { presentItem, presentVerdict } from '../presenters/resources';
 import {
   CheckParadoxResponse,
   MonitorEventsResponse,
@@ -28,6 +28,7 @@ import { ArrivalResponse } from '../dtos/responses/resources.response';
 import { defineRoute, type Route } from '../route';
 import { toInstant } from '../validation/to-instant';
 import { scanEvents } from './event-scan';
+import { travelToMomentHandler } from './travel-to-moment';
 
 /**
  * Family A: simple verbs. Each answers 200 with a human-readable `status` and the spec's fields,
@@ -66,14 +67,7 @@ export function familyARoutes(container: Container): Route[] {
           example: { destination_time: '1969-07-20T20:17:40Z', location: 'Sea of Tranquility' },
         },
       },
-      async ({ body }, { accountId }) => {
-        const { travel: record, traveller } = await travelToMoment.execute({
-          accountId,
-          destinationTime: toInstant(body.destination_time),
-          location: body.location,
-        });
-        return { status: 200, body: presentArrival(record, traveller.location) };
-      },
+      travelToMomentHandler(travelToMoment),
     ),
     defineRoute(
       {

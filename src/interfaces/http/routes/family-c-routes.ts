@@ -7,7 +7,7 @@ import { MonitorParadox } from '../../../core/use-cases/paradoxes/monitor-parado
 import { TravelToMoment } from '../../../core/use-cases/travels/travel-to-moment';
 import { CheckTimelineDto, ManipulateEventDto, MonitorParadoxDto } from '../dtos/family-c.dto';
 import { EventScanDto, TravelToMomentDto } from '../dtos/shared.dto';
-import { MAX_LISTED, presentArrival, presentEvent, presentManipulation, presentVerdict } from '../presenters/resources';
+import { MAX_LISTED, presentEvent, presentManipulation, presentVerdict } from '../presenters/resources';
 import {
   CheckTimelineResponse,
   EventScanResponse,
@@ -19,6 +19,7 @@ import { eventCursorOf, nextEventCursor } from '../cursor';
 import { defineRoute, type Route } from '../route';
 import { toInstant } from '../validation/to-instant';
 import { scanEvents } from './event-scan';
+import { travelToMomentHandler } from './travel-to-moment';
 
 /** Family C: scenario operations under /api/v1, answering in the same vocabulary as A and B. */
 export function familyCRoutes(container: Container): Route[] {
@@ -48,14 +49,7 @@ export function familyCRoutes(container: Container): Route[] {
           example: { destination_time: '1969-07-20T20:17:40Z', location: 'Sea of Tranquility' },
         },
       },
-      async ({ body }, { accountId }) => {
-        const { travel, traveller } = await travelToMoment.execute({
-          accountId,
-          destinationTime: toInstant(body.destination_time),
-          location: body.location,
-        });
-        return { status: 200, body: presentArrival(travel, traveller.location) };
-      },
+      travelToMomentHandler(travelToMoment),
     ),
     defineRoute(
       {

@@ -1,0 +1,71 @@
+import express, { type Request, type Response } from 'express';
+import type { DomainError } from '../../../core/domain/errors';
+import { STATUS_BY_CODE } from '../error-statuses';
+import type { Problem } from '../problem';
+import type { CsrfGuard } from './csrf';
+import { sendPage } from './layout';
+import { messagePage } from './pages';
+import { FORM_COOKIE, readCookie, setFormCookie } from './session-cookie';
+
+/** Forms are small: an email, a password, a key name and a token. */
+export const parseForm = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 });
+
+/**
+ * One field of a parsed form; a repeated field, or one with control characters (which no email,
+ * password or key name has, and PostgreSQL cannot store as NUL), is not a value we take.
+ */
+export function formField(req: Request, name: string): string | undefined {
+  const body: unknown = req.body;
+  if (typeof body !== 'object' || body === null || !(name in body)) return undefined;
+  const value: unknown = Reflect.get(body, name);
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what a form field must not hold
+  return typeof value === 'string' && !/[\u0000-\u001f\u007f]/.test(value) ? value : undefined;
+}
+
+/** The form nonce of this browser, made and set on first sight. */
+export function formNonce(csrf: CsrfGuard, req: Request, res: Response): string {
+  const existing = readCookie(req, FORM_COOKIE);
+  if (existing) return existing;
+  const nonce = csrf.newFormNonce();
+  setFormCookie(req, res, nonce);
+  return nonce;
+}
+
+/** A pre-session form (sign-in, sign-up): same origin, and the token signed for this browser's nonce. */
+export function preSessionFormIsGenuine(csrf: CsrfGuard, req: Request): boolean {
+  const nonce = readCookie(req, FORM_COOKIE);
+  return csrf.fromThisOrigin(req) && nonce !== undefined && csrf.matches(formField(req, 'csrf'), csrf.formToken(nonce));
+}
+
+/** A signed-in form (and sign-out): the synchronizer token of this session. */
+export function sessionFormIsGenuine(csrf: CsrfGuard, req: Request, sessionToken: string): boolean {
+  return csrf.matches(formField(req, 'csrf'), csrf.sessionToken(sessionToken));
+}
+
+export function refuseForgery(res: Response): void {
+  sendPage(
+    res,
+    403,
+    messagePage(
+      'Form not accepted',
+      'This form was not sent from a page of this service, or it has expired. Open the page again and retry.',
+      { href: '/dashboard', text: 'Back to the dashboard' },
+    ),
+  );
+}
+
+/** The status of a form's page that answers a domain error: the API's status for the same code. */
+export function statusOf(error: DomainError): number {
+  return STATUS_BY_CODE[error.code] ?? 400;
+}
+
+export function validationMessage(problem: Problem): string {
+  const errors = problem.extensions.errors;
+  if (!Array.isArray(errors)) return problem.detail;
+  const messages = errors.flatMap((error: unknown) =>
+    typeof error === 'object' && error !== null && 'message' in error && typeof error.message === 'string'
+      ? [error.message]
+      : [],
+  );
+  return messages.length > 0 ? `${[...new Set(messages)].join('; ')}.` : problem.detail;
+}

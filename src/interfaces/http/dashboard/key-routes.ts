@@ -1,0 +1,104 @@
+import type { Request, RequestHandler, Response, Router } from 'express';
+import type { Container } from 'inversify';
+import { API_KEY_NAME_MAX_LENGTH } from '../../../core/domain/account';
+import { ApiKeyNotFound, ConsoleKeyNotRollable, TooManyApiKeys } from '../../../core/domain/errors';
+import { CreateApiKey } from '../../../core/use-cases/api-keys/create-api-key';
+import { RevokeApiKey } from '../../../core/use-cases/api-keys/revoke-api-key';
+import { RollApiKey } from '../../../core/use-cases/api-keys/roll-api-key';
+import type { CsrfGuard } from './csrf';
+import { formField, parseForm, refuseForgery, sessionFormIsGenuine, statusOf } from './forms';
+import type { SignedInPages, SignedInRequest } from './signed-in';
+
+/** The dashboard page and its key forms: create, roll and revoke the account's API keys. */
+export function addKeyRoutes(router: Router, container: Container, csrf: CsrfGuard, pages: SignedInPages): void {
+  const createApiKey = container.get(CreateApiKey);
+  const rollApiKey = container.get(RollApiKey);
+  const revokeApiKey = container.get(RevokeApiKey);
+
+  /** Signed-in form posts: a session, same origin, and the session's synchronizer token. */
+  function signedInPost(
+    handle: (req: Request, res: Response, signedIn: SignedInRequest) => Promise<void>,
+  ): RequestHandler[] {
+    return [
+      parseForm,
+      async (req, res) => {
+        if (!csrf.fromThisOrigin(req)) return refuseForgery(res);
+        const signedIn = await pages.current(req, res);
+        if (!signedIn) return res.redirect(303, '/login?next=/dashboard');
+        if (!sessionFormIsGenuine(csrf, req, signedIn.sessionToken)) return refuseForgery(res);
+        await handle(req, res, signedIn);
+      },
+    ];
+  }
+
+  router.get('/dashboard', async (req, res) => {
+    const signedIn = await pages.current(req, res);
+    if (!signedIn) return res.redirect(303, '/login?next=/dashboard');
+    await pages.render(res, 200, signedIn);
+  });
+
+  router.post(
+    '/dashboard/keys',
+    ...signedInPost(async (req, res, signedIn) => {
+      const given = formField(req, 'name') ?? '';
+      const name = given.trim();
+      // Empty means unnamed; spaces alone are a name typed wrong, as in the API's text fields.
+      if (given !== '' && name === '') {
+        return pages.render(res, 400, signedIn, {
+          error: 'A key name cannot be only white space: leave it empty for an unnamed key.',
+        });
+      }
+      if (name.length > API_KEY_NAME_MAX_LENGTH) {
+        return pages.render(res, 400, signedIn, {
+          error: `A key name has at most ${API_KEY_NAME_MAX_LENGTH} characters.`,
+        });
+      }
+      try {
+        const issued = await createApiKey.execute({
+          accountId: signedIn.signedIn.session.accountId,
+          name: name || null,
+        });
+        await pages.render(res, 201, signedIn, { fresh: issued });
+      } catch (error) {
+        if (!(error instanceof TooManyApiKeys)) throw error;
+        await pages.render(res, statusOf(error), signedIn, { error: error.message });
+      }
+    }),
+  );
+
+  router.post(
+    '/dashboard/keys/:keyId/roll',
+    ...signedInPost(async (req, res, signedIn) => {
+      const keyId = keyIdParam(req);
+      try {
+        const issued = await rollApiKey.execute({ accountId: signedIn.signedIn.session.accountId, keyId });
+        await pages.render(res, 200, signedIn, { fresh: { ...issued, replaced: keyId } });
+      } catch (error) {
+        if (!(error instanceof ApiKeyNotFound || error instanceof ConsoleKeyNotRollable)) throw error;
+        await pages.render(res, statusOf(error), signedIn, { error: error.message });
+      }
+    }),
+  );
+
+  router.post(
+    '/dashboard/keys/:keyId/revoke',
+    ...signedInPost(async (req, res, signedIn) => {
+      const keyId = keyIdParam(req);
+      try {
+        const revoked = await revokeApiKey.execute({ accountId: signedIn.signedIn.session.accountId, keyId });
+        await pages.render(res, 200, signedIn, {
+          message: `Key ${revoked.prefix}… is revoked: requests with it are refused from now on.`,
+        });
+      } catch (error) {
+        if (!(error instanceof ApiKeyNotFound)) throw error;
+        await pages.render(res, statusOf(error), signedIn, { error: error.message });
+      }
+    }),
+  );
+}
+
+/** A key id from the path, or '' (which names no key) when it cannot be one. */
+function keyIdParam(req: Request): string {
+  const keyId = String(req.params.keyId);
+  return /^key_[0-9a-f]{32}$/.test(keyId) ? keyId : '';
+}

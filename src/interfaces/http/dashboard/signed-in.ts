@@ -1,0 +1,53 @@
+import type { Request, Response } from 'express';
+import { SessionRequired } from '../../../core/domain/errors';
+import type { ListApiKeys } from '../../../core/use-cases/api-keys/list-api-keys';
+import type { ResolveSession, SignedIn } from '../../../core/use-cases/sessions/resolve-session';
+import type { CsrfGuard } from './csrf';
+import { sendPage } from './layout';
+import { dashboardPage, type DashboardView } from './pages';
+import { clearSessionCookie, readCookie, SESSION_COOKIE } from './session-cookie';
+
+export interface SignedInRequest {
+  readonly signedIn: SignedIn;
+  readonly sessionToken: string;
+}
+
+/**
+ * What the pages of a signed-in account share (the key forms, and sign-up's first dashboard): the
+ * session a request carries, and the dashboard page with the account's keys.
+ */
+export class SignedInPages {
+  constructor(
+    private readonly resolveSession: ResolveSession,
+    private readonly listApiKeys: ListApiKeys,
+    private readonly csrf: CsrfGuard,
+  ) {}
+
+  /** The signed-in session of the request, or null; an unknown or ended one clears the cookie. */
+  async current(req: Request, res: Response): Promise<SignedInRequest | null> {
+    const sessionToken = readCookie(req, SESSION_COOKIE);
+    if (!sessionToken) return null;
+    try {
+      return await this.resolve(sessionToken);
+    } catch (error) {
+      if (!(error instanceof SessionRequired)) throw error;
+      clearSessionCookie(req, res);
+      return null;
+    }
+  }
+
+  async resolve(sessionToken: string): Promise<SignedInRequest> {
+    return { signedIn: await this.resolveSession.execute({ sessionToken }), sessionToken };
+  }
+
+  async render(
+    res: Response,
+    status: number,
+    signedIn: SignedInRequest,
+    extra: Partial<DashboardView> = {},
+  ): Promise<void> {
+    const keys = await this.listApiKeys.execute({ accountId: signedIn.signedIn.session.accountId });
+    const view = { email: signedIn.signedIn.email, csrfToken: this.csrf.sessionToken(signedIn.sessionToken) };
+    sendPage(res, status, dashboardPage({ signedIn: view, keys, ...extra }));
+  }
+}
