@@ -12,6 +12,7 @@ import {
   withAdminClient,
   withDatabase,
 } from '../../support/test-database-names';
+import { waitFor } from '../../support/wait-for';
 
 const serverUrl = process.env.DATABASE_URL?.trim();
 
@@ -126,7 +127,9 @@ describe('migrateDatabase', () => {
           finished = true;
           return result;
         });
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        await waitFor(async () => (await sessionsAwaitingAdvisoryLock(holder)) === 1, {
+          what: 'the migration to wait for the advisory lock',
+        });
         expect(finished).toBe(false);
 
         await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
@@ -137,6 +140,15 @@ describe('migrateDatabase', () => {
     });
   }
 });
+
+/** Sessions on the client's database that wait for an advisory lock, as the server reports them. */
+async function sessionsAwaitingAdvisoryLock(client: Client): Promise<number> {
+  const { rows } = await client.query<{ waiting: number }>(
+    `SELECT count(*)::int AS waiting FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`,
+  );
+  return rows[0]?.waiting ?? 0;
+}
 
 function withApplicationName(connectionString: string, name: string): string {
   const url = new URL(connectionString);
