@@ -9,6 +9,7 @@ import { aTimeline } from '../../support/builders/timeline-builder';
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
 import { givenAccounts } from '../../support/contracts/subject';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
+import { signal } from '../../support/wait-for';
 
 jest.setTimeout(30_000);
 
@@ -115,10 +116,12 @@ describe('RequestTransactions with PrismaTransactionBoundary', () => {
 
   it('lets no unit of work open a transaction once the request has ended', async () => {
     let late: Promise<void> | undefined;
+    const ended = signal();
     await requests.run(async () => {
       // Work left running beside the request: it reaches the database only after the request ended.
-      late = new Promise((resolve) => setTimeout(resolve, 50)).then(() => addTimeline('tml_late'));
+      late = ended.promise.then(() => addTimeline('tml_late'));
     }, sealWith('tml_sealed'));
+    ended.resolve();
     await expect(late).rejects.toThrow('the request ended');
     expect(await stored()).toEqual(['tml_sealed']);
   });
