@@ -12,6 +12,7 @@ import {
   withAdminClient,
   withDatabase,
 } from '../../support/test-database-names';
+import { serverOnly } from '../../support/server-only';
 import { waitFor } from '../../support/wait-for';
 
 const serverUrl = process.env.DATABASE_URL?.trim();
@@ -114,9 +115,7 @@ describe('migrateDatabase', () => {
   // Advisory locks exclude the sessions of a PostgreSQL server. The embedded database is a single
   // session shared by its connections and serves one process, so there is nothing to wait for there:
   // this case exists only when the tests run on a server (as CI does).
-  if (serverUrl) registerLockWaitTest();
-
-  function registerLockWaitTest(): void {
+  serverOnly(() => {
     it('waits while another session holds the migration lock', async () => {
       const holder = new Client({ connectionString: database.connectionString });
       await holder.connect();
@@ -138,7 +137,7 @@ describe('migrateDatabase', () => {
         await holder.end();
       }
     });
-  }
+  });
 });
 
 /** Sessions on the client's database that wait for an advisory lock, as the server reports them. */
