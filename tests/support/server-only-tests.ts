@@ -186,8 +186,9 @@ export interface RunPatterns {
 }
 
 /**
- * The line for a run without a server: the *.server.test.ts files its projects and path patterns
- * select (Jest leaves them out before it looks at them), and the serverOnly() tests of the files it ran.
+ * The line for a run without a server: the *.server.test.ts files its path patterns select in the
+ * projects that ran tests (Jest leaves those files out before it looks at them, and tells reporters
+ * only of projects with tests to run), and the serverOnly() tests of the files it ran.
  */
 export function serverOnlyLine(
   patterns: RunPatterns,
