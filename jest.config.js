@@ -19,8 +19,9 @@ const base = {
 // Test databases (tests/support/test-database.ts): prepared once per run, removed at the end.
 // `*.server.test.ts`: every test of the file needs a PostgreSQL server (several processes on one
 // database, or a server's own settings; the embedded PGlite belongs to one process). Without
-// DATABASE_URL they are not collected at all, rather than reported as skipped; CI runs them
-// (.ci/run sets DATABASE_URL).
+// DATABASE_URL they are not collected at all, rather than reported as skipped, and the run ends
+// with one line counting them and the serverOnly() tests of other files (tests/support/server-only.ts);
+// CI runs them (.ci/run sets DATABASE_URL).
 const onServer = Boolean(process.env.DATABASE_URL && process.env.DATABASE_URL.trim());
 const serverOnly = onServer ? [] : ['\\.server\\.test\\.ts$'];
 
@@ -32,6 +33,7 @@ const database = {
 
 /** @type {import('jest').Config} */
 module.exports = {
+  reporters: ['default', '<rootDir>/tests/support/server-only-reporter.js'],
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/tests/unit/**/*.test.ts'] },
     {

@@ -4,6 +4,7 @@ import { startTestApp, type TestAccount, type TestApp } from '../support/http/te
 import { halfWrites } from '../support/consistency';
 import { call, signUpThrough } from '../support/process-client';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { serverOnly } from '../support/server-only';
 import { provisionTestDatabase, type TestDatabase } from '../support/test-database';
 import {
   anchorLane,
@@ -76,9 +77,9 @@ describe('no update is lost under concurrent requests', () => {
   // Several processes share a PostgreSQL server; the embedded database belongs to one process only
   // (a second one is refused on its data folder, see tests/integration/database), so this case
   // exists only when the tests run on a server (as CI does).
-  if (process.env.DATABASE_URL) {
+  serverOnly(() => {
     it('also when two service processes share one database server', twoProcesses, 90_000);
-  }
+  });
 
   async function twoProcesses(): Promise<void> {
     const other = await startServiceProcess({ DATABASE_URL: t.connectionString });
@@ -106,7 +107,7 @@ describe('no update is lost under concurrent requests', () => {
 
 // Two service processes, each with its own connection pool, on one PostgreSQL database: what one
 // process writes for an account, the other sees and builds on. As above, only on a server.
-if (process.env.DATABASE_URL) {
+serverOnly(() => {
   describe('two service processes on one database under a mixed load', () => {
     let database: TestDatabase;
     let first: ServiceProcess;
@@ -287,7 +288,7 @@ if (process.env.DATABASE_URL) {
       expect(await halfWrites(database.prisma, [me.id, other.id])).toEqual([]);
     }, 120_000);
   });
-}
+});
 
 /** The stored clock of a paused account, in epoch milliseconds. */
 async function pausedClock(database: TestDatabase, accountId: string): Promise<number> {

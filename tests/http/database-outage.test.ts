@@ -14,6 +14,7 @@ import { databaseReadiness } from '../../src/infrastructure/database/readiness';
 import { createApp } from '../../src/interfaces/http/app';
 import { proxyInFrontOf, type TcpProxy } from '../support/tcp-proxy';
 import { provisionTestDatabase, type TestDatabase } from '../support/test-database';
+import { waitFor } from '../support/wait-for';
 
 // The database goes away during a run (a TCP proxy in front of it is stopped) and comes back.
 describe('when the database is down', () => {
@@ -80,11 +81,11 @@ describe('when the database is down', () => {
     expect((await request(app).get('/healthz')).status).toBe(200); // the process is alive
 
     await proxy.start();
-    let back = await request(app).post('/v1/anchors').set('Authorization', auth).send({ description: 'After' });
-    for (let attempt = 0; back.status === 503 && attempt < 20; attempt += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      back = await request(app).post('/v1/anchors').set('Authorization', auth).send({ description: 'After' });
-    }
+    await waitFor(async () => (await request(app).get('/readyz')).status === 200, {
+      what: '/readyz to answer 200 once the database is back',
+      timeoutMs: 10_000,
+    });
+    const back = await request(app).post('/v1/anchors').set('Authorization', auth).send({ description: 'After' });
     expect(back.status).toBe(201);
     expect((await request(app).get('/readyz')).status).toBe(200);
     const keyedAgain = await keyed();
@@ -191,7 +192,7 @@ describe('when the database stops answering', () => {
     expect([notReady.response.status, notReady.response.body.reason]).toEqual([503, 'the database does not answer']);
     expect(notReady.ms).toBeLessThan(BOUND_MS);
     // A connection whose statement went unanswered is closed, never handed out again.
-    await until(() => proxy.stalledOpen() === 0);
+    await waitFor(() => proxy.stalledOpen() === 0, { what: 'the stalled connections to be closed' });
     // One warning line per request, the reason on the failed ones, and one line for the outage itself.
     const frozen = lines.slice(before);
     expect(frozen.map((line) => [line.level, line.msg, line.res?.status])).toEqual([
@@ -240,7 +241,7 @@ describe('when the database stops answering', () => {
     const lost = await timed(keyed);
     expect([lost.response.status, lost.response.headers['retry-after']]).toEqual([503, '5']);
     expect(lost.ms).toBeLessThan(BOUND_MS);
-    await until(() => proxy.stalledOpen() === 0);
+    await waitFor(() => proxy.stalledOpen() === 0, { what: 'the stalled connection to be closed' });
     proxy.thaw();
 
     // The key's claim reached the database; its request never ran: a retry is told to wait, not
@@ -255,12 +256,3 @@ describe('when the database stops answering', () => {
     expect(await database.prisma.anchor.count({ where: { accountId: signUp.body.id } })).toBe(0);
   }, 60_000);
 });
-
-/** Waits for a condition that the service brings about asynchronously (a socket closing). */
-async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

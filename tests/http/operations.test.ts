@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
 import { startTestApp, type TestApp } from '../support/http/test-app';
+import { waitFor } from '../support/wait-for';
 
 /** Collects the service's log lines, parsed, as a log shipper would read them. */
 function memoryLogger() {
@@ -107,8 +108,7 @@ describe('operating the service', () => {
     // The response's 'close' follows its connection's on a later tick: wait for the line, then a
     // turn of the event loop more, in which a second line would have come.
     const abandoned = () => log.lines.filter((each) => each.request_id === 'req-abandoned');
-    for (let waited = 0; abandoned().length === 0 && waited < 5_000; waited += 10)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await waitFor(() => abandoned().length > 0, { what: "the abandoned request's log line" });
     await new Promise((resolve) => setImmediate(resolve));
 
     const lines = abandoned();

@@ -6,6 +6,7 @@ import { behindNginx, type BehindNginx } from '../support/reverse-proxy/behind-n
 import { proxyClient, type ProxyClient, type ProxyResponse } from '../support/reverse-proxy/client';
 import { freeLoopbackPort, startNginx, type Nginx } from '../support/reverse-proxy/nginx';
 import { serviceLog, type ServiceLog } from '../support/reverse-proxy/service-log';
+import { waitFor } from '../support/wait-for';
 
 // Debian's nginx with the deployment's config (deploy/nginx/time-navigation-service.conf.template,
 // docs/reverse-proxy.md) in front of the real app, all on loopback. Clients connect from other
@@ -353,13 +354,11 @@ function cookieNamed(response: ProxyResponse, name: string): string {
 }
 
 /** nginx writes its access log line as the request ends, just after the answer: wait for it. */
-async function proxyLogLine(nginx: Nginx, requestId: string): Promise<Record<string, unknown> | undefined> {
-  for (let attempt = 0; attempt < 40; attempt += 1) {
-    const line = (await nginx.accessLog()).find((entry) => entry.request_id === requestId);
-    if (line) return line;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return undefined;
+function proxyLogLine(nginx: Nginx, requestId: string): Promise<Record<string, unknown>> {
+  return waitFor(async () => (await nginx.accessLog()).find((entry) => entry.request_id === requestId), {
+    what: `nginx's access log line of ${requestId}`,
+    intervalMs: 20,
+  });
 }
 
 function serviceLogLine(log: ServiceLog, requestId: string): Record<string, unknown> | undefined {

@@ -23,6 +23,7 @@ import {
   type LoadAccount,
   type WriteKind,
 } from '../support/write-load';
+import { within } from '../support/wait-for';
 
 const onServer = Boolean(process.env.DATABASE_URL?.trim());
 /** Limits off (the load is ours) and no request log to wade through. */
@@ -190,11 +191,9 @@ describe('the request log on standard output', () => {
       service = await startServiceProcess({ ...store.env, ...QUIET, LOG_LEVEL: 'info' });
       const first = await call(service.url, 'GET', '/healthz');
       // Lines are written in blocks; one alone must not wait for a block to fill.
-      const seen = service.printed(`"request_id":"${String(first.headers['x-request-id'])}"`);
-      const late = new Promise<never>((_, reject) =>
-        setTimeout(() => reject(new Error('the line was not written within 5 s')), 5_000).unref(),
-      );
-      await Promise.race([seen, late]);
+      await within(service.printed(`"request_id":"${String(first.headers['x-request-id'])}"`), {
+        what: "the lone request's log line",
+      });
 
       const last = await call(service.url, 'GET', '/healthz');
       expect(await service.stop()).toBe(0);

@@ -6,9 +6,9 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { call, signUpThrough, startUpload } from '../support/process-client';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { serverOnly } from '../support/server-only';
 import { provisionTestDatabase, type TestDatabase } from '../support/test-database';
 
-const onServer = Boolean(process.env.DATABASE_URL?.trim());
 /** The request log on (it says which worker answered), the limits off (the load is ours). */
 const LOGGED = { LOG_LEVEL: 'info', RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_ACCOUNTS_PER_MINUTE: '0' };
 const ROOT = join(__dirname, '../..');
@@ -23,7 +23,7 @@ it('refuses more than one worker on the embedded database at start, saying why',
 }, 60_000);
 
 // Two processes need a PostgreSQL server (CI sets DATABASE_URL); the embedded database is one process's.
-if (onServer)
+serverOnly(() =>
   describe('WEB_CONCURRENCY=2 on a PostgreSQL server', () => {
     let database: TestDatabase;
     let service: ServiceProcess | undefined;
@@ -176,7 +176,8 @@ if (onServer)
       },
       120_000,
     );
-  });
+  }),
+);
 
 /** The worker pids of the primary's "Workers: ..." line, printed with the "listening on" line. */
 async function announcedWorkers(service: ServiceProcess): Promise<number[]> {

@@ -20,11 +20,19 @@ export interface TcpProxy {
   thaw(): void;
   /** Connections the client still holds open that it sent bytes on while frozen (a statement never answered). */
   stalledOpen(): number;
+  /** Settles once bytes containing `text` (a statement's text, say) have been passed on to the database. */
+  delivered(text: string): Promise<void>;
   close(): Promise<void>;
 }
 
 /** What a freeze holds back: everything, or only the database's answers. */
 export type Held = 'both' | 'answers';
+
+/** Hears the bytes a link passes on to the database, with the end of the previous ones before them. */
+type Delivered = (window: string) => void;
+
+/** How much of the previous bytes a link keeps, so a text split across two chunks is still seen whole. */
+const DELIVERED_OVERLAP = 1_024;
 
 /** One client connection and its upstream, forwarded by hand so a freeze can hold bytes back. */
 class Link {
@@ -33,18 +41,21 @@ class Link {
   private ended = false;
   /** The client sent bytes while frozen: a statement that gets no answer. */
   stalled = false;
+  /** The end of what was passed on to the database. */
+  private deliveredTail = '';
 
   constructor(
     readonly client: Socket,
     private readonly target: { host: string; port: number },
     private frozen: Held | null,
     private readonly sockets: Set<Socket>,
+    private readonly delivered: Delivered,
   ) {
     this.track(client);
     client.on('data', (chunk: Buffer) => {
       if (this.frozen) this.stalled = true;
       if (this.frozen === 'both' || !this.upstream) this.held.toUpstream.push(chunk);
-      else this.upstream.write(chunk);
+      else this.deliver(this.upstream, chunk);
     });
     client.on('close', () => this.closed());
     if (frozen !== 'both') this.connect();
@@ -63,7 +74,7 @@ class Link {
     this.frozen = null;
     if (this.ended || this.client.destroyed || this.upstream?.destroyed) return this.cut();
     if (!this.upstream) return this.connect();
-    for (const chunk of this.held.toUpstream.splice(0)) this.upstream.write(chunk);
+    for (const chunk of this.held.toUpstream.splice(0)) this.deliver(this.upstream, chunk);
     for (const chunk of this.held.toClient.splice(0)) this.client.write(chunk);
   }
 
@@ -82,7 +93,15 @@ class Link {
       else this.client.write(chunk);
     });
     upstream.on('close', () => this.closed());
-    for (const chunk of this.held.toUpstream.splice(0)) upstream.write(chunk);
+    for (const chunk of this.held.toUpstream.splice(0)) this.deliver(upstream, chunk);
+  }
+
+  private deliver(upstream: Socket, chunk: Buffer): void {
+    upstream.write(chunk);
+    // latin1: one character per byte, so no byte sequence is lost to decoding.
+    const window = this.deliveredTail + chunk.toString('latin1');
+    this.deliveredTail = window.slice(-DELIVERED_OVERLAP);
+    this.delivered(window);
   }
 
   /** Either side closed: while frozen the other side does not hear of it until the thaw cuts both. */
@@ -108,11 +127,19 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   let server: Server | null = null;
   let port = 0;
   let frozen: Held | null = null;
+  const awaited = new Set<{ text: string; settle: () => void }>();
+  const heard: Delivered = (window) => {
+    for (const each of awaited) {
+      if (!window.includes(each.text)) continue;
+      awaited.delete(each);
+      each.settle();
+    }
+  };
 
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       const next = createServer((client) => {
-        const link = new Link(client, target, frozen, sockets);
+        const link = new Link(client, target, frozen, sockets, heard);
         links.add(link);
         client.on('close', () => {
           if (!frozen) links.delete(link);
@@ -163,6 +190,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     freeze,
     thaw,
     stalledOpen,
+    delivered: (text) =>
+      new Promise<void>((settle) => {
+        awaited.add({ text, settle });
+      }),
     close: stop,
   };
 }

@@ -12,6 +12,8 @@ import {
   withAdminClient,
   withDatabase,
 } from '../../support/test-database-names';
+import { serverOnly } from '../../support/server-only';
+import { waitFor } from '../../support/wait-for';
 
 const serverUrl = process.env.DATABASE_URL?.trim();
 
@@ -113,9 +115,7 @@ describe('migrateDatabase', () => {
   // Advisory locks exclude the sessions of a PostgreSQL server. The embedded database is a single
   // session shared by its connections and serves one process, so there is nothing to wait for there:
   // this case exists only when the tests run on a server (as CI does).
-  if (serverUrl) registerLockWaitTest();
-
-  function registerLockWaitTest(): void {
+  serverOnly(() => {
     it('waits while another session holds the migration lock', async () => {
       const holder = new Client({ connectionString: database.connectionString });
       await holder.connect();
@@ -126,7 +126,9 @@ describe('migrateDatabase', () => {
           finished = true;
           return result;
         });
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        await waitFor(async () => (await sessionsAwaitingAdvisoryLock(holder)) === 1, {
+          what: 'the migration to wait for the advisory lock',
+        });
         expect(finished).toBe(false);
 
         await holder.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
@@ -135,8 +137,17 @@ describe('migrateDatabase', () => {
         await holder.end();
       }
     });
-  }
+  });
 });
+
+/** Sessions on the client's database that wait for an advisory lock, as the server reports them. */
+async function sessionsAwaitingAdvisoryLock(client: Client): Promise<number> {
+  const { rows } = await client.query<{ waiting: number }>(
+    `SELECT count(*)::int AS waiting FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'`,
+  );
+  return rows[0]?.waiting ?? 0;
+}
 
 function withApplicationName(connectionString: string, name: string): string {
   const url = new URL(connectionString);

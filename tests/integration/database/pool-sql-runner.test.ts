@@ -4,10 +4,12 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { ClientBase } from 'pg';
 import { createDatabaseClients, isDatabaseUnavailable } from '../../../src/infrastructure/database/prisma-client';
 import type { SqlRunner } from '../../../src/infrastructure/persistence/prisma/sql-runner';
 import { proxyInFrontOf, type TcpProxy } from '../../support/tcp-proxy';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
+import { signal, within } from '../../support/wait-for';
 
 jest.setTimeout(30_000);
 
@@ -74,8 +76,9 @@ describe('statements on the shared pool', () => {
 
   it('reports a connection lost during a statement as unavailable, and recovers', async () => {
     expect(await throughProxy.sql.query('SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
+    const sent = proxy.delivered('pg_sleep');
     const slow = throughProxy.sql.query('SELECT pg_sleep(5)', []).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await within(sent, { what: 'the slow statement to reach the database' });
     await proxy.stop();
 
     expect(isDatabaseUnavailable(await slow)).toBe(true);
@@ -100,6 +103,8 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
   let proxy: TcpProxy;
   // One connection: a connection kept out of the pool, or handed out broken, fails the next test step.
   let throughProxy: ReturnType<typeof createDatabaseClients>;
+  /** The last connection the pool made: with one connection at most, the one there is. */
+  let newestConnection: ClientBase | undefined;
   /** The transaction's failure, or its answer when it has none. */
   const failureOf = (work: (sql: SqlRunner) => Promise<unknown>) =>
     throughProxy.sql.transaction(work).catch((error: unknown) => error);
@@ -115,7 +120,13 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
     await database.sql.query('CREATE TABLE pool_transaction_probe (id integer PRIMARY KEY)', []);
     let url: string;
     ({ proxy, url } = await proxyInFrontOf(database.connectionString));
-    throughProxy = createDatabaseClients(url, { maxConnections: 1 });
+    throughProxy = createDatabaseClients(url, {
+      maxConnections: 1,
+      onConnect: (client) => {
+        newestConnection = client;
+        return Promise.resolve();
+      },
+    });
   });
   beforeEach(() => database.sql.query('DELETE FROM pool_transaction_probe', []));
   // A test that fails while the database is away must not take the next tests' database with it.
@@ -188,11 +199,12 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
   // A connection lost while held is reported as an 'error' event on the client too; without a
   // listener that event would end the process (here: fail the run as an uncaught exception).
   it('survives a connection lost mid-statement: unavailable, nothing written, and the pool recovers', async () => {
+    const sent = proxy.delivered('pg_sleep');
     const lost = failureOf(async (sql) => {
       await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (31)', []);
       await sql.query('SELECT pg_sleep(5)', []);
     });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await within(sent, { what: 'the slow statement to reach the database' });
     await proxy.stop();
 
     expect(isDatabaseUnavailable(await lost)).toBe(true);
@@ -202,18 +214,21 @@ describe('a transaction on the shared pool (SqlRunner.transaction)', () => {
   });
 
   it('survives a connection lost between two statements of the work: unavailable, nothing written', async () => {
-    let cut!: () => void;
-    const connectionCut = new Promise<void>((resolve) => {
-      cut = resolve;
-    });
+    const inserted = signal();
     const lost = failureOf(async (sql) => {
       await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (41)', []);
-      cut();
-      // No statement in flight when the connection goes: only the client's 'error' event tells.
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The pool's one connection, so the one this work holds.
+      const held = newestConnection;
+      if (held === undefined) throw new Error('the pool made no connection');
+      // Not events.once: its own 'error' listener would keep the process alive without the runner's.
+      const ended = new Promise<void>((resolve) => held.once('end', () => resolve()));
+      inserted.resolve();
+      // No statement in flight when the connection goes: only the client's 'error' event, just
+      // before its 'end', tells.
+      await within(ended, { what: 'the connection the work holds to end' });
       await sql.query('INSERT INTO pool_transaction_probe (id) VALUES (42)', []);
     });
-    await connectionCut;
+    await inserted.promise;
     await proxy.stop();
 
     expect(isDatabaseUnavailable(await lost)).toBe(true);

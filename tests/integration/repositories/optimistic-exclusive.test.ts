@@ -16,6 +16,7 @@ import { aTimeline } from '../../support/builders/timeline-builder';
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
 import { at, givenAccounts } from '../../support/contracts/subject';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
+import { signal, within } from '../../support/wait-for';
 
 jest.setTimeout(30_000);
 
@@ -142,19 +143,24 @@ describe('optimistic exclusive work', () => {
 
   it('runs the work again under the lock when another writer came first, and applies it once', async () => {
     let runs = 0;
-    let read = false;
+    const read = signal();
+    const otherWrote = signal();
     const slow = boundary.exclusive('acc_1', async (inside) => {
       runs += 1;
       const traveller = await inside.travellers.getForAccount('acc_1');
-      read = true;
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      if (runs === 1) {
+        read.resolve();
+        // The optimistic run holds no lock, so the other writer finishes meanwhile.
+        await within(otherWrote.promise, { what: 'the other writer to write' });
+      }
       await inside.travellers.save(traveller.shiftBy(MINUTE, NOW));
       await inside.anchors.add(anAnchor({ id: `anc_${runs}` }));
     });
-    while (!read) await new Promise((resolve) => setTimeout(resolve, 1));
+    await read.promise;
     await boundary.exclusive('acc_1', async (inside) =>
       inside.travellers.save((await inside.travellers.getForAccount('acc_1')).shiftBy(MINUTE, NOW)),
     );
+    otherWrote.resolve();
     await slow;
 
     expect(fallbacks).toEqual(['conflict']);

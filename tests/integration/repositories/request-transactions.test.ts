@@ -8,11 +8,11 @@ import { RequestTransactions } from '../../../src/infrastructure/persistence/pri
 import { aTimeline } from '../../support/builders/timeline-builder';
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
 import { givenAccounts } from '../../support/contracts/subject';
+import { serverOnly } from '../../support/server-only';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
+import { signal } from '../../support/wait-for';
 
 jest.setTimeout(30_000);
-
-const onServer = Boolean(process.env.DATABASE_URL?.trim());
 
 describe('RequestTransactions with PrismaTransactionBoundary', () => {
   let database: TestDatabase;
@@ -92,7 +92,7 @@ describe('RequestTransactions with PrismaTransactionBoundary', () => {
   });
 
   // Another connection at the same time needs a PostgreSQL server: the embedded one has one session.
-  if (onServer) {
+  serverOnly(() => {
     it('hides its writes from everyone else until it commits', async () => {
       let outside: string[] = ['not read'];
       await requests.run(async () => {
@@ -102,7 +102,7 @@ describe('RequestTransactions with PrismaTransactionBoundary', () => {
       expect(outside).toEqual([]);
       expect(await stored()).toEqual(['tml_a', 'tml_sealed']);
     });
-  }
+  });
 
   it('refuses units of work that overlap: they would share one savepoint', async () => {
     const overlapping = requests.run(async () => {
@@ -115,10 +115,12 @@ describe('RequestTransactions with PrismaTransactionBoundary', () => {
 
   it('lets no unit of work open a transaction once the request has ended', async () => {
     let late: Promise<void> | undefined;
+    const ended = signal();
     await requests.run(async () => {
       // Work left running beside the request: it reaches the database only after the request ended.
-      late = new Promise((resolve) => setTimeout(resolve, 50)).then(() => addTimeline('tml_late'));
+      late = ended.promise.then(() => addTimeline('tml_late'));
     }, sealWith('tml_sealed'));
+    ended.resolve();
     await expect(late).rejects.toThrow('the request ended');
     expect(await stored()).toEqual(['tml_sealed']);
   });

@@ -4,6 +4,7 @@ import type { Repositories } from '../../../src/core/ports/repositories';
 import { anEvent } from '../builders/event-builder';
 import { anItem } from '../builders/item-builder';
 import { aTimeline } from '../builders/timeline-builder';
+import { signal } from '../wait-for';
 import { anAccountRecord, at, givenAccounts, type MakeRepositories, useRepositories } from './subject';
 
 const MINUTE = 60_000;
@@ -20,9 +21,29 @@ function aPausedTraveller(accountId: string): Traveller {
   });
 }
 
-/** Lets other pending work (and database round trips) run in between. */
-function yieldToOthers(ms = 5): Promise<void> {
+/**
+ * A window for the account's other writers to act in. It stays a fixed time: a boundary that
+ * serialises them holds them back without a sign, so no event can mark the window's end.
+ */
+function yieldToOthers(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Until `other` work has settled, or for `ms` if the boundary holds it back (see yieldToOthers). */
+async function letFinish(other: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const window = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  // Only its end matters here; its failure is for the test to see where it awaits it.
+  await Promise.race([
+    other.then(
+      () => undefined,
+      () => undefined,
+    ),
+    window,
+  ]);
+  clearTimeout(timer);
 }
 
 /** Everything one account's exclusive work may change, read back through the ports. */
@@ -58,7 +79,7 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
         Array.from({ length: 10 }, () =>
           tx.exclusive('acc_1', async (inside) => {
             const traveller = await inside.travellers.getForAccount('acc_1');
-            await yieldToOthers();
+            await yieldToOthers(5);
             await inside.travellers.save(traveller.shiftBy(MINUTE, NOW));
           }),
         ),
@@ -71,26 +92,23 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
 
     it("lets one account's exclusive work see another's writes whole or not at all", async () => {
       const { tx, repos } = subject.current;
-      let release = () => {};
-      const gate = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let firstWaits = false;
+      const gate = signal();
+      const firstWaits = signal();
 
       const first = tx.exclusive('acc_1', async (inside) => {
         const traveller = await inside.travellers.getForAccount('acc_1');
         await inside.travellers.save(traveller.shiftBy(MINUTE, NOW));
         await inside.timelines.add(aTimeline().withId('tml_1').build());
-        firstWaits = true;
-        await gate;
+        firstWaits.resolve();
+        await gate.promise;
       });
-      while (!firstWaits) await yieldToOthers(1);
+      await firstWaits.promise;
       const second = tx.exclusive('acc_1', async (inside) => ({
         reading: (await inside.travellers.getForAccount('acc_1')).clock.reading,
         timeline: (await inside.timelines.findForAccount('acc_1', 'tml_1'))?.id ?? null,
       }));
-      await yieldToOthers(50);
-      release();
+      await letFinish(second, 50);
+      gate.resolve();
       const [, seen] = await Promise.all([first, second]);
 
       expect([
@@ -102,19 +120,21 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
 
     it('applies once, on the new state, the writes of work whose read state another writer changed', async () => {
       const { tx, repos } = subject.current;
-      let firstRead = false;
+      const firstRead = signal();
+      const secondSettled = signal();
 
       const first = tx.exclusive('acc_1', async (inside) => {
         const traveller = await inside.travellers.getForAccount('acc_1');
-        firstRead = true;
-        await yieldToOthers(50);
+        firstRead.resolve();
+        await letFinish(secondSettled.promise, 50);
         await inside.travellers.save(traveller.shiftBy(MINUTE, NOW));
         await inside.events.add(anEvent({ id: 'evt_1' }));
       });
-      while (!firstRead) await yieldToOthers(1);
+      await firstRead.promise;
       const second = tx.exclusive('acc_1', async (inside) => {
         await inside.travellers.save((await inside.travellers.getForAccount('acc_1')).shiftBy(MINUTE, NOW));
       });
+      void second.then(secondSettled.resolve, () => secondSettled.resolve());
       await Promise.all([first, second]);
 
       expect((await repos.travellers.getForAccount('acc_1')).clock.reading).toEqual(at('1969-07-20T20:19:40.123Z'));

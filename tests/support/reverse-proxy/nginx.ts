@@ -5,6 +5,7 @@ import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { waitFor } from '../wait-for';
 
 /** The deployment's config, rendered by the test exactly as docs/reverse-proxy.md tells users to. */
 export const NGINX_TEMPLATE = join(__dirname, '../../../deploy/nginx/time-navigation-service.conf.template');
@@ -186,20 +187,18 @@ export function freeLoopbackPort(): Promise<number> {
  * 'listening' once nginx has bound its port (it writes its pid file only after that, so a stranger on
  * the port does not count) and accepts connections; otherwise a reason after `ms`.
  */
-async function listening(dir: string, port: number, ms: number): Promise<string> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const open =
-      existsSync(join(dir, 'nginx.pid')) &&
-      (await new Promise<boolean>((resolve) => {
-        const socket = createConnection({ host: '127.0.0.1', port }, () => {
-          socket.destroy();
-          resolve(true);
-        });
-        socket.once('error', () => resolve(false));
-      }));
-    if (open) return 'listening';
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return `nothing listened on 127.0.0.1:${port} after ${ms} ms`;
+function listening(dir: string, port: number, ms: number): Promise<string> {
+  const accepts = () =>
+    new Promise<boolean>((resolve) => {
+      const socket = createConnection({ host: '127.0.0.1', port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+  return waitFor(async () => existsSync(join(dir, 'nginx.pid')) && (await accepts()) && 'listening', {
+    what: `nginx to listen on 127.0.0.1:${port}`,
+    timeoutMs: ms,
+    intervalMs: 50,
+  }).catch((error: unknown) => String(error));
 }
