@@ -6,7 +6,7 @@
 // the CPU each costs the service's process per statement, in alternating rounds
 // (docs/decisions.md#typed-sql-beside-prisma-client).
 //
-// `--only <variant> --iterations <n> --reuse` runs one variant alone on the database a full run left
+// `--only <variant> --iterations <n> --reuse` runs one variant (or one builder) alone on the database a full run left
 // behind, one statement at a time, for an instruction count under `valgrind --tool=callgrind`.
 import 'reflect-metadata';
 import { isDeepStrictEqual } from 'node:util';
@@ -495,16 +495,18 @@ async function main(): Promise<void> {
     if (!reuse) await seed(pool);
     await writers.resume(pool);
     const all = variants(runner, kysely, writers);
+    const builders = builderCosts(kysely, writers);
     const only = option('only');
     if (only !== undefined) {
-      const variant = all[only];
-      if (!variant) throw new Error(`no variant '${only}': ${Object.keys(all).join(', ')}`);
       const iterations = Number(option('iterations') ?? '1000');
-      for (let n = 0; n < iterations; n++) await variant(n % CONCURRENCY);
+      const variant = all[only];
+      const build = builders[only];
+      if (variant) for (let n = 0; n < iterations; n++) await variant(n % CONCURRENCY);
+      else if (build) for (let n = 0; n < iterations; n++) build();
+      else throw new Error(`no variant '${only}': ${[...Object.keys(all), ...Object.keys(builders)].join(', ')}`);
       return;
     }
     await sameResults(pool, runner, kysely, writers);
-    const builders = builderCosts(kysely, writers);
     const statementCpu = new Map<string, number[]>();
     const buildCpu = new Map<string, number[]>();
     for (const variant of Object.values(all)) await cpuPerOperation(variant, 500);
