@@ -14,6 +14,7 @@ export default tseslint.config(
       'test-output/',
       '.data/',
       'src/infrastructure/persistence/prisma/generated/',
+      'src/infrastructure/persistence/kysely/generated/',
     ],
   },
   js.configs.recommended,

@@ -15,12 +15,16 @@
 
 const { spawn } = require('node:child_process');
 const { constants } = require('node:os');
+const path = require('node:path');
 
 const prismaCli = resolvePrismaCli();
 const env = { ...process.env };
 if (!env.PRISMA_SCHEMA_ENGINE_BINARY) {
   env.PRISMA_SCHEMA_ENGINE_BINARY = process.execPath;
 }
+// The CLI starts a generator by the name in schema.prisma (`prisma-kysely`): found on PATH, which
+// only npm scripts extend with node_modules/.bin.
+env.PATH = [path.join(__dirname, '..', 'node_modules', '.bin'), env.PATH].filter(Boolean).join(path.delimiter);
 // No update check or telemetry request: there is no network to send them to.
 if (!env.CHECKPOINT_DISABLE) {
   env.CHECKPOINT_DISABLE = '1';
