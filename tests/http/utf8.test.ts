@@ -80,6 +80,22 @@ describe('text that is not UTF-8', () => {
         expect(response.body.description).toBe('Café ☕ 𝄞');
       }
     });
+    it.each([
+      ['utf-16le', Buffer.from('{"description":"Home"}', 'utf16le')],
+      ['utf-32le', Buffer.from([0x7b, 0, 0, 0, 0x7d, 0, 0, 0])],
+      ['utf-7', Buffer.from('{"description":"Home"}')],
+    ])('refuses JSON in %s with 415, and changes nothing', async (charset, bytes) => {
+      const response = await unchanged(() =>
+        withBody(
+          request(t.app).post('/v1/anchors').set('Authorization', account.auth),
+          `application/json; charset=${charset}`,
+          bytes,
+        ),
+      );
+      expect(response.status).toBe(415);
+      expect(response.body.code).toBe('unsupported_media_type');
+      expect(response.body.detail).toContain('UTF-8');
+    });
   });
 
   describe('in a query string', () => {

@@ -10,7 +10,17 @@ export const BODY_LIMIT = '64kb';
  * text would be stored changed, so a body that is not UTF-8 is refused before it is parsed.
  */
 function refuseInvalidUtf8(_req: IncomingMessage, _res: unknown, raw: Buffer, encoding: string): void {
-  if (encoding.toLowerCase() === 'utf-8' && !isUtf8(raw)) {
+  // The parser would also decode UTF-16, UTF-32 and UTF-7, turning their faults into U+FFFD too.
+  if (encoding.toLowerCase() !== 'utf-8') {
+    throw new Problem(
+      415,
+      'unsupported_media_type',
+      `JSON is sent as UTF-8, not ${encoding}: send the body with \`Content-Type: application/json\`.`,
+      {},
+      { 'Accept-Post': 'application/json' },
+    );
+  }
+  if (!isUtf8(raw)) {
     throw new Problem(
       400,
       'malformed_json',
