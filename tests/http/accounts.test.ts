@@ -66,6 +66,7 @@ describe('POST /v1/accounts', () => {
     ['Iloveyou', 'password_too_common'],
     ['        ', 'password_blank'],
     ['\t \u00a0 \u2003 \u3000 ', 'password_blank'],
+    ['       x', 'password_too_short'],
   ])('refuses the password %j with 400 %s saying why, creating nothing', async (password, code) => {
     const before = await t.prisma.account.count();
     const response = await request(t.app)
@@ -74,9 +75,12 @@ describe('POST /v1/accounts', () => {
     expect(response.status).toBe(400);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(response.body.code).toBe(code);
-    expect(response.body.detail).toMatch(
-      code === 'password_blank' ? /only white space/ : /most used ones in breached password lists/,
-    );
+    const why: Record<string, RegExp> = {
+      password_blank: /only white space/,
+      password_too_short: /fewer than 8 characters besides the white space/,
+      password_too_common: /most used ones in breached password lists/,
+    };
+    expect(response.body.detail).toMatch(why[code]);
     expect(await t.prisma.account.count()).toBe(before);
   });
 });

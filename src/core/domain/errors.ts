@@ -249,14 +249,24 @@ export class TooManyApiKeys extends DomainError {
   }
 }
 
-export class BlankPassword extends DomainError {
+/** A new password that the account rules refuse; the dashboard shows its message on the form. */
+export abstract class UnacceptablePassword extends DomainError {}
+
+export class BlankPassword extends UnacceptablePassword {
   readonly code = 'password_blank';
   constructor() {
     super('The password is only white space; choose one with other characters too.');
   }
 }
 
-export class CommonPassword extends DomainError {
+export class ShortPassword extends UnacceptablePassword {
+  readonly code = 'password_too_short';
+  constructor(minimum: number) {
+    super(`The password has fewer than ${minimum} characters besides the white space around it; choose a longer one.`);
+  }
+}
+
+export class CommonPassword extends UnacceptablePassword {
   readonly code = 'password_too_common';
   constructor() {
     super(

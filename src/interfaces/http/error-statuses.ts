@@ -12,6 +12,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   invalid_duration: 400,
   invalid_time_range: 400,
   password_blank: 400,
+  password_too_short: 400,
   password_too_common: 400,
   missing_api_key: 401,
   invalid_api_key: 401,

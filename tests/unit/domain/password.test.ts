@@ -1,4 +1,4 @@
-import { BlankPassword, CommonPassword } from '../../../src/core/domain/errors';
+import { BlankPassword, CommonPassword, ShortPassword } from '../../../src/core/domain/errors';
 import { checkNewPassword } from '../../../src/core/domain/password';
 
 const listed = new Set(['password', '12345678', 'trustno1']);
@@ -9,6 +9,13 @@ describe('checkNewPassword', () => {
     'refuses white space alone (%j) as password_blank',
     (password) => {
       expect(() => checkNewPassword(password, common)).toThrow(BlankPassword);
+    },
+  );
+
+  it.each(['       x', ' abcdefg ', '\tabc def\n'])(
+    'refuses %j, under 8 characters without the white space around it, as password_too_short',
+    (password) => {
+      expect(() => checkNewPassword(password, common)).toThrow(ShortPassword);
     },
   );
 
@@ -27,6 +34,10 @@ describe('checkNewPassword', () => {
   );
 
   it('gives each refusal its own stable code', () => {
-    expect([new BlankPassword().code, new CommonPassword().code]).toEqual(['password_blank', 'password_too_common']);
+    expect([new BlankPassword().code, new ShortPassword(8).code, new CommonPassword().code]).toEqual([
+      'password_blank',
+      'password_too_short',
+      'password_too_common',
+    ]);
   });
 });

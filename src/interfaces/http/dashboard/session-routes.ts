@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import type { Container } from 'inversify';
-import { BlankPassword, CommonPassword, EmailAlreadyRegistered, InvalidCredentials } from '../../../core/domain/errors';
+import { EmailAlreadyRegistered, InvalidCredentials, UnacceptablePassword } from '../../../core/domain/errors';
 import { ListApiKeys } from '../../../core/use-cases/api-keys/list-api-keys';
 import { LogIn } from '../../../core/use-cases/sessions/log-in';
 import { LogOut } from '../../../core/use-cases/sessions/log-out';
@@ -86,8 +86,7 @@ export function addSessionRoutes(router: Router, container: Container, csrf: Csr
     } catch (error) {
       if (error instanceof Problem && error.code === 'validation_failed') return again(400, validationMessage(error));
       if (error instanceof EmailAlreadyRegistered) return again(statusOf(error), `${error.message} Sign in instead.`);
-      if (error instanceof BlankPassword || error instanceof CommonPassword)
-        return again(statusOf(error), error.message);
+      if (error instanceof UnacceptablePassword) return again(statusOf(error), error.message);
       throw error;
     }
   });

@@ -23,7 +23,7 @@ export function accountRoutes(container: Container): Route[] {
             'The email is compared case-insensitively: an address already taken answers `email_taken`.',
           status: 201,
           response: AccountResponse,
-          errors: ['email_taken'],
+          errors: ['email_taken', 'password_blank', 'password_too_short', 'password_too_common'],
           example: { email: 'ada@example.com', password: 'correct horse battery' },
         },
       },
