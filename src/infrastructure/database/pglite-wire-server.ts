@@ -108,7 +108,9 @@ export class PgliteWireServer {
   private submit(client: Client, message: Uint8Array): void {
     if (this.stopping || client.closed) return;
     if (message[0] === TERMINATE) {
-      client.socket.end();
+      // Closed for good, as PostgreSQL does: a peer that keeps its end open must not keep the session.
+      client.closed = true;
+      client.socket.end(() => client.socket.destroy());
       return;
     }
     this.turns.push({ client, message });

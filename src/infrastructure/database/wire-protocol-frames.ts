@@ -7,6 +7,8 @@ const CANCEL_REQUEST = 80877102;
 const PROTOCOL_3 = 196608;
 const READY_FOR_QUERY = 0x5a; // 'Z'
 const IDLE = 0x49; // 'I'
+const MAX_STARTUP = 10_000;
+const MAX_MESSAGE = 0x3fffffff;
 
 /** Splits what a client sends into messages: the untyped start-up ones first, then typed ones. */
 export class FrontendFrames {
@@ -21,6 +23,8 @@ export class FrontendFrames {
       // A typed message's length leaves out its type byte.
       const length = this.started ? declared + 1 : declared;
       if (length < (this.started ? 5 : 8)) throw new Error(`invalid message length ${length}`);
+      // PostgreSQL's own bounds: a start-up packet of at most 10,000 bytes, a message under 1 GiB.
+      if (length > (this.started ? MAX_MESSAGE : MAX_STARTUP)) throw new Error(`invalid message length ${length}`);
       if (this.buffered.length < length) return;
       const message = this.buffered.subarray(0, length);
       this.buffered = this.buffered.subarray(length);

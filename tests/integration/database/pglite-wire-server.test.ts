@@ -101,6 +101,21 @@ describe('PgliteWireServer', () => {
     expect((await answer).rows).toEqual([{ n: 7 }]);
   });
 
+  it('closes a connection that sends Terminate mid-exchange, even if its peer keeps its end open', async () => {
+    const raw = await rawSession(url);
+    const b = await connected();
+    raw.socket.write(typed('Q', Buffer.from('BEGIN\0')));
+    await raw.received('Z');
+    // Terminate inside the transaction, and this end stays open (allowHalfOpen): the server must
+    // still end the connection and hand the session on, or b waits for ever.
+    raw.socket.write(typed('X', Buffer.alloc(0)));
+    try {
+      expect((await b.query('SELECT $1::int AS n', [8])).rows).toEqual([{ n: 8 }]);
+    } finally {
+      raw.socket.destroy();
+    }
+  });
+
   it('refuses a connection beyond its limit with "too many clients" (53300)', async () => {
     const small = new PgliteWireServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
     const smallUrl = `postgresql://postgres@${await small.start()}/postgres?sslmode=disable`;
@@ -128,7 +143,7 @@ function typed(type: string, body: Buffer): Buffer {
 /** A connection spoken by hand, started up; it records the backend's messages from then on. */
 async function rawSession(url: string) {
   const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
+  const socket = connect({ port: Number(port), host: hostname, allowHalfOpen: true });
   let seen = '';
   const rows: string[] = [];
   const waiting: Array<() => void> = [];

@@ -76,4 +76,13 @@ describe('FrontendFrames', () => {
     expect(() => started.push(broken, on)).toThrow(/invalid message length/);
     expect(() => new FrontendFrames().push(untyped(12345), on)).toThrow(/unsupported protocol 12345/);
   });
+
+  it("refuses lengths past PostgreSQL's own bounds before buffering them", () => {
+    const on = { negotiate: () => undefined, cancel: () => undefined, message: () => undefined };
+    const hugeStartup = Buffer.from([0, 0, 0x27, 0x11, 0, 3, 0, 0]); // 10,001 bytes declared
+    expect(() => new FrontendFrames().push(hugeStartup, on)).toThrow(/invalid message length 10001/);
+    const started = new FrontendFrames();
+    started.push(untyped(196608, Buffer.from('\0')), on);
+    expect(() => started.push(Buffer.from([0x51, 0x7f, 0xff, 0xff, 0xff]), on)).toThrow(/invalid message length/);
+  });
 });
