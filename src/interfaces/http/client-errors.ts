@@ -9,12 +9,18 @@ import { Problem } from './problem';
  * would get a bare status with no body; answer them in the API's problem shape too.
  */
 export function answerClientErrors(server: Server): void {
-  // The last answer on each connection: while it is being sent, nothing else may be written.
-  const answering = new WeakMap<Duplex, ServerResponse>();
-  server.on('request', (req, res: ServerResponse) => answering.set(req.socket, res));
+  // The unfinished answers of each connection (several when requests are pipelined): while one is
+  // being sent, a problem written to the socket would land inside it, so the connection is cut instead.
+  const answering = new WeakMap<Duplex, Set<ServerResponse>>();
+  server.on('request', (req, res: ServerResponse) => {
+    const unfinished = answering.get(req.socket) ?? new Set<ServerResponse>();
+    answering.set(req.socket, unfinished.add(res));
+    const done = (): boolean => unfinished.delete(res);
+    res.once('finish', done).once('close', done);
+  });
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
-    const current = answering.get(socket);
-    if (!socket.writable || (current?.headersSent && !current.writableFinished)) {
+    const sending = [...(answering.get(socket) ?? [])].some((res) => res.headersSent);
+    if (!socket.writable || sending) {
       socket.destroy();
       return;
     }

@@ -1,0 +1,44 @@
+import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { answerClientErrors } from '../../src/interfaces/http/client-errors';
+import { waitFor, within } from '../support/wait-for';
+
+// A request Node's parser refuses is answered as a problem only when no answer is being sent on
+// its connection: with pipelined requests, the one being sent may not be the last one received.
+describe('a refused request behind pipelined ones', () => {
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/slow') {
+        // The head and a first part now, the rest later: an answer under way.
+        res.writeHead(200, { 'Content-Type': 'text/plain' });
+        res.write('first part;');
+        setTimeout(() => res.end('last part'), 300);
+      } else {
+        // Received, not answered yet: its answer has not started.
+        setTimeout(() => res.end('later'), 600);
+      }
+    });
+    answerClientErrors(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('cuts the connection instead of writing a problem into the answer being sent', async () => {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (data: Buffer) => (received += data.toString('latin1')));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write('GET /slow HTTP/1.1\r\nHost: x\r\n\r\nGET /later HTTP/1.1\r\nHost: x\r\n\r\n');
+    await waitFor(() => received.includes('first part;'), { what: "the first part of /slow's answer" });
+    socket.write('NOT HTTP\r\n\r\n');
+    await within(closed, { what: 'the connection to close', timeoutMs: 5_000 });
+    // Before: "HTTP/1.1 400 ..." written after "first part;", inside the chunked body of /slow.
+    expect(received).not.toContain('400');
+    expect(received.match(/HTTP\/1\.1 /g)).toEqual(['HTTP/1.1 ']);
+  });
+});
