@@ -30,8 +30,10 @@ describe('PrismaIdempotencyStore: an unanswered claim', () => {
     return store.reserve('acc_1', 'k1', 'digest');
   };
 
-  it('is in progress, for the time left until it counts as abandoned: 5 minutes when fresh', async () => {
-    expect(await reserveAfter(0)).toEqual({ outcome: 'in_progress', retryAfterMs: 300_000 });
+  it('is in progress: a second while its request may run, then the time left until it is abandoned', async () => {
+    expect(await reserveAfter(0)).toEqual({ outcome: 'in_progress', retryAfterMs: 1_000 });
+    expect(await reserveAfter(29_999)).toEqual({ outcome: 'in_progress', retryAfterMs: 1_000 });
+    expect(await reserveAfter(30_000)).toEqual({ outcome: 'in_progress', retryAfterMs: 270_000 });
     expect(await reserveAfter(2 * 60_000 + 500)).toEqual({ outcome: 'in_progress', retryAfterMs: 179_500 });
     expect(await reserveAfter(5 * 60_000 - 1)).toEqual({ outcome: 'in_progress', retryAfterMs: 1 });
   });

@@ -19,6 +19,11 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * HOUR_MS;
  * request lives longer: SIGTERM gives in-flight ones 10 s); a retry may then take the key over.
  */
 export const ABANDONED_RESERVATION_MS = 5 * 60_000;
+/**
+ * A reservation younger than this most likely belongs to a request still running (each of its
+ * database waits is bounded, DATABASE_TIMEOUT_MS): a retry in a second will find its answer.
+ */
+const LIVE_REQUEST_MS = 30_000;
 /** Expired keys of every account are cleared at most this often per process. */
 const SWEEP_INTERVAL_MS = 60_000;
 
@@ -58,7 +63,7 @@ export class PrismaIdempotencyStore extends IdempotencyStore {
       if (row.responseStatus === null)
         return {
           outcome: 'in_progress',
-          retryAfterMs: row.createdAt.getTime() + ABANDONED_RESERVATION_MS - now.getTime(),
+          retryAfterMs: retryAfterMs(now.getTime() - row.createdAt.getTime()),
         };
       return {
         outcome: 'replay',
@@ -164,4 +169,10 @@ function stringRecord(value: unknown): Record<string, string> {
   return Object.fromEntries(
     Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
   );
+}
+
+/** How long a retry should wait for a reservation of this age: a second while its request may still be running,
+ * else until the reservation counts as abandoned and the retry may take the key over. */
+function retryAfterMs(age: number): number {
+  return age < LIVE_REQUEST_MS ? 1_000 : ABANDONED_RESERVATION_MS - age;
 }
