@@ -4,7 +4,8 @@ import { csrfOf, PASSWORD, uniqueEmail } from '../support/http/browser';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 import { behindNginx, type BehindNginx } from '../support/reverse-proxy/behind-nginx';
 import { proxyClient, type ProxyClient, type ProxyResponse } from '../support/reverse-proxy/client';
-import { freeLoopbackPort, startNginx, type Nginx } from '../support/reverse-proxy/nginx';
+import { freeLoopbackPort } from '../support/free-port';
+import { startNginx, type Nginx } from '../support/reverse-proxy/nginx';
 import { serviceLog, type ServiceLog } from '../support/reverse-proxy/service-log';
 import { waitFor } from '../support/wait-for';
 

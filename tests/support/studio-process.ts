@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freeLoopbackPort } from './free-port';
 import { createStudioBFFClient } from '@prisma/studio-core/data/bff';
 import { createPostgresAdapter } from '@prisma/studio-core/data/postgres-core';
 
@@ -17,7 +17,7 @@ export interface StudioProcess {
 
 /** `npm run db:studio` (scripts/db-studio.ts, one process) with `env`, once Studio serves. */
 export async function startStudioProcess(env: Record<string, string>): Promise<StudioProcess> {
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(ROOT, 'scripts/db-studio.ts'), '--port', String(port), '--browser', 'none'],
@@ -55,16 +55,4 @@ export async function startStudioProcess(env: Record<string, string>): Promise<S
   }
   const executor = createStudioBFFClient({ url: `http://127.0.0.1:${port}/bff` });
   return { output, adapter: createPostgresAdapter({ executor }), stop };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
