@@ -27,6 +27,16 @@ export interface CredentialsForm {
   readonly error?: string;
 }
 
+/** What the sign-in and sign-up forms share: the form's token, where to go next, the email field. */
+function credentialsFormHead(form: CredentialsForm): SafeHtml {
+  return html`<input type="hidden" name="csrf" value="${form.csrfToken}" />
+    <input type="hidden" name="next" value="${form.next}" />
+    <label
+      >Email
+      <input type="email" name="email" value="${form.email ?? ''}" autocomplete="username" required maxlength="254"
+    /></label>`;
+}
+
 const CONSOLE_SIGN_IN = 'Sign in to use the try-it console: its requests then carry an API key of your account.';
 
 export function loginPage(form: CredentialsForm): string {
@@ -36,12 +46,7 @@ export function loginPage(form: CredentialsForm): string {
     body: html`<h1>Sign in</h1>
       ${forConsole ? notice(CONSOLE_SIGN_IN, 'ok') : ''} ${notice(form.error)}
       <form method="post" action="/login" class="stack">
-        <input type="hidden" name="csrf" value="${form.csrfToken}" />
-        <input type="hidden" name="next" value="${form.next}" />
-        <label
-          >Email
-          <input type="email" name="email" value="${form.email ?? ''}" autocomplete="username" required maxlength="254"
-        /></label>
+        ${credentialsFormHead(form)}
         <label
           >Password <input type="password" name="password" autocomplete="current-password" required maxlength="256"
         /></label>
@@ -57,12 +62,7 @@ export function signUpPage(form: CredentialsForm): string {
     body: html`<h1>Open an account</h1>
       ${notice(form.error)}
       <form method="post" action="/signup" class="stack">
-        <input type="hidden" name="csrf" value="${form.csrfToken}" />
-        <input type="hidden" name="next" value="${form.next}" />
-        <label
-          >Email
-          <input type="email" name="email" value="${form.email ?? ''}" autocomplete="username" required maxlength="254"
-        /></label>
+        ${credentialsFormHead(form)}
         <label
           >Password <span class="muted">(8 to 256 characters, not a commonly used password)</span>
           <input type="password" name="password" autocomplete="new-password" required minlength="8" maxlength="256"
