@@ -12,7 +12,7 @@ import { DatabaseAvailability } from './infrastructure/database/database-availab
 import { openDatabase } from './infrastructure/database/open-database';
 import { isDatabaseUnavailable } from './infrastructure/database/prisma-client';
 import { databaseReadiness } from './infrastructure/database/readiness';
-import { loadServiceSecret } from './infrastructure/persistence/prisma/service-secrets';
+import { loadServiceSecret } from './infrastructure/persistence/postgres/service-secrets';
 import { createApp } from './interfaces/http/app';
 import { createHttpServer } from './interfaces/http/http-server';
 import { gracefulClose } from './interfaces/http/graceful-close';
@@ -45,15 +45,8 @@ export async function serve(config: Config): Promise<void> {
       prisma: database.prisma,
       sql: database.sql,
       verifiedKeyCache: keyCaching.cache,
-      // Normal under one account's concurrent writes. A statement PostgreSQL refuses is not: every
-      // such write then takes both paths, and the cause is worth a look.
-      onOptimisticFallback: (accountId, fallback, cause) =>
-        fallback === 'statement-failed'
-          ? logger.warn(
-              { account_id: accountId, fallback, err: cause },
-              'optimistic write refused; ran again under the account lock',
-            )
-          : logger.debug({ account_id: accountId, fallback }, 'exclusive work ran again under the account lock'),
+      // Normal when several processes write one account at once; frequent ones are worth a look.
+      onRerun: (accountId, reason) => logger.debug({ account_id: accountId, reason }, 'unit of work ran again'),
     }),
     {
       trustProxy: config.trustProxy,

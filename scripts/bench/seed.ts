@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { textDigest } from '../../src/infrastructure/persistence/prisma/text-digest';
+import { textDigest } from '../../src/infrastructure/persistence/postgres/text-digest';
 
 export const SEEDED_EVENTS = 1_000_000;
 /** Places the million events are spread over: a monitored place holds 1,000 of them, over a century. */

@@ -30,14 +30,12 @@ import { CountRequest } from '../core/use-cases/rate-limiting/count-request';
 import { Travel } from '../core/use-cases/travels/travel';
 import { TravelToMoment } from '../core/use-cases/travels/travel-to-moment';
 import type { PrismaClient } from '../infrastructure/persistence/prisma/generated/client';
-import { PrismaRateCounterStore } from '../infrastructure/persistence/prisma/prisma-rate-counter-store';
-import { PrismaIdempotencyStore } from '../infrastructure/persistence/prisma/prisma-idempotency-store';
-import {
-  type FallbackListener,
-  PrismaTransactionBoundary,
-} from '../infrastructure/persistence/prisma/prisma-transaction-boundary';
-import { RequestTransactions } from '../infrastructure/persistence/prisma/request-transactions';
-import type { SqlRunner } from '../infrastructure/persistence/prisma/sql-runner';
+import type { SqlRunner } from '../infrastructure/persistence/postgres/sql-runner';
+import { PostgresIdempotencyStore } from '../infrastructure/persistence/postgres/idempotency-store';
+import { PostgresRateCounterStore } from '../infrastructure/persistence/postgres/rate-counter-store';
+import { PostgresTransactionBoundary } from '../infrastructure/persistence/postgres/transaction-boundary';
+import type { RerunListener } from '../infrastructure/persistence/postgres/unit-of-work/account-units';
+import { KeyedRequests } from '../infrastructure/persistence/postgres/unit-of-work/keyed-requests';
 import { LruVerifiedKeyCache } from '../infrastructure/api-key-cache/lru-verified-key-cache';
 import { ZxcvbnCommonPasswords } from '../infrastructure/passwords/zxcvbn-common-passwords';
 import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
@@ -56,7 +54,7 @@ import {
 
 export interface ContainerOptions {
   readonly prisma: PrismaClient;
-  /** The busiest statements straight on Prisma's pool (OpenDatabase.sql). */
+  /** Statements on the pool Prisma's client shares (OpenDatabase.sql). */
   readonly sql: SqlRunner;
   /** Tests freeze or advance time through this; production uses the system clock. */
   readonly wallClock?: WallClock;
@@ -65,8 +63,8 @@ export interface ContainerOptions {
    * the database's changes reach it). Without one nothing is cached: every request reads its key.
    */
   readonly verifiedKeyCache?: VerifiedKeyCache;
-  /** Told when an account's exclusive work, run optimistically, had to run again under its lock. */
-  readonly onOptimisticFallback?: FallbackListener;
+  /** Told when an account's unit of work ran again because another writer of the account came first. */
+  readonly onRerun?: RerunListener;
 }
 
 /**
@@ -77,21 +75,19 @@ export function buildContainer(options: ContainerOptions): Container {
   const container = new Container({ defaultScope: 'Singleton' });
   const clock = options.wallClock ?? new SystemWallClock();
 
-  // Shared by the boundary and the idempotency store: a request's writes commit with its kept answer.
-  const requests = new RequestTransactions(options.prisma);
-  const boundary = new PrismaTransactionBoundary(options.prisma, requests, {
-    sql: options.sql,
-    onFallback: options.onOptimisticFallback,
-  });
+  const database = { prisma: options.prisma, sql: options.sql };
+  // Shared by the boundary and the idempotency store: a keyed request's writes carry its kept answer.
+  const keyed = new KeyedRequests(database.sql);
+  const boundary = new PostgresTransactionBoundary(database, keyed, options.onRerun);
   bindPort(container, transactionBoundary, boundary);
   bindPort(container, wallClock, clock);
   bindPort(container, idGenerator, new RandomIdGenerator());
   bindPort(container, credentialHasher, new ScryptCredentialHasher());
   bindPort(container, commonPasswords, new ZxcvbnCommonPasswords());
-  bindPort(container, rateCounterStore, new PrismaRateCounterStore(options.prisma, options.sql));
+  bindPort(container, rateCounterStore, new PostgresRateCounterStore(database.prisma, database.sql));
   bindPort(container, verifiedKeyCache, options.verifiedKeyCache ?? new LruVerifiedKeyCache({ maxEntries: 0 }));
   // The port is an abstract class so that it is its own token: the HTTP edge resolves it without composition.
-  const idempotency = new PrismaIdempotencyStore(options.prisma, requests, clock, options.sql);
+  const idempotency = new PostgresIdempotencyStore(database.prisma, database.sql, keyed, clock);
   container.bind(IdempotencyStore).toConstantValue(idempotency);
 
   bindCore(container, CreateAccount, transactionBoundary, credentialHasher, idGenerator, wallClock, commonPasswords);

@@ -14,7 +14,7 @@ import {
   type PrismaClient,
   type PrismaClientOptions,
 } from '../../src/infrastructure/database/prisma-client';
-import type { SqlRunner } from '../../src/infrastructure/persistence/prisma/sql-runner';
+import type { SqlRunner } from '../../src/infrastructure/persistence/postgres/sql-runner';
 import { TEST_DATABASE_ENV, TEST_DATABASE_PREFIX, withAdminClient, withDatabase } from './test-database-names';
 
 export interface TestDatabase {

@@ -1,19 +1,22 @@
 import type { Repositories } from './repositories';
 
 /**
- * Where a use case's reads and writes become atomic. `exclusive` work of one account behaves as if
- * it ran alone (across processes sharing the database): it sees no other's writes half done, and
- * no update of the account's state is lost. An adapter may run the work more than once (when
- * another writer came first, say); only the last run's writes and result count, so the work must
- * do nothing but read and write through the repositories it is given. Work that reads everything it
- * needs before its first write lets an adapter send all its writes at once.
+ * Where a use case's reads and writes become consistent. Work reaches stored state only through
+ * the repositories it is given: what it decides follows from what it reads there.
  */
 export interface TransactionBoundary {
+  /**
+   * An account's exclusive work: it behaves as if it ran alone on the account, across every process
+   * sharing the database, and its writes apply all together or not at all (also when it throws).
+   * It reads, then writes: a read after its first write is refused, since it would not see that
+   * write. An account that has no traveller yet is being opened: its work creates it.
+   */
   exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T>;
-  /** Atomic work that touches no existing account state (signing up). */
-  atomic<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
-  /** Reads that need no lock and no transaction (one query, or queries that need not agree). */
+  /**
+   * Statements each on its own: reads that need not agree with each other, and the counters that
+   * are one statement by design (sign-in attempts, a key's last use).
+   */
   read<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
-  /** Several reads that must see one consistent state (a verdict built from two states is wrong). */
-  snapshot<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
+  /** Reads of one account that must agree with each other (a verdict built from two states is wrong). */
+  snapshot<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T>;
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describeExternalDatabase, describeServer } from './describe-server';
 import { startEmbeddedPostgres, EMBEDDED_POOL_SIZE, type EmbeddedPostgres } from './embedded-postgres';
 import { migrateDatabase } from './migrate-database';
-import type { SqlRunner } from '../persistence/prisma/sql-runner';
+import type { SqlRunner } from '../persistence/postgres/sql-runner';
 import {
   createDatabaseClients,
   type DatabaseClients,

@@ -1,5 +1,5 @@
-import { DatabaseError, types, type CustomTypesConfig, type Pool, type PoolClient, type QueryResultRow } from 'pg';
-import { ROLLED_BACK_AT_COMMIT, type RunOptions, sqlParameter, type SqlRunner } from '../persistence/prisma/sql-runner';
+import { types, type CustomTypesConfig, type Pool, type QueryResultRow } from 'pg';
+import { type RunOptions, sqlParameter, type SqlRunner } from '../persistence/postgres/sql-runner';
 import { statementName } from './statement-names';
 
 const TIMESTAMPTZ = 1184;
@@ -57,7 +57,7 @@ const TYPES: CustomTypesConfig = {
       : types.getTypeParser(oid, format)) as CustomTypesConfig['getTypeParser'],
 };
 
-/** Statements straight on the pool Prisma shares: one round trip each, or a transaction of a few. */
+/** Statements straight on the pool Prisma shares, each on its own: one round trip each. */
 export class PoolSqlRunner implements SqlRunner {
   constructor(
     private readonly pool: Pool,
@@ -65,66 +65,14 @@ export class PoolSqlRunner implements SqlRunner {
     private readonly prepared: boolean,
   ) {}
 
-  query<T>(text: string, values: readonly unknown[], options: RunOptions = {}): Promise<T[]> {
-    return run<T>(this.pool, this.prepared, text, values, options);
+  async query<T>(text: string, values: readonly unknown[], options: RunOptions = {}): Promise<T[]> {
+    const prepare = this.prepared && (options.prepare ?? true);
+    const result = await this.pool.query<QueryResultRow>({
+      text,
+      values: values.map(sqlParameter),
+      types: TYPES,
+      ...(prepare && { name: statementName(text) }),
+    });
+    return result.rows as T[];
   }
-
-  async transaction<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    // A connection that failed other than by PostgreSQL refusing a statement is in an unknown
-    // state: the pool must not hand it out again.
-    let reusable = true;
-    // A connection lost while checked out is also reported as an 'error' event on the client, and
-    // one nobody listens to ends the process. The statement in flight reports the loss to the work;
-    // here the connection is only retired.
-    const retire = () => {
-      reusable = false;
-    };
-    client.on('error', retire);
-    const control = (statement: string) =>
-      client.query(statement).catch((error: unknown) => {
-        if (!(error instanceof DatabaseError)) reusable = false;
-        throw error;
-      });
-    const onClient: SqlRunner = {
-      query: (text, values, options) => run(client, this.prepared, text, values, options),
-      transaction: () => Promise.reject(new Error('a transaction of its own cannot start inside another')),
-    };
-    try {
-      await control('BEGIN');
-      let result: T;
-      try {
-        result = await work(onClient);
-      } catch (error) {
-        // The work's failure is what the caller must see; a rollback that fails too only retires the connection.
-        await control('ROLLBACK').catch(() => undefined);
-        throw error;
-      }
-      // After a failed statement PostgreSQL answers COMMIT by rolling back, without an error.
-      const ended = await control('COMMIT');
-      if (ended.command === 'ROLLBACK') throw new Error(ROLLED_BACK_AT_COMMIT);
-      return result;
-    } finally {
-      client.off('error', retire);
-      client.release(!reusable);
-    }
-  }
-}
-
-async function run<T>(
-  on: Pool | PoolClient,
-  prepared: boolean,
-  text: string,
-  values: readonly unknown[],
-  options: RunOptions = {},
-): Promise<T[]> {
-  const prepare = prepared && (options.prepare ?? true);
-  const config = {
-    text,
-    values: values.map(sqlParameter),
-    types: TYPES,
-    ...(prepare && { name: statementName(text) }),
-  };
-  const result = await on.query<QueryResultRow>(config);
-  return result.rows as T[];
 }

@@ -4,8 +4,8 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { type ClientBase, Pool, type PoolConfig } from 'pg';
 import { Prisma, PrismaClient } from '../persistence/prisma/generated/client';
-import { postgresCode } from '../persistence/prisma/prisma-errors';
-import type { SqlRunner } from '../persistence/prisma/sql-runner';
+import { postgresCode } from '../persistence/postgres/postgres-errors';
+import type { SqlRunner } from '../persistence/postgres/sql-runner';
 import {
   CANCEL_ANSWER_MS,
   closeWhenStalled,

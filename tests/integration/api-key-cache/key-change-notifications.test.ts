@@ -7,8 +7,8 @@ import {
   KeyChangeListener,
   type KeyChangeTarget,
 } from '../../../src/infrastructure/api-key-cache/key-change-listener';
-import { PrismaTransactionBoundary } from '../../../src/infrastructure/persistence/prisma/prisma-transaction-boundary';
-import { RequestTransactions } from '../../../src/infrastructure/persistence/prisma/request-transactions';
+import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
+import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
 import { anAccountRecord } from '../../support/contracts/subject';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 
@@ -44,12 +44,12 @@ function aKey(id: string, overrides: Partial<ApiKey> = {}): ApiKey {
 describe('API key change notifications', () => {
   const target = recordingTarget();
   let database: TestDatabase;
-  let transactions: PrismaTransactionBoundary;
+  let transactions: PostgresTransactionBoundary;
 
   beforeAll(async () => {
     database = await provisionTestDatabase({ onConnect: new KeyChangeListener(target).prepareConnection });
-    transactions = new PrismaTransactionBoundary(database.prisma, new RequestTransactions(database.prisma));
-    await transactions.atomic(async (repos) => {
+    transactions = new PostgresTransactionBoundary(database, new KeyedRequests(database.sql));
+    await transactions.exclusive('acc_1', async (repos) => {
       await repos.accounts.add(anAccountRecord('acc_1'));
       for (const id of ['key_1', 'key_2', 'key_3', 'key_4', 'key_5']) await repos.apiKeys.add(aKey(id));
     });
@@ -59,7 +59,7 @@ describe('API key change notifications', () => {
 
   it('announces a revocation when its transaction commits: not before, and before the commit returns', async () => {
     const heardInside: string[][] = [];
-    await transactions.atomic(async (repos) => {
+    await transactions.exclusive('acc_1', async (repos) => {
       await repos.apiKeys.save(aKey('key_1', { revokedAt: new Date('2030-01-01T12:05:00Z') }));
       heardInside.push([...target.heard]);
     });
@@ -69,7 +69,7 @@ describe('API key change notifications', () => {
 
   it('never announces a change that rolls back', async () => {
     await expect(
-      transactions.atomic(async (repos) => {
+      transactions.exclusive('acc_1', async (repos) => {
         await repos.apiKeys.save(aKey('key_2', { revokedAt: new Date('2030-01-01T12:05:00Z') }));
         throw new Error('changed my mind');
       }),

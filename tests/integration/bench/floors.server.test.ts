@@ -6,7 +6,7 @@ import { Pool } from 'pg';
 import request from 'supertest';
 import { TimeRange } from '../../../src/core/domain/time-range';
 import type { Repositories } from '../../../src/core/ports/repositories';
-import { prismaRepositories } from '../../../src/infrastructure/persistence/prisma/prisma-repositories';
+import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
 import { FLOOR_ACCOUNT_HEADER, mountFloors } from '../../../scripts/bench/floors';
 import { anEvent } from '../../support/builders/event-builder';
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
@@ -27,7 +27,7 @@ describe('benchmark floors', () => {
 
   beforeAll(async () => {
     database = await provisionTestDatabase();
-    repos = prismaRepositories(database.prisma);
+    repos = plainRepositories(database);
     await givenAccounts(repos, ACCOUNT);
     await repos.travellers.add(aPausedTraveller(ACCOUNT, PAUSED_AT));
     await repos.timelines.add(thePrimaryTimeline());

@@ -2,9 +2,9 @@
 // sends a Date without its offset, so every session of the service must run in UTC. Needs a server
 // (DATABASE_URL): the zone is the database's default, which an in-memory PGlite does not take.
 import { Client } from 'pg';
-import { prismaRepositories } from '../../../src/infrastructure/persistence/prisma/prisma-repositories';
-import { PrismaTransactionBoundary } from '../../../src/infrastructure/persistence/prisma/prisma-transaction-boundary';
-import { RequestTransactions } from '../../../src/infrastructure/persistence/prisma/request-transactions';
+import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
+import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
+import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
 import { anEvent } from '../../support/builders/event-builder';
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
 import { givenAccounts } from '../../support/contracts/subject';
@@ -44,19 +44,21 @@ describe('a database whose default time zone is not UTC', () => {
     );
   });
 
-  it('stores the instants that Prisma writes and the optimistic statement writes exactly', async () => {
-    const repos = prismaRepositories(service.prisma);
+  it('stores the instants that Prisma writes and the unit of work writes exactly', async () => {
+    const repos = plainRepositories(service);
     await givenAccounts(repos, 'acc_1');
     await repos.travellers.add(aPausedTraveller('acc_1', INSTANT, INSTANT));
-    const boundary = new PrismaTransactionBoundary(service.prisma, new RequestTransactions(service.prisma), {
-      sql: service.sql,
-    });
+    const boundary = new PostgresTransactionBoundary(service, new KeyedRequests(service.sql));
     await boundary.exclusive('acc_1', (inside) => inside.events.add(anEvent({ id: 'evt_1', time: INSTANT })));
+    await service.prisma.serviceSecret.create({ data: { name: 'probe', value: 'x', createdAt: INSTANT } });
 
     expect(await storedEpoch("SELECT clock_reading FROM travellers WHERE account_id = 'acc_1'")).toBe(
       INSTANT.getTime() / 1000,
     );
     expect(await storedEpoch("SELECT time FROM events WHERE id = 'evt_1'")).toBe(INSTANT.getTime() / 1000);
+    expect(await storedEpoch("SELECT created_at FROM service_secrets WHERE name = 'probe'")).toBe(
+      INSTANT.getTime() / 1000,
+    );
     expect((await repos.events.findForAccount('acc_1', 'evt_1'))?.time).toEqual(INSTANT);
   });
 });

@@ -12,7 +12,7 @@ import {
   LISTINGS,
 } from '../../../src/infrastructure/persistence/prisma/repositories/prisma-event-repository';
 import { prismaRepositories } from '../../../src/infrastructure/persistence/prisma/prisma-repositories';
-import { textDigest } from '../../../src/infrastructure/persistence/prisma/text-digest';
+import { textDigest } from '../../../src/infrastructure/persistence/postgres/text-digest';
 import { seedEvents } from '../../../scripts/bench/seed';
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
 import { thePrimaryTimeline } from '../../support/builders/timeline-builder';

@@ -39,7 +39,7 @@ export function accountRepositoryContract(name: string, makeRepositories: MakeRe
     it('lets one of two concurrent sign-ups with one email win; the other gets EmailAlreadyRegistered', async () => {
       const { tx } = subject.current;
       const signUp = (id: string) =>
-        tx.atomic((repos) => repos.accounts.add(anAccountRecord(id, { email: 'ada@example.com' })));
+        tx.exclusive(id, (repos) => repos.accounts.add(anAccountRecord(id, { email: 'ada@example.com' })));
 
       const outcomes = await Promise.allSettled([signUp('acc_1'), signUp('acc_2')]);
 

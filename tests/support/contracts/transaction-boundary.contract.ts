@@ -60,7 +60,7 @@ async function stateOf(repos: Repositories, accountId: string) {
   };
 }
 
-/** TransactionBoundary: atomic work, and one account's exclusive work one at a time. */
+/** TransactionBoundary: one account's exclusive work one at a time, whole or not at all. */
 export function transactionBoundaryContract(name: string, makeRepositories: MakeRepositories): void {
   describe(`${name}: TransactionBoundary contract`, () => {
     const subject = useRepositories(makeRepositories);
@@ -147,7 +147,7 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
       expect(
         await tx.exclusive('acc_1', async (repos) => (await repos.travellers.getForAccount('acc_1')).location),
       ).toBe('home');
-      expect(await tx.atomic(async (repos) => (await repos.accounts.findById('acc_2'))?.email)).toBe(
+      expect(await tx.snapshot('acc_2', async (repos) => (await repos.accounts.findById('acc_2'))?.email)).toBe(
         'acc_2@example.com',
       );
       expect(await tx.read(async (repos) => (await repos.travellers.getForAccount('acc_2')).timelineId)).toBe(
@@ -194,11 +194,11 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
       ).toEqual(['tml_1', 'tml_3']);
     });
 
-    it('rolls back every write of atomic work that throws', async () => {
+    it('writes nothing of work that opens an account and throws', async () => {
       const { tx, repos } = subject.current;
 
       await expect(
-        tx.atomic(async (inside) => {
+        tx.exclusive('acc_3', async (inside) => {
           await inside.accounts.add(anAccountRecord('acc_3', { email: 'new@example.com' }));
           await inside.travellers.add(aPausedTraveller('acc_3'));
           await inside.timelines.add(aTimeline().ofAccount('acc_3').withId('primary').build());
@@ -212,10 +212,10 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
       expect(await repos.timelines.findForAccount('acc_3', 'primary')).toBeNull();
     });
 
-    it('commits the writes of atomic work that succeeds', async () => {
+    it('opens an account: work on an account without a traveller creates it, whole', async () => {
       const { tx, repos } = subject.current;
 
-      await tx.atomic(async (inside) => {
+      await tx.exclusive('acc_3', async (inside) => {
         await inside.accounts.add(anAccountRecord('acc_3'));
         await inside.travellers.add(aPausedTraveller('acc_3'));
       });

@@ -9,7 +9,7 @@ import { prepareVerifiedKeyCaching, type VerifiedKeyCaching } from '../../../src
 import { DEFAULT_API_KEY_CACHE_SIZE } from '../../../src/config';
 import type { KeyChangeListenerOptions } from '../../../src/infrastructure/api-key-cache/key-change-listener';
 import type { PrismaClient } from '../../../src/infrastructure/persistence/prisma/generated/client';
-import type { SqlRunner } from '../../../src/infrastructure/persistence/prisma/sql-runner';
+import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
 import { isDatabaseUnavailable } from '../../../src/infrastructure/database/prisma-client';
 import { databaseReadiness } from '../../../src/infrastructure/database/readiness';
 import { createApp } from '../../../src/interfaces/http/app';

@@ -5,8 +5,7 @@ import { Journal } from './table';
 
 /**
  * Transactions over an InMemoryDatabase: `exclusive` runs one account's work strictly one after
- * another (a promise chain per account) and undoes a failed work's writes; `atomic` undoes a
- * failed work's writes; `read` just runs.
+ * another (a promise chain per account) and undoes a failed work's writes; `read` just runs.
  */
 export class InMemoryTransactionBoundary implements TransactionBoundary {
   private readonly tails = new Map<string, Promise<unknown>>();
@@ -16,8 +15,8 @@ export class InMemoryTransactionBoundary implements TransactionBoundary {
   exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
     const previous = this.tails.get(accountId) ?? Promise.resolve();
     const result = previous.then(
-      () => this.atomic(work),
-      () => this.atomic(work),
+      () => this.journalled(work),
+      () => this.journalled(work),
     );
     // The next work of this account waits for this one, whether it succeeds or fails.
     const tail = result.then(
@@ -31,7 +30,7 @@ export class InMemoryTransactionBoundary implements TransactionBoundary {
     return result;
   }
 
-  async atomic<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+  private async journalled<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
     const journal = new Journal();
     try {
       const result = await work(this.database.repositories(journal));
@@ -44,7 +43,7 @@ export class InMemoryTransactionBoundary implements TransactionBoundary {
   }
 
   /** No isolation in the fakes: unit tests run snapshot readers while no writer is under way. */
-  snapshot<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+  snapshot<T>(_accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
     return this.read(work);
   }
 

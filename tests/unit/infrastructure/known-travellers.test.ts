@@ -1,8 +1,7 @@
-import { KnownTravellers } from '../../../src/infrastructure/persistence/prisma/optimistic/known-travellers';
-import { travellerRow } from '../../../src/infrastructure/persistence/prisma/repositories/prisma-traveller-repository';
+import { KnownTravellers } from '../../../src/infrastructure/persistence/postgres/unit-of-work/known-travellers';
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
 
-const known = (accountId: string, version = '1') => ({ row: travellerRow(aPausedTraveller(accountId)), version });
+const known = (accountId: string, version = '1') => ({ traveller: aPausedTraveller(accountId), version });
 
 describe('KnownTravellers', () => {
   it('keeps at most its bound, forgetting the one written longest ago', () => {

@@ -44,7 +44,8 @@ export class CreateAccount {
     const account: Account = { id: this.ids.newId('acc'), email, passwordHash, createdAt: now };
     const first = newApiKey({ ids: this.ids, hasher: this.hasher }, account.id, now, null);
 
-    await this.transactions.atomic(async (repos) => {
+    // The account is new: its work has no state to wait for, and opens it whole or not at all.
+    await this.transactions.exclusive(account.id, async (repos) => {
       await repos.accounts.add(account);
       await repos.apiKeys.add(first.key);
       await repos.travellers.add(Traveller.newcomer(account.id, now));

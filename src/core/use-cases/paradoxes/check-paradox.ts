@@ -32,7 +32,7 @@ export class CheckParadox {
   constructor(private readonly transactions: TransactionBoundary) {}
 
   execute(input: CheckParadoxInput): Promise<ParadoxReport> {
-    return this.transactions.snapshot((repos) => this.checkIn(repos, input));
+    return this.transactions.snapshot(input.accountId, (repos) => this.checkIn(repos, input));
   }
 
   /** The same check on repositories already open, for a use case that reads more in the same snapshot. */

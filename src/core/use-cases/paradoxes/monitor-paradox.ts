@@ -37,7 +37,7 @@ export class MonitorParadox {
   execute(input: MonitorParadoxInput): Promise<ParadoxMonitoring> {
     const limit = pageSize(input.limit, DEFAULT_EVENT_PAGE_SIZE, MAX_EVENT_PAGE_SIZE);
     const { accountId, timelineId, range } = input;
-    return this.transactions.snapshot(async (repos) => {
+    return this.transactions.snapshot(accountId, async (repos) => {
       // First: it refuses a timeline the account does not have.
       const report = await this.checks.checkIn(repos, { accountId, timelineId, range });
       // One extra row tells whether another page follows without a count query.

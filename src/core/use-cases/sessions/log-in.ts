@@ -13,7 +13,7 @@ import type { CredentialHasher } from '../../ports/credential-hasher';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
-import { endSession, openSession, type OpenedSession } from './session-lifecycle';
+import { endSessions, openSession, type OpenedSession } from './session-lifecycle';
 
 export interface LogInInput {
   readonly email: string;
@@ -63,18 +63,19 @@ export class LogIn {
     );
     if (!account || !passwordMatches) throw new InvalidCredentials();
 
+    // The email's count starts again; the address gives back only this attempt, so one good
+    // password does not wipe out guesses at other emails.
+    await this.transactions.read((repos) =>
+      Promise.all([repos.loginThrottles.clear(emailKey), repos.loginThrottles.forgiveAttempt(addressKey)]),
+    );
     return this.transactions.exclusive(account.id, async (repos) => {
-      // The email's count starts again; the address gives back only this attempt, so one good
-      // password does not wipe out guesses at other emails.
-      await repos.loginThrottles.clear(emailKey);
-      await repos.loginThrottles.forgiveAttempt(addressKey);
       // Sessions that ended unseen are cleared here, revoking their console keys.
       const ended = await repos.sessions.listEndedForAccount(
         account.id,
         new Date(now.getTime() - SESSION_IDLE_MS),
         now,
       );
-      for (const session of ended) await endSession(repos, session, now);
+      await endSessions(repos, ended, now);
       return openSession(repos, { ids: this.ids, hasher: this.hasher }, account.id, now);
     });
   }

@@ -1,7 +1,7 @@
 import type { CredentialHasher } from '../../ports/credential-hasher';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
-import { endSession } from './session-lifecycle';
+import { endSessions } from './session-lifecycle';
 
 /** Ends the session and revokes its console key; signing out twice is not an error. */
 export class LogOut {
@@ -15,6 +15,6 @@ export class LogOut {
     const digest = this.hasher.digestSessionToken(input.sessionToken);
     const session = await this.transactions.read((repos) => repos.sessions.findByTokenDigest(digest));
     if (!session) return;
-    await this.transactions.exclusive(session.accountId, (repos) => endSession(repos, session, this.clock.now()));
+    await this.transactions.exclusive(session.accountId, (repos) => endSessions(repos, [session], this.clock.now()));
   }
 }

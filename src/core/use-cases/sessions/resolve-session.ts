@@ -3,7 +3,7 @@ import { isSessionExpired, sessionDeadline, sessionNeedsTouch, type Session } fr
 import type { CredentialHasher } from '../../ports/credential-hasher';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
-import { endSession } from './session-lifecycle';
+import { endSessions } from './session-lifecycle';
 
 export interface SignedIn {
   readonly session: Session;
@@ -30,7 +30,7 @@ export class ResolveSession {
     const found = await this.transactions.read((repos) => repos.sessions.findByTokenDigest(digest));
     if (!found) throw new SessionRequired();
     if (isSessionExpired(found, now)) {
-      await this.transactions.exclusive(found.accountId, (repos) => endSession(repos, found, now));
+      await this.transactions.exclusive(found.accountId, (repos) => endSessions(repos, [found], now));
       throw new SessionRequired();
     }
 
@@ -43,11 +43,12 @@ export class ResolveSession {
   private touch(session: Session, now: Date): Promise<Session> {
     return this.transactions.exclusive(session.accountId, async (repos) => {
       const touched: Session = { ...session, lastSeenAt: now };
+      const key =
+        session.consoleKeyId === null
+          ? null
+          : await repos.apiKeys.findForAccount(session.accountId, session.consoleKeyId);
       await repos.sessions.save(touched);
-      if (session.consoleKeyId !== null) {
-        const key = await repos.apiKeys.findForAccount(session.accountId, session.consoleKeyId);
-        if (key && key.revokedAt === null) await repos.apiKeys.save({ ...key, expiresAt: sessionDeadline(touched) });
-      }
+      if (key && key.revokedAt === null) await repos.apiKeys.save({ ...key, expiresAt: sessionDeadline(touched) });
       return touched;
     });
   }

@@ -48,10 +48,16 @@ export async function openSession(
   return { token, session };
 }
 
-/** Removes the session and revokes its console key, inside the caller's transaction. */
-export async function endSession(repos: Repositories, session: Session, now: Date): Promise<void> {
-  await repos.sessions.remove(session.id);
-  if (session.consoleKeyId === null) return;
-  const key = await repos.apiKeys.findForAccount(session.accountId, session.consoleKeyId);
-  if (key && key.revokedAt === null) await repos.apiKeys.save({ ...key, revokedAt: now });
+/**
+ * Removes the sessions and revokes their console keys, inside the caller's unit of work: the keys
+ * are read first, since a unit reads before it writes.
+ */
+export async function endSessions(repos: Repositories, sessions: readonly Session[], now: Date): Promise<void> {
+  const keys = await Promise.all(
+    sessions.flatMap((session) =>
+      session.consoleKeyId === null ? [] : [repos.apiKeys.findForAccount(session.accountId, session.consoleKeyId)],
+    ),
+  );
+  for (const session of sessions) await repos.sessions.remove(session.id);
+  for (const key of keys) if (key && key.revokedAt === null) await repos.apiKeys.save({ ...key, revokedAt: now });
 }

@@ -46,7 +46,7 @@ describe('AuthenticateApiKey', () => {
   it('refuses a revoked key', async () => {
     const core = createTestCore();
     const secret = `tns_${'R'.repeat(43)}`;
-    await core.transactions.atomic((repos) =>
+    await core.transactions.exclusive('acc_1', (repos) =>
       repos.apiKeys.add({
         id: 'key_revoked',
         accountId: 'acc_1',

@@ -1,0 +1,17 @@
+import { Prisma } from '../prisma/generated/client';
+
+/** PostgreSQL refused a row because a unique index (`constraint`, when named) already holds its key. */
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, constraint: violated } = error as { code?: unknown; constraint?: unknown };
+  return code === '23505' && (constraint === undefined || violated === constraint);
+}
+
+/** PostgreSQL's SQLSTATE behind a Prisma error, which Prisma keeps in its driver adapter's error. */
+export function postgresCode(error: Prisma.PrismaClientKnownRequestError): unknown {
+  return fieldOf(fieldOf(error.meta?.driverAdapterError, 'cause'), 'originalCode');
+}
+
+function fieldOf(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null ? Reflect.get(value, name) : undefined;
+}

@@ -1,0 +1,36 @@
+import type { Account } from '../../../../core/domain/account';
+import { EmailAlreadyRegistered } from '../../../../core/domain/errors';
+import type { AccountRepository } from '../../../../core/ports/repositories';
+import type { PrismaClient } from '../../prisma/generated/client';
+import { isUniqueViolation } from '../postgres-errors';
+import type { Writes } from '../unit-of-work/writes';
+
+export class PostgresAccountRepository implements AccountRepository {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly writes: Writes,
+  ) {}
+
+  add(account: Account): Promise<void> {
+    const row = {
+      id: account.id,
+      email: account.email,
+      password_hash: account.passwordHash,
+      created_at: account.createdAt,
+    };
+    // Two sign-ups racing for one email: the unique index decides, the loser gets the domain answer.
+    return this.writes.insert('accounts', ['id'], row, (error) =>
+      isUniqueViolation(error, 'accounts_email_key') ? new EmailAlreadyRegistered() : null,
+    );
+  }
+
+  async findByEmail(email: string): Promise<Account | null> {
+    this.writes.beforeRead();
+    return this.prisma.account.findUnique({ where: { email } });
+  }
+
+  async findById(accountId: string): Promise<Account | null> {
+    this.writes.beforeRead();
+    return this.prisma.account.findUnique({ where: { id: accountId } });
+  }
+}

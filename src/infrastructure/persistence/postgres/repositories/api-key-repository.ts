@@ -1,0 +1,57 @@
+import type { ApiKey } from '../../../../core/domain/account';
+import type { ApiKeyRepository } from '../../../../core/ports/repositories';
+import type { PrismaClient } from '../../prisma/generated/client';
+import type { Writes } from '../unit-of-work/writes';
+
+export class PostgresApiKeyRepository implements ApiKeyRepository {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly writes: Writes,
+  ) {}
+
+  add(key: ApiKey): Promise<void> {
+    return this.writes.insert('api_keys', ['id'], {
+      id: key.id,
+      account_id: key.accountId,
+      prefix: key.prefix,
+      digest: key.digest,
+      name: key.name,
+      created_at: key.createdAt,
+      last_used_at: key.lastUsedAt,
+      revoked_at: key.revokedAt,
+      expires_at: key.expiresAt,
+    });
+  }
+
+  async findByDigest(digest: string): Promise<ApiKey | null> {
+    this.writes.beforeRead();
+    return this.prisma.apiKey.findUnique({ where: { digest } });
+  }
+
+  async findForAccount(accountId: string, keyId: string): Promise<ApiKey | null> {
+    this.writes.beforeRead();
+    return this.prisma.apiKey.findFirst({ where: { id: keyId, accountId } });
+  }
+
+  async listForAccount(accountId: string): Promise<ApiKey[]> {
+    this.writes.beforeRead();
+    return this.prisma.apiKey.findMany({ where: { accountId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+  }
+
+  save(key: ApiKey): Promise<void> {
+    return this.writes.update(
+      'api_keys',
+      { id: key.id },
+      { revoked_at: key.revokedAt, expires_at: key.expiresAt, name: key.name },
+    );
+  }
+
+  async recordUse(keyId: string, at: Date, unlessSince: Date): Promise<void> {
+    this.writes.beforeOwnStatement('recording a key’s use');
+    // One statement, no read-modify-write: concurrent requests of one key write at most once.
+    await this.prisma.apiKey.updateMany({
+      where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: unlessSince } }] },
+      data: { lastUsedAt: at },
+    });
+  }
+}

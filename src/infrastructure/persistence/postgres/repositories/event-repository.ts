@@ -1,0 +1,206 @@
+import type { TimeRange } from '../../../../core/domain/time-range';
+import type { EventKind, EventManipulation, TimelineEvent } from '../../../../core/domain/timeline-event';
+import type { EventQuery, EventRepository, EventsAt, RangePage } from '../../../../core/ports/repositories';
+import type { PrismaClient } from '../../prisma/generated/client';
+import type { SqlRunner } from '../sql-runner';
+import { IN_RANGE, LISTINGS } from '../statements/event-listing';
+import { textDigest } from '../text-digest';
+import type { Row } from '../unit-of-work/write-set';
+import type { Writes } from '../unit-of-work/writes';
+
+const KINDS: readonly EventKind[] = ['arrival', 'anchor_set', 'item_retrieved', 'manipulation'];
+
+/** The columns an event is made of: every column but the two search digests. */
+const EVENT_COLUMNS = {
+  accountId: true,
+  id: true,
+  timelineId: true,
+  kind: true,
+  time: true,
+  originalTime: true,
+  description: true,
+  location: true,
+  subjectId: true,
+  recordedAt: true,
+  revision: true,
+} as const;
+
+/** An event as a page of the listing reads it: the account and timeline are the page's. */
+type PageRow = Omit<TimelineEvent, 'accountId' | 'timelineId' | 'kind'> & { readonly kind: string };
+
+export class PostgresEventRepository implements EventRepository {
+  constructor(
+    private readonly prisma: PrismaClient,
+    /** For the listing, the busiest read (monitor-events, scan-events, GET /events). */
+    private readonly sql: SqlRunner,
+    private readonly writes: Writes,
+  ) {}
+
+  add(event: TimelineEvent): Promise<void> {
+    return this.writes.insert('events', ['account_id', 'id'], eventRow(event));
+  }
+
+  save(event: TimelineEvent): Promise<void> {
+    const { account_id, id, ...fields } = eventRow(event);
+    return this.writes.update('events', { account_id, id }, fields);
+  }
+
+  addManipulation(manipulation: EventManipulation): Promise<void> {
+    return this.writes.insert('event_manipulations', ['account_id', 'id'], {
+      account_id: manipulation.accountId,
+      id: manipulation.id,
+      event_id: manipulation.eventId,
+      action: manipulation.action,
+      from_time: manipulation.fromTime,
+      to_time: manipulation.toTime,
+      applied_at: manipulation.appliedAt,
+      revision: manipulation.revision,
+    });
+  }
+
+  async findForAccount(accountId: string, eventId: string): Promise<TimelineEvent | null> {
+    this.writes.beforeRead();
+    const row = await this.prisma.event.findUnique({
+      where: { accountId_id: { accountId, id: eventId } },
+      select: EVENT_COLUMNS,
+    });
+    return row && toDomain(row, row.accountId, row.timelineId);
+  }
+
+  /**
+   * One statement finds the timeline (the traveller's, or the account's of the id given) and its
+   * page, and answers one row naming it even when the page is empty, none when there is no such
+   * timeline (statements/event-listing.ts).
+   */
+  async listAt(accountId: string, query: EventQuery): Promise<EventsAt | null> {
+    this.writes.beforeRead();
+    const { after, range, limit } = query;
+    const input = {
+      accountId,
+      placeKey: textDigest(query.place),
+      start: range.start,
+      end: range.end,
+      limit,
+      afterTime: after?.time ?? null,
+      afterId: after?.id ?? null,
+      timelineId: query.timelineId,
+    };
+    const listing = LISTINGS[(query.timelineId === null ? 0 : 2) + (after ? 1 : 0)];
+    const rows: ReadonlyArray<{ readonly readFrom: string | null } & Partial<PageRow>> = await listing.run(
+      this.sql,
+      input as never,
+    );
+    const timelineId = rows[rows.length - 1]?.readFrom;
+    if (!timelineId) {
+      if (query.timelineId === null) throw new Error(`account ${accountId} has no traveller to read events from`);
+      return null;
+    }
+    // A page's rows go into the answer one by one (a hundred a page): mapped without copying each.
+    const events: TimelineEvent[] = [];
+    for (const row of rows) if (isPageRow(row)) events.push(toDomain(row, accountId, timelineId));
+    return { timelineId, events };
+  }
+
+  async listInRange(
+    accountId: string,
+    timelineId: string,
+    { range, after, limit }: RangePage,
+  ): Promise<TimelineEvent[]> {
+    this.writes.beforeRead();
+    const input = {
+      accountId,
+      timelineId,
+      start: range.start,
+      end: range.end,
+      limit,
+      afterTime: after?.time ?? null,
+      afterId: after?.id ?? null,
+    };
+    const form = !after
+      ? IN_RANGE.first
+      : after.time.getTime() < range.start.getTime()
+        ? IN_RANGE.fromBefore
+        : IN_RANGE.pagedOn;
+    const rows: readonly PageRow[] = await form.run(this.sql, input as never);
+    return rows.map((row) => toDomain(row, accountId, timelineId));
+  }
+
+  async findNamed(
+    accountId: string,
+    timelineId: string,
+    names: readonly string[],
+    range?: TimeRange,
+  ): Promise<TimelineEvent[]> {
+    this.writes.beforeRead();
+    const rows = await this.prisma.event.findMany({
+      where: { accountId, timelineId, descriptionKey: { in: [...new Set(names.map(textDigest))] }, ...inRange(range) },
+      orderBy: [{ time: 'asc' }, { id: 'asc' }],
+      select: EVENT_COLUMNS,
+    });
+    return rows.map((row) => toDomain(row, row.accountId, row.timelineId));
+  }
+
+  async findManipulated(accountId: string, timelineId: string, range?: TimeRange): Promise<TimelineEvent[]> {
+    this.writes.beforeRead();
+    const rows = await this.prisma.event.findMany({
+      where: { accountId, timelineId, revision: { gt: 0 }, ...inRange(range) },
+      orderBy: [{ time: 'asc' }, { id: 'asc' }],
+      select: EVENT_COLUMNS,
+    });
+    return rows.map((row) => toDomain(row, row.accountId, row.timelineId));
+  }
+
+  async manipulationsOf(accountId: string, eventId: string): Promise<EventManipulation[]> {
+    this.writes.beforeRead();
+    return this.prisma.eventManipulation.findMany({ where: { accountId, eventId }, orderBy: { revision: 'asc' } });
+  }
+}
+
+/** An event is in a monitored range when it happens there now, or happened there before a manipulation. */
+function inRange(range: TimeRange | undefined) {
+  if (!range) return {};
+  const within = { gte: range.start, lte: range.end };
+  return { OR: [{ time: within }, { originalTime: within }] };
+}
+
+/** The row written for an event, with the digests that searches by place and by name compare. */
+export function eventRow(event: TimelineEvent): Row<'events'> {
+  return {
+    account_id: event.accountId,
+    id: event.id,
+    timeline_id: event.timelineId,
+    kind: event.kind,
+    time: event.time,
+    original_time: event.originalTime,
+    description: event.description,
+    location: event.location,
+    description_key: textDigest(event.description),
+    location_key: textDigest(event.location),
+    subject_id: event.subjectId,
+    recorded_at: event.recordedAt,
+    revision: event.revision,
+  };
+}
+
+/** A row that carries an event: every row but the last, which names the timeline read. */
+function isPageRow(row: Partial<PageRow>): row is PageRow {
+  return typeof row.id === 'string';
+}
+
+function toDomain(row: PageRow, accountId: string, timelineId: string): TimelineEvent {
+  const kind = KINDS.find((known) => known === row.kind);
+  if (!kind) throw new Error(`Event ${row.id} has an unknown stored kind '${row.kind}'.`);
+  return {
+    accountId,
+    id: row.id,
+    timelineId,
+    kind,
+    time: row.time,
+    originalTime: row.originalTime,
+    description: row.description,
+    location: row.location,
+    subjectId: row.subjectId,
+    recordedAt: row.recordedAt,
+    revision: row.revision,
+  };
+}

@@ -1,0 +1,56 @@
+import { textKey } from '../../../../core/domain/text-key';
+import type { Item } from '../../../../core/domain/item';
+import type { ItemRepository } from '../../../../core/ports/repositories';
+import type { PrismaClient } from '../../prisma/generated/client';
+import type { Row } from '../unit-of-work/write-set';
+import type { Writes } from '../unit-of-work/writes';
+
+export class PostgresItemRepository implements ItemRepository {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly writes: Writes,
+  ) {}
+
+  add(item: Item): Promise<void> {
+    return this.writes.insert('items', ['account_id', 'id'], itemRow(item));
+  }
+
+  save(item: Item): Promise<void> {
+    const { account_id, id, ...fields } = itemRow(item);
+    return this.writes.update('items', { account_id, id }, fields);
+  }
+
+  async findSame(
+    accountId: string,
+    item: Pick<Item, 'timelineId' | 'description' | 'location' | 'foundAt'>,
+  ): Promise<Item | null> {
+    this.writes.beforeRead();
+    // Few items share one place in time: fetch those, compare names as events do (textKey).
+    const candidates = await this.prisma.item.findMany({
+      where: { accountId, timelineId: item.timelineId, foundAt: item.foundAt },
+      orderBy: { registeredAt: 'asc' },
+    });
+    const same = (stored: Item) =>
+      textKey(stored.description) === textKey(item.description) && textKey(stored.location) === textKey(item.location);
+    return candidates.find(same) ?? null;
+  }
+
+  async findManyForAccount(accountId: string, itemIds: readonly string[]): Promise<Item[]> {
+    this.writes.beforeRead();
+    if (itemIds.length === 0) return [];
+    return this.prisma.item.findMany({ where: { accountId, id: { in: [...itemIds] } } });
+  }
+}
+
+function itemRow(item: Item): Row<'items'> {
+  return {
+    account_id: item.accountId,
+    id: item.id,
+    description: item.description,
+    location: item.location,
+    timeline_id: item.timelineId,
+    registered_at: item.registeredAt,
+    found_at: item.foundAt,
+    carried_home_by: item.carriedHomeBy,
+  };
+}

@@ -1,0 +1,48 @@
+import type { Session } from '../../../../core/domain/session';
+import type { SessionRepository } from '../../../../core/ports/repositories';
+import type { PrismaClient } from '../../prisma/generated/client';
+import type { Writes } from '../unit-of-work/writes';
+
+export class PostgresSessionRepository implements SessionRepository {
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly writes: Writes,
+  ) {}
+
+  add(session: Session): Promise<void> {
+    return this.writes.insert('sessions', ['id'], {
+      id: session.id,
+      account_id: session.accountId,
+      token_digest: session.tokenDigest,
+      console_key_id: session.consoleKeyId,
+      created_at: session.createdAt,
+      last_seen_at: session.lastSeenAt,
+      expires_at: session.expiresAt,
+    });
+  }
+
+  async findByTokenDigest(tokenDigest: string): Promise<Session | null> {
+    this.writes.beforeRead();
+    return this.prisma.session.findUnique({ where: { tokenDigest } });
+  }
+
+  save(session: Session): Promise<void> {
+    return this.writes.update(
+      'sessions',
+      { id: session.id },
+      { last_seen_at: session.lastSeenAt, console_key_id: session.consoleKeyId },
+    );
+  }
+
+  /** A session already removed by a concurrent sign-out is not an error: the delete finds nothing. */
+  remove(sessionId: string): Promise<void> {
+    return this.writes.delete('sessions', { id: sessionId });
+  }
+
+  async listEndedForAccount(accountId: string, idleSince: Date, now: Date): Promise<Session[]> {
+    this.writes.beforeRead();
+    return this.prisma.session.findMany({
+      where: { accountId, OR: [{ expiresAt: { lte: now } }, { lastSeenAt: { lte: idleSince } }] },
+    });
+  }
+}

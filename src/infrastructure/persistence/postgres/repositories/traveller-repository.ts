@@ -1,0 +1,89 @@
+import { Clock } from '../../../../core/domain/clock';
+import { Traveller } from '../../../../core/domain/traveller';
+import type { TravellerRepository } from '../../../../core/ports/repositories';
+import { sql } from 'kysely';
+import { kysely, statement } from '../kysely';
+import type { SqlRunner } from '../sql-runner';
+import type { KnownTraveller } from '../unit-of-work/known-travellers';
+import type { Row, TravellerRow } from '../unit-of-work/write-set';
+import type { Writes } from '../unit-of-work/writes';
+
+const READ = statement<{ accountId: string }, Row<'travellers'>>((p) =>
+  kysely.selectFrom('travellers').selectAll().where('account_id', '=', p.accountId),
+);
+
+const VERSION = statement<{ accountId: string }, { version: string }>((p) =>
+  kysely.selectFrom('travellers').select('version').where('account_id', '=', p.accountId),
+);
+
+/** Outside a unit of work (set-up, tests): the version moves on, so no unit that read the old state applies. */
+const SAVE = statement<TravellerRow, never>((p) =>
+  kysely
+    .updateTable('travellers')
+    .set({
+      clock_reading: p.clock_reading,
+      clock_read_at: p.clock_read_at,
+      clock_paused: p.clock_paused,
+      timeline_id: p.timeline_id,
+      location: p.location,
+      journey_travel_id: p.journey_travel_id,
+      version: sql<string>`version + 1`,
+    })
+    .where('account_id', '=', p.account_id),
+);
+
+/** The account's traveller outside any unit of work; a unit sees its own (AccountUnit.travellers). */
+export class PostgresTravellerRepository implements TravellerRepository {
+  constructor(
+    private readonly sql: SqlRunner,
+    private readonly writes: Writes,
+  ) {}
+
+  add(traveller: Traveller): Promise<void> {
+    return this.writes.insert('travellers', ['account_id'], { ...travellerRow(traveller), version: '0' });
+  }
+
+  async getForAccount(accountId: string): Promise<Traveller> {
+    const start = await readStart(this.sql, accountId);
+    if (!start) throw new Error(`account ${accountId} has no traveller`);
+    return start.traveller;
+  }
+
+  async save(traveller: Traveller): Promise<void> {
+    await SAVE.run(this.sql, travellerRow(traveller));
+  }
+}
+
+/** The traveller with its version, where a unit of work starts; null for an account that has none yet. */
+export async function readStart(sql: SqlRunner, accountId: string): Promise<KnownTraveller | null> {
+  const [row] = await READ.run(sql, { accountId });
+  return row ? { traveller: travellerFromRow(row), version: row.version } : null;
+}
+
+/** The traveller's version alone (null: no traveller), to tell whether anything moved it. */
+export async function versionOf(sql: SqlRunner, accountId: string): Promise<string | null> {
+  const [row] = await VERSION.run(sql, { accountId });
+  return row?.version ?? null;
+}
+
+export function travellerFromRow(row: TravellerRow): Traveller {
+  return Traveller.restore({
+    accountId: row.account_id,
+    clock: Clock.restore({ reading: row.clock_reading, readAt: row.clock_read_at, paused: row.clock_paused }),
+    timelineId: row.timeline_id,
+    location: row.location,
+    journeyTravelId: row.journey_travel_id,
+  });
+}
+
+export function travellerRow(traveller: Traveller): TravellerRow {
+  return {
+    account_id: traveller.accountId,
+    clock_reading: traveller.clock.reading,
+    clock_read_at: traveller.clock.readAt,
+    clock_paused: traveller.clock.paused,
+    timeline_id: traveller.timelineId,
+    location: traveller.location,
+    journey_travel_id: traveller.journeyTravelId,
+  };
+}

@@ -1,0 +1,39 @@
+import type { Repositories } from '../../../core/ports/repositories';
+import type { TransactionBoundary } from '../../../core/ports/transaction-boundary';
+import { type Database, plainRepositories, repositoriesOn } from './repositories';
+import { AccountUnits, type RerunListener } from './unit-of-work/account-units';
+import type { KeyedRequests } from './unit-of-work/keyed-requests';
+
+/**
+ * The three ways a unit of work reaches PostgreSQL (docs/architecture.md#units-of-work): an
+ * account's exclusive write (one guarded statement: unit-of-work/account-units.ts), a plain read
+ * (each statement on its own), a consistent read of one account (reads checked against the
+ * account's version). A keyed request's write carries its kept answer (unit-of-work/keyed-requests.ts).
+ */
+export class PostgresTransactionBoundary implements TransactionBoundary {
+  private readonly plain: Repositories;
+  private readonly units: AccountUnits;
+
+  constructor(
+    db: Database,
+    private readonly keyed: KeyedRequests,
+    onRerun?: RerunListener,
+  ) {
+    this.plain = plainRepositories(db);
+    this.units = new AccountUnits(db.sql, (unit) => repositoriesOn(db, unit, unit.travellers()), keyed, onRerun);
+  }
+
+  exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    return this.units.run(accountId, work);
+  }
+
+  async read<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    this.keyed.current()?.beforeRead();
+    return work(this.plain);
+  }
+
+  async snapshot<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    this.keyed.current()?.beforeRead();
+    return this.units.readConsistently(accountId, () => work(this.plain));
+  }
+}

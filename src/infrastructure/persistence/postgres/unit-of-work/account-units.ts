@@ -1,0 +1,147 @@
+import type { Repositories } from '../../../../core/ports/repositories';
+import { isDatabaseUnavailable, isRefusedByDatabase } from '../../../database/prisma-client';
+import type { SqlRunner } from '../sql-runner';
+import { readStart, versionOf } from '../repositories/traveller-repository';
+import { AccountQueue } from './account-queue';
+import { AccountUnit, type Start } from './account-unit';
+import type { KeyedRequests } from './keyed-requests';
+import { KnownTravellers } from './known-travellers';
+import { MAX_RUNS, type Outcome } from './runs';
+import type { Claim, WriteSet } from './write-set';
+import { UnitOfWorkMisuse } from './writes';
+
+/**
+ * Travellers each process remembers as it last wrote them, so a write usually needs no read first:
+ * a few MiB, enough for the accounts writing at any one time.
+ */
+const KNOWN_TRAVELLERS = 10_000;
+
+/** Why an account's unit of work ran again: another writer came first, or what it read moved meanwhile. */
+export type RerunReason = 'conflict' | 'state-moved';
+export type RerunListener = (accountId: string, reason: RerunReason) => void;
+
+/**
+ * An account's exclusive work, run optimistically: start from the traveller and its version (as
+ * this process last wrote it, or read now), run the work with its reads sent at once and its writes
+ * collected, then apply every write in ONE statement guarded by that version (write-set.ts). When
+ * another writer came first the statement changes nothing, and the work runs again on the state
+ * that writer left: this is the one place work runs twice, and why the port asks work to do nothing
+ * but read and write through its repositories. A refusal, or work that wrote nothing, stands only
+ * if the version did not move while it read. Units of one account in one process queue
+ * (AccountQueue), so reruns come only from writers in other processes.
+ */
+export class AccountUnits {
+  private readonly known = new KnownTravellers(KNOWN_TRAVELLERS);
+  private readonly queue = new AccountQueue();
+
+  constructor(
+    private readonly sql: SqlRunner,
+    private readonly repositoriesOf: (unit: AccountUnit) => Repositories,
+    private readonly keyed: KeyedRequests,
+    private readonly onRerun: RerunListener = () => undefined,
+  ) {}
+
+  async run<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    const request = this.keyed.current();
+    request?.beforeUnit();
+    const leave = await this.queue.enter(accountId);
+    let heldForAnswer = false;
+    try {
+      let start = await this.startOf(accountId);
+      for (let run = 1; run <= MAX_RUNS; run += 1) {
+        if (run > 1) start = await this.readStart(accountId);
+        const unit = new AccountUnit(accountId, start);
+        let result: T;
+        try {
+          result = await work(this.repositoriesOf(unit));
+        } catch (error) {
+          if (error instanceof UnitOfWorkMisuse || isDatabaseUnavailable(error) || (await this.stillAt(unit)))
+            throw error;
+          this.rerun(accountId, 'state-moved');
+          continue;
+        }
+        if (unit.wroteNothing) {
+          if (unit.restsOnFreshStart || (await this.stillAt(unit))) return result;
+          this.rerun(accountId, 'state-moved');
+          continue;
+        }
+        // A keyed request's writes wait for its answer, to commit in the same statement.
+        if (request) {
+          request.hold((claim, keep) => this.apply(unit, claim, keep), leave);
+          heldForAnswer = true;
+          return result;
+        }
+        if ((await this.apply(unit)) === 'applied') return result;
+        this.rerun(accountId, 'conflict');
+      }
+      throw new Error(`the exclusive work of account ${accountId} lost to other writers ${MAX_RUNS} times`);
+    } finally {
+      if (!heldForAnswer) leave();
+    }
+  }
+
+  /**
+   * Reads that agree: the account's version is read before and after them, and they run again
+   * when it moved (an exclusive write of the account applied meanwhile). A refusal counts as an
+   * answer: it stands only if the version held too.
+   */
+  async readConsistently<T>(accountId: string, reads: () => Promise<T>): Promise<T> {
+    for (let run = 1; run <= MAX_RUNS; run += 1) {
+      const before = await versionOf(this.sql, accountId);
+      const answer = await reads().then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      );
+      if ('error' in answer && (answer.error instanceof UnitOfWorkMisuse || isDatabaseUnavailable(answer.error)))
+        throw answer.error;
+      if ((await versionOf(this.sql, accountId)) === before) {
+        if ('error' in answer) throw answer.error;
+        return answer.result;
+      }
+      this.onRerun(accountId, 'state-moved');
+    }
+    throw new Error(`the reads of account ${accountId} saw it change ${MAX_RUNS} times`);
+  }
+
+  /** Applies the unit's writes, with a keyed request's claim and kept answer when given. */
+  async apply(unit: AccountUnit, claim?: Claim, keep?: (writes: WriteSet) => void): Promise<Outcome> {
+    keep?.(unit.writes);
+    let applied;
+    try {
+      applied = await unit.writes.apply(this.sql, { guard: unit.guard, claim });
+    } catch (error) {
+      // Refused by PostgreSQL: nothing was written. A write that knows the refusal (a taken email)
+      // gives the domain's answer. Anything else (a connection lost on the way back) leaves it
+      // unknown whether the statement committed, so it is not run again.
+      throw (isRefusedByDatabase(error) && unit.writes.refusalOf(error)) || error;
+    }
+    if (claim && !applied.claimed) return 'claim-lost';
+    if (unit.guard && applied.version === null) {
+      this.known.forget(unit.accountId);
+      return 'conflict';
+    }
+    const traveller = unit.travellerNow;
+    if (traveller) this.known.remember(unit.accountId, { traveller, version: applied.version ?? '0' });
+    return 'applied';
+  }
+
+  private async startOf(accountId: string): Promise<Start | null> {
+    const known = this.known.get(accountId);
+    return known ? { ...known, fresh: false } : this.readStart(accountId);
+  }
+
+  private async readStart(accountId: string): Promise<Start | null> {
+    const read = await readStart(this.sql, accountId);
+    return read ? { ...read, fresh: true } : null;
+  }
+
+  /** The account's version is still the one the unit started from: everything it read agrees. */
+  private async stillAt(unit: AccountUnit): Promise<boolean> {
+    return (await versionOf(this.sql, unit.accountId)) === (unit.start?.version ?? null);
+  }
+
+  private rerun(accountId: string, reason: RerunReason): void {
+    this.known.forget(accountId);
+    this.onRerun(accountId, reason);
+  }
+}

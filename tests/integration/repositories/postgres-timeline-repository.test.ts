@@ -1,0 +1,9 @@
+// PostgresTimelineRepository on a real PostgreSQL (or PGlite without DATABASE_URL): the port contract
+// the in-memory fake also passes.
+import { timelineRepositoryContract } from '../../support/contracts/timeline-repository.contract';
+import { postgresRepositoriesOnTestDatabase } from '../../support/contracts/postgres-subject';
+
+// Provisioning a database takes a few seconds; PGlite runs every query in WebAssembly.
+jest.setTimeout(30_000);
+
+timelineRepositoryContract('PostgresTimelineRepository', postgresRepositoriesOnTestDatabase());

@@ -1,9 +1,0 @@
-// PrismaItemRepository on a real PostgreSQL (or PGlite without DATABASE_URL): the port contract
-// the in-memory fake also passes.
-import { itemRepositoryContract } from '../../support/contracts/item-repository.contract';
-import { prismaRepositoriesOnTestDatabase } from '../../support/contracts/prisma-subject';
-
-// Provisioning a database takes a few seconds; PGlite runs every query in WebAssembly.
-jest.setTimeout(30_000);
-
-itemRepositoryContract('PrismaItemRepository', prismaRepositoriesOnTestDatabase());

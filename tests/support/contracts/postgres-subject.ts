@@ -1,0 +1,30 @@
+import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
+import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
+import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
+import { provisionTestDatabase, type TestDatabase } from '../test-database';
+import type { MakeRepositories } from './subject';
+
+/**
+ * The PostgreSQL adapters on one database for the whole test file (provisioned before its tests,
+ * dropped after them), emptied before each test. Call at the top level of a test file.
+ */
+export function postgresRepositoriesOnTestDatabase(): MakeRepositories {
+  let database: TestDatabase | null = null;
+  beforeAll(async () => {
+    database = await provisionTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.close();
+  });
+  return async () => {
+    if (!database) throw new Error('The test database is provisioned in beforeAll.');
+    // Every other table hangs off accounts (ON DELETE CASCADE) except the login counters.
+    await database.prisma.$executeRawUnsafe('TRUNCATE accounts, login_throttles CASCADE');
+    // As the service composes them. A new boundary each test: it remembers travellers it wrote.
+    return {
+      repos: plainRepositories(database),
+      tx: new PostgresTransactionBoundary(database, new KeyedRequests(database.sql)),
+      cleanup: async () => {},
+    };
+  };
+}
