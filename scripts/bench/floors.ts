@@ -8,7 +8,8 @@ import type { Express } from 'express';
 import type { Pool } from 'pg';
 import { Clock } from '../../src/core/domain/clock';
 import { WriteSet } from '../../src/infrastructure/persistence/prisma/optimistic/write-statement';
-import { LISTINGS } from '../../src/infrastructure/persistence/prisma/repositories/prisma-event-repository';
+import { sqlParameter } from '../../src/infrastructure/persistence/postgres/sql-runner';
+import { LISTINGS } from '../../src/infrastructure/persistence/postgres/statements/event-listing';
 import { ANCHORS, EVENTS, selectList, TRAVELLERS } from '../../src/infrastructure/persistence/prisma/tables';
 import { textDigest } from '../../src/infrastructure/persistence/prisma/text-digest';
 
@@ -109,10 +110,21 @@ export function mountFloors(app: Express, pool: Pool): void {
   app.get('/floor/listing', async (req, res) => {
     const accountId = req.get(FLOOR_ACCOUNT_HEADER) ?? '';
     const [start, end] = String(req.query.time_range).split('/');
-    const values = [accountId, textDigest(String(req.query.location)), start, end, PAGE_SIZE + 1];
+    const values = LISTINGS[0].values({
+      accountId,
+      placeKey: textDigest(String(req.query.location)),
+      start: new Date(String(start)),
+      end: new Date(String(end)),
+      limit: PAGE_SIZE + 1,
+    });
     // PostgreSQL writes the page's JSON and the app passes it on: the least work a process can do
     // with the page (the service parses each row, maps it and writes the JSON itself).
-    const { rows } = await pool.query<{ page: string }>({ name: 'floor-listing', text: LISTING_AS_JSON, values });
+    const { rows } = await pool.query<{ page: string }>({
+      name: 'floor-listing',
+      text: LISTING_AS_JSON,
+      // Instants as the service's runner sends them (node-postgres' own way rounds the offset).
+      values: values.map(sqlParameter),
+    });
     res.type('json').send(`{"events":${rows[0]?.page ?? '[]'}}`);
   });
 }
@@ -121,7 +133,7 @@ export function mountFloors(app: Express, pool: Pool): void {
 // row naming the timeline read (every listing ends with it: cut here by the limit on a full page,
 // by the filter on a shorter one). json_agg takes the rows in the order the listing gives them.
 const LISTING_AS_JSON = `SELECT coalesce(json_agg(listed) FILTER (WHERE listed.id IS NOT NULL), '[]')::text AS page
-  FROM (${LISTINGS[0]} LIMIT ${PAGE_SIZE}) listed`;
+  FROM (${LISTINGS[0].text} LIMIT ${PAGE_SIZE}) listed`;
 
 async function readTraveller(pool: Pool, accountId: string): Promise<Traveller> {
   const { rows } = await pool.query<{ version: string }>(
