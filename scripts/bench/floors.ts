@@ -8,6 +8,7 @@ import type { Express } from 'express';
 import type { Pool } from 'pg';
 import type { Traveller } from '../../src/core/domain/traveller';
 import { PoolSqlRunner } from '../../src/infrastructure/database/pool-sql-runner';
+import { sqlParameter } from '../../src/infrastructure/persistence/postgres/sql-runner';
 import { eventRow } from '../../src/infrastructure/persistence/postgres/repositories/event-repository';
 import {
   readStart,
@@ -119,13 +120,18 @@ export function mountFloors(app: Express, pool: Pool): void {
     const values = LISTINGS[0].values({
       accountId,
       placeKey: textDigest(String(req.query.location)),
-      start,
-      end,
+      start: new Date(String(start)),
+      end: new Date(String(end)),
       limit: PAGE_SIZE + 1,
-    } as never);
+    });
     // PostgreSQL writes the page's JSON and the app passes it on: the least work a process can do
     // with the page (the service parses each row, maps it and writes the JSON itself).
-    const { rows } = await pool.query<{ page: string }>({ name: 'floor-listing', text: LISTING_AS_JSON, values });
+    const { rows } = await pool.query<{ page: string }>({
+      name: 'floor-listing',
+      text: LISTING_AS_JSON,
+      // Instants as the service's runner sends them (node-postgres' own way rounds the offset).
+      values: values.map(sqlParameter),
+    });
     res.type('json').send(`{"events":${rows[0]?.page ?? '[]'}}`);
   });
 }

@@ -7,11 +7,9 @@
 // five). Needs a server (DATABASE_URL): the seed writes through a connection of its own, which the
 // in-memory PGlite (one connection) cannot take beside the test's.
 import { Client } from 'pg';
-import {
-  IN_RANGE,
-  LISTINGS,
-} from '../../../src/infrastructure/persistence/prisma/repositories/prisma-event-repository';
-import { prismaRepositories } from '../../../src/infrastructure/persistence/prisma/prisma-repositories';
+import type { Statement } from '../../../src/infrastructure/persistence/postgres/kysely';
+import { IN_RANGE, LISTINGS } from '../../../src/infrastructure/persistence/postgres/statements/event-listing';
+import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
 import { textDigest } from '../../../src/infrastructure/persistence/postgres/text-digest';
 import { seedEvents } from '../../../scripts/bench/seed';
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
@@ -32,21 +30,40 @@ interface PlanNode {
   Plans?: PlanNode[];
 }
 
+/** Account, the place's digest, a range holding the place's events, the page size. */
+const LISTING = {
+  accountId: ACCOUNT,
+  placeKey: textDigest('Observatory 417'),
+  start: new Date('1900-01-01T00:00:00Z'),
+  end: new Date('1910-01-01T00:00:00Z'),
+  limit: 101,
+};
+const CURSOR = { afterTime: new Date('1900-06-01T00:00:00Z'), afterId: 'evt_' };
+
+interface Form {
+  readonly name: string;
+  readonly text: string;
+  /** Each parameter's type and value, in the order of the text's `$n`. */
+  readonly types: string[];
+  readonly values: string[];
+}
+
+/** A form of a statement with an input it takes; the parameters typed as the values they are given. */
+function form<I>(name: string, statement: Statement<I, unknown>, input: NoInfer<I>): Form {
+  const values = statement.values(input);
+  return {
+    name,
+    text: statement.text,
+    types: values.map((value) => (value instanceof Date ? 'timestamptz' : typeof value === 'number' ? 'int' : 'text')),
+    values: values.map((value) => (value instanceof Date ? value.toISOString() : String(value))),
+  };
+}
+
 const FORMS = [
-  { name: "on the traveller's timeline", text: LISTINGS[0], types: [], values: [] },
-  {
-    name: "on the traveller's timeline, paged on",
-    text: LISTINGS[1],
-    types: ['timestamptz', 'text'],
-    values: ['1900-06-01T00:00:00Z', 'evt_'],
-  },
-  { name: 'on a timeline named', text: LISTINGS[2], types: ['text'], values: ['primary'] },
-  {
-    name: 'on a timeline named, paged on',
-    text: LISTINGS[3],
-    types: ['timestamptz', 'text', 'text'],
-    values: ['1900-06-01T00:00:00Z', 'evt_', 'primary'],
-  },
+  form("on the traveller's timeline", LISTINGS[0], LISTING),
+  form("on the traveller's timeline, paged on", LISTINGS[1], { ...LISTING, ...CURSOR }),
+  form('on a timeline named', LISTINGS[2], { ...LISTING, timelineId: 'primary' }),
+  form('on a timeline named, paged on', LISTINGS[3], { ...LISTING, ...CURSOR, timelineId: 'primary' }),
 ];
 
 describe('the event listing plan', () => {
@@ -55,7 +72,7 @@ describe('the event listing plan', () => {
 
   beforeAll(async () => {
     database = await provisionTestDatabase();
-    const repos = prismaRepositories(database.prisma);
+    const repos = plainRepositories(database);
     await givenAccounts(repos, ACCOUNT);
     await repos.travellers.add(aPausedTraveller(ACCOUNT, new Date('1969-07-20T20:17:40.000Z')));
     await repos.timelines.add(thePrimaryTimeline());
@@ -72,8 +89,8 @@ describe('the event listing plan', () => {
   describe.each(['force_custom_plan', 'force_generic_plan'])('planned with %s', (mode) => {
     it.each(FORMS)(
       '$name: an ordered walk of the two search indexes, merged, nothing sorted but the one row naming the timeline',
-      async (form) => {
-        const nodes = flatten(await planOf(mode, form.text, form.types, [...common(), ...form.values]));
+      async (listing) => {
+        const nodes = flatten(await planOf(mode, listing));
         const eventReads = nodes.filter((node) => node['Relation Name'] === 'events');
 
         expect(eventReads.map((node) => [node['Node Type'], node['Index Name']])).toEqual([
@@ -91,28 +108,28 @@ describe('the event listing plan', () => {
     );
   });
 
+  const RANGE = {
+    accountId: ACCOUNT,
+    timelineId: 'primary',
+    start: new Date('1900-01-01T00:00:00Z'),
+    end: new Date('1910-01-01T00:00:00Z'),
+    limit: 101,
+  };
   const RANGE_FORMS = [
-    { name: 'the first page', text: IN_RANGE.first, types: [], values: [] },
-    {
-      name: 'paged on',
-      text: IN_RANGE.pagedOn,
-      types: ['timestamptz', 'text'],
-      values: ['1905-06-01T00:00:00Z', 'evt_'],
-    },
-    {
-      name: 'paged on from before the range',
-      text: IN_RANGE.fromBefore,
-      types: ['timestamptz', 'text'],
-      values: ['1800-06-01T00:00:00Z', 'evt_'],
-    },
+    form('the first page', IN_RANGE.first, RANGE),
+    form('paged on', IN_RANGE.pagedOn, { ...RANGE, afterTime: new Date('1905-06-01T00:00:00Z'), afterId: 'evt_' }),
+    form('paged on from before the range', IN_RANGE.fromBefore, {
+      ...RANGE,
+      afterTime: new Date('1800-06-01T00:00:00Z'),
+      afterId: 'evt_',
+    }),
   ];
 
   describe.each(['force_custom_plan', 'force_generic_plan'])('a range at every place, planned with %s', (mode) => {
     it.each(RANGE_FORMS)(
       '$name: an ordered walk of the index by time, merged with the manipulated events, nothing else sorted',
-      async (form) => {
-        const values = [ACCOUNT, 'primary', '1900-01-01T00:00:00Z', '1910-01-01T00:00:00Z', '101', ...form.values];
-        const nodes = flatten(await planOf(mode, form.text, form.types, values));
+      async (listing) => {
+        const nodes = flatten(await planOf(mode, listing));
 
         expect(nodes.filter((node) => node['Relation Name'] === 'events').map((node) => node['Index Name'])).toEqual([
           'events_account_id_timeline_id_time_id_idx',
@@ -128,14 +145,8 @@ describe('the event listing plan', () => {
     );
   });
 
-  /** Account, the place's digest, a range holding the place's events, the page size. */
-  function common(): string[] {
-    return [ACCOUNT, textDigest('Observatory 417'), '1900-01-01T00:00:00Z', '1910-01-01T00:00:00Z', '101'];
-  }
-
-  async function planOf(mode: string, text: string, extraTypes: string[], values: string[]): Promise<PlanNode> {
+  async function planOf(mode: string, { text, types, values }: Form): Promise<PlanNode> {
     const statement = `listing_${Math.random().toString(36).slice(2)}`;
-    const types = ['text', 'text', 'timestamptz', 'timestamptz', 'int', ...extraTypes];
     await client.query(`SET plan_cache_mode = ${mode}`);
     await client.query(`PREPARE ${statement}(${types.join(', ')}) AS ${text}`);
     const literals = values.map((value) => client.escapeLiteral(value)).join(', ');

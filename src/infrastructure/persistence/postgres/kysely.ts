@@ -56,6 +56,9 @@ export class Statement<I, R> {
   }
 }
 
+/** The row a statement answers, as Kysely inferred it from the query. */
+export type RowOf<S> = S extends Statement<never, infer R> ? R : never;
+
 /**
  * Compiles `build` once, its inputs as slots: `statement<{ id: string }, _>((p) =>
  * kysely.selectFrom('anchors').selectAll().where('id', '=', p.id))`. An input may occur several times.

@@ -3,7 +3,7 @@ import type { EventKind, EventManipulation, TimelineEvent } from '../../../../co
 import type { EventQuery, EventRepository, EventsAt, RangePage } from '../../../../core/ports/repositories';
 import type { PrismaClient } from '../../prisma/generated/client';
 import type { SqlRunner } from '../sql-runner';
-import { IN_RANGE, LISTINGS } from '../statements/event-listing';
+import { type EventOnPage, IN_RANGE, LISTINGS, type ListingRow } from '../statements/event-listing';
 import { textDigest } from '../text-digest';
 import type { Row } from '../unit-of-work/write-set';
 import type { Writes } from '../unit-of-work/writes';
@@ -24,9 +24,6 @@ const EVENT_COLUMNS = {
   recordedAt: true,
   revision: true,
 } as const;
-
-/** An event as a page of the listing reads it: the account and timeline are the page's. */
-type PageRow = Omit<TimelineEvent, 'accountId' | 'timelineId' | 'kind'> & { readonly kind: string };
 
 export class PostgresEventRepository implements EventRepository {
   constructor(
@@ -86,10 +83,7 @@ export class PostgresEventRepository implements EventRepository {
       timelineId: query.timelineId,
     };
     const listing = LISTINGS[(query.timelineId === null ? 0 : 2) + (after ? 1 : 0)];
-    const rows: ReadonlyArray<{ readonly readFrom: string | null } & Partial<PageRow>> = await listing.run(
-      this.sql,
-      input as never,
-    );
+    const rows: readonly ListingRow[] = await listing.run(this.sql, input as never);
     const timelineId = rows[rows.length - 1]?.readFrom;
     if (!timelineId) {
       if (query.timelineId === null) throw new Error(`account ${accountId} has no traveller to read events from`);
@@ -97,7 +91,7 @@ export class PostgresEventRepository implements EventRepository {
     }
     // A page's rows go into the answer one by one (a hundred a page): mapped without copying each.
     const events: TimelineEvent[] = [];
-    for (const row of rows) if (isPageRow(row)) events.push(toDomain(row, accountId, timelineId));
+    for (const row of rows) if (row.readFrom === null) events.push(toDomain(row, accountId, timelineId));
     return { timelineId, events };
   }
 
@@ -121,7 +115,7 @@ export class PostgresEventRepository implements EventRepository {
       : after.time.getTime() < range.start.getTime()
         ? IN_RANGE.fromBefore
         : IN_RANGE.pagedOn;
-    const rows: readonly PageRow[] = await form.run(this.sql, input as never);
+    const rows: readonly EventOnPage[] = await form.run(this.sql, input as never);
     return rows.map((row) => toDomain(row, accountId, timelineId));
   }
 
@@ -182,12 +176,7 @@ export function eventRow(event: TimelineEvent): Row<'events'> {
   };
 }
 
-/** A row that carries an event: every row but the last, which names the timeline read. */
-function isPageRow(row: Partial<PageRow>): row is PageRow {
-  return typeof row.id === 'string';
-}
-
-function toDomain(row: PageRow, accountId: string, timelineId: string): TimelineEvent {
+function toDomain(row: EventOnPage, accountId: string, timelineId: string): TimelineEvent {
   const kind = KINDS.find((known) => known === row.kind);
   if (!kind) throw new Error(`Event ${row.id} has an unknown stored kind '${row.kind}'.`);
   return {

@@ -1,36 +1,11 @@
 import { Clock } from '../../../../core/domain/clock';
 import { Traveller } from '../../../../core/domain/traveller';
 import type { TravellerRepository } from '../../../../core/ports/repositories';
-import { sql } from 'kysely';
-import { kysely, statement } from '../kysely';
 import type { SqlRunner } from '../sql-runner';
+import { READ_TRAVELLER, SAVE_TRAVELLER, TRAVELLER_VERSION } from '../statements/travellers';
 import type { KnownTraveller } from '../unit-of-work/known-travellers';
-import type { Row, TravellerRow } from '../unit-of-work/write-set';
+import type { TravellerRow } from '../unit-of-work/write-set';
 import type { Writes } from '../unit-of-work/writes';
-
-const READ = statement<{ accountId: string }, Row<'travellers'>>((p) =>
-  kysely.selectFrom('travellers').selectAll().where('account_id', '=', p.accountId),
-);
-
-const VERSION = statement<{ accountId: string }, { version: string }>((p) =>
-  kysely.selectFrom('travellers').select('version').where('account_id', '=', p.accountId),
-);
-
-/** Outside a unit of work (set-up, tests): the version moves on, so no unit that read the old state applies. */
-const SAVE = statement<TravellerRow, never>((p) =>
-  kysely
-    .updateTable('travellers')
-    .set({
-      clock_reading: p.clock_reading,
-      clock_read_at: p.clock_read_at,
-      clock_paused: p.clock_paused,
-      timeline_id: p.timeline_id,
-      location: p.location,
-      journey_travel_id: p.journey_travel_id,
-      version: sql<string>`version + 1`,
-    })
-    .where('account_id', '=', p.account_id),
-);
 
 /** The account's traveller outside any unit of work; a unit sees its own (AccountUnit.travellers). */
 export class PostgresTravellerRepository implements TravellerRepository {
@@ -50,19 +25,19 @@ export class PostgresTravellerRepository implements TravellerRepository {
   }
 
   async save(traveller: Traveller): Promise<void> {
-    await SAVE.run(this.sql, travellerRow(traveller));
+    await SAVE_TRAVELLER.run(this.sql, travellerRow(traveller));
   }
 }
 
 /** The traveller with its version, where a unit of work starts; null for an account that has none yet. */
 export async function readStart(sql: SqlRunner, accountId: string): Promise<KnownTraveller | null> {
-  const [row] = await READ.run(sql, { accountId });
+  const [row] = await READ_TRAVELLER.run(sql, { accountId });
   return row ? { traveller: travellerFromRow(row), version: row.version } : null;
 }
 
 /** The traveller's version alone (null: no traveller), to tell whether anything moved it. */
 export async function versionOf(sql: SqlRunner, accountId: string): Promise<string | null> {
-  const [row] = await VERSION.run(sql, { accountId });
+  const [row] = await TRAVELLER_VERSION.run(sql, { accountId });
   return row?.version ?? null;
 }
 

@@ -1,0 +1,210 @@
+// The event listing (monitor-events, scan-events, GET /events) and the listing of a range at every
+// place (monitor-paradox): each form a statement of its own, compiled once. Their plans are held by
+// tests/integration/repositories/event-listing-plan.server.test.ts.
+import { type ExpressionBuilder, sql } from 'kysely';
+import { type DB, kysely, type RowOf, type Slots, type Statement, statement } from '../kysely';
+
+/** The listing's inputs: the account, the place's digest (textDigest), the range, the page size. */
+interface Listing {
+  readonly accountId: string;
+  readonly placeKey: string;
+  readonly start: Date;
+  readonly end: Date;
+  readonly limit: number;
+}
+
+/** Where a page goes on from: the last event of the page before. */
+interface Cursor {
+  readonly afterTime: Date;
+  readonly afterId: string;
+}
+
+/** The timeline a listing reads, when named rather than the traveller's. */
+interface Named {
+  readonly timelineId: string;
+}
+
+/** A range of a timeline at every place. */
+interface InRange {
+  readonly accountId: string;
+  readonly timelineId: string;
+  readonly start: Date;
+  readonly end: Date;
+  readonly limit: number;
+}
+
+/**
+ * An event's columns for a page, named as the domain names them: all but the account and timeline,
+ * which every row of a page shares and the statement names once (two strings fewer to read for
+ * each of a page's hundred rows).
+ */
+const PAGE_COLUMNS = [
+  'id',
+  'kind',
+  'time',
+  'original_time as originalTime',
+  'description',
+  'location',
+  'subject_id as subjectId',
+  'recorded_at as recordedAt',
+  'revision',
+] as const;
+
+/** After the cursor, in the order of a page: where a page goes on from. */
+function afterCursor(cursor: Slots<Cursor>) {
+  return ({ eb, refTuple, tuple }: ExpressionBuilder<DB, 'events'>) =>
+    eb(refTuple('time', 'id'), '>', tuple(cursor.afterTime, cursor.afterId));
+}
+
+/**
+ * One form of the listing. Two ordered index ranges (place, then name), each cut at the page size,
+ * merged in order: the second leaves out what the first already has (an event both at the place
+ * and so named), so the merge needs no de-duplication and no sort, and the top-level ORDER BY is the
+ * merge's own order (PostgreSQL's CPU per monitor-events request down by a fifth;
+ * docs/performance.md). The cost: the second range reads past the events both at the place and so
+ * named, which only a place named like its own events has. After the page, one row names the
+ * timeline read and no event (its null time sorts last), so even an empty page tells which
+ * timeline it read, and no such timeline gives no row at all.
+ */
+function listing(p: Slots<Listing>, cursor: Slots<Cursor> | null, named: Slots<Named> | null) {
+  return kysely
+    .with('here', (db) =>
+      named
+        ? db
+            .selectFrom('timelines')
+            .select('id as timeline_id')
+            .where('account_id', '=', p.accountId)
+            .where('id', '=', named.timelineId)
+        : db.selectFrom('travellers').select('timeline_id').where('account_id', '=', p.accountId),
+    )
+    .selectFrom((db) => {
+      const matching = (by: 'place' | 'name') =>
+        db
+          .selectFrom('events')
+          .where('account_id', '=', p.accountId)
+          .where('timeline_id', '=', (eb) => eb.selectFrom('here').select('timeline_id'))
+          .where((eb) =>
+            by === 'place'
+              ? eb('location_key', '=', p.placeKey)
+              : eb.and([eb('description_key', '=', p.placeKey), eb('location_key', '<>', p.placeKey)]),
+          )
+          .where('time', '>=', p.start)
+          .where('time', '<=', p.end)
+          .$call((events) => (cursor ? events.where(afterCursor(cursor)) : events))
+          .select([sql<string | null>`NULL`.as('readFrom'), ...PAGE_COLUMNS])
+          .orderBy('time')
+          .orderBy('id')
+          .limit(p.limit);
+      // Kysely writes a set operation's operands without parentheses, so an operand's own ORDER BY
+      // and LIMIT would apply to the whole: each is a subquery of its own, planned as before.
+      return db
+        .selectFrom(matching('place').as('by_place'))
+        .selectAll()
+        .unionAll(db.selectFrom(matching('name').as('by_name')).selectAll())
+        .orderBy('time')
+        .orderBy('id')
+        .limit(p.limit)
+        .as('page');
+    })
+    .selectAll()
+    .unionAll((eb) =>
+      // Kysely's set operations take operands of one row type: the NULLs claim the event columns'
+      // types here, and ListingRow says what they are.
+      eb
+        .selectFrom('here')
+        .select([
+          'timeline_id as readFrom',
+          sql<string>`NULL`.as('id'),
+          sql<string>`NULL`.as('kind'),
+          sql<Date>`NULL`.as('time'),
+          sql<Date>`NULL`.as('originalTime'),
+          sql<string>`NULL`.as('description'),
+          sql<string>`NULL`.as('location'),
+          sql<string | null>`NULL`.as('subjectId'),
+          sql<Date>`NULL`.as('recordedAt'),
+          sql<number>`NULL`.as('revision'),
+        ]),
+    )
+    .orderBy('time')
+    .orderBy('id');
+}
+
+/**
+ * One form of a timeline's events in a range at every place, paged. Two ordered index ranges,
+ * each cut at the page size and merged in order as the listing's: the events whose current time is
+ * in the range (the index by time), and the few moved out of it by manipulation whose original time
+ * is in it (the index of manipulated events). Neither repeats the other, and neither reads past
+ * the page, however many events the range holds. A cursor before the range (after an event moved
+ * there) is left out of the first: PostgreSQL would start that index range at the cursor, not at
+ * the range's start, and read every event in between.
+ */
+function inRange(p: Slots<InRange>, within: Slots<Cursor> | null, movedOut: Slots<Cursor> | null) {
+  const events = () =>
+    kysely.selectFrom('events').where('account_id', '=', p.accountId).where('timeline_id', '=', p.timelineId);
+  const current = events()
+    .where('time', '>=', p.start)
+    .where('time', '<=', p.end)
+    .$call((query) => (within ? query.where(afterCursor(within)) : query))
+    .select(PAGE_COLUMNS)
+    .orderBy('time')
+    .orderBy('id')
+    .limit(p.limit);
+  const moved = events()
+    // A literal, as before: PostgreSQL estimates it from the column's statistics (few events are
+    // manipulated), a parameter of a generic plan by a default share of the rows.
+    .where('revision', '>', sql.lit(0))
+    .where('original_time', '>=', p.start)
+    .where('original_time', '<=', p.end)
+    .where((eb) => eb.or([eb('time', '<', p.start), eb('time', '>', p.end)]))
+    .$call((query) => (movedOut ? query.where(afterCursor(movedOut)) : query))
+    .select(PAGE_COLUMNS)
+    .orderBy('time')
+    .orderBy('id')
+    .limit(p.limit);
+  // Each operand a subquery of its own, as the listing's.
+  return kysely
+    .selectFrom(current.as('within_range'))
+    .selectAll()
+    .unionAll(kysely.selectFrom(moved.as('moved_out')).selectAll())
+    .orderBy('time')
+    .orderBy('id')
+    .limit(p.limit);
+}
+
+/**
+ * The first page; paged on from a cursor in or after the range; from one before it. Inputs:
+ * accountId, timelineId, start, end, limit, then afterTime and afterId when paging on.
+ */
+export const IN_RANGE = {
+  first: statement((p: Slots<InRange>) => inRange(p, null, null)),
+  pagedOn: statement((p: Slots<InRange & Cursor>) => inRange(p, p, p)),
+  fromBefore: statement((p: Slots<InRange & Cursor>) => inRange(p, null, p)),
+} as const;
+
+/** An event of a page: its columns as the domain names them, but the account and the timeline. */
+export type EventOnPage = RowOf<typeof IN_RANGE.first>;
+
+/**
+ * A row of a listing: an event of the page, or (the last row) the timeline read, with no event.
+ * Kysely types both as the first; this says which columns the last has.
+ */
+export type ListingRow =
+  | ({ readonly readFrom: null } & EventOnPage)
+  | ({ readonly readFrom: string } & { readonly [K in keyof EventOnPage]: null });
+
+/** The listing's statement as Kysely typed it, checked to be a page's events; typed as ListingRow says. */
+function listingRows<I>(typed: Statement<I, { readFrom: string | null } & EventOnPage>): Statement<I, ListingRow> {
+  return typed as unknown as Statement<I, ListingRow>;
+}
+
+/**
+ * By the traveller's timeline, then paged on; by a timeline named, then paged on. Inputs: accountId,
+ * placeKey, start, end, limit; afterTime and afterId when paging on; timelineId when one is named.
+ * The benchmark's floor (scripts/bench/floors.ts) runs the first and has PostgreSQL write its JSON.
+ */
+export const LISTINGS = [
+  listingRows(statement((p: Slots<Listing>) => listing(p, null, null))),
+  listingRows(statement((p: Slots<Listing & Cursor>) => listing(p, p, null))),
+  listingRows(statement((p: Slots<Listing & Named>) => listing(p, null, p))),
+  listingRows(statement((p: Slots<Listing & Cursor & Named>) => listing(p, p, p))),
+] as const;
