@@ -5,9 +5,19 @@ export interface StoredResponse {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+/**
+ * A request's claim on a key. A claim taken over as abandoned is made anew (a later `claimedAt`), so
+ * the request that lost it cannot answer or release the new one.
+ */
+export interface KeyClaim {
+  readonly accountId: string;
+  readonly key: string;
+  readonly claimedAt: Date;
+}
+
 /** What reserving a key found: the request may act, or it is a retry, a duplicate in flight, or a misuse. */
 export type Reservation =
-  | { readonly outcome: 'reserved' }
+  | { readonly outcome: 'reserved'; readonly claim: KeyClaim }
   | { readonly outcome: 'replay'; readonly response: StoredResponse }
   | {
       readonly outcome: 'in_progress';
@@ -42,12 +52,12 @@ export abstract class IdempotencyStore {
   abstract reserve(accountId: string, key: string, requestDigest: string): Promise<Reservation>;
   /**
    * Produces the answer of a reserved key and keeps it for its retries, atomically with what the
-   * request wrote: every write `produce` makes through the TransactionBoundary commits in one
-   * transaction with the answer, so a process that dies in between leaves both or neither. If
+   * request wrote: every write `produce` makes through the TransactionBoundary commits together
+   * with the answer, so a process that dies in between leaves both or neither. If
    * `produce` throws, or keeping fails, nothing it wrote stays (the caller then releases the key,
    * unless the failure is IdempotencyClaimLost).
    */
-  abstract answerOnce(accountId: string, key: string, produce: () => Promise<StoredResponse>): Promise<StoredResponse>;
+  abstract answerOnce(claim: KeyClaim, produce: () => Promise<StoredResponse>): Promise<StoredResponse>;
   /** Gives a reserved key back unanswered (the request failed or was aborted): a retry acts. */
-  abstract release(accountId: string, key: string): Promise<void>;
+  abstract release(claim: KeyClaim): Promise<void>;
 }

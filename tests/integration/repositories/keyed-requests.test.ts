@@ -2,7 +2,7 @@
 // carries it, so the writes and the kept answer commit together or not at all. On a real PostgreSQL
 // (or PGlite without DATABASE_URL).
 import type { StoredResponse } from '../../../src/core/ports/idempotency-store';
-import { IdempotencyClaimLost } from '../../../src/core/ports/idempotency-store';
+import { IdempotencyClaimLost, type KeyClaim } from '../../../src/core/ports/idempotency-store';
 import type { Repositories } from '../../../src/core/ports/repositories';
 import { PostgresIdempotencyStore } from '../../../src/infrastructure/persistence/postgres/idempotency-store';
 import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
@@ -62,13 +62,16 @@ describe('a keyed request', () => {
     (await repos.timelines.listForAccount('acc_1', { limit: 100, after: null })).map((timeline) => timeline.id).sort();
   const kept = (key: string) =>
     database.prisma.idempotencyKey.findUniqueOrThrow({ where: { accountId_key: { accountId: 'acc_1', key } } });
-  const reserve = async (key: string) =>
-    expect(await store.reserve('acc_1', key, 'digest')).toEqual({ outcome: 'reserved' });
+  const reserve = async (key: string): Promise<KeyClaim> => {
+    const reservation = await store.reserve('acc_1', key, 'digest');
+    if (reservation.outcome !== 'reserved') throw new Error(`the key ${key} was not reserved: ${reservation.outcome}`);
+    return reservation.claim;
+  };
 
   it('commits its writes with the kept answer in one statement', async () => {
-    await reserve('k1');
+    const claim = await reserve('k1');
     const before = statements;
-    const response = await store.answerOnce('acc_1', 'k1', async () => {
+    const response = await store.answerOnce(claim, async () => {
       await addTimeline('tml_a');
       return answer({ id: 'tml_a' });
     });
@@ -81,9 +84,9 @@ describe('a keyed request', () => {
   });
 
   it('keeps the answer of a request that wrote nothing in one statement', async () => {
-    await reserve('k2');
+    const claim = await reserve('k2');
     const before = statements;
-    await store.answerOnce('acc_1', 'k2', async () => ({
+    await store.answerOnce(claim, async () => ({
       status: 400,
       body: { code: 'validation_failed' },
       headers: {},
@@ -94,9 +97,9 @@ describe('a keyed request', () => {
   });
 
   it('is produced again when another process wrote first: writes once, the second answer kept', async () => {
-    await reserve('k3');
+    const claim = await reserve('k3');
     let runs = 0;
-    const response = await store.answerOnce('acc_1', 'k3', async () => {
+    const response = await store.answerOnce(claim, async () => {
       runs += 1;
       await addTimeline(`tml_run${runs}`);
       // Another process writes for the account between this unit and the keeping of its answer.
@@ -110,16 +113,16 @@ describe('a keyed request', () => {
   });
 
   it('refuses a second unit of work or a read after its waiting writes, and writes nothing', async () => {
-    await reserve('k4');
+    const claim = await reserve('k4');
     await expect(
-      store.answerOnce('acc_1', 'k4', async () => {
+      store.answerOnce(claim, async () => {
         await addTimeline('tml_4a');
         await addTimeline('tml_4b');
         return answer({});
       }),
     ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
     await expect(
-      store.answerOnce('acc_1', 'k4', async () => {
+      store.answerOnce(claim, async () => {
         await addTimeline('tml_4c');
         await boundary.read((inside) => inside.timelines.findForAccount('acc_1', 'tml_4c'));
         return answer({});
@@ -133,8 +136,8 @@ describe('a keyed request', () => {
   });
 
   it('keeps a refused unit out of it: a later unit writes with the answer', async () => {
-    await reserve('k5');
-    const response = await store.answerOnce('acc_1', 'k5', async () => {
+    const claim = await reserve('k5');
+    const response = await store.answerOnce(claim, async () => {
       await boundary.exclusive('acc_1', () => Promise.reject(new Error('refused'))).catch(() => undefined);
       await addTimeline('tml_5');
       return answer({ refused: true });
@@ -145,9 +148,9 @@ describe('a keyed request', () => {
   });
 
   it('writes nothing when the claim was lost before its answer was kept', async () => {
-    await reserve('k6');
+    const claim = await reserve('k6');
     await expect(
-      store.answerOnce('acc_1', 'k6', async () => {
+      store.answerOnce(claim, async () => {
         await addTimeline('tml_lost');
         // Swept, or taken over and answered by another request, while this one acted.
         await database.prisma.idempotencyKey.update({
@@ -160,5 +163,26 @@ describe('a keyed request', () => {
 
     expect(await timelines()).toEqual([]);
     expect(await kept('k6')).toMatchObject({ responseStatus: 200, responseBody: null });
+  });
+
+  it('writes nothing, and releases nothing, when the claim was taken over meanwhile', async () => {
+    const claim = await reserve('k7');
+    // A retry that found the claim abandoned claims the key anew, while this request still acts.
+    const takeOver = () =>
+      database.prisma.idempotencyKey.update({
+        where: { accountId_key: { accountId: 'acc_1', key: 'k7' } },
+        data: { createdAt: new Date(NOW.getTime() + 1) },
+      });
+    await expect(
+      store.answerOnce(claim, async () => {
+        await addTimeline('tml_taken');
+        await takeOver();
+        return answer({ id: 'tml_taken' });
+      }),
+    ).rejects.toBeInstanceOf(IdempotencyClaimLost);
+    await store.release(claim);
+
+    expect(await timelines()).toEqual([]);
+    expect(await kept('k7')).toMatchObject({ responseStatus: null, createdAt: new Date(NOW.getTime() + 1) });
   });
 });

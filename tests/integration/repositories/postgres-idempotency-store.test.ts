@@ -21,7 +21,10 @@ describe('PostgresIdempotencyStore: an unanswered claim', () => {
     await givenAccounts(plainRepositories(database), 'acc_1');
     clock = new FrozenWallClock(CLAIMED_AT);
     store = new PostgresIdempotencyStore(database.prisma, database.sql, new KeyedRequests(database.sql), clock);
-    expect(await store.reserve('acc_1', 'k1', 'digest')).toEqual({ outcome: 'reserved' });
+    expect(await store.reserve('acc_1', 'k1', 'digest')).toEqual({
+      outcome: 'reserved',
+      claim: { accountId: 'acc_1', key: 'k1', claimedAt: CLAIMED_AT },
+    });
   });
   afterAll(() => database.close());
 
@@ -38,11 +41,17 @@ describe('PostgresIdempotencyStore: an unanswered claim', () => {
     expect(await reserveAfter(5 * 60_000 - 1)).toEqual({ outcome: 'in_progress', retryAfterMs: 1 });
   });
 
-  it('is taken over by a retry once that time has passed', async () => {
-    expect(await reserveAfter(5 * 60_000)).toEqual({ outcome: 'reserved' });
+  it('is taken over by a retry once that time has passed, which the claim it replaced cannot release', async () => {
+    const takenOverAt = new Date(CLAIMED_AT.getTime() + 5 * 60_000);
+    expect(await reserveAfter(5 * 60_000)).toEqual({
+      outcome: 'reserved',
+      claim: { accountId: 'acc_1', key: 'k1', claimedAt: takenOverAt },
+    });
+    await store.release({ accountId: 'acc_1', key: 'k1', claimedAt: CLAIMED_AT });
+
     const claim = await database.prisma.idempotencyKey.findUniqueOrThrow({
       where: { accountId_key: { accountId: 'acc_1', key: 'k1' } },
     });
-    expect(claim.createdAt).toEqual(new Date(CLAIMED_AT.getTime() + 5 * 60_000));
+    expect(claim.createdAt).toEqual(takenOverAt);
   });
 });

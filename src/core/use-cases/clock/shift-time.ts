@@ -17,7 +17,7 @@ export class ShiftTime {
 
   execute(input: ShiftTimeInput): Promise<{ newTime: Date }> {
     const ms = input.direction === 'forward' ? input.duration.milliseconds : -input.duration.milliseconds;
-    // Read and write under the account's lock: concurrent shifts add up, none is lost.
+    // The account's exclusive work: concurrent shifts add up, none is lost.
     return this.transactions.exclusive(input.accountId, async (repos) => {
       const now = this.clock.now();
       const shifted = (await repos.travellers.getForAccount(input.accountId)).shiftBy(ms, now);

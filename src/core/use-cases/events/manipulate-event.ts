@@ -38,7 +38,7 @@ export class ManipulateEvent {
       const now = this.clock.now();
       const original = await repos.events.findForAccount(input.accountId, input.eventId);
       if (!original) throw new EventNotFound(input.eventId);
-      // Read before writing: reads after a write cost the optimistic path (ports/transaction-boundary.ts).
+      // Read before writing: a unit of work cannot read after its first write (ports/transaction-boundary.ts).
       const earlier = await repos.events.manipulationsOf(input.accountId, original.id);
       const { event, manipulation } = manipulate(original, {
         id: this.ids.newId('man'),

@@ -1,4 +1,9 @@
-import { IdempotencyStore, type Reservation, type StoredResponse } from '../../../core/ports/idempotency-store';
+import {
+  IdempotencyStore,
+  type KeyClaim,
+  type Reservation,
+  type StoredResponse,
+} from '../../../core/ports/idempotency-store';
 import type { WallClock } from '../../../core/ports/wall-clock';
 import type { PrismaClient } from '../prisma/generated/client';
 import type { SqlRunner } from './sql-runner';
@@ -43,7 +48,7 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
     for (let attempt = 0; attempt < 3; attempt++) {
       // One statement claims a new key or an expired one; a live key is left as it is.
       const claimed = await CLAIM.run(this.sql, { accountId, key, requestDigest, now, expiredBefore, abandonedBefore });
-      if (claimed.length > 0) return { outcome: 'reserved' };
+      if (claimed.length > 0) return { outcome: 'reserved', claim: { accountId, key, claimedAt: now } };
       const [row] = await READ_KEY.run(this.sql, { accountId, key });
       if (!row) continue;
       if (row.requestDigest !== requestDigest) return { outcome: 'reused' };
@@ -62,8 +67,9 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
   }
 
   /** The answer and what producing it wrote, in one statement (unit-of-work/keyed-requests.ts). */
-  answerOnce(accountId: string, key: string, produce: () => Promise<StoredResponse>): Promise<StoredResponse> {
-    return this.keyed.answer({ accountId, key }, produce, (response, writes) =>
+  answerOnce(claim: KeyClaim, produce: () => Promise<StoredResponse>): Promise<StoredResponse> {
+    const { accountId, key } = claim;
+    return this.keyed.answer(claim, produce, (response, writes) =>
       // Only on the claim still unanswered: one taken over as abandoned, or swept, is another request's.
       writes.update(
         'idempotency_keys',
@@ -77,8 +83,10 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
     );
   }
 
-  async release(accountId: string, key: string): Promise<void> {
-    await this.prisma.idempotencyKey.deleteMany({ where: { accountId, key, responseStatus: null } });
+  async release({ accountId, key, claimedAt }: KeyClaim): Promise<void> {
+    await this.prisma.idempotencyKey.deleteMany({
+      where: { accountId, key, createdAt: claimedAt, responseStatus: null },
+    });
   }
 
   /** Opportunistic clean-up, so the table holds about one day of keys without a separate job. */

@@ -61,12 +61,12 @@ export function idempotency(store: IdempotencyStore, logError: (error: unknown) 
         return { ...reservation.response, headers: { ...reservation.response.headers, [REPLAYED_HEADER]: 'true' } };
       case 'reserved':
         try {
-          return await store.answerOnce(accountId, key, () => keptAnswer(respond, res.locals.requestId));
+          return await store.answerOnce(reservation.claim, () => keptAnswer(respond, res.locals.requestId));
         } catch (error) {
           // Nothing was written (answerOnce rolled it back): a retry must act. Should the key stay
           // claimed, a retry takes it over once the claim counts as abandoned. A lost claim is
           // another request's now: releasing it would let a third act beside that one.
-          if (!(error instanceof IdempotencyClaimLost)) await store.release(accountId, key).catch(logError);
+          if (!(error instanceof IdempotencyClaimLost)) await store.release(reservation.claim).catch(logError);
           throw error;
         }
     }

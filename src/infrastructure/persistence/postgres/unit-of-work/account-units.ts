@@ -21,7 +21,7 @@ export type RerunReason = 'conflict' | 'state-moved';
 export type RerunListener = (accountId: string, reason: RerunReason) => void;
 
 /**
- * An account's exclusive work, run optimistically: start from the traveller and its version (as
+ * An account's exclusive work, run optimistically (no lock): start from the traveller and its version (as
  * this process last wrote it, or read now), run the work with its reads sent at once and its writes
  * collected, then apply every write in ONE statement guarded by that version (write-set.ts). When
  * another writer came first the statement changes nothing, and the work runs again on the state

@@ -32,10 +32,11 @@ export interface Guard {
   readonly set: TravellerRow | null;
 }
 
-/** A keyed request's claim on its key, and the answer to keep with the writes. */
+/** A keyed request's claim on its key: still its own (not taken over) and unanswered, or the writes wait. */
 export interface Claim {
   readonly accountId: string;
   readonly key: string;
+  readonly claimedAt: Date;
 }
 
 /** What the statement found: the traveller's new version (null: another writer came first), the claim. */
@@ -213,6 +214,7 @@ function build(writes: readonly Write[], guard: Guard | undefined, claim: Claim 
         .select(sql`1`.as('claimed'))
         .where('account_id', '=', slot({ from: 'claim', name: 'accountId' }))
         .where('key', '=', slot({ from: 'claim', name: 'key' }))
+        .where('created_at', '=', slot({ from: 'claim', name: 'claimedAt' }))
         .where('response_status', 'is', null)
         .forUpdate(),
     ) as unknown as QueryCreator<AnyTables>;
