@@ -1,7 +1,7 @@
 // `npm run bench`: the service on a real PostgreSQL, side by side with a bare Express 5 app, at 10
 // and 50 connections, with 1 and 2 worker processes. Prints the figures, their ratios to bare
-// Express and the targets of docs/performance.md, writes them to test-output/bench/, and exits 1
-// when a target is missed.
+// Express and to each load's floor (its statements alone behind the bare app: floors.ts), then the
+// goals of docs/performance.md, writes them to test-output/bench/, and exits 1 when a goal is missed.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,16 @@ import { measure, type Figures, type Load } from './measure';
 import { residentMiB, startProcess, type Started } from './processes';
 import { call, signUp, startService } from './service';
 import { createBenchDatabase, MONITORED_PLACE, MONITORED_RANGE, seedEvents } from './seed';
-import { checkTargets, formatReport, type Row } from './report';
+import {
+  ANCHORS,
+  checkTargets,
+  floorName,
+  formatReport,
+  KEYED_ANCHORS,
+  MONITOR_EVENTS,
+  type Row,
+  withFloors,
+} from './report';
 
 const ROOT = join(__dirname, '../..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -18,10 +27,13 @@ const CONNECTIONS = [10, 50] as const;
 const WORKERS = (process.env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
 /** Accounts the writes are spread over (each one's writes queue behind each other by design). */
 const WRITER_ACCOUNTS = 200;
-/** BENCH_ONLY=<regular expression>: measure only the service loads whose names match (to profile one). */
+/**
+ * BENCH_ONLY=<regular expression>: measure only the loads whose names match (to profile one), and
+ * the floors of those loads.
+ */
 const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
-const MONITOR_EVENTS = 'GET /v1/monitor-events';
-const LISTING_FLOOR = `floor of ${MONITOR_EVENTS}: its statement alone`;
+const selected = (load: Load) => ONLY.test(load.name) || (load.floorOf !== undefined && ONLY.test(load.floorOf));
+const LISTING_FLOOR = floorName(MONITOR_EVENTS);
 /** The yardsticks: a bare Express 5 app answering a small JSON object, and echoing a JSON body. */
 const BARE: Record<'GET' | 'POST', Load> = {
   GET: { name: 'bare Express GET', method: 'GET', path: '/bare' },
@@ -46,7 +58,7 @@ async function main(): Promise<void> {
     for (const workers of WORKERS) {
       const service = await startService(databaseUrl, workers);
       try {
-        loads ??= (await prepare(service.url, databaseUrl)).filter((load) => ONLY.test(load.name));
+        loads ??= (await prepare(service.url, databaseUrl)).filter(selected);
         for (const load of loads) {
           // A floor is the bare app's: once is enough.
           if (load.onBare && workers !== WORKERS[0]) continue;
@@ -59,9 +71,20 @@ async function main(): Promise<void> {
             const figures = await measure(server.url, load, connections, SECONDS);
             peakMiB = Math.max(peakMiB, sampler.stop());
             const ratio = figures.requestsPerSecond / yardstick.requestsPerSecond;
-            rows.push({ subject: load.name, workers, connections, figures, ratio, bare: yardstick.requestsPerSecond });
+            // A floor is one bare process, whatever the service's workers.
+            const processes = load.onBare ? 1 : workers;
+            rows.push({
+              subject: load.name,
+              workers: processes,
+              connections,
+              figures,
+              ratio,
+              bare: yardstick.requestsPerSecond,
+              floor: null,
+              floorRatio: null,
+            });
             console.error(
-              `measured ${load.name} (${workers} worker${workers > 1 ? 's' : ''}, ${connections} ` +
+              `measured ${load.name} (${processes} worker${processes > 1 ? 's' : ''}, ${connections} ` +
                 `connections): ${figures.requestsPerSecond} req/s`,
             );
           }
@@ -76,15 +99,16 @@ async function main(): Promise<void> {
   const machine =
     `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
     `Node ${process.version}`;
-  const verdicts = checkTargets(rows, peakMiB);
-  const report = formatReport({ machine, seconds: SECONDS, rows, peakMiB, verdicts });
+  const measured = withFloors(rows);
+  const verdicts = checkTargets(measured, peakMiB);
+  const report = formatReport({ machine, seconds: SECONDS, rows: measured, peakMiB, verdicts });
   console.log(report);
   const out = join(ROOT, 'test-output/bench');
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'latest.md'), `${report}\n`);
   writeFileSync(
     join(out, 'latest.json'),
-    `${JSON.stringify({ machine, seconds: SECONDS, rows, peakMiB, verdicts }, null, 2)}\n`,
+    `${JSON.stringify({ machine, seconds: SECONDS, rows: measured, peakMiB, verdicts }, null, 2)}\n`,
   );
   if (verdicts.some((verdict) => !verdict.met)) process.exitCode = 1;
 }
@@ -103,6 +127,8 @@ async function measureBare(url: string) {
         figures: measured,
         ratio: 1,
         bare: measured.requestsPerSecond,
+        floor: null,
+        floorRatio: null,
       });
       console.error(`measured ${load.name} (${connections} connections): ${measured.requestsPerSecond} req/s`);
     }
@@ -128,6 +154,8 @@ async function measureBare(url: string) {
         figures: measured,
         ratio: measured.requestsPerSecond / bare,
         bare,
+        floor: null,
+        floorRatio: null,
       });
       console.error(`measured ${load.name} (${connections} connections): ${measured.requestsPerSecond} req/s`);
     }
@@ -152,21 +180,30 @@ async function prepare(url: string, databaseUrl: string): Promise<Load[]> {
   });
   const monitored = new URLSearchParams({ location: MONITORED_PLACE, time_range: MONITORED_RANGE });
   const floorAccounts = writers.map((each) => each.id);
-  // A write's floor: the same body for the same accounts, to the bare app's route doing its statement.
+  // A write's floor: the same body (and a fresh key for a keyed write) for the same accounts, to the
+  // bare app's route doing its statements.
   const floorOf = (load: Load, path: string): Load => ({
     ...load,
-    name: `floor of ${load.name}: its statement alone`,
+    name: floorName(load.name),
     onBare: true,
+    floorOf: load.name,
     path,
     rotate: floorAccounts,
     rotateHeader: FLOOR_ACCOUNT_HEADER,
   });
   const anchors: Load = {
-    name: 'POST /v1/anchors',
+    name: ANCHORS,
     method: 'POST',
     path: '/v1/anchors',
     rotate,
     body: { description: 'Bench anchor' },
+  };
+  const keyedAnchors: Load = { ...anchors, name: KEYED_ANCHORS, freshHeader: 'idempotency-key' };
+  const timelineRead: Load = {
+    name: 'GET /timeline/{id}',
+    method: 'GET',
+    path: `/timeline/${String(timeline.id)}`,
+    headers: { authorization: writer.auth },
   };
   const fastForward: Load = {
     name: 'POST /v1/fast-forward',
@@ -178,21 +215,18 @@ async function prepare(url: string, databaseUrl: string): Promise<Load[]> {
   return [
     anchors,
     floorOf(anchors, '/floor/anchor'),
-    {
-      name: 'POST /v1/anchors + Idempotency-Key',
-      method: 'POST',
-      path: '/v1/anchors',
-      rotate,
-      body: { description: 'Bench anchor' },
-      freshHeader: 'idempotency-key',
-    },
+    keyedAnchors,
+    floorOf(keyedAnchors, '/floor/anchor-keyed'),
     fastForward,
     floorOf(fastForward, '/floor/fast-forward'),
+    timelineRead,
     {
-      name: 'GET /timeline/{id}',
+      name: floorName(timelineRead.name),
+      onBare: true,
+      floorOf: timelineRead.name,
       method: 'GET',
-      path: `/timeline/${String(timeline.id)}`,
-      headers: { authorization: writer.auth },
+      path: `/floor/timeline/${String(timeline.id)}`,
+      headers: { [FLOOR_ACCOUNT_HEADER]: writer.id },
     },
     {
       name: MONITOR_EVENTS,
@@ -203,6 +237,7 @@ async function prepare(url: string, databaseUrl: string): Promise<Load[]> {
     {
       name: LISTING_FLOOR,
       onBare: true,
+      floorOf: MONITOR_EVENTS,
       method: 'GET',
       path: `/floor/listing?${monitored.toString()}`,
       headers: { [FLOOR_ACCOUNT_HEADER]: watcher.id },

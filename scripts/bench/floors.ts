@@ -8,6 +8,10 @@ import type { Express } from 'express';
 import type { Pool } from 'pg';
 import type { Traveller } from '../../src/core/domain/traveller';
 import { PoolSqlRunner } from '../../src/infrastructure/database/pool-sql-runner';
+import {
+  ABANDONED_RESERVATION_MS,
+  IDEMPOTENCY_RETENTION_MS,
+} from '../../src/infrastructure/persistence/postgres/idempotency-store';
 import { sqlParameter } from '../../src/infrastructure/persistence/postgres/sql-runner';
 import { eventRow } from '../../src/infrastructure/persistence/postgres/repositories/event-repository';
 import {
@@ -15,12 +19,19 @@ import {
   travellerRow,
 } from '../../src/infrastructure/persistence/postgres/repositories/traveller-repository';
 import { LISTINGS } from '../../src/infrastructure/persistence/postgres/statements/event-listing';
+import { CLAIM } from '../../src/infrastructure/persistence/postgres/statements/idempotency-keys';
+import { FIND_TIMELINE } from '../../src/infrastructure/persistence/postgres/statements/timelines';
 import { textDigest } from '../../src/infrastructure/persistence/postgres/text-digest';
 import type { KnownTraveller } from '../../src/infrastructure/persistence/postgres/unit-of-work/known-travellers';
-import { WriteSet } from '../../src/infrastructure/persistence/postgres/unit-of-work/write-set';
+import { type Claim, WriteSet } from '../../src/infrastructure/persistence/postgres/unit-of-work/write-set';
+import { requestDigest } from '../../src/interfaces/http/middleware/idempotency';
 
 /** The account a floor request acts for: named outright, since a floor checks no key. */
 export const FLOOR_ACCOUNT_HEADER = 'x-floor-account';
+/** The header a keyed write's floor takes its key from, as the service does. */
+export const FLOOR_KEY_HEADER = 'idempotency-key';
+/** The headers the service keeps with a JSON answer (middleware/idempotency.ts). */
+const KEPT_HEADERS = JSON.stringify({ 'content-type': 'application/json; charset=utf-8' });
 const PAGE_SIZE = 100;
 const HOME = 'home';
 const PRIMARY = 'primary';
@@ -30,73 +41,70 @@ export function mountFloors(app: Express, pool: Pool): void {
   const travellers = new Map<string, KnownTraveller>();
   const sql = new PoolSqlRunner(pool, true);
 
-  /** The service's guarded statement: applied if the traveller is still as last seen, else read again. */
+  /**
+   * The service's guarded statement: applied if the traveller is still as last seen, else read again.
+   * A keyed write's statement also holds the claim gate (write-set.ts): it applies only while the
+   * request's claim on its key is still its own and unanswered.
+   */
   const writeGuarded = async (
     accountId: string,
     writes: WriteSet,
     moved: (traveller: Traveller) => Traveller | null,
-  ) => {
+    claim?: Claim,
+  ): Promise<'applied' | 'conflict' | 'claim-lost'> => {
     for (let attempt = 0; attempt < 5; attempt++) {
       const known = travellers.get(accountId) ?? (await readStart(sql, accountId));
       if (!known) throw new Error(`account ${accountId} has no traveller`);
       const traveller = moved(known.traveller);
       const set = traveller && travellerRow(traveller);
-      const { version } = await writes.apply(sql, { guard: { accountId, version: known.version, set } });
-      if (version !== null) {
-        travellers.set(accountId, { version, traveller: traveller ?? known.traveller });
-        return true;
+      const applied = await writes.apply(sql, { guard: { accountId, version: known.version, set }, claim });
+      if (claim && !applied.claimed) return 'claim-lost';
+      if (applied.version !== null) {
+        travellers.set(accountId, { version: applied.version, traveller: traveller ?? known.traveller });
+        return 'applied';
       }
       travellers.delete(accountId);
     }
-    return false;
+    return 'conflict';
   };
 
   app.post('/floor/anchor', async (req, res) => {
     const accountId = req.get(FLOOR_ACCOUNT_HEADER) ?? '';
-    const description = String((req.body as { description?: unknown }).description);
-    const now = new Date();
-    const time = new Date(Math.floor(now.getTime() / 1000) * 1000);
-    const anchor = {
-      accountId,
-      id: `anc_${randomBytes(16).toString('hex')}`,
-      timestamp: time,
-      description,
-      timelineId: PRIMARY,
-      location: HOME,
-      createdAt: now,
-    };
-    const writes = new WriteSet();
-    writes.insert('anchors', ['account_id', 'id'], {
-      account_id: accountId,
-      id: anchor.id,
-      timestamp: time,
-      description,
-      timeline_id: PRIMARY,
-      location: HOME,
-      created_at: now,
-    });
-    writes.insert(
-      'events',
-      ['account_id', 'id'],
-      eventRow({
-        accountId,
-        id: `evt_${randomBytes(16).toString('hex')}`,
-        timelineId: PRIMARY,
-        kind: 'anchor_set',
-        time,
-        originalTime: time,
-        description: `Anchor set: ${description}`,
-        location: HOME,
-        subjectId: anchor.id,
-        recordedAt: now,
-        revision: 0,
-      }),
-    );
-    if (!(await writeGuarded(accountId, writes, () => null)))
+    const { writes, answer } = anchorWrites(accountId, String((req.body as { description?: unknown }).description));
+    if ((await writeGuarded(accountId, writes, () => null)) !== 'applied')
       return void res.status(409).json({ title: 'the traveller kept moving' });
-    res
-      .status(201)
-      .json({ id: anchor.id, timestamp: time, description, timeline_id: PRIMARY, location: HOME, created_at: now });
+    res.status(201).json(answer);
+  });
+
+  // A keyed anchor as the service writes one (idempotency-store.ts, unit-of-work/keyed-requests.ts):
+  // the claim on the key in its own statement, then the anchor's guarded statement carrying the
+  // claim gate and the answer kept for retries. Left out: the service's sweep of expired keys, at
+  // most once a minute per process, which is no one request's work.
+  app.post('/floor/anchor-keyed', async (req, res) => {
+    const accountId = req.get(FLOOR_ACCOUNT_HEADER) ?? '';
+    const key = req.get(FLOOR_KEY_HEADER) ?? '';
+    const now = new Date();
+    const claimed = await CLAIM.run(sql, {
+      accountId,
+      key,
+      requestDigest: requestDigest(req),
+      now,
+      expiredBefore: new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS),
+      abandonedBefore: new Date(now.getTime() - ABANDONED_RESERVATION_MS),
+    });
+    // A fresh key per request is always claimed; a live one is another request's.
+    if (claimed.length === 0) return void res.status(409).json({ title: 'the key is in use' });
+    const { writes, answer } = anchorWrites(accountId, String((req.body as { description?: unknown }).description));
+    // Serialized once: the answer sent and the answer kept are the same text.
+    const body = JSON.stringify(answer);
+    writes.update(
+      'idempotency_keys',
+      { account_id: accountId, key, response_status: null },
+      { response_status: 201, response_body: body, response_headers: KEPT_HEADERS },
+    );
+    const outcome = await writeGuarded(accountId, writes, () => null, { accountId, key, claimedAt: now });
+    if (outcome !== 'applied') return void res.status(409).json({ title: `the write ended in ${outcome}` });
+    res.status(201).type('json').send(body);
   });
 
   app.post('/floor/fast-forward', async (req, res) => {
@@ -109,7 +117,7 @@ export function mountFloors(app: Express, pool: Pool): void {
       newTime = shifted.clock.currentTime(now);
       return shifted;
     };
-    if (!(await writeGuarded(accountId, new WriteSet(), moved)))
+    if ((await writeGuarded(accountId, new WriteSet(), moved)) !== 'applied')
       return void res.status(409).json({ title: 'the traveller kept moving' });
     res.json({ new_time: newTime });
   });
@@ -134,6 +142,57 @@ export function mountFloors(app: Express, pool: Pool): void {
     });
     res.type('json').send(`{"events":${rows[0]?.page ?? '[]'}}`);
   });
+
+  app.get('/floor/timeline/:id', async (req, res) => {
+    const accountId = req.get(FLOOR_ACCOUNT_HEADER) ?? '';
+    // As for the listing, PostgreSQL writes the row's JSON and the app passes it on, with no row
+    // parsed and nothing serialized here: the least work a process can do with the timeline (the
+    // service parses the row, settles its status as of now and writes the JSON itself).
+    const { rows } = await pool.query<{ timeline: string }>({
+      name: 'floor-timeline',
+      text: TIMELINE_AS_JSON,
+      values: FIND_TIMELINE.values({ accountId, timelineId: req.params.id }),
+    });
+    const timeline = rows[0]?.timeline;
+    if (timeline === undefined) return void res.status(404).json({ title: 'no such timeline' });
+    res.type('json').send(timeline);
+  });
+}
+
+/** The writes of an anchor set at the traveller's place and moment, as the service collects them, and its answer. */
+function anchorWrites(accountId: string, description: string) {
+  const now = new Date();
+  const time = new Date(Math.floor(now.getTime() / 1000) * 1000);
+  const id = `anc_${randomBytes(16).toString('hex')}`;
+  const writes = new WriteSet();
+  writes.insert('anchors', ['account_id', 'id'], {
+    account_id: accountId,
+    id,
+    timestamp: time,
+    description,
+    timeline_id: PRIMARY,
+    location: HOME,
+    created_at: now,
+  });
+  writes.insert(
+    'events',
+    ['account_id', 'id'],
+    eventRow({
+      accountId,
+      id: `evt_${randomBytes(16).toString('hex')}`,
+      timelineId: PRIMARY,
+      kind: 'anchor_set',
+      time,
+      originalTime: time,
+      description: `Anchor set: ${description}`,
+      location: HOME,
+      subjectId: id,
+      recordedAt: now,
+      revision: 0,
+    }),
+  );
+  const answer = { id, timestamp: time, description, timeline_id: PRIMARY, location: HOME, created_at: now };
+  return { writes, answer };
 }
 
 // The page without its extra row (which tells the service another page follows) and without the
@@ -141,3 +200,6 @@ export function mountFloors(app: Express, pool: Pool): void {
 // by the filter on a shorter one). json_agg takes the rows in the order the listing gives them.
 const LISTING_AS_JSON = `SELECT coalesce(json_agg(listed) FILTER (WHERE listed.id IS NOT NULL), '[]')::text AS page
   FROM (${LISTINGS[0].text} LIMIT ${PAGE_SIZE}) listed`;
+
+// The timeline as FIND_TIMELINE reads it, its columns named as the statement names them.
+const TIMELINE_AS_JSON = `SELECT row_to_json(found)::text AS timeline FROM (${FIND_TIMELINE.text}) found`;

@@ -17,6 +17,8 @@ export interface Load {
   readonly rotateHeader?: string;
   /** Served by the bare Express app (a floor, docs/performance.md) rather than the service. */
   readonly onBare?: boolean;
+  /** For a floor: the name of the load it is the floor of (measured whenever that load is). */
+  readonly floorOf?: string;
 }
 
 export interface Figures {

@@ -1,16 +1,19 @@
 // The benchmark's floors (scripts/bench/floors.ts) claim to do a request's database work and no
 // more: these hold them to it, reading what each floor wrote back through the service's own
 // repositories. A floor that wrote less than the service would make the benchmark's verdict wrong.
-import express from 'express';
+import express, { type Request } from 'express';
 import { Pool } from 'pg';
 import request from 'supertest';
 import { TimeRange } from '../../../src/core/domain/time-range';
 import type { Repositories } from '../../../src/core/ports/repositories';
+import { PostgresIdempotencyStore } from '../../../src/infrastructure/persistence/postgres/idempotency-store';
 import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
-import { FLOOR_ACCOUNT_HEADER, mountFloors } from '../../../scripts/bench/floors';
+import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
+import { requestDigest } from '../../../src/interfaces/http/middleware/idempotency';
+import { FLOOR_ACCOUNT_HEADER, FLOOR_KEY_HEADER, mountFloors } from '../../../scripts/bench/floors';
 import { anEvent } from '../../support/builders/event-builder';
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
-import { thePrimaryTimeline } from '../../support/builders/timeline-builder';
+import { aTimeline, thePrimaryTimeline } from '../../support/builders/timeline-builder';
 import { givenAccounts } from '../../support/contracts/subject';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 
@@ -18,12 +21,20 @@ jest.setTimeout(30_000);
 
 const ACCOUNT = 'acc_1';
 const PAUSED_AT = new Date('1969-07-20T20:17:40.000Z');
+const ANCHOR_BODY = { description: 'Bench anchor' };
+/** The digest the service keeps of the keyed floor's request, to tell a retry from a misuse. */
+const KEYED_DIGEST = requestDigest({
+  method: 'POST',
+  originalUrl: '/floor/anchor-keyed',
+  body: ANCHOR_BODY,
+} as Request);
 
 describe('benchmark floors', () => {
   let database: TestDatabase;
   let repos: Repositories;
   let pool: Pool;
   let app: express.Express;
+  let keys: PostgresIdempotencyStore;
 
   beforeAll(async () => {
     database = await provisionTestDatabase();
@@ -35,6 +46,9 @@ describe('benchmark floors', () => {
     app = express();
     app.use(express.json());
     mountFloors(app, pool);
+    keys = new PostgresIdempotencyStore(database.prisma, database.sql, new KeyedRequests(database.sql), {
+      now: () => new Date(),
+    });
   });
   afterAll(async () => {
     await pool.end();
@@ -162,6 +176,86 @@ describe('benchmark floors', () => {
     );
     expect(answer.body.events).toHaveLength(100);
   });
+
+  it('sets a keyed anchor as the service does: the claim, the anchor, its event and the answer kept', async () => {
+    const before = await versionOf(ACCOUNT);
+    const answer = await request(app)
+      .post('/floor/anchor-keyed')
+      .set(FLOOR_ACCOUNT_HEADER, ACCOUNT)
+      .set(FLOOR_KEY_HEADER, 'floor-key-1')
+      .send(ANCHOR_BODY);
+
+    expect(answer.status).toBe(201);
+    const anchor = await repos.anchors.findForAccount(ACCOUNT, answer.body.id);
+    expect(anchor).toMatchObject({ description: 'Bench anchor', timelineId: 'primary', location: 'home' });
+    expect((await anchorEvents()).map((event) => event.subjectId)).toContain(answer.body.id);
+    expect(await versionOf(ACCOUNT)).toBe(before + 1n);
+    // A retry with the key would be answered what the floor answered, and would not act.
+    expect(await keys.reserve(ACCOUNT, 'floor-key-1', KEYED_DIGEST)).toEqual({
+      outcome: 'replay',
+      response: { status: 201, body: answer.body, headers: { 'content-type': 'application/json; charset=utf-8' } },
+    });
+  });
+
+  it('writes nothing under a key another request holds (its claim live and unanswered)', async () => {
+    expect(await keys.reserve(ACCOUNT, 'floor-key-held', KEYED_DIGEST)).toMatchObject({ outcome: 'reserved' });
+    const before = await versionOf(ACCOUNT);
+    const eventsBefore = (await anchorEvents()).length;
+
+    const answer = await request(app)
+      .post('/floor/anchor-keyed')
+      .set(FLOOR_ACCOUNT_HEADER, ACCOUNT)
+      .set(FLOOR_KEY_HEADER, 'floor-key-held')
+      .send(ANCHOR_BODY);
+
+    expect(answer.status).toBe(409);
+    expect(await versionOf(ACCOUNT)).toBe(before);
+    expect(await anchorEvents()).toHaveLength(eventsBefore);
+    expect(await keys.reserve(ACCOUNT, 'floor-key-held', KEYED_DIGEST)).toMatchObject({ outcome: 'in_progress' });
+  });
+
+  it('reads the timeline the service reads', async () => {
+    await repos.timelines.add(aTimeline().ofAccount(ACCOUNT).withId('tml_floor').withWindowMinutes(30).build());
+    const found = await repos.timelines.findForAccount(ACCOUNT, 'tml_floor');
+
+    const answer = await request(app).get('/floor/timeline/tml_floor').set(FLOOR_ACCOUNT_HEADER, ACCOUNT);
+
+    expect(answer.status).toBe(200);
+    const timeline = answer.body as Record<string, string | number | null>;
+    expect({
+      id: timeline.id,
+      name: timeline.name,
+      destinationTime: new Date(String(timeline.destinationTime)),
+      createdAt: new Date(String(timeline.createdAt)),
+      status: timeline.status,
+      windowMinutes: timeline.windowMinutes,
+    }).toEqual({
+      id: found?.id,
+      name: found?.name,
+      destinationTime: found?.destinationTime,
+      createdAt: found?.createdAt,
+      status: found?.status,
+      windowMinutes: found?.windowMinutes,
+    });
+  });
+
+  it("answers 404 for another account's timeline, as the service's statement finds none", async () => {
+    const answer = await request(app).get('/floor/timeline/tml_floor').set(FLOOR_ACCOUNT_HEADER, 'acc_2');
+
+    expect(answer.status).toBe(404);
+  });
+
+  /** The account's anchor_set events, as the service lists them at the anchors' place. */
+  async function anchorEvents() {
+    const listed = await repos.events.listAt(ACCOUNT, {
+      place: 'home',
+      range: TimeRange.parse('0001-01-01T00:00:00Z/9999-12-31T23:59:59Z'),
+      after: null,
+      limit: 1000,
+      timelineId: null,
+    });
+    return (listed?.events ?? []).filter((event) => event.kind === 'anchor_set');
+  }
 
   async function versionOf(accountId: string): Promise<bigint> {
     const { rows } = await pool.query<{ version: string }>(

@@ -74,7 +74,7 @@ export function idempotency(store: IdempotencyStore, logError: (error: unknown) 
 }
 
 /** Method, path and body: the same key with any other request is refused. */
-function requestDigest(req: Request): string {
+export function requestDigest(req: Request): string {
   return createHash('sha256')
     .update(`${req.method} ${req.originalUrl}\n${JSON.stringify(req.body ?? null)}`)
     .digest('hex');
