@@ -59,7 +59,7 @@ const MONITOR_P50_MS = 10;
 const RESIDENT_MB = 250;
 
 /**
- * The goals of issue #20 (docs/performance.md), all on one worker process; the two-worker rows show
+ * The goals of docs/performance.md, all on one worker process; the two-worker rows show
  * how far a second process carries on the same machine. A goal whose figure was not measured is missed.
  */
 export function checkTargets(rows: readonly Row[], peakMiB: number): Verdict[] {
