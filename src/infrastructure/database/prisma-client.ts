@@ -18,13 +18,6 @@ import { statementName } from './statement-names';
 
 export { Prisma, PrismaClient };
 
-/**
- * What a repository receives inside `prisma.$transaction(async (tx) => ...)`: the client minus
- * $connect, $transaction and the like. Repositories that accept it work both inside and outside
- * a transaction, since a PrismaClient is assignable to it.
- */
-export type TransactionClient = Prisma.TransactionClient;
-
 export interface PrismaClientOptions {
   /**
    * Size of the connection pool. Default: node-postgres' default (10). The embedded server

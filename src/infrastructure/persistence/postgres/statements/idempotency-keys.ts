@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { kysely, type RowOf, type Slots, statement } from '../kysely';
+import { kysely, type Slots, statement } from '../kysely';
 
 /**
  * A new key, or one expired (created at or before `expiredBefore`) or abandoned (unanswered and
@@ -58,6 +58,3 @@ export const READ_KEY = statement((p: Slots<{ readonly accountId: string; readon
     .where('account_id', '=', p.accountId)
     .where('key', '=', p.key),
 );
-
-/** A key as READ_KEY reads it. */
-export type KeyRow = RowOf<typeof READ_KEY>;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { kysely, type RowOf, type Slots, statement } from '../kysely';
+import { kysely, type Slots, statement } from '../kysely';
 
 /**
  * A failed sign-in attempt counted in one upsert returning the new row: concurrent attempts at
@@ -71,6 +71,3 @@ export const RECORD_ATTEMPT = statement(
       )
       .returning(['key', 'failures', 'window_started_at as windowStartedAt', 'locked_until as lockedUntil']),
 );
-
-/** The counter after the attempt, as the domain's LoginCounter. */
-export type CounterRow = RowOf<typeof RECORD_ATTEMPT>;
