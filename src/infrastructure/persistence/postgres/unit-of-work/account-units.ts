@@ -106,9 +106,11 @@ export class AccountUnits {
   /** Applies the unit's writes, with a keyed request's claim and kept answer when given. */
   async apply(unit: AccountUnit, claim?: Claim, keep?: (writes: WriteSet) => void): Promise<Outcome> {
     keep?.(unit.writes);
+    // Built once: it maps the saved traveller to its row.
+    const guard = unit.guard;
     let applied;
     try {
-      applied = await unit.writes.apply(this.sql, { guard: unit.guard, claim });
+      applied = await unit.writes.apply(this.sql, { guard, claim });
     } catch (error) {
       // Refused by PostgreSQL: nothing was written. A write that knows the refusal (a taken email)
       // gives the domain's answer. Anything else (a connection lost on the way back) leaves it
@@ -116,7 +118,7 @@ export class AccountUnits {
       throw (isRefusedByDatabase(error) && unit.writes.refusalOf(error)) || error;
     }
     if (claim && !applied.claimed) return 'claim-lost';
-    if (unit.guard && applied.version === null) {
+    if (guard && applied.version === null) {
       this.known.forget(unit.accountId);
       return 'conflict';
     }
