@@ -1,13 +1,16 @@
 // `npm run bench:cpu -- <load> [rounds]`: CPU time per request of the service's processes and of
-// PostgreSQL's, read from /proc around autocannon runs at 50 connections. Less disturbed by the
-// other processes on the machine than requests per second, so it is how two builds are compared
-// (docs/performance.md). Loads: healthz, anchors, keyed-anchors, fast-forward, timeline,
+// PostgreSQL's, read from /proc around autocannon runs at 50 connections, then the same of the
+// load's floor (its statements alone behind the bare app: floors.ts). Less disturbed by the other
+// processes on the machine than requests per second, so it is how two builds, or the service and
+// its floor, are compared (docs/performance.md). Loads: healthz, anchors, keyed-anchors, fast-forward, timeline,
 // monitor-events (on an account seeded with a million events, as `npm run bench` seeds it).
 // PostgreSQL's figure counts every process named `postgres` on this machine: the server must run
 // here, and be the only one busy.
+import { join } from 'node:path';
+import { FLOOR_ACCOUNT_HEADER } from './floors';
 import type { Load } from './measure';
 import { drive } from './measure';
-import { cpuSeconds, processesNamed, processTree, residentMiB } from './processes';
+import { cpuSeconds, processesNamed, processTree, residentMiB, startProcess, type Started } from './processes';
 import { createBenchDatabase, MONITORED_PLACE, MONITORED_RANGE, seedEvents } from './seed';
 import { call, signUp, startService } from './service';
 
@@ -28,28 +31,59 @@ async function main(): Promise<void> {
   const databaseUrl = await createBenchDatabase(ADMIN_URL, 'time_navigation_bench_cpu');
   const service = await startService(databaseUrl, workers);
   try {
-    const servicePid = service.child.pid;
-    if (servicePid === undefined) throw new Error('the service has no process id');
-    const load = await prepare(service.url, databaseUrl, name);
-    await drive(service.url, load, CONNECTIONS, 3); // warm-up, not counted
-    for (let round = 1; round <= rounds; round++) {
-      const before = { service: cpuSeconds(processTree(servicePid)), database: cpuSeconds(postgresProcesses()) };
-      const result = await drive(service.url, load, CONNECTIONS, SECONDS);
-      const after = { service: cpuSeconds(processTree(servicePid)), database: cpuSeconds(postgresProcesses()) };
-      const perRequest = (part: 'service' | 'database') =>
-        Math.round((usedBetween(before[part], after[part]) * 1e6) / result.requests.total);
-      const failures = result.non2xx + result.errors + result.timeouts;
-      console.log(
-        `${name} round ${round}: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, ` +
-          `p99 ${result.latency.p99} ms, ` +
-          `CPU per request: service ${perRequest('service')} µs, PostgreSQL ${perRequest('database')} µs, ` +
-          `resident after the run ${Math.round(Math.max(...residentMiB(servicePid)))} MiB` +
-          (failures > 0 ? `, ${failures} failures` : ''),
-      );
+    const { load, floor } = await prepare(service.url, databaseUrl, name);
+    const bare = await startBare(databaseUrl);
+    try {
+      await drive(service.url, load, CONNECTIONS, 3); // warm-up, not counted
+      await drive(bare.url, floor, CONNECTIONS, 3);
+      for (let round = 1; round <= rounds; round++) {
+        const measured = await measureCpu(service, load);
+        console.log(`${name} round ${round}: ${measured.line}`);
+        const floorMeasured = await measureCpu(bare, floor);
+        console.log(
+          `${name} round ${round}, its floor: ${floorMeasured.line}; ` +
+            `service CPU ÷ floor CPU ${(measured.serviceMicros / floorMeasured.serviceMicros).toFixed(2)}`,
+        );
+      }
+    } finally {
+      await bare.stop();
     }
   } finally {
     await service.stop();
   }
+}
+
+/** One run of `load` on `server`, with the CPU time per request of its processes and PostgreSQL's. */
+async function measureCpu(server: Started, load: Load) {
+  const pid = server.child.pid;
+  if (pid === undefined) throw new Error('the server has no process id');
+  const before = { server: cpuSeconds(processTree(pid)), database: cpuSeconds(postgresProcesses()) };
+  const result = await drive(server.url, load, CONNECTIONS, SECONDS);
+  const after = { server: cpuSeconds(processTree(pid)), database: cpuSeconds(postgresProcesses()) };
+  const perRequest = (part: 'server' | 'database') =>
+    Math.round((usedBetween(before[part], after[part]) * 1e6) / result.requests.total);
+  const failures = result.non2xx + result.errors + result.timeouts;
+  const serviceMicros = perRequest('server');
+  return {
+    serviceMicros,
+    line:
+      `${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
+      `CPU per request: server ${serviceMicros} µs, PostgreSQL ${perRequest('database')} µs, ` +
+      `resident after the run ${Math.round(Math.max(...residentMiB(pid)))} MiB` +
+      (failures > 0 ? `, ${failures} failures` : ''),
+  };
+}
+
+/**
+ * The bare app serving the floors on the service's database, as `npm run bench` starts it; extra
+ * node flags to profile it in BENCH_BARE_NODE_FLAGS, as BENCH_SERVICE_NODE_FLAGS for the service.
+ */
+function startBare(serviceDatabaseUrl: string): Promise<Started> {
+  const flags = (process.env.BENCH_BARE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  return startProcess(process.execPath, [...flags, '--import', 'tsx', join(__dirname, 'bare-express.ts')], {
+    NODE_ENV: 'production',
+    SERVICE_DATABASE_URL: serviceDatabaseUrl,
+  });
 }
 
 /**
@@ -75,31 +109,54 @@ function positiveInteger(text: string, what: string): number {
   return value;
 }
 
-async function prepare(url: string, databaseUrl: string, name: LoadName): Promise<Load> {
-  if (name === 'healthz') return { name, method: 'GET', path: '/healthz' };
+/**
+ * The load, and its floor on the bare app (floors.ts) as `npm run bench` sends it; healthz's is the
+ * bare app's GET, which answers without the database as healthz does.
+ */
+async function prepare(url: string, databaseUrl: string, name: LoadName): Promise<{ load: Load; floor: Load }> {
+  if (name === 'healthz')
+    return { load: { name, method: 'GET', path: '/healthz' }, floor: { name, method: 'GET', path: '/bare' } };
   if (name === 'monitor-events') {
     const watcher = await signUp(url, 'cpu-watcher');
     await seedEvents(databaseUrl, watcher.id);
-    const monitored = new URLSearchParams({ location: MONITORED_PLACE, time_range: MONITORED_RANGE });
+    const monitored = new URLSearchParams({ location: MONITORED_PLACE, time_range: MONITORED_RANGE }).toString();
     return {
-      name,
-      method: 'GET',
-      path: `/v1/monitor-events?${monitored.toString()}`,
-      headers: { authorization: watcher.auth },
+      load: { name, method: 'GET', path: `/v1/monitor-events?${monitored}`, headers: { authorization: watcher.auth } },
+      floor: {
+        name,
+        method: 'GET',
+        path: `/floor/listing?${monitored}`,
+        headers: { [FLOOR_ACCOUNT_HEADER]: watcher.id },
+      },
     };
   }
   const writers = await Promise.all(Array.from({ length: WRITER_ACCOUNTS }, (_, n) => signUp(url, `cpu-writer-${n}`)));
   const rotate = writers.map((each) => each.auth);
+  const onFloor = (load: Load, path: string): Load => ({
+    ...load,
+    path,
+    rotate: writers.map((each) => each.id),
+    rotateHeader: FLOOR_ACCOUNT_HEADER,
+  });
   const anchor = { method: 'POST', path: '/v1/anchors', rotate, body: { description: 'Bench anchor' } } as const;
-  if (name === 'anchors') return { name, ...anchor };
-  if (name === 'keyed-anchors') return { name, ...anchor, freshHeader: 'idempotency-key' };
-  if (name === 'fast-forward')
-    return { name, method: 'POST', path: '/v1/fast-forward', rotate, body: { duration: '1m' } };
+  if (name === 'anchors') return { load: { name, ...anchor }, floor: onFloor({ name, ...anchor }, '/floor/anchor') };
+  if (name === 'keyed-anchors') {
+    const keyed: Load = { name, ...anchor, freshHeader: 'idempotency-key' };
+    return { load: keyed, floor: onFloor(keyed, '/floor/anchor-keyed') };
+  }
+  if (name === 'fast-forward') {
+    const forward: Load = { name, method: 'POST', path: '/v1/fast-forward', rotate, body: { duration: '1m' } };
+    return { load: forward, floor: onFloor(forward, '/floor/fast-forward') };
+  }
   const timeline = await call(url, writers[0].auth, 'POST', '/v1/timelines', {
     name: 'Bench timeline',
     destination_time: '1969-07-20T20:17:40Z',
   });
-  return { name, method: 'GET', path: `/timeline/${String(timeline.id)}`, headers: { authorization: writers[0].auth } };
+  const path = `/timeline/${String(timeline.id)}`;
+  return {
+    load: { name, method: 'GET', path, headers: { authorization: writers[0].auth } },
+    floor: { name, method: 'GET', path: `/floor${path}`, headers: { [FLOOR_ACCOUNT_HEADER]: writers[0].id } },
+  };
 }
 
 main().catch((error: unknown) => {
