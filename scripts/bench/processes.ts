@@ -48,7 +48,12 @@ function stop(child: ChildProcess): Promise<void> {
 
 /** Resident memory of a process and of each of its children (the worker processes), in MiB, from /proc. */
 export function residentMiB(pid: number): number[] {
-  return processTree(pid).map((each) => rssKiB(each) / 1024);
+  return processTree(pid).map((each) => statusKiB(each, 'VmRSS') / 1024);
+}
+
+/** The most a process has held resident since it started (the kernel's high-water mark), in MiB. */
+export function peakResidentMiB(pid: number): number {
+  return statusKiB(pid, 'VmHWM') / 1024;
 }
 
 function childrenOf(pid: number): number[] {
@@ -65,9 +70,9 @@ function childrenOf(pid: number): number[] {
   }
 }
 
-function rssKiB(pid: number): number {
+function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
-    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) : 0;
   } catch {
     return 0; // the process ended between two reads

@@ -6,9 +6,20 @@ const ROOT = join(__dirname, '../..');
 /** Extra node flags for the service, to profile it: BENCH_SERVICE_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
 const SERVICE_NODE_FLAGS = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
-/** The service as it runs in production: the built code, JSON request log, rate limit on. */
-export function startService(databaseUrl: string, workers: number): Promise<Started> {
-  return startProcess(process.execPath, ['--enable-source-maps', ...SERVICE_NODE_FLAGS, join(ROOT, 'dist/main.js')], {
+export interface ServiceOptions {
+  /** Node flags before the script's, besides BENCH_SERVICE_NODE_FLAGS. */
+  readonly nodeFlags?: readonly string[];
+  /** More environment for the service (DATA_DIR, say). */
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The service as it runs in production: the built code, JSON request log, rate limit on.
+ * `databaseUrl` '' runs it on the embedded database, even when this process has a DATABASE_URL.
+ */
+export function startService(databaseUrl: string, workers: number, options: ServiceOptions = {}): Promise<Started> {
+  const nodeFlags = [...(options.nodeFlags ?? []), ...SERVICE_NODE_FLAGS];
+  return startProcess(process.execPath, ['--enable-source-maps', ...nodeFlags, join(ROOT, 'dist/main.js')], {
     NODE_ENV: 'production',
     // As `npm start` and the container image run it (.env.example).
     NODE_OPTIONS: process.env.NODE_OPTIONS ?? '--max-old-space-size=128 --max-semi-space-size=16',
@@ -21,6 +32,7 @@ export function startService(databaseUrl: string, workers: number): Promise<Star
     // figures are the service's work and not its refusals.
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_ACCOUNTS_PER_MINUTE: '1000',
+    ...options.env,
   });
 }
 

@@ -14,10 +14,12 @@
 //   EMBEDDED_POOL_SIZE), and pg_advisory_lock excludes nothing between two connections here.
 // - PGlite's data directory has no postmaster.pid: two processes opening it would both write and
 //   corrupt it. A lock file beside the directory makes the second start fail instead.
+// - PGlite's memory is one WebAssembly memory, which never shrinks: what PostgreSQL takes once stays
+//   resident for the life of the process. Hence the memory settings below (EMBEDDED_SETTINGS).
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { acquireDataDirLock } from './data-dir-lock';
-import { loadPglite, type PGlite } from './pglite-module';
+import { loadPglite, type PGlite, type PGliteOptions } from './pglite-module';
 import { PgliteWireServer } from './pglite-wire-server';
 
 /** Pool size for any client of the embedded server that may run queries concurrently. */
@@ -29,6 +31,28 @@ export const EMBEDDED_POOL_SIZE = 1;
  * to 10) and a psql. A connection beyond this is refused with "too many clients" (53300).
  */
 const MAX_SOCKET_CONNECTIONS = 16;
+
+/**
+ * PostgreSQL settings of the embedded database, where PGlite keeps a server's defaults. Its shared
+ * memory is allocated and zeroed at start inside its WebAssembly memory, so all of shared_buffers
+ * (128MB by default) is resident from the first moment; 16MB holds the pages a development database
+ * works on, and the files behind them stay in the kernel's page cache, outside the process. An index
+ * build (a migration's CREATE INDEX on a filled table) takes up to maintenance_work_mem (64MB by
+ * default), and the WebAssembly memory keeps it. Figures: docs/operations.md#the-embedded-database.
+ */
+export const EMBEDDED_SETTINGS: Readonly<Record<string, string>> = {
+  shared_buffers: '16MB',
+  maintenance_work_mem: '16MB',
+};
+
+/**
+ * Given at every start, so that a data folder made before keeps no other value, and to initdb, whose
+ * temporary PostgreSQL then runs with them too (and writes them to postgresql.conf).
+ */
+function withSettings(defaultStartParams: readonly string[]): PGliteOptions {
+  const settings = Object.entries(EMBEDDED_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+  return { startParams: [...defaultStartParams, ...settings], initDbStartParams: settings };
+}
 
 /** Name of the file, beside the data directory, that holds the URL of the running server. */
 export const CONNECTION_URL_FILE = 'connection-url';
@@ -58,7 +82,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   const lock = await acquireDataDirLock(dataDir);
   try {
     const { PGlite } = await loadPglite();
-    const served = await serve(new PGlite(dataDir), options.port ?? 0);
+    const served = await serve(new PGlite(dataDir, withSettings(PGlite.defaultStartParams)), options.port ?? 0);
     const urlFile = path.join(path.dirname(dataDir), CONNECTION_URL_FILE);
     try {
       await writeFile(urlFile, `${served.connectionString}\n`);
@@ -95,7 +119,9 @@ export interface InMemoryPostgres extends EmbeddedPostgres {
  */
 export async function startInMemoryPostgres(options: { initialData?: Blob } = {}): Promise<InMemoryPostgres> {
   const { PGlite } = await loadPglite();
-  const db = options.initialData ? new PGlite({ loadDataDir: options.initialData }) : new PGlite('memory://');
+  const db = options.initialData
+    ? new PGlite({ ...withSettings(PGlite.defaultStartParams), loadDataDir: options.initialData })
+    : new PGlite('memory://', withSettings(PGlite.defaultStartParams));
   const served = await serve(db, 0);
   return { ...served, dump: () => db.dumpDataDir('none') };
 }

@@ -3,6 +3,7 @@ import type * as Pglite from '@electric-sql/pglite';
 import { importNative } from './native-import';
 
 export type PGlite = Pglite.PGlite;
+export type PGliteOptions = Pglite.PGliteOptions;
 
 let loaded: Promise<typeof Pglite> | undefined;
 

@@ -4,9 +4,16 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client } from 'pg';
 import { DataDirInUseError } from '../../../src/infrastructure/database/data-dir-lock';
-import { CONNECTION_URL_FILE, startEmbeddedPostgres } from '../../../src/infrastructure/database/embedded-postgres';
+import {
+  CONNECTION_URL_FILE,
+  EMBEDDED_SETTINGS,
+  startEmbeddedPostgres,
+  startInMemoryPostgres,
+} from '../../../src/infrastructure/database/embedded-postgres';
 import { openDatabase } from '../../../src/infrastructure/database/open-database';
+import { loadPglite } from '../../../src/infrastructure/database/pglite-module';
 
 // Starting PGlite (WebAssembly PostgreSQL) takes about two seconds; a migration run, a fraction.
 jest.setTimeout(30_000);
@@ -41,6 +48,30 @@ describe('embedded PostgreSQL', () => {
       expect(account?.createdAt.toISOString()).toBe('2030-01-01T00:00:00.000Z');
     } finally {
       await second.close();
+    }
+  });
+
+  it('runs with its memory settings, on a data folder made with PGlite defaults and in memory', async () => {
+    // A folder made before the settings: its postgresql.conf says shared_buffers = 128MB.
+    const pgdata = path.join(dataDir, 'pgdata');
+    const { PGlite } = await loadPglite();
+    const made = new PGlite(pgdata);
+    await made.waitReady;
+    await made.close();
+
+    for (const start of [() => startEmbeddedPostgres({ dataDir: pgdata }), () => startInMemoryPostgres()]) {
+      const server = await start();
+      const client = new Client({ connectionString: server.connectionString });
+      try {
+        await client.connect();
+        for (const [name, value] of Object.entries(EMBEDDED_SETTINGS)) {
+          const { rows } = await client.query<Record<string, string>>(`SHOW ${name}`);
+          expect(rows[0][name]).toBe(value);
+        }
+      } finally {
+        await client.end();
+        await server.stop();
+      }
     }
   });
 
