@@ -113,12 +113,13 @@ describe('operating the service', () => {
 
     const lines = abandoned();
     expect(lines).toHaveLength(1);
-    // The body never came whole, so the service answered 400 into a connection already gone.
+    // The body never came whole, and the connection was gone before the service could start its
+    // 400: an answer never started has no status.
     expect(lines[0]).toMatchObject({
       level: 40,
       msg: 'request aborted',
       req: { method: 'POST', path: '/v1/accounts' },
-      res: { status: 400 },
+      res: { status: null },
     });
   });
 });

@@ -12,6 +12,7 @@ import { answerHeaders } from './middleware/answer-headers';
 import { authenticate } from './middleware/authenticate';
 import { idempotency } from './middleware/idempotency';
 import { perAddress, perApiKey } from './middleware/rate-limit';
+import { middlewareOf } from './request-step';
 import { failureReason, problemHandler, RETRY_AFTER_SECONDS, routeNotFound } from './middleware/problem-handler';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
@@ -72,10 +73,8 @@ export function createApp(container: Container, options: AppOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.set('trust proxy', options.trustProxy ?? false);
-  // First, so every answer has them, 404s and problems included.
-  app.use(answerHeaders);
-  app.use(requestId);
-  if (options.logger) app.use(requestLog(options.logger));
+  // First, so every answer has them, 404s and problems included: one layer (request-step.ts).
+  app.use(middlewareOf([answerHeaders, requestId, ...(options.logger ? [requestLog(options.logger)] : [])]));
   // Liveness for the container's HEALTHCHECK and the proxy: no key, no data.
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -85,7 +84,7 @@ export function createApp(container: Container, options: AppOptions): Express {
   app.get('/openapi.json', serveOpenApi(routes));
   const countRequest = container.get(CountRequest);
   const { perKeyPerSecond = 0, accountsPerMinute = 0 } = options.rateLimit ?? {};
-  if (accountsPerMinute > 0) app.post(ACCOUNT_PATHS, perAddress(countRequest, accountsPerMinute));
+  if (accountsPerMinute > 0) app.post(ACCOUNT_PATHS, middlewareOf([perAddress(countRequest, accountsPerMinute)]));
   // The per-key limit needs the principal, so it runs right after authentication.
   const authenticated = [
     authenticate(container.get(AuthenticateApiKey)),
@@ -99,7 +98,7 @@ export function createApp(container: Container, options: AppOptions): Express {
     isUnavailable(error) ? options.onUnavailable?.(failureReason(error)) : logFault(error);
   // The API first: its requests are nearly all of them, and Express tries routes in order. The
   // pages' paths and the API's do not overlap, so the order changes no answer.
-  app.use(mountRoutes(routes, authenticated, idempotency(container.get(IdempotencyStore), logError)));
+  mountRoutes(app, routes, authenticated, idempotency(container.get(IdempotencyStore), logError));
   const csrf = new CsrfGuard(options.formSecret);
   app.use(dashboardRouter(container, csrf));
   app.use(docsConsoleRouter(container, csrf));

@@ -1,30 +1,33 @@
-import { Router, type RequestHandler } from 'express';
+import type { IRouter, RequestHandler } from 'express';
 import type { Principal } from '../../core/use-cases/accounts/authenticate-api-key';
 import type { IdempotentResponder } from './middleware/idempotency';
 import { jsonBody } from './middleware/json-body';
 import { utf8Query } from './middleware/utf8-query';
 import { Problem } from './problem';
+import { runSteps, type RequestStep } from './request-step';
 import type { Route } from './route';
 
 /**
- * Mounts transport-free routes on Express, with authentication first where a route needs it; an
- * authenticated POST is answered through `idempotent`, which honours its `Idempotency-Key`.
+ * Mounts transport-free routes on `router` (the app itself: a router nested in it would be one more
+ * layer every request walks), each as one handler running its steps, `authenticated` first where
+ * the route needs a key; an authenticated POST is answered through `idempotent`, which honours its
+ * `Idempotency-Key`.
  */
 export function mountRoutes(
+  router: IRouter,
   routes: readonly Route[],
-  authenticate: RequestHandler | readonly RequestHandler[],
+  authenticated: readonly RequestStep[],
   idempotent?: IdempotentResponder,
-): Router {
-  const authenticated = Array.isArray(authenticate) ? [...authenticate] : [authenticate];
-  const router = Router();
+): void {
   for (const route of routes) {
     // Express answers HEAD with the GET handler; a GET that registers something must not run twice.
     if (route.method === 'get' && route.changesState) router.head(route.path, methodNotAllowed('GET'));
-    const chain: RequestHandler[] = route.authenticated
+    const steps: RequestStep[] = route.authenticated
       ? [...authenticated, utf8Query, jsonBody]
       : [utf8Query, jsonBody];
     const keyed = idempotent && route.authenticated && route.method === 'post' ? idempotent : null;
-    router[route.method](route.path, ...chain, async (req, res) => {
+    router[route.method](route.path, async (req, res) => {
+      await runSteps(steps, req, res);
       const principal: Principal | null = res.locals.principal ?? null;
       const respond = () =>
         route.invoke({ body: req.body, query: req.query, params: pathParameters(req.params) }, principal);
@@ -41,7 +44,6 @@ export function mountRoutes(
       methodNotAllowed([...methods, ...(headAllowed ? ['HEAD'] : [])].join(', '), unversionedTwin(path, routes)),
     );
   }
-  return router;
 }
 
 const MAX_PATH_PARAMETER_LENGTH = 200;

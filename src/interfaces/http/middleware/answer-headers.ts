@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestStep } from '../request-step';
 
 /**
  * The headers every answer starts with (docs/decisions.md, "Caching and content sniffing"):
@@ -12,8 +12,9 @@ export const ANSWER_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   'Cache-Control': 'no-store',
 };
+const ANSWER_HEADER_ENTRIES = Object.entries(ANSWER_HEADERS);
 
-export const answerHeaders: RequestHandler = (_req, res, next) => {
-  res.set(ANSWER_HEADERS);
-  next();
+export const answerHeaders: RequestStep = (_req, res) => {
+  // Node's own setHeader: Express's `res.set` adds a charset only to Content-Type, which is not here.
+  for (const [name, value] of ANSWER_HEADER_ENTRIES) res.setHeader(name, value);
 };

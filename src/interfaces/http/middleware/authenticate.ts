@@ -1,15 +1,15 @@
-import type { RequestHandler } from 'express';
 import { InvalidApiKey } from '../../../core/domain/errors';
 import type { AuthenticateApiKey } from '../../../core/use-cases/accounts/authenticate-api-key';
 import { Problem } from '../problem';
+import type { RequestStep } from '../request-step';
 
 const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
 const REALM = 'Bearer realm="time-navigation"';
 
 /** Resolves `Authorization: Bearer <API_KEY>` to the account it acts for (RFC 6750 answers). */
-export function authenticate(useCase: AuthenticateApiKey): RequestHandler {
-  return async (req, res, next) => {
-    const header = req.get('authorization');
+export function authenticate(useCase: AuthenticateApiKey): RequestStep {
+  return async (req, res) => {
+    const header = req.headers.authorization;
     if (!header) {
       throw new Problem(
         401,
@@ -37,6 +37,5 @@ export function authenticate(useCase: AuthenticateApiKey): RequestHandler {
         },
       );
     }
-    next();
   };
 }

@@ -1,7 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import express, { type RequestHandler } from 'express';
+import express from 'express';
 import { Problem } from '../problem';
+import type { RequestStep } from '../request-step';
 
 export const BODY_LIMIT = '64kb';
 
@@ -38,11 +39,13 @@ const parseJson = express.json({
 
 /**
  * Bodies must be JSON: a body of another media type is refused (415) instead of being read as
- * "no body". An empty body is fine for operations that take none.
+ * "no body". An empty body is fine for operations that take none, and leaves `req.body` undefined
+ * without calling the parser (most requests are GETs without one).
  */
-export const jsonBody: RequestHandler = (req, res, next) => {
-  const hasBody = req.get('transfer-encoding') !== undefined || Number(req.get('content-length') ?? 0) > 0;
-  if (hasBody && !req.is(['application/json', 'application/*+json'])) {
+export const jsonBody: RequestStep = (req, res) => {
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (!hasBody) return;
+  if (!req.is(['application/json', 'application/*+json'])) {
     throw new Problem(
       415,
       'unsupported_media_type',
@@ -53,5 +56,7 @@ export const jsonBody: RequestHandler = (req, res, next) => {
       },
     );
   }
-  parseJson(req, res, next);
+  return new Promise<void>((resolve, reject) => {
+    parseJson(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
+  });
 };

@@ -1,7 +1,8 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, Response } from 'express';
 import type { RateLimitPolicy } from '../../../core/domain/rate-limit';
 import type { CountRequest } from '../../../core/use-cases/rate-limiting/count-request';
 import { Problem } from '../problem';
+import type { RequestStep } from '../request-step';
 
 /**
  * Counts each request against `policy` for the key `keyOf` names, and answers with the
@@ -14,11 +15,12 @@ export function rateLimit(
   policy: RateLimitPolicy,
   describe: string,
   keyOf: (req: Request, res: Response) => string,
-): RequestHandler {
-  return async (req, res, next) => {
+): RequestStep {
+  const policyField = `"${policy.name}";q=${policy.quota};w=${policy.windowSeconds}`;
+  return async (req, res) => {
     const decision = await countRequest.execute({ key: keyOf(req, res), policy });
-    res.set('RateLimit-Policy', `"${policy.name}";q=${policy.quota};w=${policy.windowSeconds}`);
-    res.set('RateLimit', `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`);
+    res.setHeader('RateLimit-Policy', policyField);
+    res.setHeader('RateLimit', `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`);
     if (!decision.allowed) {
       throw new Problem(
         429,
@@ -30,12 +32,11 @@ export function rateLimit(
         { 'Retry-After': String(decision.resetSeconds) },
       );
     }
-    next();
   };
 }
 
 /** The per-key limit of the API: runs after `authenticate`, which puts the principal in res.locals. */
-export function perApiKey(countRequest: CountRequest, perSecond: number): RequestHandler {
+export function perApiKey(countRequest: CountRequest, perSecond: number): RequestStep {
   const policy = { name: 'default', quota: perSecond, windowSeconds: 1 };
   return rateLimit(
     countRequest,
@@ -46,7 +47,7 @@ export function perApiKey(countRequest: CountRequest, perSecond: number): Reques
 }
 
 /** The per-address limit of the public account endpoints (req.ip honours TRUST_PROXY). */
-export function perAddress(countRequest: CountRequest, perMinute: number): RequestHandler {
+export function perAddress(countRequest: CountRequest, perMinute: number): RequestStep {
   const policy = { name: 'accounts', quota: perMinute, windowSeconds: 60 };
   return rateLimit(
     countRequest,

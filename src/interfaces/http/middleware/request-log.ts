@@ -1,5 +1,5 @@
-import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import type { RequestStep } from '../request-step';
 
 /**
  * One JSON line per request: method, path, client address, status, duration, account and request
@@ -10,14 +10,15 @@ import type { Logger } from 'pino';
  * every request, which cost a sixth of the busy time of the cheapest request in the benchmark's
  * profile (docs/performance.md), and this line needs none of what it adds.
  */
-export function requestLog(logger: Logger): RequestHandler {
-  return (req, res, next) => {
+export function requestLog(logger: Logger): RequestStep {
+  return (req, res) => {
     const started = performance.now();
-    const path = req.originalUrl.split('?')[0];
-    let written = false;
-    const write = (completed: boolean) => {
-      if (written) return;
-      written = true;
+    const query = req.originalUrl.indexOf('?');
+    const path = query < 0 ? req.originalUrl : req.originalUrl.slice(0, query);
+    // 'close' comes once per answer, right after 'finish' when the answer was sent, alone when the
+    // client went away first: one listener tells both apart, so nothing goes unseen.
+    res.once('close', () => {
+      const completed = res.writableFinished;
       // An answer never started has no status (res.statusCode would say a misleading 200).
       const status = completed || res.headersSent ? res.statusCode : null;
       const line = {
@@ -36,11 +37,7 @@ export function requestLog(logger: Logger): RequestHandler {
       if (status !== null && status >= 500 && status !== 503) logger.error(line, msg);
       else if (completed && status !== 503) logger.info(line, msg);
       else logger.warn(line, msg);
-    };
-    res.once('finish', () => write(true));
-    // The client went away before the answer was sent: still one line, so nothing goes unseen.
-    res.once('close', () => write(false));
-    next();
+    });
   };
 }
 

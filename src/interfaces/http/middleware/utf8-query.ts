@@ -1,17 +1,17 @@
 import { isUtf8 } from 'node:buffer';
 import { unescape } from 'node:querystring';
-import type { RequestHandler } from 'express';
 import { Problem, type FieldError } from '../problem';
+import type { RequestStep } from '../request-step';
 
 /**
  * A query string's %-escapes must decode to UTF-8. The query parser turns a stray byte (`%FF`) into
  * U+FFFD, which would be stored or matched as if the client had sent it: refuse it, naming the parameter.
  */
-export const utf8Query: RequestHandler = (req, _res, next) => {
+export const utf8Query: RequestStep = (req) => {
   const start = req.originalUrl.indexOf('?');
-  const faults = start < 0 ? [] : invalidParameters(req.originalUrl.slice(start + 1));
+  if (start < 0) return;
+  const faults = invalidParameters(req.originalUrl.slice(start + 1));
   if (faults.length > 0) throw Problem.validation(faults);
-  next();
 };
 
 function invalidParameters(query: string): FieldError[] {
