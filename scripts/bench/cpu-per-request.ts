@@ -10,13 +10,14 @@ import { join } from 'node:path';
 import { FLOOR_ACCOUNT_HEADER } from './floors';
 import type { Load } from './measure';
 import { drive } from './measure';
-import { cpuSeconds, processesNamed, processTree, residentMiB, startProcess, type Started } from './processes';
+import { askProbe, cpuSeconds, processesNamed, processTree, residentMiB, startProcess } from './processes';
+import type { Started } from './processes';
 import { createBenchDatabase, MONITORED_PLACE, MONITORED_RANGE, seedEvents } from './seed';
 import { call, signUp, startService } from './service';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const CONNECTIONS = 50;
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WRITER_ACCOUNTS = 200;
 const LOADS = ['healthz', 'anchors', 'keyed-anchors', 'fast-forward', 'timeline', 'monitor-events'] as const;
 type LoadName = (typeof LOADS)[number];
@@ -29,7 +30,11 @@ async function main(): Promise<void> {
   const rounds = positiveInteger(roundsText, 'the number of rounds');
   const workers = positiveInteger(process.env.BENCH_WORKERS ?? '1', 'BENCH_WORKERS (one number here)');
   const databaseUrl = await createBenchDatabase(ADMIN_URL, 'time_navigation_bench_cpu');
-  const service = await startService(databaseUrl, workers);
+  // One worker serves in the process started, where gc-probe.js reports its garbage collections.
+  const gcProbe = workers === 1;
+  const service = await startService(databaseUrl, workers, {
+    nodeFlags: gcProbe ? ['--require', join(__dirname, 'gc-probe.js')] : [],
+  });
   try {
     const { load, floor } = await prepare(service.url, databaseUrl, name);
     const bare = await startBare(databaseUrl);
@@ -37,8 +42,10 @@ async function main(): Promise<void> {
       await drive(service.url, load, CONNECTIONS, 3); // warm-up, not counted
       await drive(bare.url, floor, CONNECTIONS, 3);
       for (let round = 1; round <= rounds; round++) {
+        if (gcProbe) await askProbe(service, 'gc-probe'); // counts from here
         const measured = await measureCpu(service, load);
-        console.log(`${name} round ${round}: ${measured.line}`);
+        const collected = gcProbe ? `; ${collections(await askProbe(service, 'gc-probe'), measured.requests)}` : '';
+        console.log(`${name} round ${round}: ${measured.line}${collected}`);
         const floorMeasured = await measureCpu(bare, floor);
         console.log(
           `${name} round ${round}, its floor: ${floorMeasured.line}; ` +
@@ -66,12 +73,22 @@ async function measureCpu(server: Started, load: Load) {
   const serviceMicros = perRequest('server');
   return {
     serviceMicros,
+    requests: result.requests.total,
     line:
       `${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
       `CPU per request: server ${serviceMicros} µs, PostgreSQL ${perRequest('database')} µs, ` +
       `resident after the run ${Math.round(Math.max(...residentMiB(pid)))} MiB` +
       (failures > 0 ? `, ${failures} failures` : ''),
   };
+}
+
+/** gc-probe.js's report as a clause: per kind of collection, how many and its time per request. */
+function collections(report: unknown, requests: number): string {
+  const { collections: byKind } = report as { collections: Record<string, { count: number; ms: number }> };
+  const kinds = Object.entries(byKind).map(
+    ([kind, { count, ms }]) => `${kind} ${count} (${Math.round((ms * 1000) / requests)} µs per request)`,
+  );
+  return `garbage collections: ${kinds.join(', ') || 'none'}`;
 }
 
 /**

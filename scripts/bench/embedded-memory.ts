@@ -7,7 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cpuSeconds, peakResidentMiB, residentMiB, type Started } from './processes';
+import { askProbe, cpuSeconds, peakResidentMiB, residentMiB, type Started } from './processes';
 import { MONITORED_PLACE, MONITORED_RANGE } from './seed';
 import { call, signUp, startService } from './service';
 
@@ -101,21 +101,9 @@ async function breakdown(moment: string, service: Started): Promise<string> {
   return `| ${moment} | ${cells.join(' | ')} |`;
 }
 
-/** Asks the service's probe for its figures (SIGUSR2) and reads its answer on standard error. */
-function probe(service: Started): Promise<Probe> {
-  return new Promise((resolve) => {
-    let text = '';
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString();
-      const line = /memory-probe (\{.*\})\n/.exec(text);
-      if (!line) return;
-      service.child.stderr?.off('data', onData);
-      const report: Probe = JSON.parse(line[1]);
-      resolve(report);
-    };
-    service.child.stderr?.on('data', onData);
-    service.child.kill('SIGUSR2');
-  });
+/** The figures of the service's memory-probe.js. */
+async function probe(service: Started): Promise<Probe> {
+  return (await askProbe(service, 'memory-probe')) as Probe;
 }
 
 /** Each mapping of the process: its size, permissions, whether a file backs it, what of it is resident. */

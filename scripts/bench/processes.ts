@@ -120,3 +120,23 @@ function readIfRunning(path: string): string | undefined {
     throw error;
   }
 }
+
+/**
+ * Asks a probe loaded into `server` (memory-probe.js, gc-probe.js) for its figures: SIGUSR2, then
+ * the line `<name> {...}` it writes to standard error, parsed.
+ */
+export function askProbe(server: Started, name: string): Promise<unknown> {
+  const pattern = new RegExp(`${name} (\\{.*\\})\\n`);
+  return new Promise((resolve) => {
+    let text = '';
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      const line = pattern.exec(text);
+      if (!line) return;
+      server.child.stderr?.off('data', onData);
+      resolve(JSON.parse(line[1]));
+    };
+    server.child.stderr?.on('data', onData);
+    server.child.kill('SIGUSR2');
+  });
+}
