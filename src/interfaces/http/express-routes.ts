@@ -22,9 +22,7 @@ export function mountRoutes(
   for (const route of routes) {
     // Express answers HEAD with the GET handler; a GET that registers something must not run twice.
     if (route.method === 'get' && route.changesState) router.head(route.path, methodNotAllowed('GET'));
-    const steps: RequestStep[] = route.authenticated
-      ? [...authenticated, utf8Query, jsonBody]
-      : [utf8Query, jsonBody];
+    const steps: RequestStep[] = route.authenticated ? [...authenticated, utf8Query, jsonBody] : [utf8Query, jsonBody];
     const keyed = idempotent && route.authenticated && route.method === 'post' ? idempotent : null;
     router[route.method](route.path, async (req, res) => {
       await runSteps(steps, req, res);
