@@ -55,7 +55,10 @@ export abstract class IdempotencyStore {
    * request wrote: every write `produce` makes through the TransactionBoundary commits together
    * with the answer, so a process that dies in between leaves both or neither. If
    * `produce` throws, or keeping fails, nothing it wrote stays (the caller then releases the key,
-   * unless the failure is IdempotencyClaimLost).
+   * unless the failure is IdempotencyClaimLost). Its writes wait for the answer, so `produce` runs
+   * at most one unit of work that writes and reads nothing after it: a read or a second unit would
+   * not see them (refused as a defect). It may be run again from the start when another writer of
+   * the account came first (docs/decisions.md, "Idempotency-Key").
    */
   abstract answerOnce(claim: KeyClaim, produce: () => Promise<StoredResponse>): Promise<StoredResponse>;
   /** Gives a reserved key back unanswered (the request failed or was aborted): a retry acts. */
