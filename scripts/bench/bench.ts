@@ -7,8 +7,8 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { FLOOR_ACCOUNT_HEADER } from './floors';
 import { measure, type Figures, type Load } from './measure';
-import { residentMiB, startProcess, type Started } from './processes';
-import { call, signUp, startService } from './service';
+import { residentMiB, type Started } from './processes';
+import { call, signUp, startBare, startService } from './service';
 import { createBenchDatabase, MONITORED_PLACE, MONITORED_RANGE, seedEvents } from './seed';
 import {
   ANCHORS,
@@ -45,11 +45,7 @@ async function main(): Promise<void> {
   const databaseUrl = await createBenchDatabase(ADMIN_URL, 'time_navigation_bench');
   // A database of its own: the service's must hold nothing but its schema, or migrating it fails.
   const bareDatabaseUrl = await createBenchDatabase(ADMIN_URL, 'time_navigation_bench_bare');
-  const bare = await startProcess(process.execPath, ['--import', 'tsx', join(__dirname, 'bare-express.ts')], {
-    NODE_ENV: 'production',
-    DATABASE_URL: bareDatabaseUrl,
-    SERVICE_DATABASE_URL: databaseUrl,
-  });
+  const bare = await startBare({ calibrationDatabaseUrl: bareDatabaseUrl, serviceDatabaseUrl: databaseUrl });
   const rows: Row[] = [];
   let peakMiB = 0;
   try {

@@ -10,10 +10,9 @@ import { join } from 'node:path';
 import { FLOOR_ACCOUNT_HEADER } from './floors';
 import type { Load } from './measure';
 import { drive } from './measure';
-import { askProbe, cpuSeconds, processesNamed, processTree, residentMiB, startProcess } from './processes';
-import type { Started } from './processes';
+import { askProbe, cpuSeconds, processesNamed, processTree, residentMiB, type Started } from './processes';
 import { createBenchDatabase, MONITORED_PLACE, MONITORED_RANGE, seedEvents } from './seed';
-import { call, signUp, startService } from './service';
+import { call, signUp, startBare, startService } from './service';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -37,7 +36,7 @@ async function main(): Promise<void> {
   });
   try {
     const { load, floor } = await prepare(service.url, databaseUrl, name);
-    const bare = await startBare(databaseUrl);
+    const bare = await startBare({ serviceDatabaseUrl: databaseUrl });
     try {
       await drive(service.url, load, CONNECTIONS, 3); // warm-up, not counted
       await drive(bare.url, floor, CONNECTIONS, 3);
@@ -89,18 +88,6 @@ function collections(report: unknown, requests: number): string {
     ([kind, { count, ms }]) => `${kind} ${count} (${Math.round((ms * 1000) / requests)} µs per request)`,
   );
   return `garbage collections: ${kinds.join(', ') || 'none'}`;
-}
-
-/**
- * The bare app serving the floors on the service's database, as `npm run bench` starts it; extra
- * node flags to profile it in BENCH_BARE_NODE_FLAGS, as BENCH_SERVICE_NODE_FLAGS for the service.
- */
-function startBare(serviceDatabaseUrl: string): Promise<Started> {
-  const flags = (process.env.BENCH_BARE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  return startProcess(process.execPath, [...flags, '--import', 'tsx', join(__dirname, 'bare-express.ts')], {
-    NODE_ENV: 'production',
-    SERVICE_DATABASE_URL: serviceDatabaseUrl,
-  });
 }
 
 /**

@@ -5,6 +5,8 @@ import { startProcess, type Started } from './processes';
 const ROOT = join(__dirname, '../..');
 /** Extra node flags for the service, to profile it: BENCH_SERVICE_NODE_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
 const SERVICE_NODE_FLAGS = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/** The same for the bare app (bare-express.ts): BENCH_BARE_NODE_FLAGS. */
+const BARE_NODE_FLAGS = (process.env.BENCH_BARE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 export interface ServiceOptions {
   /** Node flags before the script's, besides BENCH_SERVICE_NODE_FLAGS. */
@@ -33,6 +35,19 @@ export function startService(databaseUrl: string, workers: number, options: Serv
     RATE_LIMIT_PER_SECOND: '1000000',
     RATE_LIMIT_ACCOUNTS_PER_MINUTE: '1000',
     ...options.env,
+  });
+}
+
+/**
+ * The bare app (bare-express.ts): the yardstick, the floors on the service's database and, given a
+ * database of its own, the calibration round trips. Without one it touches no other database, even
+ * when this process has a DATABASE_URL.
+ */
+export function startBare(databases: { serviceDatabaseUrl: string; calibrationDatabaseUrl?: string }) {
+  return startProcess(process.execPath, [...BARE_NODE_FLAGS, '--import', 'tsx', join(__dirname, 'bare-express.ts')], {
+    NODE_ENV: 'production',
+    DATABASE_URL: databases.calibrationDatabaseUrl ?? '',
+    SERVICE_DATABASE_URL: databases.serviceDatabaseUrl,
   });
 }
 

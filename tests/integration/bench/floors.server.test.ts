@@ -55,6 +55,13 @@ describe('benchmark floors', () => {
     await database.close();
   });
 
+  const postKeyedAnchor = (key: string) =>
+    request(app)
+      .post('/floor/anchor-keyed')
+      .set(FLOOR_ACCOUNT_HEADER, ACCOUNT)
+      .set(FLOOR_KEY_HEADER, key)
+      .send(ANCHOR_BODY);
+
   it("sets an anchor as the service does: the anchor, its event, the traveller's version moved", async () => {
     const before = await versionOf(ACCOUNT);
     const answer = await request(app)
@@ -179,11 +186,7 @@ describe('benchmark floors', () => {
 
   it('sets a keyed anchor as the service does: the claim, the anchor, its event and the answer kept', async () => {
     const before = await versionOf(ACCOUNT);
-    const answer = await request(app)
-      .post('/floor/anchor-keyed')
-      .set(FLOOR_ACCOUNT_HEADER, ACCOUNT)
-      .set(FLOOR_KEY_HEADER, 'floor-key-1')
-      .send(ANCHOR_BODY);
+    const answer = await postKeyedAnchor('floor-key-1');
 
     expect(answer.status).toBe(201);
     const anchor = await repos.anchors.findForAccount(ACCOUNT, answer.body.id);
@@ -202,11 +205,7 @@ describe('benchmark floors', () => {
     const before = await versionOf(ACCOUNT);
     const eventsBefore = (await anchorEvents()).length;
 
-    const answer = await request(app)
-      .post('/floor/anchor-keyed')
-      .set(FLOOR_ACCOUNT_HEADER, ACCOUNT)
-      .set(FLOOR_KEY_HEADER, 'floor-key-held')
-      .send(ANCHOR_BODY);
+    const answer = await postKeyedAnchor('floor-key-held');
 
     expect(answer.status).toBe(409);
     expect(await versionOf(ACCOUNT)).toBe(before);
