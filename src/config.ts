@@ -1,4 +1,5 @@
 import { DEFAULT_DATABASE_TIMEOUT_MS } from './infrastructure/database/database-timeouts';
+import { DEFAULT_STREAM_LIMITS, type EventStreamLimits } from './interfaces/http/event-stream/event-streams';
 
 /** Settings read from the environment once at start, each checked with a message that says what is wrong. */
 export interface Config {
@@ -36,9 +37,9 @@ export interface Config {
   readonly webConcurrency: number;
   /**
    * DATABASE_POOL_SIZE: connections each serving process may open to DATABASE_URL. Default 10, or
-   * fewer with 8 workers or more, so that the workers' pools and their key-change listeners
-   * together stay within 80 (PostgreSQL's default max_connections is 100) up to 40 workers. The
-   * embedded database always takes one.
+   * fewer with 7 workers or more, so that the workers' pools and their listening connections (key
+   * and event changes) together stay within 80 (PostgreSQL's default max_connections is 100) up to
+   * 26 workers. The embedded database always takes one.
    */
   readonly databasePoolSize: number;
   /** API_KEY_CACHE_SIZE: verified API keys each process keeps in memory (default 10,000; 0 turns the cache off). */
@@ -63,6 +64,13 @@ export interface Config {
    * nginx's 4 s).
    */
   readonly httpKeepAliveTimeoutMs: number;
+  /**
+   * Event streams (GET /v1/monitor-events as text/event-stream): EVENT_STREAMS_PER_PROCESS held by
+   * one process at once (default 2,000; beyond, 503), EVENT_STREAMS_PER_KEY by one API key in one
+   * process (default 20; beyond, 429), and EVENT_STREAM_HEARTBEAT_MS between the comment lines that
+   * keep an idle stream open through proxies (default 15 s).
+   */
+  readonly eventStreams: EventStreamLimits;
 }
 
 /** Defaults of the HTTP server's timeouts; docs/operations.md, "Slow clients", gives the reasons. */
@@ -109,8 +117,10 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     );
   }
   const apiKeyCacheSize = wholeNumber(env, 'API_KEY_CACHE_SIZE', DEFAULT_API_KEY_CACHE_SIZE, problems);
-  // With the key cache on, each process also holds one connection outside its pool, to LISTEN.
-  const perProcess = Math.floor(DEFAULT_CONNECTION_BUDGET / webConcurrency) - (apiKeyCacheSize > 0 ? 1 : 0);
+  // Each process also holds connections outside its pool, to LISTEN: for event changes, and for
+  // key changes with the key cache on.
+  const listeners = 1 + (apiKeyCacheSize > 0 ? 1 : 0);
+  const perProcess = Math.floor(DEFAULT_CONNECTION_BUDGET / webConcurrency) - listeners;
   const defaultPoolSize = Math.max(1, Math.min(DEFAULT_POOL_SIZE, perProcess));
   const databasePoolSize = countFromOne(
     env,
@@ -159,6 +169,26 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     600_000,
     problems,
   );
+  const eventStreams: EventStreamLimits = {
+    perProcess: countFromOne(
+      env,
+      'EVENT_STREAMS_PER_PROCESS',
+      DEFAULT_STREAM_LIMITS.perProcess,
+      100_000,
+      'streams',
+      problems,
+    ),
+    perKey: countFromOne(env, 'EVENT_STREAMS_PER_KEY', DEFAULT_STREAM_LIMITS.perKey, 100_000, 'streams', problems),
+    heartbeatMs: milliseconds(
+      env,
+      'EVENT_STREAM_HEARTBEAT_MS',
+      DEFAULT_STREAM_LIMITS.heartbeatMs,
+      1_000,
+      300_000,
+      problems,
+    ),
+    retryMs: DEFAULT_STREAM_LIMITS.retryMs,
+  };
   if (problems.length > 0 || !logLevel) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   return {
     port,
@@ -179,6 +209,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     httpRequestTimeoutMs,
     httpHeadersTimeoutMs,
     httpKeepAliveTimeoutMs,
+    eventStreams,
   };
 }
 

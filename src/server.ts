@@ -6,14 +6,17 @@ import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { buildContainer } from './composition/container';
-import { prepareVerifiedKeyCaching, type VerifiedKeyCaching } from './composition/verified-key-cache';
+import { onConnectAll, prepareEventChanges } from './composition/event-changes';
+import { prepareVerifiedKeyCaching } from './composition/verified-key-cache';
 import type { Config } from './config';
 import { DatabaseAvailability } from './infrastructure/database/database-availability';
+import type { NotificationListener } from './infrastructure/database/notification-listener';
 import { openDatabase } from './infrastructure/database/open-database';
 import { isDatabaseUnavailable } from './infrastructure/database/prisma-client';
 import { databaseReadiness } from './infrastructure/database/readiness';
 import { loadServiceSecret } from './infrastructure/persistence/postgres/service-secrets';
 import { createApp } from './interfaces/http/app';
+import { EventStreams } from './interfaces/http/event-stream/event-streams';
 import { createHttpServer } from './interfaces/http/http-server';
 import { gracefulClose } from './interfaces/http/graceful-close';
 import { isShutdownRequest, type WorkerReport } from './worker-messages';
@@ -22,6 +25,9 @@ export async function serve(config: Config): Promise<void> {
   const worker = cluster.isWorker;
   // Each process its own cache of verified keys; its pool's connections LISTEN for key changes.
   const keyCaching = prepareVerifiedKeyCaching({ maxEntries: config.apiKeyCacheSize });
+  // And its event streams, told of changes by the database's notifications as the key cache is.
+  const eventChanges = prepareEventChanges();
+  const stopListening = () => Promise.all([keyCaching.close(), eventChanges.close()]);
   const logger = pino({ level: config.logLevel }, requestLogDestination());
   const availability = new DatabaseAvailability(logger);
   const database = await openDatabase(
@@ -30,7 +36,7 @@ export async function serve(config: Config): Promise<void> {
       // A worker's primary applied the migrations once, before forking.
       migrate: !worker,
       poolSize: config.databasePoolSize,
-      onConnect: keyCaching.onConnect,
+      onConnect: onConnectAll(keyCaching.onConnect, eventChanges.onConnect),
       preparedStatements: config.databasePreparedStatements,
       timeoutMs: config.databaseTimeoutMs,
       onAnswer: availability.answered,
@@ -38,13 +44,24 @@ export async function serve(config: Config): Promise<void> {
   );
   // Every process behind one proxy must sign forms alike: a configured secret, or the database's.
   const formSecret = config.csrfSecret ?? (await loadServiceSecret(database.prisma, 'csrf'));
-  logKeyCacheOutages(keyCaching, logger);
+  if (keyCaching.listener)
+    logListenerOutages(keyCaching.listener, logger, {
+      lost: 'API key cache off: the connection listening for key changes was lost; reconnecting',
+      back: 'API key cache on again: listening for key changes',
+    });
+  logListenerOutages(eventChanges.listener, logger, {
+    lost: 'Event streams ended and refused: the connection listening for event changes was lost; reconnecting',
+    back: 'Event streams open again: listening for event changes',
+  });
   keyCaching.start(database);
+  eventChanges.start(database);
+  const eventStreams = new EventStreams(config.eventStreams);
   const app = createApp(
     buildContainer({
       prisma: database.prisma,
       sql: database.sql,
       verifiedKeyCache: keyCaching.cache,
+      eventChanges: eventChanges.signals,
       // Normal when several processes write one account at once; frequent ones are worth a look.
       onRerun: (accountId, reason) => logger.debug({ account_id: accountId, reason }, 'unit of work ran again'),
     }),
@@ -56,6 +73,7 @@ export async function serve(config: Config): Promise<void> {
       isUnavailable: isDatabaseUnavailable,
       onUnavailable: availability.lost,
       rateLimit: { perKeyPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
+      eventStreams,
     },
   );
   const server = createHttpServer(app, {
@@ -65,7 +83,7 @@ export async function serve(config: Config): Promise<void> {
   });
   const connections = gracefulClose(server);
   await listen(server, config).catch(async (error: unknown) => {
-    await keyCaching.close();
+    await stopListening();
     await database.close();
     throw error;
   });
@@ -83,9 +101,11 @@ export async function serve(config: Config): Promise<void> {
     // reaches the whole process group): it stops once.
     if (stopping) return;
     stopping = true;
-    // Stop accepting, let in-flight requests finish (for at most the grace: a stuck client must
-    // not hold a deploy), then release the database and exit 0. See docs/operations.md.
+    // Stop accepting, end the event streams (their clients resume elsewhere), let in-flight
+    // requests finish (for at most the grace: a stuck client must not hold a deploy), then release
+    // the database and exit 0. See docs/operations.md.
     const closed = connections.close(config.shutdownGraceMs);
+    eventStreams.closeAll();
     if (worker) report({ type: 'stopped-accepting' });
     else
       console.log(
@@ -97,7 +117,7 @@ export async function serve(config: Config): Promise<void> {
           console.log(
             `Shutdown grace over: the connections still open were closed${worker ? ` (worker ${process.pid})` : ''}.`,
           );
-        return keyCaching.close().then(() => database.close());
+        return stopListening().then(() => database.close());
       })
       .then(
         () => process.exit(0),
@@ -142,17 +162,22 @@ function listen(server: Server, config: Config): Promise<void> {
   });
 }
 
-/** A lost listening connection means every request reads its key again: worth a warning, and its end a note. */
-function logKeyCacheOutages({ listener }: VerifiedKeyCaching, logger: Logger): void {
+/**
+ * A lost listening connection means every request reads its key again, and event streams end and
+ * are refused: worth a warning, once per outage rather than per failed reconnection, and its end a note.
+ */
+function logListenerOutages(
+  listener: NotificationListener,
+  logger: Logger,
+  lines: { readonly lost: string; readonly back: string },
+): void {
   let lost = false;
-  listener?.on('lost', (error) => {
-    // Once per outage, not once per failed reconnection.
-    if (!lost)
-      logger.warn({ err: error }, 'API key cache off: the connection listening for key changes was lost; reconnecting');
+  listener.on('lost', (error) => {
+    if (!lost) logger.warn({ err: error }, lines.lost);
     lost = true;
   });
-  listener?.on('subscribed', () => {
-    if (lost) logger.info('API key cache on again: listening for key changes');
+  listener.on('subscribed', () => {
+    if (lost) logger.info(lines.back);
     lost = false;
   });
 }

@@ -18,7 +18,7 @@ import {
   readStart,
   travellerRow,
 } from '../../src/infrastructure/persistence/postgres/repositories/traveller-repository';
-import { LISTINGS } from '../../src/infrastructure/persistence/postgres/statements/event-listing';
+import { EVERY_VERSION, LISTINGS } from '../../src/infrastructure/persistence/postgres/statements/event-listing';
 import { CLAIM } from '../../src/infrastructure/persistence/postgres/statements/idempotency-keys';
 import { FIND_TIMELINE } from '../../src/infrastructure/persistence/postgres/statements/timelines';
 import { textDigest } from '../../src/infrastructure/persistence/postgres/text-digest';
@@ -131,6 +131,7 @@ export function mountFloors(app: Express, pool: Pool): void {
       start: new Date(String(start)),
       end: new Date(String(end)),
       limit: PAGE_SIZE + 1,
+      upTo: EVERY_VERSION,
     });
     // PostgreSQL writes the page's JSON and the app passes it on: the least work a process can do
     // with the page (the service parses each row, maps it and writes the JSON itself).

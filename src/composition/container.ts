@@ -19,6 +19,7 @@ import { PauseTime } from '../core/use-cases/clock/pause-time';
 import { ResumeTime } from '../core/use-cases/clock/resume-time';
 import { ShiftTime } from '../core/use-cases/clock/shift-time';
 import { ListEvents } from '../core/use-cases/events/list-events';
+import { WatchEvents } from '../core/use-cases/events/watch-events';
 import { ManipulateEvent } from '../core/use-cases/events/manipulate-event';
 import { RegisterItem } from '../core/use-cases/items/register-item';
 import { CheckParadox } from '../core/use-cases/paradoxes/check-paradox';
@@ -31,6 +32,8 @@ import { Travel } from '../core/use-cases/travels/travel';
 import { TravelToMoment } from '../core/use-cases/travels/travel-to-moment';
 import type { PrismaClient } from '../infrastructure/persistence/prisma/generated/client';
 import type { SqlRunner } from '../infrastructure/persistence/postgres/sql-runner';
+import { EventChangeSignals } from '../infrastructure/event-changes/event-change-signals';
+import { PostgresEventFeed } from '../infrastructure/persistence/postgres/event-feed';
 import { PostgresIdempotencyStore } from '../infrastructure/persistence/postgres/idempotency-store';
 import { PostgresRateCounterStore } from '../infrastructure/persistence/postgres/rate-counter-store';
 import { PostgresTransactionBoundary } from '../infrastructure/persistence/postgres/transaction-boundary';
@@ -45,6 +48,7 @@ import { bindCore, bindPort } from './bindings';
 import {
   commonPasswords,
   credentialHasher,
+  eventFeed,
   idGenerator,
   rateCounterStore,
   transactionBoundary,
@@ -65,6 +69,11 @@ export interface ContainerOptions {
   readonly verifiedKeyCache?: VerifiedKeyCache;
   /** Told when an account's unit of work ran again because another writer of the account came first. */
   readonly onRerun?: RerunListener;
+  /**
+   * How event streams hear of changes (prepareEventChanges in event-changes.ts, which also makes
+   * the database's notifications reach it). Without it no change can be heard: streams are refused.
+   */
+  readonly eventChanges?: EventChangeSignals;
 }
 
 /**
@@ -86,6 +95,8 @@ export function buildContainer(options: ContainerOptions): Container {
   bindPort(container, commonPasswords, new ZxcvbnCommonPasswords());
   bindPort(container, rateCounterStore, new PostgresRateCounterStore(database.prisma, database.sql));
   bindPort(container, verifiedKeyCache, options.verifiedKeyCache ?? new LruVerifiedKeyCache({ maxEntries: 0 }));
+  const signals = options.eventChanges ?? new EventChangeSignals({ suspended: true });
+  bindPort(container, eventFeed, new PostgresEventFeed(database.sql, signals));
   // The port is an abstract class so that it is its own token: the HTTP edge resolves it without composition.
   const idempotency = new PostgresIdempotencyStore(database.prisma, database.sql, keyed, clock);
   container.bind(IdempotencyStore).toConstantValue(idempotency);
@@ -115,6 +126,7 @@ export function buildContainer(options: ContainerOptions): Container {
   bindCore(container, ShiftTime, transactionBoundary, wallClock);
   bindCore(container, TravelToMoment, transactionBoundary, idGenerator, wallClock);
   bindCore(container, ListEvents, transactionBoundary);
+  bindCore(container, WatchEvents, transactionBoundary, eventFeed);
   bindCore(container, ManipulateEvent, transactionBoundary, idGenerator, wallClock);
   bindCore(container, CountRequest, rateCounterStore, wallClock);
   return container;

@@ -1,5 +1,6 @@
 import type { CommonPasswords } from '../core/ports/common-passwords';
 import type { CredentialHasher } from '../core/ports/credential-hasher';
+import type { EventFeed } from '../core/ports/event-feed';
 import type { IdGenerator } from '../core/ports/id-generator';
 import type { RateCounterStore } from '../core/ports/rate-counter-store';
 import type { TransactionBoundary } from '../core/ports/transaction-boundary';
@@ -15,6 +16,7 @@ export const credentialHasher = Symbol.for('time-navigation.CredentialHasher');
 export const commonPasswords = Symbol.for('time-navigation.CommonPasswords');
 export const rateCounterStore = Symbol.for('time-navigation.RateCounterStore');
 export const verifiedKeyCache = Symbol.for('time-navigation.VerifiedKeyCache');
+export const eventFeed = Symbol.for('time-navigation.EventFeed');
 
 /** The port each token stands for: the compiler checks bindings (bindings.ts) against it. */
 export interface Ports {
@@ -25,4 +27,5 @@ export interface Ports {
   [commonPasswords]: CommonPasswords;
   [rateCounterStore]: RateCounterStore;
   [verifiedKeyCache]: VerifiedKeyCache;
+  [eventFeed]: EventFeed;
 }

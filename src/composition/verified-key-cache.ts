@@ -1,5 +1,9 @@
 import type { ClientBase } from 'pg';
-import { KeyChangeListener, type KeyChangeListenerOptions } from '../infrastructure/api-key-cache/key-change-listener';
+import { keyChangeListener } from '../infrastructure/api-key-cache/key-change-listener';
+import type {
+  NotificationListener,
+  NotificationListenerOptions,
+} from '../infrastructure/database/notification-listener';
 import { LruVerifiedKeyCache } from '../infrastructure/api-key-cache/lru-verified-key-cache';
 
 export interface VerifiedKeyCaching {
@@ -8,7 +12,7 @@ export interface VerifiedKeyCaching {
   /** For the database pool: every connection listens for key changes. Undefined when caching is off. */
   readonly onConnect: ((client: ClientBase) => Promise<void>) | undefined;
   /** Its events say when the cache is trusted, lost, and what it forgot (logs and tests). Null when off. */
-  readonly listener: KeyChangeListener | null;
+  readonly listener: NotificationListener | null;
   /** Once the database is open: decides how changes made by others are heard. */
   start(database: { readonly mode: 'external' | 'embedded'; readonly connectionString: string }): void;
   /** Closes the listening connection; call before closing the database. */
@@ -24,7 +28,7 @@ export interface VerifiedKeyCaching {
  * `maxEntries` 0 turns caching off: every request reads its key from the database.
  */
 export function prepareVerifiedKeyCaching(
-  options: { readonly maxEntries: number } & KeyChangeListenerOptions,
+  options: { readonly maxEntries: number } & NotificationListenerOptions,
 ): VerifiedKeyCaching {
   if (options.maxEntries === 0) {
     return {
@@ -37,7 +41,7 @@ export function prepareVerifiedKeyCaching(
   }
   // Suspended until it is known how changes will be heard: nothing is trusted before that.
   const cache = new LruVerifiedKeyCache({ maxEntries: options.maxEntries, suspended: true });
-  const listener = new KeyChangeListener(cache, options);
+  const listener = keyChangeListener(cache, options);
   return {
     cache,
     onConnect: listener.prepareConnection,

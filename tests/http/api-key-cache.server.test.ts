@@ -18,14 +18,14 @@ function heardBy(t: TestApp, keyId: string): Promise<void> {
     const onChange = (changed: string): void => {
       if (changed !== keyId && changed !== EVERY_KEY) return;
       clearTimeout(timer);
-      listener.off('change', onChange);
+      listener.off('heard', onChange);
       resolve();
     };
     const timer = setTimeout(() => {
-      listener.off('change', onChange);
+      listener.off('heard', onChange);
       reject(new Error(`no notification of a change of ${keyId} within 5 s`));
     }, 5_000);
-    listener.on('change', onChange);
+    listener.on('heard', onChange);
   });
 }
 

@@ -21,6 +21,7 @@ describe('readConfig', () => {
       httpRequestTimeoutMs: 10_000,
       httpHeadersTimeoutMs: 5_000,
       httpKeepAliveTimeoutMs: 5_000,
+      eventStreams: { perProcess: 2_000, perKey: 20, heartbeatMs: 15_000, retryMs: 2_000 },
     });
   });
 
@@ -44,6 +45,9 @@ describe('readConfig', () => {
       HTTP_REQUEST_TIMEOUT_MS: '30000',
       HTTP_HEADERS_TIMEOUT_MS: '20000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
+      EVENT_STREAMS_PER_PROCESS: '5000',
+      EVENT_STREAMS_PER_KEY: '3',
+      EVENT_STREAM_HEARTBEAT_MS: '30000',
     });
     expect(config).toEqual({
       port: 8080,
@@ -64,6 +68,7 @@ describe('readConfig', () => {
       httpRequestTimeoutMs: 30_000,
       httpHeadersTimeoutMs: 20_000,
       httpKeepAliveTimeoutMs: 65_000,
+      eventStreams: { perProcess: 5_000, perKey: 3, heartbeatMs: 30_000, retryMs: 2_000 },
     });
   });
 
@@ -147,14 +152,15 @@ describe('readConfig', () => {
       expect(readConfig({ WEB_CONCURRENCY: '1' }).webConcurrency).toBe(1);
     });
 
-    it("keeps all workers' default pools, with key-change listeners, within 80 connections, each from 1 to 10", () => {
+    it("keeps all workers' default pools, with their listeners, within 80 connections, each from 1 to 10", () => {
       const poolOf = (workers: number, cache = {}) =>
         readConfig({ ...server, ...cache, WEB_CONCURRENCY: String(workers) }).databasePoolSize;
-      const workers = [1, 2, 8, 9, 16, 40, 64];
-      expect(workers.map((count) => poolOf(count))).toEqual([10, 10, 9, 7, 4, 1, 1]);
-      expect(workers.slice(0, 6).map((count) => count * (poolOf(count) + 1))).toEqual([11, 22, 80, 72, 80, 80]);
-      // Without the key cache there is no listener to count.
-      expect(workers.map((count) => poolOf(count, { API_KEY_CACHE_SIZE: '0' }))).toEqual([10, 10, 10, 8, 5, 2, 1]);
+      const workers = [1, 2, 8, 9, 16, 26, 64];
+      expect(workers.map((count) => poolOf(count))).toEqual([10, 10, 8, 6, 3, 1, 1]);
+      // Two listeners per process: event changes and key changes.
+      expect(workers.slice(0, 6).map((count) => count * (poolOf(count) + 2))).toEqual([12, 24, 80, 72, 80, 78]);
+      // Without the key cache only the event changes' listener counts.
+      expect(workers.map((count) => poolOf(count, { API_KEY_CACHE_SIZE: '0' }))).toEqual([10, 10, 9, 7, 4, 2, 1]);
       expect(readConfig({ ...server, WEB_CONCURRENCY: '16', DATABASE_POOL_SIZE: '20' }).databasePoolSize).toBe(20);
     });
   });

@@ -107,6 +107,11 @@ export interface EventQuery {
   readonly range: TimeRange;
   readonly after: EventCursor | null;
   readonly limit: number;
+  /**
+   * Only events last written by this version of the account or before (event-feed.ts): the
+   * recorded part of a stream, whose later changes follow it. Absent: every event.
+   */
+  readonly writtenUpTo?: string;
 }
 
 /** A page of a timeline's events within a time range, at every place. */

@@ -7,6 +7,7 @@ import { CountRequest } from '../../core/use-cases/rate-limiting/count-request';
 import { CsrfGuard } from './dashboard/csrf';
 import { dashboardRouter } from './dashboard/dashboard-router';
 import { docsConsoleRouter } from './docs-console/docs-router';
+import { EventStreams } from './event-stream/event-streams';
 import { mountRoutes } from './express-routes';
 import { answerHeaders } from './middleware/answer-headers';
 import { authenticate } from './middleware/authenticate';
@@ -49,6 +50,11 @@ export interface AppOptions {
    * the database so every process shares them; absent or 0 leaves that limit off.
    */
   readonly rateLimit?: { readonly perKeyPerSecond?: number; readonly accountsPerMinute?: number };
+  /**
+   * The process's open event streams, with their limits; the service ends them all when it stops
+   * (server.ts). Default: streams with the default limits, owned by the app.
+   */
+  readonly eventStreams?: EventStreams;
 }
 
 /** The public account endpoints, limited per client address. */
@@ -98,7 +104,11 @@ export function createApp(container: Container, options: AppOptions): Express {
     isUnavailable(error) ? options.onUnavailable?.(failureReason(error)) : logFault(error);
   // The API first: its requests are nearly all of them, and Express tries routes in order. The
   // pages' paths and the API's do not overlap, so the order changes no answer.
-  mountRoutes(app, routes, authenticated, idempotency(container.get(IdempotencyStore), logError));
+  const streaming = {
+    streams: options.eventStreams ?? new EventStreams(),
+    endings: { isUnavailable, onUnavailable: (reason: string) => options.onUnavailable?.(reason), logError: logFault },
+  };
+  mountRoutes(app, routes, authenticated, idempotency(container.get(IdempotencyStore), logError), streaming);
   const csrf = new CsrfGuard(options.formSecret);
   app.use(dashboardRouter(container, csrf));
   app.use(docsConsoleRouter(container, csrf));

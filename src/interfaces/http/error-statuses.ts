@@ -51,8 +51,11 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   unknown_event: 422,
   // too many requests per API key or client address
   rate_limited: 429,
+  // event streams held at once (docs/decisions.md, "Event streams")
+  too_many_streams: 429,
   internal_error: 500,
   service_unavailable: 503,
+  stream_capacity_reached: 503,
 };
 
 export const TITLE_BY_STATUS: Readonly<Record<number, string>> = {

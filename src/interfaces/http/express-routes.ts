@@ -1,5 +1,6 @@
-import type { IRouter, RequestHandler } from 'express';
+import type { IRouter, Request, RequestHandler } from 'express';
 import type { Principal } from '../../core/use-cases/accounts/authenticate-api-key';
+import type { EventStreams, StreamEndings } from './event-stream/event-streams';
 import type { IdempotentResponder } from './middleware/idempotency';
 import { jsonBody } from './middleware/json-body';
 import { utf8Query } from './middleware/utf8-query';
@@ -7,17 +8,25 @@ import { Problem } from './problem';
 import { runSteps, type RequestStep } from './request-step';
 import type { Route } from './route';
 
+/** Where routes that stream hand their streams: the process's open streams, and how their ends are logged. */
+export interface Streaming {
+  readonly streams: EventStreams;
+  readonly endings: StreamEndings;
+}
+
 /**
  * Mounts transport-free routes on `router` (the app itself: a router nested in it would be one more
  * layer every request walks), each as one handler running its steps, `authenticated` first where
  * the route needs a key; an authenticated POST is answered through `idempotent`, which honours its
- * `Idempotency-Key`.
+ * `Idempotency-Key`, and a GET asking for `text/event-stream` of a route that streams, through
+ * `streaming`.
  */
 export function mountRoutes(
   router: IRouter,
   routes: readonly Route[],
   authenticated: readonly RequestStep[],
   idempotent?: IdempotentResponder,
+  streaming?: Streaming,
 ): void {
   for (const route of routes) {
     // Express answers HEAD with the GET handler; a GET that registers something must not run twice.
@@ -27,6 +36,12 @@ export function mountRoutes(
     router[route.method](route.path, async (req, res) => {
       await runSteps(steps, req, res);
       const principal: Principal | null = res.locals.principal ?? null;
+      const stream = route.stream;
+      if (stream && streaming && principal && asksForStream(req)) {
+        const request = { body: req.body, query: req.query, params: pathParameters(req.params) };
+        const start = () => stream({ ...request, lastEventId: req.get('Last-Event-ID') }, principal);
+        return streaming.streams.serve(req, res, principal.apiKeyId, start, streaming.endings);
+      }
       const respond = () =>
         route.invoke({ body: req.body, query: req.query, params: pathParameters(req.params) }, principal);
       const answer = keyed ? await keyed(req, res, respond) : await respond();
@@ -45,6 +60,11 @@ export function mountRoutes(
 }
 
 const MAX_PATH_PARAMETER_LENGTH = 200;
+
+/** A GET (not a HEAD) whose client prefers an event stream to JSON. */
+function asksForStream(req: Request): boolean {
+  return req.method === 'GET' && req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream';
+}
 
 /** Path parameters are identifiers: refuse what no identifier can be before it reaches a query. */
 function pathParameters(raw: Record<string, string | string[]>): Record<string, string> {

@@ -1,5 +1,6 @@
 import type { ClassConstructor } from 'class-transformer';
 import type { Principal } from '../../core/use-cases/accounts/authenticate-api-key';
+import type { EventStreamSource } from './event-stream/event-stream-source';
 import { Problem } from './problem';
 import { validateInput } from './validation/validate-input';
 
@@ -53,6 +54,15 @@ export interface Route {
   readonly query?: ClassConstructor<object>;
   readonly docs?: RouteDocs;
   invoke(request: RawRequest, principal: Principal | null): Promise<HttpResponse>;
+  /**
+   * Answers a GET that asks for `text/event-stream` with a stream of Server-Sent Events instead
+   * (the JSON answer otherwise); `lastEventId` is the header a reconnecting client sends.
+   */
+  readonly stream?: (request: StreamRequest, principal: Principal | null) => Promise<EventStreamSource>;
+}
+
+export interface StreamRequest extends RawRequest {
+  readonly lastEventId: string | undefined;
 }
 
 interface Definition<B extends object, Q extends object> {
@@ -73,20 +83,30 @@ interface Valid<B, Q> {
   readonly params: Readonly<Record<string, string>>;
 }
 
-/** An operation that needs an API key; its handler acts for the key's account. */
+/**
+ * An operation that needs an API key; its handler acts for the key's account. `stream`, for a GET,
+ * answers it as an event stream when the client asks for one, with the same parameters.
+ */
 export function defineRoute<B extends object = object, Q extends object = object>(
   definition: Definition<B, Q>,
   handle: (request: Valid<B, Q>, principal: Principal) => Promise<HttpResponse>,
+  stream?: (request: Valid<B, Q>, principal: Principal, lastEventId: string | undefined) => Promise<EventStreamSource>,
 ): Route {
   return {
     ...definition,
     authenticated: true,
-    invoke: (request, principal) => {
-      // The adapter authenticates first; this guards against a route mounted without it.
-      if (!principal) throw new Problem(401, 'missing_api_key', 'This operation needs an API key.');
-      return handle(validate(definition, request), principal);
-    },
+    invoke: (request, principal) => handle(validate(definition, request), authenticated(principal)),
+    ...(stream && {
+      stream: (request: StreamRequest, principal: Principal | null) =>
+        stream(validate(definition, request), authenticated(principal), request.lastEventId),
+    }),
   };
+}
+
+/** The adapter authenticates first; this guards against a route mounted without it. */
+function authenticated(principal: Principal | null): Principal {
+  if (!principal) throw new Problem(401, 'missing_api_key', 'This operation needs an API key.');
+  return principal;
 }
 
 /** An operation open to anyone (signing up). */

@@ -3,7 +3,7 @@
 // connection listens. Runs on the test database (PostgreSQL with DATABASE_URL, else PGlite).
 import { once } from 'node:events';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { KeyChangeListener } from '../../../src/infrastructure/api-key-cache/key-change-listener';
+import { keyChangeListener } from '../../../src/infrastructure/api-key-cache/key-change-listener';
 import { LruVerifiedKeyCache } from '../../../src/infrastructure/api-key-cache/lru-verified-key-cache';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 
@@ -53,7 +53,7 @@ describe('KeyChangeListener on a silent network', () => {
   it('drops a connection missing its heartbeat: suspended at once, trusted again once a new one listens', async () => {
     const proxy = await startFreezingProxy(new URL(database.connectionString));
     const cache = new LruVerifiedKeyCache({ maxEntries: 10, suspended: true });
-    const listener = new KeyChangeListener(cache, { heartbeatMs: 200, heartbeatTimeoutMs: 1_000 });
+    const listener = keyChangeListener(cache, { heartbeatMs: 200, heartbeatTimeoutMs: 1_000 });
     try {
       const subscribed = once(listener, 'subscribed');
       listener.start(proxy.url);

@@ -4,7 +4,7 @@
 import type { ApiKey } from '../../../src/core/domain/account';
 import {
   EVERY_KEY,
-  KeyChangeListener,
+  keyChangeListener,
   type KeyChangeTarget,
 } from '../../../src/infrastructure/api-key-cache/key-change-listener';
 import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
@@ -47,7 +47,7 @@ describe('API key change notifications', () => {
   let transactions: PostgresTransactionBoundary;
 
   beforeAll(async () => {
-    database = await provisionTestDatabase({ onConnect: new KeyChangeListener(target).prepareConnection });
+    database = await provisionTestDatabase({ onConnect: keyChangeListener(target).prepareConnection });
     transactions = new PostgresTransactionBoundary(database, new KeyedRequests(database.sql));
     await transactions.exclusive('acc_1', async (repos) => {
       await repos.accounts.add(anAccountRecord('acc_1'));

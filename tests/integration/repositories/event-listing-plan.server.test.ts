@@ -8,7 +8,11 @@
 // in-memory PGlite (one connection) cannot take beside the test's.
 import { Client } from 'pg';
 import type { Statement } from '../../../src/infrastructure/persistence/postgres/kysely';
-import { IN_RANGE, LISTINGS } from '../../../src/infrastructure/persistence/postgres/statements/event-listing';
+import {
+  EVERY_VERSION,
+  IN_RANGE,
+  LISTINGS,
+} from '../../../src/infrastructure/persistence/postgres/statements/event-listing';
 import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
 import { textDigest } from '../../../src/infrastructure/persistence/postgres/text-digest';
 import { seedEvents } from '../../../scripts/bench/seed';
@@ -37,6 +41,7 @@ const LISTING = {
   start: new Date('1900-01-01T00:00:00Z'),
   end: new Date('1910-01-01T00:00:00Z'),
   limit: 101,
+  upTo: EVERY_VERSION,
 };
 const CURSOR = { afterTime: new Date('1900-06-01T00:00:00Z'), afterId: 'evt_' };
 

@@ -5,14 +5,16 @@ import { once } from 'node:events';
 import type { Express } from 'express';
 import request from 'supertest';
 import { buildContainer } from '../../../src/composition/container';
+import { type EventChanges, onConnectAll, prepareEventChanges } from '../../../src/composition/event-changes';
 import { prepareVerifiedKeyCaching, type VerifiedKeyCaching } from '../../../src/composition/verified-key-cache';
 import { DEFAULT_API_KEY_CACHE_SIZE } from '../../../src/config';
-import type { KeyChangeListenerOptions } from '../../../src/infrastructure/api-key-cache/key-change-listener';
+import type { NotificationListenerOptions } from '../../../src/infrastructure/database/notification-listener';
 import type { PrismaClient } from '../../../src/infrastructure/persistence/prisma/generated/client';
 import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
 import { isDatabaseUnavailable } from '../../../src/infrastructure/database/prisma-client';
 import { databaseReadiness } from '../../../src/infrastructure/database/readiness';
 import { createApp } from '../../../src/interfaces/http/app';
+import { type EventStreamLimits, EventStreams } from '../../../src/interfaces/http/event-stream/event-streams';
 import { ShiftableWallClock } from '../shiftable-wall-clock';
 import { connectToTestDatabase, provisionTestDatabase, type TestDatabase } from '../test-database';
 
@@ -33,6 +35,10 @@ export interface TestApp {
   readonly mode: TestDatabase['mode'];
   /** The verified-key cache, wired as the service wires it: its stats, and its listener's events. */
   readonly keyCaching: VerifiedKeyCaching;
+  /** How its event streams hear of changes, wired as the service wires it. */
+  readonly eventChanges: EventChanges;
+  /** Its open event streams (closeAll: as the service stopping). */
+  readonly eventStreams: EventStreams;
   readonly clock: ShiftableWallClock;
   signUp(): Promise<TestAccount>;
   /** The internal errors the app logged so far, taken: a test that provokes one asserts on it. */
@@ -51,8 +57,10 @@ export interface TestAppOptions {
   readonly rateLimit?: { readonly perKeyPerSecond?: number; readonly accountsPerMinute?: number };
   /** Another app's database to share, as a second service process would (with its own pool and cache). */
   readonly sharing?: Pick<TestApp, 'connectionString' | 'mode'>;
-  /** How the cache's listener reconnects (tests hold it). */
-  readonly keyChanges?: KeyChangeListenerOptions;
+  /** How the listeners of key and event changes reconnect (tests hold them). */
+  readonly keyChanges?: NotificationListenerOptions;
+  /** Event streams' limits and heartbeat; the service's defaults otherwise. */
+  readonly eventStreams?: EventStreamLimits;
 }
 
 /** How long an app may take to start listening for key changes before the test gives up. */
@@ -61,21 +69,30 @@ const SUBSCRIBE_TIMEOUT_MS = 10_000;
 /** The real app over its own fresh database; one per test file. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const keyCaching = prepareVerifiedKeyCaching({ maxEntries: DEFAULT_API_KEY_CACHE_SIZE, ...options.keyChanges });
-  const pool = { onConnect: keyCaching.onConnect };
+  const eventChanges = prepareEventChanges(options.keyChanges);
+  const stopListening = () => Promise.all([keyCaching.close(), eventChanges.close()]);
+  const pool = { onConnect: onConnectAll(keyCaching.onConnect, eventChanges.onConnect) };
   const database = options.sharing ? connectToTestDatabase(options.sharing, pool) : await provisionTestDatabase(pool);
-  // As the service, but the test waits until the cache is trusted, so that it is used from the first request.
-  const subscribed =
-    database.mode === 'external' && keyCaching.listener
-      ? once(keyCaching.listener, 'subscribed', { signal: AbortSignal.timeout(SUBSCRIBE_TIMEOUT_MS) })
-      : Promise.resolve();
+  // As the service, but the test waits until both listen, so that the cache is used from the first
+  // request and streams open.
+  const external = database.mode === 'external';
+  const subscribed = Promise.all(
+    [keyCaching.listener, eventChanges.listener].map((listener) =>
+      external && listener
+        ? once(listener, 'subscribed', { signal: AbortSignal.timeout(SUBSCRIBE_TIMEOUT_MS) })
+        : Promise.resolve(),
+    ),
+  );
   keyCaching.start(database);
+  eventChanges.start(database);
   try {
     await subscribed;
   } catch (error) {
-    await keyCaching.close();
+    await stopListening();
     await database.close();
     throw error;
   }
+  const eventStreams = new EventStreams(options.eventStreams);
   const clock = new ShiftableWallClock();
   const errors: unknown[] = [];
   const app = createApp(
@@ -84,6 +101,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       sql: database.sql,
       wallClock: clock,
       verifiedKeyCache: keyCaching.cache,
+      eventChanges: eventChanges.signals,
     }),
     {
       logError: (error) => errors.push(error),
@@ -93,6 +111,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       readiness: databaseReadiness(database.prisma),
       isUnavailable: isDatabaseUnavailable,
       rateLimit: options.rateLimit,
+      eventStreams,
     },
   );
   return {
@@ -102,6 +121,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     connectionString: database.connectionString,
     mode: database.mode,
     keyCaching,
+    eventChanges,
+    eventStreams,
     clock,
     async signUp() {
       const email = `traveller-${process.pid}-${++accounts}-${Date.now()}@example.com`;
@@ -114,8 +135,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       return errors.splice(0);
     },
     async close() {
-      // The listening connection first: the database's close may drop the database under it.
-      await keyCaching.close();
+      // The streams and listening connections first: the database's close may drop the database under them.
+      eventStreams.closeAll();
+      await stopListening();
       await database.close();
       // A 500 in any test of the file is a defect even when the test did not look at it.
       if (errors.length > 0) throw new Error(`the app logged ${errors.length} internal error(s): ${String(errors[0])}`);

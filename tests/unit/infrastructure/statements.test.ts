@@ -22,12 +22,13 @@ interface Case {
   readonly reads: readonly string[];
 }
 
-const LISTING = ['accountId', 'placeKey', 'start', 'end', 'limit'];
+const LISTING = ['accountId', 'placeKey', 'start', 'end', 'upTo', 'limit'];
 const CURSOR = ['afterTime', 'afterId'];
 const LISTING_READS = [
   'from "travellers" where "account_id" = :accountId',
   '"account_id" = :accountId and "timeline_id" = (select "timeline_id" from "here") and "location_key" = :placeKey',
   '("description_key" = :placeKey and "location_key" <> :placeKey) and "time" >= :start and "time" <= :end',
+  '"time" <= :end and "account_version" <= :upTo',
   'limit :limit',
 ];
 const NAMED_READS = [

@@ -29,9 +29,11 @@ export function problemHandler(
   return (error: unknown, _req, res, _next) => {
     const down = isUnavailable(error);
     const problem = down ? unavailable() : toProblem(error);
-    // The request's log line says why it failed; a whole error is logged only for a fault of the service.
+    // The request's log line says why it failed; a whole error is logged only for a fault of the
+    // service, not for a refusal it chose (a 503 of a process at its limit of streams).
     if (down) res.locals.failureReason = `database unavailable: ${failureReason(error)}`;
-    if (problem.status >= 500) logError(error);
+    else if (error instanceof Problem && problem.status >= 500) res.locals.failureReason = problem.code;
+    if (problem.status >= 500 && !(error instanceof Problem)) logError(error);
     sendProblem(res, problem);
   };
 }

@@ -7,6 +7,7 @@ import { ResumeTime } from '../../../core/use-cases/clock/resume-time';
 import { ShiftTime } from '../../../core/use-cases/clock/shift-time';
 import { RegisterItem } from '../../../core/use-cases/items/register-item';
 import { ListEvents } from '../../../core/use-cases/events/list-events';
+import { WatchEvents } from '../../../core/use-cases/events/watch-events';
 import { CheckParadox } from '../../../core/use-cases/paradoxes/check-paradox';
 import { Travel } from '../../../core/use-cases/travels/travel';
 import { TravelToMoment } from '../../../core/use-cases/travels/travel-to-moment';
@@ -28,6 +29,7 @@ import { ArrivalResponse } from '../dtos/responses/resources.response';
 import { defineRoute, type Route } from '../route';
 import { toInstant } from '../validation/to-instant';
 import { scanEvents } from './event-scan';
+import { watchEventsAt } from './event-watch';
 import { travelToMomentHandler } from './travel-to-moment';
 
 /**
@@ -37,6 +39,7 @@ import { travelToMomentHandler } from './travel-to-moment';
 export function familyARoutes(container: Container): Route[] {
   const travelToMoment = container.get(TravelToMoment);
   const createAnchor = container.get(CreateAnchor);
+  const watchEvents = container.get(WatchEvents);
   const pauseTime = container.get(PauseTime);
   const resumeTime = container.get(ResumeTime);
   const shiftTime = container.get(ShiftTime);
@@ -230,6 +233,7 @@ export function familyARoutes(container: Container): Route[] {
         const more = page.next_cursor ? ' on this page; more follow (next_cursor)' : '';
         return { status: 200, body: { status: `${page.events.length} event(s) found${more}.`, ...page } };
       },
+      ({ query }, { accountId }, lastEventId) => watchEventsAt(watchEvents, accountId, query, lastEventId),
     ),
     defineRoute(
       {

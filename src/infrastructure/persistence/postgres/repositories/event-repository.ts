@@ -3,7 +3,7 @@ import type { EventKind, EventManipulation, TimelineEvent } from '../../../../co
 import type { EventQuery, EventRepository, EventsAt, RangePage } from '../../../../core/ports/repositories';
 import type { PrismaClient } from '../../prisma/generated/client';
 import type { SqlRunner } from '../sql-runner';
-import { type EventOnPage, IN_RANGE, LISTINGS, type ListingRow } from '../statements/event-listing';
+import { type EventOnPage, EVERY_VERSION, IN_RANGE, LISTINGS, type ListingRow } from '../statements/event-listing';
 import { textDigest } from '../text-digest';
 import type { Row } from '../unit-of-work/write-set';
 import type { Writes } from '../unit-of-work/writes';
@@ -78,6 +78,7 @@ export class PostgresEventRepository implements EventRepository {
       start: range.start,
       end: range.end,
       limit,
+      upTo: query.writtenUpTo ?? EVERY_VERSION,
       afterTime: after?.time ?? null,
       afterId: after?.id ?? null,
       timelineId: query.timelineId,
@@ -173,10 +174,13 @@ export function eventRow(event: TimelineEvent): Row<'events'> {
     subject_id: event.subjectId,
     recorded_at: event.recordedAt,
     revision: event.revision,
+    // The unit's statement writes the version it moves the account to (write-set.ts, STAMPED).
+    account_version: '0',
   };
 }
 
-function toDomain(row: EventOnPage, accountId: string, timelineId: string): TimelineEvent {
+/** An event read with a page's columns, of the account and timeline the statement named. */
+export function toDomain(row: EventOnPage, accountId: string, timelineId: string): TimelineEvent {
   const kind = KINDS.find((known) => known === row.kind);
   if (!kind) throw new Error(`Event ${row.id} has an unknown stored kind '${row.kind}'.`);
   return {

@@ -46,6 +46,14 @@ export interface Applied {
 }
 
 /**
+ * Columns that record the version the guard moves the account to: an event's place in the
+ * account's history of changes, which event streams resume from (docs/decisions.md, "Event
+ * streams"). The statement writes `guard.version` there, whatever the row says; a unit without a
+ * guard opens an account, at version 0, and writes the row's value.
+ */
+const STAMPED: Partial<Record<Table, string>> = { events: 'account_version' };
+
+/**
  * Statements of up to this many writes are prepared on each connection (an anchor: 2). Longer ones
  * vary with their input (a travel's items) and are sent unprepared, so they do not stay prepared.
  */
@@ -258,8 +266,12 @@ function writeQuery(db: Creator, write: Write, index: number, gate: string | nul
     }
     return filtered;
   };
+  const stamped = gate === 'guard' ? STAMPED[write.table] : undefined;
   const setSlots = Object.fromEntries(
-    Object.keys(write.set).map((column) => [column, slot({ from: 'set', write: index, column })]),
+    Object.keys(write.set).map((column) => [
+      column,
+      column === stamped ? sql`guard.version` : slot({ from: 'set', write: index, column }),
+    ]),
   );
   switch (write.kind) {
     case 'insert': {

@@ -1,0 +1,52 @@
+import type {
+  ChangePosition,
+  ChangeSubscription,
+  EventChange,
+  EventFeed,
+  WatchedPlace,
+} from '../../../core/ports/event-feed';
+import type { EventChangeSignals } from '../../event-changes/event-change-signals';
+import { toDomain } from './repositories/event-repository';
+import type { SqlRunner } from './sql-runner';
+import { EVENT_CHANGES } from './statements/event-changes';
+import { TRAVELLER_VERSION } from './statements/travellers';
+import { textDigest } from './text-digest';
+
+/**
+ * The changes of events as the account's units of work wrote them: each event carries the
+ * account's version that last wrote it (write-set.ts, STAMPED), and the database announces each
+ * change (event-change-signals.ts).
+ */
+export class PostgresEventFeed implements EventFeed {
+  constructor(
+    private readonly sql: SqlRunner,
+    private readonly signals: EventChangeSignals,
+  ) {}
+
+  async versionOf(accountId: string): Promise<string | null> {
+    const [traveller] = await TRAVELLER_VERSION.run(this.sql, { accountId });
+    return traveller?.version ?? null;
+  }
+
+  async changesAfter(watched: WatchedPlace, after: ChangePosition, limit: number): Promise<EventChange[]> {
+    const { accountId, timelineId, range } = watched;
+    const rows = await EVENT_CHANGES.run(this.sql, {
+      accountId,
+      timelineId,
+      placeKey: textDigest(watched.place),
+      start: range.start,
+      end: range.end,
+      afterVersion: after.version,
+      afterId: after.eventId,
+      limit,
+    });
+    return rows.map(({ version, ...row }) => ({
+      event: toDomain(row, accountId, timelineId),
+      position: { version, eventId: row.id },
+    }));
+  }
+
+  subscribe(accountId: string): ChangeSubscription {
+    return this.signals.subscribe(accountId);
+  }
+}

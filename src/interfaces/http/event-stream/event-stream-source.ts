@@ -1,0 +1,11 @@
+/** One Server-Sent Events message. `data` is one line (JSON has no raw line break). */
+export interface SseMessage {
+  readonly id: string;
+  readonly event: string;
+  readonly data: string;
+}
+
+/** What a streaming route answers: its messages, until it or the client ends them. */
+export interface EventStreamSource extends AsyncIterable<SseMessage> {
+  close(): void;
+}

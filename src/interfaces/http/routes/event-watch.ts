@@ -1,0 +1,50 @@
+import { TimeRange } from '../../../core/domain/time-range';
+import type { EventWatch, WatchEvents } from '../../../core/use-cases/events/watch-events';
+import type { EventScanDto } from '../dtos/shared.dto';
+import type { EventStreamSource, SseMessage } from '../event-stream/event-stream-source';
+import { decodeStreamPosition, encodeStreamPosition } from '../event-stream/stream-position';
+import { presentEvent } from '../presenters/resources';
+import { Problem } from '../problem';
+
+/**
+ * GET /v1/monitor-events as an event stream: the same parameters but the paging ones, resumed
+ * from `Last-Event-ID` (docs/decisions.md, "Event streams").
+ */
+export async function watchEventsAt(
+  watchEvents: WatchEvents,
+  accountId: string,
+  input: EventScanDto,
+  lastEventId: string | undefined,
+): Promise<EventStreamSource> {
+  const paging = (['cursor', 'limit'] as const).filter((field) => input[field] !== undefined);
+  if (paging.length > 0) {
+    throw Problem.validation(
+      paging.map((field) => ({
+        field,
+        message: 'does not apply to an event stream, which resumes with Last-Event-ID',
+      })),
+    );
+  }
+  const from = lastEventId === undefined ? null : decodeStreamPosition(lastEventId);
+  if (from && input.timeline_id !== undefined && from.timelineId !== input.timeline_id) {
+    throw Problem.validation([
+      { field: 'Last-Event-ID', message: `is a position on timeline '${from.timelineId}', not on the one asked for` },
+    ]);
+  }
+  const watch = await watchEvents.open({
+    accountId,
+    place: input.location,
+    range: TimeRange.parse(input.time_range),
+    timelineId: input.timeline_id,
+    from,
+  });
+  return { [Symbol.asyncIterator]: () => messagesOf(watch), close: () => watch.close() };
+}
+
+/** Each message's `data` is the event as the listing presents it; `caught-up` names the timeline. */
+async function* messagesOf(watch: EventWatch): AsyncGenerator<SseMessage> {
+  for await (const watched of watch) {
+    const data = watched.kind === 'caught-up' ? { timeline_id: watch.timelineId } : presentEvent(watched.event);
+    yield { id: encodeStreamPosition(watched.position), event: watched.kind, data: JSON.stringify(data) };
+  }
+}

@@ -1,0 +1,352 @@
+// GET /v1/monitor-events with `Accept: text/event-stream`: the events recorded at a place, then
+// each change as it is written, resumable with Last-Event-ID (docs/decisions.md, "Event streams").
+// Read by the `eventsource` package, a real SSE client.
+import { request as httpRequest } from 'node:http';
+import { asAccount, type AccountClient } from '../support/http/as-account';
+import { openStream, type Received, serveOnLoopback } from '../support/http/event-stream-client';
+import { startTestApp, type TestApp } from '../support/http/test-app';
+
+const PLACE = 'Globe Theatre';
+const DAY_1600 = '1600-01-01T00:00:00Z/1600-01-02T00:00:00Z';
+const LIMITS = { perProcess: 8, perKey: 2, heartbeatMs: 1_000, retryMs: 100 };
+
+describe('event streams', () => {
+  let t: TestApp;
+  let served: Awaited<ReturnType<typeof serveOnLoopback>>;
+  const streams: Array<{ close(): void }> = [];
+
+  beforeAll(async () => {
+    t = await startTestApp({ eventStreams: LIMITS });
+    served = await serveOnLoopback(t.app);
+  });
+  afterEach(() => streams.splice(0).forEach((stream) => stream.close()));
+  afterAll(async () => {
+    await served.close();
+    await t.close();
+  });
+
+  const newAccount = async (): Promise<AccountClient> => asAccount(t, await t.signUp());
+  const streamUrl = (query: Record<string, string>) =>
+    `${served.url}/v1/monitor-events?${new URLSearchParams(query).toString()}`;
+  const watch = (a: AccountClient, query: Record<string, string>, options: { lastEventId?: string } = {}) => {
+    const stream = openStream(streamUrl(query), a.account.auth, options);
+    streams.push(stream);
+    return stream;
+  };
+  /** An arrival at `place` at `time`, recorded by Family C's travel. */
+  const arriveAt = async (a: AccountClient, time: string, place = PLACE) => {
+    const response = await a.post('/api/v1/travel', { destination_time: time, location: place });
+    expect(response.status).toBe(200);
+  };
+  const summary = (messages: readonly Received[]) =>
+    messages.map(({ type, data }) =>
+      type === 'caught-up' ? type : `${type} ${String(data.kind)} ${String(data.time)}`,
+    );
+
+  it('sends the events recorded, in order, then caught-up, then each new event as it is recorded', async () => {
+    const a = await newAccount();
+    await a.post('/v1/pause-time');
+    await arriveAt(a, '1600-01-01T05:00:00Z');
+    await arriveAt(a, '1600-01-01T01:00:00Z');
+    await a.post('/v1/set-anchor', { description: 'Opening night' });
+
+    const stream = watch(a, { location: 'globe  theatre', time_range: DAY_1600 });
+    const recorded = await stream.waitFor(4);
+    // The anchor and the first arrival share an instant: they come in the order of their ids, as
+    // the listing's (hex ids, which every collation orders alike).
+    expect(summary(recorded.slice(0, 2)).sort()).toEqual([
+      'recorded anchor_set 1600-01-01T01:00:00Z',
+      'recorded arrival 1600-01-01T01:00:00Z',
+    ]);
+    expect(summary(recorded.slice(2))).toEqual(['recorded arrival 1600-01-01T05:00:00Z', 'caught-up']);
+    const order = recorded.slice(0, 3).map(({ data }) => `${String(data.time)} ${String(data.event_id)}`);
+    expect(order).toEqual([...order].sort());
+    expect(stream.received[3]?.data).toEqual({ timeline_id: 'primary' });
+
+    await arriveAt(a, '1600-01-01T03:00:00Z');
+    await arriveAt(a, '1700-01-01T00:00:00Z'); // outside the range
+    await arriveAt(a, '1600-01-01T04:00:00Z', 'Rose Theatre'); // another place
+    await a.get('/v1/retrieve-item', { item_description: 'Quill', location: PLACE, time: '1600-01-01T06:00:00Z' });
+    const live = (await stream.waitFor(6)).slice(4);
+    expect(summary(live)).toEqual([
+      'recorded arrival 1600-01-01T03:00:00Z',
+      'recorded item_retrieved 1600-01-01T06:00:00Z',
+    ]);
+    expect(live[0]?.data).toMatchObject({ location: PLACE, timeline_id: 'primary', manipulated: false });
+    expect(typeof live[0]?.data.event_id).toBe('string');
+    // Every message carries an id, each one different.
+    const ids = stream.received.map((message) => message.id);
+    expect(ids.every((id) => id.length > 0)).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('delivers a manipulation as an update of the event, also one that moves it out of the range', async () => {
+    const a = await newAccount();
+    await a.post('/v1/pause-time');
+    await arriveAt(a, '1600-01-01T02:00:00Z');
+    const stream = watch(a, { location: PLACE, time_range: DAY_1600 });
+    const [arrival] = await stream.waitFor(2);
+    const eventId = String(arrival?.data.event_id);
+
+    const moved = await a.post('/api/v1/manipulate-event', {
+      event_id: eventId,
+      action: 'Later',
+      time: '1600-01-01T08:00:00Z',
+    });
+    expect(moved.status).toBe(200);
+    const away = await a.post('/api/v1/manipulate-event', {
+      event_id: eventId,
+      action: 'Gone',
+      time: '1650-01-01T00:00:00Z',
+    });
+    expect(away.status).toBe(200);
+
+    const changes = (await stream.waitFor(5)).slice(2);
+    const described = changes.map(({ type, data }) => [type, data.event_id === eventId, data.kind, data.time]);
+    // One manipulation writes both in one unit of work: they come together, in the order of their ids.
+    expect(described.slice(0, 2)).toEqual(
+      expect.arrayContaining([
+        ['updated', true, 'arrival', '1600-01-01T08:00:00Z'],
+        ['recorded', false, 'manipulation', '1600-01-01T08:00:00Z'],
+      ]),
+    );
+    expect(described[2]).toEqual(['updated', true, 'arrival', '1650-01-01T00:00:00Z']);
+    const update = changes.find((change) => change.type === 'updated');
+    expect(update?.data).toMatchObject({ manipulated: true, original_time: '1600-01-01T02:00:00Z' });
+  });
+
+  it('resumes from Last-Event-ID with nothing lost and nothing twice', async () => {
+    const a = await newAccount();
+    await a.post('/v1/pause-time');
+    for (const hour of ['01', '02', '03']) await arriveAt(a, `1600-01-01T${hour}:00:00Z`);
+    const first = watch(a, { location: PLACE, time_range: DAY_1600 });
+    await first.waitFor(4);
+    await arriveAt(a, '1600-01-01T04:00:00Z');
+    const seen = await first.waitFor(5);
+    first.close();
+
+    // Written while no stream was open.
+    await arriveAt(a, '1600-01-01T05:00:00Z');
+    await arriveAt(a, '1600-01-01T00:30:00Z');
+    const resumed = watch(a, { location: PLACE, time_range: DAY_1600 }, { lastEventId: seen[4]?.id });
+    expect(summary(await resumed.waitFor(3))).toEqual([
+      'recorded arrival 1600-01-01T05:00:00Z',
+      'recorded arrival 1600-01-01T00:30:00Z',
+      'caught-up',
+    ]);
+
+    // From the middle of the recorded part: the rest of it, then the changes after it, then
+    // caught-up: everything written so far has been sent.
+    const fromSecond = watch(a, { location: PLACE, time_range: DAY_1600 }, { lastEventId: seen[1]?.id });
+    expect(summary(await fromSecond.waitFor(5))).toEqual([
+      'recorded arrival 1600-01-01T03:00:00Z',
+      'recorded arrival 1600-01-01T04:00:00Z',
+      'recorded arrival 1600-01-01T05:00:00Z',
+      'recorded arrival 1600-01-01T00:30:00Z',
+      'caught-up',
+    ]);
+  });
+
+  it('reconnects by itself after a dropped connection, sending Last-Event-ID, and misses nothing', async () => {
+    const a = await newAccount();
+    await a.post('/v1/pause-time');
+    await arriveAt(a, '1600-01-01T01:00:00Z');
+    const stream = watch(a, { location: PLACE, time_range: DAY_1600 });
+    await stream.waitFor(2);
+    served.dropConnections();
+    await arriveAt(a, '1600-01-01T02:00:00Z');
+    await arriveAt(a, '1600-01-01T03:00:00Z');
+    const messages = await stream.waitFor(5);
+    expect(stream.opened).toBe(2);
+    expect(summary(messages)).toEqual([
+      'recorded arrival 1600-01-01T01:00:00Z',
+      'caught-up',
+      'recorded arrival 1600-01-01T02:00:00Z',
+      'recorded arrival 1600-01-01T03:00:00Z',
+      'caught-up',
+    ]);
+  });
+
+  it("never sends another account's events", async () => {
+    const a = await newAccount();
+    const b = await newAccount();
+    await a.post('/v1/pause-time');
+    await b.post('/v1/pause-time');
+    await arriveAt(a, '1600-01-01T01:00:00Z');
+    const stream = watch(a, { location: PLACE, time_range: DAY_1600 });
+    await stream.waitFor(2);
+    await arriveAt(b, '1600-01-01T02:00:00Z');
+    await arriveAt(a, '1600-01-01T03:00:00Z');
+    const messages = await stream.waitFor(3);
+    expect(summary(messages.slice(2))).toEqual(['recorded arrival 1600-01-01T03:00:00Z']);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(stream.received).toHaveLength(3);
+  });
+});
+
+/** The answer's head and first bytes, read without an SSE client. */
+function rawStream(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, unknown>; body: () => string; close(): void }> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    const req = httpRequest(url, { headers }, (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: () => body, close: () => req.destroy() });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('event streams: the protocol and its refusals', () => {
+  let t: TestApp;
+  let served: Awaited<ReturnType<typeof serveOnLoopback>>;
+
+  beforeAll(async () => {
+    t = await startTestApp({ eventStreams: LIMITS });
+    served = await serveOnLoopback(t.app);
+  });
+  afterAll(async () => {
+    await served.close();
+    await t.close();
+  });
+
+  const url = (query: string) => `${served.url}/v1/monitor-events?location=Here&time_range=${DAY_1600}${query}`;
+  const asking = (auth: string, more: Record<string, string> = {}) => ({
+    Accept: 'text/event-stream',
+    Authorization: auth,
+    ...more,
+  });
+
+  it('answers text/event-stream, unbuffered, with a retry time and heartbeats', async () => {
+    const a = await t.signUp();
+    const stream = await rawStream(url(''), asking(a.auth));
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+      expect(stream.headers['x-accel-buffering']).toBe('no');
+      expect(stream.headers['cache-control']).toBe('no-store');
+      await new Promise((resolve) => setTimeout(resolve, LIMITS.heartbeatMs * 1.5));
+      const body = stream.body();
+      expect(body.startsWith(`retry: ${LIMITS.retryMs}\n\n`)).toBe(true);
+      expect(body).toContain('event: caught-up\n');
+      expect(body).toContain(': heartbeat\n\n');
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('answers JSON as before without Accept: text/event-stream', async () => {
+    const a = asAccount(t, await t.signUp());
+    const response = await a.get('/v1/monitor-events', { location: 'Here', time_range: DAY_1600 });
+    expect(response.status).toBe(200);
+    expect(response.type).toBe('application/json');
+  });
+
+  it.each([
+    ['a Last-Event-ID not written by the service', { 'Last-Event-ID': 'garbage' }, '', 'Last-Event-ID'],
+    [
+      'a Last-Event-ID past the largest version',
+      { 'Last-Event-ID': Buffer.from('["c","primary","9223372036854775808",null]').toString('base64url') },
+      '',
+      'Last-Event-ID',
+    ],
+    [
+      'a Last-Event-ID of another timeline than the one asked for',
+      { 'Last-Event-ID': Buffer.from('["c","tml_other","3",null]').toString('base64url') },
+      '&timeline_id=primary',
+      'Last-Event-ID',
+    ],
+    ['a paging cursor', {}, '&cursor=abc', 'cursor'],
+    ['a page size', {}, '&limit=5', 'limit'],
+  ])('refuses %s with a 400 problem', async (_name, headers, query, field) => {
+    const a = await t.signUp();
+    const stream = await rawStream(url(query), asking(a.auth, headers));
+    await waitUntil(() => stream.body().endsWith('}'));
+    stream.close();
+    expect(stream.status).toBe(400);
+    expect(stream.headers['content-type']).toContain('application/problem+json');
+    const problem = JSON.parse(stream.body()) as { code: string; errors: Array<{ field: string }> };
+    expect(problem.code).toBe('validation_failed');
+    expect(problem.errors.map((error) => error.field)).toEqual([field]);
+  });
+
+  it('refuses an unknown timeline with 404 and a missing key with 401, before streaming', async () => {
+    const a = await t.signUp();
+    const unknown = await rawStream(url('&timeline_id=tml_missing'), asking(a.auth));
+    unknown.close();
+    expect(unknown.status).toBe(404);
+    const anonymous = await rawStream(url(''), { Accept: 'text/event-stream' });
+    anonymous.close();
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('holds at most its limit of streams per key (429) and per process (503)', async () => {
+    const open: Array<{ close(): void }> = [];
+    try {
+      const a = await t.signUp();
+      for (let i = 0; i < LIMITS.perKey; i += 1) {
+        const stream = await rawStream(url(''), asking(a.auth));
+        open.push(stream);
+        expect(stream.status).toBe(200);
+      }
+      const over = await rawStream(url(''), asking(a.auth));
+      open.push(over);
+      expect(over.status).toBe(429);
+      while (t.eventStreams.size < LIMITS.perProcess) {
+        const b = await t.signUp();
+        const stream = await rawStream(url(''), asking(b.auth));
+        open.push(stream);
+        expect(stream.status).toBe(200);
+      }
+      const c = await t.signUp();
+      const full = await rawStream(url(''), asking(c.auth));
+      open.push(full);
+      expect(full.status).toBe(503);
+      expect(full.headers['retry-after']).toBeDefined();
+    } finally {
+      open.forEach((stream) => stream.close());
+    }
+    // A closed stream gives its place back.
+    await waitUntil(() => t.eventStreams.size === 0);
+  });
+
+  it('ends its streams and refuses new ones while changes cannot be heard, and opens again after', async () => {
+    const a = await t.signUp();
+    const stream = await rawStream(url(''), asking(a.auth));
+    expect(stream.status).toBe(200);
+    const ended = new Promise<void>((resolve) => {
+      const check = setInterval(() => {
+        if (t.eventStreams.size === 0) {
+          clearInterval(check);
+          resolve();
+        }
+      }, 10);
+    });
+    t.eventChanges.signals.suspend();
+    try {
+      await ended;
+      const refused = await rawStream(url(''), asking(a.auth));
+      refused.close();
+      expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBeDefined();
+    } finally {
+      t.eventChanges.signals.resume();
+      stream.close();
+    }
+    const again = await rawStream(url(''), asking(a.auth));
+    again.close();
+    expect(again.status).toBe(200);
+  });
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
