@@ -133,6 +133,8 @@ export class EventStreams {
     endings: StreamEndings,
   ): Promise<void> {
     res.status(200);
+    // For the request log: a stream's end, whoever ends it, is how a stream ends (request-log.ts).
+    res.locals.eventStream = true;
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     // nginx buffers a proxied answer unless told not to; this one must reach the client as written.
     res.setHeader('X-Accel-Buffering', 'no');

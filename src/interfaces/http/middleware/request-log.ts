@@ -33,8 +33,10 @@ export function requestLog(logger: Logger): RequestStep {
         reason: typeof res.locals.failureReason === 'string' ? res.locals.failureReason : undefined,
       };
       const msg = completed ? 'request completed' : 'request aborted';
+      // An event stream ends when either side ends it, its client's leaving included: not an abort.
+      if (res.locals.eventStream === true) logger.info(line, 'event stream ended');
       // A 503 is a passing condition outside the service (its database), logged once as such.
-      if (status !== null && status >= 500 && status !== 503) logger.error(line, msg);
+      else if (status !== null && status >= 500 && status !== 503) logger.error(line, msg);
       else if (completed && status !== 503) logger.info(line, msg);
       else logger.warn(line, msg);
     });
