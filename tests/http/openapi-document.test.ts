@@ -7,6 +7,7 @@ import { STATUS_BY_CODE } from '../../src/interfaces/http/error-statuses';
 import { documentationGaps } from '../../src/interfaces/http/openapi/coverage';
 import { buildOpenApiDocument } from '../../src/interfaces/http/openapi/document';
 import { openApiPath } from '../../src/interfaces/http/openapi/operation';
+import { decodeStreamPosition } from '../../src/interfaces/http/event-stream/stream-position';
 import { defineRoute, type Route } from '../../src/interfaces/http/route';
 import { OpenApiContract, type OpenApiDocument } from '../support/http/openapi-contract';
 import { startTestApp, type TestApp } from '../support/http/test-app';
@@ -136,6 +137,29 @@ describe('GET /openapi.json', () => {
     expect(contract.violations(problem, { ...example, request_id: 'trace-123' })).toEqual([]);
     expect(contract.violations(problem, { ...example, request_id: 42 })).not.toEqual([]);
     expect(contract.violations(problem, example)).not.toEqual([]);
+  });
+
+  it('documents the event stream of monitor-events: its media type, Last-Event-ID, ids a client can send back', () => {
+    const operation = document.paths['/v1/monitor-events']?.get as unknown as {
+      parameters: Array<{ name: string; in: string }>;
+      responses: Record<string, { content: Record<string, { example?: string }> }>;
+    };
+    expect(operation.parameters).toContainEqual(expect.objectContaining({ name: 'Last-Event-ID', in: 'header' }));
+    expect(Object.keys(operation.responses['200']?.content ?? {})).toEqual(['application/json', 'text/event-stream']);
+    expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['429', '503']));
+    const example = operation.responses['200']?.content['text/event-stream']?.example ?? '';
+    const ids = [...example.matchAll(/^id: (\S+)$/gm)].map((match) => match[1] ?? '');
+    expect(ids).toHaveLength(2);
+    for (const id of ids) expect(decodeStreamPosition(id).timelineId).toBe('primary');
+    // Only the operation that streams says so.
+    const streaming = Object.entries(document.paths).filter(([, item]) =>
+      Object.values(item ?? {}).some((op) =>
+        Object.values((op as { responses?: Record<string, { content?: object }> }).responses ?? {}).some(
+          (response) => 'text/event-stream' in (response.content ?? {}),
+        ),
+      ),
+    );
+    expect(streaming.map(([path]) => path)).toEqual(['/v1/monitor-events']);
   });
 
   it('documents every family and the account operations', () => {

@@ -30,7 +30,10 @@ export class PostgresEventFeed implements EventFeed {
 
   async changesAfter(watched: WatchedPlace, after: ChangePosition, limit: number): Promise<EventChange[]> {
     const { accountId, timelineId, range } = watched;
-    const rows = await EVENT_CHANGES.run(this.sql, {
+    // Unprepared, so planned for its position each time: a generic plan cannot know the position
+    // is recent, and reads the place's whole history by its search indexes instead
+    // (event-changes-plan.server.test.ts). A stream reads when woken, not per request.
+    const input = {
       accountId,
       timelineId,
       placeKey: textDigest(watched.place),
@@ -39,7 +42,8 @@ export class PostgresEventFeed implements EventFeed {
       afterVersion: after.version,
       afterId: after.eventId,
       limit,
-    });
+    };
+    const rows = await EVENT_CHANGES.run(this.sql, input, { prepare: false });
     return rows.map(({ version, ...row }) => ({
       event: toDomain(row, accountId, timelineId),
       position: { version, eventId: row.id },

@@ -1,4 +1,5 @@
 import type { Family, Route } from '../route';
+import { EVENT_STREAM_CONTENT, LAST_EVENT_ID_PARAMETER, STREAM_DESCRIPTION } from './event-stream';
 import { exampleOf } from './examples';
 import { headerRef, REQUEST_ID } from './headers';
 import { errorCodesOf, errorResponses } from './problems';
@@ -35,11 +36,14 @@ export function operationOf(route: Route, schemas: Readonly<Record<string, JsonO
       ...pathParameters(route, docs?.example),
       ...queryParameters(route, schemas),
       ...idempotencyKeyParameter(route),
+      ...(route.stream ? [LAST_EVENT_ID_PARAMETER] : []),
     ],
   };
-  const description = [docs?.description, route.method === 'get' && route.query ? GET_PARAMETERS : undefined].filter(
-    (part) => part !== undefined,
-  );
+  const description = [
+    docs?.description,
+    route.method === 'get' && route.query ? GET_PARAMETERS : undefined,
+    route.stream ? STREAM_DESCRIPTION : undefined,
+  ].filter((part) => part !== undefined);
   if (description.length > 0) operation.description = description.join('\n\n');
   if (route.body) {
     operation.requestBody = {
@@ -50,7 +54,9 @@ export function operationOf(route: Route, schemas: Readonly<Record<string, JsonO
     };
   }
   operation.responses = {
-    ...(docs ? { [String(docs.status)]: successResponse(docs, schemas, replayable(route)) } : {}),
+    ...(docs
+      ? { [String(docs.status)]: successResponse(docs, schemas, replayable(route), Boolean(route.stream)) }
+      : {}),
     ...errorResponses(errorCodesOf(route), replayable(route)),
   };
   return operation;
@@ -65,6 +71,7 @@ function successResponse(
   docs: NonNullable<Route['docs']>,
   schemas: Readonly<Record<string, JsonObject>>,
   replayed: boolean,
+  streams: boolean,
 ): JsonObject {
   const schema = refTo(docs.response);
   const example = exampleOf(schema, schemas);
@@ -79,7 +86,10 @@ function successResponse(
       ...Object.fromEntries(headers),
       ...(replayed ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
     },
-    content: { 'application/json': { schema, ...(example === undefined ? {} : { example }) } },
+    content: {
+      'application/json': { schema, ...(example === undefined ? {} : { example }) },
+      ...(streams ? EVENT_STREAM_CONTENT : {}),
+    },
   };
 }
 

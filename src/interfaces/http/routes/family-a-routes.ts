@@ -224,7 +224,7 @@ export function familyARoutes(container: Container): Route[] {
             'Without `timeline_id`, the timeline the traveller is on.',
           status: 200,
           response: MonitorEventsResponse,
-          errors: ['timeline_not_found'],
+          errors: ['timeline_not_found', 'too_many_streams', 'stream_capacity_reached'],
           example: { location: 'Sea of Tranquility', time_range: '1969-07-20T00:00:00Z/1969-07-21T00:00:00Z' },
         },
       },
