@@ -1,4 +1,5 @@
 import type { Figures } from './measure';
+import type { StreamFigures } from './streams';
 
 export interface Row {
   readonly subject: string;
@@ -30,6 +31,10 @@ export interface Verdict {
 export const ANCHORS = 'POST /v1/anchors';
 export const KEYED_ANCHORS = 'POST /v1/anchors + Idempotency-Key';
 export const MONITOR_EVENTS = 'GET /v1/monitor-events';
+/** The event streams' measurement (streams.ts), selected by BENCH_ONLY like a load. */
+export const EVENT_STREAMS = 'GET /v1/monitor-events as event streams';
+/** Streams one process must hold, each caught up, within the resident memory goal. */
+export const HELD_STREAMS = 1_000;
 /** The benchmarked loads, each with a floor; the goals hold for every one. */
 export const LOADS = [ANCHORS, KEYED_ANCHORS, 'POST /v1/fast-forward', 'GET /timeline/{id}', MONITOR_EVENTS];
 
@@ -62,7 +67,7 @@ const RESIDENT_MB = 250;
  * The goals of docs/performance.md, all on one worker process; the two-worker rows show
  * how far a second process carries on the same machine. A goal whose figure was not measured is missed.
  */
-export function checkTargets(rows: readonly Row[], peakMiB: number): Verdict[] {
+export function checkTargets(rows: readonly Row[], peakMiB: number, streams: StreamFigures | null): Verdict[] {
   const at = (subject: string, connections: number) =>
     rows.find((row) => row.subject === subject && row.workers === 1 && row.connections === connections);
   const verdicts: Verdict[] = [];
@@ -118,6 +123,25 @@ export function checkTargets(rows: readonly Row[], peakMiB: number): Verdict[] {
     figure: `${peakMiB.toFixed(0)} MiB`,
     met: peakMiB > 0 && peakMiB * 1.048576 < RESIDENT_MB,
   });
+  verdicts.push({
+    goal: `one process holds ${HELD_STREAMS.toLocaleString('en')} event streams, each caught up`,
+    figure: streams ? `${streams.caughtUp} of ${streams.streams}` : 'not measured',
+    met: !!streams && streams.streams >= HELD_STREAMS && streams.caughtUp === streams.streams,
+  });
+  verdicts.push({
+    goal: `resident memory of that process with them open < ${RESIDENT_MB} MB`,
+    figure: streams
+      ? `${streams.residentMiB.toFixed(0)} MiB (${streams.residentBeforeMiB.toFixed(0)} before)`
+      : 'not measured',
+    met: !!streams && streams.residentMiB * 1.048576 < RESIDENT_MB,
+  });
+  verdicts.push({
+    goal: 'every written event reaches every stream watching it, once',
+    figure: streams
+      ? `${streams.delivered} of ${streams.expected} deliveries, ${streams.duplicates} twice`
+      : 'not measured',
+    met: !!streams && streams.delivered === streams.expected && streams.duplicates === 0,
+  });
   const failed = rows.filter((row) => row.figures.failures > 0);
   verdicts.push({
     goal: 'every request answered 2xx',
@@ -132,8 +156,10 @@ export function formatReport(run: {
   seconds: number;
   rows: readonly Row[];
   peakMiB: number;
+  streams: StreamFigures | null;
   verdicts: readonly Verdict[];
 }): string {
+  const streams = run.streams;
   const lines = [
     `Machine: ${run.machine}; ${run.seconds} s per measurement after a warm-up.`,
     '',
@@ -146,6 +172,15 @@ export function formatReport(run: {
         `| ${row.ratio.toFixed(2)} | ${row.floor ?? '—'} | ${row.floorRatio?.toFixed(2) ?? '—'} ` +
         `| ${row.figures.p50Ms} | ${row.figures.p99Ms} | ${row.figures.failures} |`,
     ),
+    ...(streams
+      ? [
+          '',
+          `Event streams (one worker): ${streams.streams} streams over ${Math.ceil(streams.streams / 20)} accounts, ` +
+            `${streams.writes} writes by 10 writers; from a write's answer to its event on a stream, over ` +
+            `${streams.delivered} deliveries: p50 ${streams.p50Ms} ms, p99 ${streams.p99Ms} ms, ` +
+            `max ${streams.maxMs} ms (negative: the event came before the write's answer).`,
+        ]
+      : []),
     '',
     '| goal | figure | met |',
     '|---|---|---|',

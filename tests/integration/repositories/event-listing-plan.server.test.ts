@@ -59,7 +59,15 @@ function form<I>(name: string, statement: Statement<I, unknown>, input: NoInfer<
   return {
     name,
     text: statement.text,
-    types: values.map((value) => (value instanceof Date ? 'timestamptz' : typeof value === 'number' ? 'int' : 'text')),
+    types: values.map((value) =>
+      value instanceof Date
+        ? 'timestamptz'
+        : typeof value === 'number'
+          ? 'int'
+          : value === EVERY_VERSION
+            ? 'bigint'
+            : 'text',
+    ),
     values: values.map((value) => (value instanceof Date ? value.toISOString() : String(value))),
   };
 }

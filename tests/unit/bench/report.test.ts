@@ -1,5 +1,6 @@
 // The benchmark's goals (scripts/bench/report.ts) on made-up figures: each kind of goal met and missed.
 import type { Figures } from '../../../scripts/bench/measure';
+import type { StreamFigures } from '../../../scripts/bench/streams';
 import {
   ANCHORS,
   checkTargets,
@@ -13,6 +14,20 @@ import {
 } from '../../../scripts/bench/report';
 
 const FAST: Figures = { requestsPerSecond: 1000, p50Ms: 5, p99Ms: 40, failures: 0 };
+/** A thousand streams held, every event delivered once. */
+const STREAMS: StreamFigures = {
+  streams: 1000,
+  caughtUp: 1000,
+  residentBeforeMiB: 120,
+  residentMiB: 200,
+  writes: 500,
+  expected: 10_000,
+  delivered: 10_000,
+  duplicates: 0,
+  p50Ms: 1.2,
+  p99Ms: 9.5,
+  maxMs: 20,
+};
 
 function row(subject: string, connections: number, figures: Partial<Figures> = {}, workers = 1): Row {
   return {
@@ -56,7 +71,7 @@ const missed = (verdicts: readonly Verdict[]) => verdicts.filter((verdict) => !v
 
 describe('the benchmark goals', () => {
   it('are all met by figures that meet each, and printed with their figures', () => {
-    const verdicts = checkTargets(withFloors(meetingEveryGoal()), 180);
+    const verdicts = checkTargets(withFloors(meetingEveryGoal()), 180, STREAMS);
 
     expect(missed(verdicts)).toEqual([]);
     expect(verdictOf(verdicts, `${ANCHORS} ≥ 0.80 × its floor at 50 connections`).figure).toBe(
@@ -86,8 +101,10 @@ describe('the benchmark goals', () => {
     const below = changed(meetingEveryGoal(), ANCHORS, 50, { requestsPerSecond: 790 });
     const withoutFloor = meetingEveryGoal().filter((each) => each.subject !== floorName('GET /timeline/{id}'));
 
-    expect(missed(checkTargets(withFloors(below), 180))).toEqual([`${ANCHORS} ≥ 0.80 × its floor at 50 connections`]);
-    const verdicts = checkTargets(withFloors(withoutFloor), 180);
+    expect(missed(checkTargets(withFloors(below), 180, STREAMS))).toEqual([
+      `${ANCHORS} ≥ 0.80 × its floor at 50 connections`,
+    ]);
+    const verdicts = checkTargets(withFloors(withoutFloor), 180, STREAMS);
     expect(missed(verdicts)).toEqual(['GET /timeline/{id} ≥ 0.80 × its floor at 50 connections']);
     expect(verdictOf(verdicts, 'GET /timeline/{id} ≥ 0.80 × its floor at 50 connections').figure).toBe(
       'no floor measured',
@@ -98,8 +115,10 @@ describe('the benchmark goals', () => {
     const slow = changed(meetingEveryGoal(), KEYED_ANCHORS, 50, { p99Ms: 60 });
     const slowAt10 = changed(meetingEveryGoal(), KEYED_ANCHORS, 10, { p99Ms: 200 });
 
-    expect(missed(checkTargets(withFloors(slow), 180))).toEqual([`${KEYED_ANCHORS} p99 < 60 ms at 50 connections`]);
-    expect(missed(checkTargets(withFloors(slowAt10), 180))).toEqual([]);
+    expect(missed(checkTargets(withFloors(slow), 180, STREAMS))).toEqual([
+      `${KEYED_ANCHORS} p99 < 60 ms at 50 connections`,
+    ]);
+    expect(missed(checkTargets(withFloors(slowAt10), 180, STREAMS))).toEqual([]);
   });
 
   it('miss keyed writes under 0.75 of the same write without a key', () => {
@@ -111,31 +130,31 @@ describe('the benchmark goals', () => {
     });
     const under = changed(justMet, KEYED_ANCHORS, 50, { requestsPerSecond: 740 });
 
-    expect(verdictOf(checkTargets(withFloors(justMet), 180), goal)).toEqual({
+    expect(verdictOf(checkTargets(withFloors(justMet), 180, STREAMS), goal)).toEqual({
       goal,
       figure: '0.75 (750 of 1000 req/s)',
       met: true,
     });
-    expect(missed(checkTargets(withFloors(under), 180))).toContain(goal);
-    expect(verdictOf(checkTargets(withFloors(under), 180), goal).met).toBe(false);
+    expect(missed(checkTargets(withFloors(under), 180, STREAMS))).toContain(goal);
+    expect(verdictOf(checkTargets(withFloors(under), 180, STREAMS), goal).met).toBe(false);
   });
 
   it('miss monitor-events at 50 connections slower than at 10', () => {
     const goal = `${MONITOR_EVENTS} at 50 connections ≥ its req/s at 10 connections`;
     const falling = changed(meetingEveryGoal(), MONITOR_EVENTS, 10, { requestsPerSecond: 901 });
 
-    expect(verdictOf(checkTargets(withFloors(meetingEveryGoal()), 180), goal)).toEqual({
+    expect(verdictOf(checkTargets(withFloors(meetingEveryGoal()), 180, STREAMS), goal)).toEqual({
       goal,
       figure: '900 vs 900 req/s',
       met: true,
     });
-    expect(missed(checkTargets(withFloors(falling), 180))).toEqual([goal]);
+    expect(missed(checkTargets(withFloors(falling), 180, STREAMS))).toEqual([goal]);
   });
 
   it('miss monitor-events p50 at 10 ms or more at 10 connections', () => {
     const slow = changed(meetingEveryGoal(), MONITOR_EVENTS, 10, { p50Ms: 10 });
 
-    expect(missed(checkTargets(withFloors(slow), 180))).toEqual([
+    expect(missed(checkTargets(withFloors(slow), 180, STREAMS))).toEqual([
       `${MONITOR_EVENTS} p50 < 10 ms at 10 connections (1,000,000 events)`,
     ]);
   });
@@ -144,15 +163,15 @@ describe('the benchmark goals', () => {
     const goal = 'resident memory of each service process < 250 MB';
     const rows = withFloors(meetingEveryGoal());
 
-    expect(verdictOf(checkTargets(rows, 238), goal).met).toBe(true);
-    expect(verdictOf(checkTargets(rows, 238.5), goal).met).toBe(false);
-    expect(verdictOf(checkTargets(rows, 0), goal).met).toBe(false);
+    expect(verdictOf(checkTargets(rows, 238, STREAMS), goal).met).toBe(true);
+    expect(verdictOf(checkTargets(rows, 238.5, STREAMS), goal).met).toBe(false);
+    expect(verdictOf(checkTargets(rows, 0, STREAMS), goal).met).toBe(false);
   });
 
   it('miss any request not answered 2xx, on any row, floors included', () => {
     const failing = changed(meetingEveryGoal(), floorName(ANCHORS), 10, { failures: 3 });
 
-    const verdicts = checkTargets(withFloors(failing), 180);
+    const verdicts = checkTargets(withFloors(failing), 180, STREAMS);
     expect(missed(verdicts)).toEqual(['every request answered 2xx']);
     expect(verdictOf(verdicts, 'every request answered 2xx').figure).toBe(`${floorName(ANCHORS)}: 3`);
   });
@@ -161,6 +180,7 @@ describe('the benchmark goals', () => {
     const verdicts = checkTargets(
       withFloors(meetingEveryGoal().filter((each) => each.subject !== MONITOR_EVENTS)),
       180,
+      STREAMS,
     );
 
     expect(missed(verdicts)).toEqual([
@@ -169,5 +189,20 @@ describe('the benchmark goals', () => {
       `${MONITOR_EVENTS} at 50 connections ≥ its req/s at 10 connections`,
       `${MONITOR_EVENTS} p50 < 10 ms at 10 connections (1,000,000 events)`,
     ]);
+  });
+
+  it('miss the event streams goals: fewer than all caught up, 250 MB or more, a delivery lost or doubled, none measured', () => {
+    const rows = withFloors(meetingEveryGoal());
+    const held = 'one process holds 1,000 event streams, each caught up';
+    const memory = 'resident memory of that process with them open < 250 MB';
+    const delivered = 'every written event reaches every stream watching it, once';
+
+    expect(verdictOf(checkTargets(rows, 180, STREAMS), held).figure).toBe('1000 of 1000');
+    expect(missed(checkTargets(rows, 180, { ...STREAMS, caughtUp: 999 }))).toEqual([held]);
+    expect(missed(checkTargets(rows, 180, { ...STREAMS, streams: 500, caughtUp: 500 }))).toEqual([held]);
+    expect(missed(checkTargets(rows, 180, { ...STREAMS, residentMiB: 238.5 }))).toEqual([memory]);
+    expect(missed(checkTargets(rows, 180, { ...STREAMS, delivered: 9_999 }))).toEqual([delivered]);
+    expect(missed(checkTargets(rows, 180, { ...STREAMS, duplicates: 1 }))).toEqual([delivered]);
+    expect(missed(checkTargets(rows, 180, null))).toEqual([held, memory, delivered]);
   });
 });

@@ -18,6 +18,9 @@ import { textDigest } from './text-digest';
  * change (event-change-signals.ts).
  */
 export class PostgresEventFeed implements EventFeed {
+  /** Reads in flight by their inputs: streams woken together that watch alike share one read. */
+  private readonly reading = new Map<string, Promise<EventChange[]>>();
+
   constructor(
     private readonly sql: SqlRunner,
     private readonly signals: EventChangeSignals,
@@ -28,7 +31,22 @@ export class PostgresEventFeed implements EventFeed {
     return traveller?.version ?? null;
   }
 
-  async changesAfter(watched: WatchedPlace, after: ChangePosition, limit: number): Promise<EventChange[]> {
+  /**
+   * One change of an account wakes all its streams at once; those that watch the same place, range
+   * and timeline from the same position (a page's many viewers, caught up) share one read.
+   */
+  changesAfter(watched: WatchedPlace, after: ChangePosition, limit: number): Promise<EventChange[]> {
+    const { accountId, timelineId, range } = watched;
+    const key = [accountId, timelineId, watched.place, +range.start, +range.end, after.version, after.eventId, limit];
+    const sharedKey = JSON.stringify(key);
+    const shared = this.reading.get(sharedKey);
+    if (shared) return shared;
+    const read = this.read(watched, after, limit).finally(() => this.reading.delete(sharedKey));
+    this.reading.set(sharedKey, read);
+    return read;
+  }
+
+  private async read(watched: WatchedPlace, after: ChangePosition, limit: number): Promise<EventChange[]> {
     const { accountId, timelineId, range } = watched;
     // Unprepared, so planned for its position each time: a generic plan cannot know the position
     // is recent, and reads the place's whole history by its search indexes instead
