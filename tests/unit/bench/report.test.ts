@@ -191,7 +191,7 @@ describe('the benchmark goals', () => {
     ]);
   });
 
-  it('miss the event streams goals: fewer than all caught up, 250 MB or more, a delivery lost or doubled, none measured', () => {
+  it('miss the streams goals: not all caught up, 250 MB or more, a delivery lost or doubled, none measured', () => {
     const rows = withFloors(meetingEveryGoal());
     const held = 'one process holds 1,000 event streams, each caught up';
     const memory = 'resident memory of that process with them open < 250 MB';
