@@ -24,6 +24,8 @@ export function layout(options: PageOptions): string {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · Time Navigation Service</title>
+        <!-- No icon: a browser would otherwise ask for /favicon.ico on every page, a 404 each time. -->
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="${DASHBOARD_CSS_PATH}" />
       </head>
       <body>

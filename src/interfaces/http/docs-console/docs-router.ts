@@ -7,13 +7,17 @@ import type { CsrfGuard } from '../dashboard/csrf';
 import { html, jsonForScript } from '../dashboard/html';
 import { clearSessionCookie, readCookie, SESSION_COOKIE } from '../dashboard/session-cookie';
 import { CONSOLE_CSS, CONSOLE_INIT_SCRIPT } from './console-init';
+import { IMPORT_MAP_HASH, IMPORT_MAP_SCRIPT, LIVE_EVENTS_MODULES, LIVE_EVENTS_SCRIPT } from './live-events';
 
 export const OPENAPI_PATH = '/openapi.json';
 
-/** Swagger UI needs inline styles and data: images; its scripts and requests stay on this origin. */
+/**
+ * Swagger UI needs inline styles and data: images; its scripts and requests stay on this origin. The
+ * one inline script allowed is the live feed's import map, by its hash.
+ */
 const CONSOLE_POLICY =
-  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
-  "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  `default-src 'none'; script-src 'self' ${IMPORT_MAP_HASH}; style-src 'self' 'unsafe-inline'; ` +
+  "img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** The files of swagger-ui-dist the console page loads, served from the package as they are. */
 const SWAGGER_FILES: Readonly<Record<string, string>> = {
@@ -41,6 +45,27 @@ export function docsConsoleRouter(container: Container, csrf: CsrfGuard): Router
     if (!type) return next();
     res.set({ 'Content-Type': type, 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' });
     res.sendFile(path.join(assets, file));
+  });
+
+  router.get('/docs/assets/:file', (req, res, next) => {
+    const file = LIVE_EVENTS_MODULES[String(req.params.file)];
+    if (!file) return next();
+    res.set({
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'Cache-Control': 'public, max-age=86400',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    res.sendFile(file);
+  });
+
+  router.get('/docs/live-events.js', (_req, res) => {
+    res
+      .set({
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': 'no-cache',
+        'X-Content-Type-Options': 'nosniff',
+      })
+      .send(LIVE_EVENTS_SCRIPT);
   });
 
   router.get('/docs/console-init.js', (_req, res) => {
@@ -94,6 +119,8 @@ function sendConsole(_req: Request, res: Response, view: ConsoleView): void {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>Try-it console · Time Navigation Service</title>
+        <!-- No icon: a browser would otherwise ask for /favicon.ico on every page, a 404 each time. -->
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/docs/assets/swagger-ui.css" />
         <link rel="stylesheet" href="/docs/console.css" />
       </head>
@@ -121,12 +148,14 @@ function sendConsole(_req: Request, res: Response, view: ConsoleView): void {
                 authorize another key with the Authorize button.
               </p>`
         }
+        ${view.apiKey ? liveEventsPanel() : ''}
         <div id="swagger-ui"></div>
         <script id="console-config" type="application/json">
           ${jsonForScript({ specUrl: OPENAPI_PATH, apiKey: view.apiKey })}
         </script>
         <script src="/docs/assets/swagger-ui-bundle.js"></script>
         <script src="/docs/console-init.js"></script>
+        ${view.apiKey ? [IMPORT_MAP_SCRIPT, html`<script type="module" src="/docs/live-events.js"></script>`] : ''}
       </body>
     </html> `;
   res
@@ -140,4 +169,23 @@ function sendConsole(_req: Request, res: Response, view: ConsoleView): void {
       'Referrer-Policy': 'same-origin',
     })
     .send(page.text);
+}
+
+/** The live feed of monitor-events (live-events.ts): a place and a range, and the events as they come. */
+function liveEventsPanel() {
+  return html`<section class="live-events" aria-labelledby="live-title">
+    <h2 id="live-title">Live events</h2>
+    <p>Watch the events at a place as they are recorded (<code>GET /v1/monitor-events</code> as an event stream).</p>
+    <form id="live-form">
+      <label>Location <input name="location" required value="Sea of Tranquility" /></label>
+      <label
+        >Time range <input name="time_range" required size="44" value="1969-07-20T00:00:00Z/1969-07-21T00:00:00Z"
+      /></label>
+      <label>Timeline id <input name="timeline_id" placeholder="the traveller's" /></label>
+      <button type="submit">Watch</button>
+      <button type="button" id="live-stop" disabled>Stop</button>
+    </form>
+    <p id="live-status" role="status">Not watching.</p>
+    <ol id="live-list" aria-label="Events"></ol>
+  </section>`;
 }
