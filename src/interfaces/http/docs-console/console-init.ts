@@ -101,6 +101,8 @@ body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-seri
 .live-events form { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
 .live-events label { display: flex; flex-direction: column; font-size: .9rem; }
 .live-events input { font: inherit; padding: .2rem .4rem; }
-.live-events ol { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; max-height: 16rem; overflow: auto; }
+.live-events ol {
+  font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9rem; max-height: 16rem; overflow: auto;
+}
 .live-events li[data-kind="updated"] { color: #9a3412; }
 `;
