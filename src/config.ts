@@ -66,8 +66,8 @@ export interface Config {
   readonly httpKeepAliveTimeoutMs: number;
   /**
    * Event streams (GET /v1/monitor-events as text/event-stream): EVENT_STREAMS_PER_PROCESS held by
-   * one process at once (default 2,000; beyond, 503), EVENT_STREAMS_PER_KEY by one API key in one
-   * process (default 20; beyond, 429), and EVENT_STREAM_HEARTBEAT_MS between the comment lines that
+   * one process at once (default 2,000; beyond, 503), EVENT_STREAMS_PER_KEY by one API key in every
+   * process together (default 20; beyond, 429), and EVENT_STREAM_HEARTBEAT_MS between the comment lines that
    * keep an idle stream open through proxies (default 15 s).
    */
   readonly eventStreams: EventStreamLimits;

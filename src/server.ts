@@ -6,6 +6,7 @@ import cluster from 'node:cluster';
 import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { buildContainer } from './composition/container';
+import { StreamSlots } from './core/ports/stream-slots';
 import { onConnectAll, prepareEventChanges } from './composition/event-changes';
 import { prepareVerifiedKeyCaching } from './composition/verified-key-cache';
 import type { Config } from './config';
@@ -55,27 +56,26 @@ export async function serve(config: Config): Promise<void> {
   });
   keyCaching.start(database);
   eventChanges.start(database);
-  const eventStreams = new EventStreams(config.eventStreams);
-  const app = createApp(
-    buildContainer({
-      prisma: database.prisma,
-      sql: database.sql,
-      verifiedKeyCache: keyCaching.cache,
-      eventChanges: eventChanges.signals,
-      // Normal when several processes write one account at once; frequent ones are worth a look.
-      onRerun: (accountId, reason) => logger.debug({ account_id: accountId, reason }, 'unit of work ran again'),
-    }),
-    {
-      trustProxy: config.trustProxy,
-      formSecret,
-      logger,
-      readiness: databaseReadiness(database.prisma),
-      isUnavailable: isDatabaseUnavailable,
-      onUnavailable: availability.lost,
-      rateLimit: { perKeyPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
-      eventStreams,
-    },
-  );
+  const container = buildContainer({
+    prisma: database.prisma,
+    sql: database.sql,
+    verifiedKeyCache: keyCaching.cache,
+    eventChanges: eventChanges.signals,
+    // Normal when several processes write one account at once; frequent ones are worth a look.
+    onRerun: (accountId, reason) => logger.debug({ account_id: accountId, reason }, 'unit of work ran again'),
+  });
+  // The process's event streams: ended first when it stops.
+  const eventStreams = new EventStreams(container.get(StreamSlots), config.eventStreams);
+  const app = createApp(container, {
+    trustProxy: config.trustProxy,
+    formSecret,
+    logger,
+    readiness: databaseReadiness(database.prisma),
+    isUnavailable: isDatabaseUnavailable,
+    onUnavailable: availability.lost,
+    rateLimit: { perKeyPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
+    eventStreams,
+  });
   const server = createHttpServer(app, {
     requestMs: config.httpRequestTimeoutMs,
     headersMs: config.httpHeadersTimeoutMs,

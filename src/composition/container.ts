@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import { IdempotencyStore } from '../core/ports/idempotency-store';
+import { StreamSlots } from '../core/ports/stream-slots';
 import type { VerifiedKeyCache } from '../core/ports/verified-key-cache';
 import type { WallClock } from '../core/ports/wall-clock';
 import { AuthenticateApiKey } from '../core/use-cases/accounts/authenticate-api-key';
@@ -36,6 +37,7 @@ import { EventChangeSignals } from '../infrastructure/event-changes/event-change
 import { PostgresEventFeed } from '../infrastructure/persistence/postgres/event-feed';
 import { PostgresIdempotencyStore } from '../infrastructure/persistence/postgres/idempotency-store';
 import { PostgresRateCounterStore } from '../infrastructure/persistence/postgres/rate-counter-store';
+import { PostgresStreamSlots } from '../infrastructure/persistence/postgres/stream-slots';
 import { PostgresTransactionBoundary } from '../infrastructure/persistence/postgres/transaction-boundary';
 import type { RerunListener } from '../infrastructure/persistence/postgres/unit-of-work/account-units';
 import { KeyedRequests } from '../infrastructure/persistence/postgres/unit-of-work/keyed-requests';
@@ -100,6 +102,7 @@ export function buildContainer(options: ContainerOptions): Container {
   // The port is an abstract class so that it is its own token: the HTTP edge resolves it without composition.
   const idempotency = new PostgresIdempotencyStore(database.prisma, database.sql, keyed, clock);
   container.bind(IdempotencyStore).toConstantValue(idempotency);
+  container.bind(StreamSlots).toConstantValue(new PostgresStreamSlots(database.sql));
 
   bindCore(container, CreateAccount, transactionBoundary, credentialHasher, idGenerator, wallClock, commonPasswords);
   bindCore(container, AuthenticateApiKey, transactionBoundary, credentialHasher, wallClock, verifiedKeyCache);

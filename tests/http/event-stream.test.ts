@@ -188,16 +188,20 @@ describe('event streams', () => {
 function rawStream(
   url: string,
   headers: Record<string, string>,
+  json?: object,
 ): Promise<{ status: number; headers: Record<string, unknown>; body: () => string; close(): void }> {
   return new Promise((resolve, reject) => {
     let body = '';
-    const req = httpRequest(url, { headers }, (res) => {
+    const payload = json === undefined ? undefined : JSON.stringify(json);
+    const framing =
+      payload === undefined ? {} : { 'Content-Type': 'application/json', 'Content-Length': `${payload.length}` };
+    const req = httpRequest(url, { headers: { ...headers, ...framing } }, (res) => {
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
       resolve({ status: res.statusCode ?? 0, headers: res.headers, body: () => body, close: () => req.destroy() });
     });
     req.on('error', reject);
-    req.end();
+    req.end(payload);
   });
 }
 
@@ -234,6 +238,23 @@ describe('event streams: the protocol and its refusals', () => {
       expect(body.startsWith(`retry: ${LIMITS.retryMs}\n\n`)).toBe(true);
       expect(body).toContain('event: caught-up\n');
       expect(body).toContain(': heartbeat\n\n');
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('takes its parameters from a JSON body too, as every GET of Family A', async () => {
+    const a = asAccount(t, await t.signUp());
+    await a.post('/v1/pause-time');
+    await a.post('/api/v1/travel', { destination_time: '1600-01-01T02:00:00Z', location: 'Here' });
+    const stream = await rawStream(`${served.url}/v1/monitor-events`, asking(a.account.auth), {
+      location: 'Here',
+      time_range: DAY_1600,
+    });
+    try {
+      expect(stream.status).toBe(200);
+      await waitUntil(() => stream.body().includes('event: caught-up'));
+      expect(stream.body()).toContain('"time":"1600-01-01T02:00:00Z"');
     } finally {
       stream.close();
     }
@@ -350,3 +371,29 @@ async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<v
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+describe('event streams under the rate limit', () => {
+  let t: TestApp;
+  let served: Awaited<ReturnType<typeof serveOnLoopback>>;
+  beforeAll(async () => {
+    t = await startTestApp({ eventStreams: LIMITS, rateLimit: { perKeyPerSecond: 2 } });
+    served = await serveOnLoopback(t.app);
+  });
+  afterAll(async () => {
+    await served.close();
+    await t.close();
+  });
+
+  it('counts the opening of a stream as one request of its key', async () => {
+    const a = await t.signUp();
+    // Frozen at the start of a window a minute ahead: the three requests fall in one second.
+    t.clock.freezeAt(new Date((Math.floor(Date.now() / 60_000) + 1) * 60_000));
+    const url = `${served.url}/v1/monitor-events?location=Here&time_range=${DAY_1600}`;
+    const headers = { Accept: 'text/event-stream', Authorization: a.auth };
+    const opened = [await rawStream(url, headers), await rawStream(url, headers), await rawStream(url, headers)];
+    opened.forEach((stream) => stream.close());
+    // Two a second: the third in the same second is refused, the first two stream.
+    expect(opened.map((stream) => stream.status)).toEqual([200, 200, 429]);
+    expect(opened[2]?.headers['retry-after']).toBeDefined();
+  });
+});

@@ -2,6 +2,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Container } from 'inversify';
 import { IdempotencyStore } from '../../core/ports/idempotency-store';
+import { StreamSlots } from '../../core/ports/stream-slots';
 import { AuthenticateApiKey } from '../../core/use-cases/accounts/authenticate-api-key';
 import { CountRequest } from '../../core/use-cases/rate-limiting/count-request';
 import { CsrfGuard } from './dashboard/csrf';
@@ -105,7 +106,7 @@ export function createApp(container: Container, options: AppOptions): Express {
   // The API first: its requests are nearly all of them, and Express tries routes in order. The
   // pages' paths and the API's do not overlap, so the order changes no answer.
   const streaming = {
-    streams: options.eventStreams ?? new EventStreams(),
+    streams: options.eventStreams ?? new EventStreams(container.get(StreamSlots)),
     endings: { isUnavailable, onUnavailable: (reason: string) => options.onUnavailable?.(reason), logError: logFault },
   };
   mountRoutes(app, routes, authenticated, idempotency(container.get(IdempotencyStore), logError), streaming);

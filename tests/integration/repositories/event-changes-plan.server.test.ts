@@ -4,28 +4,14 @@
 // for the values given: the feed sends the statement unprepared, since a generic plan, which cannot
 // know that the position is recent, walks the place's events instead (postgres/event-feed.ts).
 // Needs a server (DATABASE_URL): the seed writes through a connection of its own.
-import { Client } from 'pg';
 import { EVENT_CHANGES } from '../../../src/infrastructure/persistence/postgres/statements/event-changes';
-import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
 import { textDigest } from '../../../src/infrastructure/persistence/postgres/text-digest';
-import { seedEvents } from '../../../scripts/bench/seed';
-import { aPausedTraveller } from '../../support/builders/traveller-builder';
-import { thePrimaryTimeline } from '../../support/builders/timeline-builder';
-import { givenAccounts } from '../../support/contracts/subject';
-import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
+import { flatten, planOf, seededForPlans } from '../../support/query-plan';
 
 jest.setTimeout(60_000);
 
 const ACCOUNT = 'acc_1';
 const EVENTS = 20_000;
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Index Cond'?: string;
-  Plans?: PlanNode[];
-}
 
 const INPUT = {
   accountId: ACCOUNT,
@@ -41,33 +27,27 @@ const FORMS = [
 ];
 
 describe('the plan of a stream reading changes', () => {
-  let database: TestDatabase;
-  let client: Client;
+  let seeded: Awaited<ReturnType<typeof seededForPlans>>;
 
   beforeAll(async () => {
-    database = await provisionTestDatabase();
-    const repos = plainRepositories(database);
-    await givenAccounts(repos, ACCOUNT);
-    await repos.travellers.add(aPausedTraveller(ACCOUNT, new Date('1969-07-20T20:17:40.000Z')));
-    await repos.timelines.add(thePrimaryTimeline());
-    await seedEvents(database.connectionString, ACCOUNT, { events: EVENTS, checkpoint: false });
-    client = new Client({ connectionString: database.connectionString });
-    await client.connect();
+    seeded = await seededForPlans(ACCOUNT, EVENTS);
     // A history of one write per event, as a traveller recording one event per unit of work leaves.
-    await client.query(
+    await seeded.client.query(
       `UPDATE events SET account_version = ('x' || right(id, 8))::bit(32)::bigint WHERE account_id = $1`,
       [ACCOUNT],
     );
-    await client.query('VACUUM ANALYZE events');
+    await seeded.client.query('VACUUM ANALYZE events');
   });
-  afterAll(async () => {
-    await client?.end();
-    await database?.close();
-  });
+  afterAll(() => seeded?.close());
 
   describe('planned for its values', () => {
     it.each(FORMS)('$name: one index range from the position on, the rest a filter', async ({ input }) => {
-      const nodes = flatten(await planOf(EVENT_CHANGES.text, EVENT_CHANGES.values(input)));
+      const plan = await planOf(seeded.client, {
+        text: EVENT_CHANGES.text,
+        values: EVENT_CHANGES.values(input),
+        mode: 'force_custom_plan',
+      });
+      const nodes = flatten(plan);
       const eventReads = nodes.filter((node) => node['Relation Name'] === 'events');
       expect(eventReads.map((node) => [node['Node Type'], node['Index Name']])).toEqual([
         ['Index Scan', 'events_account_id_account_version_id_idx'],
@@ -78,7 +58,7 @@ describe('the plan of a stream reading changes', () => {
   });
 
   it('answers the changes after the position, in the order written', async () => {
-    const { rows } = await client.query<{ version: string }>(
+    const { rows } = await seeded.client.query<{ version: string }>(
       EVENT_CHANGES.text,
       EVENT_CHANGES.values({ ...INPUT, afterVersion: '0', afterId: null, placeKey: textDigest('Observatory 417') }),
     );
@@ -86,25 +66,4 @@ describe('the plan of a stream reading changes', () => {
     expect(versions.length).toBeGreaterThan(0);
     expect(versions).toEqual([...versions].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
   });
-
-  async function planOf(text: string, values: unknown[]): Promise<PlanNode> {
-    await client.query('SET plan_cache_mode = force_custom_plan');
-    const statement = `changes_${Math.random().toString(36).slice(2)}`;
-    // Parameter types as PostgreSQL infers them, as for the service's own prepared statements.
-    await client.query(`PREPARE ${statement} AS ${text}`);
-    const literals = values
-      .map((value) =>
-        value === null ? 'NULL' : client.escapeLiteral(value instanceof Date ? value.toISOString() : String(value)),
-      )
-      .join(', ');
-    const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-      `EXPLAIN (FORMAT JSON) EXECUTE ${statement}(${literals})`,
-    );
-    await client.query(`DEALLOCATE ${statement}`);
-    return rows[0]['QUERY PLAN'][0].Plan;
-  }
 });
-
-function flatten(node: PlanNode): PlanNode[] {
-  return [node, ...(node.Plans ?? []).flatMap(flatten)];
-}

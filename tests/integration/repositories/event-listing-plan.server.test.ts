@@ -6,33 +6,20 @@
 // statement's first runs are) and generically (as the service's prepared statement may be after
 // five). Needs a server (DATABASE_URL): the seed writes through a connection of its own, which the
 // in-memory PGlite (one connection) cannot take beside the test's.
-import { Client } from 'pg';
 import type { Statement } from '../../../src/infrastructure/persistence/postgres/kysely';
 import {
   EVERY_VERSION,
   IN_RANGE,
   LISTINGS,
 } from '../../../src/infrastructure/persistence/postgres/statements/event-listing';
-import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
 import { textDigest } from '../../../src/infrastructure/persistence/postgres/text-digest';
-import { seedEvents } from '../../../scripts/bench/seed';
-import { aPausedTraveller } from '../../support/builders/traveller-builder';
-import { thePrimaryTimeline } from '../../support/builders/timeline-builder';
-import { givenAccounts } from '../../support/contracts/subject';
-import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
+import { flatten, planOf as planned, seededForPlans } from '../../support/query-plan';
 
 jest.setTimeout(60_000);
 
 const ACCOUNT = 'acc_1';
 /** Twenty events at each of the seed's thousand places: enough for the planner to prefer an index. */
 const EVENTS = 20_000;
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
 
 /** Account, the place's digest, a range holding the place's events, the page size. */
 const LISTING = {
@@ -80,24 +67,12 @@ const FORMS = [
 ];
 
 describe('the event listing plan', () => {
-  let database: TestDatabase;
-  let client: Client;
+  let seeded: Awaited<ReturnType<typeof seededForPlans>>;
 
   beforeAll(async () => {
-    database = await provisionTestDatabase();
-    const repos = plainRepositories(database);
-    await givenAccounts(repos, ACCOUNT);
-    await repos.travellers.add(aPausedTraveller(ACCOUNT, new Date('1969-07-20T20:17:40.000Z')));
-    await repos.timelines.add(thePrimaryTimeline());
-    // No checkpoint: the whole server's, while other test files run on it.
-    await seedEvents(database.connectionString, ACCOUNT, { events: EVENTS, checkpoint: false });
-    client = new Client({ connectionString: database.connectionString });
-    await client.connect();
+    seeded = await seededForPlans(ACCOUNT, EVENTS);
   });
-  afterAll(async () => {
-    await client?.end();
-    await database?.close();
-  });
+  afterAll(() => seeded?.close());
 
   describe.each(['force_custom_plan', 'force_generic_plan'])('planned with %s', (mode) => {
     it.each(FORMS)(
@@ -158,19 +133,7 @@ describe('the event listing plan', () => {
     );
   });
 
-  async function planOf(mode: string, { text, types, values }: Form): Promise<PlanNode> {
-    const statement = `listing_${Math.random().toString(36).slice(2)}`;
-    await client.query(`SET plan_cache_mode = ${mode}`);
-    await client.query(`PREPARE ${statement}(${types.join(', ')}) AS ${text}`);
-    const literals = values.map((value) => client.escapeLiteral(value)).join(', ');
-    const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-      `EXPLAIN (FORMAT JSON) EXECUTE ${statement}(${literals})`,
-    );
-    await client.query(`DEALLOCATE ${statement}`);
-    return rows[0]['QUERY PLAN'][0].Plan;
+  function planOf(mode: string, { text, types, values }: Form) {
+    return planned(seeded.client, { text, values, types, mode });
   }
 });
-
-function flatten(node: PlanNode): PlanNode[] {
-  return [node, ...(node.Plans ?? []).flatMap(flatten)];
-}

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import type { Express } from 'express';
 import request from 'supertest';
 import { buildContainer } from '../../../src/composition/container';
+import { StreamSlots } from '../../../src/core/ports/stream-slots';
 import { type EventChanges, onConnectAll, prepareEventChanges } from '../../../src/composition/event-changes';
 import { prepareVerifiedKeyCaching, type VerifiedKeyCaching } from '../../../src/composition/verified-key-cache';
 import { DEFAULT_API_KEY_CACHE_SIZE } from '../../../src/config';
@@ -92,28 +93,27 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     await database.close();
     throw error;
   }
-  const eventStreams = new EventStreams(options.eventStreams);
+
   const clock = new ShiftableWallClock();
   const errors: unknown[] = [];
-  const app = createApp(
-    buildContainer({
-      prisma: database.prisma,
-      sql: database.sql,
-      wallClock: clock,
-      verifiedKeyCache: keyCaching.cache,
-      eventChanges: eventChanges.signals,
-    }),
-    {
-      logError: (error) => errors.push(error),
-      trustProxy: options.trustProxy ?? false,
-      formSecret: randomBytes(32).toString('base64url'),
-      logger: options.logger,
-      readiness: databaseReadiness(database.prisma),
-      isUnavailable: isDatabaseUnavailable,
-      rateLimit: options.rateLimit,
-      eventStreams,
-    },
-  );
+  const container = buildContainer({
+    prisma: database.prisma,
+    sql: database.sql,
+    wallClock: clock,
+    verifiedKeyCache: keyCaching.cache,
+    eventChanges: eventChanges.signals,
+  });
+  const eventStreams = new EventStreams(container.get(StreamSlots), options.eventStreams);
+  const app = createApp(container, {
+    logError: (error) => errors.push(error),
+    trustProxy: options.trustProxy ?? false,
+    formSecret: randomBytes(32).toString('base64url'),
+    logger: options.logger,
+    readiness: databaseReadiness(database.prisma),
+    isUnavailable: isDatabaseUnavailable,
+    rateLimit: options.rateLimit,
+    eventStreams,
+  });
   return {
     app,
     prisma: database.prisma,

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { Request, Response } from 'express';
 import { FeedInterrupted } from '../../../core/ports/event-feed';
+import type { StreamSlots } from '../../../core/ports/stream-slots';
 import { RETRY_AFTER_SECONDS } from '../middleware/problem-handler';
 import { Problem } from '../problem';
 import type { EventStreamSource } from './event-stream-source';
@@ -8,7 +10,7 @@ import type { EventStreamSource } from './event-stream-source';
 export interface EventStreamLimits {
   /** Streams one process holds at once; beyond, 503 (another process behind the proxy may take it). */
   readonly perProcess: number;
-  /** Streams one API key holds at once in one process; beyond, 429. */
+  /** Streams one API key holds at once, in every process together (StreamSlots); beyond, 429. */
   readonly perKey: number;
   /** A comment line this often keeps an idle stream alive through proxies (nginx's default cut: 60 s). */
   readonly heartbeatMs: number;
@@ -31,16 +33,27 @@ export interface StreamEndings {
   readonly logError: (error: unknown) => void;
 }
 
+/** A stream's slot of its key is leased for this long at least, and renewed three times within it. */
+const MIN_LEASE_MS = 30_000;
+
 /**
- * The process's open event streams: counted against the limits, each kept alive with heartbeats,
- * and all ended together when the service stops (`closeAll`), so that no stream holds a shutdown.
+ * The process's open event streams: counted against the limits (each holding a slot of its key,
+ * shared by every process), kept alive with heartbeats, and all ended together when the service
+ * stops (`closeAll`), so that no stream holds a shutdown.
  */
 export class EventStreams {
-  private readonly open = new Set<() => void>();
-  private readonly byKey = new Map<string, number>();
+  /** Each open stream's end, by the holder id of its key's slot. */
+  private readonly open = new Map<string, () => void>();
+  private readonly leaseMs: number;
+  private renewal: NodeJS.Timeout | undefined;
   private closing = false;
 
-  constructor(private readonly limits: EventStreamLimits = DEFAULT_STREAM_LIMITS) {}
+  constructor(
+    private readonly slots: StreamSlots,
+    private readonly limits: EventStreamLimits = DEFAULT_STREAM_LIMITS,
+  ) {
+    this.leaseMs = Math.max(MIN_LEASE_MS, 3 * limits.heartbeatMs);
+  }
 
   /** Streams open now in this process. */
   get size(): number {
@@ -58,21 +71,29 @@ export class EventStreams {
     start: () => Promise<EventStreamSource>,
     endings: StreamEndings,
   ): Promise<void> {
-    this.admit(keyId);
-    this.byKey.set(keyId, (this.byKey.get(keyId) ?? 0) + 1);
+    this.admit();
+    const holder = randomUUID();
     let ended = false;
-    // Gives the stream's place back and, once it streams, ends the answer (a refusal before that
+    // Gives the stream's places back and, once it streams, ends the answer (a refusal before that
     // is the problem handler's to write).
     const end = (): void => {
       if (ended) return;
       ended = true;
-      this.open.delete(end);
-      const left = (this.byKey.get(keyId) ?? 1) - 1;
-      if (left > 0) this.byKey.set(keyId, left);
-      else this.byKey.delete(keyId);
+      this.open.delete(holder);
+      if (this.open.size === 0) clearInterval(this.renewal);
+      // Not awaited: a slot not given back comes free when its lease runs out.
+      this.slots.release(keyId, holder).catch(() => undefined);
       if (res.headersSent && !res.writableEnded) res.end();
     };
-    this.open.add(end);
+    // Counted in this process before anything is awaited, so that concurrent opens see each other.
+    this.open.set(holder, end);
+    this.renewLeases();
+    try {
+      if (!(await this.slots.take(keyId, holder, this.limits.perKey, this.leaseMs))) throw this.tooMany();
+    } catch (error) {
+      end();
+      throw error;
+    }
     let source: EventStreamSource;
     try {
       source = await start();
@@ -91,10 +112,28 @@ export class EventStreams {
   /** Ends every stream and refuses new ones: the service is stopping. */
   closeAll(): void {
     this.closing = true;
-    for (const end of [...this.open]) end();
+    for (const end of [...this.open.values()]) end();
   }
 
-  private admit(keyId: string): void {
+  /** While streams are open, one statement renews all their leases, three times a lease. */
+  private renewLeases(): void {
+    if (this.open.size !== 1) return;
+    this.renewal = setInterval(() => {
+      this.slots.renew([...this.open.keys()], this.leaseMs).catch(() => undefined);
+    }, this.leaseMs / 3);
+    this.renewal.unref();
+  }
+
+  private tooMany(): Problem {
+    return new Problem(
+      429,
+      'too_many_streams',
+      `This API key holds its most event streams (${this.limits.perKey}); close one first.`,
+      { limit: this.limits.perKey },
+    );
+  }
+
+  private admit(): void {
     if (this.closing) {
       throw new Problem(
         503,
@@ -113,14 +152,6 @@ export class EventStreams {
         `This process holds its most event streams (${this.limits.perProcess}); retry shortly.`,
         { limit: this.limits.perProcess },
         { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-      );
-    }
-    if ((this.byKey.get(keyId) ?? 0) >= this.limits.perKey) {
-      throw new Problem(
-        429,
-        'too_many_streams',
-        `This API key holds its most event streams (${this.limits.perKey}) here; close one first.`,
-        { limit: this.limits.perKey },
       );
     }
   }

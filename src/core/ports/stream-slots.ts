@@ -1,0 +1,17 @@
+/**
+ * The event streams an API key holds, counted across every process sharing the database. A stream
+ * takes one of its key's slots for a lease, renewed while it stays open; a process that dies stops
+ * renewing, and its slots come free when their leases run out. An abstract class so that it is its
+ * own injection token: the HTTP edge, which holds the streams, resolves it without composition.
+ */
+export abstract class StreamSlots {
+  /**
+   * One of the key's `limit` slots for `holder` (an id of the stream's own) until `leaseMs` from
+   * now; false when all are held.
+   */
+  abstract take(apiKeyId: string, holder: string, limit: number, leaseMs: number): Promise<boolean>;
+  /** The leases of these holders, `leaseMs` from now. */
+  abstract renew(holders: readonly string[], leaseMs: number): Promise<void>;
+  /** The holder's slot, free again. */
+  abstract release(apiKeyId: string, holder: string): Promise<void>;
+}

@@ -1,0 +1,73 @@
+import { sql } from 'kysely';
+import { kysely, type Slots, statement } from '../kysely';
+
+interface Take {
+  readonly apiKeyId: string;
+  readonly holder: string;
+  readonly limit: number;
+  readonly leaseMs: number;
+}
+
+/**
+ * Takes the key's first slot (0 to limit - 1) not held by a live lease. The row lock of the
+ * conflict serialises two processes taking the same slot: the second finds it held once the first
+ * commits, and takes nothing (its caller tries again, and sees the first's slot held). No slot
+ * comes back when all are held.
+ */
+export const TAKE_SLOT = statement((p: Slots<Take>) =>
+  kysely
+    .insertInto('event_stream_slots')
+    .columns(['api_key_id', 'slot', 'holder', 'expires_at'])
+    .expression((eb) =>
+      eb
+        // One row per slot, its number in the column the function's alias names.
+        .selectFrom(sql<{ free: number }>`generate_series(0, ${p.limit}::int - 1)`.as('free'))
+        .select([
+          sql<string>`${p.apiKeyId}::text`.as('api_key_id'),
+          sql<number>`free`.as('slot'),
+          sql<string>`${p.holder}::text`.as('holder'),
+          sql<Date>`now() + ${p.leaseMs}::int * interval '1 millisecond'`.as('expires_at'),
+        ])
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('event_stream_slots as held')
+                .select(sql`1`.as('held'))
+                .where('held.api_key_id', '=', p.apiKeyId)
+                .where('held.slot', '=', sql<number>`free`)
+                .where('held.expires_at', '>', sql<Date>`now()`),
+            ),
+          ),
+        )
+        .orderBy(sql`free`)
+        .limit(1),
+    )
+    .onConflict((conflict) =>
+      conflict
+        .columns(['api_key_id', 'slot'])
+        .doUpdateSet((eb) => ({ holder: eb.ref('excluded.holder'), expires_at: eb.ref('excluded.expires_at') }))
+        .where('event_stream_slots.expires_at', '<=', sql<Date>`now()`),
+    )
+    .returning('slot'),
+);
+
+/** Every slot of these holders leased `leaseMs` from now. */
+export const RENEW_SLOTS = statement((p: Slots<{ readonly holders: readonly string[]; readonly leaseMs: number }>) =>
+  kysely
+    .updateTable('event_stream_slots')
+    .set({ expires_at: sql<Date>`now() + ${p.leaseMs}::int * interval '1 millisecond'` })
+    .where('holder', '=', sql<string>`ANY(${p.holders}::text[])`),
+);
+
+export const RELEASE_SLOT = statement((p: Slots<{ readonly apiKeyId: string; readonly holder: string }>) =>
+  kysely.deleteFrom('event_stream_slots').where('api_key_id', '=', p.apiKeyId).where('holder', '=', p.holder),
+);
+
+/** How many of the key's slots live leases hold. */
+export const HELD_SLOTS = statement((p: Slots<{ readonly apiKeyId: string }>) =>
+  kysely
+    .selectFrom('event_stream_slots')
+    .select((eb) => eb.fn.countAll<string>().as('held'))
+    .where('api_key_id', '=', p.apiKeyId)
+    .where('expires_at', '>', sql<Date>`now()`),
+);

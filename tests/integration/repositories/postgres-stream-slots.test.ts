@@ -1,0 +1,72 @@
+// The slots of event streams per API key (core/ports/stream-slots.ts), shared by every process on
+// the database: at most the limit taken, also by concurrent takers; a lease that runs out frees
+// its slot; a release frees it at once; a renewal keeps it.
+import { PostgresStreamSlots } from '../../../src/infrastructure/persistence/postgres/stream-slots';
+import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
+import { at, givenAccounts } from '../../support/contracts/subject';
+import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
+
+jest.setTimeout(30_000);
+
+const LEASE_MS = 60_000;
+
+describe('PostgresStreamSlots', () => {
+  let database: TestDatabase;
+  let slots: PostgresStreamSlots;
+  let keys = 0;
+
+  beforeAll(async () => {
+    database = await provisionTestDatabase();
+    slots = new PostgresStreamSlots(database.sql);
+    await givenAccounts(plainRepositories(database), 'acc_1');
+  });
+  afterAll(() => database.close());
+
+  async function aKey(): Promise<string> {
+    const id = `key_${++keys}`;
+    await plainRepositories(database).apiKeys.add({
+      id,
+      accountId: 'acc_1',
+      prefix: 'tns_x',
+      digest: `digest-${id}`,
+      name: null,
+      createdAt: at('2026-11-25T00:00:00.000Z'),
+      lastUsedAt: null,
+      revokedAt: null,
+      expiresAt: null,
+    });
+    return id;
+  }
+
+  it('gives at most the limit of slots of one key, to concurrent takers too, and each key its own', async () => {
+    const key = await aKey();
+    const taken = await Promise.all(Array.from({ length: 10 }, (_, n) => slots.take(key, `h${n}`, 3, LEASE_MS)));
+    expect(taken.filter(Boolean)).toHaveLength(3);
+    expect(await slots.take(await aKey(), 'other', 3, LEASE_MS)).toBe(true);
+  });
+
+  it('frees a slot when its holder releases it', async () => {
+    const key = await aKey();
+    expect(await slots.take(key, 'a', 1, LEASE_MS)).toBe(true);
+    expect(await slots.take(key, 'b', 1, LEASE_MS)).toBe(false);
+    await slots.release(key, 'a');
+    expect(await slots.take(key, 'b', 1, LEASE_MS)).toBe(true);
+  });
+
+  it('frees a slot whose lease ran out (its process died), and keeps one that was renewed', async () => {
+    const key = await aKey();
+    expect(await slots.take(key, 'gone', 1, 300)).toBe(true);
+    const other = await aKey();
+    expect(await slots.take(other, 'kept', 1, 300)).toBe(true);
+    await slots.renew(['kept'], LEASE_MS);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(await slots.take(key, 'next', 1, LEASE_MS)).toBe(true);
+    expect(await slots.take(other, 'next', 1, LEASE_MS)).toBe(false);
+  });
+
+  it('keeps the slots in an unlogged table: renewed by every process all the time, not worth a WAL flush', async () => {
+    const [table] = await database.prisma.$queryRaw<{ relpersistence: string }[]>`
+      SELECT relpersistence::text AS relpersistence FROM pg_class WHERE relname = 'event_stream_slots'`;
+    expect(table?.relpersistence).toBe('u');
+  });
+});
