@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../support/http/test-app';
 
 const PLACE = 'Globe Theatre';
 const DAY_1600 = '1600-01-01T00:00:00Z/1600-01-02T00:00:00Z';
-const LIMITS = { perProcess: 8, perKey: 2, heartbeatMs: 1_000, retryMs: 100 };
+const LIMITS = { perProcess: 8, perKey: 2, heartbeatMs: 1_000, retryMs: 100, leaseMs: 900 };
 
 describe('event streams', () => {
   let t: TestApp;
@@ -113,6 +113,28 @@ describe('event streams', () => {
     expect(described[2]).toEqual(['updated', true, 'arrival', '1650-01-01T00:00:00Z']);
     const update = changes.find((change) => change.type === 'updated');
     expect(update?.data).toMatchObject({ manipulated: true, original_time: '1600-01-01T02:00:00Z' });
+  });
+
+  it('tells a resumed stream of an event that left its range through several manipulations meanwhile', async () => {
+    const a = await newAccount();
+    await a.post('/v1/pause-time');
+    await arriveAt(a, '1600-01-01T02:00:00Z');
+    const first = watch(a, { location: PLACE, time_range: DAY_1600 });
+    const [arrival, caughtUp] = await first.waitFor(2);
+    first.close();
+    const eventId = String(arrival?.data.event_id);
+    for (const time of ['1650-01-01T00:00:00Z', '1700-01-01T00:00:00Z']) {
+      const moved = await a.post('/api/v1/manipulate-event', { event_id: eventId, action: 'Away', time });
+      expect(moved.status).toBe(200);
+    }
+    const resumed = watch(a, { location: PLACE, time_range: DAY_1600 }, { lastEventId: caughtUp?.id });
+    const [update, done] = await resumed.waitFor(2);
+    expect([update?.type, update?.data.event_id, update?.data.time]).toEqual([
+      'updated',
+      eventId,
+      '1700-01-01T00:00:00Z',
+    ]);
+    expect(done?.type).toBe('caught-up');
   });
 
   it('resumes from Last-Event-ID with nothing lost and nothing twice', async () => {
@@ -333,6 +355,19 @@ describe('event streams: the protocol and its refusals', () => {
     }
     // A closed stream gives its place back.
     await waitUntil(() => t.eventStreams.size === 0);
+  });
+
+  it('ends the streams of a key revoked while they are open, at their next renewal', async () => {
+    const a = asAccount(t, await t.signUp());
+    const stream = await rawStream(url(''), asking(a.account.auth));
+    expect(stream.status).toBe(200);
+    const [key] = await t.prisma.apiKey.findMany({ where: { accountId: a.account.id } });
+    await t.prisma.apiKey.update({ where: { id: key?.id }, data: { revokedAt: new Date() } });
+    await waitUntil(() => t.eventStreams.size === 0);
+    stream.close();
+    const again = await rawStream(url(''), asking(a.account.auth));
+    again.close();
+    expect(again.status).toBe(401);
   });
 
   it('ends its streams and refuses new ones while changes cannot be heard, and opens again after', async () => {

@@ -10,6 +10,12 @@ ALTER TABLE "events" ADD COLUMN     "account_version" BIGINT NOT NULL DEFAULT 0;
 -- CreateIndex
 CREATE INDEX "events_account_id_account_version_id_idx" ON "events"("account_id", "account_version", "id");
 
+-- The same of each manipulation, so a stream hears of an event moved out of its range by any
+-- manipulation after the stream's position, not only the last. Found by the unique index on
+-- (account_id, event_id, revision).
+-- AlterTable
+ALTER TABLE "event_manipulations" ADD COLUMN     "account_version" BIGINT NOT NULL DEFAULT 0;
+
 -- Every process holding streams must hear when an account's events change, by whichever process:
 -- the database announces it itself, once per statement, with NOTIFY on channel "event_changes",
 -- payload "<account id> <highest version written>". NOTIFY is delivered when the statement's

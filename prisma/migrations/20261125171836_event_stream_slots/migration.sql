@@ -12,9 +12,6 @@ CREATE TABLE "event_stream_slots" (
 -- CreateIndex
 CREATE INDEX "event_stream_slots_holder_idx" ON "event_stream_slots"("holder");
 
--- AddForeignKey
-ALTER TABLE "event_stream_slots" ADD CONSTRAINT "event_stream_slots_api_key_id_fkey" FOREIGN KEY ("api_key_id") REFERENCES "api_keys"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
 -- Slots live for a stream's lease and are renewed every heartbeat by each process: unlogged, their
 -- writes skip the write-ahead log. A PostgreSQL crash empties the table, and its streams end with
 -- it (they reconnect and take slots again). Prisma's schema cannot say UNLOGGED, so no later

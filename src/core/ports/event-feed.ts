@@ -57,7 +57,8 @@ export interface EventFeed {
   /**
    * The changes after `after` of the events watched, in the order written, at most `limit`: an
    * event matches when it is at the place (or so named) on the timeline and its time is in the
-   * range now, or was before the change moved it (so a stream hears an event leave its range).
+   * range now, or was before a manipulation applied after `after` (so a stream hears an event
+   * leave its range, however often it moved meanwhile).
    */
   changesAfter(watched: WatchedPlace, after: ChangePosition, limit: number): Promise<EventChange[]>;
   /**

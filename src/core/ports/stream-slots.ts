@@ -10,8 +10,11 @@ export abstract class StreamSlots {
    * now; false when all are held.
    */
   abstract take(apiKeyId: string, holder: string, limit: number, leaseMs: number): Promise<boolean>;
-  /** The leases of these holders, `leaseMs` from now. */
-  abstract renew(holders: readonly string[], leaseMs: number): Promise<void>;
+  /**
+   * The leases of these holders, `leaseMs` from now, while their key is valid (neither revoked nor
+   * expired nor deleted): the holders renewed, the others having lost their slot or their key.
+   */
+  abstract renew(holders: readonly string[], leaseMs: number): Promise<string[]>;
   /** The holder's slot, free again. */
   abstract release(apiKeyId: string, holder: string): Promise<void>;
 }

@@ -13,8 +13,18 @@ import {
 
 export const EVENT_CHANGE_CHANNEL = 'event_changes';
 
+interface Watched {
+  /** The highest version heard of. */
+  heard: bigint;
+  /** Which signal of this process the account's streams were given last (`signalled` then). */
+  generation: number;
+  readonly subscriptions: Set<Subscription>;
+}
+
 export class EventChangeSignals implements ChannelTarget {
-  private readonly byAccount = new Map<string, { heard: bigint; readonly subscriptions: Set<Subscription> }>();
+  private readonly byAccount = new Map<string, Watched>();
+  /** Signals given so far, to any account: each signal's generation, never reused. */
+  private signalled = 0;
   private interruption: FeedInterrupted | null;
 
   constructor(options: { readonly suspended: boolean }) {
@@ -32,7 +42,7 @@ export class EventChangeSignals implements ChannelTarget {
     if (this.interruption) throw this.interruption;
     let account = this.byAccount.get(accountId);
     if (!account) {
-      account = { heard: -1n, subscriptions: new Set() };
+      account = { heard: -1n, generation: 0, subscriptions: new Set() };
       this.byAccount.set(accountId, account);
     }
     const subscriptions = account.subscriptions;
@@ -53,7 +63,16 @@ export class EventChangeSignals implements ChannelTarget {
     const written = BigInt(version);
     if (written <= account.heard) return;
     account.heard = written;
+    account.generation = ++this.signalled;
     for (const subscription of account.subscriptions) subscription.signal();
+  }
+
+  /**
+   * The account's last signal: a read started after it sees every change signalled so far, and a
+   * stream woken by it may share such a read, not one started before (postgres/event-feed.ts).
+   */
+  generationOf(accountId: string): number {
+    return this.byAccount.get(accountId)?.generation ?? 0;
   }
 
   /** Changes may go unheard from now on: every stream ends (its client resumes), and none opens. */

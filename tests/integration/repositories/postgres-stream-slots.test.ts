@@ -58,10 +58,21 @@ describe('PostgresStreamSlots', () => {
     expect(await slots.take(key, 'gone', 1, 300)).toBe(true);
     const other = await aKey();
     expect(await slots.take(other, 'kept', 1, 300)).toBe(true);
-    await slots.renew(['kept'], LEASE_MS);
+    expect(await slots.renew(['kept', 'never-taken'], LEASE_MS)).toEqual(['kept']);
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(await slots.take(key, 'next', 1, LEASE_MS)).toBe(true);
     expect(await slots.take(other, 'next', 1, LEASE_MS)).toBe(false);
+  });
+
+  it('renews no slot of a key revoked, expired or deleted: its holder learns it lost the key', async () => {
+    const [revoked, expired, deleted, valid] = [await aKey(), await aKey(), await aKey(), await aKey()];
+    for (const key of [revoked, expired, deleted, valid])
+      expect(await slots.take(key, `on-${key}`, 1, LEASE_MS)).toBe(true);
+    await database.prisma.apiKey.update({ where: { id: revoked }, data: { revokedAt: new Date() } });
+    await database.prisma.apiKey.update({ where: { id: expired }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await database.prisma.apiKey.delete({ where: { id: deleted } });
+    const holders = [revoked, expired, deleted, valid].map((key) => `on-${key}`);
+    expect(await slots.renew(holders, LEASE_MS)).toEqual([`on-${valid}`]);
   });
 
   it('keeps the slots in an unlogged table: renewed by every process all the time, not worth a WAL flush', async () => {

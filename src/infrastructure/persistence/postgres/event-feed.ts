@@ -33,11 +33,15 @@ export class PostgresEventFeed implements EventFeed {
 
   /**
    * One change of an account wakes all its streams at once; those that watch the same place, range
-   * and timeline from the same position (a page's many viewers, caught up) share one read.
+   * and timeline from the same position (a page's many viewers, caught up) share one read, if it
+   * started after the account's last signal: a read started before it may not see the change a
+   * stream was woken for.
    */
   changesAfter(watched: WatchedPlace, after: ChangePosition, limit: number): Promise<EventChange[]> {
     const { accountId, timelineId, range } = watched;
-    const key = [accountId, timelineId, watched.place, +range.start, +range.end, after.version, after.eventId, limit];
+    const generation = this.signals.generationOf(accountId);
+    const where = [timelineId, watched.place, +range.start, +range.end, after.version, after.eventId, limit];
+    const key = [accountId, generation, ...where];
     const sharedKey = JSON.stringify(key);
     const shared = this.reading.get(sharedKey);
     if (shared) return shared;

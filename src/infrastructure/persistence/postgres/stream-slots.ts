@@ -21,8 +21,10 @@ export class PostgresStreamSlots extends StreamSlots {
     return false;
   }
 
-  async renew(holders: readonly string[], leaseMs: number): Promise<void> {
-    if (holders.length > 0) await RENEW_SLOTS.run(this.sql, { holders, leaseMs });
+  async renew(holders: readonly string[], leaseMs: number): Promise<string[]> {
+    if (holders.length === 0) return [];
+    const renewed = await RENEW_SLOTS.run(this.sql, { holders, leaseMs });
+    return renewed.map((row) => row.holder);
   }
 
   async release(apiKeyId: string, holder: string): Promise<void> {

@@ -54,34 +54,65 @@ function show(event, updated) {
   item.textContent = event.time + ' · ' + event.kind + ' · ' + event.description + (updated ? ' (moved)' : '');
 }
 
+/** Seconds before opening again after a 503 (the service stopping, or its database away). */
+const RETRY_AFTER_UNAVAILABLE_MS = 5000;
+let lastEventId = null;
+let retry = null;
+
 function close() {
+  clearTimeout(retry);
   if (source) source.close();
   source = null;
   stop.disabled = true;
 }
 
-form.addEventListener('submit', (submitted) => {
-  submitted.preventDefault();
+function watch(query) {
   close();
-  const query = new URLSearchParams();
-  for (const [name, value] of new FormData(form)) if (String(value).trim()) query.set(name, String(value).trim());
-  list.replaceChildren();
-  say('Connecting…');
   stop.disabled = false;
+  // A stream opened again after a refusal goes on from the last message received.
+  const resumeFrom = lastEventId;
   source = new EventSource('/v1/monitor-events?' + query, {
-    fetch: (input, init) =>
-      fetch(input, { ...init, headers: { ...init.headers, Authorization: 'Bearer ' + config.apiKey } }),
+    fetch: (input, init) => {
+      const headers = { ...init.headers, Authorization: 'Bearer ' + config.apiKey };
+      if (resumeFrom && !headers['Last-Event-ID']) headers['Last-Event-ID'] = resumeFrom;
+      return fetch(input, { ...init, headers });
+    },
   });
+  const received = (updated) => (message) => {
+    lastEventId = message.lastEventId;
+    show(JSON.parse(message.data), updated);
+  };
   source.addEventListener('open', () => say('Reading the events recorded so far…'));
-  source.addEventListener('recorded', (message) => show(JSON.parse(message.data), false));
-  source.addEventListener('updated', (message) => show(JSON.parse(message.data), true));
-  source.addEventListener('caught-up', () => say('Live: new events appear here as they are recorded.'));
+  source.addEventListener('recorded', received(false));
+  source.addEventListener('updated', received(true));
+  source.addEventListener('caught-up', (message) => {
+    lastEventId = message.lastEventId;
+    say('Live: new events appear here as they are recorded.');
+  });
   source.addEventListener('error', (failure) => {
-    if (failure.code) {
+    if (failure.code === 503) {
+      say('The service cannot stream just now; trying again in a few seconds, with nothing missed…');
+      close();
+      stop.disabled = false;
+      retry = setTimeout(() => watch(query), RETRY_AFTER_UNAVAILABLE_MS);
+    } else if (failure.code === 429) {
+      say('This key holds its most streams (or sent too many requests): close one, in another tab perhaps.');
+      close();
+    } else if (failure.code) {
       say('The service refused the stream (HTTP ' + failure.code + '): check the location and time range.');
       close();
     } else say('Connection lost; reconnecting, with nothing missed…');
   });
+}
+
+form.addEventListener('submit', (submitted) => {
+  submitted.preventDefault();
+  const query = new URLSearchParams();
+  for (const [name, value] of new FormData(form)) if (String(value).trim()) query.set(name, String(value).trim());
+  list.replaceChildren();
+  lastEventId = null;
+  say('Connecting…');
+  watch(query);
 });
 
 stop.addEventListener('click', () => {

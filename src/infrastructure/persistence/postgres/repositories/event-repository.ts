@@ -25,6 +25,18 @@ const EVENT_COLUMNS = {
   revision: true,
 } as const;
 
+/** A manipulation's columns as the domain has them: all but the account version a stream reads. */
+const MANIPULATION_COLUMNS = {
+  accountId: true,
+  id: true,
+  eventId: true,
+  action: true,
+  fromTime: true,
+  toTime: true,
+  appliedAt: true,
+  revision: true,
+} as const;
+
 export class PostgresEventRepository implements EventRepository {
   constructor(
     private readonly prisma: PrismaClient,
@@ -52,6 +64,8 @@ export class PostgresEventRepository implements EventRepository {
       to_time: manipulation.toTime,
       applied_at: manipulation.appliedAt,
       revision: manipulation.revision,
+      // As an event's (eventRow): the statement writes the version it moves the account to.
+      account_version: '0',
     });
   }
 
@@ -147,7 +161,11 @@ export class PostgresEventRepository implements EventRepository {
 
   async manipulationsOf(accountId: string, eventId: string): Promise<EventManipulation[]> {
     this.writes.beforeRead();
-    return this.prisma.eventManipulation.findMany({ where: { accountId, eventId }, orderBy: { revision: 'asc' } });
+    return this.prisma.eventManipulation.findMany({
+      where: { accountId, eventId },
+      orderBy: { revision: 'asc' },
+      select: MANIPULATION_COLUMNS,
+    });
   }
 }
 

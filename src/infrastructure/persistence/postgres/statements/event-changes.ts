@@ -1,6 +1,6 @@
 // The changes of a place's events after a stream's position, in the order the account's units of
 // work wrote them (event-feed.ts). Compiled once; its plan is read back by
-// tests/integration/repositories/event-changes.server.test.ts.
+// tests/integration/repositories/event-changes-plan.server.test.ts.
 import { type Slots, kysely, type RowOf, statement } from '../kysely';
 
 interface Changes {
@@ -18,20 +18,14 @@ interface Changes {
 
 /**
  * The events last written after the position, at the place (or so named) on the timeline, whose
- * time is in the range now or was before the manipulation that wrote them last (the manipulation
- * of the event's current revision: so a stream hears an event leave its range). One index range
- * from the position on (events by account, version, id), the rest a filter: a stream reads from
- * where it stood a moment ago, a few units of work back.
+ * time is in the range now, or was before any manipulation applied after the position (so a stream
+ * hears an event leave its range, however many times it moved meanwhile). One index range from the
+ * position on (events by account, version, id), the rest a filter: a stream reads from where it
+ * stood a moment ago, a few units of work back.
  */
 export const EVENT_CHANGES = statement((p: Slots<Changes>) =>
   kysely
     .selectFrom('events as e')
-    .leftJoin('event_manipulations as m', (join) =>
-      join
-        .onRef('m.account_id', '=', 'e.account_id')
-        .onRef('m.event_id', '=', 'e.id')
-        .onRef('m.revision', '=', 'e.revision'),
-    )
     .where('e.account_id', '=', p.accountId)
     .where('e.account_version', '>=', p.afterVersion)
     // `id > NULL` is never true: after a whole version, only later versions follow.
@@ -41,7 +35,16 @@ export const EVENT_CHANGES = statement((p: Slots<Changes>) =>
     .where((eb) =>
       eb.or([
         eb.and([eb('e.time', '>=', p.start), eb('e.time', '<=', p.end)]),
-        eb.and([eb('m.from_time', '>=', p.start), eb('m.from_time', '<=', p.end)]),
+        eb.exists(
+          eb
+            .selectFrom('event_manipulations as m')
+            .select('m.revision')
+            .whereRef('m.account_id', '=', 'e.account_id')
+            .whereRef('m.event_id', '=', 'e.id')
+            .where('m.account_version', '>=', p.afterVersion)
+            .where('m.from_time', '>=', p.start)
+            .where('m.from_time', '<=', p.end),
+        ),
       ]),
     )
     .select([

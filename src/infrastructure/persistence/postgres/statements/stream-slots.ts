@@ -39,7 +39,8 @@ export const TAKE_SLOT = statement((p: Slots<Take>) =>
             ),
           ),
         )
-        .orderBy(sql`free`)
+        // At random among the free: openers at once seldom choose the same slot.
+        .orderBy(sql`random()`)
         .limit(1),
     )
     .onConflict((conflict) =>
@@ -51,12 +52,20 @@ export const TAKE_SLOT = statement((p: Slots<Take>) =>
     .returning('slot'),
 );
 
-/** Every slot of these holders leased `leaseMs` from now. */
+/**
+ * Every slot of these holders leased `leaseMs` from now, if its key is still valid as
+ * authentication has it (not revoked, not expired, not deleted): the holders renewed.
+ */
 export const RENEW_SLOTS = statement((p: Slots<{ readonly holders: readonly string[]; readonly leaseMs: number }>) =>
   kysely
     .updateTable('event_stream_slots')
+    .from('api_keys')
     .set({ expires_at: sql<Date>`now() + ${p.leaseMs}::int * interval '1 millisecond'` })
-    .where('holder', '=', sql<string>`ANY(${p.holders}::text[])`),
+    .where('event_stream_slots.holder', '=', sql<string>`ANY(${p.holders}::text[])`)
+    .whereRef('api_keys.id', '=', 'event_stream_slots.api_key_id')
+    .where('api_keys.revoked_at', 'is', null)
+    .where((eb) => eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', sql<Date>`now()`)]))
+    .returning('event_stream_slots.holder'),
 );
 
 export const RELEASE_SLOT = statement((p: Slots<{ readonly apiKeyId: string; readonly holder: string }>) =>

@@ -51,7 +51,10 @@ export interface Applied {
  * streams"). The statement writes `guard.version` there, whatever the row says; a unit without a
  * guard opens an account, at version 0, and writes the row's value.
  */
-const STAMPED: Partial<Record<Table, string>> = { events: 'account_version' };
+const STAMPED: Partial<Record<Table, string>> = {
+  events: 'account_version',
+  event_manipulations: 'account_version',
+};
 
 /**
  * Statements of up to this many writes are prepared on each connection (an anchor: 2). Longer ones

@@ -1,0 +1,99 @@
+import { once } from 'node:events';
+import type { Response } from 'express';
+import { FeedInterrupted } from '../../../core/ports/event-feed';
+import type { EventStreamSource } from './event-stream-source';
+
+/** What ends a stream that was not the client's leaving, for the log. */
+export interface StreamEndings {
+  /** The database went away (logged once per outage, as every request's 503). */
+  readonly onUnavailable: (reason: string) => void;
+  readonly isUnavailable: (error: unknown) => boolean;
+  readonly logError: (error: unknown) => void;
+}
+
+/**
+ * One stream and what it holds (its key's slot, a heartbeat, its source of messages), all let go
+ * together by `end()`, whoever ends it: the client, the service stopping, an outage, its key.
+ */
+export class OpenStream {
+  /** Its slot of the key was taken (and so is renewed with the others). */
+  holdsSlot = false;
+  private source: EventStreamSource | null = null;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private done = false;
+
+  constructor(
+    readonly keyId: string,
+    readonly holder: string,
+    private readonly res: Response,
+    private readonly onEnd: (stream: OpenStream) => void,
+  ) {}
+
+  get ended(): boolean {
+    return this.done;
+  }
+
+  /** Lets go of everything and, once the answer has started, ends it (a refusal before is the problem handler's). */
+  end(): void {
+    if (this.done) return;
+    this.done = true;
+    clearInterval(this.heartbeat);
+    this.source?.close();
+    this.onEnd(this);
+    if (this.res.headersSent && !this.res.writableEnded) this.res.end();
+  }
+
+  /** Writes the stream: `retry`, then each message, with a heartbeat while idle, until it ends. */
+  async send(
+    source: EventStreamSource,
+    limits: { readonly retryMs: number; readonly heartbeatMs: number },
+    endings: StreamEndings,
+  ): Promise<void> {
+    const res = this.res;
+    this.source = source;
+    res.status(200);
+    // For the request log: a stream's end, whoever ends it, is how a stream ends (request-log.ts).
+    res.locals.eventStream = true;
+    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    // nginx buffers a proxied answer unless told not to; this one must reach the client as written.
+    res.setHeader('X-Accel-Buffering', 'no');
+    res.once('close', () => this.end());
+    // A write the connection refuses ends the stream, never the process.
+    res.on('error', () => this.end());
+    res.write(`retry: ${limits.retryMs}\n\n`);
+    this.heartbeat = setInterval(() => {
+      if (!res.writableEnded) res.write(': heartbeat\n\n');
+    }, limits.heartbeatMs);
+    try {
+      for await (const message of source) {
+        if (res.writableEnded) break;
+        if (!res.write(`id: ${message.id}\nevent: ${message.event}\ndata: ${message.data}\n\n`)) await drained(res);
+      }
+    } catch (error) {
+      logEnding(error, endings);
+    } finally {
+      this.end();
+    }
+  }
+}
+
+/** The connection took what was written, or closed: whichever comes first, the other unheard. */
+async function drained(res: Response): Promise<void> {
+  if (res.destroyed) return;
+  const abandon = new AbortController();
+  const { signal } = abandon;
+  // An 'error' of the connection rejects the wait; the stream then ends on its 'close'.
+  await Promise.race([once(res, 'drain', { signal }), once(res, 'close', { signal })])
+    .catch(() => undefined)
+    .finally(() => abandon.abort());
+}
+
+/** A stream that ended before its client left: an outage, the service stopping, or a fault. */
+function logEnding(error: unknown, endings: StreamEndings): void {
+  if (error instanceof FeedInterrupted) {
+    if (error.reason === 'database_unavailable') endings.onUnavailable(error.message);
+    return;
+  }
+  if (endings.isUnavailable(error)) endings.onUnavailable(error instanceof Error ? error.message : String(error));
+  else endings.logError(error);
+}

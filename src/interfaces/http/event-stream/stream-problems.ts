@@ -1,0 +1,42 @@
+import type { FeedInterrupted } from '../../../core/ports/event-feed';
+import { RETRY_AFTER_SECONDS } from '../middleware/problem-handler';
+import { Problem } from '../problem';
+
+const RETRY = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
+
+/** The key holds its most streams, over every process. */
+export function tooManyStreams(limit: number): Problem {
+  return new Problem(
+    429,
+    'too_many_streams',
+    `This API key holds its most event streams (${limit}); close one first.`,
+    { limit },
+  );
+}
+
+/** This process holds its most streams: another behind the proxy may take it. */
+export function capacityReached(limit: number): Problem {
+  return new Problem(
+    503,
+    'stream_capacity_reached',
+    `This process holds its most event streams (${limit}); retry shortly.`,
+    { limit },
+    RETRY,
+  );
+}
+
+/** The process is stopping, or ended the stream before it started: reconnect (to another process). */
+export function notStreamingNow(): Problem {
+  return new Problem(503, 'service_unavailable', 'The service is stopping; reconnect to another process.', {}, RETRY);
+}
+
+/** Changes cannot be heard now (the database is out of reach, or the service stops): retry shortly. */
+export function unheard(error: FeedInterrupted): Problem {
+  return new Problem(
+    503,
+    'service_unavailable',
+    `Events cannot be streamed now: ${error.message}. Retry shortly.`,
+    {},
+    RETRY,
+  );
+}
