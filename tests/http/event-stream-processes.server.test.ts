@@ -91,6 +91,10 @@ describe('event streams across service processes', () => {
       { timeoutMs: 5_000, what: 'stream log lines of both workers' },
     );
     expect(pids.size).toBe(2);
+    // Each says where its client came from, though the client had gone when it was written.
+    const lines = service.output().match(/[^\n]*"path":"\/v1\/monitor-events"[^\n]*event stream ended/g) ?? [];
+    expect(lines.length).toBeGreaterThanOrEqual(pids.size);
+    expect(lines.every((line) => line.includes('"remoteAddress":"127.0.0.1"'))).toBe(true);
   }, 90_000);
 
   it('ends its streams at SIGTERM and exits within the grace', async () => {

@@ -15,6 +15,9 @@ export function requestLog(logger: Logger): RequestStep {
     const started = performance.now();
     const query = req.originalUrl.indexOf('?');
     const path = query < 0 ? req.originalUrl : req.originalUrl.slice(0, query);
+    // Read now: once a client has left (a stream it closed, a request it gave up on), its socket
+    // no longer says where it came from.
+    const remoteAddress = req.ip;
     // 'close' comes once per answer, right after 'finish' when the answer was sent, alone when the
     // client went away first: one listener tells both apart, so nothing goes unseen.
     res.once('close', () => {
@@ -24,7 +27,7 @@ export function requestLog(logger: Logger): RequestStep {
       const line = {
         // The client's address as `trust proxy` resolves it (TRUST_PROXY): behind the proxy, the
         // address the proxy saw; a client's own X-Forwarded-For counts only from trusted hops.
-        req: { method: req.method, path, remoteAddress: req.ip },
+        req: { method: req.method, path, remoteAddress },
         res: { status },
         responseTime: Math.round(performance.now() - started),
         account_id: accountOf(res.locals),
