@@ -7,9 +7,15 @@
 export abstract class StreamSlots {
   /**
    * One of the key's `limit` slots for `holder` (an id of the stream's own) until `leaseMs` from
-   * now; false when all are held.
+   * now; false when all are held. While it is live, changes of the account's events are announced
+   * (the streams hear them), so a stream takes its slot before it first reads.
    */
-  abstract take(apiKeyId: string, holder: string, limit: number, leaseMs: number): Promise<boolean>;
+  abstract take(
+    key: { readonly apiKeyId: string; readonly accountId: string },
+    holder: string,
+    limit: number,
+    leaseMs: number,
+  ): Promise<boolean>;
   /**
    * The leases of these holders, `leaseMs` from now, while their key is valid (neither revoked nor
    * expired nor deleted): the holders renewed, the others having lost their slot or their key.

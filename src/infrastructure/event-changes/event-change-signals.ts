@@ -13,6 +13,14 @@ import {
 
 export const EVENT_CHANGE_CHANNEL = 'event_changes';
 
+/**
+ * Every stream is woken this often anyway. The database announces an account's changes only while
+ * a slot of it is live, which a stream takes before its first read: a write whose trigger ran just
+ * before the slot was taken, and that committed just after the stream's first read, announced
+ * nothing to it; this bounds how late the stream hears of it.
+ */
+export const SWEEP_MS = 10_000;
+
 interface Watched {
   /** The highest version heard of. */
   heard: bigint;
@@ -26,9 +34,12 @@ export class EventChangeSignals implements ChannelTarget {
   /** Signals given so far, to any account: each signal's generation, never reused. */
   private signalled = 0;
   private interruption: FeedInterrupted | null;
+  private sweep: NodeJS.Timeout | undefined;
+  private readonly sweepMs: number;
 
-  constructor(options: { readonly suspended: boolean }) {
+  constructor(options: { readonly suspended: boolean; readonly sweepMs?: number }) {
     this.interruption = options.suspended ? new FeedInterrupted('database_unavailable') : null;
+    this.sweepMs = options.sweepMs ?? SWEEP_MS;
   }
 
   /** Streams open in this process. */
@@ -50,8 +61,10 @@ export class EventChangeSignals implements ChannelTarget {
       subscriptions.delete(subscription);
       if (subscriptions.size === 0 && this.byAccount.get(accountId)?.subscriptions === subscriptions)
         this.byAccount.delete(accountId);
+      if (this.byAccount.size === 0) clearInterval(this.sweep);
     });
     subscriptions.add(subscription);
+    if (this.byAccount.size === 1 && subscriptions.size === 1) this.startSweep();
     return subscription;
   }
 
@@ -89,7 +102,19 @@ export class EventChangeSignals implements ChannelTarget {
     this.interrupt(new FeedInterrupted('shutting_down'));
   }
 
+  private startSweep(): void {
+    clearInterval(this.sweep);
+    this.sweep = setInterval(() => {
+      for (const account of this.byAccount.values()) {
+        account.generation = ++this.signalled;
+        for (const subscription of account.subscriptions) subscription.signal();
+      }
+    }, this.sweepMs);
+    this.sweep.unref();
+  }
+
   private interrupt(reason: FeedInterrupted): void {
+    clearInterval(this.sweep);
     this.interruption = reason;
     const accounts = [...this.byAccount.values()];
     this.byAccount.clear();

@@ -40,7 +40,7 @@ export function mountRoutes(
       if (stream && streaming && principal && asksForStream(req)) {
         const request = { body: req.body, query: req.query, params: pathParameters(req.params) };
         const start = () => stream({ ...request, lastEventId: req.get('Last-Event-ID') }, principal);
-        return streaming.streams.serve(res, principal.apiKeyId, start, streaming.endings);
+        return streaming.streams.serve(res, principal, start, streaming.endings);
       }
       const respond = () =>
         route.invoke({ body: req.body, query: req.query, params: pathParameters(req.params) }, principal);

@@ -22,7 +22,7 @@ describe('PostgresStreamSlots', () => {
   });
   afterAll(() => database.close());
 
-  async function aKey(): Promise<string> {
+  async function aKey(): Promise<{ apiKeyId: string; accountId: string }> {
     const id = `key_${++keys}`;
     await plainRepositories(database).apiKeys.add({
       id,
@@ -35,7 +35,7 @@ describe('PostgresStreamSlots', () => {
       revokedAt: null,
       expiresAt: null,
     });
-    return id;
+    return { apiKeyId: id, accountId: 'acc_1' };
   }
 
   it('gives at most the limit of slots of one key, to concurrent takers too, and each key its own', async () => {
@@ -49,7 +49,7 @@ describe('PostgresStreamSlots', () => {
     const key = await aKey();
     expect(await slots.take(key, 'a', 1, LEASE_MS)).toBe(true);
     expect(await slots.take(key, 'b', 1, LEASE_MS)).toBe(false);
-    await slots.release(key, 'a');
+    await slots.release(key.apiKeyId, 'a');
     expect(await slots.take(key, 'b', 1, LEASE_MS)).toBe(true);
   });
 
@@ -67,12 +67,15 @@ describe('PostgresStreamSlots', () => {
   it('renews no slot of a key revoked, expired or deleted: its holder learns it lost the key', async () => {
     const [revoked, expired, deleted, valid] = [await aKey(), await aKey(), await aKey(), await aKey()];
     for (const key of [revoked, expired, deleted, valid])
-      expect(await slots.take(key, `on-${key}`, 1, LEASE_MS)).toBe(true);
-    await database.prisma.apiKey.update({ where: { id: revoked }, data: { revokedAt: new Date() } });
-    await database.prisma.apiKey.update({ where: { id: expired }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    await database.prisma.apiKey.delete({ where: { id: deleted } });
-    const holders = [revoked, expired, deleted, valid].map((key) => `on-${key}`);
-    expect(await slots.renew(holders, LEASE_MS)).toEqual([`on-${valid}`]);
+      expect(await slots.take(key, `on-${key.apiKeyId}`, 1, LEASE_MS)).toBe(true);
+    await database.prisma.apiKey.update({ where: { id: revoked.apiKeyId }, data: { revokedAt: new Date() } });
+    await database.prisma.apiKey.update({
+      where: { id: expired.apiKeyId },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    await database.prisma.apiKey.delete({ where: { id: deleted.apiKeyId } });
+    const holders = [revoked, expired, deleted, valid].map((key) => `on-${key.apiKeyId}`);
+    expect(await slots.renew(holders, LEASE_MS)).toEqual([`on-${valid.apiKeyId}`]);
   });
 
   it('keeps the slots in an unlogged table: renewed by every process all the time, not worth a WAL flush', async () => {

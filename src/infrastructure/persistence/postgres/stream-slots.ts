@@ -11,9 +11,14 @@ export class PostgresStreamSlots extends StreamSlots {
     super();
   }
 
-  async take(apiKeyId: string, holder: string, limit: number, leaseMs: number): Promise<boolean> {
+  async take(
+    { apiKeyId, accountId }: { readonly apiKeyId: string; readonly accountId: string },
+    holder: string,
+    limit: number,
+    leaseMs: number,
+  ): Promise<boolean> {
     for (let attempt = 0; attempt < TRIES; attempt += 1) {
-      const taken = await TAKE_SLOT.run(this.sql, { apiKeyId, holder, limit, leaseMs });
+      const taken = await TAKE_SLOT.run(this.sql, { apiKeyId, accountId, holder, limit, leaseMs });
       if (taken.length > 0) return true;
       // Nothing taken: every slot is held, or another stream took the one this try chose.
       if (!(await this.anyFree(apiKeyId, limit))) return false;

@@ -64,13 +64,13 @@ export class EventStreams {
    */
   async serve(
     res: Response,
-    keyId: string,
+    key: { readonly apiKeyId: string; readonly accountId: string },
     start: () => Promise<EventStreamSource>,
     endings: StreamEndings,
   ): Promise<void> {
     if (this.closing) throw notStreamingNow();
     if (this.open.size >= this.limits.perProcess) throw capacityReached(this.limits.perProcess);
-    const stream = new OpenStream(keyId, randomUUID(), res, (ended) => this.forget(ended));
+    const stream = new OpenStream(key.apiKeyId, randomUUID(), res, (ended) => this.forget(ended));
     // Counted in this process before anything is awaited, so that concurrent opens see each other.
     this.open.set(stream.holder, stream);
     this.renewLeases();
@@ -80,7 +80,8 @@ export class EventStreams {
     };
     let source: EventStreamSource;
     try {
-      if (!(await this.slots.take(keyId, stream.holder, this.limits.perKey, this.leaseMs)))
+      // Before `start` reads: from then on the database announces the account's changes.
+      if (!(await this.slots.take(key, stream.holder, this.limits.perKey, this.leaseMs)))
         throw tooManyStreams(this.limits.perKey);
       stream.holdsSlot = true;
       source = await start();

@@ -3,6 +3,7 @@ import { kysely, type Slots, statement } from '../kysely';
 
 interface Take {
   readonly apiKeyId: string;
+  readonly accountId: string;
   readonly holder: string;
   readonly limit: number;
   readonly leaseMs: number;
@@ -17,13 +18,14 @@ interface Take {
 export const TAKE_SLOT = statement((p: Slots<Take>) =>
   kysely
     .insertInto('event_stream_slots')
-    .columns(['api_key_id', 'slot', 'holder', 'expires_at'])
+    .columns(['api_key_id', 'account_id', 'slot', 'holder', 'expires_at'])
     .expression((eb) =>
       eb
         // One row per slot, its number in the column the function's alias names.
         .selectFrom(sql<{ free: number }>`generate_series(0, ${p.limit}::int - 1)`.as('free'))
         .select([
           sql<string>`${p.apiKeyId}::text`.as('api_key_id'),
+          sql<string>`${p.accountId}::text`.as('account_id'),
           sql<number>`free`.as('slot'),
           sql<string>`${p.holder}::text`.as('holder'),
           sql<Date>`now() + ${p.leaseMs}::int * interval '1 millisecond'`.as('expires_at'),
@@ -46,7 +48,11 @@ export const TAKE_SLOT = statement((p: Slots<Take>) =>
     .onConflict((conflict) =>
       conflict
         .columns(['api_key_id', 'slot'])
-        .doUpdateSet((eb) => ({ holder: eb.ref('excluded.holder'), expires_at: eb.ref('excluded.expires_at') }))
+        .doUpdateSet((eb) => ({
+          account_id: eb.ref('excluded.account_id'),
+          holder: eb.ref('excluded.holder'),
+          expires_at: eb.ref('excluded.expires_at'),
+        }))
         .where('event_stream_slots.expires_at', '<=', sql<Date>`now()`),
     )
     .returning('slot'),
