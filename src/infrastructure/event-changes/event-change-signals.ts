@@ -42,13 +42,6 @@ export class EventChangeSignals implements ChannelTarget {
     this.sweepMs = options.sweepMs ?? SWEEP_MS;
   }
 
-  /** Streams open in this process. */
-  get subscriptions(): number {
-    let count = 0;
-    for (const { subscriptions } of this.byAccount.values()) count += subscriptions.size;
-    return count;
-  }
-
   subscribe(accountId: string): ChangeSubscription {
     if (this.interruption) throw this.interruption;
     let account = this.byAccount.get(accountId);

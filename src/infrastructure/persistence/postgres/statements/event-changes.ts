@@ -1,7 +1,7 @@
 // The changes of a place's events after a stream's position, in the order the account's units of
 // work wrote them (event-feed.ts). Compiled once; its plan is read back by
 // tests/integration/repositories/event-changes-plan.server.test.ts.
-import { type Slots, kysely, type RowOf, statement } from '../kysely';
+import { type Slots, kysely, statement } from '../kysely';
 
 interface Changes {
   readonly accountId: string;
@@ -63,5 +63,3 @@ export const EVENT_CHANGES = statement((p: Slots<Changes>) =>
     .orderBy('e.id')
     .limit(p.limit),
 );
-
-export type EventChangeRow = RowOf<typeof EVENT_CHANGES>;
