@@ -1,18 +1,20 @@
 // npm run db:migrate
 //
-// Applies prisma/migrations to DATABASE_URL or, when it is unset, to the embedded database in
-// DATA_DIR (default ./.data). The service does the same when it starts; this is for applying a new
-// migration without starting it. Uses Prisma's engine in-process (WebAssembly), with the
-// bookkeeping of `prisma migrate deploy`.
+// Applies prisma/migrations to DATABASE_DIRECT_URL (the server behind a pooler) or DATABASE_URL,
+// or, when both are unset, to the embedded database in DATA_DIR (default ./.data). The service
+// does the same when it starts; this is for applying a new migration without starting it. Uses
+// Prisma's engine in-process (WebAssembly), with the bookkeeping of `prisma migrate deploy`.
 import path from 'node:path';
 import { startEmbeddedPostgres } from '../src/infrastructure/database/embedded-postgres';
 import { migrateDatabase } from '../src/infrastructure/database/migrate-database';
 import { DEFAULT_DATA_DIR } from '../src/infrastructure/database/open-database';
 
 async function main(): Promise<void> {
+  // The migrations' advisory lock needs a session of its own, which a pooler does not keep.
+  const directUrl = process.env.DATABASE_DIRECT_URL?.trim();
   const databaseUrl = process.env.DATABASE_URL?.trim();
-  if (databaseUrl) {
-    report(await migrateDatabase(databaseUrl), 'DATABASE_URL');
+  if (directUrl || databaseUrl) {
+    report(await migrateDatabase(directUrl || databaseUrl || ''), directUrl ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL');
     return;
   }
   const dataDir = path.join(path.resolve(process.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR), 'pgdata');

@@ -1,7 +1,7 @@
 // npm run db:studio [-- <prisma studio options, e.g. --port 5555 --browser none>]
 //
 // Prisma Studio on the service's database:
-// - DATABASE_URL set: that server;
+// - DATABASE_DIRECT_URL or DATABASE_URL set: that server (the direct one behind a pooler);
 // - otherwise the embedded database in DATA_DIR (default ./.data): if the service is running in
 //   embedded mode, through the server it announces in <DATA_DIR>/connection-url (PGlite allows one
 //   process per data directory, so Studio cannot open the files itself); if not, this script
@@ -19,7 +19,9 @@ import { migrateDatabase } from '../src/infrastructure/database/migrate-database
 import { DEFAULT_DATA_DIR } from '../src/infrastructure/database/open-database';
 
 async function main(): Promise<number> {
-  const databaseUrl = process.env.DATABASE_URL?.trim();
+  // The server itself when a pooler is in front: Studio prepares statements, which a pooler in
+  // transaction mode does not keep.
+  const databaseUrl = process.env.DATABASE_DIRECT_URL?.trim() || process.env.DATABASE_URL?.trim();
   if (databaseUrl) return runStudio(databaseUrl);
 
   const dataDir = path.resolve(process.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);

@@ -4,6 +4,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { pino, type Logger } from 'pino';
 import type { Config } from './config';
+import { checkConnectionBudget } from './connection-budget';
 import { migrateDatabase } from './infrastructure/database/migrate-database';
 import { describeExternalDatabase } from './infrastructure/database/describe-server';
 import { isWorkerReport, type ShutdownRequest } from './worker-messages';
@@ -18,10 +19,13 @@ export async function runPrimary(config: Config): Promise<void> {
   if (!config.databaseUrl) throw new Error('Worker processes need DATABASE_URL (readConfig refuses them without it).');
   // Written at once, in order with the lines printed beside it, and nothing left in a buffer at exit.
   const logger = pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: true }));
-  // Once, before any worker exists: workers open the database without migrating it.
-  const { applied } = await migrateDatabase(config.databaseUrl);
+  // Once, before any worker exists: workers open the database without checking or migrating it.
+  // Both on the server itself: behind a pooler the migrations' advisory lock would lock nothing.
+  const server = config.databaseDirectUrl ?? config.databaseUrl;
+  const budget = await checkConnectionBudget(config, server);
+  const { applied } = await migrateDatabase(server);
   logger.info({ applied }, 'migrations applied');
-  new ClusterPrimary(config, config.databaseUrl, logger).start();
+  new ClusterPrimary(config, config.databaseUrl, budget, logger).start();
 }
 
 interface Slot {
@@ -42,6 +46,8 @@ class ClusterPrimary {
   constructor(
     private readonly config: Config,
     private readonly databaseUrl: string,
+    /** The start-up line stating the connection budget. */
+    private readonly budget: string,
     private readonly logger: Logger,
   ) {}
 
@@ -83,6 +89,7 @@ class ClusterPrimary {
       `Workers: ${this.config.webConcurrency} processes (pids ${pids}), each with up ` +
         `to ${this.config.databasePoolSize} database connections.`,
     );
+    console.log(this.budget);
   }
 
   private exited(worker: Worker, code: number | null, signal: string | null): void {

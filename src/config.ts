@@ -1,5 +1,6 @@
 import { DEFAULT_DATABASE_TIMEOUT_MS } from './infrastructure/database/database-timeouts';
 import { DEFAULT_STREAM_LIMITS, type EventStreamLimits } from './interfaces/http/event-stream/event-streams';
+import { countFromOne, milliseconds, onOrOff, wholeNumber } from './config-values';
 
 /** Settings read from the environment once at start, each checked with a message that says what is wrong. */
 export interface Config {
@@ -7,6 +8,23 @@ export interface Config {
   readonly host: string;
   /** A PostgreSQL server; when absent the service runs an embedded PostgreSQL in `dataDir`. */
   readonly databaseUrl: string | undefined;
+  /**
+   * DATABASE_DIRECT_URL: the PostgreSQL server itself when DATABASE_URL names a connection pooler
+   * (PgBouncer in transaction mode), for what needs a session of its own: the migrations' advisory
+   * lock and the LISTEN of key and event changes. Unset: DATABASE_URL is the server, used for all.
+   */
+  readonly databaseDirectUrl: string | undefined;
+  /**
+   * SERVICE_REPLICAS: instances of the service (containers, hosts) sharing the database, each
+   * running WEB_CONCURRENCY processes (default 1). Only counted: the connection budget.
+   */
+  readonly serviceReplicas: number;
+  /**
+   * DATABASE_POOLER_CONNECTIONS: the most server connections the pooler opens to the database for
+   * the service (PgBouncer's max_db_connections, or its pool_size plus reserve_pool_size); default 20,
+   * PgBouncer's default_pool_size. Only with DATABASE_DIRECT_URL; only counted: the connection budget.
+   */
+  readonly databasePoolerConnections: number | undefined;
   readonly dataDir: string;
   /**
    * TRUST_PROXY, passed to Express's 'trust proxy': off by default, so X-Forwarded-* headers are
@@ -37,17 +55,19 @@ export interface Config {
   readonly webConcurrency: number;
   /**
    * DATABASE_POOL_SIZE: connections each serving process may open to DATABASE_URL. Default 10, or
-   * fewer with 7 workers or more, so that the workers' pools and their listening connections (key
-   * and event changes) together stay within 80 (PostgreSQL's default max_connections is 100) up to
-   * 26 workers. The embedded database always takes one.
+   * fewer with 7 processes or more over all replicas, so that their pools and their listening
+   * connections (key and event changes) together stay within 80 (PostgreSQL's default
+   * max_connections is 100) up to 26 processes; behind a pooler (DATABASE_DIRECT_URL) always 10.
+   * The embedded database always takes one. The connection budget checks the result at start.
    */
   readonly databasePoolSize: number;
   /** API_KEY_CACHE_SIZE: verified API keys each process keeps in memory (default 10,000; 0 turns the cache off). */
   readonly apiKeyCacheSize: number;
   /**
-   * DATABASE_PREPARED_STATEMENTS (default on): each connection to DATABASE_URL prepares a statement
-   * once. Off behind a pooler that hands one client's statements to other server connections
-   * (PgBouncer in transaction mode without max_prepared_statements).
+   * DATABASE_PREPARED_STATEMENTS: each connection to DATABASE_URL prepares a statement once. On by
+   * default, off by default behind a pooler (DATABASE_DIRECT_URL set), which hands one client's
+   * statements to other server connections (PgBouncer in transaction mode, unless 1.21 or later
+   * with max_prepared_statements, where it may be turned on).
    */
   readonly databasePreparedStatements: boolean;
   /**
@@ -82,6 +102,8 @@ export const MAX_WEB_CONCURRENCY = 64;
 const DEFAULT_POOL_SIZE = 10;
 /** What the default pool sizes of all workers together stay within (PostgreSQL's default max_connections is 100). */
 const DEFAULT_CONNECTION_BUDGET = 80;
+/** PgBouncer's default_pool_size: its server connections per database and user. */
+const DEFAULT_POOLER_CONNECTIONS = 20;
 /** Some 10,000 keys in use at once cost a few MB per process; a key not kept costs one indexed read. */
 export const DEFAULT_API_KEY_CACHE_SIZE = 10_000;
 
@@ -96,7 +118,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     problems.push(`PORT must be a whole number from 0 to 65535, not '${env.PORT}'.`);
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+  if (databaseUrl && !isPostgresUrl(databaseUrl)) {
     problems.push('DATABASE_URL must be a postgresql:// connection string (or unset, for the embedded database).');
   }
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
@@ -117,11 +139,33 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     );
   }
   const apiKeyCacheSize = wholeNumber(env, 'API_KEY_CACHE_SIZE', DEFAULT_API_KEY_CACHE_SIZE, problems);
-  // Each process also holds connections outside its pool, to LISTEN: for event changes, and for
-  // key changes with the key cache on.
+  const databaseDirectUrl = env.DATABASE_DIRECT_URL?.trim() || undefined;
+  if (databaseDirectUrl && !isPostgresUrl(databaseDirectUrl))
+    problems.push('DATABASE_DIRECT_URL must be a postgresql:// connection string (or unset).');
+  if (databaseDirectUrl && !databaseUrl)
+    problems.push('DATABASE_DIRECT_URL needs DATABASE_URL: it names the server behind the pooler DATABASE_URL names.');
+  const pooled = databaseDirectUrl !== undefined;
+  const serviceReplicas = countFromOne(env, 'SERVICE_REPLICAS', 1, 1_000, 'instances of the service', problems);
+  let databasePoolerConnections: number | undefined;
+  if (pooled)
+    databasePoolerConnections = countFromOne(
+      env,
+      'DATABASE_POOLER_CONNECTIONS',
+      DEFAULT_POOLER_CONNECTIONS,
+      10_000,
+      "the pooler's server connections",
+      problems,
+    );
+  else if (env.DATABASE_POOLER_CONNECTIONS?.trim())
+    problems.push(
+      'DATABASE_POOLER_CONNECTIONS is counted only behind a pooler: set DATABASE_DIRECT_URL too, or unset it.',
+    );
+  // Straight to PostgreSQL, every process's pool and its connections outside the pool (LISTEN for
+  // event changes, and for key changes with the key cache on) share the default budget; behind a
+  // pooler the pool connects to the pooler, which queues it onto its own server connections.
   const listeners = 1 + (apiKeyCacheSize > 0 ? 1 : 0);
-  const perProcess = Math.floor(DEFAULT_CONNECTION_BUDGET / webConcurrency) - listeners;
-  const defaultPoolSize = Math.max(1, Math.min(DEFAULT_POOL_SIZE, perProcess));
+  const perProcess = Math.floor(DEFAULT_CONNECTION_BUDGET / (serviceReplicas * webConcurrency)) - listeners;
+  const defaultPoolSize = pooled ? DEFAULT_POOL_SIZE : Math.max(1, Math.min(DEFAULT_POOL_SIZE, perProcess));
   const databasePoolSize = countFromOne(
     env,
     'DATABASE_POOL_SIZE',
@@ -130,7 +174,10 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     'connections per process',
     problems,
   );
-  const databasePreparedStatements = onOrOff(env, 'DATABASE_PREPARED_STATEMENTS', true, problems);
+  // A pooler in transaction mode hands a client's statements to any of its server connections,
+  // where a statement prepared on another is unknown (PgBouncer before 1.21, or without
+  // max_prepared_statements).
+  const databasePreparedStatements = onOrOff(env, 'DATABASE_PREPARED_STATEMENTS', !pooled, problems);
   const databaseTimeoutMs = milliseconds(
     env,
     'DATABASE_TIMEOUT_MS',
@@ -194,6 +241,9 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     port,
     host: env.HOST?.trim() || '0.0.0.0',
     databaseUrl,
+    databaseDirectUrl,
+    serviceReplicas,
+    databasePoolerConnections,
     dataDir: env.DATA_DIR?.trim() || '.data',
     trustProxy,
     csrfSecret,
@@ -213,64 +263,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   };
 }
 
-/** A duration in whole milliseconds from `min` to `max`; unset or empty takes the default. */
-function milliseconds(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-  problems: string[],
-): number {
-  const text = env[name]?.trim() ?? '';
-  if (text === '') return fallback;
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) {
-    problems.push(`${name} must be a whole number of milliseconds from ${min} to ${max}, not '${env[name]}'.`);
-    return fallback;
-  }
-  return value;
-}
-
-/** `on`/`off` (also `true`/`false`, `1`/`0`); unset or empty takes the default. */
-function onOrOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean, problems: string[]): boolean {
-  const text = env[name]?.trim().toLowerCase() ?? '';
-  if (text === '') return fallback;
-  if (['on', 'true', '1'].includes(text)) return true;
-  if (['off', 'false', '0'].includes(text)) return false;
-  problems.push(`${name} must be on or off, not '${env[name]}'.`);
-  return fallback;
-}
-
-/** A whole number from 1 to `max`; unset or empty takes the default. */
-function countFromOne(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  max: number,
-  what: string,
-  problems: string[],
-): number {
-  const text = env[name]?.trim() ?? '';
-  if (text === '') return fallback;
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < 1 || value > max) {
-    problems.push(`${name} must be a whole number from 1 to ${max} (${what}), not '${env[name]}'.`);
-    return fallback;
-  }
-  return value;
-}
-
-/** A whole number from 0 up (0 turns a limit off); unset or empty takes the default. */
-function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, problems: string[], zero = 'off'): number {
-  const text = env[name]?.trim() ?? '';
-  if (text === '') return fallback;
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value > 2_000_000_000) {
-    problems.push(`${name} must be a whole number from 0 (${zero}) to 2000000000, not '${env[name]}'.`);
-    return fallback;
-  }
-  return value;
+function isPostgresUrl(text: string): boolean {
+  return /^postgres(ql)?:\/\//.test(text);
 }
 
 function parseTrustProxy(value: string | undefined): boolean | number | string {

@@ -10,6 +10,7 @@ import { StreamSlots } from './core/ports/stream-slots';
 import { onConnectAll, prepareEventChanges } from './composition/event-changes';
 import { prepareVerifiedKeyCaching } from './composition/verified-key-cache';
 import type { Config } from './config';
+import { checkConnectionBudget } from './connection-budget';
 import { DatabaseAvailability } from './infrastructure/database/database-availability';
 import type { NotificationListener } from './infrastructure/database/notification-listener';
 import { openDatabase } from './infrastructure/database/open-database';
@@ -31,13 +32,20 @@ export async function serve(config: Config): Promise<void> {
   const stopListening = () => Promise.all([keyCaching.close(), eventChanges.close()]);
   const logger = pino({ level: config.logLevel }, requestLogDestination());
   const availability = new DatabaseAvailability(logger);
+  // A worker's primary checked the budget and applied the migrations once, before forking.
+  const budget =
+    config.databaseUrl && !worker
+      ? await checkConnectionBudget(config, config.databaseDirectUrl ?? config.databaseUrl)
+      : undefined;
+  // Behind a pooler a LISTEN would stay on whichever server connection ran it, and that connection
+  // would hear notifications while no client holds it: only the dedicated connections listen.
+  const pooled = config.databaseDirectUrl !== undefined;
   const database = await openDatabase(
-    { DATABASE_URL: config.databaseUrl, DATA_DIR: config.dataDir },
+    { DATABASE_URL: config.databaseUrl, DATABASE_DIRECT_URL: config.databaseDirectUrl, DATA_DIR: config.dataDir },
     {
-      // A worker's primary applied the migrations once, before forking.
       migrate: !worker,
       poolSize: config.databasePoolSize,
-      onConnect: onConnectAll(keyCaching.onConnect, eventChanges.onConnect),
+      onConnect: pooled ? undefined : onConnectAll(keyCaching.onConnect, eventChanges.onConnect),
       preparedStatements: config.databasePreparedStatements,
       timeoutMs: config.databaseTimeoutMs,
       onAnswer: availability.answered,
@@ -93,6 +101,7 @@ export async function serve(config: Config): Promise<void> {
     const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
     console.log(`Time Navigation Service listening on http://${host}:${port}`);
     console.log(`Data: ${database.description}`);
+    if (budget) console.log(budget);
   }
 
   let stopping = false;

@@ -11,7 +11,7 @@ export interface EventChanges {
   /** Its events say when streams can open, and when they were ended by a lost connection (logs and tests). */
   readonly listener: NotificationListener;
   /** Once the database is open: decides how changes made by others are heard. */
-  start(database: { readonly mode: 'external' | 'embedded'; readonly connectionString: string }): void;
+  start(database: { readonly mode: 'external' | 'embedded'; readonly directConnectionString: string }): void;
   /** Ends every stream (the service is stopping) and closes the listening connection. */
   close(): Promise<void>;
 }
@@ -30,7 +30,7 @@ export function prepareEventChanges(options: NotificationListenerOptions = {}): 
     onConnect: listener.prepareConnection,
     listener,
     start(database) {
-      if (database.mode === 'external') listener.start(database.connectionString);
+      if (database.mode === 'external') listener.start(database.directConnectionString);
       else signals.resume();
     },
     async close() {

@@ -14,7 +14,7 @@ export interface VerifiedKeyCaching {
   /** Its events say when the cache is trusted, lost, and what it forgot (logs and tests). Null when off. */
   readonly listener: NotificationListener | null;
   /** Once the database is open: decides how changes made by others are heard. */
-  start(database: { readonly mode: 'external' | 'embedded'; readonly connectionString: string }): void;
+  start(database: { readonly mode: 'external' | 'embedded'; readonly directConnectionString: string }): void;
   /** Closes the listening connection; call before closing the database. */
   close(): Promise<void>;
 }
@@ -47,7 +47,7 @@ export function prepareVerifiedKeyCaching(
     onConnect: listener.prepareConnection,
     listener,
     start(database) {
-      if (database.mode === 'external') listener.start(database.connectionString);
+      if (database.mode === 'external') listener.start(database.directConnectionString);
       else cache.resume();
     },
     close: () => listener.close(),

@@ -1,20 +1,17 @@
 // WEB_CONCURRENCY: worker processes of one host serving one port, on one PostgreSQL database
 // (docs/operations.md). Each test starts the real service as a process; which worker answered a
 // request is read from the request log, whose JSON lines carry the pid of the process that wrote them.
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
 import { call, signUpThrough, startUpload } from '../support/process-client';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { runServiceToExit, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { serverOnly } from '../support/server-only';
 import { provisionTestDatabase, type TestDatabase } from '../support/test-database';
 
 /** The request log on (it says which worker answered), the limits off (the load is ours). */
 const LOGGED = { LOG_LEVEL: 'info', RATE_LIMIT_PER_SECOND: '0', RATE_LIMIT_ACCOUNTS_PER_MINUTE: '0' };
-const ROOT = join(__dirname, '../..');
 
 it('refuses more than one worker on the embedded database at start, saying why', async () => {
-  const run = await runToExit({ DATABASE_URL: '', WEB_CONCURRENCY: '2' });
+  const run = await runServiceToExit({ DATABASE_URL: '', WEB_CONCURRENCY: '2' });
   expect(run.code).toBe(1);
   expect(run.output).toContain(
     'WEB_CONCURRENCY=2 needs DATABASE_URL: the embedded database (PGlite) can only be used by one process.',
@@ -49,6 +46,29 @@ serverOnly(() =>
       return { service, workers: await announcedWorkers(service) };
     };
 
+    it('refuses to start when its processes would open more connections than PostgreSQL allows', async () => {
+      const limit = await database.prisma.$queryRaw<Array<{ allowed: number }>>`
+        SELECT (current_setting('max_connections')::int - current_setting('superuser_reserved_connections')::int
+          - coalesce(current_setting('reserved_connections', true), '0')::int) AS allowed`;
+      const { allowed } = limit[0];
+      const run = await runServiceToExit({
+        DATABASE_URL: database.connectionString,
+        WEB_CONCURRENCY: '2',
+        SERVICE_REPLICAS: '3',
+        DATABASE_POOL_SIZE: String(allowed),
+      });
+      expect(run.code).toBe(1);
+      const total = 6 * allowed + 6 * 2 + 3 * 2;
+      const server = new URL(database.connectionString).host;
+      expect(run.output).toContain(`The service would open up to ${total} connections to PostgreSQL at ${server}/`);
+      expect(run.output).toContain(
+        `6 processes × ${allowed} pool connections (${6 * allowed}) + 6 processes × 2 listening (12) + ` +
+          '2 per instance while it migrates at start (6).',
+      );
+      expect(run.output).toMatch(/Set DATABASE_POOL_SIZE=\d+ or less, fewer WEB_CONCURRENCY or SERVICE_REPLICAS/);
+      expect(run.output).not.toContain('listening on');
+    }, 60_000);
+
     it('serves one port from two worker processes, announced once when both listen', async () => {
       const { service, workers } = await start();
       expect(workers).toHaveLength(2);
@@ -57,6 +77,10 @@ serverOnly(() =>
       expect(service.output().match(/listening on/g)).toHaveLength(1);
       expect(service.output()).toContain('Data: PostgreSQL at');
       expect(service.output()).toContain('each with up to 10 database connections');
+      // 2 × 10 pooled + 2 × 2 listening + 2 while migrating, against the server's own limit.
+      expect(service.output()).toMatch(
+        /Database connections: up to 26 of the \d+ PostgreSQL allows \(SERVICE_REPLICAS=1\)/,
+      );
 
       // New connections are handed to the workers in turn: both answer, from one database.
       const me = await signUpThrough(service.url, 'workers');
@@ -161,7 +185,7 @@ serverOnly(() =>
       async (workers) => {
         const taken = await occupyPort();
         try {
-          const run = await runToExit({
+          const run = await runServiceToExit({
             DATABASE_URL: database.connectionString,
             WEB_CONCURRENCY: workers,
             PORT: String(taken.port),
@@ -221,27 +245,6 @@ function alive(pid: number): boolean {
 }
 
 /** Runs the service as startServiceProcess does, for a start that must fail: its exit code and output. */
-function runToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', NODE_OPTIONS: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const onData = (chunk: Buffer) => {
-    output += chunk.toString();
-    // A start that should have failed did not: end it, and let the test see why.
-    if (output.includes('listening on')) child.kill('SIGKILL');
-  };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  // 'close' comes once the process has exited and its output is read to the end.
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, output }));
-  });
-}
-
 function occupyPort(): Promise<{ server: Server; port: number }> {
   const server = createServer();
   return new Promise((resolve, reject) => {

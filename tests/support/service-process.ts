@@ -103,3 +103,25 @@ async function signalAndWait(
   if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   return exited;
 }
+
+/** Runs the service to its exit, for a start that must fail: one that listens instead is killed. */
+export function runServiceToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', NODE_OPTIONS: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const onData = (chunk: Buffer) => {
+    output += chunk.toString();
+    // A start that should have failed did not: end it, and let the test see why.
+    if (output.includes('listening on')) child.kill('SIGKILL');
+  };
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  // 'close' comes once the process has exited and its output is read to the end.
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}

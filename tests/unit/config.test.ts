@@ -6,6 +6,9 @@ describe('readConfig', () => {
       port: 3000,
       host: '0.0.0.0',
       databaseUrl: undefined,
+      databaseDirectUrl: undefined,
+      serviceReplicas: 1,
+      databasePoolerConnections: undefined,
       dataDir: '.data',
       trustProxy: false,
       csrfSecret: undefined,
@@ -29,7 +32,10 @@ describe('readConfig', () => {
     const config = readConfig({
       PORT: '8080',
       HOST: '127.0.0.1',
-      DATABASE_URL: 'postgresql://u@db:5432/x',
+      DATABASE_URL: 'postgresql://u@pooler:6432/x',
+      DATABASE_DIRECT_URL: 'postgresql://u@db:5432/x',
+      SERVICE_REPLICAS: '3',
+      DATABASE_POOLER_CONNECTIONS: '40',
       DATA_DIR: '/var/lib/tns',
       TRUST_PROXY: '1',
       CSRF_SECRET: 'x'.repeat(32),
@@ -52,7 +58,10 @@ describe('readConfig', () => {
     expect(config).toEqual({
       port: 8080,
       host: '127.0.0.1',
-      databaseUrl: 'postgresql://u@db:5432/x',
+      databaseUrl: 'postgresql://u@pooler:6432/x',
+      databaseDirectUrl: 'postgresql://u@db:5432/x',
+      serviceReplicas: 3,
+      databasePoolerConnections: 40,
       dataDir: '/var/lib/tns',
       trustProxy: 1,
       csrfSecret: 'x'.repeat(32),
@@ -162,6 +171,54 @@ describe('readConfig', () => {
       // Without the key cache only the event changes' listener counts.
       expect(workers.map((count) => poolOf(count, { API_KEY_CACHE_SIZE: '0' }))).toEqual([10, 10, 9, 7, 4, 2, 1]);
       expect(readConfig({ ...server, WEB_CONCURRENCY: '16', DATABASE_POOL_SIZE: '20' }).databasePoolSize).toBe(20);
+    });
+
+    it('divides the default budget over every instance: SERVICE_REPLICAS × WEB_CONCURRENCY processes', () => {
+      const poolOf = (replicas: number, workers: number) =>
+        readConfig({ ...server, SERVICE_REPLICAS: String(replicas), WEB_CONCURRENCY: String(workers) })
+          .databasePoolSize;
+      expect([poolOf(1, 4), poolOf(2, 4), poolOf(4, 4), poolOf(1, 16)]).toEqual([10, 8, 3, 3]);
+      expect(() => readConfig({ ...server, SERVICE_REPLICAS: '0' })).toThrow(
+        "SERVICE_REPLICAS must be a whole number from 1 to 1000 (instances of the service), not '0'.",
+      );
+    });
+  });
+
+  describe('behind a connection pooler', () => {
+    const pooled = {
+      DATABASE_URL: 'postgresql://u:p@pooler:6432/x',
+      DATABASE_DIRECT_URL: 'postgresql://u:p@db:5432/x',
+    };
+
+    it("prepares no statements by default, pools node-postgres' 10 and counts 20 pooler connections", () => {
+      const config = readConfig({ ...pooled, WEB_CONCURRENCY: '16' });
+      expect(config).toMatchObject({
+        databaseDirectUrl: 'postgresql://u:p@db:5432/x',
+        databasePreparedStatements: false,
+        databasePoolSize: 10,
+        databasePoolerConnections: 20,
+      });
+      // PgBouncer 1.21 or later with max_prepared_statements keeps them: the operator may say so.
+      expect(readConfig({ ...pooled, DATABASE_PREPARED_STATEMENTS: 'on' }).databasePreparedStatements).toBe(true);
+    });
+
+    it('refuses a direct URL without the pooler in DATABASE_URL, or that is no PostgreSQL URL', () => {
+      expect(() => readConfig({ DATABASE_DIRECT_URL: pooled.DATABASE_DIRECT_URL })).toThrow(
+        'DATABASE_DIRECT_URL needs DATABASE_URL: it names the server behind the pooler DATABASE_URL names.',
+      );
+      expect(() => readConfig({ ...pooled, DATABASE_DIRECT_URL: 'db:5432' })).toThrow(
+        'DATABASE_DIRECT_URL must be a postgresql:// connection string (or unset).',
+      );
+    });
+
+    it("refuses the pooler's connections without a pooler, where they would count nothing", () => {
+      expect(() => readConfig({ DATABASE_URL: pooled.DATABASE_URL, DATABASE_POOLER_CONNECTIONS: '20' })).toThrow(
+        'DATABASE_POOLER_CONNECTIONS is counted only behind a pooler: set DATABASE_DIRECT_URL too, or unset it.',
+      );
+      expect(() => readConfig({ ...pooled, DATABASE_POOLER_CONNECTIONS: '0' })).toThrow(
+        'DATABASE_POOLER_CONNECTIONS must be a whole number from 1 to 10000 ' +
+          "(the pooler's server connections), not '0'.",
+      );
     });
   });
 });

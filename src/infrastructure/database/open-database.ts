@@ -1,7 +1,9 @@
 // The one entry point the composition root needs: a migrated database and its Prisma client.
 //
-// DATABASE_URL set: that PostgreSQL server. Unset: the embedded PGlite server with its files in
-// DATA_DIR (default ./.data), so the service runs with no database to install. Either way the
+// DATABASE_URL set: that PostgreSQL server, or a pooler in front of it when DATABASE_DIRECT_URL
+// names the server itself (migrations and listening need a session of their own). Unset: the
+// embedded PGlite server with its files in DATA_DIR (default ./.data), so the service runs with no
+// database to install. Either way the
 // migrations are applied before the client is handed out, so code never meets an old schema.
 import path from 'node:path';
 import { describeExternalDatabase, describeServer } from './describe-server';
@@ -19,6 +21,7 @@ export const DEFAULT_DATA_DIR = '.data';
 
 export interface DatabaseEnvironment {
   DATABASE_URL?: string;
+  DATABASE_DIRECT_URL?: string;
   DATA_DIR?: string;
 }
 
@@ -27,6 +30,11 @@ export interface OpenDatabase {
   /** Statements sent straight on Prisma's pool (the busiest ones; see SqlRunner). */
   sql: SqlRunner;
   connectionString: string;
+  /**
+   * The server itself, for what needs a session of its own (LISTEN): DATABASE_DIRECT_URL behind a
+   * pooler, otherwise the same as connectionString.
+   */
+  directConnectionString: string;
   mode: 'external' | 'embedded';
   /** Where the data lives, for the start-up log. Never contains a password. */
   description: string;
@@ -58,7 +66,9 @@ export interface OpenOptions {
 export async function openDatabase(env: DatabaseEnvironment, options: OpenOptions = {}): Promise<OpenDatabase> {
   const databaseUrl = env.DATABASE_URL?.trim();
   if (databaseUrl) {
-    if (options.migrate ?? true) await migrateDatabase(databaseUrl);
+    const directUrl = env.DATABASE_DIRECT_URL?.trim() || databaseUrl;
+    // The migrations' advisory lock is a session's: behind a pooler it would lock nothing.
+    if (options.migrate ?? true) await migrateDatabase(directUrl);
     const { prisma, sql } = createDatabaseClients(databaseUrl, {
       maxConnections: options.poolSize,
       onConnect: options.onConnect,
@@ -70,6 +80,7 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
       prisma,
       sql,
       connectionString: databaseUrl,
+      directConnectionString: directUrl,
       mode: 'external',
       description: describeExternalDatabase(databaseUrl),
       close: () => prisma.$disconnect(),
@@ -97,6 +108,7 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
     prisma,
     sql,
     connectionString: server.connectionString,
+    directConnectionString: server.connectionString,
     mode: 'embedded',
     description:
       `embedded PostgreSQL (PGlite), data in ${pgDataDir}, ` + `served at ${describeServer(server.connectionString)}`,

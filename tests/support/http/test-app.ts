@@ -84,8 +84,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         : Promise.resolve(),
     ),
   );
-  keyCaching.start(database);
-  eventChanges.start(database);
+  const server = { mode: database.mode, directConnectionString: database.connectionString };
+  keyCaching.start(server);
+  eventChanges.start(server);
   try {
     await subscribed;
   } catch (error) {
