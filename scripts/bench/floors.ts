@@ -161,7 +161,7 @@ export function mountFloors(app: Express, pool: Pool): void {
 }
 
 /** The writes of an anchor set at the traveller's place and moment, as the service collects them, and its answer. */
-function anchorWrites(accountId: string, description: string) {
+export function anchorWrites(accountId: string, description: string) {
   const now = new Date();
   const time = new Date(Math.floor(now.getTime() / 1000) * 1000);
   const id = `anc_${randomBytes(16).toString('hex')}`;
