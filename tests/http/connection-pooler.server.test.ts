@@ -7,6 +7,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from 'pg';
+import { openStream } from '../support/http/event-stream-client';
 import { call, signUpThrough, type Answer } from '../support/process-client';
 import { startPgBouncer, type PgBouncer } from '../support/pooler/pgbouncer';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
@@ -215,6 +216,32 @@ it('hears a revocation in every process, on the connections that bypass the pool
   );
   const after = await Promise.all(Array.from({ length: 8 }, (_, n) => anchorWith(n)));
   expect(after.map((answer) => answer.status)).toEqual(after.map(() => 401));
+});
+
+it('delivers a write on one instance to an event stream on the other, heard on the direct connection', async () => {
+  const me = await signUpThrough(on(0), 'watching');
+  expect((await call(on(0), 'POST', '/v1/pause-time', { auth: me.auth })).status).toBe(200);
+  const query = new URLSearchParams({
+    location: 'Observatory',
+    time_range: '1600-01-01T00:00:00Z/1700-01-01T00:00:00Z',
+  });
+  const stream = openStream(`${on(1)}/v1/monitor-events?${query}`, me.auth);
+  try {
+    expect((await stream.waitFor(1))[0]?.type).toBe('caught-up');
+    const write = await call(on(0), 'POST', '/api/v1/travel', {
+      auth: me.auth,
+      body: { destination_time: '1650-01-01T00:00:00Z', location: 'Observatory' },
+    });
+    expect(write.status).toBe(200);
+    // Well within the 10 s every stream is woken anyway: the change was heard, not swept up.
+    const [, recorded] = await stream.waitFor(2, 3_000);
+    expect(recorded).toMatchObject({
+      type: 'recorded',
+      data: { time: '1650-01-01T00:00:00Z', location: 'Observatory' },
+    });
+  } finally {
+    stream.close();
+  }
 });
 
 it('sends requests through the pooler: without it they are refused with 503, and the server is untouched', async () => {

@@ -10,6 +10,11 @@ const PLACE = 'Globe Theatre';
 const DAY_1600 = '1600-01-01T00:00:00Z/1600-01-02T00:00:00Z';
 const LIMITS = { perProcess: 8, perKey: 2, heartbeatMs: 1_000, retryMs: 100, leaseMs: 900 };
 
+// A test waits for its stream's messages up to 5 s each (openStream's waitFor), which then says what
+// never came; Jest's own 5 s for the whole test would end a slow one first, on a busy machine, saying
+// nothing of it.
+jest.setTimeout(20_000);
+
 describe('event streams', () => {
   let t: TestApp;
   let served: Awaited<ReturnType<typeof serveOnLoopback>>;
