@@ -163,7 +163,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   // Straight to PostgreSQL, every process's pool and its connections outside the pool (LISTEN for
   // event changes, and for key changes with the key cache on) share the default budget; behind a
   // pooler the pool connects to the pooler, which queues it onto its own server connections.
-  const listeners = 1 + (apiKeyCacheSize > 0 ? 1 : 0);
+  const listeners = listenersPerProcess(apiKeyCacheSize);
   const perProcess = Math.floor(DEFAULT_CONNECTION_BUDGET / (serviceReplicas * webConcurrency)) - listeners;
   const defaultPoolSize = pooled ? DEFAULT_POOL_SIZE : Math.max(1, Math.min(DEFAULT_POOL_SIZE, perProcess));
   const databasePoolSize = countFromOne(
@@ -261,6 +261,11 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     httpKeepAliveTimeoutMs,
     eventStreams,
   };
+}
+
+/** Connections a process holds outside its pool, to LISTEN: event changes, and key changes with the cache on. */
+export function listenersPerProcess(apiKeyCacheSize: number): number {
+  return 1 + (apiKeyCacheSize > 0 ? 1 : 0);
 }
 
 function isPostgresUrl(text: string): boolean {

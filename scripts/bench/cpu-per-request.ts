@@ -5,7 +5,10 @@
 // its floor, are compared (docs/performance.md). Loads: healthz, anchors, keyed-anchors, fast-forward, timeline,
 // monitor-events (on an account seeded with a million events, as `npm run bench` seeds it).
 // PostgreSQL's figure counts every process named `postgres` on this machine: the server must run
-// here, and be the only one busy.
+// here, and be the only one busy. BENCH_POOLER=pgbouncer puts Debian's PgBouncer, as deploy/pgbouncer
+// configures it, between the service and PostgreSQL (the floor stays on PostgreSQL itself), and
+// adds PgBouncer's CPU per request.
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { FLOOR_ACCOUNT_HEADER } from './floors';
 import type { Load } from './measure';
@@ -13,6 +16,7 @@ import { drive } from './measure';
 import { askProbe, cpuSeconds, processesNamed, processTree, residentMiB, type Started } from './processes';
 import { createBenchDatabase, MONITORED_PLACE, MONITORED_RANGE, seedEvents } from './seed';
 import { call, signUp, startBare, startService } from './service';
+import { startPgBouncer, type PgBouncer } from '../../tests/support/pooler/pgbouncer';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -22,17 +26,21 @@ const LOADS = ['healthz', 'anchors', 'keyed-anchors', 'fast-forward', 'timeline'
 type LoadName = (typeof LOADS)[number];
 
 const isLoadName = (name: string | undefined): name is LoadName => LOADS.some((each) => each === name);
+const POOLER = process.env.BENCH_POOLER ?? '';
 
 async function main(): Promise<void> {
   const [name, roundsText = '3'] = process.argv.slice(2);
   if (!isLoadName(name)) throw new Error(`name one load of: ${LOADS.join(', ')}`);
   const rounds = positiveInteger(roundsText, 'the number of rounds');
   const workers = positiveInteger(process.env.BENCH_WORKERS ?? '1', 'BENCH_WORKERS (one number here)');
+  if (POOLER !== '' && POOLER !== 'pgbouncer') throw new Error(`BENCH_POOLER is pgbouncer or unset, not ${POOLER}`);
   const databaseUrl = await createBenchDatabase(ADMIN_URL, 'time_navigation_bench_cpu');
+  const pooler = POOLER ? await startPooler(databaseUrl) : undefined;
   // One worker serves in the process started, where gc-probe.js reports its garbage collections.
   const gcProbe = workers === 1;
-  const service = await startService(databaseUrl, workers, {
+  const service = await startService(pooler?.url ?? databaseUrl, workers, {
     nodeFlags: gcProbe ? ['--require', join(__dirname, 'gc-probe.js')] : [],
+    env: pooler ? { DATABASE_DIRECT_URL: databaseUrl } : {},
   });
   try {
     const { load, floor } = await prepare(service.url, databaseUrl, name);
@@ -56,17 +64,34 @@ async function main(): Promise<void> {
     }
   } finally {
     await service.stop();
+    await pooler?.stop();
   }
+}
+
+/** PgBouncer in front of the bench database, logging in as the server's own user. */
+function startPooler(databaseUrl: string): Promise<PgBouncer> {
+  const server = new URL(databaseUrl);
+  return startPgBouncer({
+    serverUrl: databaseUrl,
+    database: server.pathname.slice(1),
+    user: server.username || 'postgres',
+    password: randomBytes(12).toString('hex'),
+  });
 }
 
 /** One run of `load` on `server`, with the CPU time per request of its processes and PostgreSQL's. */
 async function measureCpu(server: Started, load: Load) {
   const pid = server.child.pid;
   if (pid === undefined) throw new Error('the server has no process id');
-  const before = { server: cpuSeconds(processTree(pid)), database: cpuSeconds(postgresProcesses()) };
+  const reading = () => ({
+    server: cpuSeconds(processTree(pid)),
+    database: cpuSeconds(postgresProcesses()),
+    pooler: cpuSeconds(processesNamed('pgbouncer')),
+  });
+  const before = reading();
   const result = await drive(server.url, load, CONNECTIONS, SECONDS);
-  const after = { server: cpuSeconds(processTree(pid)), database: cpuSeconds(postgresProcesses()) };
-  const perRequest = (part: 'server' | 'database') =>
+  const after = reading();
+  const perRequest = (part: 'server' | 'database' | 'pooler') =>
     Math.round((usedBetween(before[part], after[part]) * 1e6) / result.requests.total);
   const failures = result.non2xx + result.errors + result.timeouts;
   const serviceMicros = perRequest('server');
@@ -76,6 +101,7 @@ async function measureCpu(server: Started, load: Load) {
     line:
       `${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
       `CPU per request: server ${serviceMicros} µs, PostgreSQL ${perRequest('database')} µs, ` +
+      (POOLER ? `PgBouncer ${perRequest('pooler')} µs, ` : '') +
       `resident after the run ${Math.round(Math.max(...residentMiB(pid)))} MiB` +
       (failures > 0 ? `, ${failures} failures` : ''),
   };

@@ -78,9 +78,8 @@ serverOnly(() =>
       expect(service.output()).toContain('Data: PostgreSQL at');
       expect(service.output()).toContain('each with up to 10 database connections');
       // 2 × 10 pooled + 2 × 2 listening + 2 while migrating, against the server's own limit.
-      expect(service.output()).toMatch(
-        /Database connections: up to 26 of the \d+ PostgreSQL allows \(SERVICE_REPLICAS=1\)/,
-      );
+      // Printed right after, perhaps in a later chunk of the output.
+      await service.printed(/Database connections: up to 26 of the \d+ PostgreSQL allows \(SERVICE_REPLICAS=1\)/);
 
       // New connections are handed to the workers in turn: both answer, from one database.
       const me = await signUpThrough(service.url, 'workers');
