@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { FLOOR_ACCOUNT_HEADER } from './floors';
 import { measure, type Figures, type Load } from './measure';
 import { residentMiB, type Started } from './processes';
-import { call, signUp, startBare, startService } from './service';
+import { call, signUp, signUpMany, startBare, startService } from './service';
 import { createBenchDatabase, MONITORED_PLACE, MONITORED_RANGE, seedEvents } from './seed';
 import { measureStreams, type StreamFigures } from './streams';
 import {
@@ -175,7 +175,7 @@ async function measureBare(url: string) {
 
 /** Writers and the million-event account, made through the API, and what each load sends. */
 async function prepare(url: string, databaseUrl: string): Promise<Load[]> {
-  const writers = await Promise.all(Array.from({ length: WRITER_ACCOUNTS }, (_, n) => signUp(url, `writer-${n}`)));
+  const writers = await signUpMany(url, 'writer', WRITER_ACCOUNTS);
   const writer = writers[0];
   const rotate = writers.map((each) => each.auth);
   const watcher = await signUp(url, 'watcher');

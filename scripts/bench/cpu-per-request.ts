@@ -15,7 +15,7 @@ import type { Load } from './measure';
 import { drive } from './measure';
 import { askProbe, cpuSeconds, processesNamed, processTree, residentMiB, type Started } from './processes';
 import { createBenchDatabase, MONITORED_PLACE, MONITORED_RANGE, seedEvents } from './seed';
-import { call, signUp, startBare, startService } from './service';
+import { call, signUp, signUpMany, startBare, startService } from './service';
 import { startPgBouncer, type PgBouncer } from '../../tests/support/pooler/pgbouncer';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -160,7 +160,7 @@ async function prepare(url: string, databaseUrl: string, name: LoadName): Promis
       },
     };
   }
-  const writers = await Promise.all(Array.from({ length: WRITER_ACCOUNTS }, (_, n) => signUp(url, `cpu-writer-${n}`)));
+  const writers = await signUpMany(url, 'cpu-writer', WRITER_ACCOUNTS);
   const rotate = writers.map((each) => each.auth);
   const onFloor = (load: Load, path: string): Load => ({
     ...load,

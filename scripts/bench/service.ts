@@ -51,6 +51,20 @@ export function startBare(databases: { serviceDatabaseUrl: string; calibrationDa
   });
 }
 
+/**
+ * `count` accounts, `who-0` to `who-<count - 1>`, signed up 20 at a time: each sign-up hashes its
+ * password (scrypt, tens of milliseconds of CPU), and a burst of hundreds at once would wait past the
+ * service's database timeout for their turn, answered 503 as the service answers any overload.
+ */
+export async function signUpMany(url: string, who: string, count: number) {
+  const accounts: Array<Awaited<ReturnType<typeof signUp>>> = [];
+  for (let start = 0; start < count; start += 20) {
+    const batch = Array.from({ length: Math.min(20, count - start) }, (_, n) => signUp(url, `${who}-${start + n}`));
+    accounts.push(...(await Promise.all(batch)));
+  }
+  return accounts;
+}
+
 export async function signUp(url: string, who: string) {
   const body = await call(url, undefined, 'POST', '/v1/accounts', {
     email: `${who}-${Date.now()}@bench.example`,
