@@ -11,10 +11,10 @@ import { DEFAULT_DATA_DIR } from '../src/infrastructure/database/open-database';
 
 async function main(): Promise<void> {
   // The migrations' advisory lock needs a session of its own, which a pooler does not keep.
-  const directUrl = process.env.DATABASE_DIRECT_URL?.trim();
-  const databaseUrl = process.env.DATABASE_URL?.trim();
-  if (directUrl || databaseUrl) {
-    report(await migrateDatabase(directUrl || databaseUrl || ''), directUrl ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL');
+  const setting = process.env.DATABASE_DIRECT_URL?.trim() ? 'DATABASE_DIRECT_URL' : 'DATABASE_URL';
+  const serverUrl = process.env[setting]?.trim();
+  if (serverUrl) {
+    report(await migrateDatabase(serverUrl), setting);
     return;
   }
   const dataDir = path.join(path.resolve(process.env.DATA_DIR?.trim() || DEFAULT_DATA_DIR), 'pgdata');

@@ -1,7 +1,7 @@
 // Readers of one setting each: unset or empty takes the default, anything else is checked, and a
 // wrong value adds a message to `problems` saying what was expected.
 
-/** A duration in whole milliseconds from `min` to `max`; unset or empty takes the default. */
+/** A duration in whole milliseconds from `min` to `max`. */
 export function milliseconds(
   env: NodeJS.ProcessEnv,
   name: string,
@@ -10,17 +10,41 @@ export function milliseconds(
   max: number,
   problems: string[],
 ): number {
-  const text = env[name]?.trim() ?? '';
-  if (text === '') return fallback;
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value < min || value > max) {
-    problems.push(`${name} must be a whole number of milliseconds from ${min} to ${max}, not '${env[name]}'.`);
-    return fallback;
-  }
-  return value;
+  return wholeNumberIn(
+    env,
+    name,
+    fallback,
+    [min, max],
+    problems,
+    `a whole number of milliseconds from ${min} to ${max}`,
+  );
 }
 
-/** `on`/`off` (also `true`/`false`, `1`/`0`); unset or empty takes the default. */
+/** A whole number from 1 to `max` of `what`. */
+export function countFromOne(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  max: number,
+  what: string,
+  problems: string[],
+): number {
+  return wholeNumberIn(env, name, fallback, [1, max], problems, `a whole number from 1 to ${max} (${what})`);
+}
+
+/** A whole number from 0 up (0 turns a limit off). */
+export function wholeNumber(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  problems: string[],
+  zero = 'off',
+): number {
+  const max = 2_000_000_000;
+  return wholeNumberIn(env, name, fallback, [0, max], problems, `a whole number from 0 (${zero}) to ${max}`);
+}
+
+/** `on`/`off` (also `true`/`false`, `1`/`0`). */
 export function onOrOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean, problems: string[]): boolean {
   const text = env[name]?.trim().toLowerCase() ?? '';
   if (text === '') return fallback;
@@ -30,39 +54,18 @@ export function onOrOff(env: NodeJS.ProcessEnv, name: string, fallback: boolean,
   return fallback;
 }
 
-/** A whole number from 1 to `max`; unset or empty takes the default. */
-export function countFromOne(
+function wholeNumberIn(
   env: NodeJS.ProcessEnv,
   name: string,
   fallback: number,
-  max: number,
-  what: string,
+  [min, max]: readonly [number, number],
   problems: string[],
+  expected: string,
 ): number {
   const text = env[name]?.trim() ?? '';
   if (text === '') return fallback;
   const value = Number(text);
-  if (!/^\d+$/.test(text) || value < 1 || value > max) {
-    problems.push(`${name} must be a whole number from 1 to ${max} (${what}), not '${env[name]}'.`);
-    return fallback;
-  }
-  return value;
-}
-
-/** A whole number from 0 up (0 turns a limit off); unset or empty takes the default. */
-export function wholeNumber(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  problems: string[],
-  zero = 'off',
-): number {
-  const text = env[name]?.trim() ?? '';
-  if (text === '') return fallback;
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value > 2_000_000_000) {
-    problems.push(`${name} must be a whole number from 0 (${zero}) to 2000000000, not '${env[name]}'.`);
-    return fallback;
-  }
-  return value;
+  if (/^\d+$/.test(text) && value >= min && value <= max) return value;
+  problems.push(`${name} must be ${expected}, not '${env[name]}'.`);
+  return fallback;
 }
