@@ -27,7 +27,11 @@ export class OpenStream {
     readonly holder: string,
     private readonly res: Response,
     private readonly onEnd: (stream: OpenStream) => void,
-  ) {}
+  ) {
+    // From the start: a client that leaves while the stream opens is told once, and a listener
+    // added later would never hear it (EventStreams.serve then ends what it opened).
+    res.once('close', () => this.end());
+  }
 
   get ended(): boolean {
     return this.done;
@@ -57,7 +61,6 @@ export class OpenStream {
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     // nginx buffers a proxied answer unless told not to; this one must reach the client as written.
     res.setHeader('X-Accel-Buffering', 'no');
-    res.once('close', () => this.end());
     // A write the connection refuses ends the stream, never the process.
     res.on('error', () => this.end());
     res.write(`retry: ${limits.retryMs}\n\n`);

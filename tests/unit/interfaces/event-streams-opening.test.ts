@@ -1,0 +1,93 @@
+// A client that leaves while its stream is still opening (its key's slot being taken, its first
+// read under way) must not leave a stream behind: Node tells a response of its connection's close
+// once, and a listener added after that hears nothing.
+import { once } from 'node:events';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { StreamSlots } from '../../../src/core/ports/stream-slots';
+import type { EventStreamSource, SseMessage } from '../../../src/interfaces/http/event-stream/event-stream-source';
+import { EventStreams } from '../../../src/interfaces/http/event-stream/event-streams';
+import { waitFor, within } from '../../support/wait-for';
+
+/** Slots that let the test decide when a take completes, and record what happens to them, in order. */
+class GatedSlots extends StreamSlots {
+  readonly happened: string[] = [];
+  private open: () => void = () => undefined;
+  private readonly gate = new Promise<void>((resolve) => (this.open = resolve));
+  taking = false;
+
+  async take(): Promise<boolean> {
+    this.taking = true;
+    await this.gate;
+    this.happened.push('taken');
+    return true;
+  }
+  async renew(holders: readonly string[]): Promise<string[]> {
+    return [...holders];
+  }
+  async release(): Promise<void> {
+    this.happened.push('released');
+  }
+  letThrough(): void {
+    this.open();
+  }
+}
+
+/** A source that sends nothing until closed, as a caught-up stream with no changes does. */
+function quietSource(): EventStreamSource & { closed: boolean } {
+  let wake: () => void = () => undefined;
+  const source = {
+    closed: false,
+    close() {
+      source.closed = true;
+      wake();
+    },
+    // Its only answer: done, once closed.
+    [Symbol.asyncIterator]: (): AsyncIterator<SseMessage> => ({
+      next: () =>
+        new Promise<IteratorResult<SseMessage>>((resolve) => {
+          wake = () => resolve({ done: true, value: undefined });
+          if (source.closed) wake();
+        }),
+    }),
+  };
+  return source;
+}
+
+it('ends a stream whose client left while it opened, and gives its slot back', async () => {
+  const slots = new GatedSlots();
+  const streams = new EventStreams(slots, { perProcess: 4, perKey: 2, heartbeatMs: 60_000, retryMs: 100 });
+  const source = quietSource();
+  const app = express();
+  let answer: express.Response | undefined;
+  let served: Promise<void> = Promise.resolve();
+  app.get('/stream', (_req, res) => {
+    answer = res;
+    const endings = { onUnavailable: () => undefined, isUnavailable: () => false, logError: () => undefined };
+    served = streams.serve(res, { apiKeyId: 'key_1', accountId: 'acc_1' }, async () => source, endings);
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const client = request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/stream`);
+    client.on('error', () => undefined);
+    client.end();
+    await waitFor(() => slots.taking, { what: 'the stream to start taking its slot' });
+    expect(streams.size).toBe(1);
+
+    const gone = once(answer as express.Response, 'close');
+    client.destroy();
+    await gone;
+    slots.letThrough();
+
+    await within(served, { what: 'the stream of the client gone to end', timeoutMs: 2_000 });
+    expect(streams.size).toBe(0);
+    expect(source.closed).toBe(true);
+    // Given back once taken (also when the stream ended, before: the take may land after that).
+    expect(slots.happened.slice(-2)).toEqual(['taken', 'released']);
+  } finally {
+    streams.closeAll();
+    server.close();
+  }
+});
