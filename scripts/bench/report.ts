@@ -175,9 +175,9 @@ export function formatReport(run: {
     ...(streams
       ? [
           '',
-          `Event streams (one worker): ${streams.streams} streams over ${Math.ceil(streams.streams / 20)} accounts, ` +
-            `${streams.writes} writes by 10 writers; from a write's answer to its event on a stream, over ` +
-            `${streams.delivered} deliveries: p50 ${streams.p50Ms} ms, p99 ${streams.p99Ms} ms, ` +
+          `Event streams (one worker): ${streams.streams} streams over ${streams.accounts} accounts, ` +
+            `${streams.writes} writes by ${streams.writers} writers; from a write's answer to its event on a ` +
+            `stream, over ${streams.delivered} deliveries: p50 ${streams.p50Ms} ms, p99 ${streams.p99Ms} ms, ` +
             `max ${streams.maxMs} ms (negative: the event came before the write's answer).`,
         ]
       : []),

@@ -3,12 +3,17 @@
 // watching it. Streams are read by the `eventsource` package, as the tests read them.
 import { performance } from 'node:perf_hooks';
 import { EventSource } from 'eventsource';
+import { DEFAULT_STREAM_LIMITS } from '../../src/interfaces/http/event-stream/event-streams';
+import { waitFor } from '../../tests/support/wait-for';
 import { residentMiB, type Started } from './processes';
-import { call, signUp } from './service';
+import { call, signUpMany } from './service';
 
 /** The figures of one run; the goals are checked in report.ts. */
 export interface StreamFigures {
   readonly streams: number;
+  /** The accounts the streams watch, each as many as its key may hold, and the writers writing. */
+  readonly accounts: number;
+  readonly writers: number;
   /** Streams answered 200 and caught up. */
   readonly caughtUp: number;
   /** The service's resident memory before the streams opened, and with all of them open. */
@@ -29,7 +34,7 @@ export interface StreamFigures {
 const PLACE = 'Bench Stage';
 const RANGE = '2000-01-01T00:00:00Z/2001-01-01T00:00:00Z';
 /** EVENT_STREAMS_PER_KEY's default: streams per account, so the accounts needed follow from the streams. */
-const STREAMS_PER_ACCOUNT = 20;
+const STREAMS_PER_ACCOUNT = DEFAULT_STREAM_LIMITS.perKey;
 const CONCURRENT_WRITERS = 10;
 const DELIVERY_TIMEOUT_MS = 60_000;
 
@@ -38,9 +43,7 @@ export async function measureStreams(
   { streams = 1_000, writes = 500 }: { streams?: number; writes?: number } = {},
 ): Promise<StreamFigures> {
   const accountCount = Math.ceil(streams / STREAMS_PER_ACCOUNT);
-  const accounts = await Promise.all(
-    Array.from({ length: accountCount }, (_, n) => signUp(service.url, `stream-${n}`)),
-  );
+  const accounts = await signUpMany(service.url, 'stream', accountCount);
   const residentBefore = total(service);
   const query = new URLSearchParams({ location: PLACE, time_range: RANGE });
   const url = `${service.url}/v1/monitor-events?${query.toString()}`;
@@ -63,7 +66,11 @@ export async function measureStreams(
     opened.push(stream);
   }
   try {
-    await until(() => opened.every((stream) => stream.caughtUp), 60_000);
+    await waitFor(() => opened.every((stream) => stream.caughtUp), {
+      what: 'every stream to catch up',
+      timeoutMs: 60_000,
+      intervalMs: 20,
+    });
     const caughtUp = opened.filter((stream) => stream.caughtUp).length;
     const resident = total(service);
 
@@ -87,14 +94,18 @@ export async function measureStreams(
     const expectedOf = (stream: { readonly account: number }) => writesOf[stream.account] ?? 0;
     const expected = opened.reduce((sum, stream) => sum + expectedOf(stream), 0);
     // Short of that in time: the delivered count says how far they got.
-    await until(() => opened.every((stream) => stream.arrivals.size >= expectedOf(stream)), DELIVERY_TIMEOUT_MS).catch(
-      () => undefined,
-    );
+    await waitFor(() => opened.every((stream) => stream.arrivals.size >= expectedOf(stream)), {
+      what: 'every delivery',
+      timeoutMs: DELIVERY_TIMEOUT_MS,
+      intervalMs: 20,
+    }).catch(() => undefined);
     const delays = opened
       .flatMap((stream) => [...stream.arrivals].map(([time, at]) => at - (answered.get(time) ?? at)))
       .sort((x, y) => x - y);
     return {
       streams,
+      accounts: accountCount,
+      writers: CONCURRENT_WRITERS,
       caughtUp,
       residentBeforeMiB: residentBefore,
       residentMiB: resident,
@@ -118,12 +129,4 @@ function total(service: Started): number {
 function percentile(sorted: readonly number[], share: number): number {
   if (sorted.length === 0) return 0;
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] * 10) / 10;
-}
-
-async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

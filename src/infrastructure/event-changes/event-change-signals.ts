@@ -19,7 +19,7 @@ export const EVENT_CHANGE_CHANNEL = 'event_changes';
  * before the slot was taken, and that committed just after the stream's first read, announced
  * nothing to it; this bounds how late the stream hears of it.
  */
-export const SWEEP_MS = 10_000;
+const SWEEP_MS = 10_000;
 
 interface Watched {
   /** The highest version heard of. */

@@ -17,6 +17,8 @@ const FAST: Figures = { requestsPerSecond: 1000, p50Ms: 5, p99Ms: 40, failures: 
 /** A thousand streams held, every event delivered once. */
 const STREAMS: StreamFigures = {
   streams: 1000,
+  accounts: 50,
+  writers: 10,
   caughtUp: 1000,
   residentBeforeMiB: 120,
   residentMiB: 200,

@@ -19,14 +19,24 @@ const CONSOLE_POLICY =
   `default-src 'none'; script-src 'self' ${IMPORT_MAP_HASH}; style-src 'self' 'unsafe-inline'; ` +
   "img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-/** The files of swagger-ui-dist the console page loads, served from the package as they are. */
-const SWAGGER_FILES: Readonly<Record<string, string>> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-};
+const JAVASCRIPT = 'text/javascript; charset=utf-8';
 
-function swaggerUiDirectory(): string {
-  return path.dirname(require.resolve('swagger-ui-dist/package.json'));
+/**
+ * The files the console page loads from packages, served as they are: swagger-ui-dist's, and the
+ * live feed's modules.
+ */
+function packageAssets(): ReadonlyMap<string, { readonly file: string; readonly type: string }> {
+  const swaggerUi = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+  return new Map([
+    ['swagger-ui.css', { file: path.join(swaggerUi, 'swagger-ui.css'), type: 'text/css; charset=utf-8' }],
+    ['swagger-ui-bundle.js', { file: path.join(swaggerUi, 'swagger-ui-bundle.js'), type: JAVASCRIPT }],
+    ...Object.entries(LIVE_EVENTS_MODULES).map(([name, file]) => [name, { file, type: JAVASCRIPT }] as const),
+  ]);
+}
+
+/** A script of the console's own, always checked afresh. */
+function sendScript(res: Response, body: string): void {
+  res.set({ 'Content-Type': JAVASCRIPT, 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).send(body);
 }
 
 /**
@@ -36,47 +46,22 @@ function swaggerUiDirectory(): string {
  */
 export function docsConsoleRouter(container: Container, csrf: CsrfGuard): Router {
   const openConsole = container.get(OpenConsole);
-  const assets = swaggerUiDirectory();
+  const assets = packageAssets();
   const router = Router();
 
   router.get('/docs/assets/:file', (req, res, next) => {
-    const file = String(req.params.file);
-    const type = SWAGGER_FILES[file];
-    if (!type) return next();
-    res.set({ 'Content-Type': type, 'Cache-Control': 'public, max-age=86400', 'X-Content-Type-Options': 'nosniff' });
-    res.sendFile(path.join(assets, file));
-  });
-
-  router.get('/docs/assets/:file', (req, res, next) => {
-    const file = LIVE_EVENTS_MODULES[String(req.params.file)];
-    if (!file) return next();
+    const asset = assets.get(String(req.params.file));
+    if (!asset) return next();
     res.set({
-      'Content-Type': 'text/javascript; charset=utf-8',
+      'Content-Type': asset.type,
       'Cache-Control': 'public, max-age=86400',
       'X-Content-Type-Options': 'nosniff',
     });
-    res.sendFile(file);
+    res.sendFile(asset.file);
   });
 
-  router.get('/docs/live-events.js', (_req, res) => {
-    res
-      .set({
-        'Content-Type': 'text/javascript; charset=utf-8',
-        'Cache-Control': 'no-cache',
-        'X-Content-Type-Options': 'nosniff',
-      })
-      .send(LIVE_EVENTS_SCRIPT);
-  });
-
-  router.get('/docs/console-init.js', (_req, res) => {
-    res
-      .set({
-        'Content-Type': 'text/javascript; charset=utf-8',
-        'Cache-Control': 'no-cache',
-        'X-Content-Type-Options': 'nosniff',
-      })
-      .send(CONSOLE_INIT_SCRIPT);
-  });
+  router.get('/docs/live-events.js', (_req, res) => sendScript(res, LIVE_EVENTS_SCRIPT));
+  router.get('/docs/console-init.js', (_req, res) => sendScript(res, CONSOLE_INIT_SCRIPT));
 
   router.get('/docs/console.css', (_req, res) => {
     res.set({ 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'no-cache' }).send(CONSOLE_CSS);

@@ -19,11 +19,10 @@ const IMPORT_MAP: SafeHtml = jsonForScript({
 });
 
 /** The import map's script element, and the hash of its text by which the page's policy allows it. */
-export const IMPORT_MAP_SCRIPT: SafeHtml = html`<script type="importmap">
-  ${IMPORT_MAP}
-</script>`;
-const IMPORT_MAP_TEXT = /^<script type="importmap">([^]*)<\/script>$/.exec(IMPORT_MAP_SCRIPT.text)?.[1] ?? '';
-export const IMPORT_MAP_HASH = `'sha256-${createHash('sha256').update(IMPORT_MAP_TEXT).digest('base64')}'`;
+// On one line: the policy's hash is of the map's text alone, with no whitespace around it.
+// prettier-ignore
+export const IMPORT_MAP_SCRIPT: SafeHtml = html`<script type="importmap">${IMPORT_MAP}</script>`;
+export const IMPORT_MAP_HASH = `'sha256-${createHash('sha256').update(IMPORT_MAP.text).digest('base64')}'`;
 
 function packageFile(name: string, file: string): string {
   return path.join(path.dirname(require.resolve(`${name}/package.json`)), file);

@@ -10,7 +10,7 @@ interface Take {
 }
 
 /**
- * Takes the key's first slot (0 to limit - 1) not held by a live lease. The row lock of the
+ * Takes one of the key's slots (0 to limit - 1) not held by a live lease, chosen at random. The row lock of the
  * conflict serialises two processes taking the same slot: the second finds it held once the first
  * commits, and takes nothing (its caller tries again, and sees the first's slot held). No slot
  * comes back when all are held.
