@@ -31,8 +31,9 @@ export function startService(databaseUrl: string, workers: number, options: Serv
     DATABASE_URL: databaseUrl,
     WEB_CONCURRENCY: String(workers),
     // Counted on every request like any other limit, but set above what the bench sends, so the
-    // figures are the service's work and not its refusals.
-    RATE_LIMIT_PER_SECOND: '1000000',
+    // figures are the service's work and not its refusals; BENCH_RATE_LIMIT_PER_SECOND=0 turns the
+    // limit off, to measure what counting costs (docs/performance.md).
+    RATE_LIMIT_PER_SECOND: process.env.BENCH_RATE_LIMIT_PER_SECOND ?? '1000000',
     RATE_LIMIT_ACCOUNTS_PER_MINUTE: '1000',
     ...options.env,
   });
