@@ -84,11 +84,15 @@ export async function serve(config: Config): Promise<void> {
     rateLimit: { perKeyPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
     eventStreams,
   });
-  const server = createHttpServer(app, {
-    requestMs: config.httpRequestTimeoutMs,
-    headersMs: config.httpHeadersTimeoutMs,
-    keepAliveMs: config.httpKeepAliveTimeoutMs,
-  });
+  const server = createHttpServer(
+    app,
+    {
+      requestMs: config.httpRequestTimeoutMs,
+      headersMs: config.httpHeadersTimeoutMs,
+      keepAliveMs: config.httpKeepAliveTimeoutMs,
+    },
+    logger,
+  );
   const connections = gracefulClose(server);
   await listen(server, config).catch(async (error: unknown) => {
     await stopListening();

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { answerClientErrors } from '../../src/interfaces/http/client-errors';
+import { serviceLog } from '../support/service-log';
 import { waitFor, within } from '../support/wait-for';
 
 // A request Node's parser refuses is answered as a problem only when no answer is being sent on
@@ -9,6 +10,7 @@ import { waitFor, within } from '../support/wait-for';
 describe('a refused request behind pipelined ones', () => {
   let server: Server;
   let port: number;
+  const log = serviceLog();
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -22,7 +24,7 @@ describe('a refused request behind pipelined ones', () => {
         setTimeout(() => res.end('later'), 600);
       }
     });
-    answerClientErrors(server);
+    answerClientErrors(server, log.logger);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });
@@ -40,5 +42,7 @@ describe('a refused request behind pipelined ones', () => {
     // Before: "HTTP/1.1 400 ..." written after "first part;", inside the chunked body of /slow.
     expect(received).not.toContain('400');
     expect(received.match(/HTTP\/1\.1 /g)).toEqual(['HTTP/1.1 ']);
+    // Nothing was answered to the refused request, so no refusal is logged as answered.
+    expect(log.lines.filter((line) => line.msg === 'request refused')).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import request from 'supertest';
 import { asAccount, type AccountClient } from '../support/http/as-account';
 import { aBrowser } from '../support/http/browser';
 import { answerClientErrors } from '../../src/interfaces/http/client-errors';
+import { serviceLog } from '../support/service-log';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 
 // Input crafted to break the service must get a 4xx problem and change nothing; never a 500
@@ -149,7 +150,8 @@ describe('requests Node refuses before routing', () => {
   it('answers headers over 16 KiB with a 431 problem, not a bare status', async () => {
     const t = await startTestApp();
     const server = t.app.listen(0, '127.0.0.1');
-    answerClientErrors(server);
+    const log = serviceLog();
+    answerClientErrors(server, log.logger);
     try {
       await new Promise((resolve) => server.once('listening', resolve));
       const address = server.address();
@@ -159,7 +161,18 @@ describe('requests Node refuses before routing', () => {
       });
       expect(response.status).toBe(431);
       expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-      expect(await response.json()).toMatchObject({ status: 431, code: 'headers_too_large' });
+      const id = response.headers.get('x-request-id');
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await response.json()).toMatchObject({ status: 431, code: 'headers_too_large', request_id: id });
+      // The id a client quotes finds the refusal in the log.
+      expect(log.lines).toEqual([
+        expect.objectContaining({
+          msg: 'request refused',
+          request_id: id,
+          res: { status: 431 },
+          reason: 'HPE_HEADER_OVERFLOW',
+        }),
+      ]);
     } finally {
       await new Promise((resolve) => server.close(resolve));
       await t.close();

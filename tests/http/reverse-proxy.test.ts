@@ -6,7 +6,7 @@ import { behindNginx, type BehindNginx } from '../support/reverse-proxy/behind-n
 import { proxyClient, type ProxyClient, type ProxyResponse } from '../support/reverse-proxy/client';
 import { freeLoopbackPort } from '../support/free-port';
 import { startNginx, type Nginx } from '../support/reverse-proxy/nginx';
-import { serviceLog, type ServiceLog } from '../support/reverse-proxy/service-log';
+import { serviceLog, type ServiceLog } from '../support/service-log';
 import { waitFor } from '../support/wait-for';
 
 // Debian's nginx with the deployment's config (deploy/nginx/time-navigation-service.conf.template,

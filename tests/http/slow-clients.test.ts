@@ -2,6 +2,7 @@ import { connect } from 'node:net';
 import type { Server } from 'node:http';
 import { createHttpServer } from '../../src/interfaces/http/http-server';
 import { startTestApp, type TestApp } from '../support/http/test-app';
+import { serviceLog } from '../support/service-log';
 
 // docs/operations.md, "Slow clients": the HTTP server's own timeouts, on the server the service runs.
 describe('slow clients are cut at the HTTP timeouts', () => {
@@ -14,10 +15,11 @@ describe('slow clients are cut at the HTTP timeouts', () => {
   let t: TestApp;
   let server: Server;
   let port: number;
+  const log = serviceLog();
 
   beforeAll(async () => {
     t = await startTestApp();
-    server = createHttpServer(t.app, TIMEOUTS);
+    server = createHttpServer(t.app, TIMEOUTS, log.logger);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const address = server.address();
     port = typeof address === 'object' && address ? address.port : 0;
@@ -53,10 +55,14 @@ describe('slow clients are cut at the HTTP timeouts', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
     expect(answer).toContain('Content-Type: application/problem+json; charset=utf-8');
     expect(answer).toContain('X-Content-Type-Options: nosniff');
-    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
-      status: 408,
-      code: 'request_timeout',
-    });
+    const id = /\r\nX-Request-Id: ([0-9a-f-]{36})\r\n/.exec(answer)?.[1];
+    expect(id).toBeDefined();
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual(
+      expect.objectContaining({ status: 408, code: 'request_timeout', request_id: id }),
+    );
+    expect(log.lines).toContainEqual(
+      expect.objectContaining({ msg: 'request refused', request_id: id, res: { status: 408 } }),
+    );
     expect(closedAfterMs).toBeGreaterThanOrEqual(boundMs);
     expect(closedAfterMs).toBeLessThan(boundMs + LATE_MS);
   };

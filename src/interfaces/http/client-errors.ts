@@ -1,14 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import type { Server, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
 import { ANSWER_HEADERS } from './middleware/answer-headers';
+import { problemAnswer } from './middleware/problem-handler';
 import { Problem } from './problem';
 
 /**
  * Requests Node's HTTP parser refuses before Express sees them (headers over 16 KiB, a broken
  * request line) or that it gives up on (head or body not in within the HTTP server's timeouts)
- * would get a bare status with no body; answer them in the API's problem shape too.
+ * would get a bare status with no body; answer them in the API's problem shape too, with a request
+ * id (a new one: the head that could carry the caller's was not read) in the answer and in a log
+ * line, as every other answer has.
  */
-export function answerClientErrors(server: Server): void {
+export function answerClientErrors(server: Server, logger: Logger): void {
   // The unfinished answers of each connection (several when requests are pipelined): while one is
   // being sent, a problem written to the socket would land inside it, so the connection is cut instead.
   const answering = new WeakMap<Duplex, Set<ServerResponse>>();
@@ -25,11 +31,23 @@ export function answerClientErrors(server: Server): void {
       return;
     }
     const problem = problemOf(error);
-    const body = JSON.stringify(problem.toJson());
+    const requestId = randomUUID();
+    const answer = problemAnswer(problem, requestId);
+    const body = JSON.stringify(answer.body);
     const title = String(problem.toJson().title);
-    const headers = Object.entries(ANSWER_HEADERS)
+    const headers = Object.entries({ ...ANSWER_HEADERS, 'X-Request-Id': requestId })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
+    // As the request log's line of a refused request, with what Node's parser said of it.
+    logger.info(
+      {
+        req: { remoteAddress: socket instanceof Socket ? socket.remoteAddress : undefined },
+        res: { status: problem.status },
+        request_id: requestId,
+        reason: error.code,
+      },
+      'request refused',
+    );
     // Then the connection is closed for good: a client that timed out must not keep it by sending on.
     socket.end(
       `HTTP/1.1 ${problem.status} ${title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n${headers}` +

@@ -1,4 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
+import type { Logger } from 'pino';
 import { answerClientErrors } from './client-errors';
 
 /** The HTTP server's timeouts (HTTP_*_TIMEOUT_MS; docs/operations.md, "Slow clients"). */
@@ -19,9 +20,9 @@ const TIMEOUT_CHECK_MS = 1_000;
 
 /**
  * The server of one serving process (single or cluster worker): the app, its timeouts, problem
- * answers for what Node refuses.
+ * answers for what Node refuses (logged on `logger`, as the request log logs the rest).
  */
-export function createHttpServer(app: RequestListener, timeouts: HttpTimeouts): Server {
+export function createHttpServer(app: RequestListener, timeouts: HttpTimeouts, logger: Logger): Server {
   const server = createServer(
     {
       requestTimeout: timeouts.requestMs,
@@ -31,6 +32,6 @@ export function createHttpServer(app: RequestListener, timeouts: HttpTimeouts): 
     },
     app,
   );
-  answerClientErrors(server);
+  answerClientErrors(server, logger);
   return server;
 }
