@@ -199,7 +199,7 @@ describe('when the database stops answering', () => {
       [40, 'database unavailable: requests that need it are answered 503 until it answers again', undefined],
       ...Array.from({ length: 6 }, () => [40, 'request completed', 503]),
     ]);
-    expect(frozen.filter((line) => line.reason?.startsWith('database unavailable: '))).toHaveLength(5);
+    expect(frozen.filter((line) => line.reason?.startsWith('database unavailable: '))).toHaveLength(6);
 
     const thawed = lines.length;
     proxy.thaw();
@@ -222,6 +222,27 @@ describe('when the database stops answering', () => {
       Array.from({ length: 4 }, () => [30, 'request completed']),
     );
   }, 60_000);
+
+  it('logs an outage that only /readyz meets, and its end, as one requests meet', async () => {
+    // A quiet moment: the balancer's probe is the only request, and the database answers it.
+    await waitFor(async () => (await request(app).get('/readyz')).status === 200, { what: 'the database to answer' });
+    const before = lines.length;
+    proxy.freeze();
+    const notReady = await request(app).get('/readyz');
+    expect(notReady.status).toBe(503);
+    const frozen = lines.slice(before);
+    expect(frozen.map((line) => [line.level, line.msg, line.res?.status])).toEqual([
+      [40, 'database unavailable: requests that need it are answered 503 until it answers again', undefined],
+      [40, 'request completed', 503],
+    ]);
+    expect(frozen[1]?.reason).toMatch(/^database unavailable: /);
+    await waitFor(() => proxy.stalledOpen() === 0, { what: 'the stalled connections to be closed' });
+
+    const thawed = lines.length;
+    proxy.thaw();
+    expect((await request(app).get('/readyz')).status).toBe(200);
+    expect(lines.slice(thawed).map((line) => line.msg)).toEqual(['database available again', 'request completed']);
+  }, 30_000);
 
   it('keeps no uncommitted answer if only answers are lost: a keyed write gets 409 in use, nothing acted', async () => {
     const signUp = await request(app)

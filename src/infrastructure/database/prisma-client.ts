@@ -4,7 +4,7 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { type ClientBase, Pool, type PoolConfig } from 'pg';
 import { Prisma, PrismaClient } from '../persistence/prisma/generated/client';
-import { postgresCode } from '../persistence/postgres/postgres-errors';
+import { driverErrorKind, postgresCode } from '../persistence/postgres/postgres-errors';
 import type { SqlRunner } from '../persistence/postgres/sql-runner';
 import {
   CANCEL_ANSWER_MS,
@@ -96,11 +96,18 @@ export function createPrismaClient(connectionString: string, options: PrismaClie
  * A statement PostgreSQL cancelled at the bound comes as a database error with the server's code.
  */
 const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+/** The same as the driver adapter's kinds of failure, which is all a raw statement's error carries. */
+const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     const code = postgresCode(error);
-    return UNAVAILABLE_CODES.has(error.code) || (typeof code === 'string' && SERVER_CODES.has(code));
+    const kind = driverErrorKind(error);
+    return (
+      UNAVAILABLE_CODES.has(error.code) ||
+      (typeof code === 'string' && SERVER_CODES.has(code)) ||
+      (typeof kind === 'string' && UNAVAILABLE_KINDS.has(kind))
+    );
   }
   return error instanceof Prisma.PrismaClientInitializationError || isConnectionFailure(error);
 }

@@ -6,6 +6,8 @@ export interface Readiness {
   readonly ready: boolean;
   /** Why not, in words an operator can act on; never data. */
   readonly reason?: string;
+  /** What asking the database failed with, when it did: an outage is reported as every request's. */
+  readonly failure?: unknown;
 }
 
 /**
@@ -25,9 +27,9 @@ export function databaseReadiness(prisma: PrismaClient): () => Promise<Readiness
       return pending.length === 0
         ? { ready: true }
         : { ready: false, reason: `${pending.length} migration(s) not applied` };
-    } catch {
+    } catch (failure) {
       // Any failure to ask is the answer itself: the database cannot be reached or read.
-      return { ready: false, reason: 'the database does not answer' };
+      return { ready: false, reason: 'the database does not answer', failure };
     }
   };
 }

@@ -37,8 +37,11 @@ export interface AppOptions {
    * condition (logged once by the listener), not a fault of every request it fails.
    */
   readonly onUnavailable?: (reason: string) => void;
-  /** `GET /readyz`: the database answers and its migrations are applied. */
-  readonly readiness?: () => Promise<{ readonly ready: boolean; readonly reason?: string }>;
+  /**
+   * `GET /readyz`: the database answers and its migrations are applied; `failure`, what asking it
+   * failed with, goes through `isUnavailable` and `onUnavailable` as a request's would.
+   */
+  readonly readiness?: () => Promise<{ readonly ready: boolean; readonly reason?: string; readonly failure?: unknown }>;
   /**
    * Express's 'trust proxy' (TRUST_PROXY): whether X-Forwarded-Proto/-For are believed, which makes
    * session cookies Secure behind an HTTPS proxy and throttles sign-ins by the real client address.
@@ -86,7 +89,6 @@ export function createApp(container: Container, options: AppOptions): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.get('/readyz', readyz(options.readiness));
   const routes = allRoutes(container);
   app.get('/openapi.json', serveOpenApi(routes));
   const countRequest = container.get(CountRequest);
@@ -103,6 +105,12 @@ export function createApp(container: Container, options: AppOptions): Express {
   const isUnavailable = options.isUnavailable ?? (() => false);
   const logError = (error: unknown) =>
     isUnavailable(error) ? options.onUnavailable?.(failureReason(error)) : logFault(error);
+  // Before the API's routes, as it was mounted with /healthz; the balancer's probe may be the only
+  // request in a quiet moment, so an outage it finds is reported like any request's.
+  app.get(
+    '/readyz',
+    readyz(options.readiness, isUnavailable, (reason) => options.onUnavailable?.(reason)),
+  );
   // The API first: its requests are nearly all of them, and Express tries routes in order. The
   // pages' paths and the API's do not overlap, so the order changes no answer.
   const streaming = {
@@ -119,9 +127,19 @@ export function createApp(container: Container, options: AppOptions): Express {
 }
 
 /** Ready for traffic or not (503), with no detail beyond a reason an operator can act on. */
-function readyz(readiness: AppOptions['readiness']): RequestHandler {
+function readyz(
+  readiness: AppOptions['readiness'],
+  isUnavailable: (error: unknown) => boolean,
+  onUnavailable: (reason: string) => void,
+): RequestHandler {
   return async (_req, res) => {
     const state = readiness ? await readiness() : { ready: true };
+    if (state.failure !== undefined && isUnavailable(state.failure)) {
+      // As a request the outage fails: the outage's one line, and the reason on this request's.
+      const reason = failureReason(state.failure);
+      onUnavailable(reason);
+      res.locals.failureReason = `database unavailable: ${reason}`;
+    }
     // As every 503 of the service: a client or proxy that honours it polls no faster than needed.
     if (!state.ready) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
     res

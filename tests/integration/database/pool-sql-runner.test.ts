@@ -88,10 +88,25 @@ describe('statements on the shared pool', () => {
     expect(await throughProxy.sql.query('SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
   });
 
+  it("reports Prisma's raw statements on a database that cannot be reached as unavailable", async () => {
+    // A raw statement's error is P2010 whatever the cause; only the adapter's kind of failure tells.
+    const unreachable = createDatabaseClients('postgresql://postgres@127.0.0.1:1/none', { maxConnections: 1 });
+    try {
+      const failure = await unreachable.prisma.$queryRaw`SELECT 1`.catch((error: unknown) => error);
+      expect(failure).toMatchObject({ code: 'P2010' });
+      expect(isDatabaseUnavailable(failure)).toBe(true);
+    } finally {
+      await unreachable.prisma.$disconnect();
+    }
+  });
+
   it('does not take a refused statement for an outage', async () => {
     const refused = await database.sql.query('SELECT 1 / 0', []).catch((error: unknown) => error);
 
     expect(refused).toBeInstanceOf(Error);
     expect(isDatabaseUnavailable(refused)).toBe(false);
+    const refusedRaw = await database.prisma.$queryRaw`SELECT 1 / 0`.catch((error: unknown) => error);
+    expect(refusedRaw).toMatchObject({ code: 'P2010' });
+    expect(isDatabaseUnavailable(refusedRaw)).toBe(false);
   });
 });

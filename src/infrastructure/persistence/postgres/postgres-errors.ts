@@ -12,6 +12,15 @@ export function postgresCode(error: Prisma.PrismaClientKnownRequestError): unkno
   return fieldOf(fieldOf(error.meta?.driverAdapterError, 'cause'), 'originalCode');
 }
 
+/**
+ * The kind of failure Prisma's driver adapter reported (DatabaseNotReachable, SocketTimeout, ...):
+ * all a raw statement's error (P2010) says of a connection that failed, where a model query's has
+ * a code of its own.
+ */
+export function driverErrorKind(error: Prisma.PrismaClientKnownRequestError): unknown {
+  return fieldOf(fieldOf(error.meta?.driverAdapterError, 'cause'), 'kind');
+}
+
 function fieldOf(value: unknown, name: string): unknown {
   return typeof value === 'object' && value !== null ? Reflect.get(value, name) : undefined;
 }
