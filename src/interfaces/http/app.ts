@@ -105,8 +105,8 @@ export function createApp(container: Container, options: AppOptions): Express {
   const isUnavailable = options.isUnavailable ?? (() => false);
   const logError = (error: unknown) =>
     isUnavailable(error) ? options.onUnavailable?.(failureReason(error)) : logFault(error);
-  // Before the API's routes, as it was mounted with /healthz; the balancer's probe may be the only
-  // request in a quiet moment, so an outage it finds is reported like any request's.
+  // Ahead of the API's routes. The balancer's probe may be the only request in a quiet moment, so
+  // an outage it finds is reported as any request's.
   app.get(
     '/readyz',
     readyz(options.readiness, isUnavailable, (reason) => options.onUnavailable?.(reason)),
