@@ -174,6 +174,52 @@ describe('event streams', () => {
     ]);
   });
 
+  it('resumes a Last-Event-ID only for the place and range its stream watched', async () => {
+    const a = await newAccount();
+    await a.post('/v1/pause-time');
+    await arriveAt(a, '1600-01-01T01:00:00Z');
+    await arriveAt(a, '1600-01-01T02:00:00Z', 'Rose Theatre');
+    const first = watch(a, { location: PLACE, time_range: DAY_1600 });
+    const [, caughtUp] = await first.waitFor(2);
+    first.close();
+    const headers = {
+      Accept: 'text/event-stream',
+      Authorization: a.account.auth,
+      'Last-Event-ID': String(caughtUp?.id),
+    };
+    const elsewhere = [
+      `location=${encodeURIComponent('Rose Theatre')}&time_range=${DAY_1600}`,
+      `location=${encodeURIComponent(PLACE)}&time_range=1600-01-01T00:00:00Z/1600-01-03T00:00:00Z`,
+    ];
+    for (const query of elsewhere) {
+      // Resumed there, the position would skip what came before it: the Rose Theatre's arrival.
+      const refused = await rawStream(`${served.url}/v1/monitor-events?${query}`, headers);
+      await waitUntil(() => refused.body().endsWith('}'));
+      refused.close();
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.body())).toMatchObject({
+        code: 'validation_failed',
+        errors: [{ field: 'Last-Event-ID', message: 'is a position of a stream of another location or time range' }],
+      });
+    }
+    // The same place however it is written, as the listing compares places.
+    await arriveAt(a, '1600-01-01T03:00:00Z');
+    const resumed = watch(a, { location: ' GLOBE   theatre', time_range: DAY_1600 }, { lastEventId: caughtUp?.id });
+    expect(summary(await resumed.waitFor(2))).toEqual(['recorded arrival 1600-01-01T03:00:00Z', 'caught-up']);
+  });
+
+  it('resumes an id written before ids carried their stream, unchecked', async () => {
+    const a = await newAccount();
+    await a.post('/v1/pause-time');
+    await arriveAt(a, '1600-01-01T01:00:00Z');
+    const { version } = await a.traveller();
+    // After every change so far, in the form without the stream's place and range.
+    const legacy = Buffer.from(JSON.stringify(['c', 'primary', String(version), null])).toString('base64url');
+    await arriveAt(a, '1600-01-01T02:00:00Z');
+    const resumed = watch(a, { location: PLACE, time_range: DAY_1600 }, { lastEventId: legacy });
+    expect(summary(await resumed.waitFor(2))).toEqual(['recorded arrival 1600-01-01T02:00:00Z', 'caught-up']);
+  });
+
   it('reconnects by itself after a dropped connection, sending Last-Event-ID, and misses nothing', async () => {
     const a = await newAccount();
     await a.post('/v1/pause-time');

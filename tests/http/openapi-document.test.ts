@@ -7,7 +7,8 @@ import { STATUS_BY_CODE } from '../../src/interfaces/http/error-statuses';
 import { documentationGaps } from '../../src/interfaces/http/openapi/coverage';
 import { buildOpenApiDocument } from '../../src/interfaces/http/openapi/document';
 import { openApiPath } from '../../src/interfaces/http/openapi/operation';
-import { decodeStreamPosition } from '../../src/interfaces/http/event-stream/stream-position';
+import { TimeRange } from '../../src/core/domain/time-range';
+import { decodeStreamPosition, streamScope } from '../../src/interfaces/http/event-stream/stream-position';
 import { defineRoute, type Route } from '../../src/interfaces/http/route';
 import { OpenApiContract, type OpenApiDocument } from '../support/http/openapi-contract';
 import { startTestApp, type TestApp } from '../support/http/test-app';
@@ -150,7 +151,10 @@ describe('GET /openapi.json', () => {
     const example = operation.responses['200']?.content['text/event-stream']?.example ?? '';
     const ids = [...example.matchAll(/^id: (\S+)$/gm)].map((match) => match[1] ?? '');
     expect(ids).toHaveLength(2);
-    for (const id of ids) expect(decodeStreamPosition(id).timelineId).toBe('primary');
+    // Ids of the operation's own example: its place and range, as a stream of them writes.
+    const scope = streamScope('Sea of Tranquility', TimeRange.parse('1969-07-20T00:00:00Z/1969-07-21T00:00:00Z'));
+    for (const id of ids)
+      expect(decodeStreamPosition(id)).toMatchObject({ position: { timelineId: 'primary' }, scope });
     // Only the operation that streams says so.
     const streaming = Object.entries(document.paths).filter(([, item]) =>
       Object.values(item ?? {}).some((op) =>

@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import { withinRange } from '../../../core/domain/date-time';
+import { textKey } from '../../../core/domain/text-key';
+import type { TimeRange } from '../../../core/domain/time-range';
 import type { StreamPosition } from '../../../core/use-cases/events/watch-events';
 import { Problem } from '../problem';
 
@@ -6,16 +9,39 @@ import { Problem } from '../problem';
  * A stream's position as the SSE `id` of each message, which a client sends back as
  * `Last-Event-ID` when it reconnects: base64url of a JSON array, opaque to clients and complete,
  * so any process resumes it without remembering the stream.
- * - the recorded part: `["r", timeline, upTo, ms, event]` (ms and event null before the first)
- * - the changes: `["c", timeline, version, event]` (event null: after the whole version)
+ * - the recorded part: `["r", timeline, upTo, ms, event, scope]` (ms and event null before the first)
+ * - the changes: `["c", timeline, version, event, scope]` (event null: after the whole version)
+ *
+ * `scope` is what the stream watches (streamScope): a position means nothing for another place or
+ * range, so resuming one there is refused rather than silently skipping what came before it.
  */
-export function encodeStreamPosition(position: StreamPosition): string {
+export function encodeStreamPosition(position: StreamPosition, scope: string): string {
   const fields =
     position.part === 'recorded'
       ? ['r', position.timelineId, position.upTo, position.after?.time.getTime() ?? null, position.after?.id ?? null]
       : ['c', position.timelineId, position.after.version, position.after.eventId];
-  return Buffer.from(JSON.stringify(fields)).toString('base64url');
+  return Buffer.from(JSON.stringify([...fields, scope])).toString('base64url');
 }
+
+/** A position sent back, with the scope of the stream that wrote it (null in ids written without one). */
+export interface ResumePoint {
+  readonly position: StreamPosition;
+  readonly scope: string | null;
+}
+
+/**
+ * What a stream watches, as its ids carry it: a short digest of the place, compared as places are
+ * (textKey), and of the range's instants.
+ */
+export function streamScope(place: string, range: TimeRange): string {
+  return createHash('sha256')
+    .update(`${textKey(place)}\n${range.start.getTime()}/${range.end.getTime()}`)
+    .digest('base64url')
+    .slice(0, SCOPE_LENGTH);
+}
+
+/** 96 bits: two different places or ranges never share one by chance. */
+const SCOPE_LENGTH = 16;
 
 const VERSION = /^\d{1,19}$/;
 /** The highest version PostgreSQL's bigint holds: one above would fail the statement, not the request. */
@@ -24,15 +50,24 @@ const MAX_ID_LENGTH = 200;
 const MAX_TOKEN_LENGTH = 1_000;
 
 /** The position a `Last-Event-ID` names; a 400 problem when it is not one this service wrote. */
-export function decodeStreamPosition(text: string): StreamPosition {
+export function decodeStreamPosition(text: string): ResumePoint {
   const fields = text.length <= MAX_TOKEN_LENGTH ? parse(text) : null;
-  const position = fields === null ? null : positionOf(fields);
-  if (!position) {
+  const resumed = Array.isArray(fields) ? resumePointOf(fields) : null;
+  if (!resumed) {
     throw Problem.validation([
       { field: 'Last-Event-ID', message: "must be the id of a message of this operation's event stream" },
     ]);
   }
-  return position;
+  return resumed;
+}
+
+/** Ids written before streams carried their scope end at the position: those are resumed unchecked. */
+function resumePointOf(fields: unknown[]): ResumePoint | null {
+  const scoped = fields.length === (fields[0] === 'r' ? 6 : 5);
+  const scope = scoped ? fields.at(-1) : null;
+  if (scope !== null && !(typeof scope === 'string' && scope.length === SCOPE_LENGTH)) return null;
+  const position = positionOf(scoped ? fields.slice(0, -1) : fields);
+  return position && { position, scope };
 }
 
 function parse(text: string): unknown {
@@ -43,9 +78,8 @@ function parse(text: string): unknown {
   }
 }
 
-function positionOf(fields: unknown): StreamPosition | null {
-  if (!Array.isArray(fields)) return null;
-  const [part, timelineId, version, ...rest] = fields as unknown[];
+function positionOf(fields: unknown[]): StreamPosition | null {
+  const [part, timelineId, version, ...rest] = fields;
   if (!isId(timelineId) || !isVersion(version)) return null;
   if (part === 'c' && rest.length === 1) {
     const [eventId] = rest;

@@ -2,7 +2,7 @@ import { TimeRange } from '../../../core/domain/time-range';
 import type { EventWatch, WatchEvents } from '../../../core/use-cases/events/watch-events';
 import type { EventScanDto } from '../dtos/shared.dto';
 import type { EventStreamSource, SseMessage } from '../event-stream/event-stream-source';
-import { decodeStreamPosition, encodeStreamPosition } from '../event-stream/stream-position';
+import { decodeStreamPosition, encodeStreamPosition, streamScope } from '../event-stream/stream-position';
 import { presentEvent } from '../presenters/resources';
 import { Problem } from '../problem';
 
@@ -25,26 +25,34 @@ export async function watchEventsAt(
       })),
     );
   }
-  const from = lastEventId === undefined ? null : decodeStreamPosition(lastEventId);
+  const range = TimeRange.parse(input.time_range);
+  const scope = streamScope(input.location, range);
+  const resumed = lastEventId === undefined ? null : decodeStreamPosition(lastEventId);
+  const from = resumed?.position ?? null;
   if (from && input.timeline_id !== undefined && from.timelineId !== input.timeline_id) {
     throw Problem.validation([
       { field: 'Last-Event-ID', message: `is a position on timeline '${from.timelineId}', not on the one asked for` },
     ]);
   }
+  if (resumed && resumed.scope !== null && resumed.scope !== scope) {
+    throw Problem.validation([
+      { field: 'Last-Event-ID', message: 'is a position of a stream of another location or time range' },
+    ]);
+  }
   const watch = await watchEvents.open({
     accountId,
     place: input.location,
-    range: TimeRange.parse(input.time_range),
+    range,
     timelineId: input.timeline_id,
     from,
   });
-  return { [Symbol.asyncIterator]: () => messagesOf(watch), close: () => watch.close() };
+  return { [Symbol.asyncIterator]: () => messagesOf(watch, scope), close: () => watch.close() };
 }
 
 /** Each message's `data` is the event as the listing presents it; `caught-up` names the timeline. */
-async function* messagesOf(watch: EventWatch): AsyncGenerator<SseMessage> {
+async function* messagesOf(watch: EventWatch, scope: string): AsyncGenerator<SseMessage> {
   for await (const watched of watch) {
     const data = watched.kind === 'caught-up' ? { timeline_id: watch.timelineId } : presentEvent(watched.event);
-    yield { id: encodeStreamPosition(watched.position), event: watched.kind, data: JSON.stringify(data) };
+    yield { id: encodeStreamPosition(watched.position, scope), event: watched.kind, data: JSON.stringify(data) };
   }
 }
