@@ -45,4 +45,17 @@ describe('a refused request behind pipelined ones', () => {
     // Nothing was answered to the refused request, so no refusal is logged as answered.
     expect(log.lines.filter((line) => line.msg === 'request refused')).toEqual([]);
   });
+
+  it('cuts the connection instead of answering ahead of an answer not started yet', async () => {
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.on('data', (data: Buffer) => (received += data.toString('latin1')));
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.write('GET /later HTTP/1.1\r\nHost: x\r\n\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    socket.write('NOT HTTP\r\n\r\n');
+    await within(closed, { what: 'the connection to close', timeoutMs: 5_000 });
+    // Before: the 400 came first, and a client reading in order took it for the answer to /later.
+    expect(received).toBe('');
+  });
 });

@@ -109,7 +109,9 @@ serverOnly(() =>
         Array.from({ length: 2 }, () => [408, expect.objectContaining({ code: 'request_timeout' })]),
       );
       for (const pid of workers)
-        await service.printed(new RegExp(`"pid":${pid},[^\\n]*"path":"/v1/anchors"[^\\n]*"msg":"request aborted"`));
+        await service.printed(
+          new RegExp(`"pid":${pid},[^\\n]*"path":"/v1/anchors"[^\\n]*"status":408[^\\n]*"msg":"request refused"`),
+        );
       expect(await database.prisma.anchor.count()).toBe(0);
       expect(await service.stop()).toBe(0);
     }, 180_000);

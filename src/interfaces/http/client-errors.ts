@@ -11,12 +11,12 @@ import { Problem } from './problem';
  * Requests Node's HTTP parser refuses before Express sees them (headers over 16 KiB, a broken
  * request line) or that it gives up on (head or body not in within the HTTP server's timeouts)
  * would get a bare status with no body; answer them in the API's problem shape too, with a request
- * id (a new one: the head that could carry the caller's was not read) in the answer and in a log
- * line, as every other answer has.
+ * id in the answer and a line in the log, as every other answer has. A request whose head was read
+ * (its body timed out) keeps the id it was given and its own request log line, which says it was
+ * refused; one whose head was not gets a new id and a line here.
  */
 export function answerClientErrors(server: Server, logger: Logger): void {
-  // The unfinished answers of each connection (several when requests are pipelined): while one is
-  // being sent, a problem written to the socket would land inside it, so the connection is cut instead.
+  // The unfinished answers of each connection (several when requests are pipelined).
   const answering = new WeakMap<Duplex, Set<ServerResponse>>();
   server.on('request', (req, res: ServerResponse) => {
     const unfinished = answering.get(req.socket) ?? new Set<ServerResponse>();
@@ -25,29 +25,37 @@ export function answerClientErrors(server: Server, logger: Logger): void {
     res.once('finish', done).once('close', done);
   });
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
-    const sending = [...(answering.get(socket) ?? [])].some((res) => res.headersSent);
-    if (!socket.writable || sending) {
+    const unfinished = [...(answering.get(socket) ?? [])];
+    // The request whose body did not all arrive, if that is what timed out.
+    const receiving = unfinished.find((res) => !res.req.complete);
+    // Any other answer due on this connection comes first, and one being sent is under way: a
+    // problem written now would be taken for it or land inside it, so the connection is cut instead.
+    if (!socket.writable || unfinished.some((res) => res.headersSent || res !== receiving)) {
       socket.destroy();
       return;
     }
     const problem = problemOf(error);
-    const requestId = randomUUID();
+    const given = receiving?.getHeader('X-Request-Id');
+    const requestId = typeof given === 'string' ? given : randomUUID();
     const answer = problemAnswer(problem, requestId);
     const body = JSON.stringify(answer.body);
     const title = String(problem.toJson().title);
     const headers = Object.entries({ ...ANSWER_HEADERS, 'X-Request-Id': requestId })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
-    // As the request log's line of a refused request, with what Node's parser said of it.
-    logger.info(
-      {
-        req: { remoteAddress: socket instanceof Socket ? socket.remoteAddress : undefined },
-        res: { status: problem.status },
-        request_id: requestId,
-        reason: error.code,
-      },
-      'request refused',
-    );
+    if (receiving) {
+      // Its request log line, written when the connection closes, says how it ended (request-log.ts).
+      const locals = (receiving as ServerResponse & { locals?: Record<string, unknown> }).locals;
+      if (locals) Object.assign(locals, { refusedStatus: problem.status, failureReason: error.code });
+    } else {
+      // As the request log's line of a refused request: the connection's peer (a proxy's address
+      // behind one: the head that would say more was not read) and what Node's parser said.
+      const remoteAddress = socket instanceof Socket ? socket.remoteAddress : undefined;
+      logger.info(
+        { req: { remoteAddress }, res: { status: problem.status }, request_id: requestId, reason: error.code },
+        'request refused',
+      );
+    }
     // Then the connection is closed for good: a client that timed out must not keep it by sending on.
     socket.end(
       `HTTP/1.1 ${problem.status} ${title}\r\nContent-Type: application/problem+json; charset=utf-8\r\n${headers}` +

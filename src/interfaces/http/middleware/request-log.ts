@@ -22,8 +22,10 @@ export function requestLog(logger: Logger): RequestStep {
     // client went away first: one listener tells both apart, so nothing goes unseen.
     res.once('close', () => {
       const completed = res.writableFinished;
+      // Answered by the HTTP server instead (its body timed out: client-errors.ts), with this status.
+      const refused = typeof res.locals.refusedStatus === 'number' ? res.locals.refusedStatus : null;
       // An answer never started has no status (res.statusCode would say a misleading 200).
-      const status = completed || res.headersSent ? res.statusCode : null;
+      const status = completed || res.headersSent ? res.statusCode : refused;
       const line = {
         // The client's address as `trust proxy` resolves it (TRUST_PROXY): behind the proxy, the
         // address the proxy saw; a client's own X-Forwarded-For counts only from trusted hops.
@@ -35,12 +37,12 @@ export function requestLog(logger: Logger): RequestStep {
         // Why a request failed when the service can say it in a line (the database was unavailable).
         reason: typeof res.locals.failureReason === 'string' ? res.locals.failureReason : undefined,
       };
-      const msg = completed ? 'request completed' : 'request aborted';
+      const msg = completed ? 'request completed' : refused !== null ? 'request refused' : 'request aborted';
       // An event stream ends when either side ends it, its client's leaving included: not an abort.
       if (res.locals.eventStream === true) logger.info(line, 'event stream ended');
       // A 503 is a passing condition outside the service (its database), logged once as such.
       else if (status !== null && status >= 500 && status !== 503) logger.error(line, msg);
-      else if (completed && status !== 503) logger.info(line, msg);
+      else if ((completed || refused !== null) && status !== 503) logger.info(line, msg);
       else logger.warn(line, msg);
     });
   };
