@@ -8,6 +8,7 @@ import { documentationGaps } from '../../src/interfaces/http/openapi/coverage';
 import { buildOpenApiDocument } from '../../src/interfaces/http/openapi/document';
 import { openApiPath } from '../../src/interfaces/http/openapi/operation';
 import { TimeRange } from '../../src/core/domain/time-range';
+import { EXAMPLE_IDS } from '../../src/interfaces/http/dtos/responses/ids';
 import { decodeStreamPosition, streamScope } from '../../src/interfaces/http/event-stream/stream-position';
 import { defineRoute, type Route } from '../../src/interfaces/http/route';
 import { OpenApiContract, type OpenApiDocument } from '../support/http/openapi-contract';
@@ -151,8 +152,9 @@ describe('GET /openapi.json', () => {
     const example = operation.responses['200']?.content['text/event-stream']?.example ?? '';
     const ids = [...example.matchAll(/^id: (\S+)$/gm)].map((match) => match[1] ?? '');
     expect(ids).toHaveLength(2);
-    // Ids of the operation's own example: its place and range, as a stream of them writes.
-    const scope = streamScope('Sea of Tranquility', TimeRange.parse('1969-07-20T00:00:00Z/1969-07-21T00:00:00Z'));
+    // Ids of the operation's own example: its place and range, on the examples' account.
+    const range = TimeRange.parse('1969-07-20T00:00:00Z/1969-07-21T00:00:00Z');
+    const scope = streamScope(EXAMPLE_IDS.account, 'Sea of Tranquility', range);
     for (const id of ids)
       expect(decodeStreamPosition(id)).toMatchObject({ position: { timelineId: 'primary' }, scope });
     // Only the operation that streams says so.

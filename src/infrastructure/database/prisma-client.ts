@@ -96,7 +96,7 @@ export function createPrismaClient(connectionString: string, options: PrismaClie
  * A statement PostgreSQL cancelled at the bound comes as a database error with the server's code.
  */
 const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
-/** The same as the driver adapter's kinds of failure, which is all a raw statement's error carries. */
+/** The same as the driver adapter's kinds of failure: all a raw statement's error (P2010) says of a lost connection. */
 const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -12,8 +12,8 @@ import { Problem } from '../problem';
  * - the recorded part: `["r", timeline, upTo, ms, event, scope]` (ms and event null before the first)
  * - the changes: `["c", timeline, version, event, scope]` (event null: after the whole version)
  *
- * `scope` is what the stream watches (streamScope): a position means nothing for another place or
- * range, so resuming one there is refused rather than silently skipping what came before it.
+ * `scope` is what the stream watches (streamScope): a position means nothing for another account,
+ * place or range, so resuming one there is refused rather than silently skipping what came before it.
  */
 export function encodeStreamPosition(position: StreamPosition, scope: string): string {
   const fields =
@@ -30,12 +30,12 @@ export interface ResumePoint {
 }
 
 /**
- * What a stream watches, as its ids carry it: a short digest of the place, compared as places are
- * (textKey), and of the range's instants.
+ * What a stream watches, as its ids carry it: a short digest of the account, the place, compared
+ * as places are (textKey), and the range's instants.
  */
-export function streamScope(place: string, range: TimeRange): string {
+export function streamScope(accountId: string, place: string, range: TimeRange): string {
   return createHash('sha256')
-    .update(`${textKey(place)}\n${range.start.getTime()}/${range.end.getTime()}`)
+    .update(`${accountId}\n${textKey(place)}\n${range.start.getTime()}/${range.end.getTime()}`)
     .digest('base64url')
     .slice(0, SCOPE_LENGTH);
 }
@@ -64,9 +64,13 @@ export function decodeStreamPosition(text: string): ResumePoint {
 /** Ids written before streams carried their scope end at the position: those are resumed unchecked. */
 function resumePointOf(fields: unknown[]): ResumePoint | null {
   const scoped = fields.length === (fields[0] === 'r' ? 6 : 5);
-  const scope = scoped ? fields.at(-1) : null;
-  if (scope !== null && !(typeof scope === 'string' && scope.length === SCOPE_LENGTH)) return null;
-  const position = positionOf(scoped ? fields.slice(0, -1) : fields);
+  if (!scoped) {
+    const position = positionOf(fields);
+    return position && { position, scope: null };
+  }
+  const scope = fields.at(-1);
+  if (!(typeof scope === 'string' && scope.length === SCOPE_LENGTH)) return null;
+  const position = positionOf(fields.slice(0, -1));
   return position && { position, scope };
 }
 

@@ -33,13 +33,13 @@ export const EVENT_STREAM_CONTENT: JsonObject = {
     example: [
       'retry: 2000',
       '',
-      'id: WyJyIiwicHJpbWFyeSIsIjQiLC0xNDE4Mjk0MDAwMCwiZXZ0XzEiLCJtRWE3UjhUOVJDc3YyYlUwIl0',
+      'id: WyJyIiwicHJpbWFyeSIsIjQiLC0xNDE4Mjk0MDAwMCwiZXZ0XzEiLCI4bHJUS1NZQVN5Wjh1bUZDIl0',
       'event: recorded',
       'data: {"event_id":"evt_1","time":"1969-07-20T20:17:40Z","description":"Traveller arrives at Sea of ' +
         'Tranquility","location":"Sea of Tranquility","timeline_id":"primary","kind":"arrival",' +
         '"original_time":"1969-07-20T20:17:40Z","manipulated":false}',
       '',
-      'id: WyJjIiwicHJpbWFyeSIsIjQiLG51bGwsIm1FYTdSOFQ5UkNzdjJiVTAiXQ',
+      'id: WyJjIiwicHJpbWFyeSIsIjQiLG51bGwsIjhsclRLU1lBU3laOHVtRkMiXQ',
       'event: caught-up',
       'data: {"timeline_id":"primary"}',
       '',

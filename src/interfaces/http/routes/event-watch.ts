@@ -26,7 +26,7 @@ export async function watchEventsAt(
     );
   }
   const range = TimeRange.parse(input.time_range);
-  const scope = streamScope(input.location, range);
+  const scope = streamScope(accountId, input.location, range);
   const resumed = lastEventId === undefined ? null : decodeStreamPosition(lastEventId);
   const from = resumed?.position ?? null;
   if (from && input.timeline_id !== undefined && from.timelineId !== input.timeline_id) {
