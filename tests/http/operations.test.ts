@@ -48,6 +48,36 @@ describe('operating the service', () => {
     }
   });
 
+  it('is not ready while the database answers but cannot be read, and logs that fault once', async () => {
+    const probe = async () => {
+      const ready = await request(t.app).get('/readyz');
+      return [ready.status, ready.body];
+    };
+    const notReadable = [503, { status: 'not ready', reason: 'the database cannot be read' }];
+    await t.prisma.$executeRaw`ALTER TABLE _prisma_migrations RENAME TO _prisma_migrations_away`;
+    try {
+      for (let n = 0; n < 3; n += 1) expect(await probe()).toEqual(notReadable);
+      // The whole error once, and each probe's own line says why it failed.
+      expect(t.takeLoggedErrors()).toHaveLength(1);
+      const probes = log.lines.filter((line) => (line.req as { path?: string } | undefined)?.path === '/readyz');
+      expect(probes.at(-1)).toMatchObject({
+        res: { status: 503 },
+        reason: expect.stringMatching(/^readiness check failed: /),
+      });
+    } finally {
+      await t.prisma.$executeRaw`ALTER TABLE _prisma_migrations_away RENAME TO _prisma_migrations`;
+    }
+    expect(await probe()).toEqual([200, { status: 'ready' }]);
+    // Ready again in between: the same fault, come back, is logged again.
+    await t.prisma.$executeRaw`ALTER TABLE _prisma_migrations RENAME TO _prisma_migrations_away`;
+    try {
+      expect(await probe()).toEqual(notReadable);
+      expect(t.takeLoggedErrors()).toHaveLength(1);
+    } finally {
+      await t.prisma.$executeRaw`ALTER TABLE _prisma_migrations_away RENAME TO _prisma_migrations`;
+    }
+  });
+
   it('echoes a caller request id, or makes one, in the header and in every error body', async () => {
     const given = await request(t.app).get('/timelines').set('X-Request-Id', 'trace-123.abc');
     expect(given.headers['x-request-id']).toBe('trace-123.abc');

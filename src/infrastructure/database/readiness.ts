@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import type { PrismaClient } from '../persistence/prisma/generated/client';
 import { migrationsDirectory } from './package-root';
+import { isDatabaseUnavailable } from './prisma-client';
 
 export interface Readiness {
   readonly ready: boolean;
@@ -28,8 +29,10 @@ export function databaseReadiness(prisma: PrismaClient): () => Promise<Readiness
         ? { ready: true }
         : { ready: false, reason: `${pending.length} migration(s) not applied` };
     } catch (failure) {
-      // Any failure to ask is the answer itself: the database cannot be reached or read.
-      return { ready: false, reason: 'the database does not answer', failure };
+      // Any failure to ask is the answer itself: the database cannot be reached, or it answers but
+      // refuses the read (privileges, a schema not the service's).
+      const reason = isDatabaseUnavailable(failure) ? 'the database does not answer' : 'the database cannot be read';
+      return { ready: false, reason, failure };
     }
   };
 }

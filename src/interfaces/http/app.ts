@@ -109,7 +109,7 @@ export function createApp(container: Container, options: AppOptions): Express {
   // an outage it finds is reported as any request's.
   app.get(
     '/readyz',
-    readyz(options.readiness, isUnavailable, (reason) => options.onUnavailable?.(reason)),
+    readyz(options.readiness, { isUnavailable, onUnavailable: (reason) => options.onUnavailable?.(reason), logFault }),
   );
   // The API first: its requests are nearly all of them, and Express tries routes in order. The
   // pages' paths and the API's do not overlap, so the order changes no answer.
@@ -126,20 +126,32 @@ export function createApp(container: Container, options: AppOptions): Express {
   return app;
 }
 
+/** How /readyz reports what asking the database failed with: as an outage, or as a fault. */
+interface ReadinessFailures {
+  readonly isUnavailable: (error: unknown) => boolean;
+  readonly onUnavailable: (reason: string) => void;
+  readonly logFault: (error: unknown) => void;
+}
+
 /** Ready for traffic or not (503), with no detail beyond a reason an operator can act on. */
-function readyz(
-  readiness: AppOptions['readiness'],
-  isUnavailable: (error: unknown) => boolean,
-  onUnavailable: (reason: string) => void,
-): RequestHandler {
+function readyz(readiness: AppOptions['readiness'], failures: ReadinessFailures): RequestHandler {
+  // A fault is logged whole once, until the service is ready again: the balancer probes every few
+  // seconds, and each probe's own line carries its reason.
+  let faultLogged = false;
   return async (_req, res) => {
     const state = readiness ? await readiness() : { ready: true };
-    if (state.failure !== undefined && isUnavailable(state.failure)) {
+    const failure = state.failure;
+    if (failure !== undefined && failures.isUnavailable(failure)) {
       // As a request the outage fails: the outage's one line, and the reason on this request's.
-      const reason = failureReason(state.failure);
-      onUnavailable(reason);
+      const reason = failureReason(failure);
+      failures.onUnavailable(reason);
       res.locals.failureReason = `database unavailable: ${reason}`;
+    } else if (failure !== undefined) {
+      if (!faultLogged) failures.logFault(failure);
+      faultLogged = true;
+      res.locals.failureReason = `readiness check failed: ${failureReason(failure)}`;
     }
+    if (state.ready) faultLogged = false;
     // As every 503 of the service: a client or proxy that honours it polls no faster than needed.
     if (!state.ready) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
     res
