@@ -3,7 +3,7 @@
 // replaces a worker that dies, and stops them all on SIGTERM/SIGINT. See docs/operations.md.
 import cluster, { type Worker } from 'node:cluster';
 import { pino, type Logger } from 'pino';
-import type { Config } from './config';
+import { type Config, databaseServerUrl } from './config';
 import { checkConnectionBudget } from './connection-budget';
 import { migrateDatabase } from './infrastructure/database/migrate-database';
 import { describeExternalDatabase } from './infrastructure/database/describe-server';
@@ -16,12 +16,13 @@ const MAX_RESTART_DELAY_MS = 30_000;
 const STABLE_AFTER_MS = 60_000;
 
 export async function runPrimary(config: Config): Promise<void> {
-  if (!config.databaseUrl) throw new Error('Worker processes need DATABASE_URL (readConfig refuses them without it).');
+  const server = databaseServerUrl(config);
+  if (!server || !config.databaseUrl)
+    throw new Error('Worker processes need DATABASE_URL (readConfig refuses them without it).');
   // Written at once, in order with the lines printed beside it, and nothing left in a buffer at exit.
   const logger = pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: true }));
   // Once, before any worker exists: workers open the database without checking or migrating it.
   // Both on the server itself: behind a pooler the migrations' advisory lock would lock nothing.
-  const server = config.databaseDirectUrl ?? config.databaseUrl;
   const budget = await checkConnectionBudget(config, server);
   const { applied } = await migrateDatabase(server);
   logger.info({ applied }, 'migrations applied');

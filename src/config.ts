@@ -263,6 +263,14 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   };
 }
 
+/**
+ * The PostgreSQL server itself, for what needs a session of its own (the migrations' lock, LISTEN,
+ * reading its limits): DATABASE_DIRECT_URL behind a pooler, else DATABASE_URL; none when embedded.
+ */
+export function databaseServerUrl(config: Pick<Config, 'databaseUrl' | 'databaseDirectUrl'>): string | undefined {
+  return config.databaseDirectUrl ?? config.databaseUrl;
+}
+
 /** Connections a process holds outside its pool, to LISTEN: event changes, and key changes with the cache on. */
 export function listenersPerProcess(apiKeyCacheSize: number): number {
   return 1 + (apiKeyCacheSize > 0 ? 1 : 0);

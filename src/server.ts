@@ -9,7 +9,7 @@ import { buildContainer } from './composition/container';
 import { StreamSlots } from './core/ports/stream-slots';
 import { onConnectAll, prepareEventChanges } from './composition/event-changes';
 import { prepareVerifiedKeyCaching } from './composition/verified-key-cache';
-import type { Config } from './config';
+import { type Config, databaseServerUrl } from './config';
 import { checkConnectionBudget } from './connection-budget';
 import { DatabaseAvailability } from './infrastructure/database/database-availability';
 import type { NotificationListener } from './infrastructure/database/notification-listener';
@@ -33,10 +33,8 @@ export async function serve(config: Config): Promise<void> {
   const logger = pino({ level: config.logLevel }, requestLogDestination());
   const availability = new DatabaseAvailability(logger);
   // A worker's primary checked the budget and applied the migrations once, before forking.
-  const budget =
-    config.databaseUrl && !worker
-      ? await checkConnectionBudget(config, config.databaseDirectUrl ?? config.databaseUrl)
-      : undefined;
+  const databaseServer = databaseServerUrl(config);
+  const budget = databaseServer && !worker ? await checkConnectionBudget(config, databaseServer) : undefined;
   // Behind a pooler a LISTEN would stay on whichever server connection ran it, and that connection
   // would hear notifications while no client holds it: only the dedicated connections listen.
   const pooled = config.databaseDirectUrl !== undefined;

@@ -3,8 +3,8 @@
 // DATABASE_URL set: that PostgreSQL server, or a pooler in front of it when DATABASE_DIRECT_URL
 // names the server itself (migrations and listening need a session of their own). Unset: the
 // embedded PGlite server with its files in DATA_DIR (default ./.data), so the service runs with no
-// database to install. Either way the
-// migrations are applied before the client is handed out, so code never meets an old schema.
+// database to install. Either way the migrations are applied before the client is handed out, so
+// code never meets an old schema.
 import path from 'node:path';
 import { describeExternalDatabase, describeServer } from './describe-server';
 import { startEmbeddedPostgres, EMBEDDED_POOL_SIZE, type EmbeddedPostgres } from './embedded-postgres';

@@ -10,10 +10,10 @@ interface Take {
 }
 
 /**
- * Takes one of the key's slots (0 to limit - 1) not held by a live lease, chosen at random. The row lock of the
- * conflict serialises two processes taking the same slot: the second finds it held once the first
- * commits, and takes nothing (its caller tries again, and sees the first's slot held). No slot
- * comes back when all are held.
+ * Takes one of the key's slots (0 to limit - 1) not held by a live lease, chosen at random. The
+ * row lock of the conflict serialises two processes taking the same slot: the second finds it held
+ * once the first commits, and takes nothing (its caller tries again, and sees the first's slot
+ * held). No slot comes back when all are held.
  */
 export const TAKE_SLOT = statement((p: Slots<Take>) =>
   kysely
