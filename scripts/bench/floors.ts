@@ -8,10 +8,7 @@ import type { Express } from 'express';
 import type { Pool } from 'pg';
 import type { Traveller } from '../../src/core/domain/traveller';
 import { PoolSqlRunner } from '../../src/infrastructure/database/pool-sql-runner';
-import {
-  ABANDONED_RESERVATION_MS,
-  IDEMPOTENCY_RETENTION_MS,
-} from '../../src/infrastructure/persistence/postgres/idempotency-store';
+import { keyClaim } from '../../src/infrastructure/persistence/postgres/idempotency-store';
 import { sqlParameter } from '../../src/infrastructure/persistence/postgres/sql-runner';
 import { eventRow } from '../../src/infrastructure/persistence/postgres/repositories/event-repository';
 import {
@@ -19,7 +16,6 @@ import {
   travellerRow,
 } from '../../src/infrastructure/persistence/postgres/repositories/traveller-repository';
 import { EVERY_VERSION, LISTINGS } from '../../src/infrastructure/persistence/postgres/statements/event-listing';
-import { CLAIM } from '../../src/infrastructure/persistence/postgres/statements/idempotency-keys';
 import { FIND_TIMELINE } from '../../src/infrastructure/persistence/postgres/statements/timelines';
 import { textDigest } from '../../src/infrastructure/persistence/postgres/text-digest';
 import type { KnownTraveller } from '../../src/infrastructure/persistence/postgres/unit-of-work/known-travellers';
@@ -43,22 +39,22 @@ export function mountFloors(app: Express, pool: Pool): void {
 
   /**
    * The service's guarded statement: applied if the traveller is still as last seen, else read again.
-   * A keyed write's statement also holds the claim gate (write-set.ts): it applies only while the
-   * request's claim on its key is still its own and unanswered.
+   * A keyed write's statement also claims its key with the answer (write-set.ts): it applies only
+   * if the key is free.
    */
   const writeGuarded = async (
     accountId: string,
     writes: WriteSet,
     moved: (traveller: Traveller) => Traveller | null,
     claim?: Claim,
-  ): Promise<'applied' | 'conflict' | 'claim-lost'> => {
+  ): Promise<'applied' | 'conflict' | 'key-taken'> => {
     for (let attempt = 0; attempt < 5; attempt++) {
       const known = travellers.get(accountId) ?? (await readStart(sql, accountId));
       if (!known) throw new Error(`account ${accountId} has no traveller`);
       const traveller = moved(known.traveller);
       const set = traveller && travellerRow(traveller);
       const applied = await writes.apply(sql, { guard: { accountId, version: known.version, set }, claim });
-      if (claim && !applied.claimed) return 'claim-lost';
+      if (applied.keyTaken) return 'key-taken';
       if (applied.version !== null) {
         travellers.set(accountId, { version: applied.version, traveller: traveller ?? known.traveller });
         return 'applied';
@@ -77,32 +73,20 @@ export function mountFloors(app: Express, pool: Pool): void {
   });
 
   // A keyed anchor as the service writes one (idempotency-store.ts, unit-of-work/keyed-requests.ts):
-  // the claim on the key in its own statement, then the anchor's guarded statement carrying the
-  // claim gate and the answer kept for retries. Left out: the service's sweep of expired keys, at
-  // most once a minute per process, which is no one request's work.
+  // the anchor's guarded statement, claiming the key with the answer kept for retries. Left out: the
+  // service's sweep of expired keys, at most once a minute per process, which is no one request's work.
   app.post('/floor/anchor-keyed', async (req, res) => {
     const accountId = req.get(FLOOR_ACCOUNT_HEADER) ?? '';
     const key = req.get(FLOOR_KEY_HEADER) ?? '';
-    const now = new Date();
-    const claimed = await CLAIM.run(sql, {
-      accountId,
-      key,
-      requestDigest: requestDigest(req),
-      now,
-      expiredBefore: new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS),
-      abandonedBefore: new Date(now.getTime() - ABANDONED_RESERVATION_MS),
-    });
-    // A fresh key per request is always claimed; a live one is another request's.
-    if (claimed.length === 0) return void res.status(409).json({ title: 'the key is in use' });
     const { writes, answer } = anchorWrites(accountId, String((req.body as { description?: unknown }).description));
     // Serialized once: the answer sent and the answer kept are the same text.
     const body = JSON.stringify(answer);
-    writes.update(
-      'idempotency_keys',
-      { account_id: accountId, key, response_status: null },
-      { response_status: 201, response_body: body, response_headers: KEPT_HEADERS },
-    );
-    const outcome = await writeGuarded(accountId, writes, () => null, { accountId, key, claimedAt: now });
+    const claim = keyClaim({ accountId, key, requestDigest: requestDigest(req) }, new Date(), {
+      status: 201,
+      body,
+      headers: KEPT_HEADERS,
+    });
+    const outcome = await writeGuarded(accountId, writes, () => null, claim);
     if (outcome !== 'applied') return void res.status(409).json({ title: `the write ended in ${outcome}` });
     res.status(201).type('json').send(body);
   });

@@ -5,40 +5,11 @@ export interface StoredResponse {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/**
- * A request's claim on a key. A claim taken over as abandoned is made anew (a later `claimedAt`), so
- * the request that lost it cannot answer or release the new one.
- */
-export interface KeyClaim {
-  readonly accountId: string;
-  readonly key: string;
-  readonly claimedAt: Date;
-}
-
-/** What reserving a key found: the request may act, or it is a retry, a duplicate in flight, or a misuse. */
-export type Reservation =
-  | { readonly outcome: 'reserved'; readonly claim: KeyClaim }
+/** How a keyed request was answered: it acted, or it is a retry, or the key was used for another request. */
+export type KeyedAnswer =
+  | { readonly outcome: 'answered'; readonly response: StoredResponse }
   | { readonly outcome: 'replay'; readonly response: StoredResponse }
-  | {
-      readonly outcome: 'in_progress';
-      /**
-       * How long until the claim counts as abandoned and a retry may take the key over. A live
-       * request's answer is kept well before; a claim whose process died is not told apart from it.
-       */
-      readonly retryAfterMs: number;
-    }
   | { readonly outcome: 'reused' };
-
-/**
- * The claim on a key was gone when the answer was to be kept (taken over as abandoned): another
- * request acts under the key now, so this one's writes were rolled back, and its claim, which is
- * no longer its own, must not be released.
- */
-export class IdempotencyClaimLost extends Error {
-  constructor(readonly key: string) {
-    super('the claim on an Idempotency-Key was lost before its answer was kept');
-  }
-}
 
 /**
  * Idempotency keys per account (Stripe's semantics). An abstract class rather than an interface only
@@ -46,21 +17,21 @@ export class IdempotencyClaimLost extends Error {
  */
 export abstract class IdempotencyStore {
   /**
-   * Claims `key` for a request whose method, path and body digest to `requestDigest`, atomically
-   * across processes. A key older than the retention period counts as never used.
+   * Answers a request made with `key`, whose method, path and body digest to `requestDigest`:
+   * `produce` makes the answer, and the key is claimed with it, atomically with what the request
+   * wrote and across processes. Every write `produce` makes through the TransactionBoundary
+   * commits with the claim, so a process that dies in between leaves both or neither. When the key
+   * is already kept (a retry), nothing `produce` wrote stays and the kept answer is replayed; with
+   * another request, `reused`. If `produce` throws, nothing it wrote stays and no key is claimed.
+   * Its writes wait for the answer, so `produce` runs at most one unit of work that writes and
+   * reads nothing after it: a read or a second unit would not see them (refused as a defect). It
+   * may be run again from the start when another writer of the account came first. A key older
+   * than the retention period counts as never used.
    */
-  abstract reserve(accountId: string, key: string, requestDigest: string): Promise<Reservation>;
-  /**
-   * Produces the answer of a reserved key and keeps it for its retries, atomically with what the
-   * request wrote: every write `produce` makes through the TransactionBoundary commits together
-   * with the answer, so a process that dies in between leaves both or neither. If
-   * `produce` throws, or keeping fails, nothing it wrote stays (the caller then releases the key,
-   * unless the failure is IdempotencyClaimLost). Its writes wait for the answer, so `produce` runs
-   * at most one unit of work that writes and reads nothing after it: a read or a second unit would
-   * not see them (refused as a defect). It may be run again from the start when another writer of
-   * the account came first (docs/decisions.md, "Idempotency-Key").
-   */
-  abstract answerOnce(claim: KeyClaim, produce: () => Promise<StoredResponse>): Promise<StoredResponse>;
-  /** Gives a reserved key back unanswered (the request failed or was aborted): a retry acts. */
-  abstract release(claim: KeyClaim): Promise<void>;
+  abstract answerOnce(
+    accountId: string,
+    key: string,
+    requestDigest: string,
+    produce: () => Promise<StoredResponse>,
+  ): Promise<KeyedAnswer>;
 }

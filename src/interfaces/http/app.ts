@@ -117,7 +117,7 @@ export function createApp(container: Container, options: AppOptions): Express {
     streams: options.eventStreams ?? new EventStreams(container.get(StreamSlots)),
     endings: { isUnavailable, onUnavailable: (reason: string) => options.onUnavailable?.(reason), logError: logFault },
   };
-  mountRoutes(app, routes, authenticated, idempotency(container.get(IdempotencyStore), logError), streaming);
+  mountRoutes(app, routes, authenticated, idempotency(container.get(IdempotencyStore)), streaming);
   const csrf = new CsrfGuard(options.formSecret);
   app.use(dashboardRouter(container, csrf));
   app.use(docsConsoleRouter(container, csrf));

@@ -44,7 +44,6 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   clock_already_paused: 409,
   clock_already_running: 409,
   // Idempotency-Key (docs/decisions.md)
-  idempotency_key_in_use: 409,
   idempotency_key_reused: 422,
   // references the request makes that do not hold
   unknown_items: 422,

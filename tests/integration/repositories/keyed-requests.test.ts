@@ -1,8 +1,7 @@
 // A keyed request (Idempotency-Key): its unit of work's statement waits for the request's answer and
-// carries it, so the writes and the kept answer commit together or not at all. On a real PostgreSQL
-// (or PGlite without DATABASE_URL).
-import type { StoredResponse } from '../../../src/core/ports/idempotency-store';
-import { IdempotencyClaimLost, type KeyClaim } from '../../../src/core/ports/idempotency-store';
+// claims the key with it, so the writes and the kept answer commit together or not at all. On a real
+// PostgreSQL (or PGlite without DATABASE_URL).
+import type { KeyedAnswer, StoredResponse } from '../../../src/core/ports/idempotency-store';
 import type { Repositories } from '../../../src/core/ports/repositories';
 import { PostgresIdempotencyStore } from '../../../src/infrastructure/persistence/postgres/idempotency-store';
 import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
@@ -26,8 +25,14 @@ describe('a keyed request', () => {
   let store: PostgresIdempotencyStore;
   let statements: number;
 
-  /** The boundary of another service process, writing the same account. */
-  const elsewhere = () => new PostgresTransactionBoundary(database, new KeyedRequests(database.sql));
+  /** The boundary and the key store of another service process, writing the same account. */
+  const elsewhere = () => {
+    const keyed = new KeyedRequests(database.sql);
+    return {
+      boundary: new PostgresTransactionBoundary(database, keyed),
+      store: new PostgresIdempotencyStore(database.prisma, database.sql, keyed, { now: () => NOW }),
+    };
+  };
 
   beforeAll(async () => {
     database = await provisionTestDatabase();
@@ -62,127 +67,177 @@ describe('a keyed request', () => {
     (await repos.timelines.listForAccount('acc_1', { limit: 100, after: null })).map((timeline) => timeline.id).sort();
   const kept = (key: string) =>
     database.prisma.idempotencyKey.findUniqueOrThrow({ where: { accountId_key: { accountId: 'acc_1', key } } });
-  const reserve = async (key: string): Promise<KeyClaim> => {
-    const reservation = await store.reserve('acc_1', key, 'digest');
-    if (reservation.outcome !== 'reserved') throw new Error(`the key ${key} was not reserved: ${reservation.outcome}`);
-    return reservation.claim;
-  };
+  const answerOnce = (key: string, produce: () => Promise<StoredResponse>, on = store, digest = 'digest') =>
+    on.answerOnce('acc_1', key, digest, produce);
+  /** Produces a timeline's answer, adding the timeline through `on`. */
+  const creating =
+    (id: string, on = boundary) =>
+    async () => {
+      await addTimeline(id, on);
+      return answer({ id });
+    };
 
-  it('commits its writes with the kept answer in one statement', async () => {
-    const claim = await reserve('k1');
+  it('commits its writes with the kept answer and the claim in one statement', async () => {
     const before = statements;
-    const response = await store.answerOnce(claim, async () => {
-      await addTimeline('tml_a');
-      return answer({ id: 'tml_a' });
-    });
+    const keyed = await answerOnce('k1', creating('tml_a'));
 
-    expect(response).toEqual(answer({ id: 'tml_a' }));
+    expect(keyed).toEqual({ outcome: 'answered', response: answer({ id: 'tml_a' }) });
     expect(await timelines()).toEqual(['tml_a']);
-    expect(await kept('k1')).toMatchObject({ responseStatus: 201, responseBody: { id: 'tml_a' } });
-    // The traveller's read, then the writes with the answer.
+    expect(await kept('k1')).toMatchObject({
+      requestDigest: 'digest',
+      responseStatus: 201,
+      responseBody: { id: 'tml_a' },
+    });
+    // The traveller's read, then the writes with the claim and the answer.
     expect(statements - before).toBe(2);
   });
 
   it('keeps the answer of a request that wrote nothing in one statement', async () => {
-    const claim = await reserve('k2');
     const before = statements;
-    await store.answerOnce(claim, async () => ({
-      status: 400,
-      body: { code: 'validation_failed' },
-      headers: {},
-    }));
+    await answerOnce('k2', async () => ({ status: 400, body: { code: 'validation_failed' }, headers: {} }));
 
     expect(await kept('k2')).toMatchObject({ responseStatus: 400, responseBody: { code: 'validation_failed' } });
     expect(statements - before).toBe(1);
   });
 
+  it('replays the kept answer to a retry, and nothing the retry wrote stays', async () => {
+    await answerOnce('k3', creating('tml_first'));
+    const before = statements;
+    const retry = await answerOnce('k3', creating('tml_retry'));
+
+    expect(retry).toEqual({ outcome: 'replay', response: answer({ id: 'tml_first' }) });
+    expect(await timelines()).toEqual(['tml_first']);
+    // The retry's statement, which found the key kept, then the key's read.
+    expect(statements - before).toBe(2);
+    // The account's queue was let go: the next unit runs.
+    await addTimeline('tml_after');
+    expect(await timelines()).toEqual(['tml_after', 'tml_first']);
+  });
+
+  it('refuses the key with another request, writing nothing', async () => {
+    await answerOnce('k4', creating('tml_first'));
+    const other = await answerOnce('k4', creating('tml_other'), store, 'another digest');
+
+    expect(other).toEqual({ outcome: 'reused' });
+    expect(await timelines()).toEqual(['tml_first']);
+    expect(await kept('k4')).toMatchObject({ requestDigest: 'digest', responseBody: { id: 'tml_first' } });
+  });
+
+  it.each([
+    ['writes', true],
+    ['wrote nothing', false],
+  ])('acts once for duplicates in two processes at once that %s: the later replays the first', async (_, writes) => {
+    const other = elsewhere();
+    // Both answers are produced before either is kept, so both statements race for the key.
+    let produced = 0;
+    let bothProduced: () => void = () => undefined;
+    const together = new Promise<void>((resolve) => (bothProduced = resolve));
+    const duplicate = (on: PostgresTransactionBoundary) => async () => {
+      if (writes) await addTimeline(`tml_${produced}`, on);
+      produced += 1;
+      if (produced === 2) bothProduced();
+      await together;
+      return answer({ run: produced });
+    };
+
+    const answers = await Promise.all([
+      answerOnce('k5', duplicate(boundary)),
+      answerOnce('k5', duplicate(other.boundary), other.store),
+    ]);
+
+    const outcomes = answers.map((keyed: KeyedAnswer) => keyed.outcome).sort();
+    expect(outcomes).toEqual(['answered', 'replay']);
+    const [first, second] = answers.map((keyed) => ('response' in keyed ? keyed.response : null));
+    expect(first).toEqual(second);
+    expect(await timelines()).toHaveLength(writes ? 1 : 0);
+  });
+
+  it('keeps no answer without its writes when two processes write with two keys at once', async () => {
+    const other = elsewhere();
+    // Both produced on the same state: one statement applies, the other finds the traveller moved.
+    let produced = 0;
+    let bothProduced: () => void = () => undefined;
+    const together = new Promise<void>((resolve) => (bothProduced = resolve));
+    const write = (on: PostgresTransactionBoundary) => async () => {
+      const id = `tml_${(produced += 1)}`;
+      await addTimeline(id, on);
+      if (produced === 2) bothProduced();
+      await together;
+      return answer({ id });
+    };
+
+    const answers = await Promise.all([
+      answerOnce('k6a', write(boundary)),
+      answerOnce('k6b', write(other.boundary), other.store),
+    ]);
+
+    expect(answers.map((keyed) => keyed.outcome)).toEqual(['answered', 'answered']);
+    // The one produced again wrote its third timeline; each key keeps the answer of what was written.
+    const ids = [(await kept('k6a')).responseBody, (await kept('k6b')).responseBody].map((body) =>
+      String((body as { id: string }).id),
+    );
+    expect(await timelines()).toEqual(ids.sort());
+    expect(produced).toBe(3);
+  });
+
   it('is produced again when another process wrote first: writes once, the second answer kept', async () => {
-    const claim = await reserve('k3');
     let runs = 0;
-    const response = await store.answerOnce(claim, async () => {
+    const keyed = await answerOnce('k6', async () => {
       runs += 1;
       await addTimeline(`tml_run${runs}`);
       // Another process writes for the account between this unit and the keeping of its answer.
-      if (runs === 1) await addTimeline('tml_other', elsewhere());
+      if (runs === 1) await addTimeline('tml_other', elsewhere().boundary);
       return answer({ run: runs });
     });
 
-    expect(response).toEqual(answer({ run: 2 }));
+    expect(keyed).toEqual({ outcome: 'answered', response: answer({ run: 2 }) });
     expect(await timelines()).toEqual(['tml_other', 'tml_run2']);
-    expect(await kept('k3')).toMatchObject({ responseBody: { run: 2 } });
+    expect(await kept('k6')).toMatchObject({ responseBody: { run: 2 } });
+  });
+
+  it('claims nothing and writes nothing when producing the answer fails', async () => {
+    await expect(
+      answerOnce('k7', async () => {
+        await addTimeline('tml_7');
+        throw new Error('the service failed');
+      }),
+    ).rejects.toThrow('the service failed');
+
+    expect(await timelines()).toEqual([]);
+    expect(await database.prisma.idempotencyKey.count()).toBe(0);
   });
 
   it('refuses a second unit of work or a read after its waiting writes, and writes nothing', async () => {
-    const claim = await reserve('k4');
     await expect(
-      store.answerOnce(claim, async () => {
-        await addTimeline('tml_4a');
-        await addTimeline('tml_4b');
+      answerOnce('k8', async () => {
+        await addTimeline('tml_8a');
+        await addTimeline('tml_8b');
         return answer({});
       }),
     ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
     await expect(
-      store.answerOnce(claim, async () => {
-        await addTimeline('tml_4c');
-        await boundary.read((inside) => inside.timelines.findForAccount('acc_1', 'tml_4c'));
+      answerOnce('k8', async () => {
+        await addTimeline('tml_8c');
+        await boundary.read((inside) => inside.timelines.findForAccount('acc_1', 'tml_8c'));
         return answer({});
       }),
     ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
 
     expect(await timelines()).toEqual([]);
+    expect(await database.prisma.idempotencyKey.count()).toBe(0);
     // The account's queue was let go: the next unit runs.
     await addTimeline('tml_after');
     expect(await timelines()).toEqual(['tml_after']);
   });
 
   it('keeps a refused unit out of it: a later unit writes with the answer', async () => {
-    const claim = await reserve('k5');
-    const response = await store.answerOnce(claim, async () => {
+    const keyed = await answerOnce('k9', async () => {
       await boundary.exclusive('acc_1', () => Promise.reject(new Error('refused'))).catch(() => undefined);
-      await addTimeline('tml_5');
+      await addTimeline('tml_9');
       return answer({ refused: true });
     });
 
-    expect(response).toEqual(answer({ refused: true }));
-    expect(await timelines()).toEqual(['tml_5']);
-  });
-
-  it('writes nothing when the claim was lost before its answer was kept', async () => {
-    const claim = await reserve('k6');
-    await expect(
-      store.answerOnce(claim, async () => {
-        await addTimeline('tml_lost');
-        // Swept, or taken over and answered by another request, while this one acted.
-        await database.prisma.idempotencyKey.update({
-          where: { accountId_key: { accountId: 'acc_1', key: 'k6' } },
-          data: { responseStatus: 200 },
-        });
-        return answer({ id: 'tml_lost' });
-      }),
-    ).rejects.toBeInstanceOf(IdempotencyClaimLost);
-
-    expect(await timelines()).toEqual([]);
-    expect(await kept('k6')).toMatchObject({ responseStatus: 200, responseBody: null });
-  });
-
-  it('writes nothing, and releases nothing, when the claim was taken over meanwhile', async () => {
-    const claim = await reserve('k7');
-    // A retry that found the claim abandoned claims the key anew, while this request still acts.
-    const takeOver = () =>
-      database.prisma.idempotencyKey.update({
-        where: { accountId_key: { accountId: 'acc_1', key: 'k7' } },
-        data: { createdAt: new Date(NOW.getTime() + 1) },
-      });
-    await expect(
-      store.answerOnce(claim, async () => {
-        await addTimeline('tml_taken');
-        await takeOver();
-        return answer({ id: 'tml_taken' });
-      }),
-    ).rejects.toBeInstanceOf(IdempotencyClaimLost);
-    await store.release(claim);
-
-    expect(await timelines()).toEqual([]);
-    expect(await kept('k7')).toMatchObject({ responseStatus: null, createdAt: new Date(NOW.getTime() + 1) });
+    expect(keyed).toEqual({ outcome: 'answered', response: answer({ refused: true }) });
+    expect(await timelines()).toEqual(['tml_9']);
   });
 });

@@ -8,8 +8,10 @@
 // Needs a server (DATABASE_URL): the seed writes through a connection of its own.
 import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
 import { readStart } from '../../../src/infrastructure/persistence/postgres/repositories/traveller-repository';
-import { CLAIM } from '../../../src/infrastructure/persistence/postgres/statements/idempotency-keys';
+import { keyClaim } from '../../../src/infrastructure/persistence/postgres/idempotency-store';
+import { READ_KEY } from '../../../src/infrastructure/persistence/postgres/statements/idempotency-keys';
 import { FIND_TIMELINE } from '../../../src/infrastructure/persistence/postgres/statements/timelines';
+import { WriteSet } from '../../../src/infrastructure/persistence/postgres/unit-of-work/write-set';
 import { anchorWrites } from '../../../scripts/bench/floors';
 import { flatten, planOf, seededForPlans, type PlanNode } from '../../support/query-plan';
 
@@ -69,7 +71,7 @@ describe("the plans of a request's statements", () => {
       // A statement that reads nothing (an insert, its conflict checked on the key) goes where the
       // account it carries goes.
       if (found.length === 0) {
-        expect(statement.text).toMatch(/^insert into /);
+        expect(statement.text).toMatch(/^(with "claim" as \()?insert into /);
         expect(statement.values).toContain(ACCOUNT);
       }
     }
@@ -91,16 +93,21 @@ describe("the plans of a request's statements", () => {
     await expectOneAccount();
   });
 
-  it("an Idempotency-Key's claim", async () => {
-    const now = new Date();
-    await CLAIM.run(recording, {
-      accountId: ACCOUNT,
-      key: 'plan-key',
-      requestDigest: 'x'.repeat(64),
-      now,
-      expiredBefore: new Date(now.getTime() - 86_400_000),
-      abandonedBefore: new Date(now.getTime() - 60_000),
-    });
+  it("a keyed anchor's write, a keyed answer alone, and a kept key's read", async () => {
+    const known = await readStart(recording, ACCOUNT);
+    if (!known) throw new Error('the seed made no traveller');
+    const claim = (key: string) =>
+      keyClaim({ accountId: ACCOUNT, key, requestDigest: 'x'.repeat(64) }, new Date(), {
+        status: 201,
+        body: '{}',
+        headers: '{}',
+      });
+    const { writes } = anchorWrites(ACCOUNT, 'Plan keyed');
+    const guard = { accountId: ACCOUNT, version: known.version, set: null };
+    expect((await writes.apply(recording, { guard, claim: claim('plan-key') })).keyTaken).toBe(false);
+    expect((await new WriteSet().apply(recording, { claim: claim('plan-answer') })).keyTaken).toBe(false);
+    await READ_KEY.run(recording, { accountId: ACCOUNT, key: 'plan-key' });
+    expect(sent).toHaveLength(4);
     await expectOneAccount();
   });
 });

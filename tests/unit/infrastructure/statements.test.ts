@@ -4,7 +4,7 @@
 // text is read where each input goes.
 import type { Statement } from '../../../src/infrastructure/persistence/postgres/kysely';
 import { IN_RANGE, LISTINGS } from '../../../src/infrastructure/persistence/postgres/statements/event-listing';
-import { CLAIM, READ_KEY } from '../../../src/infrastructure/persistence/postgres/statements/idempotency-keys';
+import { READ_KEY } from '../../../src/infrastructure/persistence/postgres/statements/idempotency-keys';
 import { RECORD_ATTEMPT } from '../../../src/infrastructure/persistence/postgres/statements/login-throttles';
 import { HIT } from '../../../src/infrastructure/persistence/postgres/statements/rate-limit';
 import { FIND_TIMELINE } from '../../../src/infrastructure/persistence/postgres/statements/timelines';
@@ -119,16 +119,6 @@ const CASES: Case[] = [
       'when "login_throttles"."window_started_at" <= :windowStartsAfter then :now',
       '"login_throttles"."window_started_at" > :windowStartsAfter and "login_throttles"."failures" + 1 > :threshold) ' +
         'then :lockUntil',
-    ],
-  },
-  {
-    name: 'CLAIM',
-    statement: CLAIM,
-    inputs: ['accountId', 'key', 'requestDigest', 'now', 'expiredBefore', 'abandonedBefore'],
-    reads: [
-      'values (:accountId, :key, :requestDigest, :now)',
-      '"idempotency_keys"."created_at" <= :expiredBefore or',
-      '"idempotency_keys"."created_at" <= :abandonedBefore',
     ],
   },
   {

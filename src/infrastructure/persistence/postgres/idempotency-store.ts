@@ -1,37 +1,25 @@
-import {
-  IdempotencyStore,
-  type KeyClaim,
-  type Reservation,
-  type StoredResponse,
-} from '../../../core/ports/idempotency-store';
+import { IdempotencyStore, type KeyedAnswer, type StoredResponse } from '../../../core/ports/idempotency-store';
 import type { WallClock } from '../../../core/ports/wall-clock';
 import type { PrismaClient } from '../prisma/generated/client';
 import type { SqlRunner } from './sql-runner';
-import { CLAIM, READ_KEY } from './statements/idempotency-keys';
+import { READ_KEY } from './statements/idempotency-keys';
 import type { KeyedRequests } from './unit-of-work/keyed-requests';
+import type { Claim } from './unit-of-work/write-set';
 
 const HOUR_MS = 3_600_000;
 /** Stripe keeps keys 24 hours; a retry after that acts again. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * HOUR_MS;
-/**
- * A reservation still unanswered after this long belongs to a process that died mid-request (no
- * request lives longer: SIGTERM gives in-flight ones 10 s); a retry may then take the key over.
- */
-export const ABANDONED_RESERVATION_MS = 5 * 60_000;
-/**
- * A reservation younger than this most likely belongs to a request still running (each of its
- * database waits is bounded, DATABASE_TIMEOUT_MS): a retry in a second will find its answer.
- */
-const LIVE_REQUEST_MS = 30_000;
 /** Expired keys of every account are cleared at most this often per process. */
 const SWEEP_INTERVAL_MS = 60_000;
+/** A key found kept, then gone or unanswered when read, is claimed again; this often at most. */
+const CLAIM_ATTEMPTS = 3;
 
 export class PostgresIdempotencyStore extends IdempotencyStore {
   private lastSweep = 0;
 
   constructor(
     private readonly prisma: PrismaClient,
-    /** For the claims, made by every keyed request. */
+    /** For reading a key found kept. */
     private readonly sql: SqlRunner,
     private readonly keyed: KeyedRequests,
     private readonly clock: WallClock,
@@ -39,54 +27,37 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
     super();
   }
 
-  async reserve(accountId: string, key: string, requestDigest: string): Promise<Reservation> {
-    const now = this.clock.now();
-    await this.sweep(now);
-    const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS);
-    const abandonedBefore = new Date(now.getTime() - ABANDONED_RESERVATION_MS);
-    // A key released between the insert and the read leaves no row: try again, a few times at most.
-    for (let attempt = 0; attempt < 3; attempt++) {
-      // One statement claims a new key or an expired one; a live key is left as it is.
-      const claimed = await CLAIM.run(this.sql, { accountId, key, requestDigest, now, expiredBefore, abandonedBefore });
-      if (claimed.length > 0) return { outcome: 'reserved', claim: { accountId, key, claimedAt: now } };
+  /**
+   * One statement for a request that acts: its writes with the key claimed and the answer kept
+   * (unit-of-work/keyed-requests.ts). Only a key found kept is read, to answer the retry.
+   */
+  async answerOnce(
+    accountId: string,
+    key: string,
+    requestDigest: string,
+    produce: () => Promise<StoredResponse>,
+  ): Promise<KeyedAnswer> {
+    await this.sweep(this.clock.now());
+    for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+      const claimed = await this.keyed.answer(produce, (response) =>
+        keyClaim({ accountId, key, requestDigest }, this.clock.now(), {
+          status: response.status,
+          body: JSON.stringify(response.body ?? null),
+          headers: JSON.stringify(response.headers),
+        }),
+      );
+      if (claimed) return { outcome: 'answered', response: claimed.kept };
       const [row] = await READ_KEY.run(this.sql, { accountId, key });
-      if (!row) continue;
+      // Gone, or claimed without an answer, since: the next claim takes it.
+      if (!row || row.responseStatus === null) continue;
       if (row.requestDigest !== requestDigest) return { outcome: 'reused' };
-      if (row.responseStatus === null)
-        return {
-          outcome: 'in_progress',
-          retryAfterMs: retryAfterMs(now.getTime() - row.createdAt.getTime()),
-        };
       return {
         outcome: 'replay',
         response: { status: row.responseStatus, body: row.responseBody, headers: stringRecord(row.responseHeaders) },
       };
     }
-    // Released under it each time: the key is free, a retry may act at once.
-    return { outcome: 'in_progress', retryAfterMs: 0 };
-  }
-
-  /** The answer and what producing it wrote, in one statement (unit-of-work/keyed-requests.ts). */
-  answerOnce(claim: KeyClaim, produce: () => Promise<StoredResponse>): Promise<StoredResponse> {
-    const { accountId, key } = claim;
-    return this.keyed.answer(claim, produce, (response, writes) =>
-      // Only on the claim still unanswered: one taken over as abandoned, or swept, is another request's.
-      writes.update(
-        'idempotency_keys',
-        { account_id: accountId, key, response_status: null },
-        {
-          response_status: response.status,
-          response_body: JSON.stringify(response.body ?? null),
-          response_headers: JSON.stringify(response.headers),
-        },
-      ),
-    );
-  }
-
-  async release({ accountId, key, claimedAt }: KeyClaim): Promise<void> {
-    await this.prisma.idempotencyKey.deleteMany({
-      where: { accountId, key, createdAt: claimedAt, responseStatus: null },
-    });
+    // Only processes of an earlier release, releasing or claiming the key under this one each time.
+    throw new Error(`the Idempotency-Key of account ${accountId} changed hands ${CLAIM_ATTEMPTS} times`);
   }
 
   /** Opportunistic clean-up, so the table holds about one day of keys without a separate job. */
@@ -99,15 +70,25 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
   }
 }
 
+/** A request's claim on its key at `now`, with its answer (body and headers as JSON text). */
+export function keyClaim(
+  request: Pick<Claim, 'accountId' | 'key' | 'requestDigest'>,
+  now: Date,
+  answer: { readonly status: number; readonly body: string; readonly headers: string },
+): Claim {
+  return {
+    ...request,
+    claimedAt: now,
+    expiredBefore: new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS),
+    responseStatus: answer.status,
+    responseBody: answer.body,
+    responseHeaders: answer.headers,
+  };
+}
+
 function stringRecord(value: unknown): Record<string, string> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
   return Object.fromEntries(
     Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
   );
-}
-
-/** How long a retry should wait for a reservation of this age: a second while its request may still be running,
- * else until the reservation counts as abandoned and the retry may take the key over. */
-function retryAfterMs(age: number): number {
-  return age < LIVE_REQUEST_MS ? 1_000 : ABANDONED_RESERVATION_MS - age;
 }

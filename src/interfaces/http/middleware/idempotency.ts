@@ -1,10 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import {
-  IdempotencyClaimLost,
-  type IdempotencyStore,
-  type StoredResponse,
-} from '../../../core/ports/idempotency-store';
+import type { IdempotencyStore, StoredResponse } from '../../../core/ports/idempotency-store';
 import type { Principal } from '../../../core/use-cases/accounts/authenticate-api-key';
 import { Problem } from '../problem';
 import type { HttpResponse } from '../route';
@@ -22,13 +18,13 @@ export type Respond = () => Promise<HttpResponse>;
 export type IdempotentResponder = (req: Request, res: Response, respond: Respond) => Promise<HttpResponse>;
 
 /**
- * `Idempotency-Key` on an authenticated POST (Stripe's semantics, docs/decisions.md): the first
- * answer is kept, in the same transaction as the request's writes, and replayed to a retry with the
- * same key and request, which then does not act. Runs after authentication (keys are per account)
- * and body parsing (the body is part of the request compared), before validation, so a refused
- * request is replayed as refused.
+ * `Idempotency-Key` on an authenticated POST (docs/decisions.md): the first answer is kept, in the
+ * same statement as the request's writes and the claim on the key, and replayed to a retry with the
+ * same key and request, whose own writes are dropped. Runs after authentication (keys are per
+ * account) and body parsing (the body is part of the request compared), before validation, so a
+ * refused request is replayed as refused.
  */
-export function idempotency(store: IdempotencyStore, logError: (error: unknown) => void): IdempotentResponder {
+export function idempotency(store: IdempotencyStore): IdempotentResponder {
   return async (req, res, respond) => {
     const key = req.get(IDEMPOTENCY_HEADER);
     if (key === undefined) return respond();
@@ -38,37 +34,20 @@ export function idempotency(store: IdempotencyStore, logError: (error: unknown) 
     const principal: Principal | undefined = res.locals.principal;
     // Mounted only behind authentication; without an account there is nothing to key on.
     if (!principal) return respond();
-    const { accountId } = principal;
-    const reservation = await store.reserve(accountId, key, requestDigest(req));
-    switch (reservation.outcome) {
+    const keyed = await store.answerOnce(principal.accountId, key, requestDigest(req), () =>
+      keptAnswer(respond, res.locals.requestId),
+    );
+    switch (keyed.outcome) {
+      case 'answered':
+        return keyed.response;
+      case 'replay':
+        return { ...keyed.response, headers: { ...keyed.response.headers, [REPLAYED_HEADER]: 'true' } };
       case 'reused':
         throw new Problem(
           422,
           'idempotency_key_reused',
           `This ${IDEMPOTENCY_HEADER} was used with a different request; use a new key for a new request.`,
         );
-      case 'in_progress':
-        throw new Problem(
-          409,
-          'idempotency_key_in_use',
-          `A request with this ${IDEMPOTENCY_HEADER} has not been answered yet. A retry gets its answer once it is ` +
-            'kept; if its process stopped, the key is free for a retry after Retry-After seconds.',
-          {},
-          // The time left until the claim may be taken over, in whole seconds rounded up.
-          { 'Retry-After': String(Math.max(1, Math.ceil(reservation.retryAfterMs / 1000))) },
-        );
-      case 'replay':
-        return { ...reservation.response, headers: { ...reservation.response.headers, [REPLAYED_HEADER]: 'true' } };
-      case 'reserved':
-        try {
-          return await store.answerOnce(reservation.claim, () => keptAnswer(respond, res.locals.requestId));
-        } catch (error) {
-          // Nothing was written (answerOnce rolled it back): a retry must act. Should the key stay
-          // claimed, a retry takes it over once the claim counts as abandoned. A lost claim is
-          // another request's now: releasing it would let a third act beside that one.
-          if (!(error instanceof IdempotencyClaimLost)) await store.release(reservation.claim).catch(logError);
-          throw error;
-        }
     }
   };
 }

@@ -18,7 +18,7 @@ const EVERY_OPERATION = [
 ];
 const WITH_A_KEY = ['missing_api_key', 'invalid_api_key'];
 /** An authenticated POST honours `Idempotency-Key` (middleware/idempotency.ts). */
-const IDEMPOTENT = ['idempotency_key_in_use', 'idempotency_key_reused'];
+const IDEMPOTENT = ['idempotency_key_reused'];
 
 const RATE_LIMIT_HEADERS: JsonObject = {
   'Retry-After': { description: 'Seconds until the window ends.', required: true, schema: { type: 'integer' } },
@@ -61,24 +61,14 @@ export function errorResponses(codes: readonly string[], replayable = false): Re
   );
 }
 
-/** The headers of an error answer beyond its request id, by status and the codes answered with it. */
-function headersOf(status: number, codes: readonly string[]): JsonObject {
+/** The headers of an error answer beyond its request id, by status. */
+function headersOf(status: number): JsonObject {
   if (status === 401)
     return {
       'WWW-Authenticate': { description: 'Bearer challenge (RFC 6750).', required: true, schema: { type: 'string' } },
     };
   if (status === 429) return RATE_LIMIT_HEADERS;
   if (status === 503) return { 'Retry-After': headerRef('Retry-After-Unavailable') };
-  if (codes.includes('idempotency_key_in_use')) {
-    return {
-      'Retry-After': {
-        description:
-          '`idempotency_key_in_use` only: seconds until the first request with this key is answered ' +
-          'or its key is free again.',
-        schema: { type: 'integer', minimum: 1 },
-      },
-    };
-  }
   return {};
 }
 
@@ -88,7 +78,7 @@ function errorResponse(status: number, codes: readonly string[], replayable: boo
     description: `${title}: ${codes.map((code) => `\`${code}\``).join(', ')} (docs/errors.md).`,
     headers: {
       ...REQUEST_ID,
-      ...headersOf(status, codes),
+      ...headersOf(status),
       ...(replayable ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
     },
     content: {

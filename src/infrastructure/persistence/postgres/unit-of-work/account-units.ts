@@ -7,7 +7,7 @@ import { AccountUnit, type Start } from './account-unit';
 import type { KeyedRequests } from './keyed-requests';
 import { KnownTravellers } from './known-travellers';
 import { MAX_RUNS, type Outcome } from './runs';
-import type { Claim, WriteSet } from './write-set';
+import type { Claim } from './write-set';
 import { UnitOfWorkMisuse } from './writes';
 
 /**
@@ -67,7 +67,7 @@ export class AccountUnits {
         }
         // A keyed request's writes wait for its answer, to commit in the same statement.
         if (request) {
-          request.hold((claim, keep) => this.apply(unit, claim, keep), leave);
+          request.hold((claim) => this.apply(unit, claim), leave);
           heldForAnswer = true;
           return result;
         }
@@ -103,9 +103,8 @@ export class AccountUnits {
     throw new Error(`the reads of account ${accountId} saw it change ${MAX_RUNS} times`);
   }
 
-  /** Applies the unit's writes, with a keyed request's claim and kept answer when given. */
-  async apply(unit: AccountUnit, claim?: Claim, keep?: (writes: WriteSet) => void): Promise<Outcome> {
-    keep?.(unit.writes);
+  /** Applies the unit's writes, with a keyed request's claim and its kept answer when given. */
+  async apply(unit: AccountUnit, claim?: Claim): Promise<Outcome> {
     // Built once: it maps the saved traveller to its row.
     const guard = unit.guard;
     let applied;
@@ -117,7 +116,7 @@ export class AccountUnits {
       // unknown whether the statement committed, so it is not run again.
       throw (isRefusedByDatabase(error) && unit.writes.refusalOf(error)) || error;
     }
-    if (claim && !applied.claimed) return 'claim-lost';
+    if (applied.keyTaken) return 'key-taken';
     if (guard && applied.version === null) {
       this.known.forget(unit.accountId);
       return 'conflict';

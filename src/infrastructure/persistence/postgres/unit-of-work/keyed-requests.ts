@@ -1,17 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { IdempotencyClaimLost } from '../../../../core/ports/idempotency-store';
 import type { SqlRunner } from '../sql-runner';
 import { type Claim, WriteSet } from './write-set';
 import { MAX_RUNS, type Outcome } from './runs';
 import { UnitOfWorkMisuse } from './writes';
 
-/** Applies a held unit's writes with the claim and the kept answer, in its one statement. */
-type HeldWrites = (claim: Claim, keep: (writes: WriteSet) => void) => Promise<Outcome>;
+/** Applies a held unit's writes with the claim, which carries the kept answer, in its one statement. */
+type HeldWrites = (claim: Claim) => Promise<Outcome>;
 
 /**
  * A request whose answer is kept (Idempotency-Key): its unit of work's statement waits for the
- * answer and carries it, so the writes and the answer commit together or not at all. Nothing may
- * read or run after that unit: it would not see the writes still waiting.
+ * answer and carries it with the claim on the key, so the writes and the answer commit together or
+ * not at all. Nothing may read or run after that unit: it would not see the writes still waiting.
  */
 export class KeyedRequest {
   private held: { readonly apply: HeldWrites; readonly leave: () => void } | null = null;
@@ -29,16 +28,12 @@ export class KeyedRequest {
     this.held = { apply, leave };
   }
 
-  /** The answer kept, with the held writes in their statement or alone. */
-  async keep(sql: SqlRunner, claim: Claim, keep: (writes: WriteSet) => void): Promise<Outcome> {
+  /** The key claimed with the answer, and the held writes with them or none. */
+  async keep(sql: SqlRunner, claim: Claim): Promise<Outcome> {
     const held = this.held;
-    if (!held) {
-      const writes = new WriteSet();
-      keep(writes);
-      return (await writes.apply(sql, { claim })).claimed ? 'applied' : 'claim-lost';
-    }
+    if (!held) return (await new WriteSet().apply(sql, { claim })).keyTaken ? 'key-taken' : 'applied';
     try {
-      return await held.apply(claim, keep);
+      return await held.apply(claim);
     } finally {
       this.discard();
     }
@@ -62,12 +57,12 @@ export class KeyedRequests {
   }
 
   /**
-   * Produces the answer and keeps it with what producing it wrote, in one statement. When another
-   * writer of the account came first, that statement changes nothing and the request is produced
-   * again on the new state (its answer may differ). IdempotencyClaimLost when the claim was taken
-   * over meanwhile: nothing was written.
+   * Produces the answer and claims the key with it and with what producing it wrote, in one
+   * statement. When another writer of the account came first, that statement changes nothing and
+   * the request is produced again on the new state (its answer may differ). Null when the key is
+   * still kept for a request (a retry's first answer, or another request's): nothing was written.
    */
-  async answer<T>(claim: Claim, produce: () => Promise<T>, keep: (answer: T, writes: WriteSet) => void): Promise<T> {
+  async answer<T>(produce: () => Promise<T>, claimOf: (answer: T) => Claim): Promise<{ readonly kept: T } | null> {
     for (let run = 1; run <= MAX_RUNS; run += 1) {
       const request = new KeyedRequest();
       let answer: T;
@@ -77,10 +72,10 @@ export class KeyedRequests {
         request.discard();
         throw error;
       }
-      const outcome = await request.keep(this.sql, claim, (writes) => keep(answer, writes));
-      if (outcome === 'applied') return answer;
-      if (outcome === 'claim-lost') throw new IdempotencyClaimLost(claim.key);
+      const outcome = await request.keep(this.sql, claimOf(answer));
+      if (outcome === 'applied') return { kept: answer };
+      if (outcome === 'key-taken') return null;
     }
-    throw new Error(`the keyed request of account ${claim.accountId} lost to other writers ${MAX_RUNS} times`);
+    throw new Error(`a keyed request lost to other writers of its account ${MAX_RUNS} times`);
   }
 }

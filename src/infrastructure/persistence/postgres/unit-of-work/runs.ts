@@ -4,5 +4,5 @@
  */
 export const MAX_RUNS = 100;
 
-/** How a unit's statement ended: applied, behind another writer, or (keyed) without its claim. */
-export type Outcome = 'applied' | 'conflict' | 'claim-lost';
+/** How a unit's statement ended: applied, behind another writer, or (keyed) on a key already kept. */
+export type Outcome = 'applied' | 'conflict' | 'key-taken';

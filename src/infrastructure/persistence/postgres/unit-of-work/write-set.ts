@@ -1,7 +1,7 @@
 // The writes of one unit of work as ONE statement. Each write is a data-modifying CTE that acts only
 // when the statement's gates let it: the account's traveller still at the version the unit started
-// from (the guard), and for a keyed request its claim on the Idempotency-Key still open (the claim).
-// A single statement commits whole or not at all, with no BEGIN or COMMIT around it.
+// from (the guard), and for a keyed request its Idempotency-Key claimed with the answer kept for its
+// retries (the claim). A single statement commits whole or not at all, with no BEGIN or COMMIT.
 import { type AliasedRawBuilder, type Kysely, type QueryCreator, type RawBuilder, type Selectable, sql } from 'kysely';
 import { type DB, kysely, type Table } from '../kysely';
 import type { RunOptions, SqlRunner } from '../sql-runner';
@@ -32,17 +32,28 @@ export interface Guard {
   readonly set: TravellerRow | null;
 }
 
-/** A keyed request's claim on its key: still its own (not taken over) and unanswered, or the writes wait. */
+/**
+ * A keyed request's Idempotency-Key, claimed together with the answer kept for its retries: a new
+ * key, or one free again (kept at or before `expiredBefore`, or claimed without an answer). A key
+ * still kept for a request stays as it is.
+ */
 export interface Claim {
   readonly accountId: string;
   readonly key: string;
+  readonly requestDigest: string;
   readonly claimedAt: Date;
+  readonly expiredBefore: Date;
+  readonly responseStatus: number;
+  /** The answer's body and headers as JSON text. */
+  readonly responseBody: string;
+  readonly responseHeaders: string;
 }
 
-/** What the statement found: the traveller's new version (null: another writer came first), the claim. */
+/** What the statement found: the traveller's new version (null: another writer came first). */
 export interface Applied {
   readonly version: string | null;
-  readonly claimed: boolean;
+  /** The key is still kept for a request (this one's retry or another's): nothing was written. */
+  readonly keyTaken: boolean;
 }
 
 /**
@@ -114,8 +125,8 @@ export class WriteSet {
     const compiled = compile(shapeOf(this.writes, guard, claim), this.writes, guard, claim);
     const values = compiled.values(this.writes, guard, claim);
     const options: RunOptions = { prepare: this.writes.length <= PREPARED_WRITES };
-    const [found] = await sql.query<{ version?: string | null; claimed?: boolean }>(compiled.text, values, options);
-    return { version: guard ? (found?.version ?? null) : null, claimed: claim ? found?.claimed === true : false };
+    const [found] = await sql.query<{ version?: string | null; taken?: boolean }>(compiled.text, values, options);
+    return { version: guard ? (found?.version ?? null) : null, keyTaken: found?.taken === true };
   }
 
   private push(write: Write): void {
@@ -210,25 +221,31 @@ function compile(
 }
 
 /**
- * The statement: the claim (locked, still unanswered), then the guard (moves the version on, and
- * sets the traveller's columns, only if the version is the one read), then each write, acting once
- * per row of the last gate. It answers the new version and whether the claim held; with no gate,
- * the writes apply as they are.
+ * The statement: for a keyed request the traveller locked at the version read, then the key claimed
+ * with the answer; the guard (moves the version on, and sets the traveller's columns, only if the
+ * version is the one read); then each write, acting once per row of the last gate. It answers the
+ * new version and whether the key was still kept for a request; with no gate, the writes apply as
+ * they are.
  */
 function build(writes: readonly Write[], guard: Guard | undefined, claim: Claim | undefined) {
   let query: QueryCreator<AnyTables> = builder;
   let gate: string | null = null;
-  if (claim) {
-    query = query.with('claim', (db) =>
+  if (claim && guard) {
+    // Locked before the claim: once the key is claimed, no other writer can move the traveller
+    // past the guard, so the claim and the writes apply together or not at all.
+    query = query.with('locked', (db) =>
       db
-        .selectFrom('idempotency_keys')
-        .select(sql`1`.as('claimed'))
-        .where('account_id', '=', slot({ from: 'claim', name: 'accountId' }))
-        .where('key', '=', slot({ from: 'claim', name: 'key' }))
-        .where('created_at', '=', slot({ from: 'claim', name: 'claimedAt' }))
-        .where('response_status', 'is', null)
+        .selectFrom('travellers')
+        .select(sql`1`.as('locked'))
+        .where('account_id', '=', slot({ from: 'guard', name: 'accountId' }))
+        .where('version', '=', slot({ from: 'guard', name: 'version' }))
         .forUpdate(),
     ) as unknown as QueryCreator<AnyTables>;
+    gate = 'locked';
+  }
+  if (claim) {
+    const after = gate;
+    query = query.with('claim', (db) => claimQuery(db, after)) as unknown as QueryCreator<AnyTables>;
     gate = 'claim';
   }
   if (guard) {
@@ -248,11 +265,54 @@ function build(writes: readonly Write[], guard: Guard | undefined, claim: Claim 
   writes.forEach((write, index) => {
     query = query.with(`w${index}`, (db) => writeQuery(db, write, index, gate)) as unknown as QueryCreator<AnyTables>;
   });
+  // Not claimed because the traveller moved is a conflict, not a taken key.
+  const taken = guard
+    ? sql`EXISTS (SELECT 1 FROM locked) AND NOT EXISTS (SELECT 1 FROM claim)`
+    : sql`NOT EXISTS (SELECT 1 FROM claim)`;
   const answers: AliasedRawBuilder<unknown, string>[] = [
     ...(guard ? [sql`(SELECT version::text FROM guard)`.as('version')] : []),
-    ...(claim ? [sql`EXISTS (SELECT 1 FROM claim)`.as('claimed')] : []),
+    ...(claim ? [taken.as('taken')] : []),
   ];
   return query.selectNoFrom(answers.length > 0 ? answers : [sql`1`.as('applied')]);
+}
+
+/** The key's row with the answer: inserted, or written over a free one; none if the key is still kept. */
+function claimQuery(db: Creator, after: string | null) {
+  const row: Record<string, RawBuilder<unknown>> = {
+    account_id: slot({ from: 'claim', name: 'accountId' }),
+    key: slot({ from: 'claim', name: 'key' }),
+    request_digest: slot({ from: 'claim', name: 'requestDigest' }),
+    created_at: slot({ from: 'claim', name: 'claimedAt' }),
+    response_status: slot({ from: 'claim', name: 'responseStatus' }),
+    response_body: slot({ from: 'claim', name: 'responseBody' }),
+    response_headers: slot({ from: 'claim', name: 'responseHeaders' }),
+  };
+  const columns = Object.keys(row);
+  const insert = db.insertInto('idempotency_keys').columns(columns);
+  const sourced = after
+    ? insert.expression((eb) => eb.selectFrom(after).select(columns.map((column) => row[column]!.as(column))))
+    : insert.values(row);
+  return sourced
+    .onConflict((conflict) =>
+      conflict
+        .columns(['account_id', 'key'])
+        .doUpdateSet((eb) =>
+          Object.fromEntries(
+            columns
+              .filter((column) => column !== 'account_id' && column !== 'key')
+              .map((column) => [column, eb.ref(`excluded.${column}`)]),
+          ),
+        )
+        .where((eb) =>
+          eb.or([
+            eb('idempotency_keys.created_at', '<=', slot({ from: 'claim', name: 'expiredBefore' })),
+            // Claimed without an answer by a process of an earlier release, which claimed before
+            // acting: that process writes only while its claim is unchanged, so one of the two acts.
+            eb('idempotency_keys.response_status', 'is', null),
+          ]),
+        ),
+    )
+    .returning(sql`1`.as('claimed'));
 }
 
 type Creator = Parameters<Parameters<Kysely<AnyTables>['with']>[1]>[0];
