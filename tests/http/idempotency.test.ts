@@ -123,6 +123,20 @@ describe('Idempotency-Key', () => {
     expect(retry.headers['idempotent-replayed']).toBe('true');
   });
 
+  it('replays a refusal word for word, even one echoing a field named with U+0000', async () => {
+    const key = newKey();
+    const body = { description: 'Odd field', '\u0000odd': 1 };
+    const first = await createAnchor(me, key, body);
+    const retry = await createAnchor(me, key, body);
+    expect([first.status, first.body.code]).toEqual([400, 'validation_failed']);
+    expect(first.text).toContain('\\u0000odd');
+    expect({ status: retry.status, text: retry.text, replayed: retry.headers['idempotent-replayed'] }).toEqual({
+      status: 400,
+      text: first.text,
+      replayed: 'true',
+    });
+  });
+
   it('keeps a state conflict (409): the retry gets it even after the state changed', async () => {
     const other = await t.signUp();
     await request(t.app).post('/v1/pause-time').set('Authorization', other.auth).expect(200);

@@ -6,7 +6,7 @@ import type { Repositories } from '../../../src/core/ports/repositories';
 import { PostgresIdempotencyStore } from '../../../src/infrastructure/persistence/postgres/idempotency-store';
 import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
 import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
-import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
+import type { RunOptions, SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
 import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
 import { UnitOfWorkMisuse } from '../../../src/infrastructure/persistence/postgres/unit-of-work/writes';
 import { aTimeline } from '../../support/builders/timeline-builder';
@@ -24,6 +24,8 @@ describe('a keyed request', () => {
   let boundary: PostgresTransactionBoundary;
   let store: PostgresIdempotencyStore;
   let statements: number;
+  /** Runs after each statement of the keyed requests' process, given what it answered. */
+  let afterStatement: (rows: readonly unknown[]) => Promise<void>;
 
   /** The boundary and the key store of another service process, writing the same account. */
   const elsewhere = () => {
@@ -45,10 +47,13 @@ describe('a keyed request', () => {
     await givenAccounts(repos, 'acc_1');
     await repos.travellers.add(aPausedTraveller('acc_1', '1969-07-20T20:17:40Z', NOW));
     statements = 0;
+    afterStatement = () => Promise.resolve();
     const sql: SqlRunner = {
-      query: (text, values, options) => {
+      query: async <R>(text: string, values: readonly unknown[], options?: RunOptions) => {
         statements += 1;
-        return database.sql.query(text, values, options);
+        const rows = await database.sql.query<R>(text, values, options);
+        await afterStatement(rows);
+        return rows;
       },
     };
     const keyed = new KeyedRequests(sql);
@@ -204,6 +209,35 @@ describe('a keyed request', () => {
     ).rejects.toThrow('the service failed');
 
     expect(await timelines()).toEqual([]);
+    expect(await database.prisma.idempotencyKey.count()).toBe(0);
+  });
+
+  it('claims the key anew when the key it found kept is gone before it is read', async () => {
+    await answerOnce('k10', creating('tml_first'));
+    // The retry's statement finds the key kept; the key is then deleted (swept) before its read.
+    afterStatement = async (rows) => {
+      if ((rows[0] as { taken?: boolean } | undefined)?.taken !== true) return;
+      afterStatement = () => Promise.resolve();
+      await database.prisma.idempotencyKey.delete({ where: { accountId_key: { accountId: 'acc_1', key: 'k10' } } });
+    };
+    const retry = await answerOnce('k10', creating('tml_second'));
+
+    expect(retry).toEqual({ outcome: 'answered', response: answer({ id: 'tml_second' }) });
+    expect(await timelines()).toEqual(['tml_first', 'tml_second']);
+    expect(await kept('k10')).toMatchObject({ responseBody: { id: 'tml_second' } });
+  });
+
+  it('refuses two units of work run at once, writes nothing, and lets the account go', async () => {
+    await expect(
+      answerOnce('k11', async () => {
+        await Promise.all([addTimeline('tml_11a'), addTimeline('tml_11b')]);
+        return answer({});
+      }),
+    ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
+
+    // The first unit may still be running: the next one waits for it, then runs.
+    await addTimeline('tml_after');
+    expect(await timelines()).toEqual(['tml_after']);
     expect(await database.prisma.idempotencyKey.count()).toBe(0);
   });
 

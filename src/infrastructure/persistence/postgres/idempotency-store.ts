@@ -48,9 +48,11 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
       );
       if (claimed) return { outcome: 'answered', response: claimed.kept };
       const [row] = await READ_KEY.run(this.sql, { accountId, key });
-      // Gone, or claimed without an answer, since: the next claim takes it.
-      if (!row || row.responseStatus === null) continue;
+      // Gone since: the next claim takes it.
+      if (!row) continue;
       if (row.requestDigest !== requestDigest) return { outcome: 'reused' };
+      // Claimed without its answer since, for this request: the next claim takes it over.
+      if (row.responseStatus === null) continue;
       return {
         outcome: 'replay',
         response: { status: row.responseStatus, body: row.responseBody, headers: stringRecord(row.responseHeaders) },

@@ -7,6 +7,15 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return code === '23505' && (constraint === undefined || violated === constraint);
 }
 
+/**
+ * PostgreSQL ended the statement to break a deadlock: it did not commit, and may run again. Only a
+ * keyed write of this release against one of an earlier release locks the same two rows in the
+ * opposite order (docs/decisions.md, "Idempotency-Key").
+ */
+export function isDeadlock(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && Reflect.get(error, 'code') === '40P01';
+}
+
 /** PostgreSQL's SQLSTATE behind a Prisma error, which Prisma keeps in its driver adapter's error. */
 export function postgresCode(error: Prisma.PrismaClientKnownRequestError): unknown {
   return fieldOf(fieldOf(error.meta?.driverAdapterError, 'cause'), 'originalCode');

@@ -105,7 +105,7 @@ function idempotencyKeyParameter(route: Route): JsonObject[] {
         'A key of your choice (for example a UUID) that makes a retry safe: for 24 hours, ' +
         'a request of this account with the same key, method, path and body gets the first answer again ' +
         '(with `Idempotent-Replayed: true`) instead of acting twice. ' +
-        'A duplicate sent while the first is being answered waits for that answer. ' +
+        'Duplicates sent at the same time act once and all get that answer. ' +
         'The same key with another request answers `idempotency_key_reused` (422).',
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
       example: '5f0c6f4e-8a2d-4d0b-9a57-0d6f2f0f7a11',

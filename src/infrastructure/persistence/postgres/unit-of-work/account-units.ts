@@ -1,10 +1,11 @@
 import type { Repositories } from '../../../../core/ports/repositories';
 import { isDatabaseUnavailable, isRefusedByDatabase } from '../../../database/prisma-client';
+import { isDeadlock } from '../postgres-errors';
 import type { SqlRunner } from '../sql-runner';
 import { readStart, versionOf } from '../repositories/traveller-repository';
 import { AccountQueue } from './account-queue';
 import { AccountUnit, type Start } from './account-unit';
-import type { KeyedRequests } from './keyed-requests';
+import type { KeyedRequest, KeyedRequests } from './keyed-requests';
 import { KnownTravellers } from './known-travellers';
 import { MAX_RUNS, type Outcome } from './runs';
 import type { Claim } from './write-set';
@@ -44,6 +45,18 @@ export class AccountUnits {
   async run<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
     const request = this.keyed.current();
     request?.beforeUnit();
+    try {
+      return await this.runQueued(accountId, work, request);
+    } finally {
+      request?.afterUnit();
+    }
+  }
+
+  private async runQueued<T>(
+    accountId: string,
+    work: (repositories: Repositories) => Promise<T>,
+    request: KeyedRequest | undefined,
+  ): Promise<T> {
     const leave = await this.queue.enter(accountId);
     let heldForAnswer = false;
     try {
@@ -111,6 +124,11 @@ export class AccountUnits {
     try {
       applied = await unit.writes.apply(this.sql, { guard, claim });
     } catch (error) {
+      // Ended to break a deadlock: nothing was written, and another writer came first.
+      if (isDeadlock(error)) {
+        this.known.forget(unit.accountId);
+        return 'conflict';
+      }
       // Refused by PostgreSQL: nothing was written. A write that knows the refusal (a taken email)
       // gives the domain's answer. Anything else (a connection lost on the way back) leaves it
       // unknown whether the statement committed, so it is not run again.

@@ -14,9 +14,19 @@ type HeldWrites = (claim: Claim) => Promise<Outcome>;
  */
 export class KeyedRequest {
   private held: { readonly apply: HeldWrites; readonly leave: () => void } | null = null;
+  private unitRunning = false;
+  /** Its answer kept or dropped: a unit still running then (one the request did not wait for) holds nothing. */
+  private ended = false;
 
   beforeUnit(): void {
     if (this.held) throw new UnitOfWorkMisuse('a keyed request ran a second unit after the one whose writes wait');
+    // Two at once: the second would wait in the account's queue behind the first, held for ever.
+    if (this.unitRunning) throw new UnitOfWorkMisuse('a keyed request ran two units at once');
+    this.unitRunning = true;
+  }
+
+  afterUnit(): void {
+    this.unitRunning = false;
   }
 
   beforeRead(): void {
@@ -25,11 +35,13 @@ export class KeyedRequest {
 
   /** Takes the unit's writes and its place in the account's queue, until the answer is kept. */
   hold(apply: HeldWrites, leave: () => void): void {
+    if (this.ended) throw new UnitOfWorkMisuse('a keyed request ended before its unit of work did');
     this.held = { apply, leave };
   }
 
   /** The key claimed with the answer, and the held writes with them or none. */
   async keep(sql: SqlRunner, claim: Claim): Promise<Outcome> {
+    this.ended = true;
     const held = this.held;
     if (!held) return (await new WriteSet().apply(sql, { claim })).keyTaken ? 'key-taken' : 'applied';
     try {
@@ -41,6 +53,7 @@ export class KeyedRequest {
 
   /** Lets the held writes go unapplied (the request failed). */
   discard(): void {
+    this.ended = true;
     this.held?.leave();
     this.held = null;
   }
@@ -66,13 +79,15 @@ export class KeyedRequests {
     for (let run = 1; run <= MAX_RUNS; run += 1) {
       const request = new KeyedRequest();
       let answer: T;
+      let claim: Claim;
       try {
         answer = await this.requests.run(request, produce);
+        claim = claimOf(answer);
       } catch (error) {
         request.discard();
         throw error;
       }
-      const outcome = await request.keep(this.sql, claimOf(answer));
+      const outcome = await request.keep(this.sql, claim);
       if (outcome === 'applied') return { kept: answer };
       if (outcome === 'key-taken') return null;
     }

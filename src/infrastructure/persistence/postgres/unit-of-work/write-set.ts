@@ -34,8 +34,8 @@ export interface Guard {
 
 /**
  * A keyed request's Idempotency-Key, claimed together with the answer kept for its retries: a new
- * key, or one free again (kept at or before `expiredBefore`, or claimed without an answer). A key
- * still kept for a request stays as it is.
+ * key, or one free again (kept at or before `expiredBefore`, or claimed for the same request
+ * without an answer). A key still kept for a request stays as it is.
  */
 export interface Claim {
   readonly accountId: string;
@@ -306,9 +306,13 @@ function claimQuery(db: Creator, after: string | null) {
         .where((eb) =>
           eb.or([
             eb('idempotency_keys.created_at', '<=', slot({ from: 'claim', name: 'expiredBefore' })),
-            // Claimed without an answer by a process of an earlier release, which claimed before
-            // acting: that process writes only while its claim is unchanged, so one of the two acts.
-            eb('idempotency_keys.response_status', 'is', null),
+            // Claimed for this same request without an answer, by a process of an earlier release
+            // (which claimed before acting): that process writes only while its claim is
+            // unchanged, so one of the two acts.
+            eb.and([
+              eb('idempotency_keys.response_status', 'is', null),
+              eb('idempotency_keys.request_digest', '=', eb.ref('excluded.request_digest')),
+            ]),
           ]),
         ),
     )
