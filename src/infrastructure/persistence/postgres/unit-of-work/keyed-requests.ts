@@ -62,6 +62,7 @@ export class KeyedRequest {
 /** The keyed requests under way; the boundary asks which one the current work belongs to. */
 export class KeyedRequests {
   private readonly requests = new AsyncLocalStorage<KeyedRequest>();
+  private underWay = 0;
 
   constructor(private readonly sql: SqlRunner) {}
 
@@ -76,6 +77,21 @@ export class KeyedRequests {
    * still kept for a request (a retry's first answer, or another request's): nothing was written.
    */
   async answer<T>(produce: () => Promise<T>, claimOf: (answer: T) => Claim): Promise<{ readonly kept: T } | null> {
+    this.underWay += 1;
+    try {
+      return await this.answerUnderWay(produce, claimOf);
+    } finally {
+      this.underWay -= 1;
+      // On Node 20 an AsyncLocalStorage in use slows every promise of the process, keyed or not
+      // (docs/performance.md): off while no keyed request needs it, on again with the next one.
+      if (this.underWay === 0) this.requests.disable();
+    }
+  }
+
+  private async answerUnderWay<T>(
+    produce: () => Promise<T>,
+    claimOf: (answer: T) => Claim,
+  ): Promise<{ readonly kept: T } | null> {
     for (let run = 1; run <= MAX_RUNS; run += 1) {
       const request = new KeyedRequest();
       let answer: T;
