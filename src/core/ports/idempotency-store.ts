@@ -12,7 +12,7 @@ export type KeyedAnswer =
   | { readonly outcome: 'reused' };
 
 /**
- * Idempotency keys per account (Stripe's semantics). An abstract class rather than an interface only
+ * Idempotency keys per account (docs/decisions.md, "Idempotency-Key"). An abstract class rather than an interface only
  * so that it can serve as its own injection token; it carries no behaviour.
  */
 export abstract class IdempotencyStore {

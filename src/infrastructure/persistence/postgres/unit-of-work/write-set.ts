@@ -290,7 +290,9 @@ function claimQuery(db: Creator, after: string | null) {
   const columns = Object.keys(row);
   const insert = db.insertInto('idempotency_keys').columns(columns);
   const sourced = after
-    ? insert.expression((eb) => eb.selectFrom(after).select(columns.map((column) => row[column]!.as(column))))
+    ? insert.expression((eb) =>
+        eb.selectFrom(after).select(Object.entries(row).map(([column, value]) => value.as(column))),
+      )
     : insert.values(row);
   return sourced
     .onConflict((conflict) =>
