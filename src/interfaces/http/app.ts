@@ -15,6 +15,7 @@ import { authenticate } from './middleware/authenticate';
 import { idempotency } from './middleware/idempotency';
 import { perAddress, perApiKey } from './middleware/rate-limit';
 import { middlewareOf } from './request-step';
+import { sendAnswer } from './send-answer';
 import { failureReason, problemHandler, RETRY_AFTER_SECONDS, routeNotFound } from './middleware/problem-handler';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
@@ -87,7 +88,7 @@ export function createApp(container: Container, options: AppOptions): Express {
   app.use(middlewareOf([answerHeaders, requestId, ...(options.logger ? [requestLog(options.logger)] : [])]));
   // Liveness for the container's HEALTHCHECK and the proxy: no key, no data.
   app.get('/healthz', (_req, res) => {
-    res.json({ status: 'ok' });
+    sendAnswer(res, { status: 200, body: { status: 'ok' } });
   });
   const routes = allRoutes(container);
   app.get('/openapi.json', serveOpenApi(routes));
@@ -153,9 +154,15 @@ function readyz(readiness: AppOptions['readiness'], failures: ReadinessFailures)
     }
     if (state.ready) faultLogged = false;
     // As every 503 of the service: a client or proxy that honours it polls no faster than needed.
-    if (!state.ready) res.set('Retry-After', String(RETRY_AFTER_SECONDS));
-    res
-      .status(state.ready ? 200 : 503)
-      .json(state.ready ? { status: 'ready' } : { status: 'not ready', reason: state.reason });
+    sendAnswer(
+      res,
+      state.ready
+        ? { status: 200, body: { status: 'ready' } }
+        : {
+            status: 503,
+            body: { status: 'not ready', reason: state.reason },
+            headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+          },
+    );
   };
 }

@@ -6,6 +6,7 @@ import { jsonBody } from './middleware/json-body';
 import { utf8Query } from './middleware/utf8-query';
 import { Problem } from './problem';
 import { runSteps, type RequestStep } from './request-step';
+import { sendAnswer } from './send-answer';
 import type { Route } from './route';
 
 /** Where routes that stream hand their streams: the process's open streams, and how their ends are logged. */
@@ -45,10 +46,7 @@ export function mountRoutes(
       const respond = () =>
         route.invoke({ body: req.body, query: req.query, params: pathParameters(req.params) }, principal);
       const answer = keyed ? await keyed(req, res, respond) : await respond();
-      res
-        .status(answer.status)
-        .set(answer.headers ?? {})
-        .json(answer.body);
+      sendAnswer(res, answer);
     });
   }
   for (const [path, { methods, headAllowed }] of methodsByPath(routes)) {

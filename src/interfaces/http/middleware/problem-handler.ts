@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { DomainError } from '../../../core/domain/errors';
 import { Problem } from '../problem';
 import type { HttpResponse } from '../route';
+import { sendAnswer } from '../send-answer';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
@@ -13,8 +14,7 @@ export function problemAnswer(problem: Problem, requestId: unknown): HttpRespons
 }
 
 export function sendProblem(res: Response, problem: Problem): void {
-  const answer = problemAnswer(problem, res.locals.requestId);
-  res.status(answer.status).set(answer.headers).json(answer.body);
+  sendAnswer(res, problemAnswer(problem, res.locals.requestId));
 }
 
 export const routeNotFound: RequestHandler = (req) => {
