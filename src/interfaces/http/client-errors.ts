@@ -21,8 +21,8 @@ export function answerClientErrors(server: Server, logger: Logger): void {
   server.on('request', (req, res: ServerResponse) => {
     const unfinished = answering.get(req.socket) ?? new Set<ServerResponse>();
     answering.set(req.socket, unfinished.add(res));
-    const done = (): boolean => unfinished.delete(res);
-    res.once('finish', done).once('close', done);
+    // 'close' comes once per answer: right after 'finish' when it was sent, alone when cut short.
+    res.once('close', () => unfinished.delete(res));
   });
   server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
     const unfinished = [...(answering.get(socket) ?? [])];
