@@ -48,7 +48,8 @@ describe('answer bodies', () => {
     expect(JSON.parse(refused.text)).toMatchObject({ status: 405, code: 'method_not_allowed' });
   });
 
-  it('answers a readiness probe with its status and Retry-After only when not ready', async () => {
+  // Not ready, with its Retry-After: database-outage.test.ts.
+  it('answers a ready probe as JSON with no Retry-After', async () => {
     const ready = await request(t.app).get('/readyz');
     expect([ready.status, ready.body, ready.headers['retry-after']]).toEqual([200, { status: 'ready' }, undefined]);
     expect(Number(ready.headers['content-length'])).toBe(bytesOf(ready));

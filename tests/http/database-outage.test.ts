@@ -66,8 +66,9 @@ describe('when the database is down', () => {
     expect(down.body).toMatchObject({ status: 503, code: 'service_unavailable' });
     expect(Date.now() - started).toBeLessThan(10_000);
     const notReady = await request(app).get('/readyz');
-    expect([notReady.status, notReady.body]).toEqual([
+    expect([notReady.status, notReady.headers['retry-after'], notReady.body]).toEqual([
       503,
+      '5',
       { status: 'not ready', reason: 'the database does not answer' },
     ]);
     // A keyed write refused by the outage keeps no answer under its key: sent again later, it runs.
