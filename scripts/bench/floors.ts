@@ -21,13 +21,14 @@ import { textDigest } from '../../src/infrastructure/persistence/postgres/text-d
 import type { KnownTraveller } from '../../src/infrastructure/persistence/postgres/unit-of-work/known-travellers';
 import { type Claim, WriteSet } from '../../src/infrastructure/persistence/postgres/unit-of-work/write-set';
 import { requestDigest } from '../../src/interfaces/http/middleware/idempotency';
+import { JSON_CONTENT_TYPE } from '../../src/interfaces/http/send-answer';
 
 /** The account a floor request acts for: named outright, since a floor checks no key. */
 export const FLOOR_ACCOUNT_HEADER = 'x-floor-account';
 /** The header a keyed write's floor takes its key from, as the service does. */
 export const FLOOR_KEY_HEADER = 'idempotency-key';
 /** The headers the service keeps with a JSON answer (middleware/idempotency.ts). */
-const KEPT_HEADERS = JSON.stringify({ 'content-type': 'application/json; charset=utf-8' });
+const KEPT_HEADERS = JSON.stringify({ 'content-type': JSON_CONTENT_TYPE });
 const PAGE_SIZE = 100;
 const HOME = 'home';
 const PRIMARY = 'primary';

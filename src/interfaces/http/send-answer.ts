@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { HttpResponse } from './route';
 
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Sends an answer of the API: its status, its headers, its body as JSON. What Express's

@@ -4,12 +4,12 @@ import type { IdempotencyStore, StoredResponse } from '../../../core/ports/idemp
 import type { Principal } from '../../../core/use-cases/accounts/authenticate-api-key';
 import { Problem } from '../problem';
 import type { HttpResponse } from '../route';
+import { JSON_CONTENT_TYPE } from '../send-answer';
 import { problemAnswer, toProblem } from './problem-handler';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** How a route's answer is produced; it throws for a failure the problem handler answers. */
 export type Respond = () => Promise<HttpResponse>;
