@@ -43,11 +43,12 @@ async function main(): Promise<void> {
     env: pooler ? { DATABASE_DIRECT_URL: databaseUrl } : {},
   });
   try {
-    const { load, floor } = await prepare(service.url, databaseUrl, name);
+    const { load, floor, modelled } = await prepare(service.url, databaseUrl, name);
     const bare = await startBare({ serviceDatabaseUrl: databaseUrl });
     try {
       await drive(service.url, load, CONNECTIONS, 3); // warm-up, not counted
       await drive(bare.url, floor, CONNECTIONS, 3);
+      if (modelled) await drive(bare.url, modelled, CONNECTIONS, 3);
       for (let round = 1; round <= rounds; round++) {
         if (gcProbe) await askProbe(service, 'gc-probe'); // counts from here
         const measured = await measureCpu(service, load);
@@ -55,8 +56,13 @@ async function main(): Promise<void> {
         console.log(`${name} round ${round}: ${measured.line}${collected}`);
         const floorMeasured = await measureCpu(bare, floor);
         console.log(
-          `${name} round ${round}, its floor: ${floorMeasured.line}; ` +
-            `service CPU ÷ floor CPU ${(measured.serviceMicros / floorMeasured.serviceMicros).toFixed(2)}`,
+          `${name} round ${round}, its floor: ${floorMeasured.line}; service ${against(measured, floorMeasured)}`,
+        );
+        if (!modelled) continue;
+        const modelledMeasured = await measureCpu(bare, modelled);
+        console.log(
+          `${name} round ${round}, its floor with the domain model: ${modelledMeasured.line}; ` +
+            against(modelledMeasured, floorMeasured),
         );
       }
     } finally {
@@ -98,6 +104,7 @@ async function measureCpu(server: Started, load: Load) {
   return {
     serviceMicros,
     requests: result.requests.total,
+    requestsPerSecond: result.requests.average,
     line:
       `${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
       `CPU per request: server ${serviceMicros} µs, PostgreSQL ${perRequest('database')} µs, ` +
@@ -105,6 +112,17 @@ async function measureCpu(server: Started, load: Load) {
       `resident after the run ${Math.round(Math.max(...residentMiB(pid)))} MiB` +
       (failures > 0 ? `, ${failures} failures` : ''),
   };
+}
+
+/** A server's figures against its floor's: CPU per request over the floor's, requests a second as a share of its. */
+function against(
+  measured: { serviceMicros: number; requestsPerSecond: number },
+  floor: { serviceMicros: number; requestsPerSecond: number },
+): string {
+  return (
+    `CPU ÷ floor CPU ${(measured.serviceMicros / floor.serviceMicros).toFixed(2)}, ` +
+    `requests a second ÷ the floor's ${(measured.requestsPerSecond / floor.requestsPerSecond).toFixed(2)}`
+  );
 }
 
 /** gc-probe.js's report as a clause: per kind of collection, how many and its time per request. */
@@ -141,9 +159,14 @@ function positiveInteger(text: string, what: string): number {
 
 /**
  * The load, and its floor on the bare app (floors.ts) as `npm run bench` sends it; healthz's is the
- * bare app's GET, which answers without the database as healthz does.
+ * bare app's GET, which answers without the database as healthz does. The two reads also have
+ * their floor with the domain model (modelled-floors.ts).
  */
-async function prepare(url: string, databaseUrl: string, name: LoadName): Promise<{ load: Load; floor: Load }> {
+async function prepare(
+  url: string,
+  databaseUrl: string,
+  name: LoadName,
+): Promise<{ load: Load; floor: Load; modelled?: Load }> {
   if (name === 'healthz')
     return { load: { name, method: 'GET', path: '/healthz' }, floor: { name, method: 'GET', path: '/bare' } };
   if (name === 'monitor-events') {
@@ -152,12 +175,8 @@ async function prepare(url: string, databaseUrl: string, name: LoadName): Promis
     const monitored = new URLSearchParams({ location: MONITORED_PLACE, time_range: MONITORED_RANGE }).toString();
     return {
       load: { name, method: 'GET', path: `/v1/monitor-events?${monitored}`, headers: { authorization: watcher.auth } },
-      floor: {
-        name,
-        method: 'GET',
-        path: `/floor/listing?${monitored}`,
-        headers: { [FLOOR_ACCOUNT_HEADER]: watcher.id },
-      },
+      floor: readOnFloor(name, `/floor/listing?${monitored}`, watcher.id),
+      modelled: readOnFloor(name, `/floor/modelled/listing?${monitored}`, watcher.id),
     };
   }
   const writers = await signUpMany(url, 'cpu-writer', WRITER_ACCOUNTS);
@@ -185,8 +204,14 @@ async function prepare(url: string, databaseUrl: string, name: LoadName): Promis
   const path = `/timeline/${String(timeline.id)}`;
   return {
     load: { name, method: 'GET', path, headers: { authorization: writers[0].auth } },
-    floor: { name, method: 'GET', path: `/floor${path}`, headers: { [FLOOR_ACCOUNT_HEADER]: writers[0].id } },
+    floor: readOnFloor(name, `/floor${path}`, writers[0].id),
+    modelled: readOnFloor(name, `/floor/modelled${path}`, writers[0].id),
   };
+}
+
+/** A GET of the bare app's floors, for the account named. */
+function readOnFloor(name: string, path: string, accountId: string): Load {
+  return { name, method: 'GET', path, headers: { [FLOOR_ACCOUNT_HEADER]: accountId } };
 }
 
 main().catch((error: unknown) => {

@@ -22,6 +22,7 @@ import type { KnownTraveller } from '../../src/infrastructure/persistence/postgr
 import { type Claim, WriteSet } from '../../src/infrastructure/persistence/postgres/unit-of-work/write-set';
 import { requestDigest } from '../../src/interfaces/http/middleware/idempotency';
 import { JSON_CONTENT_TYPE } from '../../src/interfaces/http/send-answer';
+import { mountModelledFloors } from './modelled-floors';
 
 /** The account a floor request acts for: named outright, since a floor checks no key. */
 export const FLOOR_ACCOUNT_HEADER = 'x-floor-account';
@@ -143,6 +144,8 @@ export function mountFloors(app: Express, pool: Pool): void {
     if (timeline === undefined) return void res.status(404).json({ title: 'no such timeline' });
     res.type('json').send(timeline);
   });
+
+  mountModelledFloors(app, sql, (req) => req.get(FLOOR_ACCOUNT_HEADER) ?? '');
 }
 
 /** The writes of an anchor set at the traveller's place and moment, as the service collects them, and its answer. */

@@ -10,6 +10,7 @@ import { PostgresIdempotencyStore } from '../../../src/infrastructure/persistenc
 import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
 import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
 import { requestDigest } from '../../../src/interfaces/http/middleware/idempotency';
+import { presentEvent, presentTimeline } from '../../../src/interfaces/http/presenters/resources';
 import { FLOOR_ACCOUNT_HEADER, FLOOR_KEY_HEADER, mountFloors } from '../../../scripts/bench/floors';
 import { anEvent } from '../../support/builders/event-builder';
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
@@ -22,6 +23,8 @@ jest.setTimeout(30_000);
 const ACCOUNT = 'acc_1';
 const PAUSED_AT = new Date('1969-07-20T20:17:40.000Z');
 const ANCHOR_BODY = { description: 'Bench anchor' };
+/** The decade the listing tests write their events in and list. */
+const DECADE = '1950-01-01T00:00:00Z/1960-01-01T00:00:00Z';
 /** The digest the service keeps of the keyed floor's request, to tell a retry from a misuse. */
 const KEYED_DIGEST = requestDigest({
   method: 'POST',
@@ -118,29 +121,11 @@ describe('benchmark floors', () => {
 
   it('answers the page the service lists, in its order', async () => {
     const place = 'Observatory 417';
-    for (let n = 0; n < 5; n++) {
-      await repos.events.add(
-        anEvent({
-          accountId: ACCOUNT,
-          id: `evt_floor_${n}`,
-          timelineId: 'primary',
-          location: place,
-          time: new Date(Date.UTC(1955, 0, 5 - n)),
-        }),
-      );
-    }
-    const decade = '1950-01-01T00:00:00Z/1960-01-01T00:00:00Z';
-    const listed = await repos.events.listAt(ACCOUNT, {
-      place,
-      range: TimeRange.parse(decade),
-      after: null,
-      limit: 100,
-      timelineId: null,
-    });
+    const listed = await eventsListedAt(place, 'evt_floor', 5, (n) => new Date(Date.UTC(1955, 0, 5 - n)), 100);
 
     const answer = await request(app)
       .get('/floor/listing')
-      .query({ location: place, time_range: decade })
+      .query({ location: place, time_range: DECADE })
       .set(FLOOR_ACCOUNT_HEADER, ACCOUNT);
 
     expect(answer.status).toBe(200);
@@ -152,29 +137,11 @@ describe('benchmark floors', () => {
 
   it('cuts a full page at a hundred events, the hundred the service lists first', async () => {
     const place = 'Observatory 9';
-    for (let n = 0; n < 105; n++) {
-      await repos.events.add(
-        anEvent({
-          accountId: ACCOUNT,
-          id: `evt_full_${String(n).padStart(3, '0')}`,
-          timelineId: 'primary',
-          location: place,
-          time: new Date(Date.UTC(1955, 0, 1, n)),
-        }),
-      );
-    }
-    const decade = '1950-01-01T00:00:00Z/1960-01-01T00:00:00Z';
-    const listed = await repos.events.listAt(ACCOUNT, {
-      place,
-      range: TimeRange.parse(decade),
-      after: null,
-      limit: 101,
-      timelineId: null,
-    });
+    const listed = await eventsListedAt(place, 'evt_full', 105, (n) => new Date(Date.UTC(1955, 0, 1, n)), 101);
 
     const answer = await request(app)
       .get('/floor/listing')
-      .query({ location: place, time_range: decade })
+      .query({ location: place, time_range: DECADE })
       .set(FLOOR_ACCOUNT_HEADER, ACCOUNT);
 
     expect(answer.status).toBe(200);
@@ -182,6 +149,37 @@ describe('benchmark floors', () => {
       listed?.events.slice(0, 100).map((event) => event.id),
     );
     expect(answer.body.events).toHaveLength(100);
+  });
+
+  it('answers, with the domain model, the page the service presents', async () => {
+    const place = 'Observatory 12';
+    const listed = await eventsListedAt(place, 'evt_modelled', 3, (n) => new Date(Date.UTC(1957, 3, 1 + n)), 100);
+
+    const answer = await request(app)
+      .get('/floor/modelled/listing')
+      .query({ location: place, time_range: DECADE })
+      .set(FLOOR_ACCOUNT_HEADER, ACCOUNT);
+
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      location: place,
+      time_range: DECADE,
+      timeline_id: 'primary',
+      events: listed?.events.map(presentEvent),
+      next_cursor: null,
+    });
+    expect(answer.body.events).toHaveLength(3);
+  });
+
+  it('answers, with the domain model, the timeline the service presents', async () => {
+    await repos.timelines.add(aTimeline().ofAccount(ACCOUNT).withId('tml_modelled').withWindowMinutes(30).build());
+    const found = await repos.timelines.findForAccount(ACCOUNT, 'tml_modelled');
+
+    const answer = await request(app).get('/floor/modelled/timeline/tml_modelled').set(FLOOR_ACCOUNT_HEADER, ACCOUNT);
+
+    expect(answer.status).toBe(200);
+    expect(found).not.toBeNull();
+    expect(answer.body).toEqual(found && presentTimeline(found.settledAt(new Date())));
   });
 
   /** What the service answers a retry with `key` of the keyed floor's request (`produce` then writes nothing). */
@@ -247,6 +245,34 @@ describe('benchmark floors', () => {
 
     expect(answer.status).toBe(404);
   });
+
+  /** `count` events written at `place` (ids `<prefix>_<n>`, at `timeOf(n)`), then listed there by the service. */
+  async function eventsListedAt(
+    place: string,
+    prefix: string,
+    count: number,
+    timeOf: (n: number) => Date,
+    limit: number,
+  ) {
+    for (let n = 0; n < count; n++) {
+      await repos.events.add(
+        anEvent({
+          accountId: ACCOUNT,
+          id: `${prefix}_${String(n).padStart(3, '0')}`,
+          timelineId: 'primary',
+          location: place,
+          time: timeOf(n),
+        }),
+      );
+    }
+    return repos.events.listAt(ACCOUNT, {
+      place,
+      range: TimeRange.parse(DECADE),
+      after: null,
+      limit,
+      timelineId: null,
+    });
+  }
 
   /** The account's anchor_set events, as the service lists them at the anchors' place. */
   async function anchorEvents() {

@@ -70,7 +70,8 @@ function timelineRow(timeline: Timeline): Row<'timelines'> {
   };
 }
 
-function toDomain(row: StoredTimeline): Timeline {
+/** A timeline as read by FIND_TIMELINE (its stored status checked to be one the domain knows). */
+export function toDomain(row: StoredTimeline): Timeline {
   const status = STATUSES.find((known) => known === row.status);
   if (!status) throw new Error(`Timeline ${row.id} has an unknown stored status '${row.status}'.`);
   return Timeline.restore({ ...row, status });
