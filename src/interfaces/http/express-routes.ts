@@ -4,7 +4,7 @@ import type { EventStreams, StreamEndings } from './event-stream/event-streams';
 import type { IdempotentResponder } from './middleware/idempotency';
 import { jsonBody } from './middleware/json-body';
 import { utf8Query } from './middleware/utf8-query';
-import { Problem } from './problem';
+import { type FieldError, Problem } from './problem';
 import { runSteps, type RequestStep } from './request-step';
 import { sendAnswer } from './send-answer';
 import type { Route } from './route';
@@ -64,16 +64,20 @@ function asksForStream(req: Request): boolean {
   return req.method === 'GET' && req.accepts(['application/json', 'text/event-stream']) === 'text/event-stream';
 }
 
-/** Path parameters are identifiers: refuse what no identifier can be before it reaches a query. */
+/**
+ * Path parameters are identifiers: refuse what no identifier can be before it reaches a query.
+ * A plain loop: every request with a parameter in its path passes here.
+ */
 function pathParameters(raw: Record<string, string | string[]>): Record<string, string> {
-  const params = Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, String(value)]));
-  const faults = Object.entries(params).flatMap(([field, value]) =>
-    value.includes('\u0000')
-      ? [{ field, message: 'must not contain the NUL character' }]
-      : value.length > MAX_PATH_PARAMETER_LENGTH
-        ? [{ field, message: `must be at most ${MAX_PATH_PARAMETER_LENGTH} characters` }]
-        : [],
-  );
+  const params: Record<string, string> = {};
+  const faults: FieldError[] = [];
+  for (const field in raw) {
+    const value = String(raw[field]);
+    params[field] = value;
+    if (value.includes('\u0000')) faults.push({ field, message: 'must not contain the NUL character' });
+    else if (value.length > MAX_PATH_PARAMETER_LENGTH)
+      faults.push({ field, message: `must be at most ${MAX_PATH_PARAMETER_LENGTH} characters` });
+  }
   if (faults.length > 0) throw Problem.validation(faults);
   return params;
 }
