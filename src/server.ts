@@ -170,8 +170,8 @@ function requestLogDestination(): pino.DestinationStream {
     maxWrite: PIPE_BUF,
     periodicFlush: 250,
   });
-  // pino writes out a destination of the thread pool when the process exits, not one of the event
-  // loop: its last block is written here.
+  // pino flushes an asynchronous destination when the process exits, not a synchronous one: the
+  // last block is written here.
   process.once('exit', () => {
     try {
       destination.flushSync();

@@ -8,7 +8,7 @@ import type { Express, Request } from 'express';
 import { TimeRange } from '../../src/core/domain/time-range';
 import { cutPage, DEFAULT_EVENT_PAGE_SIZE } from '../../src/core/use-cases/events/list-events';
 import type { SqlRunner } from '../../src/infrastructure/persistence/postgres/sql-runner';
-import { toDomain as eventOf } from '../../src/infrastructure/persistence/postgres/repositories/event-repository';
+import { eventsOfListing } from '../../src/infrastructure/persistence/postgres/repositories/event-repository';
 import { toDomain as timelineOf } from '../../src/infrastructure/persistence/postgres/repositories/timeline-repository';
 import { EVERY_VERSION, LISTINGS } from '../../src/infrastructure/persistence/postgres/statements/event-listing';
 import { FIND_TIMELINE } from '../../src/infrastructure/persistence/postgres/statements/timelines';
@@ -17,18 +17,17 @@ import { nextEventCursor } from '../../src/interfaces/http/cursor';
 import { presentEvent, presentTimeline } from '../../src/interfaces/http/presenters/resources';
 import { sendAnswer } from '../../src/interfaces/http/send-answer';
 
-/** The floors of the two reads with their domain model, for the account `accountOf` names. */
 /** The page the benchmark's listing asks for (the service's default). */
 const PAGE_SIZE = DEFAULT_EVENT_PAGE_SIZE;
 
+/** The floors of the two reads with their domain model, for the account `accountOf` names. */
 export function mountModelledFloors(app: Express, sql: SqlRunner, accountOf: (req: Request) => string): void {
   app.get('/floor/modelled/listing', async (req, res) => {
     const accountId = accountOf(req);
     const location = String(req.query.location);
     const timeRange = String(req.query.time_range);
     const range = TimeRange.parse(timeRange);
-    // As the repository's listAt and the use case's page: one row more than the page, and the
-    // statement's last row naming the timeline read.
+    // As the repository's listAt and the use case's page: one row more than the page.
     const rows = await LISTINGS[0].run(sql, {
       accountId,
       placeKey: textDigest(location),
@@ -37,14 +36,13 @@ export function mountModelledFloors(app: Express, sql: SqlRunner, accountOf: (re
       limit: PAGE_SIZE + 1,
       upTo: EVERY_VERSION,
     });
-    const timelineId = rows[rows.length - 1]?.readFrom ?? '';
-    const listed = [];
-    for (const row of rows) if (row.readFrom === null) listed.push(eventOf(row, accountId, timelineId));
-    const page = cutPage(listed, PAGE_SIZE);
+    const found = eventsOfListing(rows, accountId);
+    if (!found) return void sendAnswer(res, { status: 404, body: { title: 'no traveller to read from' } });
+    const page = cutPage(found.events, PAGE_SIZE);
     const body = {
       location,
       time_range: timeRange,
-      timeline_id: timelineId,
+      timeline_id: found.timelineId,
       events: page.events.map(presentEvent),
       next_cursor: nextEventCursor(page.next),
     };

@@ -98,16 +98,10 @@ export class PostgresEventRepository implements EventRepository {
       timelineId: query.timelineId,
     };
     const listing = LISTINGS[(query.timelineId === null ? 0 : 2) + (after ? 1 : 0)];
-    const rows: readonly ListingRow[] = await listing.run(this.sql, input as never);
-    const timelineId = rows[rows.length - 1]?.readFrom;
-    if (!timelineId) {
-      if (query.timelineId === null) throw new Error(`account ${accountId} has no traveller to read events from`);
-      return null;
-    }
-    // A page's rows go into the answer one by one (a hundred a page): mapped without copying each.
-    const events: TimelineEvent[] = [];
-    for (const row of rows) if (row.readFrom === null) events.push(toDomain(row, accountId, timelineId));
-    return { timelineId, events };
+    const found = eventsOfListing(await listing.run(this.sql, input as never), accountId);
+    if (!found && query.timelineId === null)
+      throw new Error(`account ${accountId} has no traveller to read events from`);
+    return found;
   }
 
   async listInRange(
@@ -195,6 +189,19 @@ export function eventRow(event: TimelineEvent): Row<'events'> {
     // The unit's statement writes the version it moves the account to (write-set.ts, STAMPED).
     account_version: '0',
   };
+}
+
+/**
+ * A listing's rows as the timeline read and its events; null when the statement named no timeline
+ * (its last row names the one it read, statements/event-listing.ts).
+ */
+export function eventsOfListing(rows: readonly ListingRow[], accountId: string): EventsAt | null {
+  const timelineId = rows[rows.length - 1]?.readFrom;
+  if (!timelineId) return null;
+  // A page's rows go into the answer one by one (a hundred a page): mapped without copying each.
+  const events: TimelineEvent[] = [];
+  for (const row of rows) if (row.readFrom === null) events.push(toDomain(row, accountId, timelineId));
+  return { timelineId, events };
 }
 
 /** An event read with a page's columns, of the account and timeline the statement named. */
