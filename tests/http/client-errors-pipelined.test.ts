@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { answerClientErrors } from '../../src/interfaces/http/client-errors';
@@ -13,25 +13,28 @@ describe('a refused request behind pipelined ones', () => {
   const log = serviceLog();
   /** The paths of the requests the server has received, in order. */
   const arrived: string[] = [];
+  /** Answers left unfinished until the tests are over, so none ends before the refusal is read. */
+  const unfinished: ServerResponse[] = [];
 
   beforeAll(async () => {
     server = createServer((req, res) => {
       arrived.push(req.url ?? '');
       if (req.url === '/slow') {
-        // The head and a first part now, the rest later: an answer under way.
+        // The head and a first part: an answer under way.
         res.writeHead(200, { 'Content-Type': 'text/plain' });
         res.write('first part;');
-        setTimeout(() => res.end('last part'), 300);
-      } else {
-        // Received, not answered yet: its answer has not started.
-        setTimeout(() => res.end('later'), 600);
       }
+      // Otherwise received, not answered: its answer has not started.
+      unfinished.push(res);
     });
     answerClientErrors(server, log.logger);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => {
+    unfinished.forEach((res) => res.end());
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
 
   /** A raw connection to the server, with what it has received so far and its closing. */
   function rawConnection() {

@@ -44,7 +44,11 @@ export async function serveOnLoopback(app: Express): Promise<{
 export function openStream(
   url: string,
   auth: string,
-  options: { readonly lastEventId?: string } = {},
+  options: {
+    readonly lastEventId?: string;
+    /** Held until this settles, a reconnection: to write what it must then find before it asks. */
+    readonly reconnectAfter?: Promise<unknown>;
+  } = {},
 ): {
   readonly received: Received[];
   /** Resolves once `count` messages have come (rejects after `timeoutMs`). */
@@ -57,10 +61,11 @@ export function openStream(
   let opened = 0;
   const waiters: Array<() => void> = [];
   const source = new EventSource(url, {
-    fetch: (input, init) => {
+    fetch: async (input, init) => {
       const headers: Record<string, string> = { ...(init?.headers as Record<string, string>), Authorization: auth };
       // A first connection resuming a stream of before: what a client that kept the id sends.
       if (opened === 0 && options.lastEventId) headers['Last-Event-ID'] = options.lastEventId;
+      else if (opened > 0) await options.reconnectAfter;
       opened += 1;
       return fetch(input, { ...init, headers });
     },
