@@ -15,9 +15,8 @@ export const EVENT_CHANGE_CHANNEL = 'event_changes';
 
 /**
  * Every stream is woken this often anyway. The database announces an account's changes only while
- * a slot of it is live, which a stream takes before its first read: a write whose trigger ran just
- * before the slot was taken, and that committed just after the stream's first read, announced
- * nothing to it; this bounds how late the stream hears of it.
+ * a slot of it is live: a stream whose process stalled past its lease's renewals heard nothing of
+ * the writes made meanwhile; this bounds how late it hears of them.
  */
 const SWEEP_MS = 10_000;
 

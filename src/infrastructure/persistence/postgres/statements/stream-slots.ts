@@ -14,15 +14,36 @@ interface Take {
  * row lock of the conflict serialises two processes taking the same slot: the second finds it held
  * once the first commits, and takes nothing (its caller tries again, and sees the first's slot
  * held). No slot comes back when all are held.
+ *
+ * First it waits for the account's unit of work under way, if any, to commit: its statement,
+ * which moves the traveller's version on and holds the traveller's row until it commits, may have
+ * written events before the slot existed, announcing nothing, and the stream's first read must
+ * see them. A unit that comes after the lock waits for the slot, and its events' trigger finds it.
  */
 export const TAKE_SLOT = statement((p: Slots<Take>) =>
   kysely
+    .with(
+      (cte) => cte('writes_committed').materialized(),
+      (db) =>
+        db
+          .selectFrom((locked) =>
+            locked
+              .selectFrom('travellers')
+              .select(sql`1`.as('one'))
+              .where('account_id', '=', p.accountId)
+              .forShare()
+              .as('traveller'),
+          )
+          // One row, with the traveller or without (count 0): the slot is taken either way.
+          .select((eb) => eb.fn.countAll().as('waited')),
+    )
     .insertInto('event_stream_slots')
     .columns(['api_key_id', 'account_id', 'slot', 'holder', 'expires_at'])
     .expression((eb) =>
       eb
-        // One row per slot, its number in the column the function's alias names.
-        .selectFrom(sql<{ free: number }>`generate_series(0, ${p.limit}::int - 1)`.as('free'))
+        // One row per slot, its number in the column the function's alias names; joined to the
+        // lock's row, so that no slot is chosen before the lock is held.
+        .selectFrom([sql<{ free: number }>`generate_series(0, ${p.limit}::int - 1)`.as('free'), 'writes_committed'])
         .select([
           sql<string>`${p.apiKeyId}::text`.as('api_key_id'),
           sql<string>`${p.accountId}::text`.as('account_id'),
