@@ -38,6 +38,7 @@ describe('an event stream opening while a write commits', () => {
       // it can: caught up, or waiting for this write to commit.
       await t.prisma.$transaction(
         async (tx) => {
+          const [{ pid }] = await tx.$queryRaw<Array<{ pid: number }>>`SELECT pg_backend_pid() AS "pid"`;
           await tx.$executeRaw`
             WITH "moved_on" AS (
               UPDATE "travellers" SET "version" = "version" + 1 WHERE "account_id" = ${accountId} RETURNING "version"
@@ -47,7 +48,7 @@ describe('an event stream opening while a write commits', () => {
              WHERE "account_id" = ${accountId} AND "kind" = 'arrival'`;
           stream = openStream(url, a.account.auth);
           const opening = stream;
-          await waitFor(async () => opening.received.length > 0 || (await waitsForWrites(t)), {
+          await waitFor(async () => opening.received.length > 0 || (await waitsFor(t, pid)), {
             what: 'the stream to catch up or to wait for the write',
           });
         },
@@ -68,10 +69,9 @@ describe('an event stream opening while a write commits', () => {
   });
 });
 
-/** A session of this database waits for a lock: the stream's slot, for the write to commit. */
-async function waitsForWrites(t: TestApp): Promise<boolean> {
+/** A session waits for a lock the writing transaction's session `pid` holds: the stream's slot. */
+async function waitsFor(t: TestApp, pid: number): Promise<boolean> {
   const [waiting] = await t.prisma.$queryRaw<Array<{ count: bigint }>>`
-    SELECT count(*) AS "count" FROM "pg_stat_activity"
-     WHERE "wait_event_type" = 'Lock' AND "datname" = current_database()`;
+    SELECT count(*) AS "count" FROM "pg_stat_activity" WHERE ${pid}::int = ANY(pg_blocking_pids("pid"))`;
   return (waiting?.count ?? 0n) > 0n;
 }

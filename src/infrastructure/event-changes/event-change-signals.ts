@@ -1,6 +1,6 @@
 // Tells a process's event streams when their account's events change, by whichever process. The
 // database announces it with NOTIFY when the change commits (triggers of migration
-// 20261125163213_event_stream_positions: payload "<account id> <highest version written>"), heard
+// 20261125171836_event_stream_slots: payload "<account id> <highest version written>"), heard
 // by a NotificationListener on the pool's connections and on one of its own. A stream is only told
 // to read again; what changed it reads from the database, so a notification heard twice, late or
 // merged with another costs a read at most, and none is needed for correctness but the last.

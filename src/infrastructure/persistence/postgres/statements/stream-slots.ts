@@ -42,7 +42,9 @@ export const TAKE_SLOT = statement((p: Slots<Take>) =>
     .expression((eb) =>
       eb
         // One row per slot, its number in the column the function's alias names; joined to the
-        // lock's row, so that no slot is chosen before the lock is held.
+        // lock's row, so that no slot is inserted before the lock is held. Which slots are free is
+        // judged on the statement's snapshot, from before that wait: one taken meanwhile falls to
+        // the conflict's clause, and the caller tries again. The lease counts from the start.
         .selectFrom([sql<{ free: number }>`generate_series(0, ${p.limit}::int - 1)`.as('free'), 'writes_committed'])
         .select([
           sql<string>`${p.apiKeyId}::text`.as('api_key_id'),
