@@ -36,11 +36,7 @@ describe('event streams', () => {
   const newAccount = async (): Promise<AccountClient> => asAccount(t, await t.signUp());
   const streamUrl = (query: Record<string, string>) =>
     `${served.url}/v1/monitor-events?${new URLSearchParams(query).toString()}`;
-  const watch = (
-    a: AccountClient,
-    query: Record<string, string>,
-    options: { lastEventId?: string; reconnectAfter?: Promise<unknown> } = {},
-  ) => {
+  const watch = (a: AccountClient, query: Record<string, string>, options: Parameters<typeof openStream>[2] = {}) => {
     const stream = openStream(streamUrl(query), a.account.auth, options);
     streams.push(stream);
     return stream;
@@ -320,6 +316,7 @@ describe('event streams: the protocol and its refusals', () => {
       const body = stream.body();
       expect(body.startsWith(`retry: ${LIMITS.retryMs}\n\n`)).toBe(true);
       expect(body).toContain('event: caught-up\n');
+      expect(body).toContain(': heartbeat\n\n');
     } finally {
       stream.close();
     }
