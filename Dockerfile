@@ -4,7 +4,7 @@
 
 # --- build: install everything, generate the Prisma client, compile TypeScript -----------------
 # Node 26 is the current LTS line (docs/operations.md#container).
-FROM node:26-trixie-slim AS build
+FROM node:26.10.0-trixie-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts ./scripts
@@ -18,7 +18,7 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev --omit=optional --ignore-scripts && mkdir .data
 
 # --- runtime: compiled code, production dependencies and migrations, as a non-root user --------
-FROM node:26-trixie-slim AS runtime
+FROM node:26.10.0-trixie-slim AS runtime
 # WEB_CONCURRENCY: worker processes (about one per core the container may use; more than 1 needs DATABASE_URL).
 # The V8 old space bounded, and large allocations handed back, as `npm start` does (.env.example,
 # docs/operations.md#memory).

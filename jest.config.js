@@ -2,18 +2,14 @@
 // unit (the pure core, with in-memory fakes), integration (Prisma adapters and the database on a
 // real PostgreSQL), http (the whole app through supertest).
 const tsJest = ['ts-jest', {}];
-const esmToCommonJs = ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', isolatedModules: true } }];
 
 /** @type {import('jest').Config} */
 const base = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': tsJest, '/node_modules/(inversify|@inversifyjs)/.+\\.js$': esmToCommonJs },
+  transform: { '^.+\\.ts$': tsJest },
   moduleFileExtensions: ['ts', 'js', 'json'],
   // The generated Prisma client (module node20) imports its TypeScript siblings as `./x.js`.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
-  // Inversify 8 ships only ES modules, which Jest cannot require on Node 20 (it can from Node 24.9):
-  // compile those packages to CommonJS like our own sources.
-  transformIgnorePatterns: ['/node_modules/(?!(inversify|@inversifyjs)/)'],
 };
 
 // Test databases (tests/support/test-database.ts): prepared once per run, removed at the end.

@@ -46,6 +46,9 @@ json() { node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console
 
 start
 grep -q "embedded PostgreSQL" "$log" || { cat "$log"; echo "embedded smoke: the start-up log does not say where data lives"; exit 1; }
+# `npm start` runs on the Node that package.json pins, whatever this machine's own Node is.
+pinned=$(node -p 'require("./package.json").devDependencies.node')
+grep -q "(Node v$pinned)" "$log" || { cat "$log"; echo "embedded smoke: the service did not run on the pinned Node $pinned"; exit 1; }
 key=$(curl -fsS -X POST "http://127.0.0.1:$port/v1/accounts" -H 'Content-Type: application/json' \
   -d '{"email":"smoke@example.com","password":"smoke-test-password"}' | json api_key)
 timeline=$(curl -fsS -X POST "http://127.0.0.1:$port/v1/timelines" -H "Authorization: Bearer $key" \

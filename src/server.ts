@@ -101,7 +101,7 @@ export async function serve(config: Config): Promise<void> {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
-    console.log(`Time Navigation Service listening on http://${host}:${port}`);
+    console.log(`Time Navigation Service listening on http://${host}:${port} (Node ${process.version})`);
     console.log(`Data: ${database.description}`);
     if (budget) console.log(budget);
   }

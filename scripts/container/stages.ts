@@ -64,11 +64,12 @@ function hostNetworkEnv(): Record<string, string> {
   );
 }
 
-/** A folder holding the `node` binary of the base image's major version, from the npm package `node`. */
+/** A folder holding the `node` binary of the base image's version, from the npm package `node`. */
 async function nodeBinFor(image: string, toolsDir: string): Promise<string> {
-  const major = /^node:(\d+)(?:[-.]|$)/.exec(image)?.[1];
-  if (!major) throw new Error(`FROM ${image}: the replay knows only node:<major>[-variant] images`);
-  const prefix = path.join(toolsDir, `node-${major}`);
+  // node:26, node:26.10 or node:26.10.0, with or without a variant: npm takes each as a range.
+  const tag = /^node:(\d+(?:\.\d+){0,2})(?:-|$)/.exec(image)?.[1];
+  if (!tag) throw new Error(`FROM ${image}: the replay knows only node:<version>[-variant] images`);
+  const prefix = path.join(toolsDir, `node-${tag}`);
   const bin = path.join(prefix, 'node_modules', 'node', 'bin');
   if (!existsSync(path.join(bin, 'node'))) {
     const npmEnv = {
@@ -77,10 +78,12 @@ async function nodeBinFor(image: string, toolsDir: string): Promise<string> {
       HOME: process.env.HOME ?? '/root',
     };
     const install = ['npm', 'install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--loglevel=error'];
-    await run([...install, `node@${major}`], { cwd: toolsDir, env: npmEnv, user: null });
+    await run([...install, `node@${tag}`], { cwd: toolsDir, env: npmEnv, user: null });
   }
   const version = execFileSync(path.join(bin, 'node'), ['--version'], { encoding: 'utf8' }).trim();
-  if (!version.startsWith(`v${major}.`)) throw new Error(`FROM ${image}: installed Node ${version}`);
+  if (version !== `v${tag}` && !version.startsWith(`v${tag}.`)) {
+    throw new Error(`FROM ${image}: installed Node ${version}`);
+  }
   console.log(`replay: FROM ${image} runs on Node ${version}`);
   return bin;
 }

@@ -62,4 +62,30 @@ describe('/docs: the try-it console', () => {
     expect(init.text).toContain('requestInterceptor');
     expect((await request(t.app).get('/docs/assets/package.json')).status).toBe(404);
   });
+
+  it("serves every module the live feed's import map leads to, and no other file of their packages", async () => {
+    const browser = aBrowser(t);
+    await browser.signUp(undefined, '/docs');
+    const page = await browser.get('/docs');
+    const map = /<script type="importmap">(.*?)<\/script>/.exec(page.text)?.[1];
+    const imports = (JSON.parse(map ?? '{}') as { imports?: Record<string, string> }).imports ?? {};
+    expect(Object.keys(imports).sort()).toEqual(['eventsource', 'eventsource-parser']);
+    // Follow the imports as a browser does: bare names through the map, relative paths from the module.
+    const pending = [...Object.values(imports)];
+    const served = new Set<string>();
+    while (pending.length > 0) {
+      const url = pending.pop() ?? '';
+      if (served.has(url)) continue;
+      const module = await request(t.app).get(url);
+      expect({ url, status: module.status }).toEqual({ url, status: 200 });
+      expect(module.headers['content-type']).toMatch(/^text\/javascript/);
+      served.add(url);
+      for (const [, specifier] of module.text.matchAll(/(?:from|import)\s*'([^']+)'/g)) {
+        pending.push(imports[specifier ?? ''] ?? new URL(specifier ?? '', `http://service${url}`).pathname);
+      }
+    }
+    expect(served.size).toBeGreaterThan(2);
+    expect((await request(t.app).get('/docs/assets/eventsource/package.json')).status).toBe(404);
+    expect((await request(t.app).get('/docs/assets/eventsource/../package.json')).status).toBe(404);
+  });
 });

@@ -30,7 +30,7 @@ function packageAssets(): ReadonlyMap<string, { readonly file: string; readonly 
   return new Map([
     ['swagger-ui.css', { file: path.join(swaggerUi, 'swagger-ui.css'), type: 'text/css; charset=utf-8' }],
     ['swagger-ui-bundle.js', { file: path.join(swaggerUi, 'swagger-ui-bundle.js'), type: JAVASCRIPT }],
-    ...Object.entries(LIVE_EVENTS_MODULES).map(([name, file]) => [name, { file, type: JAVASCRIPT }] as const),
+    ...[...LIVE_EVENTS_MODULES].map(([name, file]) => [name, { file, type: JAVASCRIPT }] as const),
   ]);
 }
 
@@ -49,8 +49,10 @@ export function docsConsoleRouter(container: Container, csrf: CsrfGuard): Router
   const assets = packageAssets();
   const router = Router();
 
-  router.get('/docs/assets/:file', (req, res, next) => {
-    const asset = assets.get(String(req.params.file));
+  // One folder deep at most: the live feed's modules are served under their package's name.
+  router.get(['/docs/assets/:file', '/docs/assets/:folder/:file'], (req, res, next) => {
+    const { folder, file } = req.params;
+    const asset = assets.get(folder ? `${folder}/${file}` : String(file));
     if (!asset) return next();
     res.set({
       'Content-Type': asset.type,

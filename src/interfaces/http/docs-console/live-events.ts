@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { html, jsonForScript, type SafeHtml } from '../dashboard/html';
 
@@ -6,16 +7,24 @@ import { html, jsonForScript, type SafeHtml } from '../dashboard/html';
  * The try-it console's live feed of `GET /v1/monitor-events` as an event stream (docs/dashboard.md).
  * A browser's own EventSource cannot send the `Authorization` header; the `eventsource` package can
  * (its `fetch` option), and reconnects with `Last-Event-ID` as a browser's does. Both it and the
- * parser it imports are served as ES modules from their packages, found by an import map.
+ * parser it imports are served as the ES modules their packages publish (each `dist/` holds several,
+ * which import one another by relative paths), found by an import map.
  */
-export const LIVE_EVENTS_MODULES: Readonly<Record<string, string>> = {
-  'eventsource.js': packageFile('eventsource', 'dist/index.js'),
-  'eventsource-parser.js': packageFile('eventsource-parser', 'dist/index.js'),
-};
+const LIVE_EVENTS_PACKAGES = ['eventsource', 'eventsource-parser'] as const;
+
+/** `<package>/<module>.js` (the path under /docs/assets/) to the module's file. */
+export const LIVE_EVENTS_MODULES: ReadonlyMap<string, string> = new Map(
+  LIVE_EVENTS_PACKAGES.flatMap((name) => {
+    const dist = path.join(path.dirname(require.resolve(`${name}/package.json`)), 'dist');
+    return readdirSync(dist)
+      .filter((file) => file.endsWith('.js'))
+      .map((file) => [`${name}/${file}`, path.join(dist, file)] as const);
+  }),
+);
 
 /** The page's import map: the bare names the modules import, mapped to where they are served. */
 const IMPORT_MAP: SafeHtml = jsonForScript({
-  imports: { eventsource: '/docs/assets/eventsource.js', 'eventsource-parser': '/docs/assets/eventsource-parser.js' },
+  imports: Object.fromEntries(LIVE_EVENTS_PACKAGES.map((name) => [name, `/docs/assets/${name}/index.js`])),
 });
 
 /** The import map's script element, and the hash of its text by which the page's policy allows it. */
@@ -23,10 +32,6 @@ const IMPORT_MAP: SafeHtml = jsonForScript({
 // prettier-ignore
 export const IMPORT_MAP_SCRIPT: SafeHtml = html`<script type="importmap">${IMPORT_MAP}</script>`;
 export const IMPORT_MAP_HASH = `'sha256-${createHash('sha256').update(IMPORT_MAP.text).digest('base64')}'`;
-
-function packageFile(name: string, file: string): string {
-  return path.join(path.dirname(require.resolve(`${name}/package.json`)), file);
-}
 
 /** The feed's script, served as /docs/live-events.js (a module: no build step). */
 export const LIVE_EVENTS_SCRIPT = `import { EventSource } from 'eventsource';

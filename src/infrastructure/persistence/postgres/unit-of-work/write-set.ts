@@ -321,7 +321,7 @@ function claimQuery(db: Creator, after: string | null) {
     .returning(sql`1`.as('claimed'));
 }
 
-type Creator = Parameters<Parameters<Kysely<AnyTables>['with']>[1]>[0];
+type Creator = QueryCreator<AnyTables>;
 
 function writeQuery(db: Creator, write: Write, index: number, gate: string | null) {
   const where = <Q extends { where: (...args: never[]) => Q }>(q: Q): Q => {
