@@ -6,7 +6,7 @@
 # Node 26 is the current LTS line (docs/operations.md#container).
 FROM node:26.10.0-trixie-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 COPY scripts ./scripts
 COPY prisma ./prisma
 COPY prisma.config.ts ./
