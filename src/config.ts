@@ -36,7 +36,7 @@ export interface Config {
   readonly csrfSecret: string | undefined;
   /** LOG_LEVEL of the JSON request log: one line per request at `info`. */
   readonly logLevel: LogLevel;
-  /** RATE_LIMIT_PER_SECOND: requests per API key per second (default 100; 0 turns the limit off). */
+  /** RATE_LIMIT_PER_SECOND: requests per account per second, all its keys together (default 100; 0: off). */
   readonly rateLimitPerSecond: number;
   /**
    * RATE_LIMIT_ACCOUNTS_PER_MINUTE: account requests (sign-up, sign-in) per client address per minute
@@ -86,9 +86,10 @@ export interface Config {
   readonly httpKeepAliveTimeoutMs: number;
   /**
    * Event streams (GET /v1/monitor-events as text/event-stream): EVENT_STREAMS_PER_PROCESS held by
-   * one process at once (default 2,000; beyond, 503), EVENT_STREAMS_PER_KEY by one API key in every
-   * process together (default 20; beyond, 429), and EVENT_STREAM_HEARTBEAT_MS between the comment lines that
-   * keep an idle stream open through proxies (default 15 s).
+   * one process at once (default 2,000; beyond, 503), EVENT_STREAMS_PER_ACCOUNT by one account (all
+   * its keys) in every process together (default 20, at most a tenth of a process's; beyond, 429),
+   * and EVENT_STREAM_HEARTBEAT_MS between the comment lines that keep an idle stream open through
+   * proxies (default 15 s).
    */
   readonly eventStreams: EventStreamLimits;
 }
@@ -216,16 +217,30 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     600_000,
     problems,
   );
+  const streamsPerProcess = countFromOne(
+    env,
+    'EVENT_STREAMS_PER_PROCESS',
+    DEFAULT_STREAM_LIMITS.perProcess,
+    100_000,
+    'streams',
+    problems,
+  );
+  // One account at its limit leaves nine tenths of a full process to the others.
+  const accountShare = Math.max(1, Math.floor(streamsPerProcess / 10));
+  if (env.EVENT_STREAMS_PER_KEY !== undefined)
+    problems.push(
+      'EVENT_STREAMS_PER_KEY is now EVENT_STREAMS_PER_ACCOUNT: streams are counted per account, all its keys together.',
+    );
   const eventStreams: EventStreamLimits = {
-    perProcess: countFromOne(
+    perProcess: streamsPerProcess,
+    perAccount: countFromOne(
       env,
-      'EVENT_STREAMS_PER_PROCESS',
-      DEFAULT_STREAM_LIMITS.perProcess,
-      100_000,
-      'streams',
+      'EVENT_STREAMS_PER_ACCOUNT',
+      Math.min(DEFAULT_STREAM_LIMITS.perAccount, accountShare),
+      accountShare,
+      'streams (a tenth of EVENT_STREAMS_PER_PROCESS)',
       problems,
     ),
-    perKey: countFromOne(env, 'EVENT_STREAMS_PER_KEY', DEFAULT_STREAM_LIMITS.perKey, 100_000, 'streams', problems),
     heartbeatMs: milliseconds(
       env,
       'EVENT_STREAM_HEARTBEAT_MS',

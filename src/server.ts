@@ -79,7 +79,7 @@ export async function serve(config: Config): Promise<void> {
     readiness: databaseReadiness(database.prisma),
     isUnavailable: isDatabaseUnavailable,
     onUnavailable: availability.lost,
-    rateLimit: { perKeyPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
+    rateLimit: { perAccountPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
     eventStreams,
   });
   const server = createHttpServer(

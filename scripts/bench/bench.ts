@@ -9,7 +9,14 @@ import { FLOOR_ACCOUNT_HEADER } from './floors';
 import { measure, type Figures, type Load } from './measure';
 import { residentMiB, type Started } from './processes';
 import { call, signUp, signUpMany, startBare, startService } from './service';
-import { createBenchDatabase, MONITORED_PLACE, MONITORED_RANGE, seedEvents } from './seed';
+import {
+  createBenchDatabase,
+  MONITORED_PLACE,
+  MONITORED_RANGE,
+  PARADOX_RANGE,
+  seedDisplacedEvents,
+  seedEvents,
+} from './seed';
 import { measureStreams, type StreamFigures } from './streams';
 import {
   ANCHORS,
@@ -20,6 +27,8 @@ import {
   formatReport,
   KEYED_ANCHORS,
   MONITOR_EVENTS,
+  PARADOX_CHECKS,
+  paradoxLoad,
   type Row,
   withFloors,
 } from './report';
@@ -215,6 +224,7 @@ async function prepare(url: string, databaseUrl: string): Promise<Load[]> {
     path: `/timeline/${String(timeline.id)}`,
     headers: { authorization: writer.auth },
   };
+  const paradoxChecks = await prepareParadoxChecks(url, databaseUrl);
   const fastForward: Load = {
     name: 'POST /v1/fast-forward',
     method: 'POST',
@@ -252,7 +262,41 @@ async function prepare(url: string, databaseUrl: string): Promise<Load[]> {
       path: `/floor/listing?${monitored.toString()}`,
       headers: { [FLOOR_ACCOUNT_HEADER]: watcher.id },
     },
+    ...paradoxChecks,
   ];
+}
+
+/** The paradox checks on an empty timeline and on a crowded one, of an account of their own. */
+async function prepareParadoxChecks(url: string, databaseUrl: string): Promise<Load[]> {
+  if (!PARADOX_CHECKS.some((check) => ONLY.test(check))) return [];
+  const checker = await signUp(url, 'checker');
+  const timelineOf = async (name: string) =>
+    String(
+      (await call(url, checker.auth, 'POST', '/v1/timelines', { name, destination_time: '1815-06-18T11:00:00Z' })).id,
+    );
+  const empty = await timelineOf('Quiet timeline');
+  const crowded = await timelineOf('Crowded timeline');
+  console.error('seeding 10,000 displaced events ...');
+  await seedDisplacedEvents(databaseUrl, checker.id, crowded);
+  const headers = { authorization: checker.auth };
+  return [empty, crowded].flatMap((timelineId) => {
+    const crowd = timelineId === crowded;
+    const monitored = new URLSearchParams({ timeline_id: timelineId, time_range: PARADOX_RANGE });
+    return [
+      {
+        name: paradoxLoad('GET /v1/check-paradox', crowd),
+        method: 'GET' as const,
+        path: `/v1/check-paradox?timeline_id=${timelineId}`,
+        headers,
+      },
+      {
+        name: paradoxLoad('GET /api/v1/monitor-paradox', crowd),
+        method: 'GET' as const,
+        path: `/api/v1/monitor-paradox?${monitored.toString()}`,
+        headers,
+      },
+    ];
+  });
 }
 
 /** The largest resident memory of any one process of the service during a run, read every 250 ms. */

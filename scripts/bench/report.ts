@@ -38,6 +38,16 @@ export const HELD_STREAMS = 1_000;
 /** The benchmarked loads, each with a floor; the goals hold for every one. */
 export const LOADS = [ANCHORS, KEYED_ANCHORS, 'POST /v1/fast-forward', 'GET /timeline/{id}', MONITOR_EVENTS];
 
+/**
+ * The paradox checks, each on an empty timeline and on one of 10,000 displaced events: a check's
+ * work is bounded, so the crowded one must answer at least half as fast (within 2× of its time).
+ */
+export const PARADOX_CHECKS = ['GET /v1/check-paradox', 'GET /api/v1/monitor-paradox'] as const;
+const CROWDED_OF_EMPTY = 0.5;
+export function paradoxLoad(check: (typeof PARADOX_CHECKS)[number], crowded: boolean): string {
+  return `${check} on ${crowded ? '10,000 manipulated events' : 'an empty timeline'}`;
+}
+
 /** The name of a load's floor, which the rows of the load find it by. */
 export function floorName(subject: string): string {
   return `floor of ${subject}: its statement alone`;
@@ -118,6 +128,19 @@ export function checkTargets(rows: readonly Row[], peakMiB: number, streams: Str
     figure: monitorAt10 ? `${monitorAt10.figures.p50Ms} ms` : 'not measured',
     met: !!monitorAt10 && monitorAt10.figures.p50Ms < MONITOR_P50_MS,
   });
+  for (const check of PARADOX_CHECKS) {
+    const crowded = at(paradoxLoad(check, true), 50);
+    const empty = at(paradoxLoad(check, false), 50);
+    const share = crowded && empty ? crowded.figures.requestsPerSecond / empty.figures.requestsPerSecond : null;
+    verdicts.push({
+      goal: `${paradoxLoad(check, true)} ≥ ${CROWDED_OF_EMPTY.toFixed(2)} × on an empty timeline at 50 connections`,
+      figure:
+        crowded && empty && share !== null
+          ? `${share.toFixed(2)} (${crowded.figures.requestsPerSecond} of ${empty.figures.requestsPerSecond} req/s)`
+          : 'not measured',
+      met: share !== null && share >= CROWDED_OF_EMPTY,
+    });
+  }
   verdicts.push({
     goal: `resident memory of each service process < ${RESIDENT_MB} MB`,
     figure: `${peakMiB.toFixed(0)} MiB`,

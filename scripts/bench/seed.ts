@@ -64,3 +64,39 @@ export async function seedEvents(
     await db.end();
   }
 }
+
+/** Manipulated events of the crowded timeline of the paradox loads. */
+export const DISPLACED_EVENTS = 10_000;
+/** A range holding every one of them, by current and by original time. */
+export const PARADOX_RANGE = '1800-01-01T00:00:00Z/1830-01-01T00:00:00Z';
+
+/**
+ * Gives a timeline `events` item retrievals, each moved by manipulation an hour from when it first
+ * happened (displaced: every one a reason a paradox check finds), as the service would have left
+ * them, by one INSERT ... SELECT.
+ */
+export async function seedDisplacedEvents(
+  databaseUrl: string,
+  accountId: string,
+  timelineId: string,
+  events = DISPLACED_EVENTS,
+): Promise<void> {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query(
+      `INSERT INTO events (account_id, id, timeline_id, kind, time, original_time, description, location,
+                           description_key, location_key, subject_id, recorded_at, revision)
+       SELECT $1, 'evt_' || lpad(to_hex(n), 32, '0'), $2, 'item_retrieved',
+              timestamptz '1815-01-01 00:00:00Z' + (n * interval '7 hours') + interval '1 hour',
+              timestamptz '1815-01-01 00:00:00Z' + (n * interval '7 hours'),
+              'Item retrieved: relic ' || n, 'Waterloo',
+              encode(sha256(convert_to('item retrieved: relic ' || n, 'UTF8')), 'hex'), $3, 'itm_' || n, now(), 1
+         FROM generate_series(1, $4::int) AS n`,
+      [accountId, timelineId, textDigest('Waterloo'), events],
+    );
+    await db.query('VACUUM ANALYZE events');
+  } finally {
+    await db.end();
+  }
+}

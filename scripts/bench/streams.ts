@@ -33,8 +33,8 @@ export interface StreamFigures {
 
 const PLACE = 'Bench Stage';
 const RANGE = '2000-01-01T00:00:00Z/2001-01-01T00:00:00Z';
-/** EVENT_STREAMS_PER_KEY's default: streams per account, so the accounts needed follow from the streams. */
-const STREAMS_PER_ACCOUNT = DEFAULT_STREAM_LIMITS.perKey;
+/** EVENT_STREAMS_PER_ACCOUNT's default, so the accounts needed follow from the streams. */
+const STREAMS_PER_ACCOUNT = DEFAULT_STREAM_LIMITS.perAccount;
 const CONCURRENT_WRITERS = 10;
 const DELIVERY_TIMEOUT_MS = 60_000;
 

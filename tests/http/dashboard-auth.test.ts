@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { aBrowser, csrfOf, freshKeyOf, PASSWORD, uniqueEmail } from '../support/http/browser';
+import { MAX_SESSIONS_PER_ACCOUNT } from '../../src/core/domain/session';
+import { aBrowser, type Browser, csrfOf, freshKeyOf, PASSWORD, uniqueEmail } from '../support/http/browser';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 import { ScryptCredentialHasher } from '../../src/infrastructure/system/scrypt-credential-hasher';
 
@@ -196,6 +197,31 @@ describe('dashboard: signing up, in and out', () => {
     const page = await browser.get('/dashboard');
     expect(page.status).toBe(303);
     expect(page.headers.location).toBe('/login?next=/dashboard');
+  });
+
+  it('keeps 10 sessions an account: signing in past them ends the oldest and its console key', async () => {
+    const first = aBrowser(t);
+    const email = uniqueEmail();
+    await first.signUp(email);
+    const consoleKeyOf = async (browser: Browser) =>
+      /"apiKey":"(tns_[^"]+)"/.exec((await browser.get('/docs')).text)?.[1] ?? '';
+    const firstKey = await consoleKeyOf(first);
+    const others: Browser[] = [];
+    for (let n = 0; n < MAX_SESSIONS_PER_ACCOUNT; n++) {
+      t.clock.advanceMinutes(1);
+      const browser = aBrowser(t);
+      expect((await browser.logIn(email)).status).toBe(303);
+      others.push(browser);
+    }
+    const anchor = (key: string) =>
+      request(t.app).post('/v1/anchors').set('Authorization', `Bearer ${key}`).send({ description: 'x' });
+
+    expect((await first.get('/dashboard')).headers.location).toBe('/login?next=/dashboard');
+    expect((await anchor(firstKey)).status).toBe(401);
+    for (const browser of others) {
+      expect((await browser.get('/dashboard')).status).toBe(200);
+      expect((await anchor(await consoleKeyOf(browser))).status).toBe(201);
+    }
   });
 
   it('ends a session 7 days after sign-in however active it is', async () => {

@@ -15,7 +15,7 @@ describe('an event stream opening while a write commits', () => {
   let served: Awaited<ReturnType<typeof serveOnLoopback>>;
 
   beforeAll(async () => {
-    t = await startTestApp({ eventStreams: { perProcess: 4, perKey: 2, heartbeatMs: 1_000, retryMs: 100 } });
+    t = await startTestApp({ eventStreams: { perProcess: 4, perAccount: 2, heartbeatMs: 1_000, retryMs: 100 } });
     served = await serveOnLoopback(t.app);
   });
   afterAll(async () => {

@@ -52,7 +52,7 @@ describe('event streams behind nginx', () => {
   beforeAll(async () => {
     t = await startTestApp({
       trustProxy: 1,
-      eventStreams: { perProcess: 10, perKey: 5, heartbeatMs: HEARTBEAT_MS, retryMs: 500 },
+      eventStreams: { perProcess: 10, perAccount: 5, heartbeatMs: HEARTBEAT_MS, retryMs: 500 },
     });
     proxy = await behindNginx(t.app);
   });

@@ -1,12 +1,12 @@
 // Two service instances on one PostgreSQL database, as two processes behind a proxy: an API key's
-// event streams are counted on both together (EVENT_STREAMS_PER_KEY), and a stream closed on one
+// event streams are counted on both together (EVENT_STREAMS_PER_ACCOUNT), and a stream closed on one
 // frees its slot for the other. Needs DATABASE_URL (two pools on one database).
 import { request as httpRequest } from 'node:http';
 import { serveOnLoopback } from '../support/http/event-stream-client';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 import { waitFor } from '../support/wait-for';
 
-const LIMITS = { perProcess: 10, perKey: 2, heartbeatMs: 1_000, retryMs: 100 };
+const LIMITS = { perProcess: 10, perAccount: 2, heartbeatMs: 1_000, retryMs: 100 };
 const QUERY = 'location=Here&time_range=1600-01-01T00:00:00Z/1600-01-02T00:00:00Z';
 
 function open(url: string, auth: string): Promise<{ status: number; close(): void }> {

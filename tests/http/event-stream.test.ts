@@ -3,6 +3,7 @@
 // Read by the `eventsource` package, a real SSE client.
 import { request as httpRequest } from 'node:http';
 import { asAccount, type AccountClient } from '../support/http/as-account';
+import { aBrowser, freshKeyOf } from '../support/http/browser';
 import { openStream, type Received, serveOnLoopback } from '../support/http/event-stream-client';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 
@@ -11,7 +12,7 @@ const DAY_1600 = '1600-01-01T00:00:00Z/1600-01-02T00:00:00Z';
 // Slots keep their default lease (30 s): a short one lapses when two renewals come late on a busy
 // machine, and a stream whose slot lapsed is not told of changes (docs/decisions.md). Only the
 // revocation's test shortens it, since a stream learns of it at a renewal.
-const LIMITS = { perProcess: 8, perKey: 2, heartbeatMs: 1_000, retryMs: 100 };
+const LIMITS = { perProcess: 8, perAccount: 2, heartbeatMs: 1_000, retryMs: 100 };
 
 // A test waits for its stream's messages up to 5 s each (openStream's waitFor), which then says what
 // never came; Jest's own 5 s for the whole test would end a slow one first, on a busy machine, saying
@@ -384,18 +385,23 @@ describe('event streams: the protocol and its refusals', () => {
     expect(anonymous.status).toBe(401);
   });
 
-  it('holds at most its limit of streams per key (429) and per process (503)', async () => {
+  it('holds at most its limit of streams per account, all its keys together (429), and per process (503)', async () => {
     const open: Array<{ close(): void }> = [];
     try {
-      const a = await t.signUp();
-      for (let i = 0; i < LIMITS.perKey; i += 1) {
-        const stream = await rawStream(url(''), asking(a.auth));
+      const browser = aBrowser(t);
+      const first = freshKeyOf((await browser.signUp()).text);
+      const second = freshKeyOf((await browser.submit('/dashboard/keys', { name: 'second' })).text);
+      const keys = [first, second].map((key) => `Bearer ${key}`);
+      for (let i = 0; i < LIMITS.perAccount; i += 1) {
+        const stream = await rawStream(url(''), asking(keys[i % 2] ?? ''));
         open.push(stream);
         expect(stream.status).toBe(200);
       }
-      const over = await rawStream(url(''), asking(a.auth));
-      open.push(over);
-      expect(over.status).toBe(429);
+      for (const key of keys) {
+        const over = await rawStream(url(''), asking(key));
+        open.push(over);
+        expect(over.status).toBe(429);
+      }
       while (t.eventStreams.size < LIMITS.perProcess) {
         const b = await t.signUp();
         const stream = await rawStream(url(''), asking(b.auth));
@@ -492,7 +498,7 @@ describe('event streams under the rate limit', () => {
   let t: TestApp;
   let served: Awaited<ReturnType<typeof serveOnLoopback>>;
   beforeAll(async () => {
-    t = await startTestApp({ eventStreams: LIMITS, rateLimit: { perKeyPerSecond: 2 } });
+    t = await startTestApp({ eventStreams: LIMITS, rateLimit: { perAccountPerSecond: 2 } });
     served = await serveOnLoopback(t.app);
   });
   afterAll(async () => {

@@ -44,7 +44,7 @@ describe('with the database away, every operation answers the 503 its document d
         readiness: databaseReadiness(clients.prisma),
         isUnavailable: isDatabaseUnavailable,
         logError: () => undefined,
-        ...(options.rateLimit ? { rateLimit: { perKeyPerSecond: 1_000, accountsPerMinute: 1_000 } } : {}),
+        ...(options.rateLimit ? { rateLimit: { perAccountPerSecond: 1_000, accountsPerMinute: 1_000 } } : {}),
       },
     );
 

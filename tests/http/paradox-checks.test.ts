@@ -1,19 +1,24 @@
 import request from 'supertest';
+import { CHECK_BOUNDS } from '../../src/core/domain/paradox';
 import { startTestApp, type TestAccount, type TestApp } from '../support/http/test-app';
+
+/** A new app, an account of it and a timeline of the account. */
+async function aTimeline(name: string, destinationTime: string) {
+  const t = await startTestApp();
+  const me = await t.signUp();
+  const timeline = await request(t.app)
+    .post('/v1/timelines')
+    .set('Authorization', me.auth)
+    .send({ name, destination_time: destinationTime });
+  return { t, me, timelineId: String(timeline.body.id) };
+}
 
 describe('POST /v1/paradox-checks', () => {
   let t: TestApp;
   let me: TestAccount;
   let timelineId: string;
   beforeAll(async () => {
-    t = await startTestApp();
-    me = await t.signUp();
-    timelineId = (
-      await request(t.app)
-        .post('/v1/timelines')
-        .set('Authorization', me.auth)
-        .send({ name: 'Hastings', destination_time: '1066-10-14T09:00:00Z' })
-    ).body.id;
+    ({ t, me, timelineId } = await aTimeline('Hastings', '1066-10-14T09:00:00Z'));
   });
   afterAll(() => t.close());
 
@@ -28,6 +33,7 @@ describe('POST /v1/paradox-checks', () => {
         is_stable: true,
         timeline_stability: 'Stable',
         reason_count: 0,
+        reason_count_capped: false,
         reasons: [],
       });
     }
@@ -62,5 +68,71 @@ describe('POST /v1/paradox-checks', () => {
     const response = await check({ timeline_id: 'tml_unknown', proposed_changes: [] });
     expect(response.status).toBe(404);
     expect(response.body.code).toBe('timeline_not_found');
+  });
+});
+
+describe('paradox checks on a timeline of more displaced events than a check counts', () => {
+  let t: TestApp;
+  let me: TestAccount;
+  let timelineId: string;
+  const DISPLACED = CHECK_BOUNDS.counted + 5;
+  beforeAll(async () => {
+    ({ t, me, timelineId } = await aTimeline('Waterloo', '1815-06-18T11:00:00Z'));
+    // Item retrievals a minute apart, each moved by an hour: as many manipulations would leave them.
+    await t.prisma.$executeRawUnsafe(
+      `INSERT INTO events (account_id, id, timeline_id, kind, time, original_time, description, location,
+         description_key, location_key, subject_id, recorded_at, revision)
+       SELECT $1, 'evt_' || lpad(n::text, 6, '0'), $2, 'item_retrieved',
+         timestamptz '1815-06-18T00:00:00Z' + n * interval '1 minute' + interval '1 hour',
+         timestamptz '1815-06-18T00:00:00Z' + n * interval '1 minute',
+         'Item ' || n, 'Waterloo', md5('item ' || n), md5('waterloo'), 'itm_' || n, now(), 1
+       FROM generate_series(1, $3::int) AS n`,
+      me.id,
+      timelineId,
+      DISPLACED,
+    );
+  });
+  afterAll(() => t.close());
+
+  const get = (path: string) => request(t.app).get(path).set('Authorization', me.auth);
+
+  it('counts the reasons up to the bound, says it stopped there, and lists the first by original time', async () => {
+    const response = await get(`/v1/check-paradox?timeline_id=${timelineId}`);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      status: `Timeline is unstable: at least ${CHECK_BOUNDS.counted} conflict(s) found.`,
+      is_stable: false,
+      reason_count: CHECK_BOUNDS.counted,
+      reason_count_capped: true,
+    });
+    expect(response.body.reasons).toHaveLength(CHECK_BOUNDS.listed);
+    expect(response.body.reasons[0]).toMatchObject({ code: 'event_displaced', event_id: 'evt_000001' });
+  });
+
+  it("counts a range's manipulated events up to the bound and lists the first by time", async () => {
+    const range = '1815-06-18T00:00:00Z/1815-06-19T23:59:59Z';
+    const response = await get(`/api/v1/monitor-paradox?timeline_id=${timelineId}&time_range=${range}&limit=1`);
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({
+      is_stable: false,
+      reason_count: CHECK_BOUNDS.counted,
+      reason_count_capped: true,
+      manipulated_count: CHECK_BOUNDS.counted,
+      manipulated_count_capped: true,
+    });
+    expect(response.body.manipulated_event_ids).toHaveLength(CHECK_BOUNDS.listed);
+    expect(response.body.manipulated_event_ids[0]).toBe('evt_000001');
+  });
+
+  it('counts exactly below the bound', async () => {
+    const range = '1815-06-18T00:00:00Z/1815-06-18T00:09:59Z';
+    const response = await get(`/api/v1/monitor-paradox?timeline_id=${timelineId}&time_range=${range}`);
+    // Originally at minutes 1 to 9, now an hour later: in the range by their original time alone.
+    expect(response.body).toMatchObject({
+      reason_count: 9,
+      reason_count_capped: false,
+      manipulated_count: 9,
+      manipulated_count_capped: false,
+    });
   });
 });

@@ -80,6 +80,7 @@ describe('Family B typical order of use', () => {
       is_stable: true,
       timeline_stability: 'Stable',
       reason_count: 0,
+      reason_count_capped: false,
       reasons: [],
     });
 

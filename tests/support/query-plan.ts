@@ -12,6 +12,10 @@ export interface PlanNode {
   'Relation Name'?: string;
   'Index Name'?: string;
   'Index Cond'?: string;
+  /** With `analyze`: the rows the node gave, per loop, and how many loops it ran. */
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  'Rows Removed by Filter'?: number;
   Plans?: PlanNode[];
 }
 
@@ -49,11 +53,18 @@ export async function seededForPlans(
 
 /**
  * The plan PostgreSQL makes for `text` with `values`, prepared with `types` (inferred when
- * omitted, as for the service's own statements) under `plan_cache_mode` `mode`.
+ * omitted, as for the service's own statements) under `plan_cache_mode` `mode`; with `analyze`,
+ * run, with the rows each node gave.
  */
 export async function planOf(
   client: Client,
-  { text, values, types, mode }: { text: string; values: readonly unknown[]; types?: readonly string[]; mode: string },
+  {
+    text,
+    values,
+    types,
+    mode,
+    analyze = false,
+  }: { text: string; values: readonly unknown[]; types?: readonly string[]; mode: string; analyze?: boolean },
 ): Promise<PlanNode> {
   const statement = `plan_${Math.random().toString(36).slice(2)}`;
   await client.query(`SET plan_cache_mode = ${mode}`);
@@ -64,7 +75,7 @@ export async function planOf(
     )
     .join(', ');
   const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-    `EXPLAIN (FORMAT JSON) EXECUTE ${statement}(${literals})`,
+    `EXPLAIN (${analyze ? 'ANALYZE, ' : ''}FORMAT JSON) EXECUTE ${statement}(${literals})`,
   );
   await client.query(`DEALLOCATE ${statement}`);
   return rows[0]['QUERY PLAN'][0].Plan;

@@ -24,7 +24,7 @@ describe('readConfig', () => {
       httpRequestTimeoutMs: 10_000,
       httpHeadersTimeoutMs: 5_000,
       httpKeepAliveTimeoutMs: 5_000,
-      eventStreams: { perProcess: 2_000, perKey: 20, heartbeatMs: 15_000, retryMs: 2_000 },
+      eventStreams: { perProcess: 2_000, perAccount: 20, heartbeatMs: 15_000, retryMs: 2_000 },
     });
   });
 
@@ -52,7 +52,7 @@ describe('readConfig', () => {
       HTTP_HEADERS_TIMEOUT_MS: '20000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000',
       EVENT_STREAMS_PER_PROCESS: '5000',
-      EVENT_STREAMS_PER_KEY: '3',
+      EVENT_STREAMS_PER_ACCOUNT: '3',
       EVENT_STREAM_HEARTBEAT_MS: '30000',
     });
     expect(config).toEqual({
@@ -77,8 +77,19 @@ describe('readConfig', () => {
       httpRequestTimeoutMs: 30_000,
       httpHeadersTimeoutMs: 20_000,
       httpKeepAliveTimeoutMs: 65_000,
-      eventStreams: { perProcess: 5_000, perKey: 3, heartbeatMs: 30_000, retryMs: 2_000 },
+      eventStreams: { perProcess: 5_000, perAccount: 3, heartbeatMs: 30_000, retryMs: 2_000 },
     });
+  });
+
+  it("holds an account's streams to a tenth of a process's, and names the old per-key setting", () => {
+    expect(readConfig({ EVENT_STREAMS_PER_PROCESS: '100' }).eventStreams.perAccount).toBe(10);
+    expect(readConfig({ EVENT_STREAMS_PER_PROCESS: '5' }).eventStreams.perAccount).toBe(1);
+    expect(() => readConfig({ EVENT_STREAMS_PER_PROCESS: '100', EVENT_STREAMS_PER_ACCOUNT: '11' })).toThrow(
+      /EVENT_STREAMS_PER_ACCOUNT must be a whole number from 1 to 10/,
+    );
+    expect(() => readConfig({ EVENT_STREAMS_PER_KEY: '20' })).toThrow(
+      /EVENT_STREAMS_PER_KEY is now EVENT_STREAMS_PER_ACCOUNT/,
+    );
   });
 
   it('keeps the head timeout within the request timeout, as Node requires', () => {

@@ -1,6 +1,7 @@
 import { formatDateTime } from './date-time-format';
+import type { Tally, TallyBounds } from './tally';
 import { textKey } from './text-key';
-import { isDisplaced, type TimelineEvent } from './timeline-event';
+import type { TimelineEvent } from './timeline-event';
 
 /**
  * Timeline stability: one pure, deterministic function that every family's paradox check calls,
@@ -13,7 +14,14 @@ import { isDisplaced, type TimelineEvent } from './timeline-event';
  *   it first happened.
  * No proposed changes and no displaced events: stable. Item changes must name existing items (the
  * use cases refuse unknown ones before this runs) and do not by themselves destabilise.
+ *
+ * A timeline can hold any number of displaced events, so the function is given only the first of
+ * them and their count (a Tally, bounded by CHECK_BOUNDS): the verdict needs no more, and the
+ * answer lists no more than the first reasons.
  */
+
+/** What a paradox check reads and lists of a timeline's displaced or manipulated events. */
+export const CHECK_BOUNDS: TallyBounds = { listed: 100, counted: 1000 };
 
 export type ProposedChange =
   | { readonly kind: 'event'; readonly event: string; readonly time: Date }
@@ -41,21 +49,33 @@ export type ParadoxReason =
 
 export interface StabilityVerdict {
   readonly stable: boolean;
+  /** The first conflicts, at most CHECK_BOUNDS.listed: those of proposed times, then displaced events. */
   readonly reasons: readonly ParadoxReason[];
+  /** How many conflicts there are; when `reasonCountCapped`, at least this many. */
+  readonly reasonCount: number;
+  readonly reasonCountCapped: boolean;
 }
 
 export interface StabilityInput {
   readonly changes: readonly ProposedChange[];
-  /** The recorded events in scope (a whole timeline, or those within a monitored time range). */
-  readonly events: readonly TimelineEvent[];
+  /** The recorded events that the proposed changes name. */
+  readonly named: readonly TimelineEvent[];
+  /** The displaced events in scope (a whole timeline, or a monitored time range), by original time. */
+  readonly displaced: Tally<TimelineEvent>;
 }
 
 export function assessStability(input: StabilityInput): StabilityVerdict {
-  const reasons = [...eventsAtTwoTimes(input), ...displacedEvents(input.events)];
-  return { stable: reasons.length === 0, reasons };
+  const twoTimes = eventsAtTwoTimes(input);
+  const reasons = [...twoTimes, ...input.displaced.first.map(displacement)].slice(0, CHECK_BOUNDS.listed);
+  return {
+    stable: twoTimes.length === 0 && input.displaced.count === 0,
+    reasons,
+    reasonCount: twoTimes.length + input.displaced.count,
+    reasonCountCapped: input.displaced.capped,
+  };
 }
 
-function eventsAtTwoTimes({ changes, events }: StabilityInput): ParadoxReason[] {
+function eventsAtTwoTimes({ changes, named }: StabilityInput): ParadoxReason[] {
   const proposed = new Map<string, { name: string; times: Map<number, Date> }>();
   for (const change of changes) {
     if (change.kind !== 'event') continue;
@@ -68,7 +88,7 @@ function eventsAtTwoTimes({ changes, events }: StabilityInput): ParadoxReason[] 
   for (const [key, { name, times }] of proposed) {
     // The service records repeated names (two arrivals at one place): a proposal agrees with
     // history when it matches one of the recorded times.
-    const recorded = events.filter((event) => textKey(event.description) === key);
+    const recorded = named.filter((event) => textKey(event.description) === key);
     const recordedTimes = new Set(recorded.map((event) => event.time.getTime()));
     const disagreesWithHistory = recorded.length > 0 && [...times.keys()].some((time) => !recordedTimes.has(time));
     if (times.size < 2 && !disagreesWithHistory) continue;
@@ -88,20 +108,18 @@ function eventsAtTwoTimes({ changes, events }: StabilityInput): ParadoxReason[] 
   return reasons;
 }
 
-function displacedEvents(events: readonly TimelineEvent[]): ParadoxReason[] {
-  return events
-    .filter((event) => event.subjectId !== null && isDisplaced(event))
-    .sort((a, b) => a.originalTime.getTime() - b.originalTime.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((event) => ({
-      code: 'event_displaced' as const,
-      message:
-        `The event '${event.description}' was moved by manipulation from ${formatDateTime(event.originalTime)} ` +
-        `to ${formatDateTime(event.time)}, but ${event.subjectId} depends on it happening when it first did. ` +
-        'Manipulate it back to its original time to restore the timeline.',
-      event: event.description,
-      eventId: event.id,
-      originalTime: event.originalTime,
-      time: event.time,
-      dependentId: event.subjectId,
-    }));
+/** The conflict of a displaced event: something depends on the time it first happened. */
+function displacement(event: TimelineEvent): ParadoxReason {
+  return {
+    code: 'event_displaced',
+    message:
+      `The event '${event.description}' was moved by manipulation from ${formatDateTime(event.originalTime)} ` +
+      `to ${formatDateTime(event.time)}, but ${event.subjectId} depends on it happening when it first did. ` +
+      'Manipulate it back to its original time to restore the timeline.',
+    event: event.description,
+    eventId: event.id,
+    originalTime: event.originalTime,
+    time: event.time,
+    dependentId: event.subjectId,
+  };
 }

@@ -30,6 +30,25 @@ export function isSessionExpired(session: Session, now: Date): boolean {
   return sessionDeadline(session).getTime() <= now.getTime();
 }
 
+/**
+ * Signed-in browsers one account may have at once. Each holds a console key with the request rate
+ * and the event streams of a key, so this bounds what one account's sessions add to its share of
+ * the service; signing in past it ends the account's oldest session (docs/dashboard.md#sessions).
+ */
+export const MAX_SESSIONS_PER_ACCOUNT = 10;
+
+/**
+ * The sessions to end before the account opens one more: those that have ended, and the oldest
+ * live ones (by sign-in, then id) beyond what leaves room for the new one under the cap.
+ */
+export function sessionsToEndBeforeOpening(sessions: readonly Session[], now: Date): Session[] {
+  const ended = sessions.filter((session) => isSessionExpired(session, now));
+  const live = sessions
+    .filter((session) => !isSessionExpired(session, now))
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return [...ended, ...live.slice(0, Math.max(0, live.length - (MAX_SESSIONS_PER_ACCOUNT - 1)))];
+}
+
 /** Whether `now` is worth recording as the session's last activity. */
 export function sessionNeedsTouch(session: Session, now: Date): boolean {
   return now.getTime() - session.lastSeenAt.getTime() >= SESSION_TOUCH_RESOLUTION_MS;

@@ -41,6 +41,14 @@ export function isDisplaced(event: TimelineEvent): boolean {
   return event.time.getTime() !== event.originalTime.getTime();
 }
 
+/**
+ * Displaced while a record (an item, an anchor, a travel) depends on when it first happened: what
+ * makes a timeline unstable (docs/paradoxes.md, rule 2).
+ */
+export function isDisplacedDependency(event: TimelineEvent): boolean {
+  return event.subjectId !== null && isDisplaced(event);
+}
+
 export function manipulate(
   event: TimelineEvent,
   input: { id: string; action: string; time: Date; now: Date },

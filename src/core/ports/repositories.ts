@@ -3,6 +3,7 @@ import type { Anchor } from '../domain/anchor';
 import type { Item } from '../domain/item';
 import type { AttemptToRecord, LoginCounter } from '../domain/login-throttle';
 import type { Session } from '../domain/session';
+import type { Tally, TallyBounds } from '../domain/tally';
 import type { TimeRange } from '../domain/time-range';
 import type { Timeline } from '../domain/timeline';
 import type { EventManipulation, TimelineEvent } from '../domain/timeline-event';
@@ -38,8 +39,11 @@ export interface SessionRepository {
   findByTokenDigest(tokenDigest: string): Promise<Session | null>;
   save(session: Session): Promise<void>;
   remove(sessionId: string): Promise<void>;
-  /** The account's sessions whose absolute limit or idle limit has passed, to be cleared away. */
-  listEndedForAccount(accountId: string, idleSince: Date, now: Date): Promise<Session[]>;
+  /**
+   * Every session of the account, ended ones included: at most about MAX_SESSIONS_PER_ACCOUNT,
+   * since signing in ends the ended ones and the oldest beyond the cap.
+   */
+  listForAccount(accountId: string): Promise<Session[]>;
 }
 
 export interface LoginThrottleRepository {
@@ -148,8 +152,28 @@ export interface EventRepository {
     names: readonly string[],
     range?: TimeRange,
   ): Promise<TimelineEvent[]>;
-  /** Events of the timeline changed by manipulation, whose current or original time is in range. */
-  findManipulated(accountId: string, timelineId: string, range?: TimeRange): Promise<TimelineEvent[]>;
+  /**
+   * The timeline's displaced events (isDisplacedDependency), or those whose current or original
+   * time is in range: the first by original time then id, and their count. Reads at most about
+   * twice `bounds.counted` index entries, whatever the timeline holds; `first` is exact unless the
+   * count is capped, and then holds the first of those counted.
+   */
+  tallyDisplaced(
+    accountId: string,
+    timelineId: string,
+    range: TimeRange | undefined,
+    bounds: TallyBounds,
+  ): Promise<Tally<TimelineEvent>>;
+  /**
+   * The ids of the timeline's manipulated events (revision above 0) whose current or original time
+   * is in range: the first by current time then id, and their count, bounded as tallyDisplaced.
+   */
+  tallyManipulated(
+    accountId: string,
+    timelineId: string,
+    range: TimeRange,
+    bounds: TallyBounds,
+  ): Promise<Tally<string>>;
   addManipulation(manipulation: EventManipulation): Promise<void>;
   /** The event's manipulations, first to last. */
   manipulationsOf(accountId: string, eventId: string): Promise<EventManipulation[]>;

@@ -13,7 +13,7 @@ import { mountRoutes } from './express-routes';
 import { answerHeaders } from './middleware/answer-headers';
 import { authenticate } from './middleware/authenticate';
 import { idempotency } from './middleware/idempotency';
-import { perAddress, perApiKey } from './middleware/rate-limit';
+import { perAddress, perAccount } from './middleware/rate-limit';
 import { middlewareOf } from './request-step';
 import { sendAnswer } from './send-answer';
 import { failureReason, problemHandler, RETRY_AFTER_SECONDS, routeNotFound } from './middleware/problem-handler';
@@ -51,10 +51,10 @@ export interface AppOptions {
   /** Signs the dashboard's CSRF tokens; every process behind one proxy must share it. */
   readonly formSecret: string;
   /**
-   * Requests per API key per second and account requests per client address per minute, counted in
+   * Requests per account per second and account requests per client address per minute, counted in
    * the database so every process shares them; absent or 0 leaves that limit off.
    */
-  readonly rateLimit?: { readonly perKeyPerSecond?: number; readonly accountsPerMinute?: number };
+  readonly rateLimit?: { readonly perAccountPerSecond?: number; readonly accountsPerMinute?: number };
   /**
    * The process's open event streams, with their limits; the service ends them all when it stops
    * (server.ts). Default: streams with the default limits, owned by the app.
@@ -93,12 +93,12 @@ export function createApp(container: Container, options: AppOptions): Express {
   const routes = allRoutes(container);
   app.get('/openapi.json', serveOpenApi(routes));
   const countRequest = container.get(CountRequest);
-  const { perKeyPerSecond = 0, accountsPerMinute = 0 } = options.rateLimit ?? {};
+  const { perAccountPerSecond = 0, accountsPerMinute = 0 } = options.rateLimit ?? {};
   if (accountsPerMinute > 0) app.post(ACCOUNT_PATHS, middlewareOf([perAddress(countRequest, accountsPerMinute)]));
-  // The per-key limit needs the principal, so it runs right after authentication.
+  // The per-account limit needs the principal, so it runs right after authentication.
   const authenticated = [
     authenticate(container.get(AuthenticateApiKey)),
-    ...(perKeyPerSecond > 0 ? [perApiKey(countRequest, perKeyPerSecond)] : []),
+    ...(perAccountPerSecond > 0 ? [perAccount(countRequest, perAccountPerSecond)] : []),
   ];
   const logFault =
     options.logError ??

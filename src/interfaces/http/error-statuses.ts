@@ -48,7 +48,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   // references the request makes that do not hold
   unknown_items: 422,
   unknown_event: 422,
-  // too many requests per API key or client address
+  // too many requests per account or client address
   rate_limited: 429,
   // event streams held at once (docs/decisions.md, "Event streams")
   too_many_streams: 429,

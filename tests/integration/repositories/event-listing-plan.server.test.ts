@@ -121,7 +121,7 @@ describe('the event listing plan', () => {
 
         expect(nodes.filter((node) => node['Relation Name'] === 'events').map((node) => node['Index Name'])).toEqual([
           'events_account_id_timeline_id_time_id_idx',
-          'events_account_id_timeline_id_revision_idx',
+          'events_manipulated_by_time',
         ]);
         expect(nodes.map((node) => node['Node Type'])).toContain('Merge Append');
         for (const sort of nodes.filter((node) => node['Node Type'] === 'Sort')) {

@@ -1,6 +1,6 @@
-// The slots of event streams per API key (core/ports/stream-slots.ts), shared by every process on
-// the database: at most the limit taken, also by concurrent takers; a lease that runs out frees
-// its slot; a release frees it at once; a renewal keeps it.
+// The slots of event streams per account (core/ports/stream-slots.ts), all its keys together, shared
+// by every process on the database: at most the limit taken, also by concurrent takers and by
+// several keys; a lease that runs out frees its slot; a release frees it at once; a renewal keeps it.
 import { PostgresStreamSlots } from '../../../src/infrastructure/persistence/postgres/stream-slots';
 import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
 import { at, givenAccounts } from '../../support/contracts/subject';
@@ -14,19 +14,22 @@ describe('PostgresStreamSlots', () => {
   let database: TestDatabase;
   let slots: PostgresStreamSlots;
   let keys = 0;
+  let accounts = 0;
 
   beforeAll(async () => {
     database = await provisionTestDatabase();
     slots = new PostgresStreamSlots(database.sql);
-    await givenAccounts(plainRepositories(database), 'acc_1');
   });
   afterAll(() => database.close());
 
-  async function aKey(): Promise<{ apiKeyId: string; accountId: string }> {
+  /** A key of an account of its own, or of the account given. */
+  async function aKey(accountId?: string): Promise<{ apiKeyId: string; accountId: string }> {
     const id = `key_${++keys}`;
+    const owner = accountId ?? `acc_${++accounts}`;
+    if (!accountId) await givenAccounts(plainRepositories(database), owner);
     await plainRepositories(database).apiKeys.add({
       id,
-      accountId: 'acc_1',
+      accountId: owner,
       prefix: 'tns_x',
       digest: `digest-${id}`,
       name: null,
@@ -35,21 +38,30 @@ describe('PostgresStreamSlots', () => {
       revokedAt: null,
       expiresAt: null,
     });
-    return { apiKeyId: id, accountId: 'acc_1' };
+    return { apiKeyId: id, accountId: owner };
   }
 
-  it('gives at most the limit of slots of one key, to concurrent takers too, and each key its own', async () => {
+  it('gives at most the limit of slots of an account, to concurrent takers too, and each account its own', async () => {
     const key = await aKey();
     const taken = await Promise.all(Array.from({ length: 10 }, (_, n) => slots.take(key, `h${n}`, 3, LEASE_MS)));
     expect(taken.filter(Boolean)).toHaveLength(3);
     expect(await slots.take(await aKey(), 'other', 3, LEASE_MS)).toBe(true);
   });
 
+  it("counts every key of an account against the account's slots", async () => {
+    const first = await aKey();
+    const second = await aKey(first.accountId);
+    expect(await slots.take(first, 'a', 2, LEASE_MS)).toBe(true);
+    expect(await slots.take(second, 'b', 2, LEASE_MS)).toBe(true);
+    expect(await slots.take(second, 'c', 2, LEASE_MS)).toBe(false);
+    expect(await slots.take(first, 'd', 2, LEASE_MS)).toBe(false);
+  });
+
   it('frees a slot when its holder releases it', async () => {
     const key = await aKey();
     expect(await slots.take(key, 'a', 1, LEASE_MS)).toBe(true);
     expect(await slots.take(key, 'b', 1, LEASE_MS)).toBe(false);
-    await slots.release(key.apiKeyId, 'a');
+    await slots.release(key.accountId, 'a');
     expect(await slots.take(key, 'b', 1, LEASE_MS)).toBe(true);
   });
 

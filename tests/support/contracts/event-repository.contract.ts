@@ -373,43 +373,97 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
       });
     });
 
-    describe('findManipulated', () => {
+    describe('tallies of displaced and manipulated events', () => {
+      const moved = (id: string, from: string, to: string, overrides: Partial<TimelineEvent> = {}) => ({
+        ...anEventAt(from, { id, subjectId: `itm_${id}`, ...overrides }),
+        time: at(to),
+        revision: 1,
+      });
       beforeEach(async () => {
         await given(
           anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_untouched' }),
-          {
-            ...anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_moved' }),
-            time: at('1815-06-19T12:00:00.000Z'),
-            revision: 1,
-          },
+          moved('evt_moved', '1815-06-18T11:30:00.000Z', '1815-06-19T12:00:00.000Z'),
+          moved('evt_early', '1815-06-17T09:00:00.000Z', '1815-06-18T18:00:00.000Z'),
           // Moved away and back: its times agree again, yet it was manipulated.
           { ...anEventAt('1815-06-18T18:00:00.000Z', { id: 'evt_back' }), revision: 2 },
-          { ...anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_other_timeline', timelineId: 'tml_2' }), revision: 1 },
-          { ...anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_other_account', accountId: 'acc_2' }), revision: 1 },
+          // A manipulation record has no dependent: moved, but nothing depends on when.
+          moved('evt_record', '1815-06-18T12:00:00.000Z', '1815-06-18T13:00:00.000Z', {
+            kind: 'manipulation',
+            subjectId: null,
+          }),
+          moved('evt_other_timeline', '1815-06-18T11:30:00.000Z', '1815-06-19T12:00:00.000Z', { timelineId: 'tml_2' }),
+          moved('evt_other_account', '1815-06-18T11:30:00.000Z', '1815-06-19T12:00:00.000Z', { accountId: 'acc_2' }),
         );
       });
+      const ALL = { listed: 100, counted: 1000 };
+      const displaced = async (within?: TimeRange, bounds = ALL, accountId = 'acc_1', timelineId = 'tml_1') => {
+        const tally = await events().tallyDisplaced(accountId, timelineId, within, bounds);
+        return { ...tally, first: idsOf(tally.first) };
+      };
+      const manipulated = (within: TimeRange, bounds = ALL, accountId = 'acc_1', timelineId = 'tml_1') =>
+        events().tallyManipulated(accountId, timelineId, within, bounds);
 
-      const findManipulated = async (within?: TimeRange, accountId = 'acc_1', timelineId = 'tml_1') =>
-        idsOf(await events().findManipulated(accountId, timelineId, within));
-
-      it('finds the events of the timeline with a manipulation, oldest first', async () => {
-        expect(await findManipulated()).toEqual(['evt_back', 'evt_moved']);
+      it("counts and lists the timeline's displaced events by original time, the whole events", async () => {
+        expect(await displaced()).toEqual({ first: ['evt_early', 'evt_moved'], count: 2, capped: false });
+        const [first] = (await events().tallyDisplaced('acc_1', 'tml_1', undefined, ALL)).first;
+        expect(first).toEqual(moved('evt_early', '1815-06-17T09:00:00.000Z', '1815-06-18T18:00:00.000Z'));
       });
 
-      it('within a range, finds those whose current or original time is in it, inclusive at both ends', async () => {
-        expect(await findManipulated(range('1815-06-18T11:30:00.000Z/1815-06-18T11:30:00.000Z'))).toEqual([
-          'evt_moved',
-        ]);
-        expect(await findManipulated(range('1815-06-19T00:00:00.000Z/1815-06-19T12:00:00.000Z'))).toEqual([
-          'evt_moved',
-        ]);
-        expect(await findManipulated(range('1815-06-18T11:30:01Z/1815-06-18T18:00:00Z'))).toEqual(['evt_back']);
-        expect(await findManipulated(range('1815-06-20T00:00:00.000Z/1815-06-20T23:59:59.999Z'))).toEqual([]);
+      it('within a range, takes those whose current or original time is in it, inclusive at both ends', async () => {
+        expect(await displaced(range('1815-06-18T11:30:00.000Z/1815-06-18T11:30:00.000Z'))).toEqual({
+          first: ['evt_moved'],
+          count: 1,
+          capped: false,
+        });
+        expect(await displaced(range('1815-06-18T12:00:00Z/1815-06-19T12:00:00.000Z'))).toMatchObject({
+          first: ['evt_early', 'evt_moved'],
+          count: 2,
+        });
+        expect(await displaced(range('1815-06-20T00:00:00.000Z/1815-06-20T23:59:59.999Z'))).toEqual({
+          first: [],
+          count: 0,
+          capped: false,
+        });
       });
 
-      it("finds only the timeline's and the account's own", async () => {
-        expect(await findManipulated(undefined, 'acc_1', 'tml_2')).toEqual(['evt_other_timeline']);
-        expect(await findManipulated(undefined, 'acc_2')).toEqual(['evt_other_account']);
+      it('lists the manipulated ids of a range by current time, moved, moved back and records alike', async () => {
+        expect(await manipulated(range('1815-06-17T00:00:00Z/1815-06-19T23:59:59Z'))).toEqual({
+          first: ['evt_record', 'evt_back', 'evt_early', 'evt_moved'],
+          count: 4,
+          capped: false,
+        });
+        expect(await manipulated(range('1815-06-18T11:30:00.000Z/1815-06-18T11:30:00.000Z'))).toEqual({
+          first: ['evt_moved'],
+          count: 1,
+          capped: false,
+        });
+      });
+
+      it('lists no more than asked, and counts no further than asked, saying so', async () => {
+        const within = range('1815-06-17T00:00:00Z/1815-06-19T23:59:59Z');
+        expect(await manipulated(within, { listed: 2, counted: 4 })).toEqual({
+          first: ['evt_record', 'evt_back'],
+          count: 4,
+          capped: false,
+        });
+        expect(await manipulated(within, { listed: 2, counted: 3 })).toMatchObject({ count: 3, capped: true });
+        expect(await displaced(undefined, { listed: 1, counted: 1 })).toEqual({
+          first: ['evt_early'],
+          count: 1,
+          capped: true,
+        });
+        expect(await displaced(within, { listed: 1, counted: 2 })).toEqual({
+          first: ['evt_early'],
+          count: 2,
+          capped: false,
+        });
+      });
+
+      it("counts only the timeline's and the account's own", async () => {
+        expect(await displaced(undefined, ALL, 'acc_1', 'tml_2')).toMatchObject({ first: ['evt_other_timeline'] });
+        expect(await displaced(undefined, ALL, 'acc_2')).toMatchObject({ first: ['evt_other_account'] });
+        const everything = range('1815-01-01T00:00:00Z/1815-12-31T00:00:00Z');
+        expect(await manipulated(everything, ALL, 'acc_2')).toMatchObject({ first: ['evt_other_account'] });
       });
     });
 

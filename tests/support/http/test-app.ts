@@ -55,7 +55,7 @@ export interface TestAppOptions {
   /** Request log lines go here when given (as the service's go to stdout). */
   readonly logger?: Logger;
   /** Rate limits, as RATE_LIMIT_PER_SECOND and RATE_LIMIT_ACCOUNTS_PER_MINUTE set them; off unless given. */
-  readonly rateLimit?: { readonly perKeyPerSecond?: number; readonly accountsPerMinute?: number };
+  readonly rateLimit?: { readonly perAccountPerSecond?: number; readonly accountsPerMinute?: number };
   /** Another app's database to share, as a second service process would (with its own pool and cache). */
   readonly sharing?: Pick<TestApp, 'connectionString' | 'mode'>;
   /** How the listeners of key and event changes reconnect (tests hold them). */

@@ -4,10 +4,15 @@ import { EmailAlreadyRegistered } from '../../../src/core/domain/errors';
 import type { Item } from '../../../src/core/domain/item';
 import { isLocked, type AttemptToRecord, type LoginCounter } from '../../../src/core/domain/login-throttle';
 import type { Session } from '../../../src/core/domain/session';
+import { tallyOf, type Tally, type TallyBounds } from '../../../src/core/domain/tally';
 import { textKey } from '../../../src/core/domain/text-key';
 import type { TimeRange } from '../../../src/core/domain/time-range';
 import type { Timeline } from '../../../src/core/domain/timeline';
-import type { EventManipulation, TimelineEvent } from '../../../src/core/domain/timeline-event';
+import {
+  isDisplacedDependency,
+  type EventManipulation,
+  type TimelineEvent,
+} from '../../../src/core/domain/timeline-event';
 import type { Travel } from '../../../src/core/domain/travel';
 import type { Traveller } from '../../../src/core/domain/traveller';
 import type {
@@ -133,14 +138,8 @@ export class InMemorySessionRepository implements SessionRepository {
     this.table.delete(sessionId, this.journal);
   }
 
-  async listEndedForAccount(accountId: string, idleSince: Date, now: Date): Promise<Session[]> {
-    return this.table
-      .values()
-      .filter((session) => session.accountId === accountId)
-      .filter(
-        (session) =>
-          session.expiresAt.getTime() <= now.getTime() || session.lastSeenAt.getTime() <= idleSince.getTime(),
-      );
+  async listForAccount(accountId: string): Promise<Session[]> {
+    return this.table.values().filter((session) => session.accountId === accountId);
   }
 }
 
@@ -360,10 +359,28 @@ export class InMemoryEventRepository implements EventRepository {
       .filter((event) => inRange(event, range));
   }
 
-  async findManipulated(accountId: string, timelineId: string, range?: TimeRange): Promise<TimelineEvent[]> {
-    return this.ofTimeline(accountId, timelineId)
-      .filter((event) => event.revision > 0)
-      .filter((event) => inRange(event, range));
+  async tallyDisplaced(
+    accountId: string,
+    timelineId: string,
+    range: TimeRange | undefined,
+    bounds: TallyBounds,
+  ): Promise<Tally<TimelineEvent>> {
+    const displaced = this.ofTimeline(accountId, timelineId)
+      .filter((event) => isDisplacedDependency(event) && inRange(event, range))
+      .sort((a, b) => byTimeThenId({ time: a.originalTime, id: a.id }, { time: b.originalTime, id: b.id }));
+    return tallyOf(displaced, bounds);
+  }
+
+  async tallyManipulated(
+    accountId: string,
+    timelineId: string,
+    range: TimeRange,
+    bounds: TallyBounds,
+  ): Promise<Tally<string>> {
+    const manipulated = this.ofTimeline(accountId, timelineId)
+      .filter((event) => event.revision > 0 && inRange(event, range))
+      .map((event) => event.id);
+    return tallyOf(manipulated, bounds);
   }
 
   async addManipulation(manipulation: EventManipulation): Promise<void> {

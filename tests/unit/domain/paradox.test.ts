@@ -1,7 +1,30 @@
-import { assessStability, type ParadoxReason, type ProposedChange } from '../../../src/core/domain/paradox';
-import { manipulate, type EventKind } from '../../../src/core/domain/timeline-event';
+import {
+  assessStability as assessTallied,
+  CHECK_BOUNDS,
+  type ParadoxReason,
+  type ProposedChange,
+} from '../../../src/core/domain/paradox';
+import { tallyOf } from '../../../src/core/domain/tally';
+import {
+  isDisplacedDependency,
+  manipulate,
+  type EventKind,
+  type TimelineEvent,
+} from '../../../src/core/domain/timeline-event';
 import { anEvent } from '../../support/builders/event-builder';
 
+/**
+ * The verdict on whole events, as a check gets it: the named ones, and the tally of the displaced
+ * ones by original time then id that its repository reads.
+ */
+function assessStability({ changes, events }: { changes: readonly ProposedChange[]; events: TimelineEvent[] }) {
+  const displaced = events
+    .filter(isDisplacedDependency)
+    .sort((a, b) => a.originalTime.getTime() - b.originalTime.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return assessTallied({ changes, named: events, displaced: tallyOf(displaced, CHECK_BOUNDS) });
+}
+
+const STABLE = { stable: true, reasons: [], reasonCount: 0, reasonCountCapped: false };
 const event = (name: string, time: string): ProposedChange => ({ kind: 'event', event: name, time: new Date(time) });
 const item = (itemId: string): ProposedChange => ({ kind: 'item', itemId });
 const changesOnly = (changes: readonly ProposedChange[]) => assessStability({ changes, events: [] });
@@ -13,7 +36,7 @@ const timesOf = (reason: ParadoxReason | undefined): readonly Date[] =>
 describe('assessStability', () => {
   describe('proposed changes alone', () => {
     it('finds a timeline with no proposed changes and no events stable', () => {
-      expect(assessStability({ changes: [], events: [] })).toEqual({ stable: true, reasons: [] });
+      expect(assessStability({ changes: [], events: [] })).toEqual(STABLE);
     });
 
     it('finds distinct events at distinct times stable', () => {
@@ -21,7 +44,7 @@ describe('assessStability', () => {
         event('Eagle lands', '1969-07-20T20:17:40Z'),
         event('First step', '1969-07-21T02:56:15Z'),
       ]);
-      expect(verdict).toEqual({ stable: true, reasons: [] });
+      expect(verdict).toEqual(STABLE);
     });
 
     it('finds the same event proposed twice at the same time stable', () => {
@@ -29,7 +52,7 @@ describe('assessStability', () => {
         event('Eagle lands', '1969-07-20T20:17:40Z'),
         event('Eagle lands', '1969-07-20T20:17:40Z'),
       ]);
-      expect(verdict).toEqual({ stable: true, reasons: [] });
+      expect(verdict).toEqual(STABLE);
     });
 
     it('finds the same event at two times unstable, naming the event and both times in order', () => {
@@ -77,7 +100,7 @@ describe('assessStability', () => {
     it('is not affected by item changes', () => {
       const events = [event('Eagle lands', '1969-07-20T20:17:40Z')];
       expect(changesOnly([...events, item('itm_1'), item('itm_1'), item('itm_2')])).toEqual(changesOnly(events));
-      expect(changesOnly([item('itm_1'), item('itm_1')])).toEqual({ stable: true, reasons: [] });
+      expect(changesOnly([item('itm_1'), item('itm_1')])).toEqual(STABLE);
     });
 
     it('is not made stable by item changes either', () => {
@@ -127,10 +150,9 @@ describe('assessStability', () => {
     });
 
     it('finds a proposed time equal to the recorded time stable', () => {
-      expect(assessStability({ changes: [event('EAGLE LANDS', '1969-07-20T20:17:40Z')], events: [landing] })).toEqual({
-        stable: true,
-        reasons: [],
-      });
+      expect(assessStability({ changes: [event('EAGLE LANDS', '1969-07-20T20:17:40Z')], events: [landing] })).toEqual(
+        STABLE,
+      );
     });
 
     it('ignores recorded events of other names', () => {
@@ -162,6 +184,8 @@ describe('assessStability', () => {
       const verdict = assessStability({ changes: [], events: [displaced] });
       expect(verdict).toEqual({
         stable: false,
+        reasonCount: 1,
+        reasonCountCapped: false,
         reasons: [
           {
             code: 'event_displaced',
@@ -194,12 +218,12 @@ describe('assessStability', () => {
 
     it('lets an event without a dependent (a manipulation record) move freely', () => {
       const record = anEvent({ kind: 'manipulation', subjectId: null, time: movedTo, revision: 1 });
-      expect(assessStability({ changes: [], events: [record] })).toEqual({ stable: true, reasons: [] });
+      expect(assessStability({ changes: [], events: [record] })).toEqual(STABLE);
     });
 
     it('finds an event with a dependent still at its original time stable, even after a manipulation', () => {
       const manipulatedInPlace = anEvent({ subjectId: 'itm_1', revision: 2 });
-      expect(assessStability({ changes: [], events: [manipulatedInPlace] })).toEqual({ stable: true, reasons: [] });
+      expect(assessStability({ changes: [], events: [manipulatedInPlace] })).toEqual(STABLE);
     });
 
     it('is stable again once a manipulation moves the event back to its original time', () => {
@@ -210,7 +234,7 @@ describe('assessStability', () => {
       const back = manipulate(away.event, { id: 'man_2', action: 'Undo the delay', time: originalTime, now });
 
       expect(back.event).toMatchObject({ time: originalTime, originalTime, revision: 2 });
-      expect(assessStability({ changes: [], events: [back.event] })).toEqual({ stable: true, reasons: [] });
+      expect(assessStability({ changes: [], events: [back.event] })).toEqual(STABLE);
     });
   });
 
@@ -296,7 +320,63 @@ describe('assessStability', () => {
         changes: [event('Traveller arrives at Moon', '1969-07-20T20:17:40Z')],
         events: [first, again],
       });
-      expect(verdict).toEqual({ stable: true, reasons: [] });
+      expect(verdict).toEqual(STABLE);
+    });
+  });
+
+  describe('a tally of displaced events', () => {
+    const displaced = (n: number) =>
+      anEvent({
+        id: `evt_${String(n).padStart(4, '0')}`,
+        subjectId: `itm_${n}`,
+        time: new Date('1970-01-01T00:00:00Z'),
+        revision: 1,
+      });
+    const conflicts = [event('Eagle lands', '1969-07-20T20:17:40Z'), event('Eagle lands', '1969-07-20T21:00:00Z')];
+
+    it('counts the conflicts of proposals and the displaced events, and lists the first', () => {
+      const first = [displaced(1), displaced(2)];
+      const verdict = assessTallied({
+        changes: conflicts,
+        named: [],
+        displaced: { first, count: 250, capped: false },
+      });
+      expect(verdict).toMatchObject({ stable: false, reasonCount: 251, reasonCountCapped: false });
+      expect(verdict.reasons.map((reason) => reason.code)).toEqual([
+        'event_at_two_times',
+        'event_displaced',
+        'event_displaced',
+      ]);
+    });
+
+    it('lists at most CHECK_BOUNDS.listed reasons, the proposals first', () => {
+      const first = Array.from({ length: CHECK_BOUNDS.listed }, (_, n) => displaced(n));
+      const verdict = assessTallied({
+        changes: conflicts,
+        named: [],
+        displaced: { first, count: CHECK_BOUNDS.listed, capped: false },
+      });
+      expect(verdict.reasons).toHaveLength(CHECK_BOUNDS.listed);
+      expect(verdict.reasons[0]?.code).toBe('event_at_two_times');
+      expect(verdict.reasonCount).toBe(CHECK_BOUNDS.listed + 1);
+    });
+
+    it('says when the count stopped at its bound', () => {
+      const verdict = assessTallied({
+        changes: [],
+        named: [],
+        displaced: { first: [displaced(1)], count: CHECK_BOUNDS.counted, capped: true },
+      });
+      expect(verdict).toMatchObject({ stable: false, reasonCount: CHECK_BOUNDS.counted, reasonCountCapped: true });
+    });
+
+    it('decides by the count, not by what is listed', () => {
+      expect(assessTallied({ changes: [], named: [], displaced: { first: [], count: 1, capped: false } }).stable).toBe(
+        false,
+      );
+      expect(assessTallied({ changes: [], named: [], displaced: { first: [], count: 0, capped: false } })).toEqual(
+        STABLE,
+      );
     });
   });
 });

@@ -57,7 +57,7 @@ function quietSource(): EventStreamSource & { closed: boolean } {
 
 it('ends a stream whose client left while it opened, and gives its slot back', async () => {
   const slots = new GatedSlots();
-  const streams = new EventStreams(slots, { perProcess: 4, perKey: 2, heartbeatMs: 60_000, retryMs: 100 });
+  const streams = new EventStreams(slots, { perProcess: 4, perAccount: 2, heartbeatMs: 60_000, retryMs: 100 });
   const source = quietSource();
   const app = express();
   let answer: express.Response | undefined;

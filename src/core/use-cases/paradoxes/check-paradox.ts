@@ -1,5 +1,5 @@
 import { TimelineNotFound, UnknownEvent, UnknownItems } from '../../domain/errors';
-import { assessStability, type ProposedChange, type StabilityVerdict } from '../../domain/paradox';
+import { assessStability, CHECK_BOUNDS, type ProposedChange, type StabilityVerdict } from '../../domain/paradox';
 import { textKey } from '../../domain/text-key';
 import type { TimeRange } from '../../domain/time-range';
 import type { TimelineEvent } from '../../domain/timeline-event';
@@ -17,8 +17,6 @@ export interface CheckParadoxInput {
 }
 
 export interface ParadoxReport extends StabilityVerdict {
-  /** The events the verdict looked at. */
-  readonly events: readonly TimelineEvent[];
   /** The significant event checked, when one was asked for. */
   readonly significantEvent: TimelineEvent | null;
 }
@@ -44,15 +42,14 @@ export class CheckParadox {
 
     const significant = input.significantEvent === undefined ? null : await this.findSignificant(repos, input);
     const names = changes.flatMap((change) => (change.kind === 'event' ? [change.event] : []));
-    const [named, manipulated] = await Promise.all([
+    // The significant event needs no place of its own in the verdict: if it is displaced, it is
+    // among the timeline's displaced events, so check-timeline never calls stable a timeline that
+    // the other checks call unstable.
+    const [named, displaced] = await Promise.all([
       names.length ? repos.events.findNamed(input.accountId, timeline.id, names, input.range) : [],
-      repos.events.findManipulated(input.accountId, timeline.id, input.range),
+      repos.events.tallyDisplaced(input.accountId, timeline.id, input.range, CHECK_BOUNDS),
     ]);
-    // The significant event joins the timeline's scope rather than replacing it, so check-timeline
-    // never calls stable a timeline that the other checks call unstable.
-    const inScope = uniqueById([...named, ...manipulated, ...(significant ? [significant] : [])]);
-    const verdict = assessStability({ changes, events: inScope });
-    return { ...verdict, events: inScope, significantEvent: significant };
+    return { ...assessStability({ changes, named, displaced }), significantEvent: significant };
   }
 
   /** Spec rule 3: a check cannot be meaningful for an item that does not exist yet. */
@@ -77,8 +74,4 @@ export class CheckParadox {
     if (!first) throw new UnknownEvent(input.timelineId, wanted);
     return first;
   }
-}
-
-function uniqueById(events: readonly TimelineEvent[]): TimelineEvent[] {
-  return [...new Map(events.map((event) => [event.id, event])).values()];
 }

@@ -1,4 +1,5 @@
-import type { StabilityVerdict } from '../../domain/paradox';
+import { CHECK_BOUNDS, type StabilityVerdict } from '../../domain/paradox';
+import type { Tally } from '../../domain/tally';
 import type { TimeRange } from '../../domain/time-range';
 import type { TimelineEvent } from '../../domain/timeline-event';
 import type { EventCursor } from '../../ports/repositories';
@@ -16,8 +17,8 @@ export interface MonitorParadoxInput {
 }
 
 export interface ParadoxMonitoring extends StabilityVerdict {
-  /** Every manipulated event of the range, oldest first: what the verdict weighed. */
-  readonly manipulated: readonly TimelineEvent[];
+  /** The ids of the range's manipulated events, oldest first, and their count. */
+  readonly manipulated: Tally<string>;
   /** One page of the range's events, manipulated or not, at every place, oldest first. */
   readonly events: readonly TimelineEvent[];
   readonly next: EventCursor | null;
@@ -39,14 +40,20 @@ export class MonitorParadox {
     const { accountId, timelineId, range } = input;
     return this.transactions.snapshot(accountId, async (repos) => {
       // First: it refuses a timeline the account does not have.
-      const report = await this.checks.checkIn(repos, { accountId, timelineId, range });
-      // One extra row tells whether another page follows without a count query.
-      const rows = await repos.events.listInRange(accountId, timelineId, {
-        range,
-        after: input.after ?? null,
-        limit: limit + 1,
-      });
-      return { stable: report.stable, reasons: report.reasons, manipulated: report.events, ...cutPage(rows, limit) };
+      const verdict = await this.checks.checkIn(repos, { accountId, timelineId, range });
+      const [manipulated, rows] = await Promise.all([
+        repos.events.tallyManipulated(accountId, timelineId, range, CHECK_BOUNDS),
+        // One extra row tells whether another page follows without a count query.
+        repos.events.listInRange(accountId, timelineId, { range, after: input.after ?? null, limit: limit + 1 }),
+      ]);
+      return {
+        stable: verdict.stable,
+        reasons: verdict.reasons,
+        reasonCount: verdict.reasonCount,
+        reasonCountCapped: verdict.reasonCountCapped,
+        manipulated,
+        ...cutPage(rows, limit),
+      };
     });
   }
 }

@@ -8,7 +8,7 @@ import {
   attemptToRecord,
   mayEvaluate,
 } from '../../domain/login-throttle';
-import { SESSION_IDLE_MS } from '../../domain/session';
+import { sessionsToEndBeforeOpening } from '../../domain/session';
 import type { CredentialHasher } from '../../ports/credential-hasher';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
@@ -69,13 +69,10 @@ export class LogIn {
       Promise.all([repos.loginThrottles.clear(emailKey), repos.loginThrottles.forgiveAttempt(addressKey)]),
     );
     return this.transactions.exclusive(account.id, async (repos) => {
-      // Sessions that ended unseen are cleared here, revoking their console keys.
-      const ended = await repos.sessions.listEndedForAccount(
-        account.id,
-        new Date(now.getTime() - SESSION_IDLE_MS),
-        now,
-      );
-      await endSessions(repos, ended, now);
+      // Sessions that ended unseen are cleared here, and the oldest beyond the cap ended, each
+      // with its console key revoked.
+      const sessions = await repos.sessions.listForAccount(account.id);
+      await endSessions(repos, sessionsToEndBeforeOpening(sessions, now), now);
       return openSession(repos, { ids: this.ids, hasher: this.hasher }, account.id, now);
     });
   }

@@ -5,7 +5,7 @@ import { HELD_SLOTS, RELEASE_SLOT, RENEW_SLOTS, TAKE_SLOT } from './statements/s
 /** Each try takes a slot or loses a race for one, which the next try sees held: a few are plenty. */
 const TRIES = 5;
 
-/** Slots as rows of `event_stream_slots`, one per slot of a key that ever streamed (schema.prisma). */
+/** Slots as rows of `event_stream_slots`, one per slot of an account that ever streamed (schema.prisma). */
 export class PostgresStreamSlots extends StreamSlots {
   constructor(private readonly sql: SqlRunner) {
     super();
@@ -21,7 +21,7 @@ export class PostgresStreamSlots extends StreamSlots {
       const taken = await TAKE_SLOT.run(this.sql, { apiKeyId, accountId, holder, limit, leaseMs });
       if (taken.length > 0) return true;
       // Nothing taken: every slot is held, or another stream took the one this try chose.
-      if (!(await this.anyFree(apiKeyId, limit))) return false;
+      if (!(await this.anyFree(accountId, limit))) return false;
     }
     return false;
   }
@@ -32,12 +32,12 @@ export class PostgresStreamSlots extends StreamSlots {
     return renewed.map((row) => row.holder);
   }
 
-  async release(apiKeyId: string, holder: string): Promise<void> {
-    await RELEASE_SLOT.run(this.sql, { apiKeyId, holder });
+  async release(accountId: string, holder: string): Promise<void> {
+    await RELEASE_SLOT.run(this.sql, { accountId, holder });
   }
 
-  private async anyFree(apiKeyId: string, limit: number): Promise<boolean> {
-    const [count] = await HELD_SLOTS.run(this.sql, { apiKeyId });
+  private async anyFree(accountId: string, limit: number): Promise<boolean> {
+    const [count] = await HELD_SLOTS.run(this.sql, { accountId });
     return Number(count?.held ?? 0) < limit;
   }
 }

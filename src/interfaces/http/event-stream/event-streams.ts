@@ -11,8 +11,11 @@ export type { StreamEndings } from './open-stream';
 export interface EventStreamLimits {
   /** Streams one process holds at once; beyond, 503 (another process behind the proxy may take it). */
   readonly perProcess: number;
-  /** Streams one API key holds at once, in every process together (StreamSlots); beyond, 429. */
-  readonly perKey: number;
+  /**
+   * Streams one account holds at once, all its keys together, in every process together
+   * (StreamSlots); beyond, 429.
+   */
+  readonly perAccount: number;
   /** A comment line this often keeps an idle stream alive through proxies (nginx's default cut: 60 s). */
   readonly heartbeatMs: number;
   /** What clients are told to wait before reconnecting (the SSE `retry` field). */
@@ -26,7 +29,7 @@ export interface EventStreamLimits {
 
 export const DEFAULT_STREAM_LIMITS: EventStreamLimits = {
   perProcess: 2_000,
-  perKey: 20,
+  perAccount: 20,
   heartbeatMs: 15_000,
   retryMs: 2_000,
 };
@@ -70,7 +73,7 @@ export class EventStreams {
   ): Promise<void> {
     if (this.closing) throw notStreamingNow();
     if (this.open.size >= this.limits.perProcess) throw capacityReached(this.limits.perProcess);
-    const stream = new OpenStream(key.apiKeyId, randomUUID(), res, (ended) => this.forget(ended));
+    const stream = new OpenStream(key.accountId, randomUUID(), res, (ended) => this.forget(ended));
     // Counted in this process before anything is awaited, so that concurrent opens see each other.
     this.open.set(stream.holder, stream);
     this.renewLeases();
@@ -81,8 +84,8 @@ export class EventStreams {
     let source: EventStreamSource;
     try {
       // Before `start` reads: from then on the database announces the account's changes.
-      if (!(await this.slots.take(key, stream.holder, this.limits.perKey, this.leaseMs)))
-        throw tooManyStreams(this.limits.perKey);
+      if (!(await this.slots.take(key, stream.holder, this.limits.perAccount, this.leaseMs)))
+        throw tooManyStreams(this.limits.perAccount);
       stream.holdsSlot = true;
       source = await start();
     } catch (error) {
@@ -113,7 +116,7 @@ export class EventStreams {
 
   private release(stream: OpenStream): void {
     // Not awaited: a slot not given back comes free when its lease runs out.
-    this.slots.release(stream.keyId, stream.holder).catch(() => undefined);
+    this.slots.release(stream.accountId, stream.holder).catch(() => undefined);
   }
 
   /**

@@ -23,7 +23,8 @@ export class OpenStream {
   private done = false;
 
   constructor(
-    readonly keyId: string,
+    /** Whose slot the stream holds: its key's account. */
+    readonly accountId: string,
     readonly holder: string,
     private readonly res: Response,
     private readonly onEnd: (stream: OpenStream) => void,

@@ -4,12 +4,12 @@ import { Problem } from '../problem';
 
 const RETRY = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
 
-/** The key holds its most streams, over every process. */
+/** The account holds its most streams, all its keys and every process together. */
 export function tooManyStreams(limit: number): Problem {
   return new Problem(
     429,
     'too_many_streams',
-    `This API key holds its most event streams (${limit}); close one first.`,
+    `This account holds its most event streams (${limit}), all its API keys together; close one first.`,
     { limit },
   );
 }

@@ -35,14 +35,18 @@ export function rateLimit(
   };
 }
 
-/** The per-key limit of the API: runs after `authenticate`, which puts the principal in res.locals. */
-export function perApiKey(countRequest: CountRequest, perSecond: number): RequestStep {
+/**
+ * The per-account limit of the API, every key of the account counted together (console keys of its
+ * sessions included), so that more keys do not give an account more of the service. Runs after
+ * `authenticate`, which puts the principal in res.locals.
+ */
+export function perAccount(countRequest: CountRequest, perSecond: number): RequestStep {
   const policy = { name: 'default', quota: perSecond, windowSeconds: 1 };
   return rateLimit(
     countRequest,
     policy,
-    'with this API key',
-    (_req, res) => `api-key:${String(res.locals.principal?.apiKeyId)}`,
+    'for this account (all its API keys together)',
+    (_req, res) => `account:${String(res.locals.principal?.accountId)}`,
   );
 }
 

@@ -4,7 +4,7 @@ import { headerRef, REPLAYABLE_STATUSES, REQUEST_ID } from './headers';
 import type { JsonObject } from './schemas';
 
 /**
- * Codes any operation can answer: its input is parsed and validated, it is rate limited (per key,
+ * Codes any operation can answer: its input is parsed and validated, it is rate limited (per account,
  * or per address for sign-up), it reaches the database, which may be away, and the service can fail.
  */
 const EVERY_OPERATION = [

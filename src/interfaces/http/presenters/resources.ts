@@ -95,7 +95,7 @@ export function presentReason(reason: ParadoxReason) {
   }
 }
 
-/** Answers list at most this many reasons or events; counts say how many there were in all. */
+/** A reason lists at most this many of the recorded events involved. */
 export const MAX_LISTED = 100;
 
 /** The verdict in both vocabularies the spec uses: B's `is_stable`, A's `timeline_stability`. */
@@ -104,8 +104,9 @@ export function presentVerdict(timelineId: string, verdict: StabilityVerdict) {
     timeline_id: timelineId,
     is_stable: verdict.stable,
     timeline_stability: verdict.stable ? 'Stable' : 'Unstable',
-    reason_count: verdict.reasons.length,
-    reasons: verdict.reasons.slice(0, MAX_LISTED).map(presentReason),
+    reason_count: verdict.reasonCount,
+    reason_count_capped: verdict.reasonCountCapped,
+    reasons: verdict.reasons.map(presentReason),
   };
 }
 

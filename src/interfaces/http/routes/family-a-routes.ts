@@ -328,9 +328,8 @@ export function familyARoutes(container: Container): Route[] {
       },
       async ({ query }, { accountId }) => {
         const report = await checkParadox.execute({ accountId, timelineId: query.timeline_id });
-        const status = report.stable
-          ? 'Timeline is stable.'
-          : `Timeline is unstable: ${report.reasons.length} conflict(s) found.`;
+        const conflicts = `${report.reasonCountCapped ? 'at least ' : ''}${report.reasonCount}`;
+        const status = report.stable ? 'Timeline is stable.' : `Timeline is unstable: ${conflicts} conflict(s) found.`;
         return { status: 200, body: { status, ...presentVerdict(query.timeline_id, report) } };
       },
     ),

@@ -7,7 +7,7 @@ import { MonitorParadox } from '../../../core/use-cases/paradoxes/monitor-parado
 import { TravelToMoment } from '../../../core/use-cases/travels/travel-to-moment';
 import { CheckTimelineDto, ManipulateEventDto, MonitorParadoxDto } from '../dtos/family-c.dto';
 import { EventScanDto, TravelToMomentDto } from '../dtos/shared.dto';
-import { MAX_LISTED, presentEvent, presentManipulation, presentVerdict } from '../presenters/resources';
+import { presentEvent, presentManipulation, presentVerdict } from '../presenters/resources';
 import {
   CheckTimelineResponse,
   EventScanResponse,
@@ -153,8 +153,9 @@ export function familyCRoutes(container: Container): Route[] {
           body: {
             ...presentVerdict(query.timeline_id, report),
             time_range: query.time_range,
-            manipulated_count: report.manipulated.length,
-            manipulated_event_ids: report.manipulated.slice(0, MAX_LISTED).map((event) => event.id),
+            manipulated_count: report.manipulated.count,
+            manipulated_count_capped: report.manipulated.capped,
+            manipulated_event_ids: report.manipulated.first,
             events_monitored: report.events.map(presentEvent),
             next_cursor: nextEventCursor(report.next),
           },

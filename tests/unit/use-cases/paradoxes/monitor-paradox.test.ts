@@ -39,7 +39,9 @@ describe('MonitorParadox', () => {
     expect(monitoring).toEqual({
       stable: true,
       reasons: [],
-      manipulated: [],
+      reasonCount: 0,
+      reasonCountCapped: false,
+      manipulated: { first: [], count: 0, capped: false },
       events: [arrival, retrieval, move],
       next: null,
     });
@@ -60,7 +62,7 @@ describe('MonitorParadox', () => {
 
     expect(monitoring.stable).toBe(false);
     expect(monitoring.reasons.map((reason) => reason.code)).toEqual(['event_displaced']);
-    expect(monitoring.manipulated).toEqual([moved]);
+    expect(monitoring.manipulated).toEqual({ first: [retrieval.id], count: 1, capped: false });
     // The manipulation's own record happens the next day too, outside the range: it is not monitored.
     expect(monitoring.events).toEqual([arrival, move, moved]);
   });

@@ -1,4 +1,5 @@
 import { InvalidCredentials } from '../../../../src/core/domain/errors';
+import { MAX_SESSIONS_PER_ACCOUNT } from '../../../../src/core/domain/session';
 import { createTestCore, type TestCore } from '../../../support/builders/test-core';
 
 const PASSWORD = 's3cret-enough';
@@ -92,5 +93,27 @@ describe('LogIn', () => {
 
     expect(core.database.sessionsOf(accountId).map((session) => session.id)).not.toContain(first.session.id);
     expect(core.database.apiKey(first.session.consoleKeyId ?? '')?.revokedAt).not.toBeNull();
+  });
+
+  it('keeps at most MAX_SESSIONS_PER_ACCOUNT sessions: signing in past it ends the oldest and its key', async () => {
+    const { core, accountId } = await withAccount();
+    const signIn = () => core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS });
+    const opened = [];
+    for (let n = 0; n < MAX_SESSIONS_PER_ACCOUNT + 2; n++) {
+      opened.push(await signIn());
+      core.clock.advanceMinutes(1);
+    }
+
+    const kept = core.database.sessionsOf(accountId).map((session) => session.id);
+    expect(kept.sort()).toEqual(
+      opened
+        .slice(2)
+        .map((each) => each.session.id)
+        .sort(),
+    );
+    for (const ended of opened.slice(0, 2))
+      expect(core.database.apiKey(ended.session.consoleKeyId ?? '')?.revokedAt).toEqual(expect.any(Date));
+    for (const live of opened.slice(2))
+      expect(core.database.apiKey(live.session.consoleKeyId ?? '')?.revokedAt).toBeNull();
   });
 });

@@ -1,9 +1,11 @@
+import type { Tally, TallyBounds } from '../../../../core/domain/tally';
 import type { TimeRange } from '../../../../core/domain/time-range';
 import type { EventKind, EventManipulation, TimelineEvent } from '../../../../core/domain/timeline-event';
 import type { EventQuery, EventRepository, EventsAt, RangePage } from '../../../../core/ports/repositories';
 import type { PrismaClient } from '../../prisma/generated/client';
 import type { SqlRunner } from '../sql-runner';
 import { type EventOnPage, EVERY_VERSION, IN_RANGE, LISTINGS, type ListingRow } from '../statements/event-listing';
+import { TALLY_DISPLACED, TALLY_MANIPULATED } from '../statements/paradox-tallies';
 import { textDigest } from '../text-digest';
 import type { Row } from '../unit-of-work/write-set';
 import type { Writes } from '../unit-of-work/writes';
@@ -143,14 +145,41 @@ export class PostgresEventRepository implements EventRepository {
     return rows.map((row) => toDomain(row, row.accountId, row.timelineId));
   }
 
-  async findManipulated(accountId: string, timelineId: string, range?: TimeRange): Promise<TimelineEvent[]> {
+  async tallyDisplaced(
+    accountId: string,
+    timelineId: string,
+    range: TimeRange | undefined,
+    bounds: TallyBounds,
+  ): Promise<Tally<TimelineEvent>> {
     this.writes.beforeRead();
-    const rows = await this.prisma.event.findMany({
-      where: { accountId, timelineId, revision: { gt: 0 }, ...inRange(range) },
-      orderBy: [{ time: 'asc' }, { id: 'asc' }],
-      select: EVENT_COLUMNS,
+    const scope = { accountId, timelineId, listed: bounds.listed, counted: bounds.counted + 1 };
+    const rows = range
+      ? await TALLY_DISPLACED.withinRange.run(this.sql, { ...scope, start: range.start, end: range.end })
+      : await TALLY_DISPLACED.ofTimeline.run(this.sql, scope);
+    const events = rows.map((row) => toDomain(row, accountId, timelineId));
+    return tallied(events, rows[0]?.total, bounds);
+  }
+
+  async tallyManipulated(
+    accountId: string,
+    timelineId: string,
+    range: TimeRange,
+    bounds: TallyBounds,
+  ): Promise<Tally<string>> {
+    this.writes.beforeRead();
+    const rows = await TALLY_MANIPULATED.run(this.sql, {
+      accountId,
+      timelineId,
+      listed: bounds.listed,
+      counted: bounds.counted + 1,
+      start: range.start,
+      end: range.end,
     });
-    return rows.map((row) => toDomain(row, row.accountId, row.timelineId));
+    return tallied(
+      rows.map((row) => row.id),
+      rows[0]?.total,
+      bounds,
+    );
   }
 
   async manipulationsOf(accountId: string, eventId: string): Promise<EventManipulation[]> {
@@ -161,6 +190,16 @@ export class PostgresEventRepository implements EventRepository {
       select: MANIPULATION_COLUMNS,
     });
   }
+}
+
+/**
+ * A tally from the first rows and the count of candidates the statement read (a bigint, as text; no
+ * row, none): past the bound, the statement read one more than it, and the count says it stopped.
+ */
+function tallied<T>(first: T[], total: string | undefined, bounds: TallyBounds): Tally<T> {
+  const read = Number(total ?? 0);
+  const capped = read > bounds.counted;
+  return { first, count: capped ? bounds.counted : read, capped };
 }
 
 /** An event is in a monitored range when it happens there now, or happened there before a manipulation. */

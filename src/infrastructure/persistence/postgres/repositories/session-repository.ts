@@ -39,10 +39,8 @@ export class PostgresSessionRepository implements SessionRepository {
     return this.writes.delete('sessions', { id: sessionId });
   }
 
-  async listEndedForAccount(accountId: string, idleSince: Date, now: Date): Promise<Session[]> {
+  async listForAccount(accountId: string): Promise<Session[]> {
     this.writes.beforeRead();
-    return this.prisma.session.findMany({
-      where: { accountId, OR: [{ expiresAt: { lte: now } }, { lastSeenAt: { lte: idleSince } }] },
-    });
+    return this.prisma.session.findMany({ where: { accountId } });
   }
 }

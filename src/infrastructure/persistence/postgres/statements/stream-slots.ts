@@ -10,7 +10,8 @@ interface Take {
 }
 
 /**
- * Takes one of the key's slots (0 to limit - 1) not held by a live lease, chosen at random. The
+ * Takes one of the account's slots (0 to limit - 1) not held by a live lease, chosen at random,
+ * for a stream opened with the key `apiKeyId` (whose validity its renewals check). The
  * row lock of the conflict serialises two processes taking the same slot: the second finds it held
  * once the first commits, and takes nothing (its caller tries again, and sees the first's slot
  * held). No slot comes back when all are held.
@@ -58,7 +59,7 @@ export const TAKE_SLOT = statement((p: Slots<Take>) =>
             exists(
               selectFrom('event_stream_slots as held')
                 .select(sql`1`.as('held'))
-                .where('held.api_key_id', '=', p.apiKeyId)
+                .where('held.account_id', '=', p.accountId)
                 .where('held.slot', '=', sql<number>`free`)
                 .where('held.expires_at', '>', sql<Date>`now()`),
             ),
@@ -70,9 +71,9 @@ export const TAKE_SLOT = statement((p: Slots<Take>) =>
     )
     .onConflict((conflict) =>
       conflict
-        .columns(['api_key_id', 'slot'])
+        .columns(['account_id', 'slot'])
         .doUpdateSet((eb) => ({
-          account_id: eb.ref('excluded.account_id'),
+          api_key_id: eb.ref('excluded.api_key_id'),
           holder: eb.ref('excluded.holder'),
           expires_at: eb.ref('excluded.expires_at'),
         }))
@@ -97,15 +98,15 @@ export const RENEW_SLOTS = statement((p: Slots<{ readonly holders: readonly stri
     .returning('event_stream_slots.holder'),
 );
 
-export const RELEASE_SLOT = statement((p: Slots<{ readonly apiKeyId: string; readonly holder: string }>) =>
-  kysely.deleteFrom('event_stream_slots').where('api_key_id', '=', p.apiKeyId).where('holder', '=', p.holder),
+export const RELEASE_SLOT = statement((p: Slots<{ readonly accountId: string; readonly holder: string }>) =>
+  kysely.deleteFrom('event_stream_slots').where('account_id', '=', p.accountId).where('holder', '=', p.holder),
 );
 
-/** How many of the key's slots live leases hold. */
-export const HELD_SLOTS = statement((p: Slots<{ readonly apiKeyId: string }>) =>
+/** How many of the account's slots live leases hold. */
+export const HELD_SLOTS = statement((p: Slots<{ readonly accountId: string }>) =>
   kysely
     .selectFrom('event_stream_slots')
     .select((eb) => eb.fn.countAll<string>().as('held'))
-    .where('api_key_id', '=', p.apiKeyId)
+    .where('account_id', '=', p.accountId)
     .where('expires_at', '>', sql<Date>`now()`),
 );

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsString, Matches, Min, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsInt, IsString, Matches, Min, ValidateNested } from 'class-validator';
+import { CHECK_BOUNDS } from '../../../../core/domain/paradox';
 import { ApiField } from '../../openapi/api-field';
 import { EXAMPLE_IDS, idOf, TIMELINE_ID } from './ids';
 import { EventResponse, ManipulationResponse, VerdictResponse } from './resources.response';
@@ -33,12 +34,19 @@ export class MonitorParadoxResponse extends VerdictResponse {
     example: 0,
     description:
       'How many events of the range (current or original time in it) have been manipulated, on every page: ' +
-      'the events the verdict weighs.',
+      `the events the verdict weighs. Counted up to ${CHECK_BOUNDS.counted} (\`manipulated_count_capped\`).`,
   })
   manipulated_count!: number;
+  @IsBoolean()
+  @ApiField({
+    example: false,
+    description:
+      'True when the range holds more manipulated events than were counted: `manipulated_count` is a minimum.',
+  })
+  manipulated_count_capped!: boolean;
   @IsArray()
   @Matches(idOf('evt'), { each: true })
-  @ApiField({ example: [], description: 'Their ids, oldest first; at most 100 (`manipulated_count` counts them all).' })
+  @ApiField({ example: [], description: `Their ids, oldest first; at most ${CHECK_BOUNDS.listed}.` })
   manipulated_event_ids!: string[];
   @IsArray() @ValidateNested({ each: true }) @Type(() => EventResponse) events_monitored!: EventResponse[];
   @IsString()

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Min, ValidateNested } from 'class-validator';
+import { CHECK_BOUNDS } from '../../../../core/domain/paradox';
 import { ApiField } from '../../openapi/api-field';
 import { IsDateTime } from '../../validation/decorators';
 import { EXAMPLE_IDS, idOf, TIMELINE_ID } from './ids';
@@ -133,8 +134,19 @@ export class VerdictResponse {
   @IsIn(['Stable', 'Unstable']) @ApiField({ example: 'Stable' }) timeline_stability!: string;
   @IsInt()
   @Min(0)
-  @ApiField({ example: 0, description: 'How many reasons there are; `reasons` lists at most 100.' })
+  @ApiField({
+    example: 0,
+    description:
+      `How many reasons there are, counted up to ${CHECK_BOUNDS.counted} displaced events ` +
+      `(\`reason_count_capped\`); \`reasons\` lists at most ${CHECK_BOUNDS.listed}.`,
+  })
   reason_count!: number;
+  @IsBoolean()
+  @ApiField({
+    example: false,
+    description: 'True when the timeline holds more displaced events than were counted: `reason_count` is a minimum.',
+  })
+  reason_count_capped!: boolean;
   @IsArray()
   @ValidateNested({ each: true })
   @Type(() => ParadoxReasonResponse)

@@ -1,0 +1,97 @@
+// A paradox check reads a bounded number of a timeline's events, however many it holds: each tally
+// walks a partial index of the displaced or manipulated events in order and stops at the count's
+// bound, and reads whole rows for the listed ones alone (statements/paradox-tallies.ts). Read here
+// off PostgreSQL's EXPLAIN ANALYZE on a timeline of 3,000 displaced events among 6,000, for every
+// form, planned for its values and generically. Needs a server (DATABASE_URL): the seed and the
+// plans go through a connection of their own.
+import { Client } from 'pg';
+import { CHECK_BOUNDS } from '../../../src/core/domain/paradox';
+import type { Statement } from '../../../src/infrastructure/persistence/postgres/kysely';
+import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
+import {
+  TALLY_DISPLACED,
+  TALLY_MANIPULATED,
+} from '../../../src/infrastructure/persistence/postgres/statements/paradox-tallies';
+import { thePrimaryTimeline } from '../../support/builders/timeline-builder';
+import { givenAccounts } from '../../support/contracts/subject';
+import { flatten, planOf, type PlanNode } from '../../support/query-plan';
+import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
+
+jest.setTimeout(60_000);
+
+const DISPLACED = 3_000;
+const PARTIAL_INDEXES = [
+  'events_displaced_by_original_time',
+  'events_displaced_by_time',
+  'events_manipulated_by_original_time',
+  'events_manipulated_by_time',
+];
+const SCOPE = {
+  accountId: 'acc_1',
+  timelineId: 'primary',
+  listed: CHECK_BOUNDS.listed,
+  counted: CHECK_BOUNDS.counted + 1,
+};
+/** Every seeded event is in this range, by its current or its original time. */
+const EVERYTHING = { ...SCOPE, start: new Date('1900-01-01T00:00:00Z'), end: new Date('1910-01-01T00:00:00Z') };
+
+let database: TestDatabase;
+let client: Client;
+
+beforeAll(async () => {
+  database = await provisionTestDatabase();
+  const repos = plainRepositories(database);
+  await givenAccounts(repos, 'acc_1');
+  await repos.timelines.add(thePrimaryTimeline());
+  client = new Client({ connectionString: database.connectionString });
+  await client.connect();
+  // Pairs of events a minute apart from 1900 on: the first of each pair untouched, the second an
+  // item's retrieval moved by an hour (displaced).
+  await client.query(
+    `INSERT INTO events (account_id, id, timeline_id, kind, time, original_time, description, location,
+       description_key, location_key, subject_id, recorded_at, revision, account_version)
+     SELECT 'acc_1', 'evt_' || lpad(n::text, 6, '0'), 'primary', 'item_retrieved',
+       timestamptz '1900-01-01Z' + n * interval '1 minute' + (n % 2) * interval '1 hour',
+       timestamptz '1900-01-01Z' + n * interval '1 minute',
+       'Item ' || n, 'Greenwich', md5('item ' || n), md5('greenwich'), 'itm_' || n, now(), n % 2, 0
+     FROM generate_series(1, $1::int) AS n`,
+    [2 * DISPLACED],
+  );
+  await client.query('ANALYZE events');
+});
+
+afterAll(async () => {
+  await client.end();
+  await database.close();
+});
+
+const FORMS: ReadonlyArray<{ name: string; statement: Statement<never, unknown>; input: object }> = [
+  { name: "the whole timeline's displaced events", statement: TALLY_DISPLACED.ofTimeline, input: SCOPE },
+  { name: "a range's displaced events", statement: TALLY_DISPLACED.withinRange, input: EVERYTHING },
+  { name: "a range's manipulated events", statement: TALLY_MANIPULATED, input: EVERYTHING },
+];
+
+describe.each(['force_custom_plan', 'force_generic_plan'])('paradox tallies, planned with %s', (mode) => {
+  it.each(FORMS)('$name: partial indexes only, read up to the count bound', async ({ statement, input }) => {
+    const values = statement.values(input as never);
+    const plan = await planOf(client, { text: statement.text, values, mode, analyze: true });
+    const reads = flatten(plan).filter((node) => node['Relation Name'] === 'events');
+
+    const scans = reads.filter((node) => node['Index Name'] !== 'events_pkey');
+    const wholeRows = reads.filter((node) => node['Index Name'] === 'events_pkey');
+    for (const node of scans) expect(PARTIAL_INDEXES).toContain(node['Index Name']);
+    // At most the two ordered ranges, each cut at the bound; whole rows for the listed ones alone.
+    expect(sum(scans)).toBeLessThanOrEqual(2 * SCOPE.counted);
+    expect(sum(scans)).toBeGreaterThanOrEqual(SCOPE.counted);
+    expect(sum(wholeRows)).toBeLessThanOrEqual(SCOPE.listed);
+  });
+});
+
+/** The rows the nodes read: those they gave and those their filters dropped, over all their loops. */
+function sum(nodes: readonly PlanNode[]): number {
+  return nodes.reduce(
+    (total, node) =>
+      total + ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1),
+    0,
+  );
+}
