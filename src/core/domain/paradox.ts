@@ -20,8 +20,12 @@ import type { TimelineEvent } from './timeline-event';
  * answer lists no more than the first reasons.
  */
 
-/** What a paradox check reads and lists of a timeline's displaced or manipulated events. */
-export const CHECK_BOUNDS: TallyBounds = { listed: 100, counted: 1000 };
+/**
+ * What a paradox check reads and lists of a timeline's displaced or manipulated events: the first 10
+ * (each reason a row read whole and a message; 100 made a check on a crowded timeline four times the
+ * cost of one on an empty timeline, docs/performance.md), counted up to 1,000.
+ */
+export const CHECK_BOUNDS: TallyBounds = { listed: 10, counted: 1000 };
 
 export type ProposedChange =
   | { readonly kind: 'event'; readonly event: string; readonly time: Date }

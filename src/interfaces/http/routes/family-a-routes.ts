@@ -319,7 +319,7 @@ export function familyARoutes(container: Container): Route[] {
         docs: {
           description:
             'Checks a timeline as it stands and answers its verdict: `timeline_stability` and `is_stable`, ' +
-            'with one reason per conflict (at most 100; `reason_count` gives them all). Stores nothing.',
+            'with one reason per conflict (the first 10; `reason_count` counts them). Stores nothing.',
           status: 200,
           response: CheckParadoxResponse,
           errors: ['timeline_not_found'],
