@@ -23,7 +23,7 @@ import type { TimelineEvent } from './timeline-event';
 /**
  * What a paradox check reads and lists of a timeline's displaced or manipulated events: the first 10
  * (each reason a row read whole and a message; 100 made a check on a crowded timeline four times the
- * cost of one on an empty timeline, docs/performance.md), counted up to 1,000.
+ * cost of one on an empty timeline: docs/performance.md), counted up to 1,000.
  */
 export const CHECK_BOUNDS: TallyBounds = { listed: 10, counted: 1000 };
 
