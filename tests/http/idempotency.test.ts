@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { MAX_KEPT_ANSWER_BYTES } from '../../src/core/ports/idempotency-store';
+import { textDigest } from '../../src/infrastructure/persistence/postgres/text-digest';
 import { startTestApp, type TestAccount, type TestApp } from '../support/http/test-app';
 
 /** `Idempotency-Key` on authenticated POSTs: Stripe's semantics, kept 24 hours per account. */
@@ -32,6 +34,45 @@ describe('Idempotency-Key', () => {
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.headers['content-type']).toBe(first.headers['content-type']);
     expect(await anchors(me, 'Retried home')).toBe(1);
+  });
+
+  it('keeps no answer longer than 64 KiB: it is sent, and a retry is told so without acting again', async () => {
+    const reader = await t.signUp();
+    // 500 events at one place of the traveller's timeline, as the service would have recorded them.
+    await t.prisma.$executeRawUnsafe(
+      `INSERT INTO events (account_id, id, timeline_id, kind, time, original_time, description, location,
+         description_key, location_key, subject_id, recorded_at, revision)
+       SELECT $1, 'evt_' || lpad(n::text, 6, '0'), (SELECT timeline_id FROM travellers WHERE account_id = $1),
+         'arrival', timestamptz '1900-01-01T00:00:00Z' + n * interval '1 minute',
+         timestamptz '1900-01-01T00:00:00Z' + n * interval '1 minute',
+         'Sighting of a comet over the observatory, number ' || n, 'Observatory', md5('sighting ' || n), $2,
+         NULL, now(), 0
+       FROM generate_series(1, 500) AS n`,
+      reader.id,
+      textDigest('Observatory'),
+    );
+    const key = newKey();
+    const scan = () =>
+      request(t.app)
+        .post('/api/v1/scan-events')
+        .set('Authorization', reader.auth)
+        .set('Idempotency-Key', key)
+        .send({ location: 'Observatory', time_range: '1900-01-01T00:00:00Z/1901-01-01T00:00:00Z', limit: 500 });
+
+    const first = await scan();
+    expect(first.status).toBe(200);
+    expect(first.body.events).toHaveLength(500);
+    expect(Buffer.byteLength(JSON.stringify(first.body))).toBeGreaterThan(MAX_KEPT_ANSWER_BYTES);
+
+    const retry = await scan();
+    expect(retry.status).toBe(409);
+    expect(retry.body).toMatchObject({ code: 'idempotency_answer_not_kept', first_status: 200 });
+    const [kept] = await t.prisma.$queryRawUnsafe<{ bytes: number }[]>(
+      'SELECT octet_length(response_body::text) AS bytes FROM idempotency_keys WHERE account_id = $1 AND key = $2',
+      reader.id,
+      key,
+    );
+    expect(kept?.bytes).toBeLessThan(100);
   });
 
   it('replays the Location of a created timeline', async () => {

@@ -12,7 +12,7 @@ export interface Tally<T> {
 }
 
 export interface TallyBounds {
-  /** At most this many members are listed. */
+  /** At most this many members are listed; no more than `counted`. */
   readonly listed: number;
   /** Members are counted up to this many; past it the count stops and says so. */
   readonly counted: number;

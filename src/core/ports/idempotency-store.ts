@@ -5,11 +5,19 @@ export interface StoredResponse {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** How a keyed request was answered: it acted, or it is a retry, or the key was used for another request. */
+/** A kept answer's body is at most this long (as JSON text, in bytes); a longer one is not kept. */
+export const MAX_KEPT_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * How a keyed request was answered: it acted, or it is a retry, or the key was used for another
+ * request, or it is a retry of a request that acted but whose answer was too long to keep (its
+ * status given).
+ */
 export type KeyedAnswer =
   | { readonly outcome: 'answered'; readonly response: StoredResponse }
   | { readonly outcome: 'replay'; readonly response: StoredResponse }
-  | { readonly outcome: 'reused' };
+  | { readonly outcome: 'reused' }
+  | { readonly outcome: 'not-kept'; readonly status: number };
 
 /**
  * Idempotency keys per account (docs/decisions.md, "Idempotency-Key"). An abstract class rather than an interface only
@@ -26,7 +34,9 @@ export abstract class IdempotencyStore {
    * Its writes wait for the answer, so `produce` runs at most one unit of work that writes and
    * reads nothing after it: a read or a second unit would not see them (refused as a defect). It
    * may be run again from the start when another writer of the account came first. A key older
-   * than the retention period counts as never used.
+   * than the retention period counts as never used. An answer whose body is longer than
+   * MAX_KEPT_ANSWER_BYTES is sent but not kept: the key is claimed with its status alone, and a
+   * retry learns that (`not-kept`) without acting.
    */
   abstract answerOnce(
     accountId: string,

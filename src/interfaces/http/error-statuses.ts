@@ -45,6 +45,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   clock_already_running: 409,
   // Idempotency-Key (docs/decisions.md)
   idempotency_key_reused: 422,
+  idempotency_answer_not_kept: 409,
   // references the request makes that do not hold
   unknown_items: 422,
   unknown_event: 422,

@@ -38,10 +38,10 @@ const aHistory = fc.array(anEventOfHistory, { maxLength: 14 });
 const aRange = fc
   .tuple(fc.integer({ min: -10, max: 130 }), fc.integer({ min: 0, max: 60 }))
   .map(([start, length]) => TimeRange.parse(`${iso(minute(start))}/${iso(minute(start + length))}`));
-const someBounds: fc.Arbitrary<TallyBounds> = fc.record({
-  listed: fc.integer({ min: 1, max: 4 }),
-  counted: fc.integer({ min: 1, max: 6 }),
-});
+/** Small bounds, so that histories reach them; a tally lists no more than it counts. */
+const someBounds: fc.Arbitrary<TallyBounds> = fc
+  .integer({ min: 1, max: 4 })
+  .chain((listed) => fc.record({ listed: fc.constant(listed), counted: fc.integer({ min: listed, max: 6 }) }));
 
 function iso(date: Date): string {
   return date.toISOString().replace('.000Z', 'Z');
@@ -156,10 +156,14 @@ describe('paradox tallies against a full recomputation, over random histories', 
         expect(monitored).toMatchObject({
           stable: ranged.displaced.length === 0,
           reasonCount: ranged.displaced.length,
-          manipulated: { first: ranged.manipulated.map((e) => e.id), count: ranged.manipulated.length, capped: false },
+          manipulated: {
+            first: ranged.manipulated.slice(0, CHECK_BOUNDS.listed).map((e) => e.id),
+            count: ranged.manipulated.length,
+            capped: false,
+          },
         });
         expect(monitored.reasons.map((reason) => reason.code === 'event_displaced' && reason.eventId)).toEqual(
-          ranged.displaced.map((e) => e.id),
+          ranged.displaced.slice(0, CHECK_BOUNDS.listed).map((e) => e.id),
         );
       }),
       { numRuns: 40 },

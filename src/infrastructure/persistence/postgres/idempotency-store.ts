@@ -1,4 +1,9 @@
-import { IdempotencyStore, type KeyedAnswer, type StoredResponse } from '../../../core/ports/idempotency-store';
+import {
+  IdempotencyStore,
+  MAX_KEPT_ANSWER_BYTES,
+  type KeyedAnswer,
+  type StoredResponse,
+} from '../../../core/ports/idempotency-store';
 import type { WallClock } from '../../../core/ports/wall-clock';
 import type { PrismaClient } from '../prisma/generated/client';
 import type { SqlRunner } from './sql-runner';
@@ -13,6 +18,11 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * HOUR_MS;
 const SWEEP_INTERVAL_MS = 60_000;
 /** A key found kept, then gone or unanswered when read, is claimed again; this often at most. */
 const CLAIM_ATTEMPTS = 3;
+/**
+ * The kept headers of an answer too long to keep, in place of its own: a name no operation sends,
+ * so a retry's read tells a key claimed without its answer from one kept whole.
+ */
+const NOT_KEPT = { 'x-tns-answer-not-kept': 'true' };
 
 export class PostgresIdempotencyStore extends IdempotencyStore {
   private lastSweep = 0;
@@ -40,11 +50,7 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
     await this.sweep(this.clock.now());
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
       const claimed = await this.keyed.answer(produce, (response) =>
-        keyClaim({ accountId, key, requestDigest }, this.clock.now(), {
-          status: response.status,
-          body: JSON.stringify(response.body ?? null),
-          headers: JSON.stringify(response.headers),
-        }),
+        keyClaim({ accountId, key, requestDigest }, this.clock.now(), kept(response)),
       );
       if (claimed) return { outcome: 'answered', response: claimed.kept };
       const [row] = await READ_KEY.run(this.sql, { accountId, key });
@@ -53,6 +59,8 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
       if (row.requestDigest !== requestDigest) return { outcome: 'reused' };
       // Claimed without its answer since, for this request: the next claim takes it over.
       if (row.responseStatus === null) continue;
+      const headers = stringRecord(row.responseHeaders);
+      if (headers['x-tns-answer-not-kept'] === 'true') return { outcome: 'not-kept', status: row.responseStatus };
       return {
         outcome: 'replay',
         response: { status: row.responseStatus, body: row.responseBody, headers: stringRecord(row.responseHeaders) },
@@ -70,6 +78,14 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
       where: { createdAt: { lte: new Date(now.getTime() - IDEMPOTENCY_RETENTION_MS) } },
     });
   }
+}
+
+/** What a key keeps of an answer: the whole of it, or its status alone when its body is too long. */
+function kept(response: StoredResponse): { status: number; body: string; headers: string } {
+  const body = JSON.stringify(response.body ?? null);
+  if (Buffer.byteLength(body) > MAX_KEPT_ANSWER_BYTES)
+    return { status: response.status, body: 'null', headers: JSON.stringify(NOT_KEPT) };
+  return { status: response.status, body, headers: JSON.stringify(response.headers) };
 }
 
 /** A request's claim on its key at `now`, with its answer (body and headers as JSON text). */

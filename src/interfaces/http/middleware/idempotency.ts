@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import type { IdempotencyStore, StoredResponse } from '../../../core/ports/idempotency-store';
+import {
+  MAX_KEPT_ANSWER_BYTES,
+  type IdempotencyStore,
+  type StoredResponse,
+} from '../../../core/ports/idempotency-store';
 import type { Principal } from '../../../core/use-cases/accounts/authenticate-api-key';
 import { Problem } from '../problem';
 import type { HttpResponse } from '../route';
@@ -47,6 +51,15 @@ export function idempotency(store: IdempotencyStore): IdempotentResponder {
           422,
           'idempotency_key_reused',
           `This ${IDEMPOTENCY_HEADER} was used with a different request; use a new key for a new request.`,
+        );
+      case 'not-kept':
+        throw new Problem(
+          409,
+          'idempotency_answer_not_kept',
+          `The request with this ${IDEMPOTENCY_HEADER} was done (it answered ${keyed.status}), but its answer ` +
+            `was longer than ${MAX_KEPT_ANSWER_BYTES / 1024} KiB and was not kept. Read what you need again ` +
+            'without the key, or with a new one.',
+          { first_status: keyed.status },
         );
     }
   };

@@ -18,7 +18,7 @@ const EVERY_OPERATION = [
 ];
 const WITH_A_KEY = ['missing_api_key', 'invalid_api_key'];
 /** An authenticated POST honours `Idempotency-Key` (middleware/idempotency.ts). */
-const IDEMPOTENT = ['idempotency_key_reused'];
+const IDEMPOTENT = ['idempotency_key_reused', 'idempotency_answer_not_kept'];
 
 const RATE_LIMIT_HEADERS: JsonObject = {
   'Retry-After': { description: 'Seconds until the window ends.', required: true, schema: { type: 'integer' } },
