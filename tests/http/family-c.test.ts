@@ -153,6 +153,7 @@ describe('Family C: scenario operations', () => {
       };
       expect(response.body.manipulation).toEqual(manipulation);
       expect(response.body.history).toEqual([manipulation]);
+      expect(response.body.history_count).toBe(1);
     });
 
     it('refuses an unknown event with 404 event_not_found naming it', async () => {

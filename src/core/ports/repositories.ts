@@ -175,8 +175,8 @@ export interface EventRepository {
     bounds: TallyBounds,
   ): Promise<Tally<string>>;
   addManipulation(manipulation: EventManipulation): Promise<void>;
-  /** The event's manipulations, first to last. */
-  manipulationsOf(accountId: string, eventId: string): Promise<EventManipulation[]>;
+  /** The event's `last` latest manipulations, first to last. */
+  manipulationsOf(accountId: string, eventId: string, last: number): Promise<EventManipulation[]>;
 }
 
 export interface TravelRepository {

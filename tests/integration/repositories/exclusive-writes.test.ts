@@ -121,7 +121,7 @@ describe("an account's exclusive work", () => {
     expect(await repos.events.findForAccount('acc_1', 'evt_2')).toEqual(
       anEvent({ id: 'evt_2', kind: 'manipulation', subjectId: null }),
     );
-    expect(await repos.events.manipulationsOf('acc_1', 'evt_1')).toEqual([manipulation]);
+    expect(await repos.events.manipulationsOf('acc_1', 'evt_1', 10)).toEqual([manipulation]);
     expect(await repos.anchors.findForAccount('acc_1', 'anc_1')).toEqual(anAnchor({ id: 'anc_1' }));
     expect(
       await database.prisma.travel.findUnique({ where: { accountId_id: { accountId: 'acc_1', id: 'trv_1' } } }),

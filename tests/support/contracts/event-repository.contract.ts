@@ -481,9 +481,16 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
         await events().addManipulation(aManipulation({ id: 'man_3', eventId: 'evt_2', revision: 1 }));
         await events().addManipulation(aManipulation({ accountId: 'acc_2', id: 'man_1', revision: 3 }));
 
-        expect(await events().manipulationsOf('acc_1', 'evt_1')).toEqual([first, second]);
-        expect(idsOf(await events().manipulationsOf('acc_2', 'evt_1'))).toEqual(['man_1']);
-        expect(await events().manipulationsOf('acc_1', 'evt_404')).toEqual([]);
+        expect(await events().manipulationsOf('acc_1', 'evt_1', 10)).toEqual([first, second]);
+        expect(idsOf(await events().manipulationsOf('acc_2', 'evt_1', 10))).toEqual(['man_1']);
+        expect(await events().manipulationsOf('acc_1', 'evt_404', 10)).toEqual([]);
+      });
+
+      it('lists only the latest ones asked for, still first to last', async () => {
+        for (const revision of [1, 2, 3, 4])
+          await events().addManipulation(aManipulation({ id: `man_${revision}`, revision }));
+
+        expect(idsOf(await events().manipulationsOf('acc_1', 'evt_1', 2))).toEqual(['man_3', 'man_4']);
       });
     });
   });

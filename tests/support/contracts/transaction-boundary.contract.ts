@@ -56,7 +56,7 @@ async function stateOf(repos: Repositories, accountId: string) {
       await repos.events.findForAccount(accountId, 'evt_1'),
       await repos.events.findForAccount(accountId, 'evt_2'),
     ],
-    manipulations: await repos.events.manipulationsOf(accountId, 'evt_1'),
+    manipulations: await repos.events.manipulationsOf(accountId, 'evt_1', 10),
   };
 }
 

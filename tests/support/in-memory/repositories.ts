@@ -387,11 +387,12 @@ export class InMemoryEventRepository implements EventRepository {
     this.manipulations.insert(ownedKey(manipulation.accountId, manipulation.id), manipulation, this.journal);
   }
 
-  async manipulationsOf(accountId: string, eventId: string): Promise<EventManipulation[]> {
-    return this.manipulations
+  async manipulationsOf(accountId: string, eventId: string, last: number): Promise<EventManipulation[]> {
+    const all = this.manipulations
       .values()
       .filter((manipulation) => manipulation.accountId === accountId && manipulation.eventId === eventId)
       .sort((a, b) => a.revision - b.revision);
+    return all.slice(Math.max(0, all.length - last));
   }
 
   /** The timeline's events, oldest first (by time, then id), as every query of the port returns them. */

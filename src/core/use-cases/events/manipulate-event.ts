@@ -18,7 +18,10 @@ export interface ManipulateEventInput {
 export interface ManipulatedEvent {
   readonly event: TimelineEvent;
   readonly manipulation: EventManipulation;
-  /** The whole history of the event, first manipulation first; the original is in the event itself. */
+  /**
+   * The event's latest manipulations, at most HISTORY_LISTED, first to last (the whole history is
+   * `event.revision` long); the original is in the event itself.
+   */
   readonly history: readonly EventManipulation[];
 }
 
@@ -39,7 +42,7 @@ export class ManipulateEvent {
       const original = await repos.events.findForAccount(input.accountId, input.eventId);
       if (!original) throw new EventNotFound(input.eventId);
       // Read before writing: a unit of work cannot read after its first write (ports/transaction-boundary.ts).
-      const earlier = await repos.events.manipulationsOf(input.accountId, original.id);
+      const earlier = await repos.events.manipulationsOf(input.accountId, original.id, HISTORY_LISTED - 1);
       const { event, manipulation } = manipulate(original, {
         id: this.ids.newId('man'),
         action: input.action,
@@ -66,6 +69,12 @@ export class ManipulateEvent {
     });
   }
 }
+
+/**
+ * An answer lists at most this many of an event's manipulations, the latest: an event manipulated
+ * again and again would otherwise make every answer longer (docs/decisions.md#family-c).
+ */
+export const HISTORY_LISTED = 100;
 
 /** Quoting a whole description would let manipulations of manipulations grow without bound. */
 function shortened(text: string, max = 100): string {

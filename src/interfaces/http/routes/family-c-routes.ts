@@ -86,7 +86,8 @@ export function familyCRoutes(container: Container): Route[] {
         docs: {
           description:
             'Applies a free-text `action` to an event, moving it to `time`. The event keeps its `original_time`, ' +
-            'every manipulation is kept in its `history`, and the manipulation is itself recorded as an event. ' +
+            'every manipulation is kept (`history` lists the latest 100, `history_count` counts them all), and ' +
+            'the manipulation is itself recorded as an event. ' +
             'Moving an event something depends on makes its timeline unstable until it is moved back.',
           status: 200,
           response: ManipulateEventResponse,
@@ -112,6 +113,7 @@ export function familyCRoutes(container: Container): Route[] {
             event: presentEvent(result.event),
             manipulation: presentManipulation(result.manipulation),
             history: result.history.map(presentManipulation),
+            history_count: result.event.revision,
           },
         };
       },

@@ -1,6 +1,7 @@
 import { EventNotFound, TimeOutOfRange } from '../../../../src/core/domain/errors';
 import { anAccount } from '../../../support/builders/account-mother';
 import { aJourneyUnderWay } from '../../../support/builders/journey-mother';
+import { HISTORY_LISTED } from '../../../../src/core/use-cases/events/manipulate-event';
 import { createTestCore, type TestCore } from '../../../support/builders/test-core';
 
 const FOUND_AT = new Date('1969-07-20T21:00:00Z');
@@ -72,6 +73,29 @@ describe('ManipulateEvent', () => {
     expect(first.manipulation).toMatchObject({ fromTime: FOUND_AT, toTime: AN_HOUR_LATER, revision: 1 });
     expect(second.event).toMatchObject({ time: TWO_HOURS_LATER, originalTime: FOUND_AT, revision: 2 });
     expect(core.database.manipulationsOf(accountId)).toEqual([first.manipulation, second.manipulation]);
+  });
+
+  it('lists the latest HISTORY_LISTED manipulations of an event manipulated more, keeping them all', async () => {
+    const core = createTestCore();
+    const accountId = await anAccount(core);
+    const { event } = await aRecordedFind(core, accountId);
+    const manipulate = (n: number) =>
+      core.manipulateEvent.execute({
+        accountId,
+        eventId: event.id,
+        action: `Move ${n}`,
+        time: n % 2 === 0 ? AN_HOUR_LATER : TWO_HOURS_LATER,
+      });
+    for (let n = 1; n <= HISTORY_LISTED; n++) await manipulate(n);
+
+    const last = await manipulate(HISTORY_LISTED + 1);
+
+    expect(last.event.revision).toBe(HISTORY_LISTED + 1);
+    expect(last.history).toHaveLength(HISTORY_LISTED);
+    expect(last.history.map((manipulation) => manipulation.revision)).toEqual(
+      Array.from({ length: HISTORY_LISTED }, (_, n) => n + 2),
+    );
+    expect(core.database.manipulationsOf(accountId)).toHaveLength(HISTORY_LISTED + 1);
   });
 
   it('records the manipulation itself as an event at the new time, on the same timeline and place', async () => {

@@ -182,13 +182,15 @@ export class PostgresEventRepository implements EventRepository {
     );
   }
 
-  async manipulationsOf(accountId: string, eventId: string): Promise<EventManipulation[]> {
+  async manipulationsOf(accountId: string, eventId: string, last: number): Promise<EventManipulation[]> {
     this.writes.beforeRead();
-    return this.prisma.eventManipulation.findMany({
+    const latest = await this.prisma.eventManipulation.findMany({
       where: { accountId, eventId },
-      orderBy: { revision: 'asc' },
+      orderBy: { revision: 'desc' },
+      take: last,
       select: MANIPULATION_COLUMNS,
     });
+    return latest.reverse();
   }
 }
 

@@ -22,7 +22,15 @@ export class ManipulateEventResponse {
   @IsString() @ApiField({ example: `Event ${EXAMPLE_IDS.event} manipulated.` }) status!: string;
   @ValidateNested() @Type(() => EventResponse) event!: EventResponse;
   @ValidateNested() @Type(() => ManipulationResponse) manipulation!: ManipulationResponse;
-  @IsArray() @ValidateNested({ each: true }) @Type(() => ManipulationResponse) history!: ManipulationResponse[];
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => ManipulationResponse)
+  @ApiField({ example: [], description: "The event's latest manipulations, at most 100, first to last." })
+  history!: ManipulationResponse[];
+  @IsInt()
+  @Min(1)
+  @ApiField({ example: 1, description: 'How many manipulations the event has had, this one included.' })
+  history_count!: number;
 }
 
 /** The verdict weighs the manipulated events of the whole range; `events_monitored` is one page of all its events. */
