@@ -2,14 +2,13 @@
  * The event streams an account holds, all its API keys together, counted across every process
  * sharing the database. A stream takes one of its account's slots for a lease, renewed while it
  * stays open and its key valid; a process that dies stops renewing, and its slots come free when
- * their leases run out. An abstract class so that it is its
- * own injection token: the HTTP edge, which holds the streams, resolves it without composition.
+ * their leases run out. An abstract class so that it is its own injection token: the HTTP edge,
+ * which holds the streams, resolves it without composition.
  */
 export abstract class StreamSlots {
   /**
    * One of the account's `limit` slots for `holder` (an id of the stream's own, opened with the key
-   * `apiKeyId`) until `leaseMs` from
-   * now; false when all are held. While it is live, changes of the account's events are announced
+   * `apiKeyId`) until `leaseMs` from now; false when all are held. While it is live, changes of the account's events are announced
    * (the streams hear them), so a stream takes its slot before it first reads; it is taken once the
    * account's writes under way, which announced nothing, have committed, so that read sees them.
    */

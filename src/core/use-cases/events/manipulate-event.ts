@@ -72,7 +72,7 @@ export class ManipulateEvent {
 
 /**
  * An answer lists at most this many of an event's manipulations, the latest: an event manipulated
- * again and again would otherwise make every answer longer (docs/decisions.md#family-c).
+ * again and again would otherwise make every answer longer (docs/decisions.md#family-c-responses).
  */
 export const HISTORY_LISTED = 100;
 
