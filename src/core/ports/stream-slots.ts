@@ -8,9 +8,10 @@
 export abstract class StreamSlots {
   /**
    * One of the account's `limit` slots for `holder` (an id of the stream's own, opened with the key
-   * `apiKeyId`) until `leaseMs` from now; false when all are held. While it is live, changes of the account's events are announced
-   * (the streams hear them), so a stream takes its slot before it first reads; it is taken once the
-   * account's writes under way, which announced nothing, have committed, so that read sees them.
+   * `apiKeyId`) until `leaseMs` from now; false when all are held. While it is live, changes of the
+   * account's events are announced (the streams hear them), so a stream takes its slot before it
+   * first reads; it is taken once the account's writes under way, which announced nothing, have
+   * committed, so that read sees them.
    */
   abstract take(
     key: { readonly apiKeyId: string; readonly accountId: string },
