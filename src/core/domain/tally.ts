@@ -17,13 +17,3 @@ export interface TallyBounds {
   /** Members are counted up to this many; past it the count stops and says so. */
   readonly counted: number;
 }
-
-/** The tally of a set held whole, in its order (a test's fake repository, a reference answer). */
-export function tallyOf<T>(ordered: readonly T[], bounds: TallyBounds): Tally<T> {
-  const capped = ordered.length > bounds.counted;
-  return {
-    first: ordered.slice(0, bounds.listed),
-    count: capped ? bounds.counted : ordered.length,
-    capped,
-  };
-}

@@ -4,7 +4,7 @@ import {
   type ParadoxReason,
   type ProposedChange,
 } from '../../../src/core/domain/paradox';
-import { tallyOf } from '../../../src/core/domain/tally';
+import { tallyOf } from '../../support/tally-of';
 import {
   isDisplacedDependency,
   manipulate,
