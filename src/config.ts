@@ -1,6 +1,7 @@
 import { DEFAULT_DATABASE_TIMEOUT_MS } from './infrastructure/database/database-timeouts';
 import { DEFAULT_STREAM_LIMITS, type EventStreamLimits } from './interfaces/http/event-stream/event-streams';
 import { countFromOne, milliseconds, onOrOff, wholeNumber } from './config-values';
+import { DEFAULT_KEPT_MIB_PER_HOUR, MAX_KEPT_MIB_PER_HOUR } from './core/use-cases/idempotency/kept-answers';
 
 /** Settings read from the environment once at start, each checked with a message that says what is wrong. */
 export interface Config {
@@ -43,6 +44,11 @@ export interface Config {
    * (default 10; 0 = off).
    */
   readonly rateLimitAccountsPerMinute: number;
+  /**
+   * IDEMPOTENCY_KEPT_MIB_PER_HOUR: MiB of answers an account's Idempotency-Keys keep per hour, all
+   * its keys together (default 64, at most 1024); past it, requests are done but their answers not kept.
+   */
+  readonly idempotencyKeptMibPerHour: number;
   /**
    * SHUTDOWN_GRACE_MS: how long in-flight requests may run after SIGTERM before their connections are
    * closed (default 10 s).
@@ -130,6 +136,14 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   if (!logLevel) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${env.LOG_LEVEL}'.`);
   const rateLimitPerSecond = wholeNumber(env, 'RATE_LIMIT_PER_SECOND', 100, problems);
   const rateLimitAccountsPerMinute = wholeNumber(env, 'RATE_LIMIT_ACCOUNTS_PER_MINUTE', 10, problems);
+  const idempotencyKeptMibPerHour = countFromOne(
+    env,
+    'IDEMPOTENCY_KEPT_MIB_PER_HOUR',
+    DEFAULT_KEPT_MIB_PER_HOUR,
+    MAX_KEPT_MIB_PER_HOUR,
+    'MiB of kept answers per account an hour',
+    problems,
+  );
   const shutdownGraceMs = wholeNumber(env, 'SHUTDOWN_GRACE_MS', 10_000, problems, 'no grace');
   const webConcurrency = countFromOne(env, 'WEB_CONCURRENCY', 1, MAX_WEB_CONCURRENCY, 'worker processes', problems);
   if (webConcurrency > 1 && !databaseUrl) {
@@ -265,6 +279,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     logLevel,
     rateLimitPerSecond,
     rateLimitAccountsPerMinute,
+    idempotencyKeptMibPerHour,
     shutdownGraceMs,
     webConcurrency,
     databasePoolSize,

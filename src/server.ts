@@ -80,6 +80,7 @@ export async function serve(config: Config): Promise<void> {
     isUnavailable: isDatabaseUnavailable,
     onUnavailable: availability.lost,
     rateLimit: { perAccountPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
+    keptAnswersMibPerHour: config.idempotencyKeptMibPerHour,
     eventStreams,
   });
   const server = createHttpServer(

@@ -3,6 +3,31 @@ import { MAX_KEPT_ANSWER_BYTES } from '../../src/core/ports/idempotency-store';
 import { textDigest } from '../../src/infrastructure/persistence/postgres/text-digest';
 import { startTestApp, type TestAccount, type TestApp } from '../support/http/test-app';
 
+/** 500 events at the Observatory on the account's traveller's timeline, as the service would have recorded them. */
+async function recordSightings(t: TestApp, account: TestAccount): Promise<void> {
+  await t.prisma.$executeRawUnsafe(
+    `INSERT INTO events (account_id, id, timeline_id, kind, time, original_time, description, location,
+       description_key, location_key, subject_id, recorded_at, revision)
+     SELECT $1, 'evt_' || lpad(n::text, 6, '0'), (SELECT timeline_id FROM travellers WHERE account_id = $1),
+       'arrival', timestamptz '1900-01-01T00:00:00Z' + n * interval '1 minute',
+       timestamptz '1900-01-01T00:00:00Z' + n * interval '1 minute',
+       'Sighting of a comet over the observatory, number ' || n, 'Observatory', md5('sighting ' || n), $2,
+       NULL, now(), 0
+     FROM generate_series(1, 500) AS n`,
+    account.id,
+    textDigest('Observatory'),
+  );
+}
+
+/** `scan-events` of the Observatory's sightings, `limit` of them, with an Idempotency-Key. */
+function scanSightings(t: TestApp, account: TestAccount, key: string, limit: number) {
+  return request(t.app)
+    .post('/api/v1/scan-events')
+    .set('Authorization', account.auth)
+    .set('Idempotency-Key', key)
+    .send({ location: 'Observatory', time_range: '1900-01-01T00:00:00Z/1901-01-01T00:00:00Z', limit });
+}
+
 /** `Idempotency-Key` on authenticated POSTs: Stripe's semantics, kept 24 hours per account. */
 describe('Idempotency-Key', () => {
   let t: TestApp;
@@ -38,26 +63,9 @@ describe('Idempotency-Key', () => {
 
   it('keeps no answer longer than 64 KiB: it is sent, and a retry is told so without acting again', async () => {
     const reader = await t.signUp();
-    // 500 events at one place of the traveller's timeline, as the service would have recorded them.
-    await t.prisma.$executeRawUnsafe(
-      `INSERT INTO events (account_id, id, timeline_id, kind, time, original_time, description, location,
-         description_key, location_key, subject_id, recorded_at, revision)
-       SELECT $1, 'evt_' || lpad(n::text, 6, '0'), (SELECT timeline_id FROM travellers WHERE account_id = $1),
-         'arrival', timestamptz '1900-01-01T00:00:00Z' + n * interval '1 minute',
-         timestamptz '1900-01-01T00:00:00Z' + n * interval '1 minute',
-         'Sighting of a comet over the observatory, number ' || n, 'Observatory', md5('sighting ' || n), $2,
-         NULL, now(), 0
-       FROM generate_series(1, 500) AS n`,
-      reader.id,
-      textDigest('Observatory'),
-    );
+    await recordSightings(t, reader);
     const key = newKey();
-    const scan = () =>
-      request(t.app)
-        .post('/api/v1/scan-events')
-        .set('Authorization', reader.auth)
-        .set('Idempotency-Key', key)
-        .send({ location: 'Observatory', time_range: '1900-01-01T00:00:00Z/1901-01-01T00:00:00Z', limit: 500 });
+    const scan = () => scanSightings(t, reader, key, 500);
 
     const first = await scan();
     expect(first.status).toBe(200);
@@ -66,7 +74,11 @@ describe('Idempotency-Key', () => {
 
     const retry = await scan();
     expect(retry.status).toBe(409);
-    expect(retry.body).toMatchObject({ code: 'idempotency_answer_not_kept', first_status: 200 });
+    expect(retry.body).toMatchObject({
+      code: 'idempotency_answer_not_kept',
+      first_status: 200,
+      not_kept_because: 'too_long',
+    });
     const [kept] = await t.prisma.$queryRawUnsafe<{ bytes: number }[]>(
       'SELECT octet_length(response_body::text) AS bytes FROM idempotency_keys WHERE account_id = $1 AND key = $2',
       reader.id,
@@ -355,5 +367,61 @@ describe('Idempotency-Key', () => {
     await createAnchor(me, undefined, { description: 'No key' }).expect(201);
     await createAnchor(me, undefined, { description: 'No key' }).expect(201);
     expect(await anchors(me, 'No key')).toBe(2);
+  });
+});
+
+describe('Idempotency-Key: what one account keeps in an hour', () => {
+  let t: TestApp;
+  const MIB = 1024 * 1024;
+
+  beforeAll(async () => {
+    t = await startTestApp({ keptAnswersMibPerHour: 1 });
+  });
+  afterAll(() => t.close());
+
+  const keptBytes = async (account: TestAccount) => {
+    const [row] = await t.prisma.$queryRawUnsafe<{ bytes: bigint }[]>(
+      `SELECT COALESCE(sum(octet_length(response_body::text)), 0)::bigint AS bytes
+       FROM idempotency_keys WHERE account_id = $1`,
+      account.id,
+    );
+    return Number(row?.bytes ?? 0);
+  };
+
+  it('keeps answers up to its quota, then does the requests and tells their retries why nothing was kept', async () => {
+    const [noisy, quiet] = [await t.signUp(), await t.signUp()];
+    await Promise.all([recordSightings(t, noisy), recordSightings(t, quiet)]);
+    // About 50 KB an answer: under the 64 KiB one answer may keep, 21 of them over the 1 MiB quota.
+    const answers = [];
+    for (let n = 0; n < 24; n += 1) {
+      const answer = await scanSightings(t, noisy, `scan-${n}`, 200);
+      expect(answer.status).toBe(200);
+      answers.push(answer);
+    }
+    const retries = [];
+    for (let n = 0; n < 24; n += 1) retries.push(await scanSightings(t, noisy, `scan-${n}`, 200));
+
+    const replayed = retries.filter((retry) => retry.headers['idempotent-replayed'] === 'true');
+    const notKept = retries.filter((retry) => retry.status === 409);
+    expect(replayed.length + notKept.length).toBe(24);
+    // The first answers were kept whole, the rest were not: the quota, not the length, held them back.
+    expect(replayed.map((retry) => retry.body)).toEqual(answers.slice(0, replayed.length).map((first) => first.body));
+    expect(notKept.length).toBeGreaterThan(0);
+    for (const retry of notKept) {
+      expect(retry.body).toMatchObject({
+        code: 'idempotency_answer_not_kept',
+        first_status: 200,
+        not_kept_because: 'quota_reached',
+      });
+    }
+    const kept = await keptBytes(noisy);
+    expect(kept).toBeLessThanOrEqual(MIB);
+    expect(kept).toBeGreaterThan(MIB - 64 * 1024);
+
+    // Another account's answers are its own to keep.
+    const key = 'quiet-scan';
+    await scanSightings(t, quiet, key, 200);
+    const retry = await scanSightings(t, quiet, key, 200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
   });
 });

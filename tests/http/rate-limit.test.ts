@@ -117,10 +117,16 @@ describe('rate limiting per account (RATE_LIMIT_PER_SECOND)', () => {
     }
   });
 
-  it('deletes windows that are long over, opportunistically', async () => {
+  it('deletes windows that are over, opportunistically, and keeps those that are not', async () => {
     const me = await t.signUp();
     const old = new Date(Date.now() - 10 * 60_000);
-    await t.prisma.rateLimitCounter.create({ data: { key: 'api-key:long-gone', windowStart: old, count: 7 } });
+    await t.prisma.rateLimitCounter.create({
+      data: { key: 'api-key:long-gone', windowStart: old, windowEnd: new Date(old.getTime() + 1000), count: 7 },
+    });
+    // An hour's window that began as long ago is not over.
+    await t.prisma.rateLimitCounter.create({
+      data: { key: 'kept-bytes:acc_hour', windowStart: old, windowEnd: new Date(old.getTime() + 3_600_000), count: 7 },
+    });
     // A fresh process sweeps on its first counted request (and then at most once a minute).
     const { prisma, sql } = createDatabaseClients(t.connectionString);
     try {
@@ -129,9 +135,9 @@ describe('rate limiting per account (RATE_LIMIT_PER_SECOND)', () => {
         rateLimit: { perAccountPerSecond: 3 },
       });
       expect((await request(fresh).get('/timelines').set('Authorization', me.auth)).status).toBe(200);
-      expect(
-        await t.prisma.rateLimitCounter.count({ where: { windowStart: { lt: new Date(Date.now() - 2 * 60_000) } } }),
-      ).toBe(0);
+      const left = await t.prisma.rateLimitCounter.findMany({ where: { windowEnd: { lte: new Date() } } });
+      expect(left).toEqual([]);
+      expect(await t.prisma.rateLimitCounter.count({ where: { key: 'kept-bytes:acc_hour' } })).toBe(1);
     } finally {
       await prisma.$disconnect();
     }

@@ -13,14 +13,22 @@ export interface RateLimitDecision {
   readonly resetSeconds: number;
 }
 
+/** A window of a policy: when it started and ends, and whole seconds left of it (at least 1). */
+export interface Window {
+  readonly start: Date;
+  readonly end: Date;
+  readonly resetSeconds: number;
+}
+
 /** Windows are aligned to the epoch, so every process puts a request in the same window. */
-export function fixedWindow(now: Date, windowSeconds: number): { readonly start: Date; readonly resetSeconds: number } {
+export function fixedWindow(now: Date, windowSeconds: number): Window {
   if (!Number.isInteger(windowSeconds) || windowSeconds < 1)
     throw new RangeError(`a rate-limit window is a whole number of seconds, not ${windowSeconds}`);
   const windowMs = windowSeconds * 1000;
   const startMs = Math.floor(now.getTime() / windowMs) * windowMs;
   return {
     start: new Date(startMs),
+    end: new Date(startMs + windowMs),
     resetSeconds: Math.max(1, Math.ceil((startMs + windowMs - now.getTime()) / 1000)),
   };
 }

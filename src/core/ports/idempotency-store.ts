@@ -9,15 +9,24 @@ export interface StoredResponse {
 export const MAX_KEPT_ANSWER_BYTES = 64 * 1024;
 
 /**
+ * Why a request's answer was not kept: longer than MAX_KEPT_ANSWER_BYTES, or its account's kept
+ * answers reached their quota for the hour (KeptAnswers).
+ */
+export type NotKeptReason = 'too_long' | 'quota_reached';
+
+/**
  * How a keyed request was answered: it acted, or it is a retry, or the key was used for another
- * request, or it is a retry of a request that acted but whose answer was too long to keep (its
- * status given).
+ * request, or it is a retry of a request that acted but whose answer was not kept (its status and
+ * why given).
  */
 export type KeyedAnswer =
   | { readonly outcome: 'answered'; readonly response: StoredResponse }
   | { readonly outcome: 'replay'; readonly response: StoredResponse }
   | { readonly outcome: 'reused' }
-  | { readonly outcome: 'not-kept'; readonly status: number };
+  | { readonly outcome: 'not-kept'; readonly status: number; readonly reason: NotKeptReason };
+
+/** Whether an answer whose body is `bytes` long (as JSON text) may be kept: null, or why not. */
+export type KeepingRule = (bytes: number) => Promise<NotKeptReason | null>;
 
 /**
  * Idempotency keys per account (docs/decisions.md, "Idempotency-Key"). An abstract class rather than an interface only
@@ -34,14 +43,15 @@ export abstract class IdempotencyStore {
    * Its writes wait for the answer, so `produce` runs at most one unit of work that writes and
    * reads nothing after it: a read or a second unit would not see them (refused as a defect). It
    * may be run again from the start when another writer of the account came first. A key older
-   * than the retention period counts as never used. An answer whose body is longer than
-   * MAX_KEPT_ANSWER_BYTES is sent but not kept: the key is claimed with its status alone, and a
-   * retry learns that (`not-kept`) without acting.
+   * than the retention period counts as never used. An answer that `keeping` refuses is sent but
+   * not kept: the key is claimed with its status alone, and a retry learns that (`not-kept`, with
+   * the reason) without acting.
    */
   abstract answerOnce(
     accountId: string,
     key: string,
     requestDigest: string,
     produce: () => Promise<StoredResponse>,
+    keeping: KeepingRule,
   ): Promise<KeyedAnswer>;
 }

@@ -1,10 +1,12 @@
-/** Request counters per key and fixed window, shared by every service process. */
+import type { Window } from '../domain/rate-limit';
+
+/** Counters per key and fixed window (requests, or bytes), shared by every service process. */
 export interface RateCounterStore {
   /**
-   * Adds `requests` to the key's count in the window atomically, in one round trip, and answers the
+   * Adds `amount` to the key's count in the window atomically, in one round trip, and answers the
    * count after it: concurrent additions in any process all count and each sees its own total.
    */
-  hit(key: string, windowStart: Date, requests: number): Promise<number>;
-  /** Forgets windows that started before `before`. */
-  deleteWindowsBefore(before: Date): Promise<void>;
+  hit(key: string, window: Pick<Window, 'start' | 'end'>, amount: number): Promise<number>;
+  /** Forgets the windows that are over at `now` (ended at or before it). */
+  deleteWindowsOver(now: Date): Promise<void>;
 }

@@ -4,6 +4,7 @@ import type { Container } from 'inversify';
 import { IdempotencyStore } from '../../core/ports/idempotency-store';
 import { StreamSlots } from '../../core/ports/stream-slots';
 import { AuthenticateApiKey } from '../../core/use-cases/accounts/authenticate-api-key';
+import { KeptAnswers } from '../../core/use-cases/idempotency/kept-answers';
 import { CountRequest } from '../../core/use-cases/rate-limiting/count-request';
 import { CsrfGuard } from './dashboard/csrf';
 import { dashboardRouter } from './dashboard/dashboard-router';
@@ -55,6 +56,8 @@ export interface AppOptions {
    * the database so every process shares them; absent or 0 leaves that limit off.
    */
   readonly rateLimit?: { readonly perAccountPerSecond?: number; readonly accountsPerMinute?: number };
+  /** MiB of answers an account's Idempotency-Keys keep per hour (default DEFAULT_KEPT_MIB_PER_HOUR). */
+  readonly keptAnswersMibPerHour?: number;
   /**
    * The process's open event streams, with their limits; the service ends them all when it stops
    * (server.ts). Default: streams with the default limits, owned by the app.
@@ -118,7 +121,8 @@ export function createApp(container: Container, options: AppOptions): Express {
     streams: options.eventStreams ?? new EventStreams(container.get(StreamSlots)),
     endings: { isUnavailable, onUnavailable: (reason: string) => options.onUnavailable?.(reason), logError: logFault },
   };
-  mountRoutes(app, routes, authenticated, idempotency(container.get(IdempotencyStore)), streaming);
+  const keptAnswers = new KeptAnswers(countRequest, options.keptAnswersMibPerHour);
+  mountRoutes(app, routes, authenticated, idempotency(container.get(IdempotencyStore), keptAnswers), streaming);
   const csrf = new CsrfGuard(options.formSecret);
   app.use(dashboardRouter(container, csrf));
   app.use(docsConsoleRouter(container, csrf));

@@ -184,7 +184,13 @@ describe('benchmark floors', () => {
 
   /** What the service answers a retry with `key` of the keyed floor's request (`produce` then writes nothing). */
   const retried = (key: string) =>
-    keys.answerOnce(ACCOUNT, key, KEYED_DIGEST, () => Promise.resolve({ status: 500, body: null, headers: {} }));
+    keys.answerOnce(
+      ACCOUNT,
+      key,
+      KEYED_DIGEST,
+      () => Promise.resolve({ status: 500, body: null, headers: {} }),
+      () => Promise.resolve(null),
+    );
 
   it('sets a keyed anchor as the service does: the anchor, its event and the key claimed with the answer', async () => {
     const before = await versionOf(ACCOUNT);

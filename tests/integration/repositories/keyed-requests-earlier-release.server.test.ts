@@ -16,6 +16,9 @@ import { givenAccounts } from '../../support/contracts/subject';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 import { waitFor } from '../../support/wait-for';
 
+/** Keeps every answer: the rule of which are kept is not what these tests are about. */
+const keepEvery = () => Promise.resolve(null);
+
 jest.setTimeout(30_000);
 
 const NOW = new Date('2030-01-01T12:00:00Z');
@@ -67,11 +70,19 @@ describe('a keyed request meeting the claim of an earlier release', () => {
     );
 
     let runs = 0;
-    const answering = store.answerOnce('acc_1', 'k1', 'digest', async () => {
-      runs += 1;
-      await boundary.exclusive('acc_1', (inside) => inside.timelines.add(aTimeline().withId(`tml_run${runs}`).build()));
-      return { status: 201, body: { id: `tml_run${runs}` }, headers: {} };
-    });
+    const answering = store.answerOnce(
+      'acc_1',
+      'k1',
+      'digest',
+      async () => {
+        runs += 1;
+        await boundary.exclusive('acc_1', (inside) =>
+          inside.timelines.add(aTimeline().withId(`tml_run${runs}`).build()),
+        );
+        return { status: 201, body: { id: `tml_run${runs}` }, headers: {} };
+      },
+      keepEvery,
+    );
     // This release's statement has locked the traveller and waits for the claim's row.
     await waitFor(async () => (await waitingForLocks()) > 0, { what: 'the statement to wait for the claim' });
 

@@ -1,7 +1,7 @@
 // A keyed request (Idempotency-Key): its unit of work's statement waits for the request's answer and
 // claims the key with it, so the writes and the kept answer commit together or not at all. On a real
 // PostgreSQL (or PGlite without DATABASE_URL).
-import type { KeyedAnswer, StoredResponse } from '../../../src/core/ports/idempotency-store';
+import type { KeepingRule, KeyedAnswer, StoredResponse } from '../../../src/core/ports/idempotency-store';
 import type { Repositories } from '../../../src/core/ports/repositories';
 import { PostgresIdempotencyStore } from '../../../src/infrastructure/persistence/postgres/idempotency-store';
 import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
@@ -72,8 +72,14 @@ describe('a keyed request', () => {
     (await repos.timelines.listForAccount('acc_1', { limit: 100, after: null })).map((timeline) => timeline.id).sort();
   const kept = (key: string) =>
     database.prisma.idempotencyKey.findUniqueOrThrow({ where: { accountId_key: { accountId: 'acc_1', key } } });
-  const answerOnce = (key: string, produce: () => Promise<StoredResponse>, on = store, digest = 'digest') =>
-    on.answerOnce('acc_1', key, digest, produce);
+  const keepEvery = () => Promise.resolve(null);
+  const answerOnce = (
+    key: string,
+    produce: () => Promise<StoredResponse>,
+    on = store,
+    digest = 'digest',
+    keeping: KeepingRule = keepEvery,
+  ) => on.answerOnce('acc_1', key, digest, produce, keeping);
   /** Produces a timeline's answer, adding the timeline through `on`. */
   const creating =
     (id: string, on = boundary) =>
@@ -117,6 +123,41 @@ describe('a keyed request', () => {
     // The account's queue was let go: the next unit runs.
     await addTimeline('tml_after');
     expect(await timelines()).toEqual(['tml_after', 'tml_first']);
+  });
+
+  it('commits the writes with the status alone when the answer is not to be kept, and tells a retry why', async () => {
+    const judged: number[] = [];
+    const overQuota: KeepingRule = async (bytes) => {
+      judged.push(bytes);
+      return 'quota_reached';
+    };
+    const first = await answerOnce('k3q', creating('tml_unkept'), store, 'digest', overQuota);
+    const retry = await answerOnce('k3q', creating('tml_retry'));
+
+    // The first request's answer is its own, sent whole; judged by its body's length as JSON text.
+    expect(first).toEqual({ outcome: 'answered', response: answer({ id: 'tml_unkept' }) });
+    expect(judged).toEqual([Buffer.byteLength(JSON.stringify({ id: 'tml_unkept' }))]);
+    expect(retry).toEqual({ outcome: 'not-kept', status: 201, reason: 'quota_reached' });
+    expect(await timelines()).toEqual(['tml_unkept']);
+    expect(await kept('k3q')).toMatchObject({ responseStatus: 201, responseBody: null });
+  });
+
+  it('reads a key an earlier release claimed without its answer (too long) as not kept for that reason', async () => {
+    await database.prisma.idempotencyKey.create({
+      data: {
+        accountId: 'acc_1',
+        key: 'k3old',
+        requestDigest: 'digest',
+        responseStatus: 200,
+        responseHeaders: { 'x-tns-answer-not-kept': 'true' },
+        createdAt: NOW,
+      },
+    });
+    expect(await answerOnce('k3old', creating('tml_never'))).toEqual({
+      outcome: 'not-kept',
+      status: 200,
+      reason: 'too_long',
+    });
   });
 
   it('refuses the key with another request, writing nothing', async () => {

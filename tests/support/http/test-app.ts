@@ -62,6 +62,8 @@ export interface TestAppOptions {
   readonly keyChanges?: NotificationListenerOptions;
   /** Event streams' limits and heartbeat; the service's defaults otherwise. */
   readonly eventStreams?: EventStreamLimits;
+  /** MiB of answers an account's Idempotency-Keys keep per hour, as IDEMPOTENCY_KEPT_MIB_PER_HOUR sets it. */
+  readonly keptAnswersMibPerHour?: number;
 }
 
 /** How long an app may take to start listening for key changes before the test gives up. */
@@ -113,6 +115,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     readiness: databaseReadiness(database.prisma),
     isUnavailable: isDatabaseUnavailable,
     rateLimit: options.rateLimit,
+    keptAnswersMibPerHour: options.keptAnswersMibPerHour,
     eventStreams,
   });
   return {

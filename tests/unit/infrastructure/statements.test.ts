@@ -105,8 +105,8 @@ const CASES: Case[] = [
   {
     name: 'HIT',
     statement: HIT,
-    inputs: ['key', 'windowStart', 'requests'],
-    reads: ['("key", "window_start", "count") values (:key, :windowStart, :requests)'],
+    inputs: ['key', 'windowStart', 'windowEnd', 'amount'],
+    reads: ['("key", "window_start", "window_end", "count") values (:key, :windowStart, :windowEnd, :amount)'],
   },
   {
     name: 'RECORD_ATTEMPT',

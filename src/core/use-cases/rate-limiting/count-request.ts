@@ -1,21 +1,20 @@
-import { fixedWindow, type RateLimitDecision, type RateLimitPolicy } from '../../domain/rate-limit';
+import { fixedWindow, type RateLimitDecision, type RateLimitPolicy, type Window } from '../../domain/rate-limit';
 import type { RateCounterStore } from '../../ports/rate-counter-store';
 import type { WallClock } from '../../ports/wall-clock';
 
-/** Windows are at most this long; counters older than this are over in every policy. */
-const MAX_WINDOW_SECONDS = 60;
-const RETENTION_MS = 2 * MAX_WINDOW_SECONDS * 1000;
 const SWEEP_EVERY_MS = 60_000;
 /**
  * A process claims a key's quota from the shared counter in blocks of a sixteenth (at least one
- * request): one round trip per block instead of per request. A block claimed and left unused strands
- * at most that sixteenth per process until the window ends; the quota itself is never exceeded.
+ * request, and at least the request's cost): one round trip per block instead of per request. A
+ * block claimed and left unused strands at most that sixteenth per process until the window ends;
+ * the quota itself is never exceeded.
  */
 const BLOCKS_PER_QUOTA = 16;
 
 /** What this process may still allow for one key in its current window. */
 interface Allowance {
   readonly windowStartMs: number;
+  readonly windowEndMs: number;
   /** Claimed from the shared counter and not used yet. */
   left: number;
   /**
@@ -27,9 +26,10 @@ interface Allowance {
 }
 
 /**
- * Counts a request against a policy for one key (an API key, a client address) and decides on it.
- * The counts live in the shared store, so the quota holds across every process; this process keeps
- * only what it has claimed of the current window (docs/decisions.md, "Rate limits").
+ * Counts a request against a policy for one key (an account, a client address) and decides on it.
+ * A request costs 1 unless it says otherwise (a kept answer costs its bytes). The counts live in the
+ * shared store, so the quota holds across every process; this process keeps only what it has
+ * claimed of the current window (docs/decisions.md, "Rate limits").
  */
 export class CountRequest {
   private nextSweepAt = 0;
@@ -40,37 +40,47 @@ export class CountRequest {
     private readonly clock: WallClock,
   ) {}
 
-  async execute(input: { readonly key: string; readonly policy: RateLimitPolicy }): Promise<RateLimitDecision> {
-    const { key, policy } = input;
-    if (policy.windowSeconds > MAX_WINDOW_SECONDS)
-      throw new RangeError(`rate-limit windows are at most ${MAX_WINDOW_SECONDS} s`);
+  async execute(input: {
+    readonly key: string;
+    readonly policy: RateLimitPolicy;
+    readonly cost?: number;
+  }): Promise<RateLimitDecision> {
+    const { key, policy, cost = 1 } = input;
+    if (!Number.isInteger(cost) || cost < 0) throw new RangeError(`a request costs a whole number, not ${cost}`);
     const now = this.clock.now();
     const window = fixedWindow(now, policy.windowSeconds);
     await this.sweep(now);
-    const allowance = this.allowanceOf(key, window.start.getTime(), policy.quota);
-    while (allowance.left === 0 && allowance.unclaimed > 0) {
+    const allowance = this.allowanceOf(key, window, policy.quota);
+    while (allowance.left < cost && allowance.unclaimed > 0) {
       // Requests arriving together wait for one claim rather than each claiming a block.
-      allowance.claiming ??= this.claim(key, window.start, policy.quota, allowance).finally(() => {
+      allowance.claiming ??= this.claim(key, window, policy.quota, cost - allowance.left, allowance).finally(() => {
         allowance.claiming = null;
       });
       await allowance.claiming;
     }
-    if (allowance.left === 0) return { allowed: false, remaining: 0, resetSeconds: window.resetSeconds };
-    allowance.left -= 1;
-    return { allowed: true, remaining: allowance.left + allowance.unclaimed, resetSeconds: window.resetSeconds };
+    const remaining = () => allowance.left + allowance.unclaimed;
+    if (allowance.left < cost) return { allowed: false, remaining: remaining(), resetSeconds: window.resetSeconds };
+    allowance.left -= cost;
+    return { allowed: true, remaining: remaining(), resetSeconds: window.resetSeconds };
   }
 
-  private allowanceOf(key: string, windowStartMs: number, quota: number): Allowance {
+  private allowanceOf(key: string, window: Window, quota: number): Allowance {
     const known = this.allowances.get(key);
-    if (known?.windowStartMs === windowStartMs) return known;
-    const fresh: Allowance = { windowStartMs, left: 0, unclaimed: quota, claiming: null };
+    if (known?.windowStartMs === window.start.getTime()) return known;
+    const fresh: Allowance = {
+      windowStartMs: window.start.getTime(),
+      windowEndMs: window.end.getTime(),
+      left: 0,
+      unclaimed: quota,
+      claiming: null,
+    };
     this.allowances.set(key, fresh);
     return fresh;
   }
 
-  private async claim(key: string, windowStart: Date, quota: number, allowance: Allowance): Promise<void> {
-    const block = Math.max(1, Math.floor(quota / BLOCKS_PER_QUOTA));
-    const total = await this.counters.hit(key, windowStart, block);
+  private async claim(key: string, window: Window, quota: number, needed: number, allowance: Allowance): Promise<void> {
+    const block = Math.min(allowance.unclaimed, Math.max(1, needed, Math.floor(quota / BLOCKS_PER_QUOTA)));
+    const total = await this.counters.hit(key, window, block);
     // Of the block, only what was still within the quota before it is this process's to allow.
     const granted = Math.min(block, Math.max(0, quota - (total - block)));
     allowance.left += granted;
@@ -78,15 +88,15 @@ export class CountRequest {
   }
 
   /**
-   * Old windows are deleted opportunistically: at most once a minute per process, by whichever
-   * request comes; this process's allowances of windows that are over go with them.
+   * Windows that are over are deleted opportunistically: at most once a minute per process, by
+   * whichever request comes; this process's allowances of those windows go with them.
    */
   private async sweep(now: Date): Promise<void> {
     if (now.getTime() < this.nextSweepAt) return;
     this.nextSweepAt = now.getTime() + SWEEP_EVERY_MS;
     for (const [key, allowance] of this.allowances) {
-      if (allowance.windowStartMs < now.getTime() - MAX_WINDOW_SECONDS * 1000) this.allowances.delete(key);
+      if (allowance.windowEndMs <= now.getTime()) this.allowances.delete(key);
     }
-    await this.counters.deleteWindowsBefore(new Date(now.getTime() - RETENTION_MS));
+    await this.counters.deleteWindowsOver(now);
   }
 }

@@ -1,7 +1,8 @@
 import {
   IdempotencyStore,
-  MAX_KEPT_ANSWER_BYTES,
+  type KeepingRule,
   type KeyedAnswer,
+  type NotKeptReason,
   type StoredResponse,
 } from '../../../core/ports/idempotency-store';
 import type { WallClock } from '../../../core/ports/wall-clock';
@@ -19,10 +20,11 @@ const SWEEP_INTERVAL_MS = 60_000;
 /** A key found kept, then gone or unanswered when read, is claimed again; this often at most. */
 const CLAIM_ATTEMPTS = 3;
 /**
- * The kept headers of an answer too long to keep, in place of its own: a name no operation sends,
- * so a retry's read tells a key claimed without its answer from one kept whole.
+ * The kept header of an answer not kept, in place of its own, naming why: a name no operation
+ * sends, so a retry's read tells a key claimed without its answer from one kept whole. `true` is
+ * what a process of an earlier release wrote, which kept all but the answers too long.
  */
-const NOT_KEPT = { 'x-tns-answer-not-kept': 'true' };
+const NOT_KEPT_HEADER = 'x-tns-answer-not-kept';
 
 export class PostgresIdempotencyStore extends IdempotencyStore {
   private lastSweep = 0;
@@ -46,13 +48,19 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
     key: string,
     requestDigest: string,
     produce: () => Promise<StoredResponse>,
+    keeping: KeepingRule,
   ): Promise<KeyedAnswer> {
     await this.sweep(this.clock.now());
+    const producedAndJudged = async () => {
+      const response = await produce();
+      const body = JSON.stringify(response.body ?? null);
+      return { response, body, notKept: await keeping(Buffer.byteLength(body)) };
+    };
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
-      const claimed = await this.keyed.answer(produce, (response) =>
-        keyClaim({ accountId, key, requestDigest }, this.clock.now(), kept(response)),
+      const claimed = await this.keyed.answer(producedAndJudged, (answer) =>
+        keyClaim({ accountId, key, requestDigest }, this.clock.now(), kept(answer)),
       );
-      if (claimed) return { outcome: 'answered', response: claimed.kept };
+      if (claimed) return { outcome: 'answered', response: claimed.kept.response };
       const [row] = await READ_KEY.run(this.sql, { accountId, key });
       // Gone since: the next claim takes it.
       if (!row) continue;
@@ -60,11 +68,12 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
       // Claimed without its answer since, for this request: the next claim takes it over.
       if (row.responseStatus === null) continue;
       const headers = stringRecord(row.responseHeaders);
-      if (headers['x-tns-answer-not-kept'] === 'true') return { outcome: 'not-kept', status: row.responseStatus };
-      return {
-        outcome: 'replay',
-        response: { status: row.responseStatus, body: row.responseBody, headers: stringRecord(row.responseHeaders) },
-      };
+      const notKept = headers[NOT_KEPT_HEADER];
+      if (notKept !== undefined) {
+        const reason = notKept === 'quota_reached' ? notKept : 'too_long';
+        return { outcome: 'not-kept', status: row.responseStatus, reason };
+      }
+      return { outcome: 'replay', response: { status: row.responseStatus, body: row.responseBody, headers } };
     }
     // Only processes of an earlier release, releasing or claiming the key under this one each time.
     throw new Error(`the Idempotency-Key of account ${accountId} changed hands ${CLAIM_ATTEMPTS} times`);
@@ -80,11 +89,16 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
   }
 }
 
-/** What a key keeps of an answer: the whole of it, or its status alone when its body is too long. */
-function kept(response: StoredResponse): { status: number; body: string; headers: string } {
-  const body = JSON.stringify(response.body ?? null);
-  if (Buffer.byteLength(body) > MAX_KEPT_ANSWER_BYTES)
-    return { status: response.status, body: 'null', headers: JSON.stringify(NOT_KEPT) };
+/** What a key keeps of an answer: the whole of it, or its status alone and why, when it is not kept. */
+function kept(answer: { response: StoredResponse; body: string; notKept: NotKeptReason | null }): {
+  status: number;
+  body: string;
+  headers: string;
+} {
+  const { response, body, notKept } = answer;
+  if (notKept) {
+    return { status: response.status, body: 'null', headers: JSON.stringify({ [NOT_KEPT_HEADER]: notKept }) };
+  }
   return { status: response.status, body, headers: JSON.stringify(response.headers) };
 }
 

@@ -1,3 +1,4 @@
+import type { Window } from '../../../core/domain/rate-limit';
 import type { RateCounterStore } from '../../../core/ports/rate-counter-store';
 import type { PrismaClient } from '../prisma/generated/client';
 import type { SqlRunner } from './sql-runner';
@@ -13,15 +14,15 @@ export class PostgresRateCounterStore implements RateCounterStore {
     private readonly sql: SqlRunner,
   ) {}
 
-  async hit(key: string, windowStart: Date, requests: number): Promise<number> {
+  async hit(key: string, window: Pick<Window, 'start' | 'end'>, amount: number): Promise<number> {
     // The row lock of the conflict serialises concurrent requests of every process, and each sees
     // its own count.
-    const [row] = await HIT.run(this.sql, { key, windowStart, requests });
+    const [row] = await HIT.run(this.sql, { key, windowStart: window.start, windowEnd: window.end, amount });
     if (!row) throw new Error(`counting a request for ${key} returned no row`);
     return row.count;
   }
 
-  async deleteWindowsBefore(before: Date): Promise<void> {
-    await this.prisma.rateLimitCounter.deleteMany({ where: { windowStart: { lt: before } } });
+  async deleteWindowsOver(now: Date): Promise<void> {
+    await this.prisma.rateLimitCounter.deleteMany({ where: { windowEnd: { lte: now } } });
   }
 }

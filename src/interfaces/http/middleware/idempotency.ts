@@ -3,9 +3,11 @@ import type { Request, Response } from 'express';
 import {
   MAX_KEPT_ANSWER_BYTES,
   type IdempotencyStore,
+  type NotKeptReason,
   type StoredResponse,
 } from '../../../core/ports/idempotency-store';
 import type { Principal } from '../../../core/use-cases/accounts/authenticate-api-key';
+import type { KeptAnswers } from '../../../core/use-cases/idempotency/kept-answers';
 import { Problem } from '../problem';
 import type { HttpResponse } from '../route';
 import { JSON_CONTENT_TYPE } from '../send-answer';
@@ -28,7 +30,7 @@ export type IdempotentResponder = (req: Request, res: Response, respond: Respond
  * account) and body parsing (the body is part of the request compared), before validation, so a
  * refused request is replayed as refused.
  */
-export function idempotency(store: IdempotencyStore): IdempotentResponder {
+export function idempotency(store: IdempotencyStore, keptAnswers: KeptAnswers): IdempotentResponder {
   return async (req, res, respond) => {
     const key = req.get(IDEMPOTENCY_HEADER);
     if (key === undefined) return respond();
@@ -38,8 +40,12 @@ export function idempotency(store: IdempotencyStore): IdempotentResponder {
     const principal: Principal | undefined = res.locals.principal;
     // Mounted only behind authentication; without an account there is nothing to key on.
     if (!principal) return respond();
-    const keyed = await store.answerOnce(principal.accountId, key, requestDigest(req), () =>
-      keptAnswer(respond, res.locals.requestId),
+    const keyed = await store.answerOnce(
+      principal.accountId,
+      key,
+      requestDigest(req),
+      () => keptAnswer(respond, res.locals.requestId),
+      (bytes) => keptAnswers.refusal(principal.accountId, bytes),
     );
     switch (keyed.outcome) {
       case 'answered':
@@ -57,13 +63,19 @@ export function idempotency(store: IdempotencyStore): IdempotentResponder {
           409,
           'idempotency_answer_not_kept',
           `The request with this ${IDEMPOTENCY_HEADER} was done (it answered ${keyed.status}), but its answer ` +
-            `was longer than ${MAX_KEPT_ANSWER_BYTES / 1024} KiB and was not kept. Read what you need again ` +
-            'without the key, or with a new one.',
-          { first_status: keyed.status },
+            `${NOT_KEPT_BECAUSE[keyed.reason]} and was not kept. Read what you need again without the key, ` +
+            'or with a new one.',
+          { first_status: keyed.status, not_kept_because: keyed.reason },
         );
     }
   };
 }
+
+/** Why an answer was not kept, as the 409 says it. */
+const NOT_KEPT_BECAUSE: Readonly<Record<NotKeptReason, string>> = {
+  too_long: `was longer than ${MAX_KEPT_ANSWER_BYTES / 1024} KiB`,
+  quota_reached: "came after this account's kept answers reached their quota for the hour",
+};
 
 /** Method, path and body: the same key with any other request is refused. */
 export function requestDigest(req: Request): string {

@@ -1,24 +1,25 @@
 import { fixedWindow } from '../../../../src/core/domain/rate-limit';
+import type { Window } from '../../../../src/core/domain/rate-limit';
 import type { RateCounterStore } from '../../../../src/core/ports/rate-counter-store';
 import { CountRequest } from '../../../../src/core/use-cases/rate-limiting/count-request';
 import { FrozenWallClock } from '../../../support/in-memory';
 
 /** Counters in a map, as the Prisma adapter keeps them in rate_limit_counters. */
 class InMemoryRateCounters implements RateCounterStore {
-  readonly counts = new Map<string, { key: string; windowStart: Date; count: number }>();
+  readonly counts = new Map<string, { key: string; windowEnd: Date; count: number }>();
   /** Round trips the adapter would make. */
   hits = 0;
 
-  async hit(key: string, windowStart: Date, requests: number): Promise<number> {
+  async hit(key: string, window: Pick<Window, 'start' | 'end'>, amount: number): Promise<number> {
     this.hits += 1;
-    const id = `${key}@${windowStart.toISOString()}`;
-    const row = this.counts.get(id) ?? { key, windowStart, count: 0 };
-    this.counts.set(id, { ...row, count: row.count + requests });
-    return row.count + requests;
+    const id = `${key}@${window.start.toISOString()}`;
+    const row = this.counts.get(id) ?? { key, windowEnd: window.end, count: 0 };
+    this.counts.set(id, { ...row, count: row.count + amount });
+    return row.count + amount;
   }
 
-  async deleteWindowsBefore(before: Date): Promise<void> {
-    for (const [id, row] of this.counts) if (row.windowStart < before) this.counts.delete(id);
+  async deleteWindowsOver(now: Date): Promise<void> {
+    for (const [id, row] of this.counts) if (row.windowEnd <= now) this.counts.delete(id);
   }
 }
 
@@ -28,10 +29,12 @@ describe('fixedWindow', () => {
   it('aligns windows to the epoch and rounds the time to reset up to whole seconds', () => {
     expect(fixedWindow(new Date('2030-01-01T12:00:00.250Z'), 1)).toEqual({
       start: new Date('2030-01-01T12:00:00.000Z'),
+      end: new Date('2030-01-01T12:00:01.000Z'),
       resetSeconds: 1,
     });
     expect(fixedWindow(new Date('2030-01-01T12:00:30.500Z'), 60)).toEqual({
       start: new Date('2030-01-01T12:00:00.000Z'),
+      end: new Date('2030-01-01T12:01:00.000Z'),
       resetSeconds: 30,
     });
     expect(fixedWindow(new Date('2030-01-01T12:00:00.000Z'), 60).resetSeconds).toBe(60);
@@ -57,7 +60,7 @@ describe('CountRequest', () => {
     expect((await countRequest.execute({ key: 'api-key:key_2', policy: perSecond })).remaining).toBe(1);
   });
 
-  it('deletes windows over two minutes old, at most once a minute', async () => {
+  it('deletes the windows that are over, at most once a minute', async () => {
     const clock = new FrozenWallClock('2030-01-01T12:00:00Z');
     const counters = new InMemoryRateCounters();
     const countRequest = new CountRequest(counters, clock);
@@ -129,10 +132,39 @@ describe('CountRequest', () => {
     });
   });
 
-  it('refuses windows longer than the counters are kept', async () => {
-    const countRequest = new CountRequest(new InMemoryRateCounters(), new FrozenWallClock());
-    await expect(
-      countRequest.execute({ key: 'a', policy: { name: 'hourly', quota: 1, windowSeconds: 3600 } }),
-    ).rejects.toThrow(RangeError);
+  describe('requests that cost more than one (bytes)', () => {
+    const hourly = { name: 'kept-bytes', quota: 16_000, windowSeconds: 3600 };
+
+    it('allows costs up to the quota in one window, then refuses what no longer fits', async () => {
+      const counters = new InMemoryRateCounters();
+      const countRequest = new CountRequest(counters, new FrozenWallClock('2030-01-01T12:00:00Z'));
+      const spend = (cost: number) => countRequest.execute({ key: 'k', policy: hourly, cost });
+      expect(await spend(6_000)).toMatchObject({ allowed: true, remaining: 10_000, resetSeconds: 3600 });
+      expect(await spend(6_000)).toMatchObject({ allowed: true, remaining: 4_000 });
+      expect(await spend(6_000)).toMatchObject({ allowed: false, remaining: 4_000 });
+      // What still fits is allowed.
+      expect(await spend(4_000)).toMatchObject({ allowed: true, remaining: 0 });
+      expect(await spend(1)).toMatchObject({ allowed: false, remaining: 0 });
+      // A cost larger than a block is claimed at once: one round trip each, none once nothing is left.
+      expect(counters.hits).toBe(3);
+    });
+
+    it('keeps an hour-long window through the sweeps and forgets it once it is over', async () => {
+      const clock = new FrozenWallClock('2030-01-01T12:00:00Z');
+      const counters = new InMemoryRateCounters();
+      const countRequest = new CountRequest(counters, clock);
+      await countRequest.execute({ key: 'k', policy: hourly, cost: 16_000 });
+      clock.advanceMinutes(30);
+      expect(await countRequest.execute({ key: 'k', policy: hourly, cost: 1 })).toMatchObject({ allowed: false });
+      expect([...counters.counts.values()].map((row) => row.key)).toEqual(['k']);
+      clock.advanceMinutes(31);
+      expect(await countRequest.execute({ key: 'k', policy: hourly, cost: 1 })).toMatchObject({ allowed: true });
+      expect([...counters.counts.values()].map((row) => row.count)).toEqual([1_000]);
+    });
+
+    it('refuses a cost that is not a whole number', async () => {
+      const countRequest = new CountRequest(new InMemoryRateCounters(), new FrozenWallClock());
+      await expect(countRequest.execute({ key: 'k', policy: hourly, cost: 1.5 })).rejects.toThrow(RangeError);
+    });
   });
 });
