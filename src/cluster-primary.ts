@@ -7,6 +7,7 @@ import { type Config, databaseServerUrl } from './config';
 import { checkConnectionBudget } from './connection-budget';
 import { migrateDatabase } from './infrastructure/database/migrate-database';
 import { describeExternalDatabase } from './infrastructure/database/describe-server';
+import { AdmissionServer } from './interfaces/http/admission/cluster-admission';
 import { isWorkerReport, type ShutdownRequest } from './worker-messages';
 
 /** The first restart of a crashed worker waits this long; each further crash soon after doubles it. */
@@ -42,6 +43,8 @@ class ClusterPrimary {
   private readonly serving = new Set<Worker>();
   private readonly restarts = new Set<NodeJS.Timeout>();
   private ready = false;
+  /** Every worker's API requests in flight, per account (docs/decisions.md, "Requests in flight"). */
+  private readonly admission: AdmissionServer;
   private stopping: { readonly signal: NodeJS.Signals; exitCode: number; stillAccepting: Set<Worker> } | undefined;
 
   constructor(
@@ -50,7 +53,9 @@ class ClusterPrimary {
     /** The start-up line stating the connection budget. */
     private readonly budget: string,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.admission = new AdmissionServer(config.accountRequests, (id) => cluster.workers?.[id]);
+  }
 
   start(): void {
     // The primary accepts each connection and hands it to the workers in turn: an even spread, and
@@ -59,6 +64,7 @@ class ClusterPrimary {
     cluster.on('listening', (worker, address) => this.listening(worker, address.port));
     cluster.on('message', (worker, message) => {
       if (isWorkerReport(message)) this.stoppedAccepting(worker);
+      else this.admission.heard(worker, message);
     });
     cluster.on('exit', (worker, code, signal) => this.exited(worker, code, signal));
     process.once('SIGTERM', (signal) => this.stop(signal));
@@ -97,6 +103,7 @@ class ClusterPrimary {
     const started = this.workers.get(worker);
     if (!started) return; // every worker is forked through fork(), which records it
     const { slot, forkedAt } = started;
+    this.admission.exited(worker.id);
     this.workers.delete(worker);
     this.serving.delete(worker);
     const how = { worker_pid: worker.process.pid, slot: slot.index, code, signal };

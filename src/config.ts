@@ -1,6 +1,7 @@
 import { DEFAULT_DATABASE_TIMEOUT_MS } from './infrastructure/database/database-timeouts';
 import { DEFAULT_STREAM_LIMITS, type EventStreamLimits } from './interfaces/http/event-stream/event-streams';
 import { countFromOne, milliseconds, onOrOff, wholeNumber } from './config-values';
+import { type AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from './interfaces/http/admission/account-admission';
 import { DEFAULT_KEPT_MIB_PER_HOUR, MAX_KEPT_MIB_PER_HOUR } from './core/use-cases/idempotency/kept-answers';
 
 /** Settings read from the environment once at start, each checked with a message that says what is wrong. */
@@ -49,6 +50,12 @@ export interface Config {
    * its keys together (default 64, at most 1024); past it, requests are done but their answers not kept.
    */
   readonly idempotencyKeptMibPerHour: number;
+  /**
+   * ACCOUNT_REQUESTS_RUNNING and ACCOUNT_REQUESTS_QUEUED: API requests of one account that run at
+   * once on this instance, all its keys and every worker together (default 8), and how many more
+   * wait their turn (default 100); past both, 429 too_many_requests_in_flight.
+   */
+  readonly accountRequests: AdmissionLimits;
   /**
    * SHUTDOWN_GRACE_MS: how long in-flight requests may run after SIGTERM before their connections are
    * closed (default 10 s).
@@ -144,6 +151,17 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     'MiB of kept answers per account an hour',
     problems,
   );
+  const accountRequests = {
+    running: countFromOne(
+      env,
+      'ACCOUNT_REQUESTS_RUNNING',
+      DEFAULT_ADMISSION_LIMITS.running,
+      1000,
+      'requests of one account at once',
+      problems,
+    ),
+    queued: wholeNumber(env, 'ACCOUNT_REQUESTS_QUEUED', DEFAULT_ADMISSION_LIMITS.queued, problems, 'none waits'),
+  };
   const shutdownGraceMs = wholeNumber(env, 'SHUTDOWN_GRACE_MS', 10_000, problems, 'no grace');
   const webConcurrency = countFromOne(env, 'WEB_CONCURRENCY', 1, MAX_WEB_CONCURRENCY, 'worker processes', problems);
   if (webConcurrency > 1 && !databaseUrl) {
@@ -280,6 +298,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     rateLimitPerSecond,
     rateLimitAccountsPerMinute,
     idempotencyKeptMibPerHour,
+    accountRequests,
     shutdownGraceMs,
     webConcurrency,
     databasePoolSize,

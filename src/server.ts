@@ -17,6 +17,8 @@ import { openDatabase } from './infrastructure/database/open-database';
 import { isDatabaseUnavailable } from './infrastructure/database/prisma-client';
 import { databaseReadiness } from './infrastructure/database/readiness';
 import { loadServiceSecret } from './infrastructure/persistence/postgres/service-secrets';
+import { ClusterAdmission } from './interfaces/http/admission/cluster-admission';
+import { LocalAdmission } from './interfaces/http/admission/local-admission';
 import { createApp } from './interfaces/http/app';
 import { EventStreams } from './interfaces/http/event-stream/event-streams';
 import { createHttpServer } from './interfaces/http/http-server';
@@ -82,6 +84,8 @@ export async function serve(config: Config): Promise<void> {
     rateLimit: { perAccountPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
     keptAnswersMibPerHour: config.idempotencyKeptMibPerHour,
     eventStreams,
+    // A worker's requests are counted with its siblings' by the primary: one account's limit per instance.
+    admission: worker ? new ClusterAdmission(config.accountRequests) : new LocalAdmission(config.accountRequests),
   });
   const server = createHttpServer(
     app,

@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:net';
 import { call, signUpThrough, startUpload } from '../support/process-client';
 import { runServiceToExit, startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { holdWrites } from '../support/hold-writes';
 import { serverOnly } from '../support/server-only';
 import { provisionTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -179,6 +180,31 @@ serverOnly(() =>
       expect(servedBy(service.output(), '/v1/anchors')).toEqual(new Set(workers));
       expect(service.output()).not.toContain('grace over');
       expect(service.output()).not.toContain('restarting');
+    }, 180_000);
+
+    it("counts an account's requests in flight over both workers: the limit is the instance's", async () => {
+      const { service, workers } = await start({ ACCOUNT_REQUESTS_RUNNING: '1', ACCOUNT_REQUESTS_QUEUED: '1' });
+      const me = await signUpThrough(service.url, 'in-flight');
+      // The account's writes wait for its traveller, locked here, so that its requests stay in flight.
+      const release = await holdWrites(database.prisma, me.id);
+      // Four connections, handed to the two workers in turn: counted per worker, each would run one
+      // and queue one, and none would be refused.
+      const sent = Array.from({ length: 4 }, (_, n) =>
+        call(service.url, 'POST', '/v1/anchors', { auth: me.auth, body: { description: `Held ${n}` } }),
+      );
+      const refused = await Promise.all(
+        sent.map((answer) =>
+          Promise.race([answer, new Promise<null>((resolve) => setTimeout(() => resolve(null), 3_000))]),
+        ),
+      );
+      expect(refused.filter((answer) => answer?.status === 429)).toHaveLength(2);
+      for (const answer of refused.filter((each) => each !== null))
+        expect(answer?.body).toMatchObject({ code: 'too_many_requests_in_flight' });
+      await release();
+      expect((await Promise.all(sent)).map((answer) => answer.status).sort()).toEqual([201, 201, 429, 429]);
+      // Both workers had the account's requests.
+      for (const pid of workers) await service.printed(requestLine(pid, '/v1/anchors'));
+      expect(await service.stop()).toBe(0);
     }, 180_000);
 
     it.each(['1', '2'])(

@@ -6,6 +6,9 @@ import { StreamSlots } from '../../core/ports/stream-slots';
 import { AuthenticateApiKey } from '../../core/use-cases/accounts/authenticate-api-key';
 import { KeptAnswers } from '../../core/use-cases/idempotency/kept-answers';
 import { CountRequest } from '../../core/use-cases/rate-limiting/count-request';
+import { DEFAULT_ADMISSION_LIMITS } from './admission/account-admission';
+import type { AdmissionGate } from './admission/admission-gate';
+import { LocalAdmission } from './admission/local-admission';
 import { CsrfGuard } from './dashboard/csrf';
 import { dashboardRouter } from './dashboard/dashboard-router';
 import { docsConsoleRouter } from './docs-console/docs-router';
@@ -63,6 +66,11 @@ export interface AppOptions {
    * (server.ts). Default: streams with the default limits, owned by the app.
    */
   readonly eventStreams?: EventStreams;
+  /**
+   * How many API requests of one account run at once and wait (docs/decisions.md, "Requests in
+   * flight"): a cluster's workers ask their primary. Default: counted in this process, default limits.
+   */
+  readonly admission?: AdmissionGate;
 }
 
 /** The public account endpoints, limited per client address. */
@@ -122,7 +130,11 @@ export function createApp(container: Container, options: AppOptions): Express {
     endings: { isUnavailable, onUnavailable: (reason: string) => options.onUnavailable?.(reason), logError: logFault },
   };
   const keptAnswers = new KeptAnswers(countRequest, options.keptAnswersMibPerHour);
-  mountRoutes(app, routes, authenticated, idempotency(container.get(IdempotencyStore), keptAnswers), streaming);
+  mountRoutes(app, routes, authenticated, {
+    idempotent: idempotency(container.get(IdempotencyStore), keptAnswers),
+    streaming,
+    admission: options.admission ?? new LocalAdmission(DEFAULT_ADMISSION_LIMITS),
+  });
   const csrf = new CsrfGuard(options.formSecret);
   app.use(dashboardRouter(container, csrf));
   app.use(docsConsoleRouter(container, csrf));

@@ -53,6 +53,8 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   rate_limited: 429,
   // event streams held at once (docs/decisions.md, "Event streams")
   too_many_streams: 429,
+  // an account's requests running and waiting at once (docs/decisions.md, "Requests in flight")
+  too_many_requests_in_flight: 429,
   internal_error: 500,
   service_unavailable: 503,
   stream_capacity_reached: 503,

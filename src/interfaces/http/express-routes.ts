@@ -1,5 +1,6 @@
-import type { IRouter, Request, RequestHandler } from 'express';
+import type { IRouter, Request, RequestHandler, Response } from 'express';
 import type { Principal } from '../../core/use-cases/accounts/authenticate-api-key';
+import { type AdmissionGate, LeftTheQueue } from './admission/admission-gate';
 import type { EventStreams, StreamEndings } from './event-stream/event-streams';
 import type { IdempotentResponder } from './middleware/idempotency';
 import { jsonBody } from './middleware/json-body';
@@ -15,20 +16,28 @@ export interface Streaming {
   readonly endings: StreamEndings;
 }
 
+/** What the authenticated routes go through besides their steps; each optional. */
+export interface RouteGates {
+  /** Honours an authenticated POST's `Idempotency-Key`. */
+  readonly idempotent?: IdempotentResponder;
+  /** Serves a GET asking for `text/event-stream` of a route that streams. */
+  readonly streaming?: Streaming;
+  /** Bounds an account's operations running at once (an event stream, which has limits of its own, aside). */
+  readonly admission?: AdmissionGate;
+}
+
 /**
  * Mounts transport-free routes on `router` (the app itself: a router nested in it would be one more
  * layer every request walks), each as one handler running its steps, `authenticated` first where
- * the route needs a key; an authenticated POST is answered through `idempotent`, which honours its
- * `Idempotency-Key`, and a GET asking for `text/event-stream` of a route that streams, through
- * `streaming`.
+ * the route needs a key, then its operation through `gates`.
  */
 export function mountRoutes(
   router: IRouter,
   routes: readonly Route[],
   authenticated: readonly RequestStep[],
-  idempotent?: IdempotentResponder,
-  streaming?: Streaming,
+  gates: RouteGates = {},
 ): void {
+  const { idempotent, streaming, admission } = gates;
   for (const route of routes) {
     // Express answers HEAD with the GET handler; a GET that registers something must not run twice.
     if (route.method === 'get' && route.changesState) router.head(route.path, methodNotAllowed('GET'));
@@ -45,8 +54,14 @@ export function mountRoutes(
       }
       const respond = () =>
         route.invoke({ body: req.body, query: req.query, params: pathParameters(req.params) }, principal);
-      const answer = keyed ? await keyed(req, res, respond) : await respond();
-      sendAnswer(res, answer);
+      const operate = () => (keyed ? keyed(req, res, respond) : respond());
+      if (!admission || !principal) return sendAnswer(res, await operate());
+      try {
+        sendAnswer(res, await admitted(admission, principal.accountId, res, operate));
+      } catch (error) {
+        // Its client is gone and nothing ran: there is no one to answer.
+        if (!(error instanceof LeftTheQueue)) throw error;
+      }
     });
   }
   for (const [path, { methods, headAllowed }] of methodsByPath(routes)) {
@@ -54,6 +69,21 @@ export function mountRoutes(
       path,
       methodNotAllowed([...methods, ...(headAllowed ? ['HEAD'] : [])].join(', '), unversionedTwin(path, routes)),
     );
+  }
+}
+
+/** Runs `operate` once the account's turn comes, and lets the next of its requests run after it. */
+async function admitted<T>(
+  gate: AdmissionGate,
+  accountId: string,
+  res: Response,
+  operate: () => Promise<T>,
+): Promise<T> {
+  const leave = await gate.enter(accountId, (listener) => res.once('close', listener));
+  try {
+    return await operate();
+  } finally {
+    leave();
   }
 }
 

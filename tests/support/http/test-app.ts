@@ -4,6 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { Express } from 'express';
 import request from 'supertest';
+import type { AdmissionLimits } from '../../../src/interfaces/http/admission/account-admission';
+import { LocalAdmission } from '../../../src/interfaces/http/admission/local-admission';
 import { buildContainer } from '../../../src/composition/container';
 import { StreamSlots } from '../../../src/core/ports/stream-slots';
 import { type EventChanges, onConnectAll, prepareEventChanges } from '../../../src/composition/event-changes';
@@ -64,6 +66,8 @@ export interface TestAppOptions {
   readonly eventStreams?: EventStreamLimits;
   /** MiB of answers an account's Idempotency-Keys keep per hour, as IDEMPOTENCY_KEPT_MIB_PER_HOUR sets it. */
   readonly keptAnswersMibPerHour?: number;
+  /** An account's requests running at once and waiting, as ACCOUNT_REQUESTS_RUNNING and _QUEUED set them. */
+  readonly accountRequests?: AdmissionLimits;
 }
 
 /** How long an app may take to start listening for key changes before the test gives up. */
@@ -116,6 +120,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     isUnavailable: isDatabaseUnavailable,
     rateLimit: options.rateLimit,
     keptAnswersMibPerHour: options.keptAnswersMibPerHour,
+    admission: options.accountRequests && new LocalAdmission(options.accountRequests),
     eventStreams,
   });
   return {

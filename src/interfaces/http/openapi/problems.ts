@@ -16,7 +16,8 @@ const EVERY_OPERATION = [
   'internal_error',
   'service_unavailable',
 ];
-const WITH_A_KEY = ['missing_api_key', 'invalid_api_key'];
+/** A key names the account, whose requests in flight are bounded (admission/). */
+const WITH_A_KEY = ['missing_api_key', 'invalid_api_key', 'too_many_requests_in_flight'];
 /** An authenticated POST honours `Idempotency-Key` (middleware/idempotency.ts). */
 const IDEMPOTENT = ['idempotency_key_reused', 'idempotency_answer_not_kept'];
 

@@ -1,0 +1,119 @@
+// WEB_CONCURRENCY > 1: the workers' gates ask the cluster's primary, which counts every worker's
+// requests of each account, so the limits hold for the instance and not once per worker. The
+// messages travel on the IPC channel node:cluster gives each worker.
+import type { Worker } from 'node:cluster';
+import { AccountAdmission, type AdmissionLimits } from './account-admission';
+import { type AdmissionGate, type Leave, LeftTheQueue, tooManyInFlight, type WhenGone } from './admission-gate';
+
+/** A worker asks for a request to run, or says it is done or gave up waiting. */
+interface AdmissionAsk {
+  readonly type: 'admission';
+  readonly op: 'enter' | 'leave';
+  readonly id: number;
+  readonly accountId?: string;
+}
+
+/** The primary says a request runs (now, or after waiting) or is refused. */
+interface AdmissionAnswer {
+  readonly type: 'admission';
+  readonly id: number;
+  readonly entry: 'running' | 'refused';
+}
+
+function isAdmission(message: unknown): message is { readonly type: 'admission'; readonly id: number } {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    'type' in message &&
+    message.type === 'admission' &&
+    'id' in message &&
+    typeof message.id === 'number'
+  );
+}
+
+/** A worker's end of the IPC channel (node:cluster gives it as `process`). */
+export interface PrimaryChannel {
+  send?(message: unknown): boolean;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+}
+
+/** A worker's gate: each request asks the primary, and waits for its answer. */
+export class ClusterAdmission implements AdmissionGate {
+  private readonly pending = new Map<number, (entry: AdmissionAnswer['entry']) => void>();
+  private nextId = 0;
+
+  constructor(
+    readonly limits: AdmissionLimits,
+    private readonly channel: PrimaryChannel = process,
+  ) {
+    channel.on('message', (message: unknown) => {
+      if (!isAdmission(message) || !('entry' in message)) return;
+      const answer = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      // A request that gave up waiting has already said so; the primary hears that after admitting it.
+      answer?.(message.entry as AdmissionAnswer['entry']);
+    });
+  }
+
+  async enter(accountId: string, whenGone: WhenGone): Promise<Leave> {
+    const id = this.nextId++;
+    const entry = await new Promise<AdmissionAnswer['entry']>((resolve, reject) => {
+      this.pending.set(id, resolve);
+      this.ask({ type: 'admission', op: 'enter', id, accountId });
+      whenGone(() => {
+        if (!this.pending.delete(id)) return;
+        this.ask({ type: 'admission', op: 'leave', id });
+        reject(new LeftTheQueue());
+      });
+    });
+    if (entry === 'refused') throw tooManyInFlight(this.limits);
+    return () => this.ask({ type: 'admission', op: 'leave', id });
+  }
+
+  private ask(message: AdmissionAsk): void {
+    this.channel.send?.(message);
+  }
+}
+
+/** The primary's side: counts every worker's requests, answers them, and frees a worker's when it exits. */
+export class AdmissionServer {
+  private readonly rule: AccountAdmission<string>;
+
+  constructor(
+    limits: AdmissionLimits,
+    /** The live worker of an id (node:cluster's `cluster.workers`). */
+    private readonly workerOf: (workerId: number) => Pick<Worker, 'send'> | undefined,
+  ) {
+    this.rule = new AccountAdmission(limits);
+  }
+
+  /** Handles a worker's message if it is about admission; false otherwise. */
+  heard(worker: Pick<Worker, 'id' | 'send'>, message: unknown): boolean {
+    if (!isAdmission(message) || !('op' in message)) return false;
+    const ask = message as AdmissionAsk;
+    const holder = `${worker.id}/${ask.id}`;
+    if (ask.op === 'enter') {
+      const entry = this.rule.enter(String(ask.accountId), holder);
+      if (entry !== 'queued') worker.send(answer(ask.id, entry));
+    } else {
+      this.admit(this.rule.leave(holder));
+    }
+    return true;
+  }
+
+  /** A worker exited: its requests, running or waiting, leave; others of their accounts take their places. */
+  exited(workerId: number): void {
+    for (const next of this.rule.leaveAll((holder) => holder.startsWith(`${workerId}/`))) this.admit(next);
+  }
+
+  private admit(holder: string | null): void {
+    if (holder === null) return;
+    const [workerId, id] = holder.split('/').map(Number);
+    const worker = workerId === undefined ? undefined : this.workerOf(workerId);
+    if (worker && id !== undefined) worker.send(answer(id, 'running'));
+  }
+}
+
+function answer(id: number, entry: AdmissionAnswer['entry']): AdmissionAnswer {
+  return { type: 'admission', id, entry };
+}

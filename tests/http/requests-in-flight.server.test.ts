@@ -1,0 +1,103 @@
+// An account's requests in flight (ACCOUNT_REQUESTS_RUNNING, ACCOUNT_REQUESTS_QUEUED): one account's
+// slow requests wait behind each other, not in front of everyone's. Its writes are held slow by a
+// lock on its traveller, taken outside the service: a PostgreSQL server's, which the embedded
+// database (one connection) cannot hold while others are served.
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { holdWrites } from '../support/hold-writes';
+import { serverOnly } from '../support/server-only';
+import { startTestApp, type TestAccount, type TestApp } from '../support/http/test-app';
+
+serverOnly(() =>
+  describe('requests in flight per account', () => {
+    let t: TestApp;
+
+    beforeAll(async () => {
+      t = await startTestApp({ accountRequests: { running: 2, queued: 2 } });
+    });
+    afterAll(() => t.close());
+
+    const holdWritesOf = (account: TestAccount) => holdWrites(t.prisma, account.id);
+    const setAnchor = (account: TestAccount, description: string) =>
+      request(t.app)
+        .post('/v1/anchors')
+        .set('Authorization', account.auth)
+        .send({ description })
+        .then((answer) => answer);
+    const anchors = (account: TestAccount) => t.prisma.anchor.count({ where: { accountId: account.id } });
+
+    it("runs an account's limit at once, queues the next, refuses the rest, and serves others meanwhile", async () => {
+      const [noisy, quiet] = [await t.signUp(), await t.signUp()];
+      const release = await holdWritesOf(noisy);
+      const sent = Array.from({ length: 5 }, (_, n) => setAnchor(noisy, `Held ${n}`));
+      // Two run (and wait for the lock), two wait their turn: the fifth is refused at once.
+      const first = await Promise.race([
+        ...sent,
+        new Promise<null>((resolve) => setTimeout(() => resolve(null), 10_000)),
+      ]);
+      expect(first?.status).toBe(429);
+      expect(first?.headers['retry-after']).toBe('1');
+      expect(first?.headers['content-type']).toContain('application/problem+json');
+      expect(first?.body).toMatchObject({ code: 'too_many_requests_in_flight', limit: 4 });
+
+      // Another account is served in full while the noisy one's wait.
+      expect((await request(t.app).get('/timelines').set('Authorization', quiet.auth)).status).toBe(200);
+      expect((await setAnchor(quiet, 'Quiet home')).status).toBe(201);
+
+      await release();
+      const statuses = (await Promise.all(sent)).map((answer) => answer.status).sort();
+      expect(statuses).toEqual([201, 201, 201, 201, 429]);
+      expect(await anchors(noisy)).toBe(4);
+    }, 30_000);
+
+    it('drops a waiting request whose client went away: it does nothing, and the next runs', async () => {
+      const account = await t.signUp();
+      const release = await holdWritesOf(account);
+      const running = [setAnchor(account, 'Running 1'), setAnchor(account, 'Running 2')];
+      // One waits for the lock, the other behind it in the process's queue of the account's writes.
+      await waitForLockWaiters(1);
+
+      const server = t.app.listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const body = JSON.stringify({ description: 'Never set' });
+        const leaving = httpRequest({
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/v1/anchors',
+          agent: false,
+          headers: { Authorization: account.auth, 'Content-Type': 'application/json', 'Content-Length': body.length },
+        });
+        leaving.on('error', () => undefined);
+        leaving.end(body);
+        // Queued behind the two running: it is in once the service has read it. Then the client leaves.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        leaving.destroy();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
+      const next = setAnchor(account, 'After');
+      await release();
+      expect((await Promise.all([...running, next])).map((answer) => answer.status)).toEqual([201, 201, 201]);
+      const set = await t.prisma.anchor.findMany({ where: { accountId: account.id }, select: { description: true } });
+      expect(set.map((anchor) => anchor.description).sort()).toEqual(['After', 'Running 1', 'Running 2']);
+      expect(t.takeLoggedErrors()).toEqual([]);
+    }, 30_000);
+
+    /** Until `count` statements wait for a lock: the account's requests that run. */
+    async function waitForLockWaiters(count: number): Promise<void> {
+      for (let tries = 0; tries < 200; tries += 1) {
+        const [row] = await t.prisma.$queryRaw<{ waiting: number }[]>`
+          SELECT count(*)::int AS waiting FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+        if ((row?.waiting ?? 0) >= count) return;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error(`${count} statements never waited for the lock`);
+    }
+  }),
+);

@@ -1,0 +1,127 @@
+import { EventEmitter } from 'node:events';
+import { LeftTheQueue } from '../../../../src/interfaces/http/admission/admission-gate';
+import { AdmissionServer, ClusterAdmission } from '../../../../src/interfaces/http/admission/cluster-admission';
+import { LocalAdmission } from '../../../../src/interfaces/http/admission/local-admission';
+import { Problem } from '../../../../src/interfaces/http/problem';
+
+/**
+ * Workers and their primary joined as node:cluster joins them, each message delivered on a later
+ * turn of the event loop (IPC is asynchronous).
+ */
+function cluster(workerCount: number, limits: { running: number; queued: number }) {
+  const channels = new Map<number, EventEmitter & { send: (message: unknown) => boolean }>();
+  const primaryEnds = new Map<number, { id: number; send: (message: unknown) => boolean }>();
+  const server = new AdmissionServer(limits, (id) => primaryEnds.get(id));
+  const gates = Array.from({ length: workerCount }, (_, index) => {
+    const id = index + 1;
+    const channel = Object.assign(new EventEmitter(), {
+      send: (message: unknown) => {
+        setImmediate(() => server.heard({ id, send: primaryEnd.send }, message));
+        return true;
+      },
+    });
+    const primaryEnd = {
+      id,
+      send: (message: unknown) => {
+        setImmediate(() => channel.emit('message', message));
+        return true;
+      },
+    };
+    channels.set(id, channel);
+    primaryEnds.set(id, primaryEnd);
+    return new ClusterAdmission(limits, channel);
+  });
+  const exit = (id: number) => {
+    primaryEnds.delete(id);
+    server.exited(id);
+  };
+  return { gates, exit };
+}
+
+/** Who holds a place in order: a request's state as the test sees it. */
+function track(entering: Promise<() => void>) {
+  const state: { admitted: boolean; refused: unknown; leave: (() => void) | null } = {
+    admitted: false,
+    refused: null,
+    leave: null,
+  };
+  entering.then(
+    (leave) => Object.assign(state, { admitted: true, leave }),
+    (error: unknown) => Object.assign(state, { refused: error }),
+  );
+  return state;
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+const never = () => undefined;
+
+describe('requests in flight across the workers of a cluster', () => {
+  it('counts one account over every worker: the limit holds for the instance, not once per worker', async () => {
+    const { gates } = cluster(2, { running: 1, queued: 1 });
+    const [one, two] = gates;
+    if (!one || !two) throw new Error('two workers');
+    const first = track(one.enter('acc_a', never));
+    await settle();
+    const second = track(two.enter('acc_a', never));
+    await settle();
+    const third = track(one.enter('acc_a', never));
+    const other = track(two.enter('acc_b', never));
+    await settle();
+
+    expect([first.admitted, second.admitted, third.admitted, other.admitted]).toEqual([true, false, false, true]);
+    expect(third.refused).toBeInstanceOf(Problem);
+    expect(third.refused).toMatchObject({ status: 429, code: 'too_many_requests_in_flight' });
+
+    // The first done, on worker one: the one waiting on worker two runs.
+    first.leave?.();
+    await settle();
+    expect(second.admitted).toBe(true);
+  });
+
+  it("gives a worker's places to another's waiting requests when it exits", async () => {
+    const { gates, exit } = cluster(2, { running: 1, queued: 1 });
+    const [one, two] = gates;
+    if (!one || !two) throw new Error('two workers');
+    track(one.enter('acc_a', never));
+    await settle();
+    const waiting = track(two.enter('acc_a', never));
+    await settle();
+    expect(waiting.admitted).toBe(false);
+    exit(1);
+    await settle();
+    expect(waiting.admitted).toBe(true);
+  });
+
+  it('lets a request whose client went away leave the queue, and no one is held up by it', async () => {
+    const { gates } = cluster(1, { running: 1, queued: 2 });
+    const [gate] = gates;
+    if (!gate) throw new Error('one worker');
+    const running = track(gate.enter('acc_a', never));
+    await settle();
+    let goAway = () => undefined as void;
+    const gone = track(gate.enter('acc_a', (listener) => (goAway = listener)));
+    const next = track(gate.enter('acc_a', never));
+    await settle();
+    goAway();
+    await settle();
+    expect(gone.refused).toBeInstanceOf(LeftTheQueue);
+    running.leave?.();
+    await settle();
+    expect(next.admitted).toBe(true);
+  });
+});
+
+describe('requests in flight in a process serving alone', () => {
+  it('runs the limit, queues the next, refuses the rest, and wakes the next in order', async () => {
+    const gate = new LocalAdmission({ running: 1, queued: 1 });
+    const first = track(gate.enter('acc_a', never));
+    const second = track(gate.enter('acc_a', never));
+    const third = track(gate.enter('acc_a', never));
+    await settle();
+    expect([first.admitted, second.admitted]).toEqual([true, false]);
+    expect(third.refused).toMatchObject({ status: 429, code: 'too_many_requests_in_flight' });
+    first.leave?.();
+    await settle();
+    expect(second.admitted).toBe(true);
+  });
+});
