@@ -1,4 +1,5 @@
 import type { Figures } from './measure';
+import type { NoisyNeighbourFigures } from './noisy-neighbour';
 import type { StreamFigures } from './streams';
 
 export interface Row {
@@ -72,12 +73,19 @@ const P99_MS = 60;
 const KEYED_OF_UNKEYED = 0.75;
 const MONITOR_P50_MS = 10;
 const RESIDENT_MB = 250;
+/** A quiet account's p99 beside a noisy one at most this many times its p99 alone. */
+const BESIDE_NOISY_OF_ALONE = 2;
 
 /**
  * The goals of docs/performance.md, all on one worker process; the two-worker rows show
  * how far a second process carries on the same machine. A goal whose figure was not measured is missed.
  */
-export function checkTargets(rows: readonly Row[], peakMiB: number, streams: StreamFigures | null): Verdict[] {
+export function checkTargets(
+  rows: readonly Row[],
+  peakMiB: number,
+  streams: StreamFigures | null,
+  noisy: NoisyNeighbourFigures | null = null,
+): Verdict[] {
   const at = (subject: string, connections: number) =>
     rows.find((row) => row.subject === subject && row.workers === 1 && row.connections === connections);
   const verdicts: Verdict[] = [];
@@ -165,7 +173,26 @@ export function checkTargets(rows: readonly Row[], peakMiB: number, streams: Str
       : 'not measured',
     met: !!streams && streams.delivered === streams.expected && streams.duplicates === 0,
   });
-  const failed = rows.filter((row) => row.figures.failures > 0);
+  for (const load of ['GET /timelines', 'POST /v1/anchors']) {
+    const quiet = noisy?.quiet.find((each) => each.load === load);
+    const share = quiet ? quiet.beside.p99Ms / Math.max(1, quiet.alone.p99Ms) : null;
+    verdicts.push({
+      goal: `a quiet account's ${load} p99 beside a noisy one ≤ ${BESIDE_NOISY_OF_ALONE} × alone`,
+      figure:
+        quiet && share !== null
+          ? `${share.toFixed(2)} (${quiet.beside.p99Ms} ms against ${quiet.alone.p99Ms} ms)`
+          : 'not measured',
+      met: share !== null && share <= BESIDE_NOISY_OF_ALONE,
+    });
+  }
+  const failed = [
+    ...rows.filter((row) => row.figures.failures > 0),
+    ...(noisy?.quiet ?? []).flatMap((quiet) =>
+      [quiet.alone, quiet.beside].some((figures) => figures.failures > 0)
+        ? [{ subject: `quiet ${quiet.load}`, figures: { failures: quiet.alone.failures + quiet.beside.failures } }]
+        : [],
+    ),
+  ];
   verdicts.push({
     goal: 'every request answered 2xx',
     figure: failed.length === 0 ? 'all' : failed.map((row) => `${row.subject}: ${row.figures.failures}`).join('; '),
@@ -180,9 +207,11 @@ export function formatReport(run: {
   rows: readonly Row[];
   peakMiB: number;
   streams: StreamFigures | null;
+  noisy?: NoisyNeighbourFigures | null;
   verdicts: readonly Verdict[];
 }): string {
   const streams = run.streams;
+  const noisy = run.noisy;
   const lines = [
     `Machine: ${run.machine}; ${run.seconds} s per measurement after a warm-up.`,
     '',
@@ -202,6 +231,17 @@ export function formatReport(run: {
             `${streams.writes} writes by ${streams.writers} writers; from a write's answer to its event on a ` +
             `stream, over ${streams.delivered} deliveries: p50 ${streams.p50Ms} ms, p99 ${streams.p99Ms} ms, ` +
             `max ${streams.maxMs} ms (negative: the event came before the write's answer).`,
+        ]
+      : []),
+    ...(noisy
+      ? [
+          '',
+          `One account beside a noisy one (its paradox checks, widest scans, keyed, ${noisy.noisy.ok} answered, ` +
+            `${noisy.noisy.refused} refused 429): the quiet account's p99 ` +
+            noisy.quiet
+              .map((quiet) => `${quiet.load} ${quiet.alone.p99Ms} ms alone, ${quiet.beside.p99Ms} ms beside`)
+              .join('; ') +
+            '.',
         ]
       : []),
     '',

@@ -1,0 +1,110 @@
+// The noisy-neighbour load: one account sending the most expensive requests its limits allow while
+// another runs its ordinary mix. The quiet account's p99 is measured alone, then beside the noisy
+// one, in the same run on the same fresh service; the goal asks that it at most doubles
+// (docs/performance.md, "One account beside a noisy one").
+import { drive, measure, type Figures, type Load } from './measure';
+import { call, signUp, startService } from './service';
+import { PARADOX_RANGE, seedDisplacedEvents, seedEvents } from './seed';
+
+export const NOISY_NEIGHBOUR = 'one account beside a noisy one';
+/** What the quiet account sends, each on connections of its own, as a small integrator would. */
+const QUIET_CONNECTIONS = 4;
+/** The noisy account's connections, over its loads: the bench's 50. */
+const NOISY_CONNECTIONS = 50;
+/** Events of the noisy account: 500 at each of its 1,000 places, so a scan fills its largest page. */
+const NOISY_EVENTS = 500_000;
+
+export interface NoisyNeighbourFigures {
+  /** Per quiet load: its figures alone, then beside the noisy account. */
+  readonly quiet: readonly { readonly load: string; readonly alone: Figures; readonly beside: Figures }[];
+  /** The noisy account's answers over the run: successes, and refusals by its limits (429). */
+  readonly noisy: { readonly ok: number; readonly refused: number };
+}
+
+/**
+ * On a fresh one-worker service with the default limits (the rate limit included, which the other
+ * loads lift): the noisy account's loads run for `seconds` plus a warm-up while each quiet load is
+ * measured in turn.
+ */
+export async function measureNoisyNeighbour(databaseUrl: string, seconds: number): Promise<NoisyNeighbourFigures> {
+  const service = await startService(databaseUrl, 1, { env: { RATE_LIMIT_PER_SECOND: '100' } });
+  try {
+    const quiet = await signUp(service.url, 'quiet');
+    const noisy = await signUp(service.url, 'noisy');
+    const crowded = String(
+      (
+        await call(service.url, noisy.auth, 'POST', '/v1/timelines', {
+          name: 'Crowded timeline',
+          destination_time: '1815-06-18T11:00:00Z',
+        })
+      ).id,
+    );
+    console.error('seeding the noisy account ...');
+    await seedDisplacedEvents(databaseUrl, noisy.id, crowded);
+    await seedEvents(databaseUrl, noisy.id, { events: NOISY_EVENTS, checkpoint: false });
+    const quietLoads: Load[] = [
+      { name: 'GET /timelines', method: 'GET', path: '/timelines', headers: { authorization: quiet.auth } },
+      {
+        name: 'POST /v1/anchors',
+        method: 'POST',
+        path: '/v1/anchors',
+        headers: { authorization: quiet.auth },
+        body: { description: 'Quiet anchor' },
+      },
+    ];
+    const noisyLoads = noisyMix(noisy.auth, crowded);
+    const figures = [];
+    let ok = 0;
+    let refused = 0;
+    for (const load of quietLoads) {
+      const alone = await measure(service.url, load, QUIET_CONNECTIONS, seconds);
+      // The noisy loads start first and run past the quiet one's warm-up and measurement.
+      const noise = noisyLoads.map((each) =>
+        drive(service.url, each.load, each.connections, seconds + Math.min(3, seconds) + 2),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const beside = await measure(service.url, load, QUIET_CONNECTIONS, seconds);
+      for (const result of await Promise.all(noise)) {
+        ok += result['2xx'];
+        refused += result.statusCodeStats?.['429']?.count ?? 0;
+      }
+      figures.push({ load: load.name, alone, beside });
+      console.error(`measured ${NOISY_NEIGHBOUR}: ${load.name} p99 ${alone.p99Ms} ms alone, ${beside.p99Ms} ms beside`);
+    }
+    return { quiet: figures, noisy: { ok, refused } };
+  } finally {
+    await service.stop();
+  }
+}
+
+/**
+ * The noisy account's requests, the costliest its limits allow: paradox checks of a timeline of
+ * 10,000 displaced events, a monitored range of all of them, the largest page of the widest scan
+ * kept by a fresh Idempotency-Key each time.
+ */
+function noisyMix(auth: string, crowded: string): { readonly load: Load; readonly connections: number }[] {
+  const headers = { authorization: auth };
+  const monitored = new URLSearchParams({ timeline_id: crowded, time_range: PARADOX_RANGE, limit: '100' });
+  const share = Math.floor(NOISY_CONNECTIONS / 3);
+  return [
+    {
+      load: { name: 'check-paradox', method: 'GET', path: `/v1/check-paradox?timeline_id=${crowded}`, headers },
+      connections: share,
+    },
+    {
+      load: { name: 'monitor-paradox', method: 'GET', path: `/api/v1/monitor-paradox?${monitored}`, headers },
+      connections: share,
+    },
+    {
+      load: {
+        name: 'scan-events',
+        method: 'POST',
+        path: '/api/v1/scan-events',
+        headers,
+        body: { location: 'Observatory 1', time_range: '1900-01-01T00:00:00Z/2100-01-01T00:00:00Z', limit: 500 },
+        freshHeader: 'idempotency-key',
+      },
+      connections: NOISY_CONNECTIONS - 2 * share,
+    },
+  ];
+}
