@@ -251,6 +251,14 @@ describe('when the database stops answering', () => {
       .send({ email: `answers-${Date.now()}@example.com`, password: 'correct horse battery' });
     const auth = `Bearer ${signUp.body.api_key}`;
     expect((await request(app).get('/timelines').set('Authorization', auth)).status).toBe(200);
+    // A first keyed request claims this process's block of the account's kept-answer quota, so that
+    // the request below sends only its write's statement (the one whose answer is lost).
+    const first = await request(app)
+      .post('/v1/anchors')
+      .set('Authorization', auth)
+      .set('Idempotency-Key', 'before-the-loss')
+      .send({ description: 'Before' });
+    expect(first.status).toBe(201);
 
     // The database acts on what it receives; the service hears nothing back.
     proxy.freeze('answers');
@@ -270,7 +278,9 @@ describe('when the database stops answering', () => {
     // retry gets that answer, and the anchor is there once (docs/decisions.md, Idempotency-Key).
     const retry = await keyed();
     expect([retry.status, retry.headers['idempotent-replayed']]).toEqual([201, 'true']);
-    const anchors = await database.prisma.anchor.findMany({ where: { accountId: signUp.body.id } });
+    const anchors = await database.prisma.anchor.findMany({
+      where: { accountId: signUp.body.id, description: 'Lost' },
+    });
     expect(anchors.map((anchor) => anchor.id)).toEqual([retry.body.id]);
   }, 60_000);
 });
