@@ -19,6 +19,11 @@ export interface Load {
   readonly onBare?: boolean;
   /** For a floor: the name of the load it is the floor of (measured whenever that load is). */
   readonly floorOf?: string;
+  /**
+   * Requests a second over all its connections, for a client that keeps within its limits
+   * (autocannon's overallRate); unset, each connection sends its next request on the last's answer.
+   */
+  readonly perSecond?: number;
 }
 
 export interface Figures {
@@ -60,5 +65,6 @@ export function drive(baseUrl: string, load: Load, connections: number, seconds:
     headers: { ...(load.body === undefined ? {} : { 'content-type': 'application/json' }), ...load.headers },
     body: load.body === undefined ? undefined : JSON.stringify(load.body),
     ...((freshHeader || rotate) && { requests: [{ setupRequest: perRequest }] }),
+    ...(load.perSecond !== undefined && { overallRate: load.perSecond }),
   });
 }

@@ -9,6 +9,9 @@ import { PARADOX_RANGE, seedDisplacedEvents, seedEvents } from './seed';
 export const NOISY_NEIGHBOUR = 'one account beside a noisy one';
 /** What the quiet account sends, each on connections of its own, as a small integrator would. */
 const QUIET_CONNECTIONS = 4;
+/** Both accounts keep within the default rate limit (100 a second): the quiet one at half of it. */
+const RATE_LIMIT_PER_SECOND = 100;
+const QUIET_PER_SECOND = RATE_LIMIT_PER_SECOND / 2;
 /** The noisy account's connections, over its loads: the bench's 50. */
 const NOISY_CONNECTIONS = 50;
 /** Events of the noisy account: 500 at each of its 1,000 places, so a scan fills its largest page. */
@@ -27,7 +30,7 @@ export interface NoisyNeighbourFigures {
  * measured in turn.
  */
 export async function measureNoisyNeighbour(databaseUrl: string, seconds: number): Promise<NoisyNeighbourFigures> {
-  const service = await startService(databaseUrl, 1, { env: { RATE_LIMIT_PER_SECOND: '100' } });
+  const service = await startService(databaseUrl, 1, { env: { RATE_LIMIT_PER_SECOND: String(RATE_LIMIT_PER_SECOND) } });
   try {
     const quiet = await signUp(service.url, 'quiet');
     const noisy = await signUp(service.url, 'noisy');
@@ -41,15 +44,22 @@ export async function measureNoisyNeighbour(databaseUrl: string, seconds: number
     );
     console.error('seeding the noisy account ...');
     await seedDisplacedEvents(databaseUrl, noisy.id, crowded);
-    await seedEvents(databaseUrl, noisy.id, { events: NOISY_EVENTS, checkpoint: false });
+    await seedEvents(databaseUrl, noisy.id, { events: NOISY_EVENTS });
     const quietLoads: Load[] = [
-      { name: 'GET /timelines', method: 'GET', path: '/timelines', headers: { authorization: quiet.auth } },
+      {
+        name: 'GET /timelines',
+        method: 'GET',
+        path: '/timelines',
+        headers: { authorization: quiet.auth },
+        perSecond: QUIET_PER_SECOND,
+      },
       {
         name: 'POST /v1/anchors',
         method: 'POST',
         path: '/v1/anchors',
         headers: { authorization: quiet.auth },
         body: { description: 'Quiet anchor' },
+        perSecond: QUIET_PER_SECOND,
       },
     ];
     const noisyLoads = noisyMix(noisy.auth, crowded);
@@ -80,19 +90,32 @@ export async function measureNoisyNeighbour(databaseUrl: string, seconds: number
 /**
  * The noisy account's requests, the costliest its limits allow: paradox checks of a timeline of
  * 10,000 displaced events, a monitored range of all of them, the largest page of the widest scan
- * kept by a fresh Idempotency-Key each time.
+ * kept by a fresh Idempotency-Key each time; together at its rate limit, on 50 connections.
  */
 function noisyMix(auth: string, crowded: string): { readonly load: Load; readonly connections: number }[] {
   const headers = { authorization: auth };
   const monitored = new URLSearchParams({ timeline_id: crowded, time_range: PARADOX_RANGE, limit: '100' });
   const share = Math.floor(NOISY_CONNECTIONS / 3);
+  const perSecond = Math.floor(RATE_LIMIT_PER_SECOND / 3);
   return [
     {
-      load: { name: 'check-paradox', method: 'GET', path: `/v1/check-paradox?timeline_id=${crowded}`, headers },
+      load: {
+        name: 'check-paradox',
+        method: 'GET',
+        path: `/v1/check-paradox?timeline_id=${crowded}`,
+        headers,
+        perSecond,
+      },
       connections: share,
     },
     {
-      load: { name: 'monitor-paradox', method: 'GET', path: `/api/v1/monitor-paradox?${monitored}`, headers },
+      load: {
+        name: 'monitor-paradox',
+        method: 'GET',
+        path: `/api/v1/monitor-paradox?${monitored}`,
+        headers,
+        perSecond,
+      },
       connections: share,
     },
     {
@@ -103,6 +126,7 @@ function noisyMix(auth: string, crowded: string): { readonly load: Load; readonl
         headers,
         body: { location: 'Observatory 1', time_range: '1900-01-01T00:00:00Z/2100-01-01T00:00:00Z', limit: 500 },
         freshHeader: 'idempotency-key',
+        perSecond,
       },
       connections: NOISY_CONNECTIONS - 2 * share,
     },

@@ -87,7 +87,7 @@ export async function seedDisplacedEvents(
     await db.query(
       `INSERT INTO events (account_id, id, timeline_id, kind, time, original_time, description, location,
                            description_key, location_key, subject_id, recorded_at, revision)
-       SELECT $1, 'evt_' || lpad(to_hex(n), 32, '0'), $2, 'item_retrieved',
+       SELECT $1, 'evt_relic_' || n, $2, 'item_retrieved',
               timestamptz '1815-01-01 00:00:00Z' + (n * interval '7 hours') + interval '1 hour',
               timestamptz '1815-01-01 00:00:00Z' + (n * interval '7 hours'),
               'Item retrieved: relic ' || n, 'Waterloo',

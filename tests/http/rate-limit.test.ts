@@ -51,6 +51,47 @@ describe('rate limiting per account (RATE_LIMIT_PER_SECOND)', () => {
     expect(remainders).toEqual(['"default";r=2;t=1', '"default";r=1;t=1', '"default";r=0;t=1']);
   });
 
+  it('counts a page as one request per 100 items it asks for, in the body or the query', async () => {
+    const me = await t.signUp();
+    const scan = (limit: number) =>
+      request(t.app)
+        .post('/api/v1/scan-events')
+        .set('Authorization', me.auth)
+        .send({ location: 'Nowhere', time_range: '1900-01-01T00:00:00Z/1901-01-01T00:00:00Z', limit });
+    const monitor = (limit: string) =>
+      request(t.app)
+        .get('/v1/monitor-events')
+        .query({ location: 'Nowhere', time_range: '1900-01-01T00:00:00Z/1901-01-01T00:00:00Z', limit })
+        .set('Authorization', me.auth);
+
+    t.clock.freezeAt(aWindowStart(20));
+    const threePages = await scan(300);
+    expect(threePages.status).toBe(200);
+    expect(threePages.headers['ratelimit']).toBe('"default";r=0;t=1');
+    expectRateLimited(await request(t.app).get('/timelines').set('Authorization', me.auth), 'default', '1');
+
+    // A page asking for more than the whole quota is refused, whatever else the account sent.
+    t.clock.freezeAt(aWindowStart(21));
+    const tooLarge = await scan(301);
+    expect(tooLarge.status).toBe(429);
+    expect(tooLarge.body.detail).toContain('a page counts one per 100 items asked for');
+
+    t.clock.freezeAt(aWindowStart(22));
+    expect((await scan(100)).headers['ratelimit']).toBe('"default";r=2;t=1');
+    // Three requests' worth, of two left: refused, and the one its first step counted is spent.
+    const overQuota = await monitor('201');
+    expect([overQuota.status, overQuota.body.code, overQuota.headers['ratelimit']]).toEqual([
+      429,
+      'rate_limited',
+      '"default";r=1;t=1',
+    ]);
+
+    // A limit that validation refuses costs one request, and is refused as invalid.
+    t.clock.freezeAt(aWindowStart(23));
+    expect((await monitor('1e9')).status).toBe(400);
+    expect((await monitor('5000000')).status).toBe(400);
+  });
+
   it('refuses the request over the limit with 429, Retry-After and a problem, before doing anything', async () => {
     const me = await t.signUp();
     t.clock.freezeAt(aWindowStart(2));

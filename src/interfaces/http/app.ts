@@ -17,7 +17,7 @@ import { mountRoutes } from './express-routes';
 import { answerHeaders } from './middleware/answer-headers';
 import { authenticate } from './middleware/authenticate';
 import { idempotency } from './middleware/idempotency';
-import { perAddress, perAccount } from './middleware/rate-limit';
+import { perAccount, perAccountPages, perAddress } from './middleware/rate-limit';
 import { middlewareOf } from './request-step';
 import { sendAnswer } from './send-answer';
 import { failureReason, problemHandler, RETRY_AFTER_SECONDS, routeNotFound } from './middleware/problem-handler';
@@ -134,6 +134,7 @@ export function createApp(container: Container, options: AppOptions): Express {
     idempotent: idempotency(container.get(IdempotencyStore), keptAnswers),
     streaming,
     admission: options.admission ?? new LocalAdmission(DEFAULT_ADMISSION_LIMITS),
+    afterBody: perAccountPerSecond > 0 ? [perAccountPages(countRequest, perAccountPerSecond)] : [],
   });
   const csrf = new CsrfGuard(options.formSecret);
   app.use(dashboardRouter(container, csrf));

@@ -24,6 +24,8 @@ export interface RouteGates {
   readonly streaming?: Streaming;
   /** Bounds an account's operations running at once (an event stream, which has limits of its own, aside). */
   readonly admission?: AdmissionGate;
+  /** Steps of an authenticated route that need its parsed body (what a page asked for costs). */
+  readonly afterBody?: readonly RequestStep[];
 }
 
 /**
@@ -37,11 +39,13 @@ export function mountRoutes(
   authenticated: readonly RequestStep[],
   gates: RouteGates = {},
 ): void {
-  const { idempotent, streaming, admission } = gates;
+  const { idempotent, streaming, admission, afterBody = [] } = gates;
   for (const route of routes) {
     // Express answers HEAD with the GET handler; a GET that registers something must not run twice.
     if (route.method === 'get' && route.changesState) router.head(route.path, methodNotAllowed('GET'));
-    const steps: RequestStep[] = route.authenticated ? [...authenticated, utf8Query, jsonBody] : [utf8Query, jsonBody];
+    const steps: RequestStep[] = route.authenticated
+      ? [...authenticated, utf8Query, jsonBody, ...afterBody]
+      : [utf8Query, jsonBody];
     const keyed = idempotent && route.authenticated && route.method === 'post' ? idempotent : null;
     router[route.method](route.path, async (req, res) => {
       await runSteps(steps, req, res);

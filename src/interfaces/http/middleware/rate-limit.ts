@@ -15,10 +15,13 @@ export function rateLimit(
   policy: RateLimitPolicy,
   describe: string,
   keyOf: (req: Request, res: Response) => string,
+  costOf: (req: Request) => number = () => 1,
 ): RequestStep {
   const policyField = `"${policy.name}";q=${policy.quota};w=${policy.windowSeconds}`;
   return async (req, res) => {
-    const decision = await countRequest.execute({ key: keyOf(req, res), policy });
+    const cost = costOf(req);
+    if (cost === 0) return;
+    const decision = await countRequest.execute({ key: keyOf(req, res), policy, cost });
     res.setHeader('RateLimit-Policy', policyField);
     res.setHeader('RateLimit', `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`);
     if (!decision.allowed) {
@@ -41,14 +44,35 @@ export function rateLimit(
  * `authenticate`, which puts the principal in res.locals.
  */
 export function perAccount(countRequest: CountRequest, perSecond: number): RequestStep {
-  const policy = { name: 'default', quota: perSecond, windowSeconds: 1 };
-  return rateLimit(
-    countRequest,
-    policy,
-    'for this account (all its API keys together)',
-    (_req, res) => `account:${String(res.locals.principal?.accountId)}`,
-  );
+  return rateLimit(countRequest, accountPolicy(perSecond), ACCOUNT_LIMIT, accountKey);
 }
+
+/** Items of a page counted as one request (the default page of events). */
+export const ITEMS_PER_REQUEST = 100;
+/** The largest page any operation serves: a larger `limit` is refused by validation, and costs no more here. */
+const LARGEST_PAGE = 500;
+
+/**
+ * The rest of a page's cost, once its body is parsed: a request asking for a page (`limit`, in the
+ * query or the body) counts as one request per ITEMS_PER_REQUEST items asked for, rounded up, of
+ * which `perAccount` counted the first. So the limit bounds what an account reads a second, not only
+ * how often it asks (docs/decisions.md, "Rate limits").
+ */
+export function perAccountPages(countRequest: CountRequest, perSecond: number): RequestStep {
+  return rateLimit(countRequest, accountPolicy(perSecond), ACCOUNT_LIMIT, accountKey, (req) => pagesAsked(req) - 1);
+}
+
+/** Requests a page of `limit` items counts as: 1 without a limit, or for one that validation refuses. */
+export function pagesAsked(req: Request): number {
+  const asked: unknown = (req.body as { limit?: unknown } | undefined)?.limit ?? req.query.limit;
+  const limit = typeof asked === 'string' && /^\d{1,4}$/.test(asked) ? Number(asked) : asked;
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) return 1;
+  return Math.ceil(Math.min(limit, LARGEST_PAGE) / ITEMS_PER_REQUEST);
+}
+
+const ACCOUNT_LIMIT = 'for this account (all its API keys together; a page counts one per 100 items asked for)';
+const accountKey = (_req: Request, res: Response) => `account:${String(res.locals.principal?.accountId)}`;
+const accountPolicy = (perSecond: number) => ({ name: 'default', quota: perSecond, windowSeconds: 1 });
 
 /** The per-address limit of the public account endpoints (req.ip honours TRUST_PROXY). */
 export function perAddress(countRequest: CountRequest, perMinute: number): RequestStep {
