@@ -22,7 +22,11 @@ const WITH_A_KEY = ['missing_api_key', 'invalid_api_key', 'too_many_requests_in_
 const IDEMPOTENT = ['idempotency_key_reused', 'idempotency_answer_not_kept'];
 
 const RATE_LIMIT_HEADERS: JsonObject = {
-  'Retry-After': { description: 'Seconds until the window ends.', required: true, schema: { type: 'integer' } },
+  'Retry-After': {
+    description: 'Seconds to wait: until the window ends (`rate_limited`), or 1 (`too_many_requests_in_flight`).',
+    required: true,
+    schema: { type: 'integer' },
+  },
   'RateLimit-Policy': {
     description: 'The quota, e.g. `"default";q=100;w=1` (draft-ietf-httpapi-ratelimit-headers-10).',
     schema: { type: 'string' },
