@@ -47,7 +47,7 @@ export interface Config {
   readonly rateLimitAccountsPerMinute: number;
   /**
    * IDEMPOTENCY_KEPT_MIB_PER_HOUR: MiB of answers an account's Idempotency-Keys keep per hour, all
-   * its keys together (default 64, at most 1024); past it, requests are done but their answers not kept.
+   * its keys together (default 64, at most 256); past it, requests are done but their answers not kept.
    */
   readonly idempotencyKeptMibPerHour: number;
   /**

@@ -83,7 +83,8 @@ async function admitted<T>(
   res: Response,
   operate: () => Promise<T>,
 ): Promise<T> {
-  const leave = await gate.enter(accountId, (listener) => res.once('close', listener));
+  // A client gone while the request's steps ran has had its 'close' already.
+  const leave = await gate.enter(accountId, (listener) => (res.closed ? listener() : res.once('close', listener)));
   try {
     return await operate();
   } finally {

@@ -228,15 +228,23 @@ describe('a keyed request', () => {
 
   it('is produced again when another process wrote first: writes once, the second answer kept', async () => {
     let runs = 0;
-    const keyed = await answerOnce('k6', async () => {
+    const judged: number[] = [];
+    const keeping: KeepingRule = async (bytes) => {
+      judged.push(bytes);
+      return null;
+    };
+    const produce = async () => {
       runs += 1;
       await addTimeline(`tml_run${runs}`);
       // Another process writes for the account between this unit and the keeping of its answer.
       if (runs === 1) await addTimeline('tml_other', elsewhere().boundary);
       return answer({ run: runs });
-    });
+    };
+    const keyed = await answerOnce('k6', produce, store, 'digest', keeping);
 
     expect(keyed).toEqual({ outcome: 'answered', response: answer({ run: 2 }) });
+    // The answer is judged (its bytes charged to the account's quota) once, not once per run.
+    expect(judged).toHaveLength(1);
     expect(await timelines()).toEqual(['tml_other', 'tml_run2']);
     expect(await kept('k6')).toMatchObject({ responseBody: { run: 2 } });
   });

@@ -4,8 +4,11 @@ import type { CountRequest } from '../rate-limiting/count-request';
 const MIB = 1024 * 1024;
 /** An account's kept answers per hour, by default: about 65,000 answers of a write (1 KiB each). */
 export const DEFAULT_KEPT_MIB_PER_HOUR = 64;
-/** The most IDEMPOTENCY_KEPT_MIB_PER_HOUR may say: a window's count is a 32-bit integer of bytes. */
-export const MAX_KEPT_MIB_PER_HOUR = 1024;
+/**
+ * The most IDEMPOTENCY_KEPT_MIB_PER_HOUR may say: a window's count is a 32-bit integer of bytes,
+ * and each of up to 64 processes may claim a sixteenth of the quota past it (count-request.ts).
+ */
+export const MAX_KEPT_MIB_PER_HOUR = 256;
 
 /**
  * Which answers of keyed requests are kept for their retries (docs/decisions.md, "Idempotency-Key"):

@@ -1,5 +1,6 @@
 import {
   IdempotencyStore,
+  MAX_KEPT_ANSWER_BYTES,
   type KeepingRule,
   type KeyedAnswer,
   type NotKeptReason,
@@ -51,10 +52,16 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
     keeping: KeepingRule,
   ): Promise<KeyedAnswer> {
     await this.sweep(this.clock.now());
+    // Judged once: a request produced again (another writer came first) is not charged again. Its
+    // new answer is kept as the first was, unless it is too long to keep at all.
+    let judged: Promise<NotKeptReason | null> | undefined;
     const producedAndJudged = async () => {
       const response = await produce();
       const body = JSON.stringify(response.body ?? null);
-      return { response, body, notKept: await keeping(Buffer.byteLength(body)) };
+      const bytes = Buffer.byteLength(body);
+      judged ??= keeping(bytes);
+      const notKept = bytes > MAX_KEPT_ANSWER_BYTES ? 'too_long' : await judged;
+      return { response, body, notKept };
     };
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
       const claimed = await this.keyed.answer(producedAndJudged, (answer) =>

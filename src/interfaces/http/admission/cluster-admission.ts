@@ -3,6 +3,7 @@
 // messages travel on the IPC channel node:cluster gives each worker.
 import type { Worker } from 'node:cluster';
 import { AccountAdmission, type AdmissionLimits } from './account-admission';
+import { Problem } from '../problem';
 import { type AdmissionGate, type Leave, LeftTheQueue, tooManyInFlight, type WhenGone } from './admission-gate';
 
 /** A worker asks for a request to run, or says it is done or gave up waiting. */
@@ -34,12 +35,15 @@ function isAdmission(message: unknown): message is { readonly type: 'admission';
 /** A worker's end of the IPC channel (node:cluster gives it as `process`). */
 export interface PrimaryChannel {
   send?(message: unknown): boolean;
-  on(event: 'message', listener: (message: unknown) => void): unknown;
+  on(event: 'message' | 'disconnect', listener: (message: unknown) => void): unknown;
 }
+
+/** A worker as its primary sees it. */
+type WorkerEnd = Pick<Worker, 'id' | 'send' | 'isConnected'>;
 
 /** A worker's gate: each request asks the primary, and waits for its answer. */
 export class ClusterAdmission implements AdmissionGate {
-  private readonly pending = new Map<number, (entry: AdmissionAnswer['entry']) => void>();
+  private readonly pending = new Map<number, (entry: AdmissionAnswer['entry'] | 'unanswered') => void>();
   private nextId = 0;
 
   constructor(
@@ -53,11 +57,16 @@ export class ClusterAdmission implements AdmissionGate {
       // A request that gave up waiting has already said so; the primary hears that after admitting it.
       answer?.(message.entry as AdmissionAnswer['entry']);
     });
+    // The primary is gone (the worker is about to stop): no answer will come to those waiting.
+    channel.on('disconnect', () => {
+      for (const answer of this.pending.values()) answer('unanswered');
+      this.pending.clear();
+    });
   }
 
   async enter(accountId: string, whenGone: WhenGone): Promise<Leave> {
     const id = this.nextId++;
-    const entry = await new Promise<AdmissionAnswer['entry']>((resolve, reject) => {
+    const entry = await new Promise<AdmissionAnswer['entry'] | 'unanswered'>((resolve, reject) => {
       this.pending.set(id, resolve);
       this.ask({ type: 'admission', op: 'enter', id, accountId });
       whenGone(() => {
@@ -67,34 +76,41 @@ export class ClusterAdmission implements AdmissionGate {
       });
     });
     if (entry === 'refused') throw tooManyInFlight(this.limits);
+    if (entry === 'unanswered') throw primaryGone();
     return () => this.ask({ type: 'admission', op: 'leave', id });
   }
 
   private ask(message: AdmissionAsk): void {
-    this.channel.send?.(message);
+    if (this.channel.send?.(message) === undefined) this.pending.get(message.id)?.('unanswered');
   }
 }
 
 /** The primary's side: counts every worker's requests, answers them, and frees a worker's when it exits. */
 export class AdmissionServer {
   private readonly rule: AccountAdmission<string>;
+  /**
+   * Workers that exited: Node may deliver a worker's last messages after its exit, and a place
+   * given to one of them would never be given back (worker ids are not reused).
+   */
+  private readonly exitedWorkers = new Set<number>();
 
   constructor(
     limits: AdmissionLimits,
     /** The live worker of an id (node:cluster's `cluster.workers`). */
-    private readonly workerOf: (workerId: number) => Pick<Worker, 'send'> | undefined,
+    private readonly workerOf: (workerId: number) => WorkerEnd | undefined,
   ) {
     this.rule = new AccountAdmission(limits);
   }
 
   /** Handles a worker's message if it is about admission; false otherwise. */
-  heard(worker: Pick<Worker, 'id' | 'send'>, message: unknown): boolean {
+  heard(worker: WorkerEnd, message: unknown): boolean {
     if (!isAdmission(message) || !('op' in message)) return false;
+    if (this.exitedWorkers.has(worker.id)) return true;
     const ask = message as AdmissionAsk;
     const holder = `${worker.id}/${ask.id}`;
     if (ask.op === 'enter') {
       const entry = this.rule.enter(String(ask.accountId), holder);
-      if (entry !== 'queued') worker.send(answer(ask.id, entry));
+      if (entry !== 'queued') tell(worker, answer(ask.id, entry));
     } else {
       this.admit(this.rule.leave(holder));
     }
@@ -103,6 +119,7 @@ export class AdmissionServer {
 
   /** A worker exited: its requests, running or waiting, leave; others of their accounts take their places. */
   exited(workerId: number): void {
+    this.exitedWorkers.add(workerId);
     for (const next of this.rule.leaveAll((holder) => holder.startsWith(`${workerId}/`))) this.admit(next);
   }
 
@@ -110,8 +127,29 @@ export class AdmissionServer {
     if (holder === null) return;
     const [workerId, id] = holder.split('/').map(Number);
     const worker = workerId === undefined ? undefined : this.workerOf(workerId);
-    if (worker && id !== undefined) worker.send(answer(id, 'running'));
+    if (worker && id !== undefined) tell(worker, answer(id, 'running'));
   }
+}
+
+/**
+ * Sends unless the worker's channel is closed (it is exiting; its requests leave when it has):
+ * without a callback, a send on a closed channel is an 'error' event the primary does not handle.
+ */
+function tell(worker: WorkerEnd, message: AdmissionAnswer): void {
+  if (worker.isConnected()) worker.send(message, undefined, () => undefined);
+}
+
+/** A worker whose primary is gone cannot admit a request: it is stopping. */
+function primaryGone(): Problem {
+  return new Problem(
+    503,
+    'service_unavailable',
+    'This process is stopping; retry, and another will answer.',
+    {},
+    {
+      'Retry-After': '1',
+    },
+  );
 }
 
 function answer(id: number, entry: AdmissionAnswer['entry']): AdmissionAnswer {

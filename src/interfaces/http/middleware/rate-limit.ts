@@ -59,7 +59,9 @@ const LARGEST_PAGE = 500;
  * how often it asks (docs/decisions.md, "Rate limits").
  */
 export function perAccountPages(countRequest: CountRequest, perSecond: number): RequestStep {
-  return rateLimit(countRequest, accountPolicy(perSecond), ACCOUNT_LIMIT, accountKey, (req) => pagesAsked(req) - 1);
+  // At most the whole quota: with a small RATE_LIMIT_PER_SECOND the largest page is still possible.
+  const costOf = (req: Request) => Math.min(pagesAsked(req), perSecond) - 1;
+  return rateLimit(countRequest, accountPolicy(perSecond), ACCOUNT_LIMIT, accountKey, costOf);
 }
 
 /** Requests a page of `limit` items counts as: 1 without a limit, or for one that validation refuses. */

@@ -10,18 +10,22 @@ import { Problem } from '../../../../src/interfaces/http/problem';
  */
 function cluster(workerCount: number, limits: { running: number; queued: number }) {
   const channels = new Map<number, EventEmitter & { send: (message: unknown) => boolean }>();
-  const primaryEnds = new Map<number, { id: number; send: (message: unknown) => boolean }>();
+  const primaryEnds = new Map<
+    number,
+    { id: number; send: (message: unknown) => boolean; isConnected: () => boolean }
+  >();
   const server = new AdmissionServer(limits, (id) => primaryEnds.get(id));
   const gates = Array.from({ length: workerCount }, (_, index) => {
     const id = index + 1;
     const channel = Object.assign(new EventEmitter(), {
       send: (message: unknown) => {
-        setImmediate(() => server.heard({ id, send: primaryEnd.send }, message));
+        setImmediate(() => server.heard(primaryEnd, message));
         return true;
       },
     });
     const primaryEnd = {
       id,
+      isConnected: () => primaryEnds.has(id),
       send: (message: unknown) => {
         setImmediate(() => channel.emit('message', message));
         return true;
@@ -35,7 +39,7 @@ function cluster(workerCount: number, limits: { running: number; queued: number 
     primaryEnds.delete(id);
     server.exited(id);
   };
-  return { gates, exit };
+  return { gates, exit, channels, server, primaryEnds };
 }
 
 /** Who holds a place in order: a request's state as the test sees it. */
@@ -90,6 +94,34 @@ describe('requests in flight across the workers of a cluster', () => {
     exit(1);
     await settle();
     expect(waiting.admitted).toBe(true);
+  });
+
+  it('ignores what an exited worker still says: it takes no place for ever', async () => {
+    const { gates, server } = cluster(2, { running: 1, queued: 1 });
+    const [, two] = gates;
+    if (!two) throw new Error('two workers');
+    // Worker one's last message arrives after its exit.
+    server.exited(1);
+    server.heard(
+      { id: 1, send: () => true, isConnected: () => false },
+      { type: 'admission', op: 'enter', id: 0, accountId: 'acc_a' },
+    );
+    const next = track(two.enter('acc_a', never));
+    await settle();
+    expect(next.admitted).toBe(true);
+  });
+
+  it('answers 503 to the requests waiting when the primary goes away', async () => {
+    const { gates, channels } = cluster(1, { running: 1, queued: 1 });
+    const [gate] = gates;
+    if (!gate) throw new Error('one worker');
+    track(gate.enter('acc_a', never));
+    await settle();
+    const waiting = track(gate.enter('acc_a', never));
+    await settle();
+    channels.get(1)?.emit('disconnect');
+    await settle();
+    expect(waiting.refused).toMatchObject({ status: 503, code: 'service_unavailable' });
   });
 
   it('lets a request whose client went away leave the queue, and no one is held up by it', async () => {
