@@ -12,17 +12,15 @@ export interface WorkerReport {
   readonly type: 'stopped-accepting';
 }
 
+/** A message of the given `type`: every message between a primary and its workers names its type. */
+export function hasType<T extends string>(message: unknown, type: T): message is { readonly type: T } {
+  return typeof message === 'object' && message !== null && 'type' in message && message.type === type;
+}
+
 export function isShutdownRequest(message: unknown): message is ShutdownRequest {
-  return (
-    typeof message === 'object' &&
-    message !== null &&
-    'type' in message &&
-    message.type === 'shutdown' &&
-    'signal' in message &&
-    typeof message.signal === 'string'
-  );
+  return hasType(message, 'shutdown') && 'signal' in message && typeof message.signal === 'string';
 }
 
 export function isWorkerReport(message: unknown): message is WorkerReport {
-  return typeof message === 'object' && message !== null && 'type' in message && message.type === 'stopped-accepting';
+  return hasType(message, 'stopped-accepting');
 }

@@ -1,7 +1,12 @@
 // A keyed request (Idempotency-Key): its unit of work's statement waits for the request's answer and
 // claims the key with it, so the writes and the kept answer commit together or not at all. On a real
 // PostgreSQL (or PGlite without DATABASE_URL).
-import type { KeepingRule, KeyedAnswer, StoredResponse } from '../../../src/core/ports/idempotency-store';
+import {
+  type KeepingRule,
+  type KeyedAnswer,
+  MAX_KEPT_ANSWER_BYTES,
+  type StoredResponse,
+} from '../../../src/core/ports/idempotency-store';
 import type { Repositories } from '../../../src/core/ports/repositories';
 import { PostgresIdempotencyStore } from '../../../src/infrastructure/persistence/postgres/idempotency-store';
 import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
@@ -247,6 +252,26 @@ describe('a keyed request', () => {
     expect(judged).toHaveLength(1);
     expect(await timelines()).toEqual(['tml_other', 'tml_run2']);
     expect(await kept('k6')).toMatchObject({ responseBody: { run: 2 } });
+  });
+
+  it('charges only an answer short enough to keep: a run too long to keep leaves the next its chance', async () => {
+    let runs = 0;
+    const judged: number[] = [];
+    const keeping: KeepingRule = async (bytes) => {
+      judged.push(bytes);
+      return null;
+    };
+    const produce = async () => {
+      runs += 1;
+      await addTimeline(`tml_long${runs}`);
+      if (runs === 1) await addTimeline('tml_other_long', elsewhere().boundary);
+      return answer(runs === 1 ? { padding: 'x'.repeat(MAX_KEPT_ANSWER_BYTES) } : { run: runs });
+    };
+    const keyed = await answerOnce('k6long', produce, store, 'digest', keeping);
+
+    expect(keyed).toEqual({ outcome: 'answered', response: answer({ run: 2 }) });
+    expect(judged).toEqual([Buffer.byteLength(JSON.stringify({ run: 2 }))]);
+    expect(await kept('k6long')).toMatchObject({ responseBody: { run: 2 } });
   });
 
   it('claims nothing and writes nothing when producing the answer fails', async () => {

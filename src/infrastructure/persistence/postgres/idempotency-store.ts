@@ -59,8 +59,8 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
       const response = await produce();
       const body = JSON.stringify(response.body ?? null);
       const bytes = Buffer.byteLength(body);
-      judged ??= keeping(bytes);
-      const notKept = bytes > MAX_KEPT_ANSWER_BYTES ? 'too_long' : await judged;
+      // An answer too long to keep is not charged, and leaves a shorter one of a later run its chance.
+      const notKept = bytes > MAX_KEPT_ANSWER_BYTES ? 'too_long' : await (judged ??= keeping(bytes));
       return { response, body, notKept };
     };
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {

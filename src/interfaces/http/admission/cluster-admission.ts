@@ -3,6 +3,7 @@
 // messages travel on the IPC channel node:cluster gives each worker.
 import type { Worker } from 'node:cluster';
 import { AccountAdmission, type AdmissionLimits } from './account-admission';
+import { hasType } from '../../../worker-messages';
 import { Problem } from '../problem';
 import { type AdmissionGate, type Leave, LeftTheQueue, tooManyInFlight, type WhenGone } from './admission-gate';
 
@@ -22,14 +23,7 @@ interface AdmissionAnswer {
 }
 
 function isAdmission(message: unknown): message is { readonly type: 'admission'; readonly id: number } {
-  return (
-    typeof message === 'object' &&
-    message !== null &&
-    'type' in message &&
-    message.type === 'admission' &&
-    'id' in message &&
-    typeof message.id === 'number'
-  );
+  return hasType(message, 'admission') && 'id' in message && typeof message.id === 'number';
 }
 
 /** A worker's end of the IPC channel (node:cluster gives it as `process`). */
