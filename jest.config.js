@@ -22,6 +22,9 @@ const onServer = Boolean(process.env.DATABASE_URL && process.env.DATABASE_URL.tr
 const serverOnly = onServer ? [] : ['\\.server\\.test\\.ts$'];
 
 const database = {
+  // Without a server each test file boots its own PGlite (WebAssembly) and restores a snapshot into
+  // it: about 3 s alone, and past Jest's 5 s for a hook on two busy cores.
+  ...(onServer ? {} : { testTimeout: 30_000 }),
   globalSetup: '<rootDir>/tests/support/test-database-global-setup.ts',
   globalTeardown: '<rootDir>/tests/support/test-database-global-teardown.ts',
   testPathIgnorePatterns: ['/node_modules/', ...serverOnly],

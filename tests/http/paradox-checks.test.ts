@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { CHECK_BOUNDS } from '../../src/core/domain/paradox';
+import { CHECK_BOUNDS, NAMED_BOUNDS } from '../../src/core/domain/paradox';
+import { textDigest } from '../../src/infrastructure/persistence/postgres/text-digest';
 import { startTestApp, type TestAccount, type TestApp } from '../support/http/test-app';
 
 /** A new app, an account of it and a timeline of the account. */
@@ -134,5 +135,63 @@ describe('paradox checks on a timeline of more displaced events than a check cou
       manipulated_count: 9,
       manipulated_count_capped: false,
     });
+  });
+});
+
+describe('paradox checks proposing a name recorded more often than a check counts', () => {
+  let t: TestApp;
+  let me: TestAccount;
+  let timelineId: string;
+  const RECORDED = NAMED_BOUNDS.counted + 5;
+  const NAME = 'Arrival at Greenwich';
+  /** The n-th recorded arrival's time: a minute apart from 1900 on. */
+  const arrival = (n: number) => new Date(Date.UTC(1900, 0, 1, 0, n)).toISOString().replace('.000Z', 'Z');
+  beforeAll(async () => {
+    ({ t, me, timelineId } = await aTimeline('Greenwich', '1900-01-01T00:00:00Z'));
+    await t.prisma.$executeRawUnsafe(
+      `INSERT INTO events (account_id, id, timeline_id, kind, time, original_time, description, location,
+         description_key, location_key, subject_id, recorded_at, revision)
+       SELECT $1, 'evt_' || lpad(n::text, 6, '0'), $2, 'arrival',
+         timestamptz '1900-01-01T00:00:00Z' + n * interval '1 minute',
+         timestamptz '1900-01-01T00:00:00Z' + n * interval '1 minute',
+         $4, 'Greenwich', $5, md5('greenwich'), 'trv_' || n, now(), 0
+       FROM generate_series(1, $3::int) AS n`,
+      me.id,
+      timelineId,
+      RECORDED,
+      NAME,
+      textDigest(NAME),
+    );
+  });
+  afterAll(() => t.close());
+
+  const check = (time: string) =>
+    request(t.app)
+      .post('/v1/paradox-checks')
+      .set('Authorization', me.auth)
+      .send({ timeline_id: timelineId, proposed_changes: [{ event: NAME, time }] });
+
+  it('lists the first recorded events and their times, and counts them up to the bound', async () => {
+    const response = await check('1899-12-31T00:00:00Z');
+    expect(response.status).toBe(200);
+    const listed = Array.from({ length: NAMED_BOUNDS.listed }, (_, n) => n + 1);
+    expect(response.body).toMatchObject({ is_stable: false, reason_count: 1, reason_count_capped: false });
+    expect(response.body.reasons).toEqual([
+      {
+        code: 'event_at_two_times',
+        message: expect.stringContaining('is proposed at a time it is not recorded at'),
+        event: NAME,
+        times: ['1899-12-31T00:00:00Z', ...listed.map(arrival)],
+        event_ids: listed.map((n) => `evt_${String(n).padStart(6, '0')}`),
+        event_count: NAMED_BOUNDS.counted,
+        event_count_capped: true,
+      },
+    ]);
+  });
+
+  it('agrees with history at the time of a recorded event past those counted', async () => {
+    const response = await check(arrival(RECORDED));
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ is_stable: true, reasons: [] });
   });
 });

@@ -51,6 +51,13 @@ export async function seededForPlans(
   };
 }
 
+/** A parameter as PostgreSQL's text input reads it: an array as an array literal of quoted elements. */
+function textOf(value: unknown): string {
+  if (Array.isArray(value))
+    return `{${value.map((element) => `"${textOf(element).replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+  return value instanceof Date ? value.toISOString() : String(value);
+}
+
 /**
  * The plan PostgreSQL makes for `text` with `values`, prepared with `types` (inferred when
  * omitted, as for the service's own statements) under `plan_cache_mode` `mode`; with `analyze`,
@@ -69,11 +76,7 @@ export async function planOf(
   const statement = `plan_${Math.random().toString(36).slice(2)}`;
   await client.query(`SET plan_cache_mode = ${mode}`);
   await client.query(`PREPARE ${statement}${types ? `(${types.join(', ')})` : ''} AS ${text}`);
-  const literals = values
-    .map((value) =>
-      value === null ? 'NULL' : client.escapeLiteral(value instanceof Date ? value.toISOString() : String(value)),
-    )
-    .join(', ');
+  const literals = values.map((value) => (value === null ? 'NULL' : client.escapeLiteral(textOf(value)))).join(', ');
   const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
     `EXPLAIN (${analyze ? 'ANALYZE, ' : ''}FORMAT JSON) EXECUTE ${statement}(${literals})`,
   );

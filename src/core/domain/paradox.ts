@@ -27,6 +27,13 @@ import type { TimelineEvent } from './timeline-event';
  */
 export const CHECK_BOUNDS: TallyBounds = { listed: 10, counted: 1000 };
 
+/**
+ * What a check reads of the recorded events under one proposed name: the first 10, counted up to 100.
+ * A request proposes up to 100 names, so the count's bound is lower than CHECK_BOUNDS': a hundred
+ * names each counted to 1,000 would read a hundred thousand index entries.
+ */
+export const NAMED_BOUNDS: TallyBounds = { listed: CHECK_BOUNDS.listed, counted: 100 };
+
 export type ProposedChange =
   | { readonly kind: 'event'; readonly event: string; readonly time: Date }
   | { readonly kind: 'item'; readonly itemId: string };
@@ -36,9 +43,13 @@ export type ParadoxReason =
       readonly code: 'event_at_two_times';
       readonly message: string;
       readonly event: string;
+      /** The proposed times, and the times of the recorded events listed in `eventIds`. */
       readonly times: readonly Date[];
-      /** Recorded events of that name involved in the conflict. */
+      /** The first recorded events of that name (NAMED_BOUNDS), by time then id. */
       readonly eventIds: readonly string[];
+      /** How many recorded events have that name; when `eventCountCapped`, at least this many. */
+      readonly eventCount: number;
+      readonly eventCountCapped: boolean;
     }
   | {
       readonly code: 'event_displaced';
@@ -60,10 +71,41 @@ export interface StabilityVerdict {
   readonly reasonCountCapped: boolean;
 }
 
+/** One name that proposed changes put on the timeline, and every time they propose for it. */
+export interface ProposedName {
+  /** As the first change wrote it, trimmed. */
+  readonly name: string;
+  /** Distinct, in the order proposed. */
+  readonly times: readonly Date[];
+}
+
+/** What the timeline records under a proposed name, read in a bounded amount whatever it holds. */
+export interface RecordedUnderName {
+  /** The name as proposed (compared with `textKey`). */
+  readonly name: string;
+  /** The timeline's events of that name: the first by time then id, and their count (NAMED_BOUNDS). */
+  readonly events: Tally<TimelineEvent>;
+  /** Those of the proposed times at which an event of that name is recorded: exact, whatever the count. */
+  readonly recordedAt: readonly Date[];
+}
+
+/** The names the event changes propose, each with its distinct times (names compared with `textKey`). */
+export function proposedNames(changes: readonly ProposedChange[]): ProposedName[] {
+  const proposed = new Map<string, { name: string; times: Map<number, Date> }>();
+  for (const change of changes) {
+    if (change.kind !== 'event') continue;
+    const key = textKey(change.event);
+    const entry = proposed.get(key) ?? { name: change.event.trim(), times: new Map<number, Date>() };
+    entry.times.set(change.time.getTime(), change.time);
+    proposed.set(key, entry);
+  }
+  return [...proposed.values()].map(({ name, times }) => ({ name, times: [...times.values()] }));
+}
+
 export interface StabilityInput {
   readonly changes: readonly ProposedChange[];
-  /** The recorded events that the proposed changes name. */
-  readonly named: readonly TimelineEvent[];
+  /** What the timeline records under each name that the proposed changes name. */
+  readonly named: readonly RecordedUnderName[];
   /** The displaced events in scope (a whole timeline, or a monitored time range), by original time. */
   readonly displaced: Tally<TimelineEvent>;
 }
@@ -80,33 +122,29 @@ export function assessStability(input: StabilityInput): StabilityVerdict {
 }
 
 function eventsAtTwoTimes({ changes, named }: StabilityInput): ParadoxReason[] {
-  const proposed = new Map<string, { name: string; times: Map<number, Date> }>();
-  for (const change of changes) {
-    if (change.kind !== 'event') continue;
-    const key = textKey(change.event);
-    const entry = proposed.get(key) ?? { name: change.event.trim(), times: new Map<number, Date>() };
-    entry.times.set(change.time.getTime(), change.time);
-    proposed.set(key, entry);
-  }
+  const recordedUnder = new Map(named.map((recorded) => [textKey(recorded.name), recorded]));
   const reasons: ParadoxReason[] = [];
-  for (const [key, { name, times }] of proposed) {
+  for (const { name, times } of proposedNames(changes)) {
+    const recorded = recordedUnder.get(textKey(name));
+    const events = recorded?.events ?? { first: [], count: 0, capped: false };
     // The service records repeated names (two arrivals at one place): a proposal agrees with
     // history when it matches one of the recorded times.
-    const recorded = named.filter((event) => textKey(event.description) === key);
-    const recordedTimes = new Set(recorded.map((event) => event.time.getTime()));
-    const disagreesWithHistory = recorded.length > 0 && [...times.keys()].some((time) => !recordedTimes.has(time));
-    if (times.size < 2 && !disagreesWithHistory) continue;
-    for (const event of recorded) times.set(event.time.getTime(), event.time);
-    const sorted = [...times.values()].sort((a, b) => a.getTime() - b.getTime());
+    const recordedTimes = new Set(recorded?.recordedAt.map((time) => time.getTime()));
+    const disagreesWithHistory = events.count > 0 && times.some((time) => !recordedTimes.has(time.getTime()));
+    if (times.length < 2 && !disagreesWithHistory) continue;
+    const involved = new Map(times.map((time) => [time.getTime(), time]));
+    for (const event of events.first) involved.set(event.time.getTime(), event.time);
     reasons.push({
       code: 'event_at_two_times',
       message: disagreesWithHistory
-        ? `The event '${name}' would happen at ${sorted.length} different times: the proposed changes disagree with ` +
+        ? `The event '${name}' is proposed at a time it is not recorded at: the proposed changes disagree with ` +
           'the recorded event. An event happens once; propose the recorded time, or manipulate the event first.'
-        : `The event '${name}' is proposed at ${sorted.length} different times; an event happens once.`,
+        : `The event '${name}' is proposed at ${times.length} different times; an event happens once.`,
       event: name,
-      times: sorted,
-      eventIds: recorded.map((event) => event.id).sort(),
+      times: [...involved.values()].sort((a, b) => a.getTime() - b.getTime()),
+      eventIds: events.first.map((event) => event.id),
+      eventCount: events.count,
+      eventCountCapped: events.capped,
     });
   }
   return reasons;

@@ -2,6 +2,7 @@ import type { Account, ApiKey } from '../domain/account';
 import type { Anchor } from '../domain/anchor';
 import type { Item } from '../domain/item';
 import type { AttemptToRecord, LoginCounter } from '../domain/login-throttle';
+import type { ProposedName, RecordedUnderName } from '../domain/paradox';
 import type { Session } from '../domain/session';
 import type { Tally, TallyBounds } from '../domain/tally';
 import type { TimeRange } from '../domain/time-range';
@@ -145,13 +146,18 @@ export interface EventRepository {
    * moved out of the range by manipulation included), by current time then id: a page after the cursor.
    */
   listInRange(accountId: string, timelineId: string, page: RangePage): Promise<TimelineEvent[]>;
-  /** Events of the timeline with one of these names (compared with `textKey`), optionally in a range. */
-  findNamed(
+  /**
+   * For each proposed name (compared with `textKey`), one answer in the same order: the timeline's
+   * events of that name, the first by time then id and counted within `bounds`, and which of the
+   * proposed times one of them happens at, exactly. Reads about `bounds.counted` index entries and a
+   * probe per proposed time for each name, whatever the timeline holds.
+   */
+  tallyNamed(
     accountId: string,
     timelineId: string,
-    names: readonly string[],
-    range?: TimeRange,
-  ): Promise<TimelineEvent[]>;
+    proposals: readonly ProposedName[],
+    bounds: TallyBounds,
+  ): Promise<RecordedUnderName[]>;
   /**
    * The timeline's displaced events (isDisplacedDependency), or those whose current or original
    * time is in range: the first by original time then id, and their count. Reads at most about

@@ -47,7 +47,9 @@ describe('statements on the shared pool', () => {
       const { createDatabaseClients } = require('./src/infrastructure/database/prisma-client');
       const { prisma, sql } = createDatabaseClients(process.env.URL, { maxConnections: 1 });
       const instants = ['1900-01-01T00:00:00.000Z', '1500-06-01T12:00:00.500Z', '2030-01-01T12:00:00.123Z'];
-      Promise.all(instants.map((iso) => sql.query('SELECT $1::timestamptz::text AS stored', [new Date(iso)])))
+      const alone = instants.map((iso) => sql.query('SELECT $1::timestamptz::text AS stored', [new Date(iso)]));
+      const inArray = sql.query('SELECT $1::timestamptz[]::text[] AS stored', [instants.map((iso) => new Date(iso))]);
+      Promise.all([...alone, inArray])
         .then((rows) => console.log(JSON.stringify(rows.map(([row]) => row.stored))))
         .finally(() => prisma.$disconnect());`;
     const { stdout } = await run(process.execPath, ['--import', 'tsx', '-e', script], {
@@ -55,11 +57,8 @@ describe('statements on the shared pool', () => {
       env: { ...process.env, TZ: 'Asia/Kolkata', URL: database.connectionString },
     });
 
-    expect(JSON.parse(stdout)).toEqual([
-      '1900-01-01 00:00:00+00',
-      '1500-06-01 12:00:00.5+00',
-      '2030-01-01 12:00:00.123+00',
-    ]);
+    const stored = ['1900-01-01 00:00:00+00', '1500-06-01 12:00:00.5+00', '2030-01-01 12:00:00.123+00'];
+    expect(JSON.parse(stdout)).toEqual([...stored, stored]);
   });
 
   it('reports a database that cannot be reached as unavailable', async () => {

@@ -1,16 +1,19 @@
 // A paradox check reads a bounded number of a timeline's events, however many it holds: each tally
 // walks a partial index of the displaced or manipulated events in order and stops at the count's
 // bound, and reads whole rows for the listed ones alone (statements/paradox-tallies.ts). Read here
-// off PostgreSQL's EXPLAIN ANALYZE on a timeline of 3,000 displaced events among 6,000, for every
-// form, planned for its values and generically. Needs a server (DATABASE_URL): the seed and the
-// plans go through a connection of their own.
+// off PostgreSQL's EXPLAIN ANALYZE on a timeline of 3,000 displaced events among 6,000, and 3,000
+// more of one name, for every form, planned for its values and generically. Needs a server
+// (DATABASE_URL): the seed and the plans go through a connection of their own.
+import { createHash } from 'node:crypto';
 import { Client } from 'pg';
-import { CHECK_BOUNDS } from '../../../src/core/domain/paradox';
+import { CHECK_BOUNDS, NAMED_BOUNDS } from '../../../src/core/domain/paradox';
 import type { Statement } from '../../../src/infrastructure/persistence/postgres/kysely';
 import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
 import {
+  RECORDED_AT,
   TALLY_DISPLACED,
   TALLY_MANIPULATED,
+  TALLY_NAMED,
 } from '../../../src/infrastructure/persistence/postgres/statements/paradox-tallies';
 import { thePrimaryTimeline } from '../../support/builders/timeline-builder';
 import { givenAccounts } from '../../support/contracts/subject';
@@ -20,6 +23,10 @@ import { provisionTestDatabase, type TestDatabase } from '../../support/test-dat
 jest.setTimeout(60_000);
 
 const DISPLACED = 3_000;
+const NAMED = 3_000;
+const ARRIVAL_KEY = 'arrival-digest';
+const NAME_INDEX = 'events_account_id_timeline_id_description_key_time_id_idx';
+const TIME_INDEX = 'events_account_id_timeline_id_time_id_idx';
 const PARTIAL_INDEXES = [
   'events_displaced_by_original_time',
   'events_displaced_by_time',
@@ -57,6 +64,16 @@ beforeAll(async () => {
      FROM generate_series(1, $1::int) AS n`,
     [2 * DISPLACED],
   );
+  // And the same arrival recorded 3,000 times, a minute apart from 1950 on.
+  await client.query(
+    `INSERT INTO events (account_id, id, timeline_id, kind, time, original_time, description, location,
+       description_key, location_key, subject_id, recorded_at, revision, account_version)
+     SELECT 'acc_1', 'evt_arrival_' || lpad(n::text, 6, '0'), 'primary', 'arrival',
+       timestamptz '1950-01-01Z' + n * interval '1 minute', timestamptz '1950-01-01Z' + n * interval '1 minute',
+       'Arrival', 'Greenwich', $2, md5('greenwich'), 'trv_' || n, now(), 0, 0
+     FROM generate_series(1, $1::int) AS n`,
+    [NAMED, ARRIVAL_KEY],
+  );
   await client.query('ANALYZE events');
 });
 
@@ -86,6 +103,47 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('paradox tallies, pla
     expect(sum(wholeRows)).toBeLessThanOrEqual(SCOPE.listed);
   });
 });
+
+describe.each(['force_custom_plan', 'force_generic_plan'])('tallies of proposed names, planned with %s', (mode) => {
+  const reads = async (statement: Statement<never, unknown>, input: object) => {
+    const values = statement.values(input as never);
+    const plan = await planOf(client, { text: statement.text, values, mode, analyze: true });
+    return flatten(plan).filter((node) => node['Relation Name'] === 'events');
+  };
+
+  it("a name's first events and count: two ranges of the name's index, each cut at its bound", async () => {
+    const input = {
+      ...SCOPE,
+      listed: NAMED_BOUNDS.listed,
+      counted: NAMED_BOUNDS.counted + 1,
+      keys: [ARRIVAL_KEY, md5Of('item 7'), 'no-such-name'],
+    };
+    const scans = await reads(TALLY_NAMED, input);
+    for (const node of scans) expect(node['Index Name']).toBe(NAME_INDEX);
+    const perName = input.counted + input.listed;
+    expect(sum(scans)).toBeGreaterThanOrEqual(input.counted);
+    expect(sum(scans)).toBeLessThanOrEqual(input.keys.length * perName);
+  });
+
+  it('a proposed time: one probe of an index by time, found or not, wherever it falls', async () => {
+    const proposals = {
+      accountId: SCOPE.accountId,
+      timelineId: SCOPE.timelineId,
+      keys: [ARRIVAL_KEY, ARRIVAL_KEY, ARRIVAL_KEY],
+      times: [minuteOf1950(NAMED), minuteOf1950(1), new Date('1950-01-01T00:00:30Z')],
+    };
+    const scans = await reads(RECORDED_AT, proposals);
+    // By name then time, or by time then name: PostgreSQL picks by its statistics, and either way
+    // a probe reads the events of that exact time, one here.
+    for (const node of scans) expect([NAME_INDEX, TIME_INDEX]).toContain(node['Index Name']);
+    expect(sum(scans)).toBeLessThanOrEqual(proposals.keys.length);
+    const found = await RECORDED_AT.run(database.sql, proposals);
+    expect(found.map((row) => row.time)).toEqual([minuteOf1950(NAMED), minuteOf1950(1)]);
+  });
+});
+
+const minuteOf1950 = (n: number) => new Date(Date.parse('1950-01-01T00:00:00Z') + n * 60_000);
+const md5Of = (text: string) => createHash('md5').update(text).digest('hex');
 
 /** The rows the nodes read: those they gave and those their filters dropped, over all their loops. */
 function sum(nodes: readonly PlanNode[]): number {

@@ -317,7 +317,7 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
       });
     });
 
-    describe('findNamed', () => {
+    describe('tallyNamed', () => {
       beforeEach(async () => {
         await given(
           anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_b', description: 'Rain' }),
@@ -334,42 +334,62 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
         );
       });
 
-      const findNamed = async (
-        names: readonly string[],
-        within?: TimeRange,
+      const EVERY = { listed: 10, counted: 10 };
+      const tally = (
+        proposals: ReadonlyArray<{ name: string; times?: readonly string[] }>,
+        bounds = EVERY,
         accountId = 'acc_1',
         timelineId = 'tml_1',
-      ) => idsOf(await events().findNamed(accountId, timelineId, names, within));
+      ) =>
+        events().tallyNamed(
+          accountId,
+          timelineId,
+          proposals.map(({ name, times = [] }) => ({ name, times: times.map(at) })),
+          bounds,
+        );
+      const idsPerName = async (...args: Parameters<typeof tally>) =>
+        (await tally(...args)).map((named) => ({ name: named.name, ids: idsOf(named.events.first) }));
 
-      it('finds events of the timeline by name, ignoring case and extra white space, oldest first', async () => {
-        expect(await findNamed(['rain'])).toEqual(['evt_a', 'evt_b', 'evt_moved']);
-        expect(await findNamed([' the CHARGE ', 'rain', 'RAIN'])).toEqual([
-          'evt_a',
-          'evt_b',
-          'evt_charge',
-          'evt_moved',
+      it('answers each name, in order, with its events ignoring case and white space, by time then id', async () => {
+        expect(await idsPerName([{ name: ' the CHARGE ' }, { name: 'rain' }, { name: 'Ra%' }])).toEqual([
+          { name: ' the CHARGE ', ids: ['evt_charge'] },
+          { name: 'rain', ids: ['evt_a', 'evt_b', 'evt_moved'] },
+          { name: 'Ra%', ids: [] },
         ]);
-        expect(await findNamed(['Ra%', 'R_in'])).toEqual([]);
-        expect(await findNamed([])).toEqual([]);
+        expect(await tally([])).toEqual([]);
       });
 
-      it('within a range, finds events whose current or original time is in it, inclusive at both ends', async () => {
-        expect(await findNamed(['Rain'], range('1815-06-18T08:00:00.000Z/1815-06-18T08:00:00.000Z'))).toEqual([
-          'evt_moved',
-        ]);
-        expect(await findNamed(['Rain'], range('1815-06-19T12:00:00.000Z/1815-06-19T13:00:00.000Z'))).toEqual([
-          'evt_moved',
-        ]);
-        expect(await findNamed(['Rain'], range('1815-06-18T11:00:00.000Z/1815-06-18T11:30:00.000Z'))).toEqual([
-          'evt_a',
-          'evt_b',
-        ]);
-        expect(await findNamed(['Rain'], range('1815-06-18T11:30:01Z/1815-06-19T11:59:59Z'))).toEqual([]);
+      it('lists the first and counts up to the bound, saying when it stopped', async () => {
+        const [rain] = await tally([{ name: 'Rain' }], { listed: 1, counted: 2 });
+        expect(rain.events).toMatchObject({ count: 2, capped: true });
+        expect(idsOf(rain.events.first)).toEqual(['evt_a']);
+        const [exact] = await tally([{ name: 'Rain' }], { listed: 1, counted: 3 });
+        expect(exact.events).toMatchObject({ count: 3, capped: false });
       });
 
-      it("finds only the timeline's and the account's own", async () => {
-        expect(await findNamed(['Rain'], undefined, 'acc_1', 'tml_2')).toEqual(['evt_other_timeline']);
-        expect(await findNamed(['Rain'], undefined, 'acc_2')).toEqual(['evt_other_account']);
+      it('says which proposed times an event of that name happens at now, past the count bound too', async () => {
+        const times = ['1815-06-19T12:00:00.000Z', '1815-06-18T08:00:00.000Z', '1815-06-18T11:30:00.000Z'];
+        const [rain, charge] = await tally(
+          [
+            { name: 'Rain', times },
+            { name: 'The charge', times: ['1815-06-18T11:30:00.000Z'] },
+          ],
+          { listed: 1, counted: 1 },
+        );
+        // Its original time is not when the moved event happens.
+        expect(rain.recordedAt).toEqual([at(times[0]), at(times[2])]);
+        expect(charge.recordedAt).toEqual([]);
+      });
+
+      it("reads only the timeline's and the account's own", async () => {
+        expect(await idsPerName([{ name: 'Rain' }], EVERY, 'acc_1', 'tml_2')).toEqual([
+          { name: 'Rain', ids: ['evt_other_timeline'] },
+        ]);
+        expect(await idsPerName([{ name: 'Rain' }], EVERY, 'acc_2')).toEqual([
+          { name: 'Rain', ids: ['evt_other_account'] },
+        ]);
+        const [other] = await tally([{ name: 'Rain', times: ['1815-06-18T11:30:00.000Z'] }], EVERY, 'acc_3');
+        expect(other).toEqual({ name: 'Rain', events: { first: [], count: 0, capped: false }, recordedAt: [] });
       });
     });
 

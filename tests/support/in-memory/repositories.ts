@@ -3,6 +3,7 @@ import type { Anchor } from '../../../src/core/domain/anchor';
 import { EmailAlreadyRegistered } from '../../../src/core/domain/errors';
 import type { Item } from '../../../src/core/domain/item';
 import { isLocked, type AttemptToRecord, type LoginCounter } from '../../../src/core/domain/login-throttle';
+import type { ProposedName, RecordedUnderName } from '../../../src/core/domain/paradox';
 import type { Session } from '../../../src/core/domain/session';
 import type { Tally, TallyBounds } from '../../../src/core/domain/tally';
 import { tallyOf } from '../tally-of';
@@ -348,16 +349,18 @@ export class InMemoryEventRepository implements EventRepository {
       .slice(0, Math.max(0, limit));
   }
 
-  async findNamed(
+  async tallyNamed(
     accountId: string,
     timelineId: string,
-    names: readonly string[],
-    range?: TimeRange,
-  ): Promise<TimelineEvent[]> {
-    const keys = new Set(names.map(textKey));
-    return this.ofTimeline(accountId, timelineId)
-      .filter((event) => keys.has(textKey(event.description)))
-      .filter((event) => inRange(event, range));
+    proposals: readonly ProposedName[],
+    bounds: TallyBounds,
+  ): Promise<RecordedUnderName[]> {
+    const events = this.ofTimeline(accountId, timelineId);
+    return proposals.map(({ name, times }) => {
+      const named = events.filter((event) => textKey(event.description) === textKey(name));
+      const recorded = new Set(named.map((event) => event.time.getTime()));
+      return { name, events: tallyOf(named, bounds), recordedAt: times.filter((time) => recorded.has(time.getTime())) };
+    });
   }
 
   async tallyDisplaced(

@@ -1,9 +1,12 @@
 import {
   assessStability as assessTallied,
   CHECK_BOUNDS,
+  NAMED_BOUNDS,
   type ParadoxReason,
   type ProposedChange,
+  proposedNames,
 } from '../../../src/core/domain/paradox';
+import { textKey } from '../../../src/core/domain/text-key';
 import { tallyOf } from '../../support/tally-of';
 import {
   isDisplacedDependency,
@@ -13,15 +16,24 @@ import {
 } from '../../../src/core/domain/timeline-event';
 import { anEvent } from '../../support/builders/event-builder';
 
+const byTimeThenId = (time: (event: TimelineEvent) => Date) => (a: TimelineEvent, b: TimelineEvent) =>
+  time(a).getTime() - time(b).getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 /**
- * The verdict on whole events, as a check gets it: the named ones, and the tally of the displaced
- * ones by original time then id that its repository reads.
+ * The verdict on whole events, as a check gets it from its repository: for each proposed name the
+ * tally of its events by time then id and the proposed times recorded, and the tally of the
+ * displaced ones by original time then id.
  */
 function assessStability({ changes, events }: { changes: readonly ProposedChange[]; events: TimelineEvent[] }) {
-  const displaced = events
-    .filter(isDisplacedDependency)
-    .sort((a, b) => a.originalTime.getTime() - b.originalTime.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return assessTallied({ changes, named: events, displaced: tallyOf(displaced, CHECK_BOUNDS) });
+  const named = proposedNames(changes).map(({ name, times }) => {
+    const ofName = events
+      .filter((event) => textKey(event.description) === textKey(name))
+      .sort(byTimeThenId((e) => e.time));
+    const recorded = new Set(ofName.map((event) => event.time.getTime()));
+    return { name, events: tallyOf(ofName, NAMED_BOUNDS), recordedAt: times.filter((t) => recorded.has(t.getTime())) };
+  });
+  const displaced = events.filter(isDisplacedDependency).sort(byTimeThenId((e) => e.originalTime));
+  return assessTallied({ changes, named, displaced: tallyOf(displaced, CHECK_BOUNDS) });
 }
 
 const STABLE = { stable: true, reasons: [], reasonCount: 0, reasonCountCapped: false };
@@ -68,6 +80,8 @@ describe('assessStability', () => {
           event: 'Eagle lands',
           times: [new Date('1969-07-20T20:17:40Z'), new Date('1969-07-20T21:00:00Z')],
           eventIds: [],
+          eventCount: 0,
+          eventCountCapped: false,
         },
       ]);
     });
@@ -130,11 +144,13 @@ describe('assessStability', () => {
         {
           code: 'event_at_two_times',
           message:
-            "The event 'Eagle lands' would happen at 2 different times: the proposed changes disagree with the " +
-            'recorded event. An event happens once; propose the recorded time, or manipulate the event first.',
+            "The event 'Eagle lands' is proposed at a time it is not recorded at: the proposed changes disagree " +
+            'with the recorded event. An event happens once; propose the recorded time, or manipulate the event first.',
           event: 'Eagle lands',
           times: [new Date('1969-07-20T20:17:40Z'), new Date('1969-07-20T21:00:00Z')],
           eventIds: ['evt_7'],
+          eventCount: 1,
+          eventCountCapped: false,
         },
       ]);
     });
@@ -280,7 +296,7 @@ describe('assessStability', () => {
       expect(other).toEqual(one);
     });
 
-    it('lists the recorded event ids of a conflict sorted, whatever the order found', () => {
+    it('lists the recorded event ids of a conflict by time, whatever the order found', () => {
       const first = anEvent({
         id: 'evt_2',
         description: 'Eagle lands',
@@ -297,7 +313,7 @@ describe('assessStability', () => {
         changes: [event('Eagle lands', '1969-07-20T21:00:00Z')],
         events: [first, second],
       });
-      expect(verdict.reasons).toMatchObject([{ code: 'event_at_two_times', eventIds: ['evt_10', 'evt_2'] }]);
+      expect(verdict.reasons).toMatchObject([{ code: 'event_at_two_times', eventIds: ['evt_2', 'evt_10'] }]);
       expect(
         assessStability({ changes: [event('Eagle lands', '1969-07-20T21:00:00Z')], events: [second, first] }),
       ).toEqual(verdict);
@@ -319,6 +335,44 @@ describe('assessStability', () => {
       const verdict = assessStability({
         changes: [event('Traveller arrives at Moon', '1969-07-20T20:17:40Z')],
         events: [first, again],
+      });
+      expect(verdict).toEqual(STABLE);
+    });
+  });
+
+  describe('a name recorded more often than a check reads', () => {
+    const arrivals = Array.from({ length: NAMED_BOUNDS.counted + 5 }, (_, n) =>
+      anEvent({
+        id: `evt_${String(n).padStart(3, '0')}`,
+        description: 'Traveller arrives at Moon',
+        time: new Date(Date.UTC(1969, 6, 20, 20, n)),
+        originalTime: new Date(Date.UTC(1969, 6, 20, 20, n)),
+      }),
+    );
+
+    it('lists the first recorded events and their times, and says the count stopped at its bound', () => {
+      const proposed = new Date(Date.UTC(1969, 6, 19));
+      const verdict = assessStability({
+        changes: [event('Traveller arrives at Moon', proposed.toISOString())],
+        events: arrivals,
+      });
+      const listed = arrivals.slice(0, NAMED_BOUNDS.listed);
+      expect(verdict.reasons).toEqual([
+        expect.objectContaining({
+          code: 'event_at_two_times',
+          eventIds: listed.map((arrival) => arrival.id),
+          times: [proposed, ...listed.map((arrival) => arrival.time)],
+          eventCount: NAMED_BOUNDS.counted,
+          eventCountCapped: true,
+        }),
+      ]);
+    });
+
+    it('agrees with history at a recorded time past the listed and the counted ones', () => {
+      const last = arrivals[arrivals.length - 1];
+      const verdict = assessStability({
+        changes: [event('Traveller arrives at Moon', last.time.toISOString())],
+        events: arrivals,
       });
       expect(verdict).toEqual(STABLE);
     });

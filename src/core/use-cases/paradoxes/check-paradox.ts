@@ -1,20 +1,37 @@
 import { TimelineNotFound, UnknownEvent, UnknownItems } from '../../domain/errors';
-import { assessStability, CHECK_BOUNDS, type ProposedChange, type StabilityVerdict } from '../../domain/paradox';
-import { textKey } from '../../domain/text-key';
+import {
+  assessStability,
+  CHECK_BOUNDS,
+  NAMED_BOUNDS,
+  type ProposedChange,
+  proposedNames,
+  type StabilityVerdict,
+} from '../../domain/paradox';
 import type { TimeRange } from '../../domain/time-range';
 import type { TimelineEvent } from '../../domain/timeline-event';
 import type { Repositories } from '../../ports/repositories';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 
-export interface CheckParadoxInput {
+interface CheckOfTimeline {
   readonly accountId: string;
   readonly timelineId: string;
-  readonly proposedChanges?: readonly ProposedChange[];
-  /** Check only the events whose time (or original time) falls in this range. */
-  readonly range?: TimeRange;
   /** Focus on one event, by id or name: it must exist on the timeline. */
   readonly significantEvent?: string;
 }
+
+/**
+ * A check weighs proposed changes against the whole timeline, or monitors a range with none: no
+ * operation asks for both, so the names proposed are read on the whole timeline only.
+ */
+export type CheckParadoxInput = CheckOfTimeline &
+  (
+    | { readonly proposedChanges?: readonly ProposedChange[]; readonly range?: never }
+    | {
+        /** Check only the events whose time (or original time) falls in this range. */
+        readonly range: TimeRange;
+        readonly proposedChanges?: never;
+      }
+  );
 
 export interface ParadoxReport extends StabilityVerdict {
   /** The significant event checked, when one was asked for. */
@@ -41,12 +58,12 @@ export class CheckParadox {
     await this.requireItems(repos, input.accountId, changes);
 
     const significant = input.significantEvent === undefined ? null : await this.findSignificant(repos, input);
-    const names = changes.flatMap((change) => (change.kind === 'event' ? [change.event] : []));
+    const names = proposedNames(changes);
     // The significant event needs no place of its own in the verdict: if it is displaced, it is
     // among the timeline's displaced events, so check-timeline never calls stable a timeline that
     // the other checks call unstable.
     const [named, displaced] = await Promise.all([
-      names.length ? repos.events.findNamed(input.accountId, timeline.id, names, input.range) : [],
+      names.length ? repos.events.tallyNamed(input.accountId, timeline.id, names, NAMED_BOUNDS) : [],
       repos.events.tallyDisplaced(input.accountId, timeline.id, input.range, CHECK_BOUNDS),
     ]);
     return { ...assessStability({ changes, named, displaced }), significantEvent: significant };
@@ -69,8 +86,11 @@ export class CheckParadox {
     const wanted = input.significantEvent ?? '';
     const byId = await repos.events.findForAccount(input.accountId, wanted);
     if (byId && byId.timelineId === input.timelineId) return byId;
-    const byName = await repos.events.findNamed(input.accountId, input.timelineId, [wanted]);
-    const first = byName.find((event) => textKey(event.description) === textKey(wanted));
+    const [byName] = await repos.events.tallyNamed(input.accountId, input.timelineId, [{ name: wanted, times: [] }], {
+      listed: 1,
+      counted: 1,
+    });
+    const first = byName?.events.first[0];
     if (!first) throw new UnknownEvent(input.timelineId, wanted);
     return first;
   }

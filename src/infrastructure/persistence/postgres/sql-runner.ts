@@ -17,9 +17,10 @@ export interface SqlRunner {
 
 /**
  * Instants as ISO 8601 text in UTC, which PostgreSQL reads exactly wherever a timestamptz is
- * expected. node-postgres' own way sends the process's offset rounded to whole minutes (a zone's
- * historical offsets have seconds: 1900 in Asia/Kolkata arrived 10 s late).
+ * expected, alone or in an array. node-postgres' own way sends the process's offset rounded to whole
+ * minutes (a zone's historical offsets have seconds: 1900 in Asia/Kolkata arrived 10 s late).
  */
 export function sqlParameter(value: unknown): unknown {
-  return value instanceof Date ? value.toISOString() : value;
+  if (value instanceof Date) return value.toISOString();
+  return Array.isArray(value) ? value.map(sqlParameter) : value;
 }

@@ -80,7 +80,9 @@ export function presentReason(reason: ParadoxReason) {
         message: reason.message,
         event: reason.event,
         times: reason.times.map(formatDateTime),
-        event_ids: reason.eventIds.slice(0, MAX_LISTED),
+        event_ids: reason.eventIds,
+        event_count: reason.eventCount,
+        event_count_capped: reason.eventCountCapped,
       };
     case 'event_displaced':
       return {
@@ -94,9 +96,6 @@ export function presentReason(reason: ParadoxReason) {
       };
   }
 }
-
-/** A reason lists at most this many of the recorded events involved. */
-export const MAX_LISTED = 100;
 
 /** The verdict in both vocabularies the spec uses: B's `is_stable`, A's `timeline_stability`. */
 export function presentVerdict(timelineId: string, verdict: StabilityVerdict) {

@@ -1,3 +1,4 @@
+import type { ProposedName, RecordedUnderName } from '../../../../core/domain/paradox';
 import type { Tally, TallyBounds } from '../../../../core/domain/tally';
 import type { TimeRange } from '../../../../core/domain/time-range';
 import type { EventKind, EventManipulation, TimelineEvent } from '../../../../core/domain/timeline-event';
@@ -5,7 +6,7 @@ import type { EventQuery, EventRepository, EventsAt, RangePage } from '../../../
 import type { PrismaClient } from '../../prisma/generated/client';
 import type { SqlRunner } from '../sql-runner';
 import { type EventOnPage, EVERY_VERSION, IN_RANGE, LISTINGS, type ListingRow } from '../statements/event-listing';
-import { TALLY_DISPLACED, TALLY_MANIPULATED } from '../statements/paradox-tallies';
+import { RECORDED_AT, TALLY_DISPLACED, TALLY_MANIPULATED, TALLY_NAMED } from '../statements/paradox-tallies';
 import { textDigest } from '../text-digest';
 import type { Row } from '../unit-of-work/write-set';
 import type { Writes } from '../unit-of-work/writes';
@@ -130,19 +131,39 @@ export class PostgresEventRepository implements EventRepository {
     return rows.map((row) => toDomain(row, accountId, timelineId));
   }
 
-  async findNamed(
+  async tallyNamed(
     accountId: string,
     timelineId: string,
-    names: readonly string[],
-    range?: TimeRange,
-  ): Promise<TimelineEvent[]> {
+    proposals: readonly ProposedName[],
+    bounds: TallyBounds,
+  ): Promise<RecordedUnderName[]> {
     this.writes.beforeRead();
-    const rows = await this.prisma.event.findMany({
-      where: { accountId, timelineId, descriptionKey: { in: [...new Set(names.map(textDigest))] }, ...inRange(range) },
-      orderBy: [{ time: 'asc' }, { id: 'asc' }],
-      select: EVENT_COLUMNS,
+    const keys = proposals.map((proposal) => textDigest(proposal.name));
+    const timed = proposals.flatMap((proposal, n) => proposal.times.map((time) => ({ key: keys[n], time })));
+    const scope = { accountId, timelineId, listed: bounds.listed, counted: bounds.counted + 1 };
+    const [rows, recorded] = await Promise.all([
+      TALLY_NAMED.run(this.sql, { ...scope, keys }),
+      timed.length === 0
+        ? []
+        : RECORDED_AT.run(this.sql, {
+            accountId,
+            timelineId,
+            keys: timed.map((proposal) => proposal.key),
+            times: timed.map((proposal) => proposal.time),
+          }),
+    ]);
+    return proposals.map((proposal, n) => {
+      const ofName = rows.filter((row) => row.key === keys[n]);
+      return {
+        name: proposal.name,
+        events: tallied(
+          ofName.map((row) => toDomain(row, accountId, timelineId)),
+          ofName[0]?.total,
+          bounds,
+        ),
+        recordedAt: recorded.filter((row) => row.key === keys[n]).map((row) => row.time),
+      };
     });
-    return rows.map((row) => toDomain(row, row.accountId, row.timelineId));
   }
 
   async tallyDisplaced(
@@ -202,13 +223,6 @@ function tallied<T>(first: T[], total: string | undefined, bounds: TallyBounds):
   const read = Number(total ?? 0);
   const capped = read > bounds.counted;
   return { first, count: capped ? bounds.counted : read, capped };
-}
-
-/** An event is in a monitored range when it happens there now, or happened there before a manipulation. */
-function inRange(range: TimeRange | undefined) {
-  if (!range) return {};
-  const within = { gte: range.start, lte: range.end };
-  return { OR: [{ time: within }, { originalTime: within }] };
 }
 
 /** The row written for an event, with the digests that searches by place and by name compare. */

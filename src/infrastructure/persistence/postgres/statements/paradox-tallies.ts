@@ -29,6 +29,18 @@ const DISPLACED = ({ eb }: ExpressionBuilder<DB, 'events'>) =>
 const MANIPULATED = ({ eb }: ExpressionBuilder<DB, 'events'>) => eb('revision', '>', sql.lit(0));
 type Kind = typeof DISPLACED;
 
+/** The columns of an event read whole but its id, named as the domain names them. */
+const WHOLE_EVENT = [
+  'events.kind',
+  'events.time',
+  'events.original_time as originalTime',
+  'events.description',
+  'events.location',
+  'events.subject_id as subjectId',
+  'events.recorded_at as recordedAt',
+  'events.revision',
+] as const;
+
 /** The columns each candidate carries: enough to order by either time without reading the row. */
 const CANDIDATE = ['id', 'time', 'original_time'] as const;
 
@@ -96,31 +108,12 @@ function displaced(p: Slots<Scope>, candidates: Candidates) {
         .selectFrom('events')
         .where('events.account_id', '=', p.accountId)
         .whereRef('events.id', '=', 'listed.id')
-        .select([
-          'events.kind',
-          'events.time',
-          'events.original_time as originalTime',
-          'events.description',
-          'events.location',
-          'events.subject_id as subjectId',
-          'events.recorded_at as recordedAt',
-          'events.revision',
-        ])
+        .select(WHOLE_EVENT)
         .limit(1)
         .as('event'),
     )
-    .select([
-      'listed.id',
-      'event.kind',
-      'event.time',
-      'event.originalTime',
-      'event.description',
-      'event.location',
-      'event.subjectId',
-      'event.recordedAt',
-      'event.revision',
-      'listed.total',
-    ])
+    .select(['listed.id', 'listed.total'])
+    .selectAll('event')
     .orderBy('listed.original_time')
     .orderBy('listed.id');
 }
@@ -134,6 +127,81 @@ function manipulated(p: Slots<Within>) {
     .orderBy('id')
     .limit(p.listed);
 }
+
+/** Names (their digests) whose events to tally, on a timeline of the account. */
+interface Names extends Scope {
+  readonly keys: readonly string[];
+}
+
+/** The list of names, one row each. */
+type WithNames = DB & { name: { key: string } };
+
+/** The timeline's events under one name of the `name` list, in the index's order: (name, time, id). */
+function underName(p: Slots<Scope>, eb: ExpressionBuilder<WithNames, 'name'>) {
+  return eb
+    .selectFrom('events')
+    .where('events.account_id', '=', p.accountId)
+    .where('events.timeline_id', '=', p.timelineId)
+    .whereRef('events.description_key', '=', 'name.key');
+}
+
+/**
+ * For each name, its first events by time then id, each row carrying how many of that name the
+ * statement counted (up to the bound; a name with none answers no row). Both are ordered ranges of
+ * the index on (name, time, id), cut by their LIMITs: a lateral subquery per name, not a join.
+ */
+function named(p: Slots<Names>) {
+  return kysely
+    .selectFrom(sql<{ key: string }>`unnest(${p.keys}::text[])`.as<'name'>(sql`name(key)`))
+    .crossJoinLateral((eb) =>
+      eb
+        .selectFrom(underName(p, eb).select('events.id').limit(p.counted).as('counted'))
+        .select((eb) => eb.fn.countAll<string>().as('total'))
+        .as('tally'),
+    )
+    .crossJoinLateral((eb) =>
+      underName(p, eb)
+        .select(['events.id', ...WHOLE_EVENT])
+        .orderBy('events.time')
+        .orderBy('events.id')
+        .limit(p.listed)
+        .as('event'),
+    )
+    .select(['name.key', 'tally.total'])
+    .selectAll('event');
+}
+
+/** Proposed times, each with the digest of its name: `keys[i]` at `times[i]`. */
+interface Proposals {
+  readonly accountId: string;
+  readonly timelineId: string;
+  readonly keys: readonly string[];
+  readonly times: readonly Date[];
+}
+
+/** Those of the proposals at whose time an event of that name is recorded: one index probe each. */
+function recordedAt(p: Slots<Proposals>) {
+  return kysely
+    .selectFrom(
+      sql<{ key: string; time: Date }>`unnest(${p.keys}::text[], ${p.times}::timestamptz[])`.as<'proposal'>(
+        sql`proposal(key, time)`,
+      ),
+    )
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('events')
+          .where('events.account_id', '=', p.accountId)
+          .where('events.timeline_id', '=', p.timelineId)
+          .whereRef('events.description_key', '=', 'proposal.key')
+          .whereRef('events.time', '=', 'proposal.time')
+          .select(sql.lit(1).as('found')),
+      ),
+    )
+    .select(['proposal.key', 'proposal.time']);
+}
+
+export const TALLY_NAMED = statement((p: Slots<Names>) => named(p));
+export const RECORDED_AT = statement((p: Slots<Proposals>) => recordedAt(p));
 
 export const TALLY_DISPLACED = {
   ofTimeline: statement((p: Slots<Scope>) => displaced(p, wholeTimeline(p, DISPLACED))),

@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Min, ValidateNested } from 'class-validator';
-import { CHECK_BOUNDS } from '../../../../core/domain/paradox';
+import { CHECK_BOUNDS, NAMED_BOUNDS } from '../../../../core/domain/paradox';
 import { ApiField } from '../../openapi/api-field';
 import { IsDateTime } from '../../validation/decorators';
 import { EXAMPLE_IDS, idOf, TIMELINE_ID } from './ids';
@@ -99,7 +99,10 @@ export class ManipulationResponse {
   @IsInt() @Min(1) @ApiField({ example: 1 }) revision!: number;
 }
 
-/** `event_at_two_times` carries `times` and `event_ids`; `event_displaced` the other optional fields. */
+/**
+ * `event_at_two_times` carries `times`, `event_ids` and `event_count(_capped)`; `event_displaced` the
+ * other optional fields.
+ */
 export class ParadoxReasonResponse {
   @IsIn(['event_at_two_times', 'event_displaced']) @ApiField({ example: 'event_at_two_times' }) code!: string;
   @IsString() @ApiField({ example: "'Moon landing' would happen at two times." }) message!: string;
@@ -107,13 +110,30 @@ export class ParadoxReasonResponse {
   @IsOptional()
   @IsArray()
   @IsDateTime({ each: true })
-  @ApiField({ example: ['1969-07-20T20:17:40Z', '1969-07-21T20:17:40Z'] })
+  @ApiField({
+    example: ['1969-07-20T20:17:40Z', '1969-07-21T20:17:40Z'],
+    description: 'The proposed times, and the times of the recorded events in `event_ids`, oldest first.',
+  })
   times?: string[];
   @IsOptional()
   @IsArray()
   @Matches(idOf('evt'), { each: true })
-  @ApiField({ example: [EXAMPLE_IDS.event] })
+  @ApiField({
+    example: [EXAMPLE_IDS.event],
+    description: `The first ${NAMED_BOUNDS.listed} recorded events of that name on the timeline, by time then id.`,
+  })
   event_ids?: string[];
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @ApiField({
+    example: 1,
+    description:
+      `How many recorded events have that name, counted up to ${NAMED_BOUNDS.counted} ` +
+      '(`event_count_capped` is true when there are more).',
+  })
+  event_count?: number;
+  @IsOptional() @IsBoolean() @ApiField({ example: false }) event_count_capped?: boolean;
   @IsOptional() @Matches(idOf('evt')) @ApiField({ example: EXAMPLE_IDS.event }) event_id?: string;
   @IsOptional() @IsDateTime() @ApiField({ example: '1969-07-20T20:17:40Z' }) original_time?: string;
   @IsOptional() @IsDateTime() @ApiField({ example: '1969-07-21T20:17:40Z' }) time?: string;
