@@ -22,9 +22,6 @@ const onServer = Boolean(process.env.DATABASE_URL && process.env.DATABASE_URL.tr
 const serverOnly = onServer ? [] : ['\\.server\\.test\\.ts$'];
 
 const database = {
-  // Without a server each test file boots its own PGlite (WebAssembly) and restores a snapshot into
-  // it: about 3 s alone, and past Jest's 5 s for a hook on two busy cores.
-  ...(onServer ? {} : { testTimeout: 30_000 }),
   globalSetup: '<rootDir>/tests/support/test-database-global-setup.ts',
   globalTeardown: '<rootDir>/tests/support/test-database-global-teardown.ts',
   testPathIgnorePatterns: ['/node_modules/', ...serverOnly],
@@ -32,6 +29,10 @@ const database = {
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // Without a server each test file boots its own PGlite (WebAssembly) and restores a snapshot into
+  // it: about 3 s alone, and past Jest's 5 s for a hook on two busy cores. (Jest reads the timeout
+  // of the whole run, not a project's.)
+  ...(onServer ? {} : { testTimeout: 30_000 }),
   reporters: ['default', '<rootDir>/tests/support/server-only-reporter.js'],
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/tests/unit/**/*.test.ts'] },

@@ -125,6 +125,29 @@ describe('paradox checks on a timeline of more displaced events than a check cou
     expect(response.body.manipulated_event_ids[0]).toBe('evt_000001');
   });
 
+  it('lists the events moved out of a crowded range when among the first a check counts, and says so', async () => {
+    // Originally at minutes 1 to 1,005, all in the range; an hour later, those from minute 961 on
+    // are past its end. Of these moved-out ones, those from minute 1,001 on are past the first 1,000.
+    const range = '1815-06-18T00:00:00Z/1815-06-18T17:00:00Z';
+    const listed: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = await get(
+        `/api/v1/monitor-paradox?timeline_id=${timelineId}&time_range=${range}&limit=500` +
+          (cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''),
+      );
+      expect(page.status).toBe(200);
+      expect(page.body).toMatchObject({ manipulated_count_capped: true });
+      listed.push(...page.body.events_monitored.map((event: { event_id: string }) => event.event_id));
+      cursor = page.body.next_cursor;
+    } while (cursor);
+    const minute = (n: number) => `evt_${String(n).padStart(6, '0')}`;
+    expect(listed).toHaveLength(CHECK_BOUNDS.counted);
+    expect(listed.slice(0, 3)).toEqual([minute(1), minute(2), minute(3)]);
+    expect(listed.slice(-2)).toEqual([minute(999), minute(1000)]);
+    expect(listed).not.toContain(minute(1001));
+  });
+
   it('counts exactly below the bound', async () => {
     const range = '1815-06-18T00:00:00Z/1815-06-18T00:09:59Z';
     const response = await get(`/api/v1/monitor-paradox?timeline_id=${timelineId}&time_range=${range}`);

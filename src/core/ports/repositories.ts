@@ -142,8 +142,10 @@ export interface EventRepository {
    */
   listAt(accountId: string, query: EventQuery): Promise<EventsAt | null>;
   /**
-   * Events of the timeline, at every place, whose current or original time is in range (an event
-   * moved out of the range by manipulation included), by current time then id: a page after the cursor.
+   * Events of the timeline, at every place, whose current or original time is in range, by current
+   * time then id: a page after the cursor. Those moved out of the range by manipulation are listed
+   * when they are among the first CHECK_BOUNDS.counted manipulated events by original time in it:
+   * every one of them unless a tally of the range's manipulated events is capped.
    */
   listInRange(accountId: string, timelineId: string, page: RangePage): Promise<TimelineEvent[]>;
   /**

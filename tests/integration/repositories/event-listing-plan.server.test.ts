@@ -115,13 +115,14 @@ describe('the event listing plan', () => {
 
   describe.each(['force_custom_plan', 'force_generic_plan'])('a range at every place, planned with %s', (mode) => {
     it.each(RANGE_FORMS)(
-      '$name: an ordered walk of the index by time, merged with the manipulated events, nothing else sorted',
+      '$name: an ordered walk of the index by time, merged with the moved-out events, nothing else sorted',
       async (listing) => {
         const nodes = flatten(await planOf(mode, listing));
 
         expect(nodes.filter((node) => node['Relation Name'] === 'events').map((node) => node['Index Name'])).toEqual([
           'events_account_id_timeline_id_time_id_idx',
-          'events_manipulated_by_time',
+          'events_manipulated_by_original_time',
+          'events_pkey',
         ]);
         expect(nodes.map((node) => node['Node Type'])).toContain('Merge Append');
         for (const sort of nodes.filter((node) => node['Node Type'] === 'Sort')) {

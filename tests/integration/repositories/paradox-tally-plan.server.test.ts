@@ -9,6 +9,7 @@ import { Client } from 'pg';
 import { CHECK_BOUNDS, NAMED_BOUNDS } from '../../../src/core/domain/paradox';
 import type { Statement } from '../../../src/infrastructure/persistence/postgres/kysely';
 import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
+import { IN_RANGE } from '../../../src/infrastructure/persistence/postgres/statements/event-listing';
 import {
   RECORDED_AT,
   TALLY_DISPLACED,
@@ -102,6 +103,39 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('paradox tallies, pla
     expect(sum(scans)).toBeGreaterThanOrEqual(SCOPE.counted);
     expect(sum(wholeRows)).toBeLessThanOrEqual(SCOPE.listed);
   });
+});
+
+describe.each(['force_custom_plan', 'force_generic_plan'])("a range's page, planned with %s", (mode) => {
+  const PAGE = {
+    accountId: SCOPE.accountId,
+    timelineId: SCOPE.timelineId,
+    start: EVERYTHING.start,
+    end: EVERYTHING.end,
+  };
+  const forms = [
+    { name: 'the first page', statement: IN_RANGE.first, input: { ...PAGE, limit: 101 } },
+    {
+      name: 'paged on',
+      statement: IN_RANGE.pagedOn,
+      input: { ...PAGE, limit: 501, afterTime: new Date('1902-01-01T00:00:00Z'), afterId: 'evt_' },
+    },
+  ];
+
+  it.each(forms)(
+    '$name: the page off the index by time, the moved-out sifted from as many as a check counts',
+    async ({ statement, input }) => {
+      const values = statement.values(input as never);
+      const plan = await planOf(client, { text: statement.text, values, mode, analyze: true });
+      const reads = flatten(plan).filter((node) => node['Relation Name'] === 'events');
+      const byIndex = (name: string) => sum(reads.filter((node) => node['Index Name'] === name));
+
+      expect(byIndex('events_account_id_timeline_id_time_id_idx')).toBeLessThanOrEqual(input.limit);
+      // Every displaced event is in the range by both times: none moved out, and none read past the bound.
+      expect(byIndex('events_manipulated_by_original_time')).toBe(CHECK_BOUNDS.counted);
+      expect(byIndex('events_pkey')).toBe(0);
+      expect(sum(reads)).toBeLessThanOrEqual(input.limit + SCOPE.counted);
+    },
+  );
 });
 
 describe.each(['force_custom_plan', 'force_generic_plan'])('tallies of proposed names, planned with %s', (mode) => {

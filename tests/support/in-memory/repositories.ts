@@ -3,7 +3,7 @@ import type { Anchor } from '../../../src/core/domain/anchor';
 import { EmailAlreadyRegistered } from '../../../src/core/domain/errors';
 import type { Item } from '../../../src/core/domain/item';
 import { isLocked, type AttemptToRecord, type LoginCounter } from '../../../src/core/domain/login-throttle';
-import type { ProposedName, RecordedUnderName } from '../../../src/core/domain/paradox';
+import { CHECK_BOUNDS, type ProposedName, type RecordedUnderName } from '../../../src/core/domain/paradox';
 import type { Session } from '../../../src/core/domain/session';
 import type { Tally, TallyBounds } from '../../../src/core/domain/tally';
 import { tallyOf } from '../tally-of';
@@ -343,8 +343,16 @@ export class InMemoryEventRepository implements EventRepository {
     timelineId: string,
     { range, after, limit }: RangePage,
   ): Promise<TimelineEvent[]> {
-    return this.ofTimeline(accountId, timelineId)
-      .filter((event) => inRange(event, range))
+    const events = this.ofTimeline(accountId, timelineId);
+    // As PostgreSQL's: the moved-out are sifted from the first manipulated events by original time.
+    const candidates = new Set(
+      events
+        .filter((event) => event.revision > 0 && range.contains(event.originalTime))
+        .sort((a, b) => byTimeThenId({ time: a.originalTime, id: a.id }, { time: b.originalTime, id: b.id }))
+        .slice(0, CHECK_BOUNDS.counted),
+    );
+    return events
+      .filter((event) => range.contains(event.time) || candidates.has(event))
       .filter((event) => after === null || byTimeThenId(event, after) > 0)
       .slice(0, Math.max(0, limit));
   }

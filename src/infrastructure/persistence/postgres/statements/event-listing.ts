@@ -2,6 +2,7 @@
 // place (monitor-paradox): each form a statement of its own, compiled once. Their plans are held by
 // tests/integration/repositories/event-listing-plan.server.test.ts.
 import { type ExpressionBuilder, sql } from 'kysely';
+import { CHECK_BOUNDS } from '../../../../core/domain/paradox';
 import { type DB, kysely, type RowOf, type Slots, type Statement, statement } from '../kysely';
 
 /** The listing's inputs: the account, the place's digest (textDigest), the range, the page size. */
@@ -136,33 +137,21 @@ function listing(p: Slots<Listing>, cursor: Slots<Cursor> | null, named: Slots<N
 }
 
 /**
- * One form of a timeline's events in a range at every place, paged. Two ordered index ranges,
- * each cut at the page size and merged in order as the listing's: the events whose current time is
- * in the range (the index by time), and the few moved out of it by manipulation whose original time
- * is in it (the index of manipulated events). Neither repeats the other, and neither reads past
- * the page, however many events the range holds. A cursor before the range (after an event moved
- * there) is left out of the first: PostgreSQL would start that index range at the cursor, not at
- * the range's start, and read every event in between.
+ * One form of a timeline's events in a range at every place, paged: the events whose current time
+ * is in the range, and those moved out of it by manipulation whose original time is in it. Neither
+ * repeats the other; the merge is cut at the page. The first are an ordered range of the index by
+ * time, cut at the page size, however many events the range holds. A cursor before the range
+ * (after an event moved there) is left out of it: PostgreSQL would start that index range at the
+ * cursor, not at the range's start, and read every event in between.
  */
 function inRange(p: Slots<InRange>, within: Slots<Cursor> | null, movedOut: Slots<Cursor> | null) {
-  const events = () =>
-    kysely.selectFrom('events').where('account_id', '=', p.accountId).where('timeline_id', '=', p.timelineId);
-  const current = events()
+  const current = kysely
+    .selectFrom('events')
+    .where('account_id', '=', p.accountId)
+    .where('timeline_id', '=', p.timelineId)
     .where('time', '>=', p.start)
     .where('time', '<=', p.end)
     .$call((query) => (within ? query.where(afterCursor(within)) : query))
-    .select(PAGE_COLUMNS)
-    .orderBy('time')
-    .orderBy('id')
-    .limit(p.limit);
-  const moved = events()
-    // A literal, as before: PostgreSQL estimates it from the column's statistics (few events are
-    // manipulated), a parameter of a generic plan by a default share of the rows.
-    .where('revision', '>', sql.lit(0))
-    .where('original_time', '>=', p.start)
-    .where('original_time', '<=', p.end)
-    .where((eb) => eb.or([eb('time', '<', p.start), eb('time', '>', p.end)]))
-    .$call((query) => (movedOut ? query.where(afterCursor(movedOut)) : query))
     .select(PAGE_COLUMNS)
     .orderBy('time')
     .orderBy('id')
@@ -171,10 +160,59 @@ function inRange(p: Slots<InRange>, within: Slots<Cursor> | null, movedOut: Slot
   return kysely
     .selectFrom(current.as('within_range'))
     .selectAll()
-    .unionAll(kysely.selectFrom(moved.as('moved_out')).selectAll())
+    .unionAll(kysely.selectFrom(movedOutOf(p, movedOut).as('moved_out')).selectAll())
     .orderBy('time')
     .orderBy('id')
     .limit(p.limit);
+}
+
+/**
+ * Those moved out of the range, paged by time: sifted from the first manipulated events by original
+ * time in the range, as many as a paradox check counts (CHECK_BOUNDS.counted; one ordered range of
+ * the partial index of manipulated events, read without its rows), and read whole for the page's
+ * alone, each by its key. Past that many, `manipulated_count_capped` says so (docs/paradoxes.md).
+ * Sifting the whole index range instead read every manipulated event of the range, when all happen
+ * in it still (10,000 rows removed by a filter, for none).
+ */
+function movedOutOf(p: Slots<InRange>, cursor: Slots<Cursor> | null) {
+  const candidates = kysely
+    .selectFrom('events')
+    .where('account_id', '=', p.accountId)
+    .where('timeline_id', '=', p.timelineId)
+    // A literal, as the partial index's own predicate: a parameter would not match it.
+    .where('revision', '>', sql.lit(0))
+    .where('original_time', '>=', p.start)
+    .where('original_time', '<=', p.end)
+    .select(['id', 'time'])
+    .orderBy('original_time')
+    .orderBy('id')
+    .limit(sql.lit(CHECK_BOUNDS.counted));
+  const page = kysely
+    .selectFrom(candidates.as('candidate'))
+    .where((eb) => eb.or([eb('time', '<', p.start), eb('time', '>', p.end)]))
+    .$call((query) =>
+      cursor
+        ? query.where(({ eb, refTuple, tuple }) =>
+            eb(refTuple('time', 'id'), '>', tuple(cursor.afterTime, cursor.afterId)),
+          )
+        : query,
+    )
+    .select(['id', 'time'])
+    .orderBy('time')
+    .orderBy('id')
+    .limit(p.limit);
+  return kysely
+    .selectFrom(page.as('page'))
+    .crossJoinLateral((eb) =>
+      eb
+        .selectFrom('events')
+        .where('events.account_id', '=', p.accountId)
+        .whereRef('events.id', '=', 'page.id')
+        .select(PAGE_COLUMNS)
+        .limit(sql.lit(1))
+        .as('event'),
+    )
+    .selectAll('event');
 }
 
 /**
