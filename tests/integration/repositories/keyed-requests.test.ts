@@ -231,20 +231,34 @@ describe('a keyed request', () => {
     expect(produced).toBe(3);
   });
 
-  it('is produced again when another process wrote first: writes once, the second answer kept', async () => {
-    let runs = 0;
+  /** A rule that keeps every answer, recording the lengths it was asked to judge. */
+  const keepingEvery = () => {
     const judged: number[] = [];
     const keeping: KeepingRule = async (bytes) => {
       judged.push(bytes);
       return null;
     };
-    const produce = async () => {
+    return { judged, keeping };
+  };
+
+  /**
+   * Writes timeline `<prefix><run>` and answers `answerOf(run)`; in its first run another process
+   * writes timeline `other` for the account between this unit and the keeping of its answer, so it
+   * is produced again.
+   */
+  const producedAgain = (prefix: string, other: string, answerOf: (run: number) => object) => {
+    let runs = 0;
+    return async () => {
       runs += 1;
-      await addTimeline(`tml_run${runs}`);
-      // Another process writes for the account between this unit and the keeping of its answer.
-      if (runs === 1) await addTimeline('tml_other', elsewhere().boundary);
-      return answer({ run: runs });
+      await addTimeline(`${prefix}${runs}`);
+      if (runs === 1) await addTimeline(other, elsewhere().boundary);
+      return answer(answerOf(runs));
     };
+  };
+
+  it('is produced again when another process wrote first: writes once, the second answer kept', async () => {
+    const { judged, keeping } = keepingEvery();
+    const produce = producedAgain('tml_run', 'tml_other', (run) => ({ run }));
     const keyed = await answerOnce('k6', produce, store, 'digest', keeping);
 
     expect(keyed).toEqual({ outcome: 'answered', response: answer({ run: 2 }) });
@@ -255,18 +269,10 @@ describe('a keyed request', () => {
   });
 
   it('charges only an answer short enough to keep: a run too long to keep leaves the next its chance', async () => {
-    let runs = 0;
-    const judged: number[] = [];
-    const keeping: KeepingRule = async (bytes) => {
-      judged.push(bytes);
-      return null;
-    };
-    const produce = async () => {
-      runs += 1;
-      await addTimeline(`tml_long${runs}`);
-      if (runs === 1) await addTimeline('tml_other_long', elsewhere().boundary);
-      return answer(runs === 1 ? { padding: 'x'.repeat(MAX_KEPT_ANSWER_BYTES) } : { run: runs });
-    };
+    const { judged, keeping } = keepingEvery();
+    const produce = producedAgain('tml_long', 'tml_other_long', (run) =>
+      run === 1 ? { padding: 'x'.repeat(MAX_KEPT_ANSWER_BYTES) } : { run },
+    );
     const keyed = await answerOnce('k6long', produce, store, 'digest', keeping);
 
     expect(keyed).toEqual({ outcome: 'answered', response: answer({ run: 2 }) });

@@ -42,9 +42,9 @@ interface InRange {
 /**
  * An event's columns for a page, named as the domain names them: all but the account and timeline,
  * which every row of a page shares and the statement names once (two strings fewer to read for
- * each of a page's hundred rows).
+ * each of a page's hundred rows). The paradox tallies read their listed events so too.
  */
-const PAGE_COLUMNS = [
+export const PAGE_COLUMNS = [
   'id',
   'kind',
   'time',

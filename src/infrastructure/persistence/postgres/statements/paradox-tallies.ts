@@ -3,6 +3,7 @@
 // alone, so that a check reads a bounded number of index entries whatever the timeline holds
 // (docs/paradoxes.md#bounded-work). Their plans are held by paradox-tally-plan.server.test.ts.
 import { type ExpressionBuilder, sql } from 'kysely';
+import { PAGE_COLUMNS } from './event-listing';
 import { type DB, kysely, type RowOf, type Slots, statement } from '../kysely';
 
 /** A timeline of the account, and how many of its events to list and to count at most. */
@@ -28,18 +29,6 @@ const DISPLACED = ({ eb }: ExpressionBuilder<DB, 'events'>) =>
   eb.and([eb('subject_id', 'is not', null), eb('time', '<>', eb.ref('original_time'))]);
 const MANIPULATED = ({ eb }: ExpressionBuilder<DB, 'events'>) => eb('revision', '>', sql.lit(0));
 type Kind = typeof DISPLACED;
-
-/** The columns of an event read whole but its id, named as the domain names them. */
-const WHOLE_EVENT = [
-  'events.kind',
-  'events.time',
-  'events.original_time as originalTime',
-  'events.description',
-  'events.location',
-  'events.subject_id as subjectId',
-  'events.recorded_at as recordedAt',
-  'events.revision',
-] as const;
 
 /** The columns each candidate carries: enough to order by either time without reading the row. */
 const CANDIDATE = ['id', 'time', 'original_time'] as const;
@@ -108,11 +97,11 @@ function displaced(p: Slots<Scope>, candidates: Candidates) {
         .selectFrom('events')
         .where('events.account_id', '=', p.accountId)
         .whereRef('events.id', '=', 'listed.id')
-        .select(WHOLE_EVENT)
+        .select(PAGE_COLUMNS)
         .limit(1)
         .as('event'),
     )
-    .select(['listed.id', 'listed.total'])
+    .select('listed.total')
     .selectAll('event')
     .orderBy('listed.original_time')
     .orderBy('listed.id');
@@ -160,12 +149,7 @@ function named(p: Slots<Names>) {
         .as('tally'),
     )
     .crossJoinLateral((eb) =>
-      underName(p, eb)
-        .select(['events.id', ...WHOLE_EVENT])
-        .orderBy('events.time')
-        .orderBy('events.id')
-        .limit(p.listed)
-        .as('event'),
+      underName(p, eb).select(PAGE_COLUMNS).orderBy('events.time').orderBy('events.id').limit(p.listed).as('event'),
     )
     .select(['name.key', 'tally.total'])
     .selectAll('event');
