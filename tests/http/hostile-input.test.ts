@@ -68,6 +68,21 @@ describe('hostile input', () => {
     );
   });
 
+  it('refuses JSON nested as deep as the body limit allows, with an Idempotency-Key too', async () => {
+    // Deeper than any recursive walk of the parsed value survives (JSON.stringify included).
+    const body = `{"description":"x","z":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
+    for (const key of [undefined, 'deep-key']) {
+      const call = request(t.app)
+        .post('/v1/anchors')
+        .set('Authorization', me.account.auth)
+        .set('Content-Type', 'application/json');
+      expect400(await (key ? call.set('Idempotency-Key', key) : call).send(body));
+    }
+    expect(await t.prisma.anchor.count({ where: { accountId: me.account.id } })).toBe(0);
+    // Refused as it is parsed, before the key's digest walks it: nothing is kept under the key.
+    expect(await t.prisma.idempotencyKey.count({ where: { accountId: me.account.id } })).toBe(0);
+  });
+
   it('refuses keys that object machinery would swallow, like __proto__ and constructor', async () => {
     const body = '{"description":"x","__proto__":{"admin":true},"constructor":1}';
     const response = await request(t.app)

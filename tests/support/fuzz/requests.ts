@@ -48,13 +48,15 @@ export function requestsFor(route: FuzzedRoute, context: FuzzContext): fc.Arbitr
       path: pathFor(route, context.known),
       input,
       authorization: authorizationFor(context.apiKey),
+      idempotencyKey,
       extraQuery: fc.oneof({ arbitrary: fc.constant(''), weight: 12 }, { arbitrary: oddQuery, weight: 1 }),
       placement: fc.constantFrom('query', 'query', 'query', 'body', 'body', 'split', 'both-same', 'both-conflicting'),
       conflicting: hostileString,
       encoding: bodyEncoding,
     })
-    .map(({ method, path, input, authorization, extraQuery, placement, conflicting, encoding }) => {
+    .map(({ method, path, input, authorization, idempotencyKey, extraQuery, placement, conflicting, encoding }) => {
       const headers: Record<string, string> = authorization === undefined ? {} : { Authorization: authorization };
+      if (idempotencyKey !== undefined) headers['Idempotency-Key'] = idempotencyKey;
       // A GET operation takes its parameters from the query string, a JSON body, or both.
       const takesQuery = route.method === 'get';
       const inQuery: Record<string, unknown> = {};
@@ -169,6 +171,17 @@ function encodeUriSegment(text: string): string {
 }
 
 /** A working key mostly; otherwise none, or one that is malformed, unknown or oddly spelt. */
+/**
+ * `Idempotency-Key` on a third of the requests: fresh keys (the first answer kept), a few shared
+ * ones (replays, and the same key with another request), and keys that are not valid.
+ */
+const idempotencyKey: fc.Arbitrary<string | undefined> = fc.oneof(
+  { arbitrary: fc.constant(undefined), weight: 6 },
+  { arbitrary: fc.uuid(), weight: 2 },
+  { arbitrary: fc.constantFrom('fuzz-shared-1', 'fuzz-shared-2'), weight: 1 },
+  { arbitrary: fc.constantFrom('', ' ', 'x'.repeat(256), 'caf\u00e9', 'a\tb'), weight: 1 },
+);
+
 function authorizationFor(apiKey: string): fc.Arbitrary<string | undefined> {
   return fc.oneof(
     { arbitrary: fc.constant(`Bearer ${apiKey}`), weight: 16 },
@@ -314,6 +327,17 @@ const MALFORMED_JSON = [
   '{"__proto__":{"x":1},"__proto__":2}',
 ];
 
+/**
+ * Well-formed JSON nested as deep as the body limit allows: deeper than any recursive walk of the
+ * parsed value (JSON.stringify included) survives. Written as text, since the test's own
+ * JSON.stringify would overflow on it.
+ */
+const deepJsonText: fc.Arbitrary<string> = fc
+  .tuple(fc.integer({ min: 5_000, max: 32_000 }), fc.boolean())
+  .map(([depth, asObject]) =>
+    asObject ? `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}` : `${'['.repeat(depth)}${']'.repeat(depth)}`,
+  );
+
 /** How the value reaches the server: mostly as JSON, sometimes malformed, mislabelled, compressed or chunked. */
 const bodyEncoding: fc.Arbitrary<BodyEncoding> = fc.oneof(
   {
@@ -335,6 +359,7 @@ const bodyEncoding: fc.Arbitrary<BodyEncoding> = fc.oneof(
         fc.constantFrom(...MALFORMED_JSON),
         fc.string({ maxLength: 40 }),
         fc.integer({ min: 1, max: 60 }).map((depth) => '{"a":'.repeat(depth)),
+        deepJsonText,
       )
       .map((text): BodyEncoding => () => ({ body: text, headers: { 'Content-Type': 'application/json' } })),
     weight: 2,

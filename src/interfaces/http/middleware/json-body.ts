@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import express from 'express';
 import { Problem } from '../problem';
 import type { RequestStep } from '../request-step';
+import { unsafeJson } from '../validation/untrusted-json';
 
 export const BODY_LIMIT = '64kb';
 
@@ -40,7 +41,9 @@ const parseJson = express.json({
 /**
  * Bodies must be JSON: a body of another media type is refused (415) instead of being read as
  * "no body". An empty body is fine for operations that take none, and leaves `req.body` undefined
- * without calling the parser (most requests are GETs without one).
+ * without calling the parser (most requests are GETs without one). A parsed body that no step may
+ * walk (nested too deep, NUL, lone surrogates) is refused here, before anything recursive reads it:
+ * the Idempotency-Key digest serializes the body before validation runs.
  */
 export const jsonBody: RequestStep = (req, res) => {
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
@@ -57,6 +60,10 @@ export const jsonBody: RequestStep = (req, res) => {
     );
   }
   return new Promise<void>((resolve, reject) => {
-    parseJson(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
+    parseJson(req, res, (error?: unknown) => {
+      if (error) return reject(error);
+      const unsafe = unsafeJson(req.body);
+      return unsafe ? reject(Problem.validation([unsafe])) : resolve();
+    });
   });
 };
