@@ -194,10 +194,9 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
       'DATABASE_POOLER_CONNECTIONS is counted only behind a pooler: set DATABASE_DIRECT_URL too, or unset it.',
     );
   // Straight to PostgreSQL, every process's pool and its connections outside the pool (LISTEN for
-  // event changes, and for key changes with the key cache on) share the default budget; behind a
-  // pooler the pool connects to the pooler, which queues it onto its own server connections.
-  const listeners = listenersPerProcess(apiKeyCacheSize);
-  const perProcess = Math.floor(DEFAULT_CONNECTION_BUDGET / (serviceReplicas * webConcurrency)) - listeners;
+  // event changes and for key changes) share the default budget; behind a pooler the pool connects
+  // to the pooler, which queues it onto its own server connections.
+  const perProcess = Math.floor(DEFAULT_CONNECTION_BUDGET / (serviceReplicas * webConcurrency)) - LISTENERS_PER_PROCESS;
   const defaultPoolSize = pooled ? DEFAULT_POOL_SIZE : Math.max(1, Math.min(DEFAULT_POOL_SIZE, perProcess));
   const databasePoolSize = countFromOne(
     env,
@@ -320,10 +319,11 @@ export function databaseServerUrl(config: Pick<Config, 'databaseUrl' | 'database
   return config.databaseDirectUrl ?? config.databaseUrl;
 }
 
-/** Connections a process holds outside its pool, to LISTEN: event changes, and key changes with the cache on. */
-export function listenersPerProcess(apiKeyCacheSize: number): number {
-  return 1 + (apiKeyCacheSize > 0 ? 1 : 0);
-}
+/**
+ * Connections a process holds outside its pool, to LISTEN: event changes, and key changes (which
+ * the key cache and the event streams of a changed key hear, the cache on or off).
+ */
+export const LISTENERS_PER_PROCESS = 2;
 
 function isPostgresUrl(text: string): boolean {
   return /^postgres(ql)?:\/\//.test(text);

@@ -1,7 +1,7 @@
 // Checked once per instance at start, before it migrates or opens a pool: an instance that would
 // take PostgreSQL past max_connections under load refuses to start, saying why and what would fit,
 // rather than answer 503 when its pools fill up (docs/operations.md, "The connection budget").
-import { ConfigError, listenersPerProcess, type Config } from './config';
+import { ConfigError, LISTENERS_PER_PROCESS, type Config } from './config';
 import {
   budgetProblem,
   connectionDemand,
@@ -15,7 +15,7 @@ export function connectionPlan(config: Config): ConnectionPlan {
     replicas: config.serviceReplicas,
     processes: config.webConcurrency,
     poolSize: config.databasePoolSize,
-    listeners: listenersPerProcess(config.apiKeyCacheSize),
+    listeners: LISTENERS_PER_PROCESS,
     poolerConnections: config.databasePoolerConnections,
   };
 }

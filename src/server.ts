@@ -8,7 +8,7 @@ import { pino, type Logger } from 'pino';
 import { buildContainer } from './composition/container';
 import { StreamSlots } from './core/ports/stream-slots';
 import { onConnectAll, prepareEventChanges } from './composition/event-changes';
-import { prepareVerifiedKeyCaching } from './composition/verified-key-cache';
+import { endStreamsOfChangedKeys, prepareVerifiedKeyCaching } from './composition/verified-key-cache';
 import { type Config, databaseServerUrl } from './config';
 import { checkConnectionBudget } from './connection-budget';
 import { DatabaseAvailability } from './infrastructure/database/database-availability';
@@ -53,11 +53,12 @@ export async function serve(config: Config): Promise<void> {
   );
   // Every process behind one proxy must sign forms alike: a configured secret, or the database's.
   const formSecret = config.csrfSecret ?? (await loadServiceSecret(database.prisma, 'csrf'));
-  if (keyCaching.listener)
-    logListenerOutages(keyCaching.listener, logger, {
-      lost: 'API key cache off: the connection listening for key changes was lost; reconnecting',
-      back: 'API key cache on again: listening for key changes',
-    });
+  logListenerOutages(keyCaching.listener, logger, {
+    lost:
+      'API key cache off, and revoked keys end their event streams only at their next lease renewal: ' +
+      'the connection listening for key changes was lost; reconnecting',
+    back: 'API key cache on again: listening for key changes',
+  });
   logListenerOutages(eventChanges.listener, logger, {
     lost: 'Event streams ended and refused: the connection listening for event changes was lost; reconnecting',
     back: 'Event streams open again: listening for event changes',
@@ -74,6 +75,7 @@ export async function serve(config: Config): Promise<void> {
   });
   // The process's event streams: ended first when it stops.
   const eventStreams = new EventStreams(container.get(StreamSlots), config.eventStreams);
+  endStreamsOfChangedKeys(keyCaching.listener, eventStreams);
   const app = createApp(container, {
     trustProxy: config.trustProxy,
     formSecret,

@@ -1,18 +1,22 @@
 import type { ClientBase } from 'pg';
-import { keyChangeListener } from '../infrastructure/api-key-cache/key-change-listener';
+import { EVERY_KEY, keyChangeListener } from '../infrastructure/api-key-cache/key-change-listener';
 import type {
   NotificationListener,
   NotificationListenerOptions,
 } from '../infrastructure/database/notification-listener';
 import { LruVerifiedKeyCache } from '../infrastructure/api-key-cache/lru-verified-key-cache';
+import type { EventStreams } from '../interfaces/http/event-stream/event-streams';
 
 export interface VerifiedKeyCaching {
   /** For buildContainer. */
   readonly cache: LruVerifiedKeyCache;
-  /** For the database pool: every connection listens for key changes. Undefined when caching is off. */
-  readonly onConnect: ((client: ClientBase) => Promise<void>) | undefined;
-  /** Its events say when the cache is trusted, lost, and what it forgot (logs and tests). Null when off. */
-  readonly listener: NotificationListener | null;
+  /** For the database pool: every connection listens for key changes. */
+  readonly onConnect: (client: ClientBase) => Promise<void>;
+  /**
+   * Its events say when the cache is trusted, lost, and which key changed (logs, the event streams
+   * of a changed key, tests).
+   */
+  readonly listener: NotificationListener;
   /** Once the database is open: decides how changes made by others are heard. */
   start(database: { readonly mode: 'external' | 'embedded'; readonly directConnectionString: string }): void;
   /** Closes the listening connection; call before closing the database. */
@@ -25,20 +29,12 @@ export interface VerifiedKeyCaching {
  *   their changes and the cache is trusted only while it does;
  * - the embedded PGlite belongs to this process alone, and its one session cannot notify a second
  *   connection: the pool's own LISTEN hears every change the service makes, in-process.
- * `maxEntries` 0 turns caching off: every request reads its key from the database.
+ * `maxEntries` 0 turns caching off (every request reads its key from the database); changes are
+ * still heard, for the event streams of a changed key (endStreamsOfChangedKeys).
  */
 export function prepareVerifiedKeyCaching(
   options: { readonly maxEntries: number } & NotificationListenerOptions,
 ): VerifiedKeyCaching {
-  if (options.maxEntries === 0) {
-    return {
-      cache: new LruVerifiedKeyCache({ maxEntries: 0 }),
-      onConnect: undefined,
-      listener: null,
-      start: () => undefined,
-      close: async () => undefined,
-    };
-  }
   // Suspended until it is known how changes will be heard: nothing is trusted before that.
   const cache = new LruVerifiedKeyCache({ maxEntries: options.maxEntries, suspended: true });
   const listener = keyChangeListener(cache, options);
@@ -52,4 +48,17 @@ export function prepareVerifiedKeyCaching(
     },
     close: () => listener.close(),
   };
+}
+
+/**
+ * Ends within moments, in this process, the event streams of a key that was revoked, rolled, signed
+ * out or deleted in any process: each change heard has its key's streams checked again (as their
+ * leases' renewal checks them); after the listening connection was lost, every stream is, since
+ * a change may have gone unheard.
+ */
+export function endStreamsOfChangedKeys(listener: NotificationListener, streams: EventStreams): void {
+  listener.on('heard', (keyId) =>
+    keyId === EVERY_KEY || keyId === '' ? streams.recheckKeys() : streams.keyChanged(keyId),
+  );
+  listener.on('subscribed', () => streams.recheckKeys());
 }

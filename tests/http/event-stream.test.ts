@@ -11,7 +11,7 @@ const PLACE = 'Globe Theatre';
 const DAY_1600 = '1600-01-01T00:00:00Z/1600-01-02T00:00:00Z';
 // Slots keep their default lease (30 s): a short one lapses when two renewals come late on a busy
 // machine, and a stream whose slot lapsed is not told of changes (docs/decisions.md). Only the
-// revocation's test shortens it, since a stream learns of it at a renewal.
+// expiry's test shortens it, since a stream learns of it at a renewal.
 const LIMITS = { perProcess: 8, perAccount: 2, heartbeatMs: 1_000, retryMs: 100 };
 
 // A test waits for its stream's messages up to 5 s each (openStream's waitFor), which then says what
@@ -449,12 +449,14 @@ describe('event streams: the protocol and its refusals', () => {
   });
 });
 
-describe('event streams of a revoked key', () => {
+describe('event streams of a key that expires', () => {
   let t: TestApp;
   let served: Awaited<ReturnType<typeof serveOnLoopback>>;
 
   beforeAll(async () => {
-    // Renewed every 300 ms: a stream learns of its key's revocation when its slot is renewed.
+    // Renewed every 300 ms: a key's expiry comes with no change to hear, and a stream learns of it
+    // when its slot is renewed. (A revoked key's streams end as the change is heard:
+    // event-stream-key-changes.server.test.ts.)
     t = await startTestApp({ eventStreams: { ...LIMITS, leaseMs: 900 } });
     served = await serveOnLoopback(t.app);
   });
@@ -463,12 +465,12 @@ describe('event streams of a revoked key', () => {
     await t.close();
   });
 
-  it('ends the streams of a key revoked while they are open, at their next renewal', async () => {
+  it('ends the streams of a key that expires while they are open, at their next renewal', async () => {
     const a = asAccount(t, await t.signUp());
     const stream = await rawStream(streamAt(served, ''), asking(a.account.auth));
     expect(stream.status).toBe(200);
     const [key] = await t.prisma.apiKey.findMany({ where: { accountId: a.account.id } });
-    await t.prisma.apiKey.update({ where: { id: key?.id }, data: { revokedAt: new Date() } });
+    await t.prisma.$executeRaw`UPDATE api_keys SET expires_at = now() + interval '1 second' WHERE id = ${key?.id}`;
     await waitUntil(() => t.eventStreams.size === 0);
     stream.close();
     const again = await rawStream(streamAt(served, ''), asking(a.account.auth));

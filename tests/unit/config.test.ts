@@ -186,8 +186,8 @@ describe('readConfig', () => {
       expect(workers.map((count) => poolOf(count))).toEqual([10, 10, 8, 6, 3, 1, 1]);
       // Two listeners per process: event changes and key changes.
       expect(workers.slice(0, 6).map((count) => count * (poolOf(count) + 2))).toEqual([12, 24, 80, 72, 80, 78]);
-      // Without the key cache only the event changes' listener counts.
-      expect(workers.map((count) => poolOf(count, { API_KEY_CACHE_SIZE: '0' }))).toEqual([10, 10, 9, 7, 4, 2, 1]);
+      // Without the key cache key changes are still heard, for the event streams of a revoked key.
+      expect(workers.map((count) => poolOf(count, { API_KEY_CACHE_SIZE: '0' }))).toEqual([10, 10, 8, 6, 3, 1, 1]);
       expect(readConfig({ ...server, WEB_CONCURRENCY: '16', DATABASE_POOL_SIZE: '20' }).databasePoolSize).toBe(20);
     });
 

@@ -9,7 +9,11 @@ import { LocalAdmission } from '../../../src/interfaces/http/admission/local-adm
 import { buildContainer } from '../../../src/composition/container';
 import { StreamSlots } from '../../../src/core/ports/stream-slots';
 import { type EventChanges, onConnectAll, prepareEventChanges } from '../../../src/composition/event-changes';
-import { prepareVerifiedKeyCaching, type VerifiedKeyCaching } from '../../../src/composition/verified-key-cache';
+import {
+  endStreamsOfChangedKeys,
+  prepareVerifiedKeyCaching,
+  type VerifiedKeyCaching,
+} from '../../../src/composition/verified-key-cache';
 import { DEFAULT_API_KEY_CACHE_SIZE } from '../../../src/config';
 import type { NotificationListenerOptions } from '../../../src/infrastructure/database/notification-listener';
 import type { PrismaClient } from '../../../src/infrastructure/persistence/prisma/generated/client';
@@ -85,7 +89,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const external = database.mode === 'external';
   const subscribed = Promise.all(
     [keyCaching.listener, eventChanges.listener].map((listener) =>
-      external && listener
+      external
         ? once(listener, 'subscribed', { signal: AbortSignal.timeout(SUBSCRIBE_TIMEOUT_MS) })
         : Promise.resolve(),
     ),
@@ -111,6 +115,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     eventChanges: eventChanges.signals,
   });
   const eventStreams = new EventStreams(container.get(StreamSlots), options.eventStreams);
+  endStreamsOfChangedKeys(keyCaching.listener, eventStreams);
   const app = createApp(container, {
     logError: (error) => errors.push(error),
     trustProxy: options.trustProxy ?? false,

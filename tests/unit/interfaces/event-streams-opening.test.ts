@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { InvalidApiKey } from '../../../src/core/domain/errors';
 import { StreamSlots } from '../../../src/core/ports/stream-slots';
 import type { EventStreamSource, SseMessage } from '../../../src/interfaces/http/event-stream/event-stream-source';
 import { EventStreams } from '../../../src/interfaces/http/event-stream/event-streams';
@@ -16,6 +17,8 @@ class GatedSlots extends StreamSlots {
   private open: () => void = () => undefined;
   private readonly gate = new Promise<void>((resolve) => (this.open = resolve));
   taking = false;
+  /** Whether the key the streams were opened with is still valid when their slots are renewed. */
+  keyValid = true;
 
   async take(): Promise<boolean> {
     this.taking = true;
@@ -24,7 +27,8 @@ class GatedSlots extends StreamSlots {
     return true;
   }
   async renew(holders: readonly string[]): Promise<string[]> {
-    return [...holders];
+    this.happened.push('renewed');
+    return this.keyValid ? [...holders] : [];
   }
   async release(): Promise<void> {
     this.happened.push('released');
@@ -55,9 +59,16 @@ function quietSource(): EventStreamSource & { closed: boolean } {
   return source;
 }
 
-it('ends a stream whose client left while it opened, and gives its slot back', async () => {
-  const slots = new GatedSlots();
-  const streams = new EventStreams(slots, { perProcess: 4, perAccount: 2, heartbeatMs: 60_000, retryMs: 100 });
+/** A process's streams over `slots`, served at /stream on a port of the loopback, and one client asking. */
+async function anOpeningStream(slots: GatedSlots) {
+  // A lease of an hour: no renewal comes during a test unless the streams ask for one.
+  const streams = new EventStreams(slots, {
+    perProcess: 4,
+    perAccount: 2,
+    heartbeatMs: 60_000,
+    retryMs: 100,
+    leaseMs: 3_600_000,
+  });
   const source = quietSource();
   const app = express();
   let answer: express.Response | undefined;
@@ -69,25 +80,61 @@ it('ends a stream whose client left while it opened, and gives its slot back', a
   });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
+  const client = request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/stream`);
+  client.on('error', () => undefined);
+  client.end();
+  await waitFor(() => slots.taking, { what: 'the stream to start taking its slot' });
+  return {
+    streams,
+    source,
+    client,
+    answer: () => answer as express.Response,
+    served: () => served,
+    close() {
+      streams.closeAll();
+      server.close();
+    },
+  };
+}
+
+it('ends a stream whose client left while it opened, and gives its slot back', async () => {
+  const slots = new GatedSlots();
+  const { streams, source, client, answer, served, close } = await anOpeningStream(slots);
   try {
-    const client = request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/stream`);
-    client.on('error', () => undefined);
-    client.end();
-    await waitFor(() => slots.taking, { what: 'the stream to start taking its slot' });
     expect(streams.size).toBe(1);
 
-    const gone = once(answer as express.Response, 'close');
+    const gone = once(answer(), 'close');
     client.destroy();
     await gone;
     slots.letThrough();
 
-    await within(served, { what: 'the stream of the client gone to end', timeoutMs: 2_000 });
+    await within(served(), { what: 'the stream of the client gone to end', timeoutMs: 2_000 });
     expect(streams.size).toBe(0);
     expect(source.closed).toBe(true);
     // Given back once taken (also when the stream ended, before: the take may land after that).
     expect(slots.happened.slice(-2)).toEqual(['taken', 'released']);
   } finally {
-    streams.closeAll();
-    server.close();
+    close();
+  }
+});
+
+it('checks the key again once the slot is held, when it changed while the stream opened', async () => {
+  const slots = new GatedSlots();
+  const { streams, served, close } = await anOpeningStream(slots);
+  try {
+    // Heard before the slot is held: there is no lease to renew yet, so nothing is checked now.
+    slots.keyValid = false;
+    streams.keyChanged('key_1');
+    streams.keyChanged('key_2');
+    expect(slots.happened).toEqual([]);
+    slots.letThrough();
+
+    await expect(
+      within(served(), { what: 'the stream of the changed key to end', timeoutMs: 2_000 }),
+    ).rejects.toBeInstanceOf(InvalidApiKey);
+    expect(streams.size).toBe(0);
+    expect(slots.happened).toEqual(['taken', 'renewed', 'released']);
+  } finally {
+    close();
   }
 });

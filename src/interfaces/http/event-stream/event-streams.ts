@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
+import { InvalidApiKey } from '../../../core/domain/errors';
 import { FeedInterrupted } from '../../../core/ports/event-feed';
 import type { StreamSlots } from '../../../core/ports/stream-slots';
 import type { EventStreamSource } from './event-stream-source';
@@ -73,7 +74,7 @@ export class EventStreams {
   ): Promise<void> {
     if (this.closing) throw notStreamingNow();
     if (this.open.size >= this.limits.perProcess) throw capacityReached(this.limits.perProcess);
-    const stream = new OpenStream(key.accountId, randomUUID(), res, (ended) => this.forget(ended));
+    const stream = new OpenStream(key.accountId, key.apiKeyId, randomUUID(), res, (ended) => this.forget(ended));
     // Counted in this process before anything is awaited, so that concurrent opens see each other.
     this.open.set(stream.holder, stream);
     this.renewLeases();
@@ -87,6 +88,12 @@ export class EventStreams {
       if (!(await this.slots.take(key, stream.holder, this.limits.perAccount, this.leaseMs)))
         throw tooManyStreams(this.limits.perAccount);
       stream.holdsSlot = true;
+      // A change heard before the slot was held found nothing to check: the slot is checked now,
+      // and a key found no longer valid is refused as authentication refuses it.
+      if (stream.keyChangedWhileOpening) {
+        await this.recheck([stream]);
+        if (stream.ended) throw new InvalidApiKey();
+      }
       source = await start();
     } catch (error) {
       throw refused(error);
@@ -100,6 +107,26 @@ export class EventStreams {
       return;
     }
     await stream.send(source, this.limits, endings);
+  }
+
+  /**
+   * The key changed (revoked, rolled, signed out, its expiry changed, deleted): its streams are
+   * checked now as a renewal checks them, and those whose key is no longer valid end.
+   */
+  keyChanged(apiKeyId: string): void {
+    this.recheckWhere((stream) => stream.apiKeyId === apiKeyId);
+  }
+
+  /** Any key may have changed unheard (every key was removed, or the listener was lost): all are checked. */
+  recheckKeys(): void {
+    this.recheckWhere(() => true);
+  }
+
+  private recheckWhere(changed: (stream: OpenStream) => boolean): void {
+    const streams = [...this.open.values()].filter(changed);
+    for (const stream of streams) if (!stream.holdsSlot) stream.keyChangedWhileOpening = true;
+    const holding = streams.filter((stream) => stream.holdsSlot);
+    if (holding.length > 0) void this.recheck(holding);
   }
 
   /** Ends every stream and refuses new ones: the service is stopping. */
@@ -130,8 +157,12 @@ export class EventStreams {
     this.renewal.unref();
   }
 
-  private async renew(): Promise<void> {
-    const holding = [...this.open.values()].filter((stream) => stream.holdsSlot);
+  private renew(): Promise<void> {
+    return this.recheck([...this.open.values()].filter((stream) => stream.holdsSlot));
+  }
+
+  /** Renews these streams' leases; those not renewed (their key no longer valid, their slot lost) end. */
+  private async recheck(holding: readonly OpenStream[]): Promise<void> {
     let kept: ReadonlySet<string>;
     try {
       kept = new Set(

@@ -18,6 +18,8 @@ export interface StreamEndings {
 export class OpenStream {
   /** Its slot of the key was taken (and so is renewed with the others). */
   holdsSlot = false;
+  /** Its key changed while it opened, before it held its slot: checked again once it does. */
+  keyChangedWhileOpening = false;
   private source: EventStreamSource | null = null;
   private heartbeat: NodeJS.Timeout | undefined;
   private done = false;
@@ -25,6 +27,8 @@ export class OpenStream {
   constructor(
     /** Whose slot the stream holds: its key's account. */
     readonly accountId: string,
+    /** The key it was opened with, whose changes end it when they leave the key invalid. */
+    readonly apiKeyId: string,
     readonly holder: string,
     private readonly res: Response,
     private readonly onEnd: (stream: OpenStream) => void,
