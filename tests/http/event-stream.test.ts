@@ -2,6 +2,8 @@
 // each change as it is written, resumable with Last-Event-ID (docs/decisions.md, "Event streams").
 // Read by the `eventsource` package, a real SSE client.
 import { request as httpRequest } from 'node:http';
+import { TimeRange } from '../../src/core/domain/time-range';
+import { streamScope } from '../../src/interfaces/http/event-stream/stream-position';
 import { asAccount, type AccountClient } from '../support/http/as-account';
 import { aBrowser, freshKeyOf } from '../support/http/browser';
 import { openStream, type Received, serveOnLoopback } from '../support/http/event-stream-client';
@@ -227,6 +229,21 @@ describe('event streams', () => {
     expect(summary(await resumed.waitFor(2))).toEqual(['recorded arrival 1600-01-01T02:00:00Z', 'caught-up']);
   });
 
+  it('moves a quiet stream on with the account, so that a wake reads only what came since', async () => {
+    const a = await newAccount();
+    await a.post('/v1/pause-time');
+    for (const hour of ['01', '02', '03']) await arriveAt(a, `1600-01-01T${hour}:00:00Z`, 'Elsewhere');
+    const { version } = await a.traveller();
+    // From the account's first version, at a place where nothing happened: every change since is read
+    // once, and the stream stands at the account's version, not at the first.
+    const first = Buffer.from(JSON.stringify(['c', 'primary', '0', null])).toString('base64url');
+    const resumed = watch(a, { location: PLACE, time_range: DAY_1600 }, { lastEventId: first });
+    const [caughtUp] = await resumed.waitFor(1);
+    expect(caughtUp?.type).toBe('caught-up');
+    const position = JSON.parse(Buffer.from(String(caughtUp?.id), 'base64url').toString('utf8')) as unknown[];
+    expect(position.slice(0, 4)).toEqual(['c', 'primary', String(version), null]);
+  });
+
   it('reconnects by itself after a dropped connection, sending Last-Event-ID, and misses nothing', async () => {
     const a = await newAccount();
     await a.post('/v1/pause-time');
@@ -361,6 +378,12 @@ describe('event streams: the protocol and its refusals', () => {
       '&timeline_id=primary',
       'Last-Event-ID',
     ],
+    [
+      'a Last-Event-ID at a version the account has not reached',
+      { 'Last-Event-ID': Buffer.from('["c","primary","1000000",null]').toString('base64url') },
+      '',
+      'Last-Event-ID',
+    ],
     ['a paging cursor', {}, '&cursor=abc', 'cursor'],
     ['a page size', {}, '&limit=5', 'limit'],
   ])('refuses %s with a 400 problem', async (_name, headers, query, field) => {
@@ -373,6 +396,27 @@ describe('event streams: the protocol and its refusals', () => {
     const problem = JSON.parse(stream.body()) as { code: string; errors: Array<{ field: string }> };
     expect(problem.code).toBe('validation_failed');
     expect(problem.errors.map((error) => error.field)).toEqual([field]);
+  });
+
+  it.each([
+    ['changes', (timeline: string) => ['c', timeline, '0', null]],
+    ['changes, its stream named', (timeline: string, scope: string) => ['c', timeline, '0', null, scope]],
+    ['recorded part', (timeline: string) => ['r', timeline, '0', null, null]],
+  ])('refuses with 404 a Last-Event-ID in the %s of a timeline the account does not have', async (_part, form) => {
+    const a = asAccount(t, await t.signUp());
+    const b = asAccount(t, await t.signUp());
+    const theirs = (await b.post('/v1/timelines', { name: 'Theirs', destination_time: '1600-01-01T00:00:00Z' })).body
+      .id as string;
+    // The stream's own scope: a client can compute it, so it proves nothing of the timeline.
+    const scope = streamScope(a.account.id, 'Here', TimeRange.parse(DAY_1600));
+    for (const timeline of [theirs, 'tml_00000000000000000000000000000000']) {
+      const forged = Buffer.from(JSON.stringify(form(timeline, scope))).toString('base64url');
+      const stream = await rawStream(url(''), asking(a.account.auth, { 'Last-Event-ID': forged }));
+      await waitUntil(() => stream.body().endsWith('}'));
+      stream.close();
+      expect(stream.status).toBe(404);
+      expect(JSON.parse(stream.body())).toMatchObject({ code: 'timeline_not_found', timeline_id: timeline });
+    }
   });
 
   it('refuses an unknown timeline with 404 and a missing key with 401, before streaming', async () => {

@@ -26,6 +26,16 @@ export interface EventChange {
   readonly position: ChangePosition;
 }
 
+/** What one read of changes found, and how far it looked. */
+export interface ChangesRead {
+  readonly changes: EventChange[];
+  /**
+   * The account's version as the read began (null: no traveller). With fewer than `limit` changes,
+   * every change up to it has been read: a stream moves on to it even when none matched.
+   */
+  readonly through: string | null;
+}
+
 /** Hears an account's changes from the moment it is taken. */
 export interface ChangeSubscription {
   /**
@@ -60,7 +70,7 @@ export interface EventFeed {
    * range now, or was before a manipulation applied after `after` (so a stream hears an event
    * leave its range, however often it moved meanwhile).
    */
-  changesAfter(watched: WatchedPlace, after: ChangePosition, limit: number): Promise<EventChange[]>;
+  changesAfter(watched: WatchedPlace, after: ChangePosition, limit: number): Promise<ChangesRead>;
   /**
    * Hears the account's changes from now on, made by any process sharing the database; throws
    * `FeedInterrupted` when changes cannot be heard now (the database is out of reach, the service stopping).

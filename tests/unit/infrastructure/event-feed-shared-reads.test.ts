@@ -5,6 +5,7 @@ import { TimeRange } from '../../../src/core/domain/time-range';
 import { EventChangeSignals } from '../../../src/infrastructure/event-changes/event-change-signals';
 import { PostgresEventFeed } from '../../../src/infrastructure/persistence/postgres/event-feed';
 import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
+import { waitFor } from '../../support/wait-for';
 
 /** A runner whose statements wait until the test answers them, counted. */
 function heldRunner() {
@@ -31,9 +32,13 @@ describe('shared reads of event changes', () => {
     feed.subscribe('acc_1');
     signals.heard('acc_1 5');
     const reads = [feed.changesAfter(WATCHED, AFTER, 100), feed.changesAfter(WATCHED, AFTER, 100)];
+    // One read: the account's version, then its changes.
     expect(held.pending).toHaveLength(1);
-    held.pending[0]?.([]);
-    expect(await Promise.all(reads)).toEqual([[], []]);
+    held.pending[0]?.([{ version: '6' }]);
+    await waitFor(() => held.pending.length === 2, { what: 'the changes read after the version' });
+    held.pending[1]?.([]);
+    const read = { changes: [], through: '6' };
+    expect(await Promise.all(reads)).toEqual([read, read]);
   });
 
   it('starts a read of its own for a stream woken by a signal heard after the read in flight began', () => {

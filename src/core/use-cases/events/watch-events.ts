@@ -1,3 +1,4 @@
+import { isLaterVersion } from '../../domain/account-version';
 import { TimelineNotFound } from '../../domain/errors';
 import type { TimeRange } from '../../domain/time-range';
 import type { TimelineEvent } from '../../domain/timeline-event';
@@ -42,6 +43,17 @@ export interface WatchEventsInput {
   readonly from: StreamPosition | null;
 }
 
+/**
+ * A resumed position beyond the account's version now: no stream of this account wrote it. The
+ * edge refuses it as it refuses a position it cannot read.
+ */
+export class UnreachedStreamPosition extends Error {
+  constructor(readonly version: string) {
+    super(`no stream of this account stood at version ${version}: its history has not reached it`);
+    this.name = 'UnreachedStreamPosition';
+  }
+}
+
 /** An open stream: its messages, until `close()` or until changes can no longer be heard. */
 export interface EventWatch extends AsyncIterable<Watched> {
   readonly timelineId: string;
@@ -72,6 +84,7 @@ export class WatchEvents {
 
   private async start(input: WatchEventsInput, subscription: ChangeSubscription): Promise<EventWatch> {
     const { accountId, place, range, from } = input;
+    if (from) await this.checkResumable(accountId, from);
     if (from?.part === 'changes') {
       const watched = { accountId, timelineId: from.timelineId, place, range };
       return watch(from.timelineId, subscription, this.changes(watched, from.after, subscription));
@@ -104,6 +117,19 @@ export class WatchEvents {
       page = more ? await this.recordedPage(accountId, { place, range, upTo }, timelineId, last) : null;
     }
     yield* this.changes(watched, { version: upTo, eventId: null }, subscription);
+  }
+
+  /**
+   * A resumed position is checked as a new stream is: its timeline is one of the account's (a new
+   * stream's first read finds it or is refused), and the account has reached its version.
+   */
+  private async checkResumable(accountId: string, from: StreamPosition): Promise<void> {
+    const timeline = await this.transactions.read((repos) =>
+      repos.timelines.findForAccount(accountId, from.timelineId),
+    );
+    if (!timeline) throw new TimelineNotFound(from.timelineId);
+    const version = from.part === 'changes' ? from.after.version : from.upTo;
+    if (isLaterVersion(version, await this.versionNow(accountId))) throw new UnreachedStreamPosition(version);
   }
 
   private async versionNow(accountId: string): Promise<string> {
@@ -140,13 +166,17 @@ export class WatchEvents {
     let position: StreamPosition = { part: 'changes', timelineId: watched.timelineId, after };
     let caughtUp = false;
     for (;;) {
-      const changes = await this.feed.changesAfter(watched, position.after, WATCH_PAGE_SIZE);
-      for (const change of changes) {
+      const read = await this.feed.changesAfter(watched, position.after, WATCH_PAGE_SIZE);
+      for (const change of read.changes) {
         position = { part: 'changes', timelineId: watched.timelineId, after: change.position };
         // An event's first write leaves it at revision 0; each manipulation moves the revision on.
         yield { kind: change.event.revision === 0 ? 'recorded' : 'updated', event: change.event, position };
       }
-      if (changes.length === WATCH_PAGE_SIZE) continue;
+      if (read.changes.length === WATCH_PAGE_SIZE) continue;
+      // Everything up to `through` has been read: the next read starts there, not where the last
+      // change of the place was (which may be the account's whole history back).
+      if (read.through !== null && isLaterVersion(read.through, position.after.version))
+        position = { part: 'changes', timelineId: watched.timelineId, after: { version: read.through, eventId: null } };
       if (!caughtUp) {
         caughtUp = true;
         yield { kind: 'caught-up', position };

@@ -1,7 +1,7 @@
 import type {
   ChangePosition,
   ChangeSubscription,
-  EventChange,
+  ChangesRead,
   EventFeed,
   WatchedPlace,
 } from '../../../core/ports/event-feed';
@@ -19,7 +19,7 @@ import { textDigest } from './text-digest';
  */
 export class PostgresEventFeed implements EventFeed {
   /** Reads in flight by their inputs: streams woken together that watch alike share one read. */
-  private readonly reading = new Map<string, Promise<EventChange[]>>();
+  private readonly reading = new Map<string, Promise<ChangesRead>>();
 
   constructor(
     private readonly sql: SqlRunner,
@@ -37,7 +37,7 @@ export class PostgresEventFeed implements EventFeed {
    * started after the account's last signal: a read started before it may not see the change a
    * stream was woken for.
    */
-  changesAfter(watched: WatchedPlace, after: ChangePosition, limit: number): Promise<EventChange[]> {
+  changesAfter(watched: WatchedPlace, after: ChangePosition, limit: number): Promise<ChangesRead> {
     const { accountId, timelineId, range } = watched;
     const generation = this.signals.generationOf(accountId);
     const where = [timelineId, watched.place, +range.start, +range.end, after.version, after.eventId, limit];
@@ -50,7 +50,7 @@ export class PostgresEventFeed implements EventFeed {
     return read;
   }
 
-  private async read(watched: WatchedPlace, after: ChangePosition, limit: number): Promise<EventChange[]> {
+  private async read(watched: WatchedPlace, after: ChangePosition, limit: number): Promise<ChangesRead> {
     const { accountId, timelineId, range } = watched;
     // Unprepared, so planned for its position each time: a generic plan cannot know the position
     // is recent, and reads the place's whole history by its search indexes instead
@@ -65,11 +65,15 @@ export class PostgresEventFeed implements EventFeed {
       afterId: after.eventId,
       limit,
     };
+    // First: the account's units of work commit in the order of their versions (each holds the
+    // traveller's row until it commits), so the changes read next include every one up to it.
+    const through = await this.versionOf(accountId);
     const rows = await EVENT_CHANGES.run(this.sql, input, { prepare: false });
-    return rows.map(({ version, ...row }) => ({
+    const changes = rows.map(({ version, ...row }) => ({
       event: toDomain(row, accountId, timelineId),
       position: { version, eventId: row.id },
     }));
+    return { changes, through };
   }
 
   subscribe(accountId: string): ChangeSubscription {

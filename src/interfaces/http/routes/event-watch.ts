@@ -1,5 +1,9 @@
 import { TimeRange } from '../../../core/domain/time-range';
-import type { EventWatch, WatchEvents } from '../../../core/use-cases/events/watch-events';
+import {
+  type EventWatch,
+  UnreachedStreamPosition,
+  type WatchEvents,
+} from '../../../core/use-cases/events/watch-events';
 import type { EventScanDto } from '../dtos/shared.dto';
 import type { EventStreamSource, SseMessage } from '../event-stream/event-stream-source';
 import { decodeStreamPosition, encodeStreamPosition, streamScope } from '../event-stream/stream-position';
@@ -39,13 +43,12 @@ export async function watchEventsAt(
       { field: 'Last-Event-ID', message: 'is a position of a stream of another location or time range' },
     ]);
   }
-  const watch = await watchEvents.open({
-    accountId,
-    place: input.location,
-    range,
-    timelineId: input.timeline_id,
-    from,
-  });
+  const watch = await watchEvents
+    .open({ accountId, place: input.location, range, timelineId: input.timeline_id, from })
+    .catch((error: unknown) => {
+      if (!(error instanceof UnreachedStreamPosition)) throw error;
+      throw Problem.validation([{ field: 'Last-Event-ID', message: 'is a position this account has not reached' }]);
+    });
   return { [Symbol.asyncIterator]: () => messagesOf(watch, scope), close: () => watch.close() };
 }
 
