@@ -3,7 +3,7 @@
 // replaces a worker that dies, and stops them all on SIGTERM/SIGINT. See docs/operations.md.
 import cluster, { type Worker } from 'node:cluster';
 import { pino, type Logger } from 'pino';
-import { type Config, databaseServerUrl } from './config';
+import { type Config, configWarnings, databaseServerUrl } from './config';
 import { checkConnectionBudget } from './connection-budget';
 import { migrateDatabase } from './infrastructure/database/migrate-database';
 import { describeExternalDatabase } from './infrastructure/database/describe-server';
@@ -97,6 +97,7 @@ class ClusterPrimary {
         `to ${this.config.databasePoolSize} database connections.`,
     );
     console.log(this.budget);
+    for (const warning of configWarnings(this.config)) this.logger.warn(warning);
   }
 
   private exited(worker: Worker, code: number | null, signal: string | null): void {

@@ -329,6 +329,27 @@ function isPostgresUrl(text: string): boolean {
   return /^postgres(ql)?:\/\//.test(text);
 }
 
+/**
+ * What a start should warn of, though it may run: settings that work but leave a door open. Now one:
+ * TRUST_PROXY believing any peer (`true`, or a hop count, which trusts whatever address the last
+ * hop has) while listening beyond loopback, so a client that reaches the port directly writes its
+ * own X-Forwarded-For and picks a new address for each attempt past the per-address limits.
+ */
+export function configWarnings(config: Pick<Config, 'trustProxy' | 'host'>): string[] {
+  const trustsAnyPeer = config.trustProxy === true || typeof config.trustProxy === 'number';
+  if (!trustsAnyPeer || isLoopbackHost(config.host)) return [];
+  return [
+    `TRUST_PROXY=${String(config.trustProxy)} believes X-Forwarded-For from any address, and the service listens ` +
+      `on ${config.host}: a client that reaches it directly chooses its own address for the sign-up and sign-in ` +
+      'limits. Name the proxies instead (TRUST_PROXY=loopback, or their addresses: 10.0.0.0/8), or listen on ' +
+      'loopback only (HOST=127.0.0.1).',
+  ];
+}
+
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 function parseTrustProxy(value: string | undefined): boolean | number | string {
   const text = value?.trim().toLowerCase() ?? '';
   if (text === '' || text === 'false' || text === '0') return false;

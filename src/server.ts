@@ -9,7 +9,7 @@ import { buildContainer } from './composition/container';
 import { StreamSlots } from './core/ports/stream-slots';
 import { onConnectAll, prepareEventChanges } from './composition/event-changes';
 import { endStreamsOfChangedKeys, prepareVerifiedKeyCaching } from './composition/verified-key-cache';
-import { type Config, databaseServerUrl } from './config';
+import { type Config, configWarnings, databaseServerUrl } from './config';
 import { checkConnectionBudget } from './connection-budget';
 import { DatabaseAvailability } from './infrastructure/database/database-availability';
 import type { NotificationListener } from './infrastructure/database/notification-listener';
@@ -111,6 +111,7 @@ export async function serve(config: Config): Promise<void> {
     console.log(`Time Navigation Service listening on http://${host}:${port} (Node ${process.version})`);
     console.log(`Data: ${database.description}`);
     if (budget) console.log(budget);
+    for (const warning of configWarnings(config)) logger.warn(warning);
   }
 
   let stopping = false;

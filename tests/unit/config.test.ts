@@ -1,4 +1,4 @@
-import { ConfigError, readConfig } from '../../src/config';
+import { ConfigError, configWarnings, readConfig } from '../../src/config';
 
 describe('readConfig', () => {
   it('runs with no settings at all: port 3000, embedded database in .data, no proxy trusted', () => {
@@ -237,6 +237,31 @@ describe('readConfig', () => {
         'DATABASE_POOLER_CONNECTIONS must be a whole number from 1 to 10000 ' +
           "(the pooler's server connections), not '0'.",
       );
+    });
+  });
+
+  describe('warnings at start', () => {
+    it('warns when TRUST_PROXY believes any peer while the service listens beyond loopback', () => {
+      for (const trustProxy of ['1', '2', 'true']) {
+        const [warning, ...more] = configWarnings(readConfig({ TRUST_PROXY: trustProxy }));
+        expect(more).toEqual([]);
+        expect(warning).toContain(`TRUST_PROXY=${trustProxy} believes X-Forwarded-For from any address`);
+        expect(warning).toContain('listens on 0.0.0.0');
+      }
+      expect(configWarnings(readConfig({ TRUST_PROXY: '1', HOST: '10.1.2.3' }))).toHaveLength(1);
+    });
+
+    it('is quiet with named proxies, without TRUST_PROXY, or on loopback only', () => {
+      const quiet = [
+        { TRUST_PROXY: 'loopback' },
+        { TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' },
+        {},
+        { TRUST_PROXY: '0' },
+        { TRUST_PROXY: '1', HOST: '127.0.0.1' },
+        { TRUST_PROXY: 'true', HOST: 'localhost' },
+        { TRUST_PROXY: '1', HOST: '::1' },
+      ];
+      for (const env of quiet) expect(configWarnings(readConfig(env))).toEqual([]);
     });
   });
 });
