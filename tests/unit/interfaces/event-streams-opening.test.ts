@@ -77,6 +77,8 @@ async function anOpeningStream(slots: GatedSlots) {
     answer = res;
     const endings = { onUnavailable: () => undefined, isUnavailable: () => false, logError: () => undefined };
     served = streams.serve(res, { apiKeyId: 'key_1', accountId: 'acc_1' }, async () => source, endings);
+    // A refusal is answered, as the route's problem handler answers it: the connection is let go.
+    served.catch(() => res.status(401).end());
   });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -92,7 +94,9 @@ async function anOpeningStream(slots: GatedSlots) {
     served: () => served,
     close() {
       streams.closeAll();
+      client.destroy();
       server.close();
+      server.closeAllConnections();
     },
   };
 }
