@@ -2,13 +2,10 @@
 // read under way) must not leave a stream behind: Node tells a response of its connection's close
 // once, and a listener added after that hears nothing.
 import { once } from 'node:events';
-import { request } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
 import { InvalidApiKey } from '../../../src/core/domain/errors';
 import { StreamSlots } from '../../../src/core/ports/stream-slots';
 import type { EventStreamSource, SseMessage } from '../../../src/interfaces/http/event-stream/event-stream-source';
-import { EventStreams } from '../../../src/interfaces/http/event-stream/event-streams';
+import { oneStreamServed } from '../../support/http/one-stream-served';
 import { waitFor, within } from '../../support/wait-for';
 
 /** Slots that let the test decide when a take completes, and record what happens to them, in order. */
@@ -59,46 +56,13 @@ function quietSource(): EventStreamSource & { closed: boolean } {
   return source;
 }
 
-/** A process's streams over `slots`, served at /stream on a port of the loopback, and one client asking. */
+/** A stream of `quietSource()` opening, taking its slot of `slots`. */
 async function anOpeningStream(slots: GatedSlots) {
-  // A lease of an hour: no renewal comes during a test unless the streams ask for one.
-  const streams = new EventStreams(slots, {
-    perProcess: 4,
-    perAccount: 2,
-    heartbeatMs: 60_000,
-    retryMs: 100,
-    leaseMs: 3_600_000,
-  });
   const source = quietSource();
-  const app = express();
-  let answer: express.Response | undefined;
-  let served: Promise<void> = Promise.resolve();
-  app.get('/stream', (_req, res) => {
-    answer = res;
-    const endings = { onUnavailable: () => undefined, isUnavailable: () => false, logError: () => undefined };
-    served = streams.serve(res, { apiKeyId: 'key_1', accountId: 'acc_1' }, async () => source, endings);
-    // A refusal is answered, as the route's problem handler answers it: the connection is let go.
-    served.catch(() => res.status(401).end());
-  });
-  const server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const client = request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/stream`);
-  client.on('error', () => undefined);
-  client.end();
+  const endings = { onUnavailable: () => undefined, isUnavailable: () => false, logError: () => undefined };
+  const served = await oneStreamServed(slots, source, endings);
   await waitFor(() => slots.taking, { what: 'the stream to start taking its slot' });
-  return {
-    streams,
-    source,
-    client,
-    answer: () => answer as express.Response,
-    served: () => served,
-    close() {
-      streams.closeAll();
-      client.destroy();
-      server.close();
-      server.closeAllConnections();
-    },
-  };
+  return { ...served, source };
 }
 
 it('ends a stream whose client left while it opened, and gives its slot back', async () => {

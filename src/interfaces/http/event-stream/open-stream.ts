@@ -78,7 +78,9 @@ export class OpenStream {
         if (!res.write(`id: ${message.id}\nevent: ${message.event}\ndata: ${message.data}\n\n`)) await drained(res);
       }
     } catch (error) {
-      logEnding(error, endings);
+      // A read cut short by the stream's own end (its client left, the service stopping and closing
+      // its pool) is that ending, not a fault: no one is left to answer, and nothing was lost.
+      if (!this.done) logEnding(error, endings);
     } finally {
       this.end();
     }

@@ -1,0 +1,48 @@
+import { once } from 'node:events';
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import type { StreamSlots } from '../../../src/core/ports/stream-slots';
+import type { EventStreamSource } from '../../../src/interfaces/http/event-stream/event-stream-source';
+import { EventStreams } from '../../../src/interfaces/http/event-stream/event-streams';
+import type { StreamEndings } from '../../../src/interfaces/http/event-stream/open-stream';
+
+/**
+ * A process's streams over `slots`, serving `source` at /stream on a port of the loopback, and one
+ * client asking for it. A lease of an hour: no renewal comes during a test unless it asks for one.
+ */
+export async function oneStreamServed(slots: StreamSlots, source: EventStreamSource, endings: StreamEndings) {
+  const streams = new EventStreams(slots, {
+    perProcess: 4,
+    perAccount: 2,
+    heartbeatMs: 60_000,
+    retryMs: 100,
+    leaseMs: 3_600_000,
+  });
+  const app = express();
+  let answer: express.Response | undefined;
+  let served: Promise<void> = Promise.resolve();
+  app.get('/stream', (_req, res) => {
+    answer = res;
+    served = streams.serve(res, { apiKeyId: 'key_1', accountId: 'acc_1' }, async () => source, endings);
+    // A refusal is answered, as the route's problem handler answers it: the connection is let go.
+    served.catch(() => res.status(401).end());
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const client = request(`http://127.0.0.1:${(server.address() as AddressInfo).port}/stream`);
+  client.on('error', () => undefined);
+  client.end();
+  return {
+    streams,
+    client,
+    answer: () => answer as express.Response,
+    served: () => served,
+    close() {
+      streams.closeAll();
+      client.destroy();
+      server.close();
+      server.closeAllConnections();
+    },
+  };
+}
