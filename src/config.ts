@@ -1,4 +1,5 @@
 import { DEFAULT_DATABASE_TIMEOUT_MS } from './infrastructure/database/database-timeouts';
+import { DEFAULT_FAILED_API_KEYS } from './infrastructure/throttling/memory-failed-attempts';
 import { DEFAULT_STREAM_LIMITS, type EventStreamLimits } from './interfaces/http/event-stream/event-streams';
 import { countFromOne, milliseconds, onOrOff, wholeNumber } from './config-values';
 import { type AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from './interfaces/http/admission/account-admission';
@@ -45,6 +46,13 @@ export interface Config {
    * (default 10; 0 = off).
    */
   readonly rateLimitAccountsPerMinute: number;
+  /**
+   * API_KEY_FAILURES_PER_MINUTE: requests with an unknown, revoked or expired API key per client
+   * address a minute on this instance (default 30; 0 = off); past it the address's requests with a
+   * key not verified lately get 429 too_many_failed_attempts, before any database read. Each of
+   * WEB_CONCURRENCY workers counts its share (apiKeyFailuresPerProcess).
+   */
+  readonly apiKeyFailuresPerMinute: number;
   /**
    * IDEMPOTENCY_KEPT_MIB_PER_HOUR: MiB of answers an account's Idempotency-Keys keep per hour, all
    * its keys together (default 64, at most 256); past it, requests are done but their answers not kept.
@@ -143,6 +151,12 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   if (!logLevel) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${env.LOG_LEVEL}'.`);
   const rateLimitPerSecond = wholeNumber(env, 'RATE_LIMIT_PER_SECOND', 100, problems);
   const rateLimitAccountsPerMinute = wholeNumber(env, 'RATE_LIMIT_ACCOUNTS_PER_MINUTE', 10, problems);
+  const apiKeyFailuresPerMinute = wholeNumber(
+    env,
+    'API_KEY_FAILURES_PER_MINUTE',
+    DEFAULT_FAILED_API_KEYS.failures,
+    problems,
+  );
   const idempotencyKeptMibPerHour = countFromOne(
     env,
     'IDEMPOTENCY_KEPT_MIB_PER_HOUR',
@@ -296,6 +310,7 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
     logLevel,
     rateLimitPerSecond,
     rateLimitAccountsPerMinute,
+    apiKeyFailuresPerMinute,
     idempotencyKeptMibPerHour,
     accountRequests,
     shutdownGraceMs,
@@ -356,4 +371,13 @@ function parseTrustProxy(value: string | undefined): boolean | number | string {
   if (text === 'true') return true;
   if (/^\d+$/.test(text)) return Number(text);
   return text;
+}
+
+/**
+ * A worker's share of API_KEY_FAILURES_PER_MINUTE: each counts the failures it sees, and the cluster
+ * spreads connections over the workers in turn, so together they allow about the instance's limit
+ * with no round trip between processes. Never 0 unless the limit is off.
+ */
+export function apiKeyFailuresPerProcess(config: Pick<Config, 'apiKeyFailuresPerMinute' | 'webConcurrency'>): number {
+  return Math.ceil(config.apiKeyFailuresPerMinute / config.webConcurrency);
 }

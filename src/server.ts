@@ -9,7 +9,7 @@ import { buildContainer } from './composition/container';
 import { StreamSlots } from './core/ports/stream-slots';
 import { onConnectAll, prepareEventChanges } from './composition/event-changes';
 import { endStreamsOfChangedKeys, prepareVerifiedKeyCaching } from './composition/verified-key-cache';
-import { type Config, configWarnings, databaseServerUrl } from './config';
+import { apiKeyFailuresPerProcess, type Config, configWarnings, databaseServerUrl } from './config';
 import { checkConnectionBudget } from './connection-budget';
 import { DatabaseAvailability } from './infrastructure/database/database-availability';
 import type { NotificationListener } from './infrastructure/database/notification-listener';
@@ -17,6 +17,7 @@ import { openDatabase } from './infrastructure/database/open-database';
 import { isDatabaseUnavailable } from './infrastructure/database/prisma-client';
 import { databaseReadiness } from './infrastructure/database/readiness';
 import { loadServiceSecret } from './infrastructure/persistence/postgres/service-secrets';
+import { MemoryFailedAttempts } from './infrastructure/throttling/memory-failed-attempts';
 import { ClusterAdmission } from './interfaces/http/admission/cluster-admission';
 import { LocalAdmission } from './interfaces/http/admission/local-admission';
 import { createApp } from './interfaces/http/app';
@@ -72,6 +73,7 @@ export async function serve(config: Config): Promise<void> {
     eventChanges: eventChanges.signals,
     // Normal when several processes write one account at once; frequent ones are worth a look.
     onRerun: (accountId, reason) => logger.debug({ account_id: accountId, reason }, 'unit of work ran again'),
+    failedApiKeys: new MemoryFailedAttempts({ failures: apiKeyFailuresPerProcess(config), windowSeconds: 60 }),
   });
   // The process's event streams: ended first when it stops.
   const eventStreams = new EventStreams(container.get(StreamSlots), config.eventStreams);

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
+import type { FailedAttempts } from '../core/ports/failed-attempts';
 import { IdempotencyStore } from '../core/ports/idempotency-store';
 import { StreamSlots } from '../core/ports/stream-slots';
 import type { VerifiedKeyCache } from '../core/ports/verified-key-cache';
@@ -46,11 +47,13 @@ import { ZxcvbnCommonPasswords } from '../infrastructure/passwords/zxcvbn-common
 import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
 import { ScryptCredentialHasher } from '../infrastructure/system/scrypt-credential-hasher';
 import { SystemWallClock } from '../infrastructure/system/system-wall-clock';
+import { DEFAULT_FAILED_API_KEYS, MemoryFailedAttempts } from '../infrastructure/throttling/memory-failed-attempts';
 import { bindCore, bindPort } from './bindings';
 import {
   commonPasswords,
   credentialHasher,
   eventFeed,
+  failedApiKeys,
   idGenerator,
   rateCounterStore,
   transactionBoundary,
@@ -76,6 +79,11 @@ export interface ContainerOptions {
    * the database's notifications reach it). Without it no change can be heard: streams are refused.
    */
   readonly eventChanges?: EventChangeSignals;
+  /**
+   * Failed API keys counted per client address (API_KEY_FAILURES_PER_MINUTE, this process's share).
+   * Default: the default limit, counted in this process.
+   */
+  readonly failedApiKeys?: FailedAttempts;
 }
 
 /**
@@ -99,13 +107,22 @@ export function buildContainer(options: ContainerOptions): Container {
   bindPort(container, verifiedKeyCache, options.verifiedKeyCache ?? new LruVerifiedKeyCache({ maxEntries: 0 }));
   const signals = options.eventChanges ?? new EventChangeSignals({ suspended: true });
   bindPort(container, eventFeed, new PostgresEventFeed(database.sql, signals));
+  bindPort(container, failedApiKeys, options.failedApiKeys ?? new MemoryFailedAttempts(DEFAULT_FAILED_API_KEYS));
   // The port is an abstract class so that it is its own token: the HTTP edge resolves it without composition.
   const idempotency = new PostgresIdempotencyStore(database.prisma, database.sql, keyed, clock);
   container.bind(IdempotencyStore).toConstantValue(idempotency);
   container.bind(StreamSlots).toConstantValue(new PostgresStreamSlots(database.sql));
 
   bindCore(container, CreateAccount, transactionBoundary, credentialHasher, idGenerator, wallClock, commonPasswords);
-  bindCore(container, AuthenticateApiKey, transactionBoundary, credentialHasher, wallClock, verifiedKeyCache);
+  bindCore(
+    container,
+    AuthenticateApiKey,
+    transactionBoundary,
+    credentialHasher,
+    wallClock,
+    verifiedKeyCache,
+    failedApiKeys,
+  );
   // The dashboard and the try-it console: sessions and the account's keys.
   bindCore(container, SignUp, CreateAccount, transactionBoundary, credentialHasher, idGenerator, wallClock);
   bindCore(container, LogIn, transactionBoundary, credentialHasher, idGenerator, wallClock);

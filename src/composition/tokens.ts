@@ -1,6 +1,7 @@
 import type { CommonPasswords } from '../core/ports/common-passwords';
 import type { CredentialHasher } from '../core/ports/credential-hasher';
 import type { EventFeed } from '../core/ports/event-feed';
+import type { FailedAttempts } from '../core/ports/failed-attempts';
 import type { IdGenerator } from '../core/ports/id-generator';
 import type { RateCounterStore } from '../core/ports/rate-counter-store';
 import type { TransactionBoundary } from '../core/ports/transaction-boundary';
@@ -17,6 +18,7 @@ export const commonPasswords = Symbol.for('time-navigation.CommonPasswords');
 export const rateCounterStore = Symbol.for('time-navigation.RateCounterStore');
 export const verifiedKeyCache = Symbol.for('time-navigation.VerifiedKeyCache');
 export const eventFeed = Symbol.for('time-navigation.EventFeed');
+export const failedApiKeys = Symbol.for('time-navigation.FailedApiKeys');
 
 /** The port each token stands for: the compiler checks bindings (bindings.ts) against it. */
 export interface Ports {
@@ -28,4 +30,5 @@ export interface Ports {
   [rateCounterStore]: RateCounterStore;
   [verifiedKeyCache]: VerifiedKeyCache;
   [eventFeed]: EventFeed;
+  [failedApiKeys]: FailedAttempts;
 }

@@ -64,3 +64,42 @@ describe('API keys', () => {
     expect(response.status).toBe(200);
   });
 });
+
+describe('failed API keys from one client address', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Behind a proxy on the loopback, as deployed: X-Forwarded-For names the client.
+    t = await startTestApp({ apiKeyFailuresPerMinute: 3, trustProxy: 'loopback' });
+  });
+  afterAll(() => t.close());
+
+  const wrongKey = (n: number) => `Bearer tns_${String(n).padStart(43, 'W')}`;
+  const from = (address: string, auth: string) =>
+    request(t.app).get('/timelines').set('X-Forwarded-For', address).set('Authorization', auth);
+
+  it('are refused 429 past the limit, with Retry-After, while a key verified lately goes on', async () => {
+    const me = await t.signUp();
+    expect((await from('192.0.2.10', me.auth)).status).toBe(200);
+    for (let n = 0; n < 3; n += 1) expect((await from('192.0.2.10', wrongKey(n))).status).toBe(401);
+
+    const refused = await from('192.0.2.10', wrongKey(3));
+    expect(refused.status).toBe(429);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+    expect(refused.body).toMatchObject({
+      status: 429,
+      code: 'too_many_failed_attempts',
+      retry_after_seconds: Number(refused.headers['retry-after']),
+    });
+    expect((await from('192.0.2.10', me.auth)).status).toBe(200);
+    // Another client is not held back.
+    expect((await from('192.0.2.11', wrongKey(4))).status).toBe(401);
+  });
+
+  it("count an IPv6 client's whole /64 as one client", async () => {
+    for (let n = 0; n < 3; n += 1) expect((await from(`2001:db8:7:7::${n + 1}`, wrongKey(n))).status).toBe(401);
+    expect((await from('2001:db8:7:7:ffff::9', wrongKey(3))).status).toBe(429);
+    expect((await from('2001:db8:7:8::1', wrongKey(4))).status).toBe(401);
+  });
+});

@@ -207,6 +207,25 @@ serverOnly(() =>
       expect(await service.stop()).toBe(0);
     }, 180_000);
 
+    it("counts failed API keys over both workers: together they allow the instance's limit", async () => {
+      const { service } = await start({ API_KEY_FAILURES_PER_MINUTE: '6' });
+      // Sequential, each on a connection of its own: the workers take them in turn. Counted per
+      // worker at the whole limit, 12 would be looked up; each counts its share, 3.
+      const answers = [];
+      for (let n = 0; n < 20; n += 1)
+        answers.push(
+          await call(service.url, 'GET', '/timelines', { auth: `Bearer tns_${String(n).padStart(43, 'W')}` }),
+        );
+      const statuses = answers.map((answer) => answer.status);
+      expect(statuses.filter((status) => status === 401)).toHaveLength(6);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(14);
+      for (const answer of answers.filter((each) => each.status === 429)) {
+        expect(answer.body).toMatchObject({ code: 'too_many_failed_attempts' });
+        expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      expect(await service.stop()).toBe(0);
+    }, 120_000);
+
     it.each(['1', '2'])(
       'with WEB_CONCURRENCY=%s, exits 1 when the port is taken, never saying it listens',
       async (workers) => {

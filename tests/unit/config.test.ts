@@ -1,4 +1,4 @@
-import { ConfigError, configWarnings, readConfig } from '../../src/config';
+import { apiKeyFailuresPerProcess, ConfigError, configWarnings, readConfig } from '../../src/config';
 
 describe('readConfig', () => {
   it('runs with no settings at all: port 3000, embedded database in .data, no proxy trusted', () => {
@@ -15,6 +15,7 @@ describe('readConfig', () => {
       logLevel: 'info',
       rateLimitPerSecond: 100,
       rateLimitAccountsPerMinute: 10,
+      apiKeyFailuresPerMinute: 30,
       idempotencyKeptMibPerHour: 64,
       accountRequests: { running: 8, queued: 100 },
       shutdownGraceMs: 10_000,
@@ -44,6 +45,7 @@ describe('readConfig', () => {
       LOG_LEVEL: 'WARN',
       RATE_LIMIT_PER_SECOND: '0',
       RATE_LIMIT_ACCOUNTS_PER_MINUTE: '5',
+      API_KEY_FAILURES_PER_MINUTE: '0',
       IDEMPOTENCY_KEPT_MIB_PER_HOUR: '8',
       ACCOUNT_REQUESTS_RUNNING: '4',
       ACCOUNT_REQUESTS_QUEUED: '0',
@@ -73,6 +75,7 @@ describe('readConfig', () => {
       logLevel: 'warn',
       rateLimitPerSecond: 0,
       rateLimitAccountsPerMinute: 5,
+      apiKeyFailuresPerMinute: 0,
       idempotencyKeptMibPerHour: 8,
       accountRequests: { running: 4, queued: 0 },
       shutdownGraceMs: 2500,
@@ -97,6 +100,13 @@ describe('readConfig', () => {
     expect(() => readConfig({ EVENT_STREAMS_PER_KEY: '20' })).toThrow(
       /EVENT_STREAMS_PER_KEY is now EVENT_STREAMS_PER_ACCOUNT/,
     );
+  });
+
+  it('gives each worker its share of the failed API keys, so that workers do not multiply the limit', () => {
+    expect(apiKeyFailuresPerProcess({ apiKeyFailuresPerMinute: 30, webConcurrency: 1 })).toBe(30);
+    expect(apiKeyFailuresPerProcess({ apiKeyFailuresPerMinute: 30, webConcurrency: 4 })).toBe(8);
+    expect(apiKeyFailuresPerProcess({ apiKeyFailuresPerMinute: 1, webConcurrency: 4 })).toBe(1);
+    expect(apiKeyFailuresPerProcess({ apiKeyFailuresPerMinute: 0, webConcurrency: 4 })).toBe(0);
   });
 
   it('keeps the head timeout within the request timeout, as Node requires', () => {

@@ -219,6 +219,21 @@ export class InvalidCredentials extends DomainError {
   }
 }
 
+/**
+ * The client failed with too many API keys lately: refused before its key is even looked up, so
+ * guessing costs the service nothing (docs/decisions.md, "Failed API keys").
+ */
+export class TooManyFailedAttempts extends DomainError {
+  readonly code = 'too_many_failed_attempts';
+  constructor(readonly retryAfterSeconds: number) {
+    super(
+      `Too many requests from this address presented an unknown, revoked or expired API key. ` +
+        `Check the key, and retry after ${retryAfterSeconds} s.`,
+      { retry_after_seconds: retryAfterSeconds },
+    );
+  }
+}
+
 export class SessionRequired extends DomainError {
   readonly code = 'session_required';
   constructor() {

@@ -55,6 +55,8 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   too_many_streams: 429,
   // an account's requests running and waiting at once (docs/decisions.md, "Requests in flight")
   too_many_requests_in_flight: 429,
+  // unknown, revoked or expired API keys from one client address (docs/decisions.md, "Failed API keys")
+  too_many_failed_attempts: 429,
   internal_error: 500,
   service_unavailable: 503,
   stream_capacity_reached: 503,

@@ -24,9 +24,9 @@ export class Problem extends Error {
     return new Problem(400, 'validation_failed', `The request is invalid: check ${fields}.`, { errors });
   }
 
-  static fromDomain(error: DomainError): Problem {
+  static fromDomain(error: DomainError, headers: Readonly<Record<string, string>> = {}): Problem {
     // An unmapped code is a defect of the service (a test keeps the table complete), not the client's.
-    return new Problem(STATUS_BY_CODE[error.code] ?? 500, error.code, error.message, error.details);
+    return new Problem(STATUS_BY_CODE[error.code] ?? 500, error.code, error.message, error.details, headers);
   }
 
   toJson(): Record<string, unknown> {

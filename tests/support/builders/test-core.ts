@@ -1,4 +1,8 @@
 import { AuthenticateApiKey } from '../../../src/core/use-cases/accounts/authenticate-api-key';
+import {
+  DEFAULT_FAILED_API_KEYS,
+  MemoryFailedAttempts,
+} from '../../../src/infrastructure/throttling/memory-failed-attempts';
 import { CreateAccount } from '../../../src/core/use-cases/accounts/create-account';
 import { CreateApiKey } from '../../../src/core/use-cases/api-keys/create-api-key';
 import { ListApiKeys } from '../../../src/core/use-cases/api-keys/list-api-keys';
@@ -34,6 +38,8 @@ import {
 } from '../in-memory';
 
 export const PRESENT = '2030-01-01T12:00:00Z';
+/** The client address a core test's requests come from, for the throttles that count per client. */
+export const CLIENT = '192.0.2.1';
 
 /** The core wired over in-memory fakes, with every use case, as the composition root would. */
 export function createTestCore(start: string = PRESENT) {
@@ -47,6 +53,8 @@ export function createTestCore(start: string = PRESENT) {
   // The service's in-memory cache, told of committed key changes as the database's NOTIFY tells it.
   const keyCache = new LruVerifiedKeyCache({ maxEntries: 1_000 });
   const checkParadox = new CheckParadox(transactions);
+  // The service's own counter of failed keys, at its default limit.
+  const failedApiKeys = new MemoryFailedAttempts(DEFAULT_FAILED_API_KEYS);
   database.onApiKeyChange((keyId) => keyCache.forget(keyId));
   return {
     database,
@@ -56,7 +64,8 @@ export function createTestCore(start: string = PRESENT) {
     hasher,
     keyCache,
     createAccount,
-    authenticateApiKey: new AuthenticateApiKey(transactions, hasher, clock, keyCache),
+    failedApiKeys,
+    authenticateApiKey: new AuthenticateApiKey(transactions, hasher, clock, keyCache, failedApiKeys),
     signUp: new SignUp(createAccount, transactions, hasher, ids, clock),
     logIn: new LogIn(transactions, hasher, ids, clock),
     logOut: new LogOut(transactions, hasher, clock),

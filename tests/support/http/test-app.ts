@@ -19,6 +19,7 @@ import type { NotificationListenerOptions } from '../../../src/infrastructure/da
 import type { PrismaClient } from '../../../src/infrastructure/persistence/prisma/generated/client';
 import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
 import { isDatabaseUnavailable } from '../../../src/infrastructure/database/prisma-client';
+import { MemoryFailedAttempts } from '../../../src/infrastructure/throttling/memory-failed-attempts';
 import { databaseReadiness } from '../../../src/infrastructure/database/readiness';
 import { createApp } from '../../../src/interfaces/http/app';
 import { type EventStreamLimits, EventStreams } from '../../../src/interfaces/http/event-stream/event-streams';
@@ -72,6 +73,8 @@ export interface TestAppOptions {
   readonly keptAnswersMibPerHour?: number;
   /** An account's requests running at once and waiting, as ACCOUNT_REQUESTS_RUNNING and _QUEUED set them. */
   readonly accountRequests?: AdmissionLimits;
+  /** Unknown, revoked or expired API keys per client address a minute, as API_KEY_FAILURES_PER_MINUTE sets it. */
+  readonly apiKeyFailuresPerMinute?: number;
 }
 
 /** How long an app may take to start listening for key changes before the test gives up. */
@@ -113,6 +116,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     wallClock: clock,
     verifiedKeyCache: keyCaching.cache,
     eventChanges: eventChanges.signals,
+    failedApiKeys:
+      options.apiKeyFailuresPerMinute === undefined
+        ? undefined
+        : new MemoryFailedAttempts({ failures: options.apiKeyFailuresPerMinute, windowSeconds: 60 }),
   });
   const eventStreams = new EventStreams(container.get(StreamSlots), options.eventStreams);
   endStreamsOfChangedKeys(keyCaching.listener, eventStreams);

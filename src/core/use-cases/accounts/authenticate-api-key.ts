@@ -5,8 +5,9 @@ import {
   LAST_USE_RESOLUTION_MS,
   type ApiKey,
 } from '../../domain/account';
-import { InvalidApiKey } from '../../domain/errors';
+import { InvalidApiKey, TooManyFailedAttempts } from '../../domain/errors';
 import type { CredentialHasher } from '../../ports/credential-hasher';
+import type { FailedAttempts } from '../../ports/failed-attempts';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { VerifiedKey, VerifiedKeyCache } from '../../ports/verified-key-cache';
 import type { WallClock } from '../../ports/wall-clock';
@@ -23,9 +24,11 @@ export class AuthenticateApiKey {
     private readonly hasher: CredentialHasher,
     private readonly clock: WallClock,
     private readonly cache: VerifiedKeyCache,
+    private readonly failures: FailedAttempts,
   ) {}
 
-  async execute(input: { readonly apiKey: string }): Promise<Principal> {
+  /** `client`: who presents the key (its address), whose failures are counted. */
+  async execute(input: { readonly apiKey: string; readonly client: string }): Promise<Principal> {
     // A malformed key cannot exist: refuse it without a database round trip.
     if (!isWellFormedApiKey(input.apiKey)) throw new InvalidApiKey();
     const digest = this.hasher.digestApiKey(input.apiKey);
@@ -37,9 +40,16 @@ export class AuthenticateApiKey {
     const remembered = this.cache.find(digest);
     if (remembered && !isLastUseDue(remembered, now)) return principalOf(remembered, now);
 
+    // Only now, where a database read would follow: a known key's requests never wait on this.
+    const waitMs = await this.failures.waitBeforeNext(input.client);
+    if (waitMs > 0) throw new TooManyFailedAttempts(Math.ceil(waitMs / 1000));
+
     const mark = this.cache.mark();
     const key = await this.transactions.read((repos) => repos.apiKeys.findByDigest(digest));
-    if (!key || !isActiveApiKey(key, now)) throw new InvalidApiKey();
+    if (!key || !isActiveApiKey(key, now)) {
+      await this.failures.failed(input.client);
+      throw new InvalidApiKey();
+    }
 
     // Last use to the minute: the conditional write keeps concurrent requests (in any process)
     // from all writing the same minute.

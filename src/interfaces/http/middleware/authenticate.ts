@@ -1,5 +1,6 @@
-import { InvalidApiKey } from '../../../core/domain/errors';
+import { InvalidApiKey, TooManyFailedAttempts } from '../../../core/domain/errors';
 import type { AuthenticateApiKey } from '../../../core/use-cases/accounts/authenticate-api-key';
+import { clientOf } from '../client-address';
 import { Problem } from '../problem';
 import type { RequestStep } from '../request-step';
 
@@ -24,8 +25,10 @@ export function authenticate(useCase: AuthenticateApiKey): RequestStep {
     const match = BEARER.exec(header);
     try {
       if (!match) throw new InvalidApiKey();
-      res.locals.principal = await useCase.execute({ apiKey: match[1] });
+      res.locals.principal = await useCase.execute({ apiKey: match[1], client: clientOf(req.ip) });
     } catch (error) {
+      if (error instanceof TooManyFailedAttempts)
+        throw Problem.fromDomain(error, { 'Retry-After': String(error.retryAfterSeconds) });
       if (!(error instanceof InvalidApiKey)) throw error;
       throw new Problem(
         401,

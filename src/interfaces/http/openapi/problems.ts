@@ -16,14 +16,19 @@ const EVERY_OPERATION = [
   'internal_error',
   'service_unavailable',
 ];
-/** A key names the account, whose requests in flight are bounded (admission/). */
-const WITH_A_KEY = ['missing_api_key', 'invalid_api_key', 'too_many_requests_in_flight'];
+/**
+ * A key names the account, whose requests in flight are bounded (admission/); a client address
+ * presenting failing keys is refused for a while (authenticate-api-key.ts).
+ */
+const WITH_A_KEY = ['missing_api_key', 'invalid_api_key', 'too_many_failed_attempts', 'too_many_requests_in_flight'];
 /** An authenticated POST honours `Idempotency-Key` (middleware/idempotency.ts). */
 const IDEMPOTENT = ['idempotency_key_reused', 'idempotency_answer_not_kept'];
 
 const RATE_LIMIT_HEADERS: JsonObject = {
   'Retry-After': {
-    description: 'Seconds to wait: until the window ends (`rate_limited`), or 1 (`too_many_requests_in_flight`).',
+    description:
+      'Seconds to wait: until the window ends (`rate_limited`, `too_many_failed_attempts`), ' +
+      'or 1 (`too_many_requests_in_flight`).',
     required: true,
     schema: { type: 'integer' },
   },

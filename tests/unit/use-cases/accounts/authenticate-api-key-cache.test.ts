@@ -3,7 +3,7 @@
 import { InvalidApiKey } from '../../../../src/core/domain/errors';
 import { LruVerifiedKeyCache } from '../../../../src/infrastructure/api-key-cache/lru-verified-key-cache';
 import { AuthenticateApiKey } from '../../../../src/core/use-cases/accounts/authenticate-api-key';
-import { createTestCore, PRESENT, type TestCore } from '../../../support/builders/test-core';
+import { CLIENT, createTestCore, PRESENT, type TestCore } from '../../../support/builders/test-core';
 import { InMemoryApiKeyRepository } from '../../../support/in-memory/repositories';
 
 const PASSWORD = 's3cret-enough';
@@ -39,7 +39,7 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
     const reads = countKeyReads();
 
     for (let request = 0; request < 5; request++) {
-      expect(await core.authenticateApiKey.execute({ apiKey })).toEqual({ accountId, apiKeyId: keyId });
+      expect(await core.authenticateApiKey.execute({ apiKey, client: CLIENT })).toEqual({ accountId, apiKeyId: keyId });
       core.clock.advanceBy(10_000);
     }
     expect(reads.count()).toBe(1);
@@ -52,19 +52,19 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
     const reads = countKeyReads();
     const lastUsed = () => core.database.apiKey(keyId)?.lastUsedAt;
 
-    await core.authenticateApiKey.execute({ apiKey });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
     expect(lastUsed()).toEqual(new Date(PRESENT));
     core.clock.advanceBy(59_999);
-    await core.authenticateApiKey.execute({ apiKey });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
     expect(lastUsed()).toEqual(new Date(PRESENT));
     expect(reads.count()).toBe(1);
 
     core.clock.advanceBy(1);
-    await core.authenticateApiKey.execute({ apiKey });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
     expect(lastUsed()).toEqual(new Date(Date.parse(PRESENT) + 60_000));
     expect(reads.count()).toBe(2);
     core.clock.advanceBy(30_000);
-    await core.authenticateApiKey.execute({ apiKey });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
     expect(reads.count()).toBe(2);
   });
 
@@ -81,29 +81,29 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
       return key && { ...key, lastUsedAt: new Date(core.clock.now().getTime() + 10 * 60_000) };
     });
 
-    await core.authenticateApiKey.execute({ apiKey });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
     core.clock.advanceBy(61_000);
-    await core.authenticateApiKey.execute({ apiKey });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
     expect(reads.mock.calls.length).toBe(2);
   });
 
   it('refuses a revoked key on the next request', async () => {
     const core = createTestCore();
     const { accountId, apiKey, keyId } = await anAccount(core);
-    await core.authenticateApiKey.execute({ apiKey });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
 
     await core.revokeApiKey.execute({ accountId, keyId });
-    await expect(core.authenticateApiKey.execute({ apiKey })).rejects.toBeInstanceOf(InvalidApiKey);
+    await expect(core.authenticateApiKey.execute({ apiKey, client: CLIENT })).rejects.toBeInstanceOf(InvalidApiKey);
   });
 
   it('refuses a rolled key on the next request, and accepts its replacement', async () => {
     const core = createTestCore();
     const { accountId, apiKey, keyId } = await anAccount(core);
-    await core.authenticateApiKey.execute({ apiKey });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
 
     const rolled = await core.rollApiKey.execute({ accountId, keyId });
-    await expect(core.authenticateApiKey.execute({ apiKey })).rejects.toBeInstanceOf(InvalidApiKey);
-    expect(await core.authenticateApiKey.execute({ apiKey: rolled.secret })).toEqual({
+    await expect(core.authenticateApiKey.execute({ apiKey, client: CLIENT })).rejects.toBeInstanceOf(InvalidApiKey);
+    expect(await core.authenticateApiKey.execute({ apiKey: rolled.secret, client: CLIENT })).toEqual({
       accountId,
       apiKeyId: rolled.key.id,
     });
@@ -112,37 +112,45 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
   it('refuses the console key of a session that signed out', async () => {
     const core = createTestCore();
     const { token, consoleKey } = await aConsoleKey(core);
-    await core.authenticateApiKey.execute({ apiKey: consoleKey });
+    await core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT });
 
     await core.logOut.execute({ sessionToken: token });
-    await expect(core.authenticateApiKey.execute({ apiKey: consoleKey })).rejects.toBeInstanceOf(InvalidApiKey);
+    await expect(core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT })).rejects.toBeInstanceOf(
+      InvalidApiKey,
+    );
   });
 
   it('refuses the console key of a session ended on sight, or cleared by the next sign-in', async () => {
     const core = createTestCore();
     const { token, consoleKey } = await aConsoleKey(core);
     core.clock.advanceMinutes(12 * 60 - 1);
-    await core.authenticateApiKey.execute({ apiKey: consoleKey });
+    await core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT });
     core.clock.advanceMinutes(1);
     await expect(core.resolveSession.execute({ sessionToken: token })).rejects.toThrow();
-    await expect(core.authenticateApiKey.execute({ apiKey: consoleKey })).rejects.toBeInstanceOf(InvalidApiKey);
+    await expect(core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT })).rejects.toBeInstanceOf(
+      InvalidApiKey,
+    );
 
     const other = createTestCore();
     const second = await aConsoleKey(other);
     other.clock.advanceMinutes(12 * 60);
     await other.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: '192.0.2.1' });
-    await expect(other.authenticateApiKey.execute({ apiKey: second.consoleKey })).rejects.toBeInstanceOf(InvalidApiKey);
+    await expect(
+      other.authenticateApiKey.execute({ apiKey: second.consoleKey, client: CLIENT }),
+    ).rejects.toBeInstanceOf(InvalidApiKey);
   });
 
   it('refuses a remembered key once past its expiry, without reading it again', async () => {
     const core = createTestCore();
     const { consoleKey } = await aConsoleKey(core);
     core.clock.advanceMinutes(12 * 60 - 0.5); // 30 s before the session's idle limit
-    await core.authenticateApiKey.execute({ apiKey: consoleKey });
+    await core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT });
     const reads = countKeyReads();
 
     core.clock.advanceBy(30_000);
-    await expect(core.authenticateApiKey.execute({ apiKey: consoleKey })).rejects.toBeInstanceOf(InvalidApiKey);
+    await expect(core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT })).rejects.toBeInstanceOf(
+      InvalidApiKey,
+    );
     expect(reads.count()).toBe(0);
   });
 
@@ -150,18 +158,18 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
     const core = createTestCore();
     const { token, consoleKey } = await aConsoleKey(core);
     core.clock.advanceMinutes(12 * 60 - 0.5);
-    await core.authenticateApiKey.execute({ apiKey: consoleKey });
+    await core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT });
     core.clock.advanceBy(10_000);
     await core.resolveSession.execute({ sessionToken: token }); // activity: the idle limit, and the key's expiry, move
 
     core.clock.advanceBy(30_000); // past the expiry that was remembered
-    await expect(core.authenticateApiKey.execute({ apiKey: consoleKey })).resolves.toBeDefined();
+    await expect(core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT })).resolves.toBeDefined();
   });
 
   it('does not remember a read that a revocation overtook', async () => {
     const core = createTestCore();
     const { accountId, apiKey, keyId } = await anAccount(core);
-    await core.authenticateApiKey.execute({ apiKey });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
     core.clock.advanceMinutes(1); // the next request is due to read the key again
     // Hold that read until the revocation has committed and been forgotten.
     const read = jest.spyOn(InMemoryApiKeyRepository.prototype, 'findByDigest');
@@ -174,58 +182,60 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
       return before;
     });
 
-    const slow = core.authenticateApiKey.execute({ apiKey });
+    const slow = core.authenticateApiKey.execute({ apiKey, client: CLIENT });
     await core.revokeApiKey.execute({ accountId, keyId });
     release();
     await slow; // it read the key before the revocation: answering it is fair, remembering it is not
-    await expect(core.authenticateApiKey.execute({ apiKey })).rejects.toBeInstanceOf(InvalidApiKey);
+    await expect(core.authenticateApiKey.execute({ apiKey, client: CLIENT })).rejects.toBeInstanceOf(InvalidApiKey);
   });
 
   it('reads every key while the cache is suspended (changes may go unheard), and forgets what it held', async () => {
     const core = createTestCore();
     const { apiKey } = await anAccount(core);
-    await core.authenticateApiKey.execute({ apiKey });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
     core.keyCache.suspend();
     const reads = countKeyReads();
 
-    await core.authenticateApiKey.execute({ apiKey });
-    await core.authenticateApiKey.execute({ apiKey });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
     expect(reads.count()).toBe(2);
     expect(core.keyCache.stats()).toMatchObject({ entries: 0, suspended: true });
 
     core.keyCache.resume();
-    await core.authenticateApiKey.execute({ apiKey });
-    await core.authenticateApiKey.execute({ apiKey });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
     expect(reads.count()).toBe(3);
   });
 
   it('keeps at most its bound of keys: the least recently used one is read again', async () => {
     const core = createTestCore();
     const cache = new LruVerifiedKeyCache({ maxEntries: 2 });
-    const authenticate = new AuthenticateApiKey(core.transactions, core.hasher, core.clock, cache);
+    const authenticate = new AuthenticateApiKey(core.transactions, core.hasher, core.clock, cache, core.failedApiKeys);
     const [a, b, c] = [
       await anAccount(core, 'a@example.com'),
       await anAccount(core, 'b@example.com'),
       await anAccount(core, 'c@example.com'),
     ];
-    for (const key of [a, b, a, c]) await authenticate.execute({ apiKey: key.apiKey });
+    for (const key of [a, b, a, c]) await authenticate.execute({ apiKey: key.apiKey, client: CLIENT });
     expect(cache.stats().entries).toBe(2);
     const reads = countKeyReads();
 
-    await authenticate.execute({ apiKey: a.apiKey });
-    await authenticate.execute({ apiKey: c.apiKey });
+    await authenticate.execute({ apiKey: a.apiKey, client: CLIENT });
+    await authenticate.execute({ apiKey: c.apiKey, client: CLIENT });
     expect(reads.count()).toBe(0);
-    await authenticate.execute({ apiKey: b.apiKey });
+    await authenticate.execute({ apiKey: b.apiKey, client: CLIENT });
     expect(reads.count()).toBe(1);
   });
 
   it('does not remember keys it refused, so unknown keys cannot crowd out known ones', async () => {
     const core = createTestCore();
     const { apiKey } = await anAccount(core);
-    await core.authenticateApiKey.execute({ apiKey });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
     for (let guess = 0; guess < 5; guess++) {
       const unknown = `tns_${String(guess).repeat(43)}`;
-      await expect(core.authenticateApiKey.execute({ apiKey: unknown })).rejects.toBeInstanceOf(InvalidApiKey);
+      await expect(core.authenticateApiKey.execute({ apiKey: unknown, client: CLIENT })).rejects.toBeInstanceOf(
+        InvalidApiKey,
+      );
     }
     expect(core.keyCache.stats().entries).toBe(1);
   });

@@ -1,5 +1,5 @@
 import { InvalidApiKey } from '../../../../src/core/domain/errors';
-import { createTestCore, PRESENT } from '../../../support/builders/test-core';
+import { CLIENT, createTestCore, PRESENT } from '../../../support/builders/test-core';
 
 describe('AuthenticateApiKey', () => {
   it('turns a valid key into the account and key it acts for', async () => {
@@ -11,7 +11,7 @@ describe('AuthenticateApiKey', () => {
     });
     const [storedKey] = core.database.apiKeysOf(account.id);
 
-    expect(await core.authenticateApiKey.execute({ apiKey })).toEqual({
+    expect(await core.authenticateApiKey.execute({ apiKey, client: CLIENT })).toEqual({
       accountId: account.id,
       apiKeyId: storedKey?.id,
     });
@@ -25,7 +25,7 @@ describe('AuthenticateApiKey', () => {
     const core = createTestCore();
     await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
 
-    await expect(core.authenticateApiKey.execute({ apiKey })).rejects.toBeInstanceOf(InvalidApiKey);
+    await expect(core.authenticateApiKey.execute({ apiKey, client: CLIENT })).rejects.toBeInstanceOf(InvalidApiKey);
   });
 
   it('refuses a key that differs from a valid one in its last character only', async () => {
@@ -33,14 +33,18 @@ describe('AuthenticateApiKey', () => {
     const { apiKey } = await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
     const altered = `${apiKey.slice(0, -1)}${apiKey.endsWith('Z') ? 'Y' : 'Z'}`;
 
-    await expect(core.authenticateApiKey.execute({ apiKey: altered })).rejects.toBeInstanceOf(InvalidApiKey);
+    await expect(core.authenticateApiKey.execute({ apiKey: altered, client: CLIENT })).rejects.toBeInstanceOf(
+      InvalidApiKey,
+    );
   });
 
   it('refuses a valid key with surrounding white space', async () => {
     const core = createTestCore();
     const { apiKey } = await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
 
-    await expect(core.authenticateApiKey.execute({ apiKey: ` ${apiKey}` })).rejects.toBeInstanceOf(InvalidApiKey);
+    await expect(core.authenticateApiKey.execute({ apiKey: ` ${apiKey}`, client: CLIENT })).rejects.toBeInstanceOf(
+      InvalidApiKey,
+    );
   });
 
   it('refuses a revoked key', async () => {
@@ -60,7 +64,9 @@ describe('AuthenticateApiKey', () => {
       }),
     );
 
-    await expect(core.authenticateApiKey.execute({ apiKey: secret })).rejects.toBeInstanceOf(InvalidApiKey);
+    await expect(core.authenticateApiKey.execute({ apiKey: secret, client: CLIENT })).rejects.toBeInstanceOf(
+      InvalidApiKey,
+    );
   });
 
   it('refuses a key past its expiry (a console key whose session ended)', async () => {
@@ -72,10 +78,12 @@ describe('AuthenticateApiKey', () => {
       clientAddress: '192.0.2.1',
     });
     const consoleKey = core.hasher.deriveConsoleKey(token).key;
-    await core.authenticateApiKey.execute({ apiKey: consoleKey });
+    await core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT });
 
     core.clock.advanceMinutes(12 * 60);
-    await expect(core.authenticateApiKey.execute({ apiKey: consoleKey })).rejects.toBeInstanceOf(InvalidApiKey);
+    await expect(core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT })).rejects.toBeInstanceOf(
+      InvalidApiKey,
+    );
   });
 
   it('records the last use at most once a minute', async () => {
@@ -87,15 +95,15 @@ describe('AuthenticateApiKey', () => {
     const lastUsed = () => core.database.apiKeysOf(account.id)[0]?.lastUsedAt;
     expect(lastUsed()).toBeNull();
 
-    await core.authenticateApiKey.execute({ apiKey });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
     expect(lastUsed()).toEqual(new Date(PRESENT));
 
     core.clock.advanceBy(59_000);
-    await core.authenticateApiKey.execute({ apiKey });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
     expect(lastUsed()).toEqual(new Date(PRESENT));
 
     core.clock.advanceBy(1_000);
-    await core.authenticateApiKey.execute({ apiKey });
+    await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
     expect(lastUsed()).toEqual(new Date(Date.parse(PRESENT) + 60_000));
   });
 });

@@ -4,7 +4,7 @@ import {
   InvalidApiKey,
   TooManyApiKeys,
 } from '../../../../src/core/domain/errors';
-import { createTestCore, PRESENT } from '../../../support/builders/test-core';
+import { CLIENT, createTestCore, PRESENT } from '../../../support/builders/test-core';
 
 async function anAccountWithKey() {
   const core = createTestCore();
@@ -34,7 +34,7 @@ describe('API keys', () => {
       revokedAt: null,
       expiresAt: null,
     });
-    expect(await core.authenticateApiKey.execute({ apiKey: issued.secret })).toEqual({
+    expect(await core.authenticateApiKey.execute({ apiKey: issued.secret, client: CLIENT })).toEqual({
       accountId,
       apiKeyId: issued.key.id,
     });
@@ -53,8 +53,10 @@ describe('API keys', () => {
     const rolled = await core.rollApiKey.execute({ accountId, keyId: named.key.id });
 
     expect(rolled.key.name).toBe('ci');
-    await expect(core.authenticateApiKey.execute({ apiKey: named.secret })).rejects.toBeInstanceOf(InvalidApiKey);
-    await expect(core.authenticateApiKey.execute({ apiKey: rolled.secret })).resolves.toMatchObject({
+    await expect(core.authenticateApiKey.execute({ apiKey: named.secret, client: CLIENT })).rejects.toBeInstanceOf(
+      InvalidApiKey,
+    );
+    await expect(core.authenticateApiKey.execute({ apiKey: rolled.secret, client: CLIENT })).resolves.toMatchObject({
       apiKeyId: rolled.key.id,
     });
     await expect(core.rollApiKey.execute({ accountId, keyId: named.key.id })).rejects.toBeInstanceOf(ApiKeyNotFound);
@@ -75,9 +77,9 @@ describe('API keys', () => {
     const otherKeyId = core.database.apiKeysOf(other.account.id)[0]?.id ?? '';
 
     await core.revokeApiKey.execute({ accountId, keyId: 'key_1' });
-    await expect(core.authenticateApiKey.execute({ apiKey })).rejects.toBeInstanceOf(InvalidApiKey);
+    await expect(core.authenticateApiKey.execute({ apiKey, client: CLIENT })).rejects.toBeInstanceOf(InvalidApiKey);
     await expect(core.revokeApiKey.execute({ accountId, keyId: 'key_1' })).rejects.toBeInstanceOf(ApiKeyNotFound);
     await expect(core.revokeApiKey.execute({ accountId, keyId: otherKeyId })).rejects.toBeInstanceOf(ApiKeyNotFound);
-    await expect(core.authenticateApiKey.execute({ apiKey: other.apiKey })).resolves.toBeDefined();
+    await expect(core.authenticateApiKey.execute({ apiKey: other.apiKey, client: CLIENT })).resolves.toBeDefined();
   });
 });

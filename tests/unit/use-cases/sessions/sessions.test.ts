@@ -1,5 +1,5 @@
 import { SessionRequired } from '../../../../src/core/domain/errors';
-import { createTestCore } from '../../../support/builders/test-core';
+import { CLIENT, createTestCore } from '../../../support/builders/test-core';
 
 const PASSWORD = 's3cret-enough';
 
@@ -12,7 +12,7 @@ async function signedUp() {
 describe('SignUp', () => {
   it('opens the account as CreateAccount does, and a session', async () => {
     const { core, created } = await signedUp();
-    expect(await core.authenticateApiKey.execute({ apiKey: created.apiKey })).toMatchObject({
+    expect(await core.authenticateApiKey.execute({ apiKey: created.apiKey, client: CLIENT })).toMatchObject({
       accountId: created.account.id,
     });
     expect(core.database.sessionsOf(created.account.id)).toHaveLength(1);
@@ -68,12 +68,14 @@ describe('LogOut', () => {
   it('ends the session and revokes its console key; a second sign-out is harmless', async () => {
     const { core, token } = await signedUp();
     const consoleKey = core.hasher.deriveConsoleKey(token).key;
-    await core.authenticateApiKey.execute({ apiKey: consoleKey });
+    await core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT });
 
     await core.logOut.execute({ sessionToken: token });
     await core.logOut.execute({ sessionToken: token });
     await expect(core.resolveSession.execute({ sessionToken: token })).rejects.toBeInstanceOf(SessionRequired);
-    await expect(core.authenticateApiKey.execute({ apiKey: consoleKey })).rejects.toThrow('unknown or revoked');
+    await expect(core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT })).rejects.toThrow(
+      'unknown or revoked',
+    );
   });
 });
 
