@@ -118,13 +118,14 @@ describe('dashboard: signing up, in and out', () => {
     expect(bodyOf(wrong)).toEqual(bodyOf(locked));
   }, 30_000); // every attempt is a real scrypt verification
 
-  it('locks an email for 15 minutes after 5 failures in 15 minutes, then lets the right password in', async () => {
+  it('locks an email from an address for 15 minutes after 5 failures in 15 minutes, then lets it in', async () => {
     const account = await t.signUp();
     for (let attempt = 0; attempt < 5; attempt++) {
       expect((await aBrowser(t).logIn(account.email, `wrong ${attempt}`)).status).toBe(401);
     }
     expect((await aBrowser(t).logIn(account.email)).status).toBe(401);
-    const counter = await t.prisma.loginThrottle.findUniqueOrThrow({ where: { key: `email:${account.email}` } });
+    const pairKey = `email-address:${account.email}|127.0.0.1`;
+    const counter = await t.prisma.loginThrottle.findUniqueOrThrow({ where: { key: pairKey } });
     // Five attempts evaluated, the sixth counted and refused unevaluated: it set the lock.
     expect(counter.failures).toBe(6);
     expect(counter.lockedUntil).not.toBeNull();
@@ -133,8 +134,35 @@ describe('dashboard: signing up, in and out', () => {
     expect((await aBrowser(t).logIn(account.email)).status).toBe(401);
     t.clock.advanceMinutes(1);
     expect((await aBrowser(t).logIn(account.email)).status).toBe(303);
-    // A good sign-in clears the email's counter.
-    expect(await t.prisma.loginThrottle.findUnique({ where: { key: `email:${account.email}` } })).toBeNull();
+    // A good sign-in clears the count of its email from its address.
+    expect(await t.prisma.loginThrottle.findUnique({ where: { key: pairKey } })).toBeNull();
+  }, 30_000);
+
+  it('lets a browser that signed in before pass the account-wide back-off that stops unknown ones', async () => {
+    const known = aBrowser(t);
+    const email = uniqueEmail('known');
+    const signedUp = await known.signUp(email);
+    expect(setCookie(signedUp, 'tns_device')).toMatch(/^tns_device=\d+\.[\w-]{43}; Max-Age=15552000; Path=\/login; /);
+    expect(setCookie(signedUp, 'tns_device')).toMatch(/; HttpOnly; SameSite=Lax$/);
+    expect((await known.submit('/logout')).status).toBe(303);
+    const other = aBrowser(t);
+    await other.signUp(uniqueEmail('other'));
+    await other.submit('/logout');
+    // Guessing from many addresses set off the account's back-off an hour ago... less a minute.
+    const now = t.clock.now();
+    await t.prisma.loginThrottle.create({
+      data: {
+        key: `email:${email}`,
+        failures: 51,
+        windowStartedAt: new Date(now.getTime() - 59 * 60_000),
+        lockedUntil: new Date(now.getTime() + 60 * 60_000),
+      },
+    });
+
+    expect((await aBrowser(t).logIn(email)).status).toBe(401);
+    // Known to another email only: unknown to this one.
+    expect((await other.logIn(email)).status).toBe(401);
+    expect((await known.logIn(email)).status).toBe(303);
   }, 30_000);
 
   it('evaluates at most 5 of a burst of concurrent guesses at one email, then stays locked', async () => {

@@ -1,9 +1,14 @@
 /**
- * Sign-in attempts are counted per email and per client address in fixed windows, BEFORE the
- * password is verified, so a burst of concurrent guesses cannot all be evaluated: at most
- * `threshold` attempts per window are. The attempt beyond it locks sign-in for that email (or from
- * that address) until `lockedUntil`; the correct password does not help while locked. A successful
- * sign-in gives its attempt back.
+ * Sign-in attempts are counted in fixed windows BEFORE the password is verified, so a burst of
+ * concurrent guesses cannot all be evaluated: at most `threshold` attempts per window are. The
+ * attempt beyond it locks what it counts until `lockedUntil`; the correct password does not help
+ * while locked. Three counters (docs/dashboard.md, "Sign-in throttling and lockout"):
+ * - an account from one client address: the lock that guessing meets first, and that keeps the
+ *   owner elsewhere signing in;
+ * - a client address, whatever the accounts: guessing across many;
+ * - an account from everywhere, slower, for browsers it has not been signed in from: guessing from
+ *   many addresses. A browser that signed in to the account before (its known-device cookie) is
+ *   not counted in it and passes its lock, so an attacker elsewhere cannot keep the owner out.
  */
 export interface LoginCounter {
   readonly key: string;
@@ -20,8 +25,14 @@ export interface ThrottleRule {
 
 const MINUTE = 60_000;
 
-/** 5 wrong passwords for one email in 15 minutes lock that email for 15 minutes. */
-export const EMAIL_THROTTLE: ThrottleRule = { threshold: 5, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE };
+/** 5 wrong passwords for one email from one client address in 15 minutes lock that pair for 15 minutes. */
+export const ACCOUNT_ADDRESS_THROTTLE: ThrottleRule = { threshold: 5, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE };
+/**
+ * 50 wrong passwords for one email in an hour, from browsers not known to it, lock it for an hour
+ * for such browsers: it takes at least three addresses at their own limit to reach, and stays well
+ * under NIST SP 800-63B's 100 consecutive failures.
+ */
+export const ACCOUNT_THROTTLE: ThrottleRule = { threshold: 50, windowMs: 60 * MINUTE, lockMs: 60 * MINUTE };
 /**
  * 20 failures from one address in 15 minutes lock that address for 15 minutes: higher than per
  * email because one address may be a whole office behind NAT, low enough to stop guessing across
@@ -29,8 +40,12 @@ export const EMAIL_THROTTLE: ThrottleRule = { threshold: 5, windowMs: 15 * MINUT
  */
 export const ADDRESS_THROTTLE: ThrottleRule = { threshold: 20, windowMs: 15 * MINUTE, lockMs: 15 * MINUTE };
 
-export function emailThrottleKey(normalisedEmail: string): string {
+export function accountThrottleKey(normalisedEmail: string): string {
   return `email:${normalisedEmail}`;
+}
+
+export function accountAddressThrottleKey(normalisedEmail: string, address: string): string {
+  return `email-address:${normalisedEmail}|${address}`;
 }
 
 export function addressThrottleKey(address: string): string {

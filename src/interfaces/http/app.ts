@@ -11,6 +11,7 @@ import type { AdmissionGate } from './admission/admission-gate';
 import { LocalAdmission } from './admission/local-admission';
 import { CsrfGuard } from './dashboard/csrf';
 import { dashboardRouter } from './dashboard/dashboard-router';
+import { KnownDevices } from './dashboard/known-device';
 import { docsConsoleRouter } from './docs-console/docs-router';
 import { EventStreams } from './event-stream/event-streams';
 import { mountRoutes } from './express-routes';
@@ -137,7 +138,7 @@ export function createApp(container: Container, options: AppOptions): Express {
     afterBody: perAccountPerSecond > 0 ? [perAccountPages(countRequest, perAccountPerSecond)] : [],
   });
   const csrf = new CsrfGuard(options.formSecret);
-  app.use(dashboardRouter(container, csrf));
+  app.use(dashboardRouter(container, csrf, new KnownDevices(options.formSecret)));
   app.use(docsConsoleRouter(container, csrf));
   app.use(routeNotFound);
   app.use(problemHandler(logError, isUnavailable));

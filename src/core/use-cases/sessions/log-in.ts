@@ -1,12 +1,15 @@
 import { normaliseEmail } from '../../domain/account';
 import { InvalidCredentials } from '../../domain/errors';
 import {
+  ACCOUNT_ADDRESS_THROTTLE,
+  ACCOUNT_THROTTLE,
+  accountAddressThrottleKey,
+  accountThrottleKey,
   ADDRESS_THROTTLE,
   addressThrottleKey,
-  EMAIL_THROTTLE,
-  emailThrottleKey,
   attemptToRecord,
   mayEvaluate,
+  type ThrottleRule,
 } from '../../domain/login-throttle';
 import { sessionsToEndBeforeOpening } from '../../domain/session';
 import type { CredentialHasher } from '../../ports/credential-hasher';
@@ -18,8 +21,13 @@ import { endSessions, openSession, type OpenedSession } from './session-lifecycl
 export interface LogInInput {
   readonly email: string;
   readonly password: string;
-  /** Where the attempt comes from, for the per-address throttle. */
+  /** Where the attempt comes from, for the per-address throttles. */
   readonly clientAddress: string;
+  /**
+   * The browser proved it signed in to this email before (its known-device cookie): the
+   * account-wide back-off neither counts nor stops it.
+   */
+  readonly knownDevice: boolean;
 }
 
 /**
@@ -40,21 +48,23 @@ export class LogIn {
 
   async execute(input: LogInInput): Promise<OpenedSession> {
     const email = normaliseEmail(input.email);
-    const emailKey = emailThrottleKey(email);
-    const addressKey = addressThrottleKey(input.clientAddress);
+    const counted: Array<readonly [key: string, rule: ThrottleRule]> = [
+      [accountAddressThrottleKey(email, input.clientAddress), ACCOUNT_ADDRESS_THROTTLE],
+      [addressThrottleKey(input.clientAddress), ADDRESS_THROTTLE],
+      ...(input.knownDevice ? [] : [[accountThrottleKey(email), ACCOUNT_THROTTLE] as const]),
+    ];
     const now = this.clock.now();
     // Count the attempt before verifying it: a burst of concurrent guesses is counted in full, and
     // only the attempts within the allowance get a verification at all.
-    const [account, byEmail, byAddress] = await this.transactions.read(async (repos) =>
+    const [account, ...counters] = await this.transactions.read(async (repos) =>
       Promise.all([
         repos.accounts.findByEmail(email),
-        repos.loginThrottles.recordAttempt(attemptToRecord(emailKey, EMAIL_THROTTLE, now)),
-        repos.loginThrottles.recordAttempt(attemptToRecord(addressKey, ADDRESS_THROTTLE, now)),
+        ...counted.map(([key, rule]) => repos.loginThrottles.recordAttempt(attemptToRecord(key, rule, now))),
       ]),
     );
     // Locked: refuse without spending a password verification (the answer is the same as for a
     // wrong password, and an unknown email locks just the same, so nothing is revealed).
-    if (!mayEvaluate(byEmail, EMAIL_THROTTLE, now) || !mayEvaluate(byAddress, ADDRESS_THROTTLE, now))
+    if (counters.some((counter, index) => !mayEvaluate(counter, counted[index][1], now)))
       throw new InvalidCredentials();
 
     const passwordMatches = await this.hasher.verifyPassword(
@@ -63,10 +73,14 @@ export class LogIn {
     );
     if (!account || !passwordMatches) throw new InvalidCredentials();
 
-    // The email's count starts again; the address gives back only this attempt, so one good
-    // password does not wipe out guesses at other emails.
+    // This address's count for the email starts again; the others give back only this attempt, so
+    // one good password wipes out neither guesses at other emails nor guesses from elsewhere.
+    const [[pairKey], ...others] = counted;
     await this.transactions.read((repos) =>
-      Promise.all([repos.loginThrottles.clear(emailKey), repos.loginThrottles.forgiveAttempt(addressKey)]),
+      Promise.all([
+        repos.loginThrottles.clear(pairKey),
+        ...others.map(([key]) => repos.loginThrottles.forgiveAttempt(key)),
+      ]),
     );
     return this.transactions.exclusive(account.id, async (repos) => {
       // Sessions that ended unseen are cleared here, and the oldest beyond the cap ended, each

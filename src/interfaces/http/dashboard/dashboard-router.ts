@@ -3,6 +3,7 @@ import type { Container } from 'inversify';
 import { ListApiKeys } from '../../../core/use-cases/api-keys/list-api-keys';
 import { ResolveSession } from '../../../core/use-cases/sessions/resolve-session';
 import type { CsrfGuard } from './csrf';
+import type { KnownDevices } from './known-device';
 import { addKeyRoutes } from './key-routes';
 import { DASHBOARD_CSS, DASHBOARD_CSS_PATH } from './layout';
 import { addSessionRoutes } from './session-routes';
@@ -12,7 +13,7 @@ import { SignedInPages } from './signed-in';
  * The account dashboard: sign up, sign in and out in the browser, and manage API keys. Pages are
  * server-rendered HTML; every form post is checked against CSRF before anything runs.
  */
-export function dashboardRouter(container: Container, csrf: CsrfGuard): Router {
+export function dashboardRouter(container: Container, csrf: CsrfGuard, devices: KnownDevices): Router {
   const pages = new SignedInPages(container.get(ResolveSession), container.get(ListApiKeys), csrf);
   const router = Router();
 
@@ -22,7 +23,7 @@ export function dashboardRouter(container: Container, csrf: CsrfGuard): Router {
 
   router.get('/', (_req, res) => res.redirect(303, '/dashboard'));
 
-  addSessionRoutes(router, container, csrf, pages);
+  addSessionRoutes(router, container, { csrf, devices }, pages);
   addKeyRoutes(router, container, csrf, pages);
   return router;
 }

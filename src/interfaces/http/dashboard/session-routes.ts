@@ -8,7 +8,9 @@ import { SignUp } from '../../../core/use-cases/sessions/sign-up';
 import { CreateAccountDto } from '../dtos/account.dto';
 import { Problem } from '../problem';
 import { validateInput } from '../validation/validate-input';
+import { clientOf } from '../client-address';
 import type { CsrfGuard } from './csrf';
+import type { KnownDevices } from './known-device';
 import {
   formField,
   formNonce,
@@ -25,7 +27,12 @@ import { clearSessionCookie, readCookie, SESSION_COOKIE, setSessionCookie } from
 import type { SignedInPages } from './signed-in';
 
 /** Sign-in, sign-up and sign-out: the pages and posts that open and end a browser session. */
-export function addSessionRoutes(router: Router, container: Container, csrf: CsrfGuard, pages: SignedInPages): void {
+export function addSessionRoutes(
+  router: Router,
+  container: Container,
+  { csrf, devices }: { readonly csrf: CsrfGuard; readonly devices: KnownDevices },
+  pages: SignedInPages,
+): void {
   const signUp = container.get(SignUp);
   const logIn = container.get(LogIn);
   const logOut = container.get(LogOut);
@@ -47,8 +54,14 @@ export function addSessionRoutes(router: Router, container: Container, csrf: Csr
     if (!email || !password || email.length > 254 || password.length > 256)
       return again(400, 'Enter your email and your password.');
     try {
-      const opened = await logIn.execute({ email, password, clientAddress: req.ip ?? 'unknown' });
+      const opened = await logIn.execute({
+        email,
+        password,
+        clientAddress: clientOf(req.ip),
+        knownDevice: devices.isKnown(req, email),
+      });
       setSessionCookie(req, res, opened.token);
+      devices.remember(req, res, email);
       res.redirect(303, next);
     } catch (error) {
       if (!(error instanceof InvalidCredentials)) throw error;
@@ -73,6 +86,7 @@ export function addSessionRoutes(router: Router, container: Container, csrf: Csr
       const input = validateInput(CreateAccountDto, { email, password: formField(req, 'password') ?? '' });
       const created = await signUp.execute({ email: input.email, password: input.password });
       setSessionCookie(req, res, created.session.token);
+      devices.remember(req, res, input.email);
       const signedIn = await pages.resolve(created.session.token);
       const [first] = (await listApiKeys.execute({ accountId: created.account.id })).filter((key) =>
         created.apiKey.startsWith(key.prefix),

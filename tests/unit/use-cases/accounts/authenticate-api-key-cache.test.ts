@@ -28,6 +28,7 @@ async function aConsoleKey(core: TestCore) {
     email: 'ada@example.com',
     password: PASSWORD,
     clientAddress: '192.0.2.1',
+    knownDevice: false,
   });
   return { token, session, consoleKey: core.hasher.deriveConsoleKey(token).key };
 }
@@ -134,7 +135,12 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
     const other = createTestCore();
     const second = await aConsoleKey(other);
     other.clock.advanceMinutes(12 * 60);
-    await other.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: '192.0.2.1' });
+    await other.logIn.execute({
+      email: 'ada@example.com',
+      password: PASSWORD,
+      clientAddress: '192.0.2.1',
+      knownDevice: false,
+    });
     await expect(
       other.authenticateApiKey.execute({ apiKey: second.consoleKey, client: CLIENT }),
     ).rejects.toBeInstanceOf(InvalidApiKey);

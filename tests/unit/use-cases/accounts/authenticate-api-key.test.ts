@@ -76,6 +76,7 @@ describe('AuthenticateApiKey', () => {
       email: 'ada@example.com',
       password: 's3cret-enough',
       clientAddress: '192.0.2.1',
+      knownDevice: false,
     });
     const consoleKey = core.hasher.deriveConsoleKey(token).key;
     await core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT });

@@ -14,7 +14,12 @@ async function withAccount(email = 'ada@example.com'): Promise<{ core: TestCore;
 describe('LogIn', () => {
   it('opens a session with its console key, storing only digests', async () => {
     const { core, accountId } = await withAccount();
-    const opened = await core.logIn.execute({ email: ' ADA@example.com ', password: PASSWORD, clientAddress: ADDRESS });
+    const opened = await core.logIn.execute({
+      email: ' ADA@example.com ',
+      password: PASSWORD,
+      clientAddress: ADDRESS,
+      knownDevice: false,
+    });
 
     expect(opened.session.accountId).toBe(accountId);
     expect(core.database.sessionsOf(accountId)).toEqual([opened.session]);
@@ -36,17 +41,17 @@ describe('LogIn', () => {
     const { core } = await withAccount();
     const verify = jest.spyOn(core.hasher, 'verifyPassword');
 
-    await expect(core.logIn.execute({ email, password, clientAddress: ADDRESS })).rejects.toBeInstanceOf(
-      InvalidCredentials,
-    );
+    await expect(
+      core.logIn.execute({ email, password, clientAddress: ADDRESS, knownDevice: false }),
+    ).rejects.toBeInstanceOf(InvalidCredentials);
     expect(verify).toHaveBeenCalledTimes(1);
     expect(core.database.contents().apiKeys).toHaveLength(1);
   });
 
-  it('locks an email after 5 failures in 15 minutes, for 15 minutes, even for the right password', async () => {
+  it('locks an email from one address after 5 failures in 15 minutes for 15 minutes, right or not', async () => {
     const { core } = await withAccount();
     const attempt = (password: string) =>
-      core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS });
+      core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS, knownDevice: false });
     for (let failure = 0; failure < 5; failure++)
       await expect(attempt('wrong')).rejects.toBeInstanceOf(InvalidCredentials);
 
@@ -55,13 +60,13 @@ describe('LogIn', () => {
     await expect(attempt(PASSWORD)).rejects.toBeInstanceOf(InvalidCredentials);
     core.clock.advanceMinutes(1);
     await expect(attempt(PASSWORD)).resolves.toBeDefined();
-    expect(core.database.loginCounter('email:ada@example.com')).toBeUndefined();
+    expect(core.database.loginCounter('email-address:ada@example.com|192.0.2.1')).toBeUndefined();
   });
 
   it('counts failures in a window: 4 failures, 15 minutes apart from the next, never lock', async () => {
     const { core } = await withAccount();
     const attempt = (password: string) =>
-      core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS });
+      core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS, knownDevice: false });
     for (let failure = 0; failure < 4; failure++)
       await expect(attempt('wrong')).rejects.toBeInstanceOf(InvalidCredentials);
     core.clock.advanceMinutes(15);
@@ -70,26 +75,78 @@ describe('LogIn', () => {
     await expect(attempt(PASSWORD)).resolves.toBeDefined();
   });
 
+  it('keeps the owner at another address signing in while guesses from one address are locked', async () => {
+    const { core } = await withAccount();
+    const from = (clientAddress: string, password: string) =>
+      core.logIn.execute({ email: 'ada@example.com', password, clientAddress, knownDevice: false });
+    for (let failure = 0; failure < 6; failure++)
+      await expect(from('203.0.113.9', 'wrong')).rejects.toBeInstanceOf(InvalidCredentials);
+    await expect(from('203.0.113.9', PASSWORD)).rejects.toBeInstanceOf(InvalidCredentials);
+
+    await expect(from(ADDRESS, PASSWORD)).resolves.toBeDefined();
+  });
+
+  it('backs off unknown browsers after 50 failures in an hour from anywhere, not known ones', async () => {
+    const { core } = await withAccount();
+    const attempt = (clientAddress: string, password: string, knownDevice = false) =>
+      core.logIn.execute({ email: 'ada@example.com', password, clientAddress, knownDevice });
+    // 49 guesses from ten addresses: none meets its own lock.
+    for (let failure = 0; failure < 49; failure++)
+      await expect(attempt(`203.0.113.${failure % 10}`, 'wrong')).rejects.toBeInstanceOf(InvalidCredentials);
+    // A known browser's guesses are not counted against the account.
+    await expect(attempt(ADDRESS, 'wrong', true)).rejects.toBeInstanceOf(InvalidCredentials);
+    await expect(attempt('198.51.100.1', PASSWORD)).resolves.toBeDefined();
+
+    // The 50th guess is still evaluated; past it an unknown browser waits an hour, a known one does not.
+    await expect(attempt('203.0.113.99', 'wrong')).rejects.toBeInstanceOf(InvalidCredentials);
+    await expect(attempt('198.51.100.3', PASSWORD)).rejects.toBeInstanceOf(InvalidCredentials);
+    await expect(attempt(ADDRESS, PASSWORD, true)).resolves.toBeDefined();
+    core.clock.advanceMinutes(59);
+    await expect(attempt('198.51.100.3', PASSWORD)).rejects.toBeInstanceOf(InvalidCredentials);
+    core.clock.advanceMinutes(1);
+    await expect(attempt('198.51.100.3', PASSWORD)).resolves.toBeDefined();
+  });
+
   it('locks an address after 20 failures, whatever the emails, but not other addresses', async () => {
     const { core } = await withAccount();
     for (let failure = 0; failure < 20; failure++) {
       await expect(
-        core.logIn.execute({ email: `guess${failure}@example.com`, password: 'x', clientAddress: ADDRESS }),
+        core.logIn.execute({
+          email: `guess${failure}@example.com`,
+          password: 'x',
+          clientAddress: ADDRESS,
+          knownDevice: false,
+        }),
       ).rejects.toBeInstanceOf(InvalidCredentials);
     }
     await expect(
-      core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS }),
+      core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS, knownDevice: false }),
     ).rejects.toBeInstanceOf(InvalidCredentials);
     await expect(
-      core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: '192.0.2.2' }),
+      core.logIn.execute({
+        email: 'ada@example.com',
+        password: PASSWORD,
+        clientAddress: '192.0.2.2',
+        knownDevice: false,
+      }),
     ).resolves.toBeDefined();
   });
 
   it('clears the sessions of the account that ended unseen, revoking their console keys', async () => {
     const { core, accountId } = await withAccount();
-    const first = await core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS });
+    const first = await core.logIn.execute({
+      email: 'ada@example.com',
+      password: PASSWORD,
+      clientAddress: ADDRESS,
+      knownDevice: false,
+    });
     core.clock.advanceMinutes(13 * 60);
-    await core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS });
+    await core.logIn.execute({
+      email: 'ada@example.com',
+      password: PASSWORD,
+      clientAddress: ADDRESS,
+      knownDevice: false,
+    });
 
     expect(core.database.sessionsOf(accountId).map((session) => session.id)).not.toContain(first.session.id);
     expect(core.database.apiKey(first.session.consoleKeyId ?? '')?.revokedAt).not.toBeNull();
@@ -97,7 +154,8 @@ describe('LogIn', () => {
 
   it('keeps at most MAX_SESSIONS_PER_ACCOUNT sessions: signing in past it ends the oldest and its key', async () => {
     const { core, accountId } = await withAccount();
-    const signIn = () => core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS });
+    const signIn = () =>
+      core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS, knownDevice: false });
     const opened = [];
     for (let n = 0; n < MAX_SESSIONS_PER_ACCOUNT + 2; n++) {
       opened.push(await signIn());
