@@ -11,6 +11,7 @@ import { CreateApiKey } from '../core/use-cases/api-keys/create-api-key';
 import { ListApiKeys } from '../core/use-cases/api-keys/list-api-keys';
 import { RevokeApiKey } from '../core/use-cases/api-keys/revoke-api-key';
 import { RollApiKey } from '../core/use-cases/api-keys/roll-api-key';
+import { ChangePassword } from '../core/use-cases/sessions/change-password';
 import { LogIn } from '../core/use-cases/sessions/log-in';
 import { LogOut } from '../core/use-cases/sessions/log-out';
 import { OpenConsole } from '../core/use-cases/sessions/open-console';
@@ -125,8 +126,9 @@ export function buildContainer(options: ContainerOptions): Container {
   );
   // The dashboard and the try-it console: sessions and the account's keys.
   bindCore(container, SignUp, CreateAccount, transactionBoundary, credentialHasher, idGenerator, wallClock);
-  bindCore(container, LogIn, transactionBoundary, credentialHasher, idGenerator, wallClock);
+  bindCore(container, LogIn, transactionBoundary, credentialHasher, idGenerator, wallClock, commonPasswords);
   bindCore(container, LogOut, transactionBoundary, credentialHasher, wallClock);
+  bindCore(container, ChangePassword, transactionBoundary, credentialHasher, wallClock, commonPasswords);
   bindCore(container, ResolveSession, transactionBoundary, credentialHasher, wallClock);
   bindCore(container, OpenConsole, ResolveSession, transactionBoundary, credentialHasher, wallClock);
   bindCore(container, ListApiKeys, transactionBoundary, wallClock);

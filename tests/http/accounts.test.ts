@@ -27,7 +27,7 @@ describe('POST /v1/accounts', () => {
       where: { id: response.body.id },
       include: { apiKeys: true },
     });
-    expect(account.passwordHash).toMatch(/^scrypt\$/);
+    expect(account.passwordHash).toMatch(/^scrypt2\$32768\$8\$3\$/);
     expect(account.passwordHash).not.toContain('correct horse battery');
     expect(account.apiKeys).toHaveLength(1);
     expect(account.apiKeys[0].digest).not.toContain(response.body.api_key);
@@ -36,21 +36,24 @@ describe('POST /v1/accounts', () => {
 
   it('refuses a second account with the same email, in any letter case, with 409 email_taken', async () => {
     const email = `grace.${Date.now()}@example.com`;
-    expect((await request(t.app).post('/v1/accounts').send({ email, password: 'password one' })).status).toBe(201);
+    const first = await request(t.app).post('/v1/accounts').send({ email, password: 'grace password one' });
+    expect(first.status).toBe(201);
     const again = await request(t.app)
       .post('/v1/accounts')
-      .send({ email: email.toUpperCase(), password: 'password two' });
+      .send({ email: email.toUpperCase(), password: 'grace password two' });
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('email_taken');
     expect(await t.prisma.account.count({ where: { email } })).toBe(1);
   });
 
   it.each([
-    [{ password: 'long enough' }, 'email'],
-    [{ email: 'not-an-email', password: 'long enough' }, 'email'],
+    // Under 15: refused by the request's shape, before its content is read.
+    [{ email: 'a@example.com', password: 'Password123!' }, 'password'],
+    [{ password: 'long enough, at fifteen' }, 'email'],
+    [{ email: 'not-an-email', password: 'long enough, at fifteen' }, 'email'],
     [{ email: 'a@example.com', password: 'short' }, 'password'],
     [{ email: 'a@example.com', password: 12345678 }, 'password'],
-    [{ email: 'a@example.com', password: 'long enough', admin: true }, 'admin'],
+    [{ email: 'a@example.com', password: 'long enough, at fifteen', admin: true }, 'admin'],
   ])('refuses %j with 400 naming %s, creating nothing', async (body, field) => {
     const before = await t.prisma.account.count();
     const response = await request(t.app).post('/v1/accounts').send(body);
@@ -61,12 +64,16 @@ describe('POST /v1/accounts', () => {
   });
 
   it.each([
-    ['password', 'password_too_common'],
-    ['12345678', 'password_too_common'],
-    ['Iloveyou', 'password_too_common'],
-    ['        ', 'password_blank'],
-    ['\t \u00a0 \u2003 \u3000 ', 'password_blank'],
-    ['       x', 'password_too_short'],
+    ['passwordpassword', 'password_too_common'],
+    ['1234567812345678', 'password_too_common'],
+    ['IloveyouIloveyou', 'password_too_common'],
+    ['P@ssw0rdP@ssw0rd!', 'password_too_common'],
+    ['x'.repeat(256), 'password_too_common'],
+    [' '.repeat(16), 'password_blank'],
+    ['\t \u00a0 \u2003 \u3000 ' + '\u200b'.repeat(8), 'password_blank'],
+    ['       xxxxxxxx', 'password_too_short'],
+    // NIST SP 800-63B-4: a zero-width space or a look-alike does not make a short password longer.
+    ['password\u200b\u200b\u200b\u200b\u200b\u200b\u200b', 'password_too_short'],
   ])('refuses the password %j with 400 %s saying why, creating nothing', async (password, code) => {
     const before = await t.prisma.account.count();
     const response = await request(t.app)
@@ -77,8 +84,8 @@ describe('POST /v1/accounts', () => {
     expect(response.body.code).toBe(code);
     const why: Record<string, RegExp> = {
       password_blank: /only white space/,
-      password_too_short: /fewer than 8 characters besides the white space/,
-      password_too_common: /most used ones in breached password lists/,
+      password_too_short: /fewer than 15 characters besides the white space/,
+      password_too_common: /one attackers try first/,
     };
     expect(response.body.detail).toMatch(why[code]);
     expect(await t.prisma.account.count()).toBe(before);

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { MAX_SESSIONS_PER_ACCOUNT } from '../../src/core/domain/session';
 import { aBrowser, type Browser, csrfOf, freshKeyOf, PASSWORD, uniqueEmail } from '../support/http/browser';
+import { earlierPasswordHash } from '../support/builders/earlier-password-hash';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 import { ScryptCredentialHasher } from '../../src/infrastructure/system/scrypt-credential-hasher';
 
@@ -61,10 +62,10 @@ describe('dashboard: signing up, in and out', () => {
       next: '/dashboard',
     });
     expect(short.status).toBe(400);
-    expect(short.text).toContain('password must be 8 to 256 characters long');
+    expect(short.text).toContain('password must be 15 to 256 characters long');
     for (const [password, why] of [
-      ['12345678', 'most used ones in breached password lists'],
-      ['        ', 'only white space'],
+      ['1234567812345678', 'one attackers try first'],
+      [' '.repeat(16), 'only white space'],
     ]) {
       const accounts = await t.prisma.account.count();
       const form = await browser.get('/signup');
@@ -163,6 +164,48 @@ describe('dashboard: signing up, in and out', () => {
     // Known to another email only: unknown to this one.
     expect((await other.logIn(email)).status).toBe(401);
     expect((await known.logIn(email)).status).toBe(303);
+  }, 30_000);
+
+  it('asks an account whose password the rule now refuses for another, and changes it', async () => {
+    const account = await t.signUp();
+    // Opened before today's rule, with what it accepted then, hashed as passwords were then.
+    await t.prisma.account.update({
+      where: { id: account.id },
+      data: { passwordHash: earlierPasswordHash('Password123!') },
+    });
+    const here = aBrowser(t);
+    const elsewhere = aBrowser(t);
+    expect((await here.logIn(account.email, 'Password123!')).status).toBe(303);
+    expect((await elsewhere.logIn(account.email, 'Password123!')).status).toBe(303);
+    const stored = await t.prisma.account.findUniqueOrThrow({ where: { id: account.id } });
+    expect(stored.passwordHash).toMatch(/^scrypt2\$32768\$8\$3\$/);
+    expect(stored.passwordChangeDue).toBe(true);
+    expect((await here.get('/dashboard')).text).toContain('Your password was accepted under an earlier rule');
+
+    const refused = await here.submit('/dashboard/password', {
+      current_password: 'Password123!',
+      new_password: 'Password123!Password123!',
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('one attackers try first');
+    const wrong = await here.submit('/dashboard/password', {
+      current_password: 'Password124!',
+      new_password: 'a quiet lantern over the fjord',
+    });
+    expect(wrong.status).toBe(403);
+    expect(wrong.text).toContain('The current password is not right');
+
+    const changed = await here.submit('/dashboard/password', {
+      current_password: 'Password123!',
+      new_password: 'a quiet lantern over the fjord',
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.text).toContain('Password changed.');
+    expect(changed.text).not.toContain('Your password was accepted under an earlier rule');
+    expect((await elsewhere.get('/dashboard')).headers.location).toBe('/login?next=/dashboard');
+    expect((await t.prisma.account.findUniqueOrThrow({ where: { id: account.id } })).passwordChangeDue).toBe(false);
+    expect((await aBrowser(t).logIn(account.email, 'a quiet lantern over the fjord')).status).toBe(303);
+    expect((await aBrowser(t).logIn(account.email, 'Password123!')).status).toBe(401);
   }, 30_000);
 
   it('evaluates at most 5 of a burst of concurrent guesses at one email, then stays locked', async () => {

@@ -3,6 +3,8 @@ export interface Account {
   /** Stored lower-cased: two spellings of one mailbox are one account. */
   readonly email: string;
   readonly passwordHash: string;
+  /** Its password was accepted under an earlier rule that refuses it now (found at its sign-in). */
+  readonly passwordChangeDue: boolean;
   readonly createdAt: Date;
 }
 

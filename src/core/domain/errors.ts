@@ -234,6 +234,17 @@ export class TooManyFailedAttempts extends DomainError {
   }
 }
 
+/** The dashboard's password change, when the current password given is not the account's. */
+export class WrongCurrentPassword extends DomainError {
+  readonly code = 'current_password_wrong';
+  constructor() {
+    super(
+      'The current password is not right, or changing it is paused after repeated failures: ' +
+        'check it and try again in 15 minutes.',
+    );
+  }
+}
+
 export class SessionRequired extends DomainError {
   readonly code = 'session_required';
   constructor() {
@@ -285,8 +296,8 @@ export class CommonPassword extends UnacceptablePassword {
   readonly code = 'password_too_common';
   constructor() {
     super(
-      'This password is among the most used ones in breached password lists, which attackers try first; ' +
-        'choose another.',
+      'This password is one attackers try first: a breached password, or made from common words, names, ' +
+        'repeats, sequences, keyboard runs, dates or your email. Choose another, for example a few unrelated words.',
     );
   }
 }

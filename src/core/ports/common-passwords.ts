@@ -1,5 +1,9 @@
-/** A list of passwords that attackers try first: the most used ones, from breached password lists. */
+/** The passwords attackers try first: the most used ones of breached password lists, and what is made of them. */
 export interface CommonPasswords {
-  /** Whether the list holds this password, compared in lower case as the lists record them. */
-  includes(password: string): boolean;
+  /**
+   * Whether a guesser would reach this (normalised) password early: one of the list's, in any case,
+   * or made from its words, repeats, sequences, keyboard runs, dates, look-alike digits, or the
+   * words of `context` (what the account is known by).
+   */
+  matches(password: string, context: readonly string[]): boolean;
 }

@@ -1,7 +1,21 @@
+/** A password presented to be checked: as typed, and normalised as new hashes hold it (password.ts). */
+export interface PresentedPassword {
+  readonly typed: string;
+  readonly normalised: string;
+}
+
+export interface PasswordCheck {
+  readonly matches: boolean;
+  /** The hash was made with weaker parameters or before passwords were normalised: hash it again. */
+  readonly outdated: boolean;
+}
+
 /** Hashing of secrets: slow for passwords (guessable), a plain digest for random API keys. */
 export interface CredentialHasher {
-  hashPassword(password: string): Promise<string>;
-  verifyPassword(password: string, hash: string): Promise<boolean>;
+  /** A hash of the normalised password, with the current parameters. */
+  hashPassword(normalised: string): Promise<string>;
+  /** Whether the password is the one the hash holds, in the form that hash was made of. */
+  verifyPassword(password: PresentedPassword, hash: string): Promise<PasswordCheck>;
   digestApiKey(key: string): string;
   /** What is stored of a session token: a digest, distinct from any API key's. */
   digestSessionToken(token: string): string;

@@ -18,6 +18,8 @@ export interface AccountRepository {
   add(account: Account): Promise<void>;
   findByEmail(email: string): Promise<Account | null>;
   findById(accountId: string): Promise<Account | null>;
+  /** Replaces the account's password hash and whether its password is due to be changed. */
+  updatePassword(accountId: string, password: Pick<Account, 'passwordHash' | 'passwordChangeDue'>): Promise<void>;
 }
 
 export interface ApiKeyRepository {

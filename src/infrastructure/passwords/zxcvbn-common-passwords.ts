@@ -1,14 +1,24 @@
-import { dictionary } from '@zxcvbn-ts/language-common';
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
 import type { CommonPasswords } from '../../core/ports/common-passwords';
 
 /**
- * The ~49,000 most used passwords of breached password lists, as zxcvbn-ts ranks guesses by them
- * (its `passwords-common` dictionary, all lower case), decompressed once per process.
+ * Below zxcvbn's score 3 a password falls within about 10^8 guesses ordered by its matchers: "safely
+ * unguessable" starts at 3 in its own scale. A long password scores below it only when it is
+ * made of what guessers try (a breached password or word repeated, a run, a date, l33t).
+ */
+const LOWEST_ACCEPTED_SCORE = 3;
+
+/**
+ * zxcvbn-ts with its language-independent lists: the ~49,000 most used passwords of breached lists
+ * (`passwords-common`), common words, names and keyboard layouts; its matchers find them inside a
+ * password, in any case, reversed, in l33t, repeated, and next to sequences and dates. Built once
+ * per process.
  */
 export class ZxcvbnCommonPasswords implements CommonPasswords {
-  private readonly passwords: ReadonlySet<string> = new Set(dictionary['passwords-common']);
+  private readonly zxcvbn = new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs });
 
-  includes(password: string): boolean {
-    return this.passwords.has(password);
+  matches(password: string, context: readonly string[]): boolean {
+    return this.zxcvbn.check(password, [...context]).score < LOWEST_ACCEPTED_SCORE;
   }
 }

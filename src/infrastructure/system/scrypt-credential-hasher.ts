@@ -1,11 +1,19 @@
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import type { CredentialHasher } from '../../core/ports/credential-hasher';
+import type { CredentialHasher, PasswordCheck, PresentedPassword } from '../../core/ports/credential-hasher';
 import { API_KEY_PREFIX_LENGTH } from './random-id-generator';
 
-// OWASP's scrypt baseline (N=2^17, r=8, p=1) costs ~128 MiB per hash; N=2^15 keeps sign-up bursts
-// within the service's memory budget while staying far slower than any fast digest.
-const PARAMETERS = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 } as const;
+/**
+ * OWASP's scrypt table gives equivalent settings; N=2^15, r=8, p=3 is the one that keeps 32 MiB a
+ * hash (128·N·r; p runs its lanes one after another), where N=2^17, p=1 would need 128 MiB, beyond
+ * the process's memory budget with the thread pool's four hashes at once. Its cost: p times one
+ * lane's time (docs/performance.md, "Sign-in").
+ */
+const CURRENT = { N: 2 ** 15, r: 8, p: 3 } as const;
+const MAX_MEMORY = 64 * 1024 * 1024;
 const KEY_LENGTH = 32;
+/** `scrypt2`: of the normalised password. `scrypt`, the earlier scheme: of the password as typed. */
+const SCHEME = 'scrypt2';
+const TYPED_SCHEME = 'scrypt';
 
 function scryptAsync(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -14,25 +22,30 @@ function scryptAsync(password: string, salt: Buffer, options: ScryptOptions): Pr
 }
 
 export class ScryptCredentialHasher implements CredentialHasher {
-  /** Stored as `scrypt$N$r$p$salt$hash` so parameters can be raised later without breaking old hashes. */
-  async hashPassword(password: string): Promise<string> {
+  /** Stored as `scrypt2$N$r$p$salt$hash`: a hash keeps its parameters, so they can be raised later. */
+  async hashPassword(normalised: string): Promise<string> {
     const salt = randomBytes(16);
-    const hash = await scryptAsync(password, salt, PARAMETERS);
-    const { N, r, p } = PARAMETERS;
-    return ['scrypt', N, r, p, salt.toString('base64url'), hash.toString('base64url')].join('$');
+    const hash = await scryptAsync(normalised, salt, { ...CURRENT, maxmem: MAX_MEMORY });
+    const { N, r, p } = CURRENT;
+    return [SCHEME, N, r, p, salt.toString('base64url'), hash.toString('base64url')].join('$');
   }
 
-  async verifyPassword(password: string, stored: string): Promise<boolean> {
+  async verifyPassword(password: PresentedPassword, stored: string): Promise<PasswordCheck> {
     const [scheme, n, r, p, salt, hash] = stored.split('$');
-    if (scheme !== 'scrypt' || !salt || !hash) return false;
+    const parameters = { N: Number(n), r: Number(r), p: Number(p) };
+    if ((scheme !== SCHEME && scheme !== TYPED_SCHEME) || !salt || !hash) return { matches: false, outdated: true };
     const expected = Buffer.from(hash, 'base64url');
-    const actual = await scryptAsync(password, Buffer.from(salt, 'base64url'), {
-      N: Number(n),
-      r: Number(r),
-      p: Number(p),
-      maxmem: PARAMETERS.maxmem,
-    });
-    return actual.length === expected.length && timingSafeEqual(actual, expected);
+    const actual = await scryptAsync(
+      scheme === SCHEME ? password.normalised : password.typed,
+      Buffer.from(salt, 'base64url'),
+      {
+        ...parameters,
+        maxmem: MAX_MEMORY,
+      },
+    );
+    const outdated =
+      scheme !== SCHEME || parameters.N < CURRENT.N || parameters.r < CURRENT.r || parameters.p < CURRENT.p;
+    return { matches: actual.length === expected.length && timingSafeEqual(actual, expected), outdated };
   }
 
   digestApiKey(key: string): string {

@@ -19,6 +19,8 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   // dashboard (answered as HTML pages with these statuses)
   invalid_credentials: 401,
   session_required: 401,
+  // the dashboard's password change: the current password given is not the account's
+  current_password_wrong: 403,
   api_key_not_found: 404,
   console_key_not_rollable: 409,
   too_many_api_keys: 409,

@@ -48,7 +48,8 @@ export function createTestCore(start: string = PRESENT) {
   const clock = new FrozenWallClock(start);
   const ids = new SequentialIdGenerator();
   const hasher = new FakeCredentialHasher();
-  const createAccount = new CreateAccount(transactions, hasher, ids, clock, new ZxcvbnCommonPasswords());
+  const commonPasswords = new ZxcvbnCommonPasswords();
+  const createAccount = new CreateAccount(transactions, hasher, ids, clock, commonPasswords);
   const resolveSession = new ResolveSession(transactions, hasher, clock);
   // The service's in-memory cache, told of committed key changes as the database's NOTIFY tells it.
   const keyCache = new LruVerifiedKeyCache({ maxEntries: 1_000 });
@@ -67,7 +68,7 @@ export function createTestCore(start: string = PRESENT) {
     failedApiKeys,
     authenticateApiKey: new AuthenticateApiKey(transactions, hasher, clock, keyCache, failedApiKeys),
     signUp: new SignUp(createAccount, transactions, hasher, ids, clock),
-    logIn: new LogIn(transactions, hasher, ids, clock),
+    logIn: new LogIn(transactions, hasher, ids, clock, commonPasswords),
     logOut: new LogOut(transactions, hasher, clock),
     resolveSession,
     openConsole: new OpenConsole(resolveSession, transactions, hasher, clock),

@@ -37,6 +37,7 @@ export function anAccountRecord(id: string, overrides: Partial<Account> = {}): A
     id,
     email: `${id}@example.com`,
     passwordHash: `hash-of-${id}`,
+    passwordChangeDue: false,
     createdAt: new Date('2030-01-01T11:59:59.123Z'),
     ...overrides,
   };

@@ -1,14 +1,19 @@
 import { createHash } from 'node:crypto';
-import type { CredentialHasher } from '../../../src/core/ports/credential-hasher';
+import type { CredentialHasher, PasswordCheck, PresentedPassword } from '../../../src/core/ports/credential-hasher';
 
-/** Deterministic and fast; verifyPassword really compares the password with the hash. */
+/**
+ * Deterministic and fast; verifyPassword really compares the password with the hash. A hash made
+ * as the real one made them before normalising (`typedHash`) holds the password as typed, and is
+ * outdated, as the real hasher's are.
+ */
 export class FakeCredentialHasher implements CredentialHasher {
-  async hashPassword(password: string): Promise<string> {
-    return `hashed(${password})`;
+  async hashPassword(normalised: string): Promise<string> {
+    return `hashed(${normalised})`;
   }
 
-  async verifyPassword(password: string, hash: string): Promise<boolean> {
-    return hash === `hashed(${password})`;
+  async verifyPassword(password: PresentedPassword, hash: string): Promise<PasswordCheck> {
+    if (hash.startsWith('hashed-as-typed(')) return { matches: hash === typedHash(password.typed), outdated: true };
+    return { matches: hash === `hashed(${password.normalised})`, outdated: false };
   }
 
   digestApiKey(key: string): string {
@@ -24,4 +29,9 @@ export class FakeCredentialHasher implements CredentialHasher {
     const key = `tns_${createHash('sha256').update(`console:${sessionToken}`).digest('base64url')}`;
     return { key, prefix: key.slice(0, 12) };
   }
+}
+
+/** A hash of the password as typed, as accounts signed up before passwords were normalised hold it. */
+export function typedHash(typed: string): string {
+  return `hashed-as-typed(${typed})`;
 }

@@ -60,6 +60,14 @@ export class InMemoryAccountRepository implements AccountRepository {
   async findById(accountId: string): Promise<Account | null> {
     return this.table.get(accountId) ?? null;
   }
+
+  async updatePassword(
+    accountId: string,
+    password: Pick<Account, 'passwordHash' | 'passwordChangeDue'>,
+  ): Promise<void> {
+    const account = this.table.get(accountId);
+    if (account) this.table.update(accountId, { ...account, ...password }, this.journal);
+  }
 }
 
 export class InMemoryApiKeyRepository implements ApiKeyRepository {

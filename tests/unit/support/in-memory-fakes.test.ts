@@ -117,8 +117,12 @@ describe('SequentialIdGenerator', () => {
 describe('FakeCredentialHasher', () => {
   it('verifies the right password and refuses a wrong one', async () => {
     const hasher = new FakeCredentialHasher();
-    const hash = await hasher.hashPassword('s3cret-enough');
-    expect(await hasher.verifyPassword('s3cret-enough', hash)).toBe(true);
-    expect(await hasher.verifyPassword('S3cret-enough', hash)).toBe(false);
+    const hash = await hasher.hashPassword('s3cret-enough-for-now');
+    const presented = (password: string) => ({ typed: password, normalised: password });
+    expect(await hasher.verifyPassword(presented('s3cret-enough-for-now'), hash)).toEqual({
+      matches: true,
+      outdated: false,
+    });
+    expect((await hasher.verifyPassword(presented('S3cret-enough-for-now'), hash)).matches).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import { normaliseEmail, type Account } from '../../domain/account';
 import { EmailAlreadyRegistered } from '../../domain/errors';
-import { checkNewPassword } from '../../domain/password';
+import { checkNewPassword, normalisePassword, passwordContext } from '../../domain/password';
 import { Timeline } from '../../domain/timeline';
 import { Traveller } from '../../domain/traveller';
 import type { CommonPasswords } from '../../ports/common-passwords';
@@ -33,15 +33,21 @@ export class CreateAccount {
 
   async execute(input: CreateAccountInput): Promise<CreatedAccount> {
     // First: a refused password costs no database read.
-    checkNewPassword(input.password, this.commonPasswords);
     const email = normaliseEmail(input.email);
+    checkNewPassword(input.password, this.commonPasswords, passwordContext(email));
     const taken = await this.transactions.read((repos) => repos.accounts.findByEmail(email));
     if (taken) throw new EmailAlreadyRegistered();
 
     // Hash outside the transaction: scrypt is deliberately slow and must not hold a connection.
-    const passwordHash = await this.hasher.hashPassword(input.password);
+    const passwordHash = await this.hasher.hashPassword(normalisePassword(input.password));
     const now = this.clock.now();
-    const account: Account = { id: this.ids.newId('acc'), email, passwordHash, createdAt: now };
+    const account: Account = {
+      id: this.ids.newId('acc'),
+      email,
+      passwordHash,
+      passwordChangeDue: false,
+      createdAt: now,
+    };
     const first = newApiKey({ ids: this.ids, hasher: this.hasher }, account.id, now, null);
 
     // The account is new: its work has no state to wait for, and opens it whole or not at all.

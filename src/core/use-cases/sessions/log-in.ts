@@ -1,4 +1,6 @@
-import { normaliseEmail } from '../../domain/account';
+import { type Account, normaliseEmail } from '../../domain/account';
+import { normalisePassword, passwordContext, refusalOf } from '../../domain/password';
+import type { CommonPasswords } from '../../ports/common-passwords';
 import { InvalidCredentials } from '../../domain/errors';
 import {
   ACCOUNT_ADDRESS_THROTTLE,
@@ -44,6 +46,7 @@ export class LogIn {
     private readonly hasher: CredentialHasher,
     private readonly ids: IdGenerator,
     private readonly clock: WallClock,
+    private readonly commonPasswords: CommonPasswords,
   ) {}
 
   async execute(input: LogInInput): Promise<OpenedSession> {
@@ -67,11 +70,11 @@ export class LogIn {
     if (counters.some((counter, index) => !mayEvaluate(counter, counted[index][1], now)))
       throw new InvalidCredentials();
 
-    const passwordMatches = await this.hasher.verifyPassword(
-      input.password,
-      account?.passwordHash ?? (await this.dummy()),
-    );
-    if (!account || !passwordMatches) throw new InvalidCredentials();
+    const presented = { typed: input.password, normalised: normalisePassword(input.password) };
+    const check = await this.hasher.verifyPassword(presented, account?.passwordHash ?? (await this.dummy()));
+    if (!account || !check.matches) throw new InvalidCredentials();
+    // The password is right: now is the one moment it can be hashed again and held to today's rule.
+    const password = await this.passwordAsOfNow(account, presented.normalised, check.outdated);
 
     // This address's count for the email starts again; the others give back only this attempt, so
     // one good password wipes out neither guesses at other emails nor guesses from elsewhere.
@@ -87,8 +90,26 @@ export class LogIn {
       // with its console key revoked.
       const sessions = await repos.sessions.listForAccount(account.id);
       await endSessions(repos, sessionsToEndBeforeOpening(sessions, now), now);
-      return openSession(repos, { ids: this.ids, hasher: this.hasher }, account.id, now);
+      const opened = await openSession(repos, { ids: this.ids, hasher: this.hasher }, account.id, now);
+      if (password) await repos.accounts.updatePassword(account.id, password);
+      return opened;
     });
+  }
+
+  /**
+   * What to store of a right password, if anything changes: a new hash when the stored one is
+   * outdated (weaker parameters, or made before normalising), and whether the account is due to
+   * change a password that today's rule refuses (it keeps signing in meanwhile).
+   */
+  private async passwordAsOfNow(
+    account: Account,
+    normalised: string,
+    outdated: boolean,
+  ): Promise<Pick<Account, 'passwordHash' | 'passwordChangeDue'> | null> {
+    const passwordChangeDue = refusalOf(normalised, this.commonPasswords, passwordContext(account.email)) !== null;
+    if (!outdated && passwordChangeDue === account.passwordChangeDue) return null;
+    const passwordHash = outdated ? await this.hasher.hashPassword(normalised) : account.passwordHash;
+    return { passwordHash, passwordChangeDue };
   }
 
   /** A real hash of the hasher's kind, made once, for unknown emails to be verified against. */

@@ -8,6 +8,8 @@ import { endSessions } from './session-lifecycle';
 export interface SignedIn {
   readonly session: Session;
   readonly email: string;
+  /** Its password was accepted under an earlier rule that refuses it now: the dashboard asks for another. */
+  readonly passwordChangeDue: boolean;
   /** When the session ends without further activity. */
   readonly deadline: Date;
 }
@@ -37,7 +39,12 @@ export class ResolveSession {
     const session = sessionNeedsTouch(found, now) ? await this.touch(found, now) : found;
     const account = await this.transactions.read((repos) => repos.accounts.findById(session.accountId));
     if (!account) throw new SessionRequired();
-    return { session, email: account.email, deadline: sessionDeadline(session) };
+    return {
+      session,
+      email: account.email,
+      passwordChangeDue: account.passwordChangeDue,
+      deadline: sessionDeadline(session),
+    };
   }
 
   private touch(session: Session, now: Date): Promise<Session> {

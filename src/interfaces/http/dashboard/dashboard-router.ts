@@ -5,6 +5,7 @@ import { ResolveSession } from '../../../core/use-cases/sessions/resolve-session
 import type { CsrfGuard } from './csrf';
 import type { KnownDevices } from './known-device';
 import { addKeyRoutes } from './key-routes';
+import { addPasswordRoutes } from './password-routes';
 import { DASHBOARD_CSS, DASHBOARD_CSS_PATH } from './layout';
 import { addSessionRoutes } from './session-routes';
 import { SignedInPages } from './signed-in';
@@ -24,6 +25,7 @@ export function dashboardRouter(container: Container, csrf: CsrfGuard, devices: 
   router.get('/', (_req, res) => res.redirect(303, '/dashboard'));
 
   addSessionRoutes(router, container, { csrf, devices }, pages);
-  addKeyRoutes(router, container, csrf, pages);
+  addKeyRoutes(router, container, pages);
+  addPasswordRoutes(router, container, pages);
   return router;
 }

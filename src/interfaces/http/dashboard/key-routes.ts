@@ -1,35 +1,18 @@
-import type { Request, RequestHandler, Response, Router } from 'express';
+import type { Request, Router } from 'express';
 import type { Container } from 'inversify';
 import { API_KEY_NAME_MAX_LENGTH } from '../../../core/domain/account';
 import { ApiKeyNotFound, ConsoleKeyNotRollable, TooManyApiKeys } from '../../../core/domain/errors';
 import { CreateApiKey } from '../../../core/use-cases/api-keys/create-api-key';
 import { RevokeApiKey } from '../../../core/use-cases/api-keys/revoke-api-key';
 import { RollApiKey } from '../../../core/use-cases/api-keys/roll-api-key';
-import type { CsrfGuard } from './csrf';
-import { formField, parseForm, refuseForgery, sessionFormIsGenuine, statusOf } from './forms';
-import type { SignedInPages, SignedInRequest } from './signed-in';
+import { formField, statusOf } from './forms';
+import type { SignedInPages } from './signed-in';
 
 /** The dashboard page and its key forms: create, roll and revoke the account's API keys. */
-export function addKeyRoutes(router: Router, container: Container, csrf: CsrfGuard, pages: SignedInPages): void {
+export function addKeyRoutes(router: Router, container: Container, pages: SignedInPages): void {
   const createApiKey = container.get(CreateApiKey);
   const rollApiKey = container.get(RollApiKey);
   const revokeApiKey = container.get(RevokeApiKey);
-
-  /** Signed-in form posts: a session, same origin, and the session's synchronizer token. */
-  function signedInPost(
-    handle: (req: Request, res: Response, signedIn: SignedInRequest) => Promise<void>,
-  ): RequestHandler[] {
-    return [
-      parseForm,
-      async (req, res) => {
-        if (!csrf.fromThisOrigin(req)) return refuseForgery(res);
-        const signedIn = await pages.current(req, res);
-        if (!signedIn) return res.redirect(303, '/login?next=/dashboard');
-        if (!sessionFormIsGenuine(csrf, req, signedIn.sessionToken)) return refuseForgery(res);
-        await handle(req, res, signedIn);
-      },
-    ];
-  }
 
   router.get('/dashboard', async (req, res) => {
     const signedIn = await pages.current(req, res);
@@ -39,7 +22,7 @@ export function addKeyRoutes(router: Router, container: Container, csrf: CsrfGua
 
   router.post(
     '/dashboard/keys',
-    ...signedInPost(async (req, res, signedIn) => {
+    ...pages.formPost(async (req, res, signedIn) => {
       const given = formField(req, 'name') ?? '';
       const name = given.trim();
       // Empty means unnamed; spaces alone are a name typed wrong, as in the API's text fields.
@@ -68,7 +51,7 @@ export function addKeyRoutes(router: Router, container: Container, csrf: CsrfGua
 
   router.post(
     '/dashboard/keys/:keyId/roll',
-    ...signedInPost(async (req, res, signedIn) => {
+    ...pages.formPost(async (req, res, signedIn) => {
       const keyId = keyIdParam(req);
       try {
         const issued = await rollApiKey.execute({ accountId: signedIn.signedIn.session.accountId, keyId });
@@ -82,7 +65,7 @@ export function addKeyRoutes(router: Router, container: Container, csrf: CsrfGua
 
   router.post(
     '/dashboard/keys/:keyId/revoke',
-    ...signedInPost(async (req, res, signedIn) => {
+    ...pages.formPost(async (req, res, signedIn) => {
       const keyId = keyIdParam(req);
       try {
         const revoked = await revokeApiKey.execute({ accountId: signedIn.signedIn.session.accountId, keyId });

@@ -1,12 +1,34 @@
 import { API_KEY_NAME_MAX_LENGTH, isConsoleKey, type ApiKey } from '../../../core/domain/account';
 import { formatDateTime } from '../../../core/domain/date-time-format';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../core/domain/password';
 import { html, type SafeHtml } from './html';
 import { layout } from './layout';
 
 export interface SignedInView {
   readonly email: string;
   readonly csrfToken: string;
+  /** Its password was accepted under an earlier rule that refuses it now. */
+  readonly passwordChangeDue?: boolean;
 }
+
+const PASSWORD_RULE = `${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters, not a commonly used password`;
+
+/** A field for a new password, saying the rule and letting the browser check its length. */
+function newPasswordField(label: string, name: string): SafeHtml {
+  return html`<label
+    >${label} <span class="muted">(${PASSWORD_RULE})</span>
+    <input
+      type="password"
+      name="${name}"
+      autocomplete="new-password"
+      required
+      minlength="${MIN_PASSWORD_LENGTH}"
+      maxlength="${MAX_PASSWORD_LENGTH}"
+  /></label>`;
+}
+const PASSWORD_CHANGE_DUE =
+  'Your password was accepted under an earlier rule, which now refuses it as too short or too easy to guess. ' +
+  'Please choose another below.';
 
 function notice(message: string | undefined, kind: 'error' | 'ok' = 'error'): SafeHtml {
   return message
@@ -62,11 +84,7 @@ export function signUpPage(form: CredentialsForm): string {
     body: html`<h1>Open an account</h1>
       ${notice(form.error)}
       <form method="post" action="/signup" class="stack">
-        ${credentialsFormHead(form)}
-        <label
-          >Password <span class="muted">(8 to 256 characters, not a commonly used password)</span>
-          <input type="password" name="password" autocomplete="new-password" required minlength="8" maxlength="256"
-        /></label>
+        ${credentialsFormHead(form)} ${newPasswordField('Password', 'password')}
         <div><button type="submit">Sign up</button></div>
       </form>
       <p>Already have an account? <a href="/login?next=${encodeURIComponent(form.next)}">Sign in</a>.</p>`,
@@ -88,7 +106,8 @@ export function dashboardPage(view: DashboardView): string {
     title: 'API keys',
     signedIn,
     body: html`<h1>API keys</h1>
-      ${notice(view.error)} ${notice(view.message, 'ok')} ${fresh ? freshKey(fresh) : ''}
+      ${signedIn.passwordChangeDue ? notice(PASSWORD_CHANGE_DUE) : ''} ${notice(view.error)}
+      ${notice(view.message, 'ok')} ${fresh ? freshKey(fresh) : ''}
       <p>
         Send a key as <code>Authorization: Bearer &lt;API_KEY&gt;</code>. Only the first characters of a key are kept
         for you to recognise it; the whole key is shown once, when it is created or rolled.
@@ -115,8 +134,22 @@ export function dashboardPage(view: DashboardView): string {
           <input type="text" name="name" maxlength="${API_KEY_NAME_MAX_LENGTH}" placeholder="deploy script"
         /></label>
         <div><button type="submit">Create key</button></div>
-      </form>`,
+      </form>
+      ${passwordForm(signedIn.csrfToken)}`,
   });
+}
+
+function passwordForm(csrfToken: string): SafeHtml {
+  return html`<h2 id="password">Change your password</h2>
+    <form method="post" action="/dashboard/password" class="stack" aria-labelledby="password">
+      <input type="hidden" name="csrf" value="${csrfToken}" />
+      <label
+        >Current password
+        <input type="password" name="current_password" autocomplete="current-password" required maxlength="256"
+      /></label>
+      ${newPasswordField('New password', 'new_password')}
+      <div><button type="submit">Change password</button></div>
+    </form>`;
 }
 
 function freshKey(fresh: NonNullable<DashboardView['fresh']>): SafeHtml {

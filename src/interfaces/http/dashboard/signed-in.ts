@@ -1,8 +1,9 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { SessionRequired } from '../../../core/domain/errors';
 import type { ListApiKeys } from '../../../core/use-cases/api-keys/list-api-keys';
 import type { ResolveSession, SignedIn } from '../../../core/use-cases/sessions/resolve-session';
 import type { CsrfGuard } from './csrf';
+import { parseForm, refuseForgery, sessionFormIsGenuine } from './forms';
 import { sendPage } from './layout';
 import { dashboardPage, type DashboardView } from './pages';
 import { clearSessionCookie, readCookie, SESSION_COOKIE } from './session-cookie';
@@ -40,6 +41,20 @@ export class SignedInPages {
     return { signedIn: await this.resolveSession.execute({ sessionToken }), sessionToken };
   }
 
+  /** A signed-in form's post: a session, from this origin, with the session's synchronizer token. */
+  formPost(handle: (req: Request, res: Response, signedIn: SignedInRequest) => Promise<void>): RequestHandler[] {
+    return [
+      parseForm,
+      async (req, res) => {
+        if (!this.csrf.fromThisOrigin(req)) return refuseForgery(res);
+        const signedIn = await this.current(req, res);
+        if (!signedIn) return res.redirect(303, '/login?next=/dashboard');
+        if (!sessionFormIsGenuine(this.csrf, req, signedIn.sessionToken)) return refuseForgery(res);
+        await handle(req, res, signedIn);
+      },
+    ];
+  }
+
   async render(
     res: Response,
     status: number,
@@ -47,7 +62,11 @@ export class SignedInPages {
     extra: Partial<DashboardView> = {},
   ): Promise<void> {
     const keys = await this.listApiKeys.execute({ accountId: signedIn.signedIn.session.accountId });
-    const view = { email: signedIn.signedIn.email, csrfToken: this.csrf.sessionToken(signedIn.sessionToken) };
+    const view = {
+      email: signedIn.signedIn.email,
+      csrfToken: this.csrf.sessionToken(signedIn.sessionToken),
+      passwordChangeDue: signedIn.signedIn.passwordChangeDue,
+    };
     sendPage(res, status, dashboardPage({ signedIn: view, keys, ...extra }));
   }
 }

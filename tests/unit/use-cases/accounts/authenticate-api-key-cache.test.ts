@@ -6,7 +6,7 @@ import { AuthenticateApiKey } from '../../../../src/core/use-cases/accounts/auth
 import { CLIENT, createTestCore, PRESENT, type TestCore } from '../../../support/builders/test-core';
 import { InMemoryApiKeyRepository } from '../../../support/in-memory/repositories';
 
-const PASSWORD = 's3cret-enough';
+const PASSWORD = 's3cret-enough-for-now';
 
 /** Counts the key reads authentication makes (the database round trips the cache saves). */
 function countKeyReads(): { readonly count: () => number } {

@@ -4,10 +4,10 @@ import { CLIENT, createTestCore, PRESENT } from '../../../support/builders/test-
 describe('AuthenticateApiKey', () => {
   it('turns a valid key into the account and key it acts for', async () => {
     const core = createTestCore();
-    await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
+    await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough-for-now' });
     const { account, apiKey } = await core.createAccount.execute({
       email: 'grace@example.com',
-      password: 's3cret-enough',
+      password: 's3cret-enough-for-now',
     });
     const [storedKey] = core.database.apiKeysOf(account.id);
 
@@ -23,14 +23,17 @@ describe('AuthenticateApiKey', () => {
     ['an empty key', ''],
   ])('refuses %s with InvalidApiKey', async (_label, apiKey) => {
     const core = createTestCore();
-    await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
+    await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough-for-now' });
 
     await expect(core.authenticateApiKey.execute({ apiKey, client: CLIENT })).rejects.toBeInstanceOf(InvalidApiKey);
   });
 
   it('refuses a key that differs from a valid one in its last character only', async () => {
     const core = createTestCore();
-    const { apiKey } = await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
+    const { apiKey } = await core.createAccount.execute({
+      email: 'ada@example.com',
+      password: 's3cret-enough-for-now',
+    });
     const altered = `${apiKey.slice(0, -1)}${apiKey.endsWith('Z') ? 'Y' : 'Z'}`;
 
     await expect(core.authenticateApiKey.execute({ apiKey: altered, client: CLIENT })).rejects.toBeInstanceOf(
@@ -40,7 +43,10 @@ describe('AuthenticateApiKey', () => {
 
   it('refuses a valid key with surrounding white space', async () => {
     const core = createTestCore();
-    const { apiKey } = await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
+    const { apiKey } = await core.createAccount.execute({
+      email: 'ada@example.com',
+      password: 's3cret-enough-for-now',
+    });
 
     await expect(core.authenticateApiKey.execute({ apiKey: ` ${apiKey}`, client: CLIENT })).rejects.toBeInstanceOf(
       InvalidApiKey,
@@ -71,10 +77,10 @@ describe('AuthenticateApiKey', () => {
 
   it('refuses a key past its expiry (a console key whose session ended)', async () => {
     const core = createTestCore();
-    await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
+    await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough-for-now' });
     const { token } = await core.logIn.execute({
       email: 'ada@example.com',
-      password: 's3cret-enough',
+      password: 's3cret-enough-for-now',
       clientAddress: '192.0.2.1',
       knownDevice: false,
     });
@@ -91,7 +97,7 @@ describe('AuthenticateApiKey', () => {
     const core = createTestCore();
     const { account, apiKey } = await core.createAccount.execute({
       email: 'ada@example.com',
-      password: 's3cret-enough',
+      password: 's3cret-enough-for-now',
     });
     const lastUsed = () => core.database.apiKeysOf(account.id)[0]?.lastUsedAt;
     expect(lastUsed()).toBeNull();

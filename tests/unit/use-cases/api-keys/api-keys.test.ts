@@ -8,7 +8,10 @@ import { CLIENT, createTestCore, PRESENT } from '../../../support/builders/test-
 
 async function anAccountWithKey() {
   const core = createTestCore();
-  const { account, apiKey } = await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough' });
+  const { account, apiKey } = await core.createAccount.execute({
+    email: 'ada@example.com',
+    password: 's3cret-enough-for-now',
+  });
   return { core, accountId: account.id, apiKey };
 }
 
@@ -64,7 +67,7 @@ describe('API keys', () => {
 
   it("does not roll a session's console key", async () => {
     const core = createTestCore();
-    const created = await core.signUp.execute({ email: 'ada@example.com', password: 's3cret-enough' });
+    const created = await core.signUp.execute({ email: 'ada@example.com', password: 's3cret-enough-for-now' });
     const keyId = created.session.session.consoleKeyId ?? '';
     await expect(core.rollApiKey.execute({ accountId: created.account.id, keyId })).rejects.toBeInstanceOf(
       ConsoleKeyNotRollable,
@@ -73,7 +76,7 @@ describe('API keys', () => {
 
   it("revokes a key at once; revoking again, or another account's key, is ApiKeyNotFound", async () => {
     const { core, accountId, apiKey } = await anAccountWithKey();
-    const other = await core.createAccount.execute({ email: 'grace@example.com', password: 's3cret-enough' });
+    const other = await core.createAccount.execute({ email: 'grace@example.com', password: 's3cret-enough-for-now' });
     const otherKeyId = core.database.apiKeysOf(other.account.id)[0]?.id ?? '';
 
     await core.revokeApiKey.execute({ accountId, keyId: 'key_1' });

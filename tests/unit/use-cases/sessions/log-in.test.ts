@@ -1,8 +1,9 @@
 import { InvalidCredentials } from '../../../../src/core/domain/errors';
 import { MAX_SESSIONS_PER_ACCOUNT } from '../../../../src/core/domain/session';
 import { createTestCore, type TestCore } from '../../../support/builders/test-core';
+import { typedHash } from '../../../support/in-memory/fake-credential-hasher';
 
-const PASSWORD = 's3cret-enough';
+const PASSWORD = 's3cret-enough-for-now';
 const ADDRESS = '192.0.2.1';
 
 async function withAccount(email = 'ada@example.com'): Promise<{ core: TestCore; accountId: string }> {
@@ -173,5 +174,50 @@ describe('LogIn', () => {
       expect(core.database.apiKey(ended.session.consoleKeyId ?? '')?.revokedAt).toEqual(expect.any(Date));
     for (const live of opened.slice(2))
       expect(core.database.apiKey(live.session.consoleKeyId ?? '')?.revokedAt).toBeNull();
+  });
+});
+
+describe('LogIn, for a password set under earlier rules', () => {
+  /** An account signed up before passwords were normalised and held to today's rule. */
+  async function anEarlierAccount(typedPassword: string) {
+    const core = createTestCore();
+    const account = {
+      id: 'acc_early',
+      email: 'early@example.com',
+      passwordHash: typedHash(typedPassword),
+      passwordChangeDue: false,
+      createdAt: core.clock.now(),
+    };
+    await core.transactions.exclusive(account.id, (repos) => repos.accounts.add(account));
+    const signIn = (password: string) =>
+      core.logIn.execute({ email: account.email, password, clientAddress: ADDRESS, knownDevice: false });
+    const stored = () => core.database.contents().accounts.find((each) => each.id === account.id);
+    return { core, signIn, stored };
+  }
+
+  it('signs in with the password as typed, then holds it hashed as it normalises', async () => {
+    const typed = 'quiet lantern\u200b over the fjord';
+    const { signIn, stored } = await anEarlierAccount(typed);
+
+    await expect(signIn(typed)).resolves.toBeDefined();
+    expect(stored()).toMatchObject({ passwordHash: 'hashed(quiet lantern over the fjord)', passwordChangeDue: false });
+    // From now on either spelling is the same password.
+    await expect(signIn('quiet lantern over the fjord')).resolves.toBeDefined();
+  });
+
+  it("keeps signing in with a password today's rule refuses, and marks it due to be changed", async () => {
+    const { signIn, stored } = await anEarlierAccount('Password123!');
+
+    await expect(signIn('Password123!')).resolves.toBeDefined();
+    expect(stored()).toMatchObject({ passwordHash: 'hashed(Password123!)', passwordChangeDue: true });
+    await expect(signIn('Password123!')).resolves.toBeDefined();
+    expect(stored()?.passwordChangeDue).toBe(true);
+  });
+
+  it('changes nothing stored when a wrong password is tried', async () => {
+    const { signIn, stored } = await anEarlierAccount('Password123!');
+    const before = stored();
+    await expect(signIn('Password123?')).rejects.toBeInstanceOf(InvalidCredentials);
+    expect(stored()).toEqual(before);
   });
 });

@@ -1,7 +1,7 @@
 import { SessionRequired } from '../../../../src/core/domain/errors';
 import { CLIENT, createTestCore } from '../../../support/builders/test-core';
 
-const PASSWORD = 's3cret-enough';
+const PASSWORD = 's3cret-enough-for-now';
 
 async function signedUp() {
   const core = createTestCore();

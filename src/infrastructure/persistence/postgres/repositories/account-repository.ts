@@ -16,6 +16,7 @@ export class PostgresAccountRepository implements AccountRepository {
       id: account.id,
       email: account.email,
       password_hash: account.passwordHash,
+      password_change_due: account.passwordChangeDue,
       created_at: account.createdAt,
     };
     // Two sign-ups racing for one email: the unique index decides, the loser gets the domain answer.
@@ -32,5 +33,13 @@ export class PostgresAccountRepository implements AccountRepository {
   async findById(accountId: string): Promise<Account | null> {
     this.writes.beforeRead();
     return this.prisma.account.findUnique({ where: { id: accountId } });
+  }
+
+  updatePassword(accountId: string, password: Pick<Account, 'passwordHash' | 'passwordChangeDue'>): Promise<void> {
+    return this.writes.update(
+      'accounts',
+      { id: accountId },
+      { password_hash: password.passwordHash, password_change_due: password.passwordChangeDue },
+    );
   }
 }

@@ -1,0 +1,47 @@
+// `npm run bench:sign-in`: what a sign-in's password verification costs, with the parameters of
+// new hashes (scrypt N=2^15, r=8, p=3) against the earlier ones (p=1): milliseconds for one alone,
+// and verifications a second with the thread pool's four at once (docs/performance.md, "Sign-in").
+// The rest of a sign-in (its throttle counters, the session's statements) is a few milliseconds.
+import { ScryptCredentialHasher } from '../../src/infrastructure/system/scrypt-credential-hasher';
+import { earlierPasswordHash } from '../../tests/support/builders/earlier-password-hash';
+
+const ROUNDS = Number(process.env.SIGN_IN_ROUNDS ?? 24);
+const AT_ONCE = 4;
+const PASSWORD = 'a quiet lantern over the fjord';
+
+async function measure(name: string, hash: string, hasher: ScryptCredentialHasher): Promise<void> {
+  const presented = { typed: PASSWORD, normalised: PASSWORD };
+  await hasher.verifyPassword(presented, hash);
+  const alone: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const started = performance.now();
+    await hasher.verifyPassword(presented, hash);
+    alone.push(performance.now() - started);
+  }
+  alone.sort((a, b) => a - b);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: AT_ONCE }, async () => {
+      for (let round = 0; round < ROUNDS / AT_ONCE; round++) await hasher.verifyPassword(presented, hash);
+    }),
+  );
+  const perSecond = (ROUNDS / (performance.now() - started)) * 1000;
+  const median = alone[Math.floor(alone.length / 2)] ?? 0;
+  console.log(`| ${name} | ${median.toFixed(1)} | ${perSecond.toFixed(1)} |`);
+}
+
+async function main(): Promise<void> {
+  const hasher = new ScryptCredentialHasher();
+  console.log(`| scrypt parameters | ms for one (median of ${ROUNDS}) | verifications a second, ${AT_ONCE} at once |`);
+  console.log('|---|---:|---:|');
+  // Alternating, twice, so that the machine's drift falls on both alike.
+  for (let turn = 0; turn < 2; turn++) {
+    await measure('N=2^15, r=8, p=1 (earlier)', earlierPasswordHash(PASSWORD), hasher);
+    await measure('N=2^15, r=8, p=3 (new hashes)', await hasher.hashPassword(PASSWORD), hasher);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
