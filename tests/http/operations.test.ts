@@ -119,6 +119,18 @@ describe('operating the service', () => {
     expect(everything).not.toContain('correct horse battery');
   });
 
+  it("names a problem's code in its line: which refusal of its status it was", async () => {
+    await request(t.app)
+      .get('/timelines')
+      .set('Authorization', `Bearer tns_${'W'.repeat(43)}`)
+      .set('X-Request-Id', 'req-refused');
+    const [line] = log.lines.filter((each) => each.request_id === 'req-refused');
+    expect(line).toMatchObject({ res: { status: 401 }, code: 'invalid_api_key' });
+    await request(t.app).get('/healthz').set('X-Request-Id', 'req-healthy');
+    const [healthy] = log.lines.filter((each) => each.request_id === 'req-healthy');
+    expect(healthy).not.toHaveProperty('code');
+  });
+
   it('logs a request the client abandoned before the answer as aborted, once', async () => {
     const server = t.app.listen(0, '127.0.0.1');
     await once(server, 'listening');

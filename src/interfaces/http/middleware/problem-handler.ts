@@ -14,6 +14,8 @@ export function problemAnswer(problem: Problem, requestId: unknown): HttpRespons
 }
 
 export function sendProblem(res: Response, problem: Problem): void {
+  // For the request log: which refusal it was (a 429 may be any of several limits).
+  res.locals.problemCode = problem.code;
   sendAnswer(res, problemAnswer(problem, res.locals.requestId));
 }
 

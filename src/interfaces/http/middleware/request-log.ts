@@ -34,6 +34,8 @@ export function requestLog(logger: Logger): RequestStep {
         responseTime: Math.round(performance.now() - started),
         account_id: accountOf(res.locals),
         request_id: res.locals.requestId,
+        // The problem answered, if any: which of the refusals of one status it was.
+        code: typeof res.locals.problemCode === 'string' ? res.locals.problemCode : undefined,
         // Why a request failed when the service can say it in a line (the database was unavailable).
         reason: typeof res.locals.failureReason === 'string' ? res.locals.failureReason : undefined,
       };
