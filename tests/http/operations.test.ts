@@ -126,6 +126,16 @@ describe('operating the service', () => {
       .set('X-Request-Id', 'req-refused');
     const [line] = log.lines.filter((each) => each.request_id === 'req-refused');
     expect(line).toMatchObject({ res: { status: 401 }, code: 'invalid_api_key' });
+    // A keyed request's refusal is kept as its answer, and logged alike.
+    const me = await t.signUp();
+    await request(t.app)
+      .post('/v1/anchors')
+      .set('Authorization', me.auth)
+      .set('Idempotency-Key', 'refused-once')
+      .set('X-Request-Id', 'req-keyed')
+      .send({ description: 42 });
+    const [keyed] = log.lines.filter((each) => each.request_id === 'req-keyed');
+    expect(keyed).toMatchObject({ res: { status: 400 }, code: 'validation_failed' });
     await request(t.app).get('/healthz').set('X-Request-Id', 'req-healthy');
     const [healthy] = log.lines.filter((each) => each.request_id === 'req-healthy');
     expect(healthy).not.toHaveProperty('code');

@@ -237,11 +237,26 @@ describe('rate limiting of the public account endpoints per client address', () 
       'accounts',
       '60',
     );
+    // So does the dashboard's password change: each costs a password check.
+    expectRateLimited(
+      await request(t.app).post('/dashboard/password').set('X-Forwarded-For', '203.0.113.7').type('form').send({}),
+      'accounts',
+      '60',
+    );
 
     // Another address is not affected; the same one may go on in the next minute.
     expect((await signUpFrom('198.51.100.20', `d-${stamp}@example.com`)).status).toBe(201);
     t.clock.advanceSeconds(60);
     expect((await signUpFrom('203.0.113.7', `e-${stamp}@example.com`)).status).toBe(201);
+  });
+
+  it("counts an IPv6 client's whole /64 as one address", async () => {
+    t.clock.freezeAt(aWindowStart(3));
+    const stamp = `${process.pid}-${Date.now()}`;
+    expect((await signUpFrom('2001:db8:5:5::1', `f-${stamp}@example.com`)).status).toBe(201);
+    expect((await signUpFrom('2001:db8:5:5::2', `g-${stamp}@example.com`)).status).toBe(201);
+    expectRateLimited(await signUpFrom('2001:db8:5:5:abcd::3', `h-${stamp}@example.com`), 'accounts', '60');
+    expect((await signUpFrom('2001:db8:5:6::1', `i-${stamp}@example.com`)).status).toBe(201);
   });
 
   it('leaves API key requests to the per-key limit, which is off here', async () => {

@@ -21,6 +21,16 @@ function scryptAsync(password: string, salt: Buffer, options: ScryptOptions): Pr
   );
 }
 
+/**
+ * The lanes of today's parameters that a hash's own did not run: the p lacking for the same N and
+ * r, or all of today's for another N or r (their cost differs in kind; running all of them errs on
+ * the slow side).
+ */
+export function missingLanes(parameters: { readonly N: number; readonly r: number; readonly p: number }): number {
+  if (parameters.N === CURRENT.N && parameters.r === CURRENT.r) return Math.max(0, CURRENT.p - parameters.p);
+  return CURRENT.p;
+}
+
 export class ScryptCredentialHasher implements CredentialHasher {
   /** Stored as `scrypt2$N$r$p$salt$hash`: a hash keeps its parameters, so they can be raised later. */
   async hashPassword(normalised: string): Promise<string> {
@@ -45,6 +55,12 @@ export class ScryptCredentialHasher implements CredentialHasher {
     );
     const outdated =
       scheme !== SCHEME || parameters.N < CURRENT.N || parameters.r < CURRENT.r || parameters.p < CURRENT.p;
+    // A weaker hash is quicker to check than a current one, and so than the dummy hash an unknown
+    // email is checked against: the lanes it lacks are run too (on a throwaway salt), so that how
+    // long a wrong password takes does not tell an account not yet hashed again from no account.
+    const lacking = missingLanes(parameters);
+    if (lacking > 0)
+      await scryptAsync(password.normalised, randomBytes(16), { ...CURRENT, p: lacking, maxmem: MAX_MEMORY });
     return { matches: actual.length === expected.length && timingSafeEqual(actual, expected), outdated };
   }
 

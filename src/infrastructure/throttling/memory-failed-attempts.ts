@@ -30,8 +30,9 @@ export class MemoryFailedAttempts implements FailedAttempts {
   async waitBeforeNext(client: string): Promise<number> {
     if (this.limit.failures === 0) return 0;
     const counted = await this.limiter.get(client);
-    if (!counted || counted.consumedPoints < this.limit.failures) return 0;
-    return Math.max(counted.msBeforeNext, 1);
+    // An entry past its window may linger until its timer removes it: it holds nobody back.
+    if (!counted || counted.consumedPoints < this.limit.failures || counted.msBeforeNext <= 0) return 0;
+    return counted.msBeforeNext;
   }
 
   async failed(client: string): Promise<void> {

@@ -74,8 +74,11 @@ export interface AppOptions {
   readonly admission?: AdmissionGate;
 }
 
-/** The public account endpoints, limited per client address. */
-const ACCOUNT_PATHS = ['/v1/accounts', '/signup', '/login'];
+/**
+ * The endpoints that cost a password check (scrypt, and zxcvbn for a new one), limited per client
+ * address: the public account endpoints, and the dashboard's password change.
+ */
+const ACCOUNT_PATHS = ['/v1/accounts', '/signup', '/login', '/dashboard/password'];
 
 /** Every operation the service runs; the route table the OpenAPI document is built from. */
 export function allRoutes(container: Container): Route[] {

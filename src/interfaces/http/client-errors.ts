@@ -46,13 +46,20 @@ export function answerClientErrors(server: Server, logger: Logger): void {
     if (receiving) {
       // Its request log line, written when the connection closes, says how it ended (request-log.ts).
       const locals = (receiving as ServerResponse & { locals?: Record<string, unknown> }).locals;
-      if (locals) Object.assign(locals, { refusedStatus: problem.status, failureReason: error.code });
+      if (locals)
+        Object.assign(locals, { refusedStatus: problem.status, problemCode: problem.code, failureReason: error.code });
     } else {
       // As the request log's line of a refused request: the connection's peer (a proxy's address
       // behind one: the head that would say more was not read) and what Node's parser said.
       const remoteAddress = socket instanceof Socket ? socket.remoteAddress : undefined;
       logger.info(
-        { req: { remoteAddress }, res: { status: problem.status }, request_id: requestId, reason: error.code },
+        {
+          req: { remoteAddress },
+          res: { status: problem.status },
+          request_id: requestId,
+          code: problem.code,
+          reason: error.code,
+        },
         'request refused',
       );
     }

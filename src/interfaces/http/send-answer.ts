@@ -11,6 +11,10 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * looked up for a Content-Type that names its own. Node drops the body of an answer to HEAD.
  */
 export function sendAnswer(res: Response, answer: HttpResponse): void {
+  // For the request log: which problem it was (a 429 may be any of several limits), kept answers
+  // of an Idempotency-Key included.
+  const code = answer.status >= 400 ? (answer.body as { code?: unknown } | null)?.code : undefined;
+  if (typeof code === 'string') res.locals.problemCode = code;
   const text = JSON.stringify(answer.body) ?? 'null';
   res.statusCode = answer.status;
   const headers = answer.headers;

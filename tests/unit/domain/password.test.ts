@@ -37,8 +37,16 @@ describe('checkNewPassword', () => {
     expect(() => check(password)).toThrow(ShortPassword);
   });
 
-  it('counts characters as code points: 15 emoji are 15 characters', () => {
-    expect(() => check('\u{1F680}\u{1F30D}\u{1F30B}\u{1F3D4}\u{1F30A}'.repeat(3))).not.toThrow();
+  it('counts characters as code points: 15 emoji are 15 characters, 14 are too few', () => {
+    const five = '\u{1F680}\u{1F30D}\u{1F30B}\u{1F3D4}\u{1F30A}';
+    expect(() => check(five.repeat(3))).not.toThrow();
+    // 28 UTF-16 units: counted in units, it would pass.
+    expect(() => check(five.repeat(3).slice(0, -2))).toThrow(ShortPassword);
+  });
+
+  it('reads the first 64 characters for what guessers try: its time stays bounded', () => {
+    expect(() => check('x'.repeat(256))).toThrow(CommonPassword);
+    expect(() => check(`${'gV7#kq9!Lm2@xZ4p'.repeat(4)}passwordpassword`)).not.toThrow();
   });
 
   it.each([

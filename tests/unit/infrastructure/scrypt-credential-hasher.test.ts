@@ -1,6 +1,6 @@
 // The stored password hash: its scheme says what it holds (the password normalised, or as typed
 // before that), and its parameters say whether it is as strong as new ones.
-import { ScryptCredentialHasher } from '../../../src/infrastructure/system/scrypt-credential-hasher';
+import { missingLanes, ScryptCredentialHasher } from '../../../src/infrastructure/system/scrypt-credential-hasher';
 import { earlierPasswordHash as earlierHash } from '../../support/builders/earlier-password-hash';
 
 const hasher = new ScryptCredentialHasher();
@@ -32,4 +32,12 @@ it('says a hash of the current scheme with weaker parameters is outdated', async
 
 it.each(['', 'bcrypt$x', 'scrypt2$32768$8$3$$', 'plain text'])('matches nothing against %j', async (stored) => {
   expect((await hasher.verifyPassword(presented, stored)).matches).toBe(false);
+});
+
+it.each([
+  ['an earlier hash (p=1)', { N: 2 ** 15, r: 8, p: 1 }, 2],
+  ["a hash of today's parameters", { N: 2 ** 15, r: 8, p: 3 }, 0],
+  ['a hash of another N', { N: 2 ** 14, r: 8, p: 1 }, 3],
+])("pads the check of %s to today's lanes, so its time does not stand out", (_label, parameters, lanes) => {
+  expect(missingLanes(parameters)).toBe(lanes);
 });

@@ -40,9 +40,12 @@ export class AuthenticateApiKey {
     const remembered = this.cache.find(digest);
     if (remembered && !isLastUseDue(remembered, now)) return principalOf(remembered, now);
 
-    // Only now, where a database read would follow: a known key's requests never wait on this.
-    const waitMs = await this.failures.waitBeforeNext(input.client);
-    if (waitMs > 0) throw new TooManyFailedAttempts(Math.ceil(waitMs / 1000));
+    // Only for a key this process does not know, where a database read would follow: a key it
+    // verified (still remembered, only due to record its use) never waits on others' failures.
+    if (!remembered) {
+      const waitMs = await this.failures.waitBeforeNext(input.client);
+      if (waitMs > 0) throw new TooManyFailedAttempts(Math.ceil(waitMs / 1000));
+    }
 
     const mark = this.cache.mark();
     const key = await this.transactions.read((repos) => repos.apiKeys.findByDigest(digest));

@@ -1,15 +1,10 @@
 import { WrongCurrentPassword } from '../../domain/errors';
-import {
-  ACCOUNT_ADDRESS_THROTTLE,
-  accountAddressThrottleKey,
-  attemptToRecord,
-  mayEvaluate,
-} from '../../domain/login-throttle';
 import { checkNewPassword, normalisePassword, passwordContext } from '../../domain/password';
 import type { CommonPasswords } from '../../ports/common-passwords';
 import type { CredentialHasher } from '../../ports/credential-hasher';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
+import { countAttempt, settleRightAttempt } from './password-attempts';
 import { endSessions } from './session-lifecycle';
 
 export interface ChangePasswordInput {
@@ -18,14 +13,16 @@ export interface ChangePasswordInput {
   readonly sessionId: string;
   readonly currentPassword: string;
   readonly newPassword: string;
-  /** Where the request comes from: wrong current passwords count as wrong sign-ins from there. */
+  /** Where the request comes from: a wrong current password counts as a wrong sign-in from there. */
   readonly clientAddress: string;
+  /** The browser signed in to this account before (its known-device cookie), as at sign-in. */
+  readonly knownDevice: boolean;
 }
 
 /**
  * A signed-in account replaces its password: the new one held to the rule of new passwords, the
- * current one proven first (a session left open is not the password), guesses at it counted as
- * sign-in failures of that address. The account's other sessions end, with their console keys:
+ * current one proven first (a session left open is not the password), each attempt counted as a
+ * sign-in's, against the same locks. The account's other sessions end, with their console keys:
  * whoever knew the old password is signed out.
  */
 export class ChangePassword {
@@ -42,18 +39,22 @@ export class ChangePassword {
     checkNewPassword(input.newPassword, this.commonPasswords, passwordContext(account.email));
 
     const now = this.clock.now();
-    const throttleKey = accountAddressThrottleKey(account.email, input.clientAddress);
-    const counter = await this.transactions.read((repos) =>
-      repos.loginThrottles.recordAttempt(attemptToRecord(throttleKey, ACCOUNT_ADDRESS_THROTTLE, now)),
-    );
-    if (!mayEvaluate(counter, ACCOUNT_ADDRESS_THROTTLE, now)) throw new WrongCurrentPassword();
+    const who = { email: account.email, clientAddress: input.clientAddress, knownDevice: input.knownDevice };
+    const attempt = await this.transactions.read((repos) => countAttempt(repos, who, now));
+    if (!attempt.mayEvaluate) throw new WrongCurrentPassword();
     const current = { typed: input.currentPassword, normalised: normalisePassword(input.currentPassword) };
     if (!(await this.hasher.verifyPassword(current, account.passwordHash)).matches) throw new WrongCurrentPassword();
 
     const passwordHash = await this.hasher.hashPassword(normalisePassword(input.newPassword));
-    await this.transactions.read((repos) => repos.loginThrottles.clear(throttleKey));
+    await this.transactions.read((repos) => settleRightAttempt(repos, attempt));
     await this.transactions.exclusive(account.id, async (repos) => {
-      const sessions = await repos.sessions.listForAccount(account.id);
+      const [stored, sessions] = await Promise.all([
+        repos.accounts.findById(account.id),
+        repos.sessions.listForAccount(account.id),
+      ]);
+      // Changed meanwhile (another change, or a sign-in hashing it again): the password proven may
+      // no longer be the account's. The person asks again, against the password of now.
+      if (stored?.passwordHash !== account.passwordHash) throw new WrongCurrentPassword();
       await endSessions(
         repos,
         sessions.filter((session) => session.id !== input.sessionId),

@@ -2,22 +2,12 @@ import { type Account, normaliseEmail } from '../../domain/account';
 import { normalisePassword, passwordContext, refusalOf } from '../../domain/password';
 import type { CommonPasswords } from '../../ports/common-passwords';
 import { InvalidCredentials } from '../../domain/errors';
-import {
-  ACCOUNT_ADDRESS_THROTTLE,
-  ACCOUNT_THROTTLE,
-  accountAddressThrottleKey,
-  accountThrottleKey,
-  ADDRESS_THROTTLE,
-  addressThrottleKey,
-  attemptToRecord,
-  mayEvaluate,
-  type ThrottleRule,
-} from '../../domain/login-throttle';
 import { sessionsToEndBeforeOpening } from '../../domain/session';
 import type { CredentialHasher } from '../../ports/credential-hasher';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
+import { countAttempt, settleRightAttempt } from './password-attempts';
 import { endSessions, openSession, type OpenedSession } from './session-lifecycle';
 
 export interface LogInInput {
@@ -51,47 +41,52 @@ export class LogIn {
 
   async execute(input: LogInInput): Promise<OpenedSession> {
     const email = normaliseEmail(input.email);
-    const counted: Array<readonly [key: string, rule: ThrottleRule]> = [
-      [accountAddressThrottleKey(email, input.clientAddress), ACCOUNT_ADDRESS_THROTTLE],
-      [addressThrottleKey(input.clientAddress), ADDRESS_THROTTLE],
-      ...(input.knownDevice ? [] : [[accountThrottleKey(email), ACCOUNT_THROTTLE] as const]),
-    ];
     const now = this.clock.now();
-    // Count the attempt before verifying it: a burst of concurrent guesses is counted in full, and
-    // only the attempts within the allowance get a verification at all.
-    const [account, ...counters] = await this.transactions.read(async (repos) =>
+    const [found, attempt] = await this.transactions.read((repos) =>
       Promise.all([
         repos.accounts.findByEmail(email),
-        ...counted.map(([key, rule]) => repos.loginThrottles.recordAttempt(attemptToRecord(key, rule, now))),
+        countAttempt(repos, { email, clientAddress: input.clientAddress, knownDevice: input.knownDevice }, now),
       ]),
     );
     // Locked: refuse without spending a password verification (the answer is the same as for a
     // wrong password, and an unknown email locks just the same, so nothing is revealed).
-    if (counters.some((counter, index) => !mayEvaluate(counter, counted[index][1], now)))
-      throw new InvalidCredentials();
+    if (!attempt.mayEvaluate) throw new InvalidCredentials();
 
     const presented = { typed: input.password, normalised: normalisePassword(input.password) };
-    const check = await this.hasher.verifyPassword(presented, account?.passwordHash ?? (await this.dummy()));
-    if (!account || !check.matches) throw new InvalidCredentials();
-    // The password is right: now is the one moment it can be hashed again and held to today's rule.
-    const password = await this.passwordAsOfNow(account, presented.normalised, check.outdated);
+    let account = found;
+    // Twice at most: the hash verified may be replaced before the session opens (a password
+    // change, or another sign-in hashing it again): the password is checked against the new one.
+    for (let round = 0; round < 2; round++) {
+      const check = await this.hasher.verifyPassword(presented, account?.passwordHash ?? (await this.dummy()));
+      if (!account || !check.matches) throw new InvalidCredentials();
+      // The password is right: now is the one moment it can be hashed again and held to today's rule.
+      const password = await this.passwordAsOfNow(account, presented.normalised, check.outdated);
+      if (round === 0) await this.transactions.read((repos) => settleRightAttempt(repos, attempt));
+      const opened = await this.open(account, password, now);
+      if (opened) return opened;
+      const id = account.id;
+      account = await this.transactions.read((repos) => repos.accounts.findById(id));
+    }
+    throw new InvalidCredentials();
+  }
 
-    // This address's count for the email starts again; the others give back only this attempt, so
-    // one good password wipes out neither guesses at other emails nor guesses from elsewhere.
-    const [[pairKey], ...others] = counted;
-    await this.transactions.read((repos) =>
-      Promise.all([
-        repos.loginThrottles.clear(pairKey),
-        ...others.map(([key]) => repos.loginThrottles.forgiveAttempt(key)),
-      ]),
-    );
-    return this.transactions.exclusive(account.id, async (repos) => {
+  /** The session, unless the account's password hash is no longer the one verified (then null). */
+  private open(
+    verified: Account,
+    password: Pick<Account, 'passwordHash' | 'passwordChangeDue'> | null,
+    now: Date,
+  ): Promise<OpenedSession | null> {
+    return this.transactions.exclusive(verified.id, async (repos) => {
+      const [account, sessions] = await Promise.all([
+        repos.accounts.findById(verified.id),
+        repos.sessions.listForAccount(verified.id),
+      ]);
+      if (account?.passwordHash !== verified.passwordHash) return null;
       // Sessions that ended unseen are cleared here, and the oldest beyond the cap ended, each
       // with its console key revoked.
-      const sessions = await repos.sessions.listForAccount(account.id);
       await endSessions(repos, sessionsToEndBeforeOpening(sessions, now), now);
-      const opened = await openSession(repos, { ids: this.ids, hasher: this.hasher }, account.id, now);
-      if (password) await repos.accounts.updatePassword(account.id, password);
+      const opened = await openSession(repos, { ids: this.ids, hasher: this.hasher }, verified.id, now);
+      if (password) await repos.accounts.updatePassword(verified.id, password);
       return opened;
     });
   }

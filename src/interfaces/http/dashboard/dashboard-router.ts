@@ -26,6 +26,6 @@ export function dashboardRouter(container: Container, csrf: CsrfGuard, devices: 
 
   addSessionRoutes(router, container, { csrf, devices }, pages);
   addKeyRoutes(router, container, pages);
-  addPasswordRoutes(router, container, pages);
+  addPasswordRoutes(router, container, pages, devices);
   return router;
 }

@@ -5,10 +5,16 @@ import { MAX_PASSWORD_LENGTH } from '../../../core/domain/password';
 import { ChangePassword } from '../../../core/use-cases/sessions/change-password';
 import { clientOf } from '../client-address';
 import { formField, statusOf } from './forms';
+import type { KnownDevices } from './known-device';
 import type { SignedInPages } from './signed-in';
 
 /** The dashboard's password change: the current password, then a new one held to today's rule. */
-export function addPasswordRoutes(router: Router, container: Container, pages: SignedInPages): void {
+export function addPasswordRoutes(
+  router: Router,
+  container: Container,
+  pages: SignedInPages,
+  devices: KnownDevices,
+): void {
   const changePassword = container.get(ChangePassword);
 
   router.post(
@@ -19,7 +25,7 @@ export function addPasswordRoutes(router: Router, container: Container, pages: S
       if (
         !currentPassword ||
         !newPassword ||
-        [currentPassword, newPassword].some((p) => p.length > MAX_PASSWORD_LENGTH)
+        [currentPassword, newPassword].some((p) => [...p].length > MAX_PASSWORD_LENGTH)
       )
         return pages.render(res, 400, signedIn, { error: 'Enter your current password and a new one.' });
       try {
@@ -30,6 +36,7 @@ export function addPasswordRoutes(router: Router, container: Container, pages: S
           currentPassword,
           newPassword,
           clientAddress: clientOf(req.ip),
+          knownDevice: devices.isKnown(req, signedIn.signedIn.email),
         });
         const changed = await pages.resolve(signedIn.sessionToken);
         await pages.render(res, 200, changed, {

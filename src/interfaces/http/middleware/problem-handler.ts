@@ -14,8 +14,6 @@ export function problemAnswer(problem: Problem, requestId: unknown): HttpRespons
 }
 
 export function sendProblem(res: Response, problem: Problem): void {
-  // For the request log: which refusal it was (a 429 may be any of several limits).
-  res.locals.problemCode = problem.code;
   sendAnswer(res, problemAnswer(problem, res.locals.requestId));
 }
 

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { RateLimitPolicy } from '../../../core/domain/rate-limit';
 import type { CountRequest } from '../../../core/use-cases/rate-limiting/count-request';
+import { clientOf } from '../client-address';
 import { Problem } from '../problem';
 import type { RequestStep } from '../request-step';
 
@@ -76,13 +77,11 @@ const ACCOUNT_LIMIT = 'for this account (all its API keys together; a page count
 const accountKey = (_req: Request, res: Response) => `account:${String(res.locals.principal?.accountId)}`;
 const accountPolicy = (perSecond: number) => ({ name: 'default', quota: perSecond, windowSeconds: 1 });
 
-/** The per-address limit of the public account endpoints (req.ip honours TRUST_PROXY). */
+/**
+ * The per-address limit of the public account endpoints and the password change (req.ip honours
+ * TRUST_PROXY; an IPv6 client counted by its /64, as clientOf says).
+ */
 export function perAddress(countRequest: CountRequest, perMinute: number): RequestStep {
   const policy = { name: 'accounts', quota: perMinute, windowSeconds: 60 };
-  return rateLimit(
-    countRequest,
-    policy,
-    'from this address',
-    (req) => `address:${req.ip ?? req.socket.remoteAddress ?? 'unknown'}`,
-  );
+  return rateLimit(countRequest, policy, 'from this address', (req) => `address:${clientOf(req.ip)}`);
 }

@@ -1,7 +1,13 @@
-import { CommonPassword, ShortPassword, WrongCurrentPassword } from '../../../../src/core/domain/errors';
+import {
+  CommonPassword,
+  InvalidCredentials,
+  ShortPassword,
+  WrongCurrentPassword,
+} from '../../../../src/core/domain/errors';
 import { ChangePassword } from '../../../../src/core/use-cases/sessions/change-password';
 import { ZxcvbnCommonPasswords } from '../../../../src/infrastructure/passwords/zxcvbn-common-passwords';
 import { createTestCore } from '../../../support/builders/test-core';
+import { typedHash } from '../../../support/in-memory/fake-credential-hasher';
 
 const PASSWORD = 's3cret-enough-for-now';
 const NEW_PASSWORD = 'a quiet lantern over the fjord';
@@ -21,6 +27,7 @@ async function signedIn() {
       currentPassword,
       newPassword,
       clientAddress: ADDRESS,
+      knownDevice: false,
     });
   return { core, account, here, elsewhere, signIn, changing };
 }
@@ -62,4 +69,91 @@ it('refuses a wrong current password, and pauses after 5 from one address, the r
   expect(core.database.contents().accounts).toEqual(before);
   core.clock.advanceMinutes(15);
   await expect(changing(PASSWORD, NEW_PASSWORD)).resolves.toBeUndefined();
+});
+
+it('is held back by the account-wide back-off as a sign-in is, unless the browser is known', async () => {
+  const { core, account, here } = await signedIn();
+  for (let failure = 0; failure < 50; failure++)
+    await expect(
+      core.logIn.execute({
+        email: 'ada@example.com',
+        password: 'wrong',
+        clientAddress: `203.0.113.${failure % 10}`,
+        knownDevice: false,
+      }),
+    ).rejects.toBeInstanceOf(InvalidCredentials);
+  const change = new ChangePassword(core.transactions, core.hasher, core.clock, new ZxcvbnCommonPasswords());
+  const changing = (knownDevice: boolean) =>
+    change.execute({
+      accountId: account.id,
+      sessionId: here.session.id,
+      currentPassword: PASSWORD,
+      newPassword: NEW_PASSWORD,
+      clientAddress: '198.51.100.5',
+      knownDevice,
+    });
+
+  await expect(changing(false)).rejects.toBeInstanceOf(WrongCurrentPassword);
+  await expect(changing(true)).resolves.toBeUndefined();
+});
+
+describe('a password change racing a sign-in with the old password', () => {
+  /** Holds the next verification of `password` until `release` is called. */
+  function holdVerificationOf(core: ReturnType<typeof createTestCore>, password: string) {
+    const verify = core.hasher.verifyPassword.bind(core.hasher);
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held = false;
+    let reached: () => void = () => undefined;
+    const heldThere = new Promise<void>((resolve) => (reached = resolve));
+    jest.spyOn(core.hasher, 'verifyPassword').mockImplementation(async (presented, hash) => {
+      const check = await verify(presented, hash);
+      if (!held && presented.typed === password) {
+        held = true;
+        reached();
+        await released;
+      }
+      return check;
+    });
+    return { heldThere, release };
+  }
+
+  afterEach(() => jest.restoreAllMocks());
+
+  it('neither opens a session nor writes the old password back once the change is made', async () => {
+    const { core, account, here, changing } = await signedIn();
+    // An earlier hash: the sign-in would hash the old password again on success.
+    await core.transactions.exclusive(account.id, (repos) =>
+      repos.accounts.updatePassword(account.id, { passwordHash: typedHash(PASSWORD), passwordChangeDue: false }),
+    );
+    const hold = holdVerificationOf(core, PASSWORD);
+    const attacker = core.logIn.execute({
+      email: 'ada@example.com',
+      password: PASSWORD,
+      clientAddress: '203.0.113.9',
+      knownDevice: false,
+    });
+    await hold.heldThere;
+
+    jest.restoreAllMocks();
+    await changing(PASSWORD, NEW_PASSWORD);
+    hold.release();
+
+    await expect(attacker).rejects.toBeInstanceOf(InvalidCredentials);
+    expect(core.database.contents().accounts[0]?.passwordHash).toBe(`hashed(${NEW_PASSWORD})`);
+    expect(core.database.sessionsOf(account.id).map((session) => session.id)).toEqual([here.session.id]);
+  });
+
+  it('refuses the second of two changes made with the same current password', async () => {
+    const { core, changing } = await signedIn();
+    const hold = holdVerificationOf(core, PASSWORD);
+    const first = changing(PASSWORD, NEW_PASSWORD);
+    await hold.heldThere;
+    jest.restoreAllMocks();
+    await changing(PASSWORD, 'another quiet lantern by the sea');
+    hold.release();
+
+    await expect(first).rejects.toBeInstanceOf(WrongCurrentPassword);
+    expect(core.database.contents().accounts[0]?.passwordHash).toBe('hashed(another quiet lantern by the sea)');
+  });
 });

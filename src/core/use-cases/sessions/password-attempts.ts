@@ -1,0 +1,63 @@
+import {
+  ACCOUNT_ADDRESS_THROTTLE,
+  ACCOUNT_THROTTLE,
+  accountAddressThrottleKey,
+  accountThrottleKey,
+  ADDRESS_THROTTLE,
+  addressThrottleKey,
+  attemptToRecord,
+  mayEvaluate,
+  type ThrottleRule,
+} from '../../domain/login-throttle';
+import type { Repositories } from '../../ports/repositories';
+
+/** Who tries a password: of which email, from where, in a browser known to that email or not. */
+export interface PasswordAttempter {
+  /** Normalised (normaliseEmail). */
+  readonly email: string;
+  readonly clientAddress: string;
+  /** The browser signed in to this email before: the account-wide back-off neither counts nor stops it. */
+  readonly knownDevice: boolean;
+}
+
+/** An attempt counted against every lock that applies to it (docs/dashboard.md). */
+export interface CountedAttempt {
+  /** Within every allowance and under no lock: the password may be verified. */
+  readonly mayEvaluate: boolean;
+  /** The email from this address first, then the rest. */
+  readonly counters: ReadonlyArray<readonly [key: string, rule: ThrottleRule]>;
+}
+
+/**
+ * Counts an attempt at a password BEFORE it is verified, in the caller's read: a burst of
+ * concurrent guesses is counted in full, and only the attempts within the allowances get a
+ * verification at all. Sign-in and the dashboard's password change count alike, so neither is a
+ * way around the other's locks.
+ */
+export async function countAttempt(repos: Repositories, who: PasswordAttempter, now: Date): Promise<CountedAttempt> {
+  const counters: Array<readonly [string, ThrottleRule]> = [
+    [accountAddressThrottleKey(who.email, who.clientAddress), ACCOUNT_ADDRESS_THROTTLE],
+    [addressThrottleKey(who.clientAddress), ADDRESS_THROTTLE],
+    ...(who.knownDevice ? [] : [[accountThrottleKey(who.email), ACCOUNT_THROTTLE] as const]),
+  ];
+  const recorded = await Promise.all(
+    counters.map(([key, rule]) => repos.loginThrottles.recordAttempt(attemptToRecord(key, rule, now))),
+  );
+  return {
+    mayEvaluate: recorded.every((counter, index) => mayEvaluate(counter, counters[index][1], now)),
+    counters,
+  };
+}
+
+/**
+ * The right password was given: this address's count for the email starts again; the others give
+ * back only this attempt, so one good password wipes out neither guesses at other emails nor
+ * guesses from elsewhere.
+ */
+export async function settleRightAttempt(repos: Repositories, attempt: CountedAttempt): Promise<void> {
+  const [[pairKey], ...others] = attempt.counters;
+  await Promise.all([
+    repos.loginThrottles.clear(pairKey),
+    ...others.map(([key]) => repos.loginThrottles.forgiveAttempt(key)),
+  ]);
+}
