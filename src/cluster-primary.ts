@@ -2,12 +2,15 @@
 // workers (each runs server.ts with its own connection pool) that share one listening socket,
 // replaces a worker that dies, and stops them all on SIGTERM/SIGINT. See docs/operations.md.
 import cluster, { type Worker } from 'node:cluster';
+import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { type Config, configWarnings, databaseServerUrl } from './config';
 import { checkConnectionBudget } from './connection-budget';
 import { migrateDatabase } from './infrastructure/database/migrate-database';
 import { describeExternalDatabase } from './infrastructure/database/describe-server';
 import { AdmissionServer } from './interfaces/http/admission/cluster-admission';
+import { createMetricsServer, listenForMetrics } from './interfaces/http/metrics-server';
+import { clusterMetrics } from './infrastructure/metrics/metrics-registry';
 import { isWorkerReport, type ShutdownRequest } from './worker-messages';
 
 /** The first restart of a crashed worker waits this long; each further crash soon after doubles it. */
@@ -45,6 +48,7 @@ class ClusterPrimary {
   private ready = false;
   /** Every worker's API requests in flight, per account (docs/decisions.md, "Requests in flight"). */
   private readonly admission: AdmissionServer;
+  private metricsServer: Server | undefined;
   private stopping: { readonly signal: NodeJS.Signals; exitCode: number; stillAccepting: Set<Worker> } | undefined;
 
   constructor(
@@ -74,6 +78,11 @@ class ClusterPrimary {
 
   private fork(slot: Slot): void {
     const worker = cluster.fork();
+    // A message to a worker whose channel just closed (a scrape's request, as it exits) fails as an
+    // 'error' event: said, never the primary's end. The worker's exit is handled on its own.
+    worker.on('error', (error: unknown) =>
+      this.logger.warn({ err: error, worker_pid: worker.process.pid }, 'message to a worker failed'),
+    );
     this.workers.set(worker, { slot, forkedAt: Date.now() });
     this.logger.info({ worker_pid: worker.process.pid, slot: slot.index }, 'worker started');
   }
@@ -98,6 +107,19 @@ class ClusterPrimary {
     );
     console.log(this.budget);
     for (const warning of configWarnings(this.config)) this.logger.warn(warning);
+    this.serveMetrics();
+  }
+
+  /** METRICS_PORT, when set: one scrape answers every worker's metrics, added up. */
+  private serveMetrics(): void {
+    if (this.config.metricsPort === undefined) return;
+    this.metricsServer = createMetricsServer(clusterMetrics(), (error) =>
+      this.logger.error({ err: error }, 'metrics failed'),
+    );
+    listenForMetrics(this.metricsServer, this.config).catch((error: unknown) => {
+      console.error(`The metrics listener could not start: ${String(error)}`);
+      this.stop('SIGTERM', 1);
+    });
   }
 
   private exited(worker: Worker, code: number | null, signal: string | null): void {
@@ -145,6 +167,7 @@ class ClusterPrimary {
   private stop(signal: NodeJS.Signals, exitCode = 0): void {
     if (this.stopping) return;
     this.stopping = { signal, exitCode, stillAccepting: new Set(this.serving) };
+    this.metricsServer?.close();
     for (const timer of this.restarts) clearTimeout(timer);
     this.restarts.clear();
     this.logger.info({ signal, workers: this.workers.size }, 'stopping workers');

@@ -9,6 +9,13 @@ import { DEFAULT_KEPT_MIB_PER_HOUR, MAX_KEPT_MIB_PER_HOUR } from './core/use-cas
 export interface Config {
   readonly port: number;
   readonly host: string;
+  /**
+   * METRICS_PORT: where `GET /metrics` answers in Prometheus's format, on a listener of its own
+   * (unset: none). With WEB_CONCURRENCY > 1 the primary listens and adds up every worker's.
+   */
+  readonly metricsPort: number | undefined;
+  /** METRICS_HOST: the metrics listener's address (default 127.0.0.1: never the public one by accident). */
+  readonly metricsHost: string;
   /** A PostgreSQL server; when absent the service runs an embedded PostgreSQL in `dataDir`. */
   readonly databaseUrl: string | undefined;
   /**
@@ -139,6 +146,11 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     problems.push(`PORT must be a whole number from 0 to 65535, not '${env.PORT}'.`);
+  const metricsPort = env.METRICS_PORT?.trim() ? Number(env.METRICS_PORT) : undefined;
+  if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65_535))
+    problems.push(`METRICS_PORT must be a whole number from 0 to 65535, or unset, not '${env.METRICS_PORT}'.`);
+  else if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port)
+    problems.push(`METRICS_PORT must differ from PORT (${port}): the metrics never share the public listener.`);
   const databaseUrl = env.DATABASE_URL?.trim() || undefined;
   if (databaseUrl && !isPostgresUrl(databaseUrl)) {
     problems.push('DATABASE_URL must be a postgresql:// connection string (or unset, for the embedded database).');
@@ -300,6 +312,8 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   return {
     port,
     host: env.HOST?.trim() || '0.0.0.0',
+    metricsPort,
+    metricsHost: env.METRICS_HOST?.trim() || '127.0.0.1',
     databaseUrl,
     databaseDirectUrl,
     serviceReplicas,

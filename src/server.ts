@@ -23,6 +23,9 @@ import { LocalAdmission } from './interfaces/http/admission/local-admission';
 import { createApp } from './interfaces/http/app';
 import { EventStreams } from './interfaces/http/event-stream/event-streams';
 import { createHttpServer } from './interfaces/http/http-server';
+import { createMetricsServer, listenForMetrics } from './interfaces/http/metrics-server';
+import { HttpMetrics } from './interfaces/http/middleware/http-metrics';
+import { createMetricsRegistry, shareWithPrimary } from './infrastructure/metrics/metrics-registry';
 import { gracefulClose } from './interfaces/http/graceful-close';
 import { isShutdownRequest, type WorkerReport } from './worker-messages';
 
@@ -78,7 +81,12 @@ export async function serve(config: Config): Promise<void> {
   // The process's event streams: ended first when it stops.
   const eventStreams = new EventStreams(container.get(StreamSlots), config.eventStreams);
   endStreamsOfChangedKeys(keyCaching.listener, eventStreams);
+  // The process's metrics when an operator scrapes them: this process's own listener, or its
+  // primary's, which adds up every worker's (cluster-primary.ts).
+  const registry = config.metricsPort === undefined ? undefined : createMetricsRegistry();
+  if (registry && worker) shareWithPrimary(registry);
   const app = createApp(container, {
+    metrics: registry && new HttpMetrics(registry),
     trustProxy: config.trustProxy,
     formSecret,
     logger,
@@ -101,11 +109,18 @@ export async function serve(config: Config): Promise<void> {
     logger,
   );
   const connections = gracefulClose(server);
-  await listen(server, config).catch(async (error: unknown) => {
-    await stopListening();
-    await database.close();
-    throw error;
-  });
+  const metricsServer =
+    registry && !worker
+      ? createMetricsServer(registry, (error) => logger.error({ err: error }, 'metrics failed'))
+      : null;
+  await listen(server, config)
+    .then(() => metricsServer && listenForMetrics(metricsServer, config))
+    .catch(async (error: unknown) => {
+      server.close();
+      await stopListening();
+      await database.close();
+      throw error;
+    });
   if (!worker) {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
@@ -126,6 +141,7 @@ export async function serve(config: Config): Promise<void> {
     // requests finish (for at most the grace: a stuck client must not hold a deploy), then release
     // the database and exit 0. See docs/operations.md.
     const closed = connections.close(config.shutdownGraceMs);
+    metricsServer?.close();
     eventStreams.closeAll();
     if (worker) report({ type: 'stopped-accepting' });
     else

@@ -11,6 +11,8 @@ import { halfWrites } from '../support/consistency';
 import { startTestApp } from '../support/http/test-app';
 import { call, signUpThrough, startUpload, type Answer } from '../support/process-client';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { freeLoopbackPort } from '../support/free-port';
+import { sumOf } from '../support/metrics/exposition';
 import { provisionTestDatabase } from '../support/test-database';
 import {
   anchorLane,
@@ -198,6 +200,29 @@ describe('the request log on standard output', () => {
       const last = await call(service.url, 'GET', '/healthz');
       expect(await service.stop()).toBe(0);
       expect(await service.printed(`"request_id":"${String(last.headers['x-request-id'])}"`)).toContain('"status":200');
+    } finally {
+      await ensureStopped(service);
+      await store.close();
+    }
+  }, 120_000);
+});
+
+describe('METRICS_PORT', () => {
+  it('serves the process metrics on a listener of its own, on loopback, closed when the process stops', async () => {
+    const store = await freshStore();
+    let service: ServiceProcess | undefined;
+    try {
+      const metricsPort = await freeLoopbackPort();
+      service = await startServiceProcess({ ...store.env, ...QUIET, METRICS_PORT: String(metricsPort) });
+      await service.printed(`Metrics: http://127.0.0.1:${metricsPort}/metrics`);
+      expect((await call(service.url, 'GET', '/healthz')).status).toBe(200);
+      const scrape = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+      expect(scrape.status).toBe(200);
+      const text = await scrape.text();
+      expect(sumOf(text, 'http_server_request_duration_seconds_count', { http_route: '/healthz' })).toBeGreaterThan(0);
+      expect((await call(service.url, 'GET', '/metrics')).status).toBe(404);
+      expect(await service.stop()).toBe(0);
+      await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`)).rejects.toThrow();
     } finally {
       await ensureStopped(service);
       await store.close();

@@ -5,6 +5,8 @@ import { createServer, type Server } from 'node:net';
 import { call, signUpThrough, startUpload } from '../support/process-client';
 import { runServiceToExit, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { holdWrites } from '../support/hold-writes';
+import { freeLoopbackPort } from '../support/free-port';
+import { sumOf } from '../support/metrics/exposition';
 import { serverOnly } from '../support/server-only';
 import { provisionTestDatabase, type TestDatabase } from '../support/test-database';
 
@@ -206,6 +208,23 @@ serverOnly(() =>
       for (const pid of workers) await service.printed(requestLine(pid, '/v1/anchors'));
       expect(await service.stop()).toBe(0);
     }, 180_000);
+
+    it('serves one scrape of every worker on METRICS_PORT, whose counts add up exactly', async () => {
+      const metricsPort = await freeLoopbackPort();
+      const { service, workers } = await start({ METRICS_PORT: String(metricsPort) });
+      await service.printed(`Metrics: http://127.0.0.1:${metricsPort}/metrics`);
+      const scrape = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+      const healthz = { http_route: '/healthz', http_response_status_code: '200' };
+      const before = sumOf(await scrape(), 'http_server_request_duration_seconds_count', healthz);
+      // Each on a connection of its own: the workers take them in turn.
+      for (let n = 0; n < 20; n += 1) expect((await call(service.url, 'GET', '/healthz')).status).toBe(200);
+      const after = await scrape();
+      expect(sumOf(after, 'http_server_request_duration_seconds_count', healthz) - before).toBe(20);
+      for (const pid of workers) await service.printed(requestLine(pid, '/healthz'));
+      // The public port has no metrics.
+      expect((await call(service.url, 'GET', '/metrics')).status).toBe(404);
+      expect(await service.stop()).toBe(0);
+    }, 120_000);
 
     it("counts failed API keys over both workers: together they allow the instance's limit", async () => {
       const { service } = await start({ API_KEY_FAILURES_PER_MINUTE: '6' });

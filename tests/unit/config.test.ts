@@ -5,6 +5,8 @@ describe('readConfig', () => {
     expect(readConfig({})).toEqual({
       port: 3000,
       host: '0.0.0.0',
+      metricsPort: undefined,
+      metricsHost: '127.0.0.1',
       databaseUrl: undefined,
       databaseDirectUrl: undefined,
       serviceReplicas: 1,
@@ -35,6 +37,8 @@ describe('readConfig', () => {
     const config = readConfig({
       PORT: '8080',
       HOST: '127.0.0.1',
+      METRICS_PORT: '9464',
+      METRICS_HOST: '10.0.0.5',
       DATABASE_URL: 'postgresql://u@pooler:6432/x',
       DATABASE_DIRECT_URL: 'postgresql://u@db:5432/x',
       SERVICE_REPLICAS: '3',
@@ -65,6 +69,8 @@ describe('readConfig', () => {
     expect(config).toEqual({
       port: 8080,
       host: '127.0.0.1',
+      metricsPort: 9464,
+      metricsHost: '10.0.0.5',
       databaseUrl: 'postgresql://u@pooler:6432/x',
       databaseDirectUrl: 'postgresql://u@db:5432/x',
       serviceReplicas: 3,
@@ -107,6 +113,11 @@ describe('readConfig', () => {
     expect(apiKeyFailuresPerProcess({ apiKeyFailuresPerMinute: 30, webConcurrency: 4 })).toBe(8);
     expect(apiKeyFailuresPerProcess({ apiKeyFailuresPerMinute: 1, webConcurrency: 4 })).toBe(1);
     expect(apiKeyFailuresPerProcess({ apiKeyFailuresPerMinute: 0, webConcurrency: 4 })).toBe(0);
+  });
+
+  it('refuses a metrics port that is no port, or the public one', () => {
+    expect(() => readConfig({ METRICS_PORT: 'nine' })).toThrow(/METRICS_PORT must be a whole number from 0 to 65535/);
+    expect(() => readConfig({ PORT: '3000', METRICS_PORT: '3000' })).toThrow(/METRICS_PORT must differ from PORT/);
   });
 
   it('keeps the head timeout within the request timeout, as Node requires', () => {

@@ -17,6 +17,7 @@ import { EventStreams } from './event-stream/event-streams';
 import { mountRoutes } from './express-routes';
 import { answerHeaders } from './middleware/answer-headers';
 import { authenticate } from './middleware/authenticate';
+import { httpMetrics, type HttpMetrics } from './middleware/http-metrics';
 import { idempotency } from './middleware/idempotency';
 import { perAccount, perAccountPages, perAddress } from './middleware/rate-limit';
 import { middlewareOf } from './request-step';
@@ -72,6 +73,8 @@ export interface AppOptions {
    * flight"): a cluster's workers ask their primary. Default: counted in this process, default limits.
    */
   readonly admission?: AdmissionGate;
+  /** The HTTP server metrics, counted for every request when given (METRICS_PORT set). */
+  readonly metrics?: HttpMetrics;
 }
 
 /**
@@ -100,7 +103,14 @@ export function createApp(container: Container, options: AppOptions): Express {
   app.set('query parser', 'simple');
   app.set('trust proxy', options.trustProxy ?? false);
   // First, so every answer has them, 404s and problems included: one layer (request-step.ts).
-  app.use(middlewareOf([answerHeaders, requestId, ...(options.logger ? [requestLog(options.logger)] : [])]));
+  app.use(
+    middlewareOf([
+      answerHeaders,
+      requestId,
+      ...(options.logger ? [requestLog(options.logger)] : []),
+      ...(options.metrics ? [httpMetrics(options.metrics)] : []),
+    ]),
+  );
   // Liveness for the container's HEALTHCHECK and the proxy: no key, no data.
   app.get('/healthz', (_req, res) => {
     sendAnswer(res, { status: 200, body: { status: 'ok' } });

@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import type { AdmissionLimits } from '../../../src/interfaces/http/admission/account-admission';
 import { LocalAdmission } from '../../../src/interfaces/http/admission/local-admission';
+import type { HttpMetrics } from '../../../src/interfaces/http/middleware/http-metrics';
 import { buildContainer } from '../../../src/composition/container';
 import { StreamSlots } from '../../../src/core/ports/stream-slots';
 import { type EventChanges, onConnectAll, prepareEventChanges } from '../../../src/composition/event-changes';
@@ -73,6 +74,8 @@ export interface TestAppOptions {
   readonly keptAnswersMibPerHour?: number;
   /** An account's requests running at once and waiting, as ACCOUNT_REQUESTS_RUNNING and _QUEUED set them. */
   readonly accountRequests?: AdmissionLimits;
+  /** The HTTP server metrics, as METRICS_PORT turns them on. */
+  readonly metrics?: HttpMetrics;
   /** Unknown, revoked or expired API keys per client address a minute, as API_KEY_FAILURES_PER_MINUTE sets it. */
   readonly apiKeyFailuresPerMinute?: number;
 }
@@ -133,6 +136,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     rateLimit: options.rateLimit,
     keptAnswersMibPerHour: options.keptAnswersMibPerHour,
     admission: options.accountRequests && new LocalAdmission(options.accountRequests),
+    metrics: options.metrics,
     eventStreams,
   });
   return {

@@ -1,0 +1,69 @@
+import { Gauge, Histogram, type Registry } from 'prom-client';
+import type { Request } from 'express';
+import type { RequestStep } from '../request-step';
+
+/**
+ * OpenTelemetry's recommended buckets for `http.server.request.duration`, in seconds: fine where
+ * this service's answers fall (milliseconds), coarse up to its 10 s request timeout.
+ */
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+/** The methods OpenTelemetry names as they are; any other is `_OTHER`, so the label's values stay few. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
+
+/**
+ * The HTTP server metrics of OpenTelemetry's semantic conventions, as Prometheus names them:
+ * `http.server.request.duration` and `http.server.active_requests`, with their attributes as labels.
+ */
+export class HttpMetrics {
+  readonly duration: Histogram<'http_request_method' | 'http_route' | 'http_response_status_code'>;
+  readonly active: Gauge<'http_request_method'>;
+
+  constructor(registry: Registry) {
+    this.duration = new Histogram({
+      name: 'http_server_request_duration_seconds',
+      help: 'Duration of HTTP server requests, from the request to the end of its answer (or of the event stream).',
+      labelNames: ['http_request_method', 'http_route', 'http_response_status_code'],
+      buckets: DURATION_BUCKETS,
+      registers: [registry],
+    });
+    this.active = new Gauge({
+      name: 'http_server_active_requests',
+      help: 'HTTP server requests being answered (event streams included).',
+      labelNames: ['http_request_method'],
+      registers: [registry],
+    });
+  }
+}
+
+/**
+ * Counts each request when its answer ends, or when its client leaves first: the route template
+ * it matched (never the path: the label's values are the routes), empty when none matched; the
+ * status answered, empty when none was.
+ */
+export function httpMetrics(metrics: HttpMetrics): RequestStep {
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    const method = KNOWN_METHODS.has(req.method) ? req.method : '_OTHER';
+    metrics.active.inc({ http_request_method: method });
+    res.once('close', () => {
+      metrics.active.dec({ http_request_method: method });
+      const answered = res.writableFinished || res.headersSent;
+      const refused = typeof res.locals.refusedStatus === 'number' ? res.locals.refusedStatus : null;
+      const status = answered ? res.statusCode : refused;
+      metrics.duration.observe(
+        {
+          http_request_method: method,
+          http_route: routeOf(req),
+          http_response_status_code: status === null ? '' : String(status),
+        },
+        Number(process.hrtime.bigint() - started) / 1e9,
+      );
+    });
+  };
+}
+
+/** The template of the route that answered, as Express matched it (`/timeline/:id`), or ''. */
+function routeOf(req: Request): string {
+  const path: unknown = req.route?.path;
+  return typeof path === 'string' ? `${req.baseUrl}${path}` : '';
+}

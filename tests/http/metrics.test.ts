@@ -1,0 +1,76 @@
+// The HTTP server metrics (OpenTelemetry's conventions as Prometheus names them) and the listener
+// that serves them: counted exactly, labelled by route template, never on the public port.
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import { createMetricsRegistry } from '../../src/infrastructure/metrics/metrics-registry';
+import { createMetricsServer } from '../../src/interfaces/http/metrics-server';
+import { HttpMetrics } from '../../src/interfaces/http/middleware/http-metrics';
+import { startTestApp, type TestApp } from '../support/http/test-app';
+import { samplesOf, sumOf } from '../support/metrics/exposition';
+
+const DURATION = 'http_server_request_duration_seconds';
+
+describe('HTTP server metrics', () => {
+  const registry = createMetricsRegistry();
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ metrics: new HttpMetrics(registry) });
+  });
+  afterAll(() => t.close());
+
+  it('counts every request by method, route template and status, exactly', async () => {
+    const me = await t.signUp();
+    const before = await registry.metrics();
+    for (let n = 0; n < 3; n++) await request(t.app).get('/timelines').set('Authorization', me.auth);
+    await request(t.app).get('/timeline/primary').set('Authorization', me.auth);
+    await request(t.app).get('/timelines').set('Authorization', 'Bearer nope');
+    await request(t.app).get('/no/such/path');
+    const after = await registry.metrics();
+
+    const count = (labels: Record<string, string>) =>
+      sumOf(after, `${DURATION}_count`, labels) - sumOf(before, `${DURATION}_count`, labels);
+    const get = { http_request_method: 'GET' };
+    expect(count({ ...get, http_route: '/timelines', http_response_status_code: '200' })).toBe(3);
+    expect(count({ ...get, http_route: '/timelines', http_response_status_code: '401' })).toBe(1);
+    // The template, never the id: a label's values are the service's routes.
+    expect(count({ ...get, http_route: '/timeline/:timeline_id', http_response_status_code: '200' })).toBe(1);
+    expect(after).not.toContain('/timeline/primary');
+    expect(count({ ...get, http_route: '', http_response_status_code: '404' })).toBe(1);
+    expect(samplesOf(after, `${DURATION}_bucket`, { http_route: '/timelines', le: '10' }).length).toBeGreaterThan(0);
+    expect(sumOf(after, 'http_server_active_requests')).toBe(0);
+    // Process and runtime metrics come with them.
+    for (const name of [
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_p99_seconds',
+    ])
+      expect(samplesOf(after, name).length).toBeGreaterThan(0);
+  });
+
+  it('answers 404 to /metrics on the public port', async () => {
+    expect((await request(t.app).get('/metrics')).status).toBe(404);
+  });
+});
+
+describe('the metrics listener', () => {
+  it('serves GET /metrics in the exposition format, and nothing else', async () => {
+    const registry = createMetricsRegistry();
+    const failures: unknown[] = [];
+    const server = createMetricsServer(registry, (error) => failures.push(error));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const scrape = await fetch(`${url}/metrics`);
+      expect(scrape.status).toBe(200);
+      expect(scrape.headers.get('content-type')).toBe(registry.contentType);
+      expect(await scrape.text()).toContain('# TYPE process_resident_memory_bytes gauge');
+      expect((await fetch(`${url}/`)).status).toBe(404);
+      expect((await fetch(`${url}/metrics`, { method: 'POST' })).status).toBe(404);
+      expect(failures).toEqual([]);
+    } finally {
+      server.close();
+    }
+  });
+});
