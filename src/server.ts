@@ -26,6 +26,7 @@ import { createHttpServer } from './interfaces/http/http-server';
 import { createMetricsServer, listenForMetrics } from './interfaces/http/metrics-server';
 import { HttpMetrics } from './interfaces/http/middleware/http-metrics';
 import { createMetricsRegistry, shareWithPrimary } from './infrastructure/metrics/metrics-registry';
+import { ServiceMetrics } from './infrastructure/metrics/service-metrics';
 import { gracefulClose } from './interfaces/http/graceful-close';
 import { isShutdownRequest, type WorkerReport } from './worker-messages';
 
@@ -69,22 +70,34 @@ export async function serve(config: Config): Promise<void> {
   });
   keyCaching.start(database);
   eventChanges.start(database);
+  // The process's metrics when an operator scrapes them: this process's own listener, or its
+  // primary's, which adds up every worker's (cluster-primary.ts).
+  const registry = config.metricsPort === undefined ? undefined : createMetricsRegistry();
+  let serviceMetrics: ServiceMetrics | undefined;
   const container = buildContainer({
     prisma: database.prisma,
     sql: database.sql,
     verifiedKeyCache: keyCaching.cache,
     eventChanges: eventChanges.signals,
     // Normal when several processes write one account at once; frequent ones are worth a look.
-    onRerun: (accountId, reason) => logger.debug({ account_id: accountId, reason }, 'unit of work ran again'),
+    onRerun: (accountId, reason) => {
+      logger.debug({ account_id: accountId, reason }, 'unit of work ran again');
+      serviceMetrics?.rerun(reason);
+    },
     failedApiKeys: new MemoryFailedAttempts({ failures: apiKeyFailuresPerProcess(config), windowSeconds: 60 }),
   });
   // The process's event streams: ended first when it stops.
   const eventStreams = new EventStreams(container.get(StreamSlots), config.eventStreams);
   endStreamsOfChangedKeys(keyCaching.listener, eventStreams);
-  // The process's metrics when an operator scrapes them: this process's own listener, or its
-  // primary's, which adds up every worker's (cluster-primary.ts).
-  const registry = config.metricsPort === undefined ? undefined : createMetricsRegistry();
-  if (registry && worker) shareWithPrimary(registry);
+  if (registry) {
+    serviceMetrics = new ServiceMetrics(registry, {
+      pool: database.pool,
+      database: availability,
+      keyCache: keyCaching.cache,
+      eventStreams,
+    });
+    if (worker) shareWithPrimary(registry);
+  }
   const app = createApp(container, {
     metrics: registry && new HttpMetrics(registry),
     trustProxy: config.trustProxy,

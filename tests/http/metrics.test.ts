@@ -48,6 +48,28 @@ describe('HTTP server metrics', () => {
       expect(samplesOf(after, name).length).toBeGreaterThan(0);
   });
 
+  it('counts problems by code and Idempotency-Key replays', async () => {
+    const me = await t.signUp();
+    const before = await registry.metrics();
+    await request(t.app)
+      .get('/timelines')
+      .set('Authorization', `Bearer tns_${'Q'.repeat(43)}`);
+    const keyed = () =>
+      request(t.app)
+        .post('/v1/anchors')
+        .set('Authorization', me.auth)
+        .set('Idempotency-Key', 'metered-once')
+        .send({ description: 'Metered' });
+    expect((await keyed()).status).toBe(201);
+    expect((await keyed()).headers['idempotent-replayed']).toBe('true');
+    const after = await registry.metrics();
+
+    const increase = (name: string, labels: Record<string, string> = {}) =>
+      sumOf(after, name, labels) - sumOf(before, name, labels);
+    expect(increase('tns_http_problems_total', { code: 'invalid_api_key' })).toBe(1);
+    expect(increase('tns_idempotency_replays_total')).toBe(1);
+  });
+
   it('answers 404 to /metrics on the public port', async () => {
     expect((await request(t.app).get('/metrics')).status).toBe(404);
   });

@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
  */
 export class DatabaseAvailability {
   private unavailableSince: number | null = null;
+  /** Outages seen since the process started, for the metrics. */
+  outages = 0;
 
   constructor(private readonly logger: Pick<Logger, 'warn' | 'info'>) {}
 
@@ -14,8 +16,13 @@ export class DatabaseAvailability {
   readonly lost = (reason: string): void => {
     if (this.unavailableSince !== null) return;
     this.unavailableSince = Date.now();
+    this.outages += 1;
     this.logger.warn({ reason }, 'database unavailable: requests that need it are answered 503 until it answers again');
   };
+
+  get available(): boolean {
+    return this.unavailableSince === null;
+  }
 
   /** The database answered a statement. Called for every answer: a check and nothing more while up. */
   readonly answered = (): void => {

@@ -12,6 +12,7 @@ import { migrateDatabase } from './migrate-database';
 import type { SqlRunner } from '../persistence/postgres/sql-runner';
 import {
   createDatabaseClients,
+  type PoolUsage,
   type DatabaseClients,
   type PrismaClient,
   type PrismaClientOptions,
@@ -29,6 +30,8 @@ export interface OpenDatabase {
   prisma: PrismaClient;
   /** Statements sent straight on Prisma's pool (the busiest ones; see SqlRunner). */
   sql: SqlRunner;
+  /** That pool's connections in use, idle and waited for. */
+  pool: PoolUsage;
   connectionString: string;
   /**
    * The server itself, for what needs a session of its own (LISTEN): DATABASE_DIRECT_URL behind a
@@ -69,7 +72,7 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
     const directUrl = env.DATABASE_DIRECT_URL?.trim() || databaseUrl;
     // The migrations' advisory lock is a session's: behind a pooler it would lock nothing.
     if (options.migrate ?? true) await migrateDatabase(directUrl);
-    const { prisma, sql } = createDatabaseClients(databaseUrl, {
+    const { prisma, sql, pool } = createDatabaseClients(databaseUrl, {
       maxConnections: options.poolSize,
       onConnect: options.onConnect,
       preparedStatements: options.preparedStatements ?? true,
@@ -79,6 +82,7 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
     return {
       prisma,
       sql,
+      pool,
       connectionString: databaseUrl,
       directConnectionString: directUrl,
       mode: 'external',
@@ -103,10 +107,11 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
     await server.stop();
     throw error;
   }
-  const { prisma, sql } = clients;
+  const { prisma, sql, pool } = clients;
   return {
     prisma,
     sql,
+    pool,
     connectionString: server.connectionString,
     directConnectionString: server.connectionString,
     mode: 'embedded',

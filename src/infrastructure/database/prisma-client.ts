@@ -52,9 +52,15 @@ export interface PrismaClientOptions {
 const UTC_SESSION = "SET TIME ZONE 'UTC'";
 
 /** Prisma's client and the pool it runs on, for the statements the service sends straight. */
+/** How a pool's connections are used right now (node-postgres' own counts), for the metrics. */
+export type PoolUsage = Readonly<Pick<Pool, 'totalCount' | 'idleCount' | 'waitingCount'>> & {
+  readonly options: { readonly max: number };
+};
+
 export interface DatabaseClients {
   readonly prisma: PrismaClient;
   readonly sql: SqlRunner;
+  readonly pool: PoolUsage;
 }
 
 export function createDatabaseClients(connectionString: string, options: PrismaClientOptions = {}): DatabaseClients {
@@ -83,7 +89,7 @@ export function createDatabaseClients(connectionString: string, options: PrismaC
     disposeExternalPool: true,
     ...(prepared && { statementNameGenerator: (query: { sql: string }) => statementName(query.sql) }),
   });
-  return { prisma: new PrismaClient({ adapter }), sql: new PoolSqlRunner(pool, prepared) };
+  return { prisma: new PrismaClient({ adapter }), sql: new PoolSqlRunner(pool, prepared), pool };
 }
 
 export function createPrismaClient(connectionString: string, options: PrismaClientOptions = {}): PrismaClient {

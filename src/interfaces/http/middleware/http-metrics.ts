@@ -1,4 +1,4 @@
-import { Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Request } from 'express';
 import type { RequestStep } from '../request-step';
 
@@ -17,6 +17,9 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT'
 export class HttpMetrics {
   readonly duration: Histogram<'http_request_method' | 'http_route' | 'http_response_status_code'>;
   readonly active: Gauge<'http_request_method'>;
+  /** Which problem each refusal was: the reason behind a status (a 429 is one of several limits). */
+  readonly problems: Counter<'code'>;
+  readonly replays: Counter;
 
   constructor(registry: Registry) {
     this.duration = new Histogram({
@@ -30,6 +33,17 @@ export class HttpMetrics {
       name: 'http_server_active_requests',
       help: 'HTTP server requests being answered (event streams included).',
       labelNames: ['http_request_method'],
+      registers: [registry],
+    });
+    this.problems = new Counter({
+      name: 'tns_http_problems_total',
+      help: 'Problem answers, by code (docs/errors.md): rate limits, refused keys, stream limits, conflicts, faults.',
+      labelNames: ['code'],
+      registers: [registry],
+    });
+    this.replays = new Counter({
+      name: 'tns_idempotency_replays_total',
+      help: 'Requests answered with the kept answer of their Idempotency-Key, done once before.',
       registers: [registry],
     });
   }
@@ -58,6 +72,8 @@ export function httpMetrics(metrics: HttpMetrics): RequestStep {
         },
         Number(process.hrtime.bigint() - started) / 1e9,
       );
+      if (typeof res.locals.problemCode === 'string') metrics.problems.inc({ code: res.locals.problemCode });
+      if (res.getHeader('Idempotent-Replayed') === 'true') metrics.replays.inc();
     });
   };
 }

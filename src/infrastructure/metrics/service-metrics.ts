@@ -1,0 +1,110 @@
+import { Counter, Gauge, type Registry } from 'prom-client';
+import type { PoolUsage } from '../database/prisma-client';
+import type { RerunReason } from '../persistence/postgres/unit-of-work/account-units';
+
+/** What the service's own metrics read when scraped: each source keeps its own counts. */
+export interface ServiceMetricSources {
+  readonly pool: PoolUsage;
+  readonly database: { readonly available: boolean; readonly outages: number };
+  readonly keyCache: { stats(): { readonly entries: number; readonly hits: number; readonly misses: number } };
+  readonly eventStreams: { readonly size: number };
+}
+
+/**
+ * What this service alone can tell (docs/operations.md, "Metrics"), under the `tns_` prefix. Most
+ * are read from their sources at each scrape, so the paths that count them pay nothing.
+ */
+export class ServiceMetrics {
+  /** An exclusive write ran again: another writer of the account came first. */
+  readonly reruns: Counter<'reason'>;
+
+  constructor(registry: Registry, sources: ServiceMetricSources) {
+    const registers = [registry];
+    new Gauge({
+      name: 'tns_db_pool_connections',
+      help: 'Connections of the database pool, by state: in use, idle.',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const { totalCount, idleCount } = sources.pool;
+        this.set({ state: 'used' }, totalCount - idleCount);
+        this.set({ state: 'idle' }, idleCount);
+      },
+    });
+    new Gauge({
+      name: 'tns_db_pool_connections_max',
+      help: 'The most connections the database pool opens (DATABASE_POOL_SIZE).',
+      registers,
+      collect() {
+        this.set(sources.pool.options.max);
+      },
+    });
+    new Gauge({
+      name: 'tns_db_pool_waiting_requests',
+      help: 'Requests waiting for a connection of the database pool.',
+      registers,
+      collect() {
+        this.set(sources.pool.waitingCount);
+      },
+    });
+    new Gauge({
+      name: 'tns_db_available',
+      help: '1 while the database answers the requests of this process, 0 during an outage.',
+      registers,
+      // Over a cluster's workers: 0 when any of them finds it down.
+      aggregator: 'min',
+      collect() {
+        this.set(sources.database.available ? 1 : 0);
+      },
+    });
+    let outagesSeen = 0;
+    new Counter({
+      name: 'tns_db_outages_total',
+      help: 'Times the database stopped answering this process (each outage once).',
+      registers,
+      collect() {
+        this.inc(sources.database.outages - outagesSeen);
+        outagesSeen = sources.database.outages;
+      },
+    });
+    const seen = { hits: 0, misses: 0 };
+    new Counter({
+      name: 'tns_api_key_cache_lookups_total',
+      help: 'API keys looked up in the verified-key cache, by result: hit (no database read) or miss.',
+      labelNames: ['result'],
+      registers,
+      collect() {
+        const { hits, misses } = sources.keyCache.stats();
+        this.inc({ result: 'hit' }, hits - seen.hits);
+        this.inc({ result: 'miss' }, misses - seen.misses);
+        Object.assign(seen, { hits, misses });
+      },
+    });
+    new Gauge({
+      name: 'tns_api_key_cache_entries',
+      help: 'API keys held in the verified-key cache.',
+      registers,
+      collect() {
+        this.set(sources.keyCache.stats().entries);
+      },
+    });
+    new Gauge({
+      name: 'tns_event_streams_open',
+      help: 'Event streams open in this process (EVENT_STREAMS_PER_PROCESS bounds them).',
+      registers,
+      collect() {
+        this.set(sources.eventStreams.size);
+      },
+    });
+    this.reruns = new Counter({
+      name: 'tns_exclusive_write_reruns_total',
+      help: "Exclusive writes of an account run again, by reason: 'conflict' or 'state-moved'.",
+      labelNames: ['reason'],
+      registers,
+    });
+  }
+
+  rerun(reason: RerunReason): void {
+    this.reruns.inc({ reason });
+  }
+}

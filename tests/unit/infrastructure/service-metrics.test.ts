@@ -1,0 +1,45 @@
+// The service's own metrics, read from their sources at each scrape.
+import { createMetricsRegistry } from '../../../src/infrastructure/metrics/metrics-registry';
+import { ServiceMetrics } from '../../../src/infrastructure/metrics/service-metrics';
+import { samplesOf } from '../../support/metrics/exposition';
+
+function sources() {
+  return {
+    pool: { totalCount: 7, idleCount: 3, waitingCount: 2, options: { max: 10 } },
+    database: { available: true, outages: 0 },
+    keyCache: { stats: () => ({ entries: 4, hits: 90, misses: 10 }) },
+    eventStreams: { size: 5 },
+  };
+}
+
+it('reads the pool, the database, the key cache and the streams when scraped', async () => {
+  const registry = createMetricsRegistry();
+  const from = sources();
+  const metrics = new ServiceMetrics(registry, from);
+  metrics.rerun('conflict');
+  metrics.rerun('conflict');
+  metrics.rerun('state-moved');
+
+  let text = await registry.metrics();
+  expect(samplesOf(text, 'tns_db_pool_connections', { state: 'used' })).toEqual([4]);
+  expect(samplesOf(text, 'tns_db_pool_connections', { state: 'idle' })).toEqual([3]);
+  expect(samplesOf(text, 'tns_db_pool_connections_max')).toEqual([10]);
+  expect(samplesOf(text, 'tns_db_pool_waiting_requests')).toEqual([2]);
+  expect(samplesOf(text, 'tns_db_available')).toEqual([1]);
+  expect(samplesOf(text, 'tns_db_outages_total')).toEqual([0]);
+  expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'hit' })).toEqual([90]);
+  expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'miss' })).toEqual([10]);
+  expect(samplesOf(text, 'tns_api_key_cache_entries')).toEqual([4]);
+  expect(samplesOf(text, 'tns_event_streams_open')).toEqual([5]);
+  expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'conflict' })).toEqual([2]);
+  expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'state-moved' })).toEqual([1]);
+
+  // An outage, and more lookups: the counters go on from where they were.
+  from.database = { available: false, outages: 1 };
+  from.keyCache = { stats: () => ({ entries: 4, hits: 95, misses: 12 }) };
+  text = await registry.metrics();
+  expect(samplesOf(text, 'tns_db_available')).toEqual([0]);
+  expect(samplesOf(text, 'tns_db_outages_total')).toEqual([1]);
+  expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'hit' })).toEqual([95]);
+  expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'miss' })).toEqual([12]);
+});
