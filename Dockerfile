@@ -37,6 +37,8 @@ COPY --from=build /app/prisma ./prisma
 COPY --from=build --chown=node:node /app/.data ./.data
 USER node
 EXPOSE 3000
+# METRICS_PORT's usual port, when set (off by default; docs/operations.md, "Metrics").
+EXPOSE 9464
 # Migrations are applied by the service itself at start, under an advisory lock, before it listens.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]

@@ -7,7 +7,9 @@ import { createMetricsRegistry } from '../../src/infrastructure/metrics/metrics-
 import { createMetricsServer } from '../../src/interfaces/http/metrics-server';
 import { HttpMetrics } from '../../src/interfaces/http/middleware/http-metrics';
 import { startTestApp, type TestApp } from '../support/http/test-app';
+import { openStream, serveOnLoopback } from '../support/http/event-stream-client';
 import { samplesOf, sumOf } from '../support/metrics/exposition';
+import { waitFor } from '../support/wait-for';
 
 const DURATION = 'http_server_request_duration_seconds';
 
@@ -68,6 +70,28 @@ describe('HTTP server metrics', () => {
       sumOf(after, name, labels) - sumOf(before, name, labels);
     expect(increase('tns_http_problems_total', { code: 'invalid_api_key' })).toBe(1);
     expect(increase('tns_idempotency_replays_total')).toBe(1);
+  });
+
+  it('counts an open event stream as active, and does not time it', async () => {
+    const me = await t.signUp();
+    const served = await serveOnLoopback(t.app);
+    try {
+      const stream = openStream(
+        `${served.url}/v1/monitor-events?location=Here&time_range=1600-01-01T00:00:00Z/1600-01-02T00:00:00Z`,
+        me.auth,
+      );
+      await stream.waitFor(1);
+      const open = await registry.metrics();
+      expect(sumOf(open, 'http_server_active_requests', { http_request_method: 'GET' })).toBe(1);
+      stream.close();
+      await waitFor(async () => sumOf(await registry.metrics(), 'http_server_active_requests') === 0, {
+        what: 'the stream to end',
+      });
+      const closed = await registry.metrics();
+      expect(sumOf(closed, `${DURATION}_count`, { http_route: '/v1/monitor-events' })).toBe(0);
+    } finally {
+      await served.close();
+    }
   });
 
   it('answers 404 to /metrics on the public port', async () => {

@@ -7,7 +7,7 @@ export interface ServiceMetricSources {
   readonly pool: PoolUsage;
   readonly database: { readonly available: boolean; readonly outages: number };
   readonly keyCache: { stats(): { readonly entries: number; readonly hits: number; readonly misses: number } };
-  readonly eventStreams: { readonly size: number };
+  readonly eventStreams: { readonly size: number; readonly limit: number };
 }
 
 /**
@@ -94,6 +94,14 @@ export class ServiceMetrics {
       registers,
       collect() {
         this.set(sources.eventStreams.size);
+      },
+    });
+    new Gauge({
+      name: 'tns_event_streams_max',
+      help: 'The most event streams this process holds at once (EVENT_STREAMS_PER_PROCESS).',
+      registers,
+      collect() {
+        this.set(sources.eventStreams.limit);
       },
     });
     this.reruns = new Counter({

@@ -62,6 +62,11 @@ export class EventStreams {
     return this.open.size;
   }
 
+  /** The most streams this process holds at once (EVENT_STREAMS_PER_PROCESS). */
+  get limit(): number {
+    return this.limits.perProcess;
+  }
+
   /**
    * Answers `res` with the stream `start` opens. Refusals (the limits, and whatever `start` throws
    * before the first byte: an unknown timeline, a bad Last-Event-ID) are thrown as problems.

@@ -24,7 +24,7 @@ export class HttpMetrics {
   constructor(registry: Registry) {
     this.duration = new Histogram({
       name: 'http_server_request_duration_seconds',
-      help: 'Duration of HTTP server requests, from the request to the end of its answer (or of the event stream).',
+      help: 'Duration of HTTP server requests, from the request to the end of its answer (event streams aside).',
       labelNames: ['http_request_method', 'http_route', 'http_response_status_code'],
       buckets: DURATION_BUCKETS,
       registers: [registry],
@@ -52,7 +52,7 @@ export class HttpMetrics {
 /**
  * Counts each request when its answer ends, or when its client leaves first: the route template
  * it matched (never the path: the label's values are the routes), empty when none matched; the
- * status answered, empty when none was.
+ * status answered, empty when none was. An event stream is active while open, and not timed.
  */
 export function httpMetrics(metrics: HttpMetrics): RequestStep {
   return (req, res) => {
@@ -64,14 +64,17 @@ export function httpMetrics(metrics: HttpMetrics): RequestStep {
       const answered = res.writableFinished || res.headersSent;
       const refused = typeof res.locals.refusedStatus === 'number' ? res.locals.refusedStatus : null;
       const status = answered ? res.statusCode : refused;
-      metrics.duration.observe(
-        {
-          http_request_method: method,
-          http_route: routeOf(req),
-          http_response_status_code: status === null ? '' : String(status),
-        },
-        Number(process.hrtime.bigint() - started) / 1e9,
-      );
+      // A stream's length is its client's choice, not the service's speed: it would swamp the
+      // route's latency. Streams are counted by tns_event_streams_open instead.
+      if (res.locals.eventStream !== true)
+        metrics.duration.observe(
+          {
+            http_request_method: method,
+            http_route: routeOf(req),
+            http_response_status_code: status === null ? '' : String(status),
+          },
+          Number(process.hrtime.bigint() - started) / 1e9,
+        );
       if (typeof res.locals.problemCode === 'string') metrics.problems.inc({ code: res.locals.problemCode });
       if (res.getHeader('Idempotent-Replayed') === 'true') metrics.replays.inc();
     });
