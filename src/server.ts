@@ -27,6 +27,7 @@ import { createMetricsServer, listenForMetrics } from './interfaces/http/metrics
 import { HttpMetrics } from './interfaces/http/middleware/http-metrics';
 import { createMetricsRegistry, shareWithPrimary } from './infrastructure/metrics/metrics-registry';
 import { ServiceMetrics } from './infrastructure/metrics/service-metrics';
+import { SignInMetrics } from './infrastructure/metrics/sign-in-metrics';
 import { gracefulClose } from './interfaces/http/graceful-close';
 import { isShutdownRequest, type WorkerReport } from './worker-messages';
 
@@ -85,6 +86,7 @@ export async function serve(config: Config): Promise<void> {
       serviceMetrics?.rerun(reason);
     },
     failedApiKeys: new MemoryFailedAttempts({ failures: apiKeyFailuresPerProcess(config), windowSeconds: 60 }),
+    signInEvents: registry && new SignInMetrics(registry),
   });
   // The process's event streams: ended first when it stops.
   const eventStreams = new EventStreams(container.get(StreamSlots), config.eventStreams);

@@ -35,6 +35,8 @@ export function startService(databaseUrl: string, workers: number, options: Serv
     // limit off, to measure what counting costs (docs/performance.md).
     RATE_LIMIT_PER_SECOND: process.env.BENCH_RATE_LIMIT_PER_SECOND ?? '1000000',
     RATE_LIMIT_ACCOUNTS_PER_MINUTE: '1000',
+    // BENCH_METRICS_PORT=<port> turns the metrics on (unscraped), to measure what counting costs.
+    ...(process.env.BENCH_METRICS_PORT ? { METRICS_PORT: process.env.BENCH_METRICS_PORT } : {}),
     ...options.env,
   });
 }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import type { FailedAttempts } from '../core/ports/failed-attempts';
+import type { SignInEvents } from '../core/ports/sign-in-events';
 import { IdempotencyStore } from '../core/ports/idempotency-store';
 import { StreamSlots } from '../core/ports/stream-slots';
 import type { VerifiedKeyCache } from '../core/ports/verified-key-cache';
@@ -48,6 +49,7 @@ import { ZxcvbnCommonPasswords } from '../infrastructure/passwords/zxcvbn-common
 import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
 import { ScryptCredentialHasher } from '../infrastructure/system/scrypt-credential-hasher';
 import { SystemWallClock } from '../infrastructure/system/system-wall-clock';
+import { SIGN_INS_NOT_COUNTED } from '../infrastructure/metrics/sign-in-metrics';
 import { DEFAULT_FAILED_API_KEYS, MemoryFailedAttempts } from '../infrastructure/throttling/memory-failed-attempts';
 import { bindCore, bindPort } from './bindings';
 import {
@@ -56,6 +58,7 @@ import {
   eventFeed,
   failedApiKeys,
   idGenerator,
+  signInEvents,
   rateCounterStore,
   transactionBoundary,
   verifiedKeyCache,
@@ -85,6 +88,8 @@ export interface ContainerOptions {
    * Default: the default limit, counted in this process.
    */
   readonly failedApiKeys?: FailedAttempts;
+  /** Told of each attempt at a password (METRICS_PORT's counter); default: nothing counts them. */
+  readonly signInEvents?: SignInEvents;
 }
 
 /**
@@ -109,6 +114,7 @@ export function buildContainer(options: ContainerOptions): Container {
   const signals = options.eventChanges ?? new EventChangeSignals({ suspended: true });
   bindPort(container, eventFeed, new PostgresEventFeed(database.sql, signals));
   bindPort(container, failedApiKeys, options.failedApiKeys ?? new MemoryFailedAttempts(DEFAULT_FAILED_API_KEYS));
+  bindPort(container, signInEvents, options.signInEvents ?? SIGN_INS_NOT_COUNTED);
   // The port is an abstract class so that it is its own token: the HTTP edge resolves it without composition.
   const idempotency = new PostgresIdempotencyStore(database.prisma, database.sql, keyed, clock);
   container.bind(IdempotencyStore).toConstantValue(idempotency);
@@ -126,9 +132,18 @@ export function buildContainer(options: ContainerOptions): Container {
   );
   // The dashboard and the try-it console: sessions and the account's keys.
   bindCore(container, SignUp, CreateAccount, transactionBoundary, credentialHasher, idGenerator, wallClock);
-  bindCore(container, LogIn, transactionBoundary, credentialHasher, idGenerator, wallClock, commonPasswords);
+  bindCore(
+    container,
+    LogIn,
+    transactionBoundary,
+    credentialHasher,
+    idGenerator,
+    wallClock,
+    commonPasswords,
+    signInEvents,
+  );
   bindCore(container, LogOut, transactionBoundary, credentialHasher, wallClock);
-  bindCore(container, ChangePassword, transactionBoundary, credentialHasher, wallClock, commonPasswords);
+  bindCore(container, ChangePassword, transactionBoundary, credentialHasher, wallClock, commonPasswords, signInEvents);
   bindCore(container, ResolveSession, transactionBoundary, credentialHasher, wallClock);
   bindCore(container, OpenConsole, ResolveSession, transactionBoundary, credentialHasher, wallClock);
   bindCore(container, ListApiKeys, transactionBoundary, wallClock);

@@ -4,6 +4,7 @@ import type { EventFeed } from '../core/ports/event-feed';
 import type { FailedAttempts } from '../core/ports/failed-attempts';
 import type { IdGenerator } from '../core/ports/id-generator';
 import type { RateCounterStore } from '../core/ports/rate-counter-store';
+import type { SignInEvents } from '../core/ports/sign-in-events';
 import type { TransactionBoundary } from '../core/ports/transaction-boundary';
 import type { VerifiedKeyCache } from '../core/ports/verified-key-cache';
 import type { WallClock } from '../core/ports/wall-clock';
@@ -19,6 +20,7 @@ export const rateCounterStore = Symbol.for('time-navigation.RateCounterStore');
 export const verifiedKeyCache = Symbol.for('time-navigation.VerifiedKeyCache');
 export const eventFeed = Symbol.for('time-navigation.EventFeed');
 export const failedApiKeys = Symbol.for('time-navigation.FailedApiKeys');
+export const signInEvents = Symbol.for('time-navigation.SignInEvents');
 
 /** The port each token stands for: the compiler checks bindings (bindings.ts) against it. */
 export interface Ports {
@@ -31,4 +33,5 @@ export interface Ports {
   [verifiedKeyCache]: VerifiedKeyCache;
   [eventFeed]: EventFeed;
   [failedApiKeys]: FailedAttempts;
+  [signInEvents]: SignInEvents;
 }

@@ -1,4 +1,6 @@
+import { Registry } from 'prom-client';
 import { AuthenticateApiKey } from '../../../src/core/use-cases/accounts/authenticate-api-key';
+import { SignInMetrics } from '../../../src/infrastructure/metrics/sign-in-metrics';
 import {
   DEFAULT_FAILED_API_KEYS,
   MemoryFailedAttempts,
@@ -49,6 +51,9 @@ export function createTestCore(start: string = PRESENT) {
   const ids = new SequentialIdGenerator();
   const hasher = new FakeCredentialHasher();
   const commonPasswords = new ZxcvbnCommonPasswords();
+  // The service's counter of password attempts, read by the tests that look at it.
+  const metrics = new Registry();
+  const signInEvents = new SignInMetrics(metrics);
   const createAccount = new CreateAccount(transactions, hasher, ids, clock, commonPasswords);
   const resolveSession = new ResolveSession(transactions, hasher, clock);
   // The service's in-memory cache, told of committed key changes as the database's NOTIFY tells it.
@@ -66,9 +71,11 @@ export function createTestCore(start: string = PRESENT) {
     keyCache,
     createAccount,
     failedApiKeys,
+    metrics,
+    signInEvents,
     authenticateApiKey: new AuthenticateApiKey(transactions, hasher, clock, keyCache, failedApiKeys),
     signUp: new SignUp(createAccount, transactions, hasher, ids, clock),
-    logIn: new LogIn(transactions, hasher, ids, clock, commonPasswords),
+    logIn: new LogIn(transactions, hasher, ids, clock, commonPasswords, signInEvents),
     logOut: new LogOut(transactions, hasher, clock),
     resolveSession,
     openConsole: new OpenConsole(resolveSession, transactions, hasher, clock),

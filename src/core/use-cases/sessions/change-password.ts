@@ -1,6 +1,7 @@
 import { WrongCurrentPassword } from '../../domain/errors';
 import { checkNewPassword, normalisePassword, passwordContext } from '../../domain/password';
 import type { CommonPasswords } from '../../ports/common-passwords';
+import type { SignInEvents } from '../../ports/sign-in-events';
 import type { CredentialHasher } from '../../ports/credential-hasher';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
@@ -31,6 +32,7 @@ export class ChangePassword {
     private readonly hasher: CredentialHasher,
     private readonly clock: WallClock,
     private readonly commonPasswords: CommonPasswords,
+    private readonly events: SignInEvents,
   ) {}
 
   async execute(input: ChangePasswordInput): Promise<void> {
@@ -41,9 +43,16 @@ export class ChangePassword {
     const now = this.clock.now();
     const who = { email: account.email, clientAddress: input.clientAddress, knownDevice: input.knownDevice };
     const attempt = await this.transactions.read((repos) => countAttempt(repos, who, now));
-    if (!attempt.mayEvaluate) throw new WrongCurrentPassword();
+    if (!attempt.mayEvaluate) {
+      this.events.attempted('password_change', 'locked');
+      throw new WrongCurrentPassword();
+    }
     const current = { typed: input.currentPassword, normalised: normalisePassword(input.currentPassword) };
-    if (!(await this.hasher.verifyPassword(current, account.passwordHash)).matches) throw new WrongCurrentPassword();
+    if (!(await this.hasher.verifyPassword(current, account.passwordHash)).matches) {
+      this.events.attempted('password_change', 'wrong');
+      throw new WrongCurrentPassword();
+    }
+    this.events.attempted('password_change', 'right');
 
     const passwordHash = await this.hasher.hashPassword(normalisePassword(input.newPassword));
     await this.transactions.read((repos) => settleRightAttempt(repos, attempt));

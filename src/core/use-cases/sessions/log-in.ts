@@ -1,6 +1,7 @@
 import { type Account, normaliseEmail } from '../../domain/account';
 import { normalisePassword, passwordContext, refusalOf } from '../../domain/password';
 import type { CommonPasswords } from '../../ports/common-passwords';
+import type { SignInEvents } from '../../ports/sign-in-events';
 import { InvalidCredentials } from '../../domain/errors';
 import { sessionsToEndBeforeOpening } from '../../domain/session';
 import type { CredentialHasher } from '../../ports/credential-hasher';
@@ -37,6 +38,7 @@ export class LogIn {
     private readonly ids: IdGenerator,
     private readonly clock: WallClock,
     private readonly commonPasswords: CommonPasswords,
+    private readonly events: SignInEvents,
   ) {}
 
   async execute(input: LogInInput): Promise<OpenedSession> {
@@ -50,7 +52,10 @@ export class LogIn {
     );
     // Locked: refuse without spending a password verification (the answer is the same as for a
     // wrong password, and an unknown email locks just the same, so nothing is revealed).
-    if (!attempt.mayEvaluate) throw new InvalidCredentials();
+    if (!attempt.mayEvaluate) {
+      this.events.attempted('sign_in', 'locked');
+      throw new InvalidCredentials();
+    }
 
     const presented = { typed: input.password, normalised: normalisePassword(input.password) };
     let account = found;
@@ -58,12 +63,18 @@ export class LogIn {
     // change, or another sign-in hashing it again): the password is checked against the new one.
     for (let round = 0; round < 2; round++) {
       const check = await this.hasher.verifyPassword(presented, account?.passwordHash ?? (await this.dummy()));
-      if (!account || !check.matches) throw new InvalidCredentials();
+      if (!account || !check.matches) {
+        this.events.attempted('sign_in', 'wrong');
+        throw new InvalidCredentials();
+      }
       // The password is right: now is the one moment it can be hashed again and held to today's rule.
       const password = await this.passwordAsOfNow(account, presented.normalised, check.outdated);
       if (round === 0) await this.transactions.read((repos) => settleRightAttempt(repos, attempt));
       const opened = await this.open(account, password, now);
-      if (opened) return opened;
+      if (opened) {
+        this.events.attempted('sign_in', 'right');
+        return opened;
+      }
       const id = account.id;
       account = await this.transactions.read((repos) => repos.accounts.findById(id));
     }

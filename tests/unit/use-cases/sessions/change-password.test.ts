@@ -19,7 +19,13 @@ async function signedIn() {
   const signIn = (password: string) =>
     core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS, knownDevice: false });
   const [here, elsewhere] = [await signIn(PASSWORD), await signIn(PASSWORD)];
-  const change = new ChangePassword(core.transactions, core.hasher, core.clock, new ZxcvbnCommonPasswords());
+  const change = new ChangePassword(
+    core.transactions,
+    core.hasher,
+    core.clock,
+    new ZxcvbnCommonPasswords(),
+    core.signInEvents,
+  );
   const changing = (currentPassword: string, newPassword: string) =>
     change.execute({
       accountId: account.id,
@@ -82,7 +88,13 @@ it('is held back by the account-wide back-off as a sign-in is, unless the browse
         knownDevice: false,
       }),
     ).rejects.toBeInstanceOf(InvalidCredentials);
-  const change = new ChangePassword(core.transactions, core.hasher, core.clock, new ZxcvbnCommonPasswords());
+  const change = new ChangePassword(
+    core.transactions,
+    core.hasher,
+    core.clock,
+    new ZxcvbnCommonPasswords(),
+    core.signInEvents,
+  );
   const changing = (knownDevice: boolean) =>
     change.execute({
       accountId: account.id,

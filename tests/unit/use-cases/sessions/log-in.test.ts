@@ -2,6 +2,7 @@ import { InvalidCredentials } from '../../../../src/core/domain/errors';
 import { MAX_SESSIONS_PER_ACCOUNT } from '../../../../src/core/domain/session';
 import { createTestCore, type TestCore } from '../../../support/builders/test-core';
 import { typedHash } from '../../../support/in-memory/fake-credential-hasher';
+import { samplesOf } from '../../../support/metrics/exposition';
 
 const PASSWORD = 's3cret-enough-for-now';
 const ADDRESS = '192.0.2.1';
@@ -220,4 +221,19 @@ describe('LogIn, for a password set under earlier rules', () => {
     await expect(signIn('Password123?')).rejects.toBeInstanceOf(InvalidCredentials);
     expect(stored()).toEqual(before);
   });
+});
+
+it('counts each attempt by its outcome, never by who made it', async () => {
+  const { core } = await withAccount();
+  const attempt = (password: string) =>
+    core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS, knownDevice: false });
+  await attempt(PASSWORD);
+  for (let failure = 0; failure < 5; failure++)
+    await expect(attempt('wrong')).rejects.toBeInstanceOf(InvalidCredentials);
+  await expect(attempt(PASSWORD)).rejects.toBeInstanceOf(InvalidCredentials);
+
+  const text = await core.metrics.metrics();
+  const count = (outcome: string) => samplesOf(text, 'tns_sign_in_attempts_total', { path: 'sign_in', outcome });
+  expect([count('right'), count('wrong'), count('locked')]).toEqual([[1], [5], [1]]);
+  expect(text).not.toContain('ada@example.com');
 });
