@@ -1,5 +1,6 @@
 import { Registry } from 'prom-client';
 import { AuthenticateApiKey } from '../../../src/core/use-cases/accounts/authenticate-api-key';
+import { ChangePassword } from '../../../src/core/use-cases/sessions/change-password';
 import { SignInMetrics } from '../../../src/infrastructure/metrics/sign-in-metrics';
 import {
   DEFAULT_FAILED_API_KEYS,
@@ -76,6 +77,7 @@ export function createTestCore(start: string = PRESENT) {
     authenticateApiKey: new AuthenticateApiKey(transactions, hasher, clock, keyCache, failedApiKeys),
     signUp: new SignUp(createAccount, transactions, hasher, ids, clock),
     logIn: new LogIn(transactions, hasher, ids, clock, commonPasswords, signInEvents),
+    changePassword: new ChangePassword(transactions, hasher, clock, commonPasswords, signInEvents),
     logOut: new LogOut(transactions, hasher, clock),
     resolveSession,
     openConsole: new OpenConsole(resolveSession, transactions, hasher, clock),

@@ -4,8 +4,6 @@ import {
   ShortPassword,
   WrongCurrentPassword,
 } from '../../../../src/core/domain/errors';
-import { ChangePassword } from '../../../../src/core/use-cases/sessions/change-password';
-import { ZxcvbnCommonPasswords } from '../../../../src/infrastructure/passwords/zxcvbn-common-passwords';
 import { createTestCore } from '../../../support/builders/test-core';
 import { typedHash } from '../../../support/in-memory/fake-credential-hasher';
 
@@ -19,15 +17,8 @@ async function signedIn() {
   const signIn = (password: string) =>
     core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS, knownDevice: false });
   const [here, elsewhere] = [await signIn(PASSWORD), await signIn(PASSWORD)];
-  const change = new ChangePassword(
-    core.transactions,
-    core.hasher,
-    core.clock,
-    new ZxcvbnCommonPasswords(),
-    core.signInEvents,
-  );
   const changing = (currentPassword: string, newPassword: string) =>
-    change.execute({
+    core.changePassword.execute({
       accountId: account.id,
       sessionId: here.session.id,
       currentPassword,
@@ -88,15 +79,8 @@ it('is held back by the account-wide back-off as a sign-in is, unless the browse
         knownDevice: false,
       }),
     ).rejects.toBeInstanceOf(InvalidCredentials);
-  const change = new ChangePassword(
-    core.transactions,
-    core.hasher,
-    core.clock,
-    new ZxcvbnCommonPasswords(),
-    core.signInEvents,
-  );
   const changing = (knownDevice: boolean) =>
-    change.execute({
+    core.changePassword.execute({
       accountId: account.id,
       sessionId: here.session.id,
       currentPassword: PASSWORD,
