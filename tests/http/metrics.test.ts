@@ -82,6 +82,8 @@ describe('HTTP server metrics', () => {
       );
       await stream.waitFor(1);
       const open = await registry.metrics();
+      // What tns_event_stream_messages_total reads (service-metrics.test.ts).
+      expect(t.eventStreams.delivered.get('caught-up')).toBe(1);
       expect(sumOf(open, 'http_server_active_requests', { http_request_method: 'GET' })).toBe(1);
       stream.close();
       await waitFor(async () => sumOf(await registry.metrics(), 'http_server_active_requests') === 0, {

@@ -7,7 +7,11 @@ export interface ServiceMetricSources {
   readonly pool: PoolUsage;
   readonly database: { readonly available: boolean; readonly outages: number };
   readonly keyCache: { stats(): { readonly entries: number; readonly hits: number; readonly misses: number } };
-  readonly eventStreams: { readonly size: number; readonly limit: number };
+  readonly eventStreams: {
+    readonly size: number;
+    readonly limit: number;
+    readonly delivered: ReadonlyMap<string, number>;
+  };
 }
 
 /**
@@ -102,6 +106,19 @@ export class ServiceMetrics {
       registers,
       collect() {
         this.set(sources.eventStreams.limit);
+      },
+    });
+    const deliveredSeen = new Map<string, number>();
+    new Counter({
+      name: 'tns_event_stream_messages_total',
+      help: "Messages written on event streams, by event: 'recorded', 'updated', 'caught-up'.",
+      labelNames: ['event'],
+      registers,
+      collect() {
+        for (const [event, count] of sources.eventStreams.delivered) {
+          this.inc({ event }, count - (deliveredSeen.get(event) ?? 0));
+          deliveredSeen.set(event, count);
+        }
       },
     });
     this.reruns = new Counter({

@@ -8,7 +8,7 @@ function sources() {
     pool: { totalCount: 7, idleCount: 3, waitingCount: 2, options: { max: 10 } },
     database: { available: true, outages: 0 },
     keyCache: { stats: () => ({ entries: 4, hits: 90, misses: 10 }) },
-    eventStreams: { size: 5, limit: 2000 },
+    eventStreams: { size: 5, limit: 2000, delivered: new Map([['recorded', 7]]) },
   };
 }
 
@@ -32,6 +32,7 @@ it('reads the pool, the database, the key cache and the streams when scraped', a
   expect(samplesOf(text, 'tns_api_key_cache_entries')).toEqual([4]);
   expect(samplesOf(text, 'tns_event_streams_open')).toEqual([5]);
   expect(samplesOf(text, 'tns_event_streams_max')).toEqual([2000]);
+  expect(samplesOf(text, 'tns_event_stream_messages_total', { event: 'recorded' })).toEqual([7]);
   expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'conflict' })).toEqual([2]);
   expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'state-moved' })).toEqual([1]);
 

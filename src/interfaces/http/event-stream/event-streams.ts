@@ -46,6 +46,8 @@ const MIN_LEASE_MS = 30_000;
 export class EventStreams {
   /** The open streams by the holder id of their key's slot. */
   private readonly open = new Map<string, OpenStream>();
+  /** Messages written on this process's streams since it started, by event name, for the metrics. */
+  readonly delivered = new Map<string, number>();
   private readonly leaseMs: number;
   private renewal: NodeJS.Timeout | undefined;
   private closing = false;
@@ -111,7 +113,7 @@ export class EventStreams {
       if (!res.destroyed) throw notStreamingNow();
       return;
     }
-    await stream.send(source, this.limits, endings);
+    await stream.send(source, this.limits, endings, this.delivered);
   }
 
   /**

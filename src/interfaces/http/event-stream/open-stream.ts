@@ -57,6 +57,8 @@ export class OpenStream {
     source: EventStreamSource,
     limits: { readonly retryMs: number; readonly heartbeatMs: number },
     endings: StreamEndings,
+    /** Counts each message written, by its event name (the process's, for the metrics). */
+    delivered: Map<string, number> = new Map(),
   ): Promise<void> {
     const res = this.res;
     this.source = source;
@@ -75,7 +77,9 @@ export class OpenStream {
     try {
       for await (const message of source) {
         if (res.writableEnded) break;
-        if (!res.write(`id: ${message.id}\nevent: ${message.event}\ndata: ${message.data}\n\n`)) await drained(res);
+        const flushed = res.write(`id: ${message.id}\nevent: ${message.event}\ndata: ${message.data}\n\n`);
+        delivered.set(message.event, (delivered.get(message.event) ?? 0) + 1);
+        if (!flushed) await drained(res);
       }
     } catch (error) {
       // A read cut short by the stream's own end (its client left, the service stopping and closing
