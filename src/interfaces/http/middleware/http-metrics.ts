@@ -20,6 +20,16 @@ export class HttpMetrics {
   /** Which problem each refusal was: the reason behind a status (a 429 is one of several limits). */
   readonly problems: Counter<'code'>;
   readonly replays: Counter;
+  /**
+   * The series of each method, route and status, found once: prom-client checks and hashes the
+   * labels of every observation otherwise, which was most of what counting a request cost. The
+   * keys are bounded as the labels are (methods, routes and statuses are few).
+   */
+  private readonly timed = new Map<
+    string,
+    Histogram.Internal<'http_request_method' | 'http_route' | 'http_response_status_code'>
+  >();
+  private readonly activeByMethod = new Map<string, Gauge.Internal<'http_request_method'>>();
 
   constructor(registry: Registry) {
     this.duration = new Histogram({
@@ -47,6 +57,26 @@ export class HttpMetrics {
       registers: [registry],
     });
   }
+
+  activeOf(method: string): Gauge.Internal<'http_request_method'> {
+    let series = this.activeByMethod.get(method);
+    if (!series) this.activeByMethod.set(method, (series = this.active.labels({ http_request_method: method })));
+    return series;
+  }
+
+  durationOf(method: string, route: string, status: string) {
+    const key = `${method} ${route} ${status}`;
+    let series = this.timed.get(key);
+    if (!series) {
+      series = this.duration.labels({
+        http_request_method: method,
+        http_route: route,
+        http_response_status_code: status,
+      });
+      this.timed.set(key, series);
+    }
+    return series;
+  }
 }
 
 /**
@@ -58,23 +88,19 @@ export function httpMetrics(metrics: HttpMetrics): RequestStep {
   return (req, res) => {
     const started = process.hrtime.bigint();
     const method = KNOWN_METHODS.has(req.method) ? req.method : '_OTHER';
-    metrics.active.inc({ http_request_method: method });
+    const active = metrics.activeOf(method);
+    active.inc();
     res.once('close', () => {
-      metrics.active.dec({ http_request_method: method });
+      active.dec();
       const answered = res.writableFinished || res.headersSent;
       const refused = typeof res.locals.refusedStatus === 'number' ? res.locals.refusedStatus : null;
       const status = answered ? res.statusCode : refused;
       // A stream's length is its client's choice, not the service's speed: it would swamp the
       // route's latency. Streams are counted by tns_event_streams_open instead.
       if (res.locals.eventStream !== true)
-        metrics.duration.observe(
-          {
-            http_request_method: method,
-            http_route: routeOf(req),
-            http_response_status_code: status === null ? '' : String(status),
-          },
-          Number(process.hrtime.bigint() - started) / 1e9,
-        );
+        metrics
+          .durationOf(method, routeOf(req), status === null ? '' : String(status))
+          .observe(Number(process.hrtime.bigint() - started) / 1e9);
       if (typeof res.locals.problemCode === 'string') metrics.problems.inc({ code: res.locals.problemCode });
       if (res.getHeader('Idempotent-Replayed') === 'true') metrics.replays.inc();
     });
