@@ -77,7 +77,8 @@ class ClusterPrimary {
   }
 
   private fork(slot: Slot): void {
-    const worker = cluster.fork();
+    // Its slot, for its metrics' `worker` label: a replacement takes the same series on.
+    const worker = cluster.fork({ WORKER_SLOT: String(slot.index) });
     // A message to a worker whose channel just closed (a scrape's request, as it exits) fails as an
     // 'error' event: said, never the primary's end. The worker's exit is handled on its own.
     worker.on('error', (error: unknown) =>
@@ -97,6 +98,18 @@ class ClusterPrimary {
     // Every worker listens: the service is ready, and says so once (tests and the benchmark wait
     // for this line), as a single process does.
     this.ready = true;
+    // The metrics listener first: a service that cannot serve it stops before it says it listens,
+    // as a single process does.
+    this.serveMetrics().then(
+      () => this.announce(port),
+      (error: unknown) => {
+        console.error(`The metrics listener could not start: ${String(error)}`);
+        this.stop('SIGTERM', 1);
+      },
+    );
+  }
+
+  private announce(port: number): void {
     const host = this.config.host === '0.0.0.0' ? 'localhost' : this.config.host;
     const pids = [...this.serving].map((each) => each.process.pid).join(', ');
     console.log(`Time Navigation Service listening on http://${host}:${port}`);
@@ -107,19 +120,15 @@ class ClusterPrimary {
     );
     console.log(this.budget);
     for (const warning of configWarnings(this.config)) this.logger.warn(warning);
-    this.serveMetrics();
   }
 
-  /** METRICS_PORT, when set: one scrape answers every worker's metrics, added up. */
-  private serveMetrics(): void {
+  /** METRICS_PORT, when set: one scrape answers every worker's metrics, each labelled with its slot. */
+  private async serveMetrics(): Promise<void> {
     if (this.config.metricsPort === undefined) return;
     this.metricsServer = createMetricsServer(clusterMetrics(), (error) =>
       this.logger.error({ err: error }, 'metrics failed'),
     );
-    listenForMetrics(this.metricsServer, this.config).catch((error: unknown) => {
-      console.error(`The metrics listener could not start: ${String(error)}`);
-      this.stop('SIGTERM', 1);
-    });
+    await listenForMetrics(this.metricsServer, this.config);
   }
 
   private exited(worker: Worker, code: number | null, signal: string | null): void {

@@ -11,7 +11,7 @@ export interface Config {
   readonly host: string;
   /**
    * METRICS_PORT: where `GET /metrics` answers in Prometheus's format, on a listener of its own
-   * (unset: none). With WEB_CONCURRENCY > 1 the primary listens and adds up every worker's.
+   * (unset: none). With WEB_CONCURRENCY > 1 the primary listens and gathers every worker's.
    */
   readonly metricsPort: number | undefined;
   /** METRICS_HOST: the metrics listener's address (default 127.0.0.1: never the public one by accident). */

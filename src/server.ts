@@ -43,6 +43,11 @@ export async function serve(config: Config): Promise<void> {
   // A worker's primary checked the budget and applied the migrations once, before forking.
   const databaseServer = databaseServerUrl(config);
   const budget = databaseServer && !worker ? await checkConnectionBudget(config, databaseServer) : undefined;
+  // The process's metrics when an operator scrapes them: this process's own listener, or its
+  // primary's, which gathers every worker's (cluster-primary.ts). A worker answers the primary from
+  // the start, before its database is open, so that a scrape does not wait for a worker starting.
+  const registry = config.metricsPort === undefined ? undefined : createMetricsRegistry(workerSlot());
+  if (registry && worker) shareWithPrimary(registry);
   // Behind a pooler a LISTEN would stay on whichever server connection ran it, and that connection
   // would hear notifications while no client holds it: only the dedicated connections listen.
   const pooled = config.databaseDirectUrl !== undefined;
@@ -71,9 +76,6 @@ export async function serve(config: Config): Promise<void> {
   });
   keyCaching.start(database);
   eventChanges.start(database);
-  // The process's metrics when an operator scrapes them: this process's own listener, or its
-  // primary's, which adds up every worker's (cluster-primary.ts).
-  const registry = config.metricsPort === undefined ? undefined : createMetricsRegistry();
   let serviceMetrics: ServiceMetrics | undefined;
   const container = buildContainer({
     prisma: database.prisma,
@@ -98,7 +100,6 @@ export async function serve(config: Config): Promise<void> {
       keyCache: keyCaching.cache,
       eventStreams,
     });
-    if (worker) shareWithPrimary(registry);
   }
   const app = createApp(container, {
     metrics: registry && new HttpMetrics(registry),
@@ -187,6 +188,11 @@ export async function serve(config: Config): Promise<void> {
       if (isShutdownRequest(message)) shutdown(message.signal);
     });
   }
+}
+
+/** A cluster worker's slot (WORKER_SLOT, set by its primary; the same across restarts), else none. */
+function workerSlot(): string | undefined {
+  return cluster.isWorker ? process.env.WORKER_SLOT : undefined;
 }
 
 /** Linux's PIPE_BUF: a write of at most this many bytes to a pipe is never interleaved with another. */

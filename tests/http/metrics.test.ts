@@ -101,6 +101,26 @@ describe('HTTP server metrics', () => {
   });
 });
 
+describe('HTTP server metrics of a request refused before its route', () => {
+  it('label a sign-up refused by the per-address limit with the path it asked for', async () => {
+    const registry = createMetricsRegistry();
+    const t = await startTestApp({ metrics: new HttpMetrics(registry), rateLimit: { accountsPerMinute: 1 } });
+    try {
+      const signUp = () =>
+        request(t.app)
+          .post('/v1/accounts')
+          .send({ email: `limited-${Date.now()}@example.com`, password: 'x' });
+      await signUp();
+      expect((await signUp()).status).toBe(429);
+      const text = await registry.metrics();
+      const labels = { http_route: '/v1/accounts', http_response_status_code: '429' };
+      expect(sumOf(text, `${DURATION}_count`, labels)).toBe(1);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('the metrics listener', () => {
   it('serves GET /metrics in the exposition format, and nothing else', async () => {
     const registry = createMetricsRegistry();

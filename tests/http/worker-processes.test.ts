@@ -220,6 +220,9 @@ serverOnly(() =>
       for (let n = 0; n < 20; n += 1) expect((await call(service.url, 'GET', '/healthz')).status).toBe(200);
       const after = await scrape();
       expect(sumOf(after, 'http_server_request_duration_seconds_count', healthz) - before).toBe(20);
+      // Each worker's series apart, by its slot: a replaced worker's counts start a series again.
+      for (const worker of ['0', '1'])
+        expect(sumOf(after, 'http_server_request_duration_seconds_count', { ...healthz, worker })).toBeGreaterThan(0);
       for (const pid of workers) await service.printed(requestLine(pid, '/healthz'));
       // The public port has no metrics.
       expect((await call(service.url, 'GET', '/metrics')).status).toBe(404);
@@ -245,15 +248,20 @@ serverOnly(() =>
       expect(await service.stop()).toBe(0);
     }, 120_000);
 
-    it.each(['1', '2'])(
-      'with WEB_CONCURRENCY=%s, exits 1 when the port is taken, never saying it listens',
-      async (workers) => {
+    it.each([
+      ['PORT', '1'],
+      ['PORT', '2'],
+      ['METRICS_PORT', '1'],
+      ['METRICS_PORT', '2'],
+    ])(
+      'exits 1 when its %s is taken (WEB_CONCURRENCY=%s), never saying it listens',
+      async (setting, workers) => {
         const taken = await occupyPort();
         try {
           const run = await runServiceToExit({
             DATABASE_URL: database.connectionString,
             WEB_CONCURRENCY: workers,
-            PORT: String(taken.port),
+            [setting]: String(taken.port),
             ...LOGGED,
           });
           expect(run.code).toBe(1);

@@ -55,8 +55,6 @@ export class ServiceMetrics {
       name: 'tns_db_available',
       help: '1 while the database answers the requests of this process, 0 during an outage.',
       registers,
-      // Over a cluster's workers: 0 when any of them finds it down.
-      aggregator: 'min',
       collect() {
         this.set(sources.database.available ? 1 : 0);
       },

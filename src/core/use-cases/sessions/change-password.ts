@@ -52,7 +52,6 @@ export class ChangePassword {
       this.events.attempted('password_change', 'wrong');
       throw new WrongCurrentPassword();
     }
-    this.events.attempted('password_change', 'right');
 
     const passwordHash = await this.hasher.hashPassword(normalisePassword(input.newPassword));
     await this.transactions.read((repos) => settleRightAttempt(repos, attempt));
@@ -71,5 +70,6 @@ export class ChangePassword {
       );
       await repos.accounts.updatePassword(account.id, { passwordHash, passwordChangeDue: false });
     });
+    this.events.attempted('password_change', 'right');
   }
 }

@@ -78,6 +78,8 @@ export class LogIn {
       const id = account.id;
       account = await this.transactions.read((repos) => repos.accounts.findById(id));
     }
+    // Its hash changed twice while it checked: counted as refused, as answered.
+    this.events.attempted('sign_in', 'wrong');
     throw new InvalidCredentials();
   }
 

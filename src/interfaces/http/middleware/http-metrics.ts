@@ -107,8 +107,12 @@ export function httpMetrics(metrics: HttpMetrics): RequestStep {
   };
 }
 
-/** The template of the route that answered, as Express matched it (`/timeline/:id`), or ''. */
+/**
+ * The template of the route that answered, as Express matched it (`/timeline/:id`), or ''. A route
+ * of several literal paths (the account endpoints' rate limit) is the one of them requested.
+ */
 function routeOf(req: Request): string {
   const path: unknown = req.route?.path;
-  return typeof path === 'string' ? `${req.baseUrl}${path}` : '';
+  if (typeof path === 'string') return `${req.baseUrl}${path}`;
+  return Array.isArray(path) && path.includes(req.path) ? `${req.baseUrl}${req.path}` : '';
 }
