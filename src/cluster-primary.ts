@@ -10,7 +10,7 @@ import { migrateDatabase } from './infrastructure/database/migrate-database';
 import { describeExternalDatabase } from './infrastructure/database/describe-server';
 import { AdmissionServer } from './interfaces/http/admission/cluster-admission';
 import { createMetricsServer, listenForMetrics } from './interfaces/http/metrics-server';
-import { clusterMetrics } from './infrastructure/metrics/metrics-registry';
+import { clusterMetrics } from './infrastructure/metrics/cluster-metrics';
 import { isWorkerReport, type ShutdownRequest } from './worker-messages';
 
 /** The first restart of a crashed worker waits this long; each further crash soon after doubles it. */
@@ -125,7 +125,8 @@ class ClusterPrimary {
   /** METRICS_PORT, when set: one scrape answers every worker's metrics, each labelled with its slot. */
   private async serveMetrics(): Promise<void> {
     if (this.config.metricsPort === undefined) return;
-    this.metricsServer = createMetricsServer(clusterMetrics(), (error) =>
+    const workers = () => Object.values(cluster.workers ?? {}).filter((each) => each !== undefined);
+    this.metricsServer = createMetricsServer(clusterMetrics(workers), (error) =>
       this.logger.error({ err: error }, 'metrics failed'),
     );
     await listenForMetrics(this.metricsServer, this.config);

@@ -25,7 +25,8 @@ import { EventStreams } from './interfaces/http/event-stream/event-streams';
 import { createHttpServer } from './interfaces/http/http-server';
 import { createMetricsServer, listenForMetrics } from './interfaces/http/metrics-server';
 import { HttpMetrics } from './interfaces/http/middleware/http-metrics';
-import { createMetricsRegistry, shareWithPrimary } from './infrastructure/metrics/metrics-registry';
+import { answerPrimary } from './infrastructure/metrics/cluster-metrics';
+import { createMetricsRegistry } from './infrastructure/metrics/metrics-registry';
 import { ServiceMetrics } from './infrastructure/metrics/service-metrics';
 import { SignInMetrics } from './infrastructure/metrics/sign-in-metrics';
 import { gracefulClose } from './interfaces/http/graceful-close';
@@ -47,7 +48,7 @@ export async function serve(config: Config): Promise<void> {
   // primary's, which gathers every worker's (cluster-primary.ts). A worker answers the primary from
   // the start, before its database is open, so that a scrape does not wait for a worker starting.
   const registry = config.metricsPort === undefined ? undefined : createMetricsRegistry(workerSlot());
-  if (registry && worker) shareWithPrimary(registry);
+  if (registry && worker) answerPrimary(registry);
   // Behind a pooler a LISTEN would stay on whichever server connection ran it, and that connection
   // would hear notifications while no client holds it: only the dedicated connections listen.
   const pooled = config.databaseDirectUrl !== undefined;

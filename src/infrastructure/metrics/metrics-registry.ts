@@ -1,4 +1,4 @@
-import { AggregatorRegistry, collectDefaultMetrics, Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 
 /**
  * A process's metrics, with prom-client's process and runtime ones (resident memory, heap, event
@@ -13,20 +13,4 @@ export function createMetricsRegistry(workerSlot?: string): Registry {
   if (workerSlot !== undefined) registry.setDefaultLabels({ worker: workerSlot });
   collectDefaultMetrics({ register: registry });
   return registry;
-}
-
-/**
- * In a worker of a cluster: answers its primary's requests for this process's metrics, which the
- * primary gathers with its siblings' (prom-client's AggregatorRegistry, whose constructor starts
- * listening), so one scrape covers the instance, each worker's series labelled with its slot.
- */
-export function shareWithPrimary(registry: Registry): void {
-  AggregatorRegistry.setRegistries(registry);
-  new AggregatorRegistry();
-}
-
-/** In a cluster's primary: every worker's metrics, gathered at each scrape. */
-export function clusterMetrics(): { readonly contentType: string; metrics(): Promise<string> } {
-  const aggregator = new AggregatorRegistry();
-  return { contentType: aggregator.contentType, metrics: () => aggregator.clusterMetrics() };
 }

@@ -1,0 +1,58 @@
+// The primary gathers its workers' metrics at each scrape: those that answer in time, never failing
+// the scrape for one that does not (dying or starting), and keeping nothing of an unanswered ask.
+import { EventEmitter } from 'node:events';
+import { Counter, Registry } from 'prom-client';
+import { answerPrimary, clusterMetrics } from '../../../src/infrastructure/metrics/cluster-metrics';
+import { samplesOf } from '../../support/metrics/exposition';
+
+/** A worker's registry with one counter at `count`, labelled with its slot. */
+function workerRegistry(slot: string, count: number): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ worker: slot });
+  new Counter({ name: 'served_total', help: 'served', registers: [registry] }).inc(count);
+  return registry;
+}
+
+/**
+ * Both ends of one worker's IPC channel, in this process: what the primary sends the worker hears,
+ * and what the worker sends the primary hears; `answering` false makes a worker that never answers.
+ */
+function aWorker(registry: Registry, { answering = true, connected = true } = {}) {
+  const primarySide = new EventEmitter();
+  const workerSide = Object.assign(new EventEmitter(), {
+    connected: true,
+    send: (message: unknown, _handle: unknown, _options: unknown, done: () => void) => {
+      primarySide.emit('message', message);
+      done();
+      return true;
+    },
+  });
+  if (answering) answerPrimary(registry, workerSide as unknown as NodeJS.Process);
+  return Object.assign(primarySide, {
+    isConnected: () => connected,
+    send: (message: unknown, _handle: unknown, done: () => void) => {
+      setImmediate(() => workerSide.emit('message', message));
+      done();
+      return true;
+    },
+  });
+}
+
+it("gathers every worker's series, apart by slot", async () => {
+  const workers = [aWorker(workerRegistry('0', 3)), aWorker(workerRegistry('1', 4))];
+  const text = await clusterMetrics(() => workers as never).metrics();
+  expect(samplesOf(text, 'served_total', { worker: '0' })).toEqual([3]);
+  expect(samplesOf(text, 'served_total', { worker: '1' })).toEqual([4]);
+});
+
+it('answers with the workers that answered when one does not, and skips one whose channel is closed', async () => {
+  const workers = [
+    aWorker(workerRegistry('0', 3)),
+    aWorker(workerRegistry('1', 4), { answering: false }),
+    aWorker(workerRegistry('2', 5), { connected: false }),
+  ];
+  const text = await clusterMetrics(() => workers as never).metrics();
+  expect(samplesOf(text, 'served_total')).toEqual([3]);
+  // Nothing is left listening for the ask that went unanswered.
+  expect(workers.map((worker) => worker.listenerCount('message'))).toEqual([0, 0, 0]);
+});
