@@ -11,6 +11,7 @@ import { describeExternalDatabase } from './infrastructure/database/describe-ser
 import { AdmissionServer } from './interfaces/http/admission/cluster-admission';
 import { createMetricsServer, listenForMetrics } from './interfaces/http/metrics-server';
 import { clusterMetrics } from './infrastructure/metrics/cluster-metrics';
+import { createMetricsRegistry } from './infrastructure/metrics/metrics-registry';
 import { isWorkerReport, type ShutdownRequest } from './worker-messages';
 
 /** The first restart of a crashed worker waits this long; each further crash soon after doubles it. */
@@ -126,7 +127,9 @@ class ClusterPrimary {
   private async serveMetrics(): Promise<void> {
     if (this.config.metricsPort === undefined) return;
     const workers = () => Object.values(cluster.workers ?? {}).filter((each) => each !== undefined);
-    this.metricsServer = createMetricsServer(clusterMetrics(workers), (error) =>
+    // Its own process too: the primary forks, restarts and holds every connection's first moments.
+    const own = createMetricsRegistry('primary');
+    this.metricsServer = createMetricsServer(clusterMetrics(workers, own), (error) =>
       this.logger.error({ err: error }, 'metrics failed'),
     );
     await listenForMetrics(this.metricsServer, this.config);

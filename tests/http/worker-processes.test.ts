@@ -223,6 +223,8 @@ serverOnly(() =>
       // Each worker's series apart, by its slot: a replaced worker's counts start a series again.
       for (const worker of ['0', '1'])
         expect(sumOf(after, 'http_server_request_duration_seconds_count', { ...healthz, worker })).toBeGreaterThan(0);
+      // The primary's own process, beside its workers.
+      expect(sumOf(after, 'process_resident_memory_bytes', { worker: 'primary' })).toBeGreaterThan(0);
       for (const pid of workers) await service.printed(requestLine(pid, '/healthz'));
       // The public port has no metrics.
       expect((await call(service.url, 'GET', '/metrics')).status).toBe(404);

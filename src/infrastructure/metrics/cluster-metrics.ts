@@ -45,8 +45,14 @@ export function answerPrimary(registry: Registry, channel: NodeJS.Process = proc
 /** A worker as the primary sees it. */
 type WorkerEnd = Pick<Worker, 'send' | 'isConnected' | 'on' | 'off'>;
 
-/** In a cluster's primary: the metrics of every worker that answers in time, at each scrape. */
-export function clusterMetrics(workers: () => readonly WorkerEnd[]): {
+/**
+ * In a cluster's primary: its own metrics (`own`: its process's, labelled worker="primary") and
+ * those of every worker that answers in time, at each scrape.
+ */
+export function clusterMetrics(
+  workers: () => readonly WorkerEnd[],
+  own: Registry,
+): {
   readonly contentType: string;
   metrics(): Promise<string>;
 } {
@@ -70,12 +76,13 @@ export function clusterMetrics(workers: () => readonly WorkerEnd[]): {
     contentType: Registry.PROMETHEUS_CONTENT_TYPE,
     async metrics() {
       const id = nextId++;
+      const primary = own.getMetricsAsJSON();
       const answers = await Promise.all(
         workers()
           .filter((worker) => worker.isConnected())
           .map((worker) => ask(worker, id)),
       );
-      return AggregatorRegistry.aggregate(answers.filter((each) => each !== null)).metrics();
+      return AggregatorRegistry.aggregate([await primary, ...answers.filter((each) => each !== null)]).metrics();
     },
   };
 }

@@ -40,9 +40,11 @@ function aWorker(registry: Registry, { answering = true, connected = true } = {}
 
 it("gathers every worker's series, apart by slot", async () => {
   const workers = [aWorker(workerRegistry('0', 3)), aWorker(workerRegistry('1', 4))];
-  const text = await clusterMetrics(() => workers as never).metrics();
+  const text = await clusterMetrics(() => workers as never, workerRegistry('primary', 1)).metrics();
   expect(samplesOf(text, 'served_total', { worker: '0' })).toEqual([3]);
   expect(samplesOf(text, 'served_total', { worker: '1' })).toEqual([4]);
+  // And the primary's own.
+  expect(samplesOf(text, 'served_total', { worker: 'primary' })).toEqual([1]);
 });
 
 it('answers with the workers that answered when one does not, and skips one whose channel is closed', async () => {
@@ -51,8 +53,10 @@ it('answers with the workers that answered when one does not, and skips one whos
     aWorker(workerRegistry('1', 4), { answering: false }),
     aWorker(workerRegistry('2', 5), { connected: false }),
   ];
-  const text = await clusterMetrics(() => workers as never).metrics();
-  expect(samplesOf(text, 'served_total')).toEqual([3]);
+  const text = await clusterMetrics(() => workers as never, workerRegistry('primary', 1)).metrics();
+  expect(samplesOf(text, 'served_total', { worker: '0' })).toEqual([3]);
+  expect(samplesOf(text, 'served_total', { worker: '1' })).toEqual([]);
+  expect(samplesOf(text, 'served_total', { worker: '2' })).toEqual([]);
   // Nothing is left listening for the ask that went unanswered.
   expect(workers.map((worker) => worker.listenerCount('message'))).toEqual([0, 0, 0]);
 });
