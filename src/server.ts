@@ -3,7 +3,6 @@
 // shutdown, and this process only serves).
 import 'reflect-metadata';
 import cluster from 'node:cluster';
-import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { buildContainer } from './composition/container';
 import { StreamSlots } from './core/ports/stream-slots';
@@ -22,7 +21,7 @@ import { ClusterAdmission } from './interfaces/http/admission/cluster-admission'
 import { LocalAdmission } from './interfaces/http/admission/local-admission';
 import { createApp } from './interfaces/http/app';
 import { EventStreams } from './interfaces/http/event-stream/event-streams';
-import { createHttpServer } from './interfaces/http/http-server';
+import { createHttpServer, listenOn } from './interfaces/http/http-server';
 import { createMetricsServer, listenForMetrics } from './interfaces/http/metrics-server';
 import { HttpMetrics } from './interfaces/http/middleware/http-metrics';
 import { answerPrimary } from './infrastructure/metrics/cluster-metrics';
@@ -130,7 +129,7 @@ export async function serve(config: Config): Promise<void> {
     registry && !worker
       ? createMetricsServer(registry, (error) => logger.error({ err: error }, 'metrics failed'))
       : null;
-  await listen(server, config)
+  await listenOn(server, config.port, config.host)
     .then(() => metricsServer && listenForMetrics(metricsServer, config))
     .catch(async (error: unknown) => {
       server.close();
@@ -229,17 +228,6 @@ function requestLogDestination(): pino.DestinationStream {
     }
   });
   return destination;
-}
-
-/** Listens as configured; rejects when it cannot (the port is taken, the host is not ours). */
-function listen(server: Server, config: Config): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.port, config.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }
 
 /**

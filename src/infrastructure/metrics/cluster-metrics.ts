@@ -5,6 +5,7 @@
 // others answered to it: a worker that is late is left out of that scrape, and nothing is kept.
 import type { Worker } from 'node:cluster';
 import { AggregatorRegistry, Registry } from 'prom-client';
+import { hasType } from '../../worker-messages';
 
 /** One process's metrics as registry.getMetricsAsJSON() gives them, which aggregate() takes. */
 type ProcessMetrics = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
@@ -24,11 +25,11 @@ interface MetricsAnswer {
 }
 
 function isMetricsAsk(message: unknown): message is MetricsAsk {
-  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'metrics-ask';
+  return hasType(message, 'metrics-ask');
 }
 
 function isMetricsAnswer(message: unknown): message is MetricsAnswer {
-  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'metrics';
+  return hasType(message, 'metrics');
 }
 
 /** In a worker: answers its primary's asks with this process's metrics. */

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import { answerClientErrors } from './client-errors';
@@ -34,4 +35,11 @@ export function createHttpServer(app: RequestListener, timeouts: HttpTimeouts, l
   );
   answerClientErrors(server, logger);
   return server;
+}
+
+/** Listens on `port` at `host`; rejects as the listener fails (the port taken, the host not ours). */
+export async function listenOn(server: Server, port: number | undefined, host: string): Promise<void> {
+  server.listen(port, host);
+  // Rejects on the server's 'error' event, which is how listen() fails.
+  await once(server, 'listening');
 }

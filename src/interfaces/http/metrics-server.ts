@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { listenOn } from './http-server';
 
 /** What a scrape answers: the exposition text and its content type. */
 export interface MetricsSource {
@@ -31,18 +32,12 @@ export function createMetricsServer(source: MetricsSource, onFailure: (error: un
 }
 
 /** The metrics listener, as configured: rejects as the public one does. */
-export function listenForMetrics(
+export async function listenForMetrics(
   server: Server,
   config: { readonly metricsPort: number | undefined; readonly metricsHost: string },
 ): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(config.metricsPort, config.metricsHost, () => {
-      server.off('error', reject);
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : config.metricsPort;
-      console.log(`Metrics: http://${config.metricsHost}:${port}/metrics`);
-      resolve();
-    });
-  });
+  await listenOn(server, config.metricsPort, config.metricsHost);
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.metricsPort;
+  console.log(`Metrics: http://${config.metricsHost}:${port}/metrics`);
 }
