@@ -3,6 +3,7 @@
 // shutdown, and this process only serves).
 import 'reflect-metadata';
 import cluster from 'node:cluster';
+import { trace } from '@opentelemetry/api';
 import { pino, type Logger } from 'pino';
 import { buildContainer } from './composition/container';
 import { StreamSlots } from './core/ports/stream-slots';
@@ -21,6 +22,7 @@ import { ClusterAdmission } from './interfaces/http/admission/cluster-admission'
 import { LocalAdmission } from './interfaces/http/admission/local-admission';
 import { createApp } from './interfaces/http/app';
 import { EventStreams } from './interfaces/http/event-stream/event-streams';
+import { DeliverySpans } from './interfaces/http/event-stream/delivery-spans';
 import { createHttpServer, listenOn } from './interfaces/http/http-server';
 import { createMetricsServer, listenForMetrics } from './interfaces/http/metrics-server';
 import { HttpMetrics } from './interfaces/http/middleware/http-metrics';
@@ -28,6 +30,8 @@ import { answerPrimary } from './infrastructure/metrics/cluster-metrics';
 import { createMetricsRegistry } from './infrastructure/metrics/metrics-registry';
 import { ServiceMetrics } from './infrastructure/metrics/service-metrics';
 import { SignInMetrics } from './infrastructure/metrics/sign-in-metrics';
+import { DatabaseMetrics } from './infrastructure/metrics/database-metrics';
+import { startTracing, traceIdsOfLogLine, tracingConfigured } from './infrastructure/telemetry/tracing';
 import { gracefulClose } from './interfaces/http/graceful-close';
 import { isShutdownRequest, type WorkerReport } from './worker-messages';
 
@@ -38,7 +42,11 @@ export async function serve(config: Config): Promise<void> {
   // And its event streams, told of changes by the database's notifications as the key cache is.
   const eventChanges = prepareEventChanges();
   const stopListening = () => Promise.all([keyCaching.close(), eventChanges.close()]);
-  const logger = pino({ level: config.logLevel }, requestLogDestination());
+  const traced = tracingConfigured(process.env);
+  const logger = pino({ level: config.logLevel, ...(traced && { mixin: traceIdsOfLogLine }) }, requestLogDestination());
+  // Before the database opens: its first statements are traced too.
+  const tracing = traced ? await startTracing(process.env, logger) : undefined;
+  const tracer = tracing?.tracer;
   const availability = new DatabaseAvailability(logger);
   // A worker's primary checked the budget and applied the migrations once, before forking.
   const databaseServer = databaseServerUrl(config);
@@ -48,6 +56,7 @@ export async function serve(config: Config): Promise<void> {
   // the start, before its database is open, so that a scrape does not wait for a worker starting.
   const registry = config.metricsPort === undefined ? undefined : createMetricsRegistry(workerSlot());
   if (registry && worker) answerPrimary(registry);
+  const databaseMetrics = registry && new DatabaseMetrics(registry);
   // Behind a pooler a LISTEN would stay on whichever server connection ran it, and that connection
   // would hear notifications while no client holds it: only the dedicated connections listen.
   const pooled = config.databaseDirectUrl !== undefined;
@@ -60,8 +69,10 @@ export async function serve(config: Config): Promise<void> {
       preparedStatements: config.databasePreparedStatements,
       timeoutMs: config.databaseTimeoutMs,
       onAnswer: availability.answered,
+      telemetry: { tracer, times: databaseMetrics },
     },
   );
+  databaseMetrics?.watchPool(database.pool);
   // Every process behind one proxy must sign forms alike: a configured secret, or the database's.
   const formSecret = config.csrfSecret ?? (await loadServiceSecret(database.prisma, 'csrf'));
   logListenerOutages(keyCaching.listener, logger, {
@@ -86,16 +97,21 @@ export async function serve(config: Config): Promise<void> {
     onRerun: (accountId, reason) => {
       logger.debug({ account_id: accountId, reason }, 'unit of work ran again');
       serviceMetrics?.rerun(reason);
+      trace.getActiveSpan()?.addEvent('exclusive write ran again', { reason });
     },
     failedApiKeys: new MemoryFailedAttempts({ failures: apiKeyFailuresPerProcess(config), windowSeconds: 60 }),
     signInEvents: registry && new SignInMetrics(registry),
+    tracer,
   });
   // The process's event streams: ended first when it stops.
-  const eventStreams = new EventStreams(container.get(StreamSlots), config.eventStreams);
+  const eventStreams = new EventStreams(
+    container.get(StreamSlots),
+    config.eventStreams,
+    tracer && new DeliverySpans(tracer),
+  );
   endStreamsOfChangedKeys(keyCaching.listener, eventStreams);
   if (registry) {
     serviceMetrics = new ServiceMetrics(registry, {
-      pool: database.pool,
       database: availability,
       keyCache: keyCaching.cache,
       eventStreams,
@@ -103,6 +119,7 @@ export async function serve(config: Config): Promise<void> {
   }
   const app = createApp(container, {
     metrics: registry && new HttpMetrics(registry),
+    tracer,
     trustProxy: config.trustProxy,
     formSecret,
     logger,
@@ -170,7 +187,9 @@ export async function serve(config: Config): Promise<void> {
           console.log(
             `Shutdown grace over: the connections still open were closed${worker ? ` (worker ${process.pid})` : ''}.`,
           );
-        return stopListening().then(() => database.close());
+        return stopListening()
+          .then(() => database.close())
+          .then(() => tracing?.shutdown());
       })
       .then(
         () => process.exit(0),

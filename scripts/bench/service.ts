@@ -1,5 +1,6 @@
 // The service as the benchmarks start it, and the API calls they prepare their loads with.
 import { join } from 'node:path';
+import { otlpSinkEndpoint } from './otlp-sink';
 import { startProcess, type Started } from './processes';
 
 const ROOT = join(__dirname, '../..');
@@ -19,7 +20,11 @@ export interface ServiceOptions {
  * The service as it runs in production: the built code, JSON request log, rate limit on.
  * `databaseUrl` '' runs it on the embedded database, even when this process has a DATABASE_URL.
  */
-export function startService(databaseUrl: string, workers: number, options: ServiceOptions = {}): Promise<Started> {
+export async function startService(
+  databaseUrl: string,
+  workers: number,
+  options: ServiceOptions = {},
+): Promise<Started> {
   const nodeFlags = [...(options.nodeFlags ?? []), ...SERVICE_NODE_FLAGS];
   return startProcess(process.execPath, ['--enable-source-maps', ...nodeFlags, join(ROOT, 'dist/main.js')], {
     NODE_ENV: 'production',
@@ -37,8 +42,18 @@ export function startService(databaseUrl: string, workers: number, options: Serv
     RATE_LIMIT_ACCOUNTS_PER_MINUTE: '1000',
     // BENCH_METRICS_PORT=<port> turns the metrics on (unscraped), to measure what counting costs.
     ...(process.env.BENCH_METRICS_PORT ? { METRICS_PORT: process.env.BENCH_METRICS_PORT } : {}),
+    // BENCH_TRACES=<ratio> turns tracing on, sampling that share of the requests, exported to a sink.
+    ...(process.env.BENCH_TRACES ? await tracing(process.env.BENCH_TRACES) : {}),
     ...options.env,
   });
+}
+
+async function tracing(ratio: string): Promise<NodeJS.ProcessEnv> {
+  return {
+    OTEL_EXPORTER_OTLP_ENDPOINT: await otlpSinkEndpoint(),
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: ratio,
+  };
 }
 
 /**

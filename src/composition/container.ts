@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { Tracer } from '@opentelemetry/api';
 import { Container } from 'inversify';
 import type { FailedAttempts } from '../core/ports/failed-attempts';
 import type { SignInEvents } from '../core/ports/sign-in-events';
@@ -51,7 +52,7 @@ import { ScryptCredentialHasher } from '../infrastructure/system/scrypt-credenti
 import { SystemWallClock } from '../infrastructure/system/system-wall-clock';
 import { SIGN_INS_NOT_COUNTED } from '../infrastructure/metrics/sign-in-metrics';
 import { DEFAULT_FAILED_API_KEYS, MemoryFailedAttempts } from '../infrastructure/throttling/memory-failed-attempts';
-import { bindCore, bindPort } from './bindings';
+import { bindCore, bindPort, traceUseCases } from './bindings';
 import {
   commonPasswords,
   credentialHasher,
@@ -90,6 +91,8 @@ export interface ContainerOptions {
   readonly failedApiKeys?: FailedAttempts;
   /** Told of each attempt at a password (METRICS_PORT's counter); default: nothing counts them. */
   readonly signInEvents?: SignInEvents;
+  /** Makes each use case's run a span (tracing on); without one, use cases run as they are. */
+  readonly tracer?: Tracer;
 }
 
 /**
@@ -98,6 +101,7 @@ export interface ContainerOptions {
  */
 export function buildContainer(options: ContainerOptions): Container {
   const container = new Container({ defaultScope: 'Singleton' });
+  if (options.tracer) traceUseCases(container, options.tracer);
   const clock = options.wallClock ?? new SystemWallClock();
 
   const database = { prisma: options.prisma, sql: options.sql };

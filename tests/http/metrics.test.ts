@@ -1,6 +1,7 @@
 // The HTTP server metrics (OpenTelemetry's conventions as Prometheus names them) and the listener
 // that serves them: counted exactly, labelled by route template, never on the public port.
 import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { createMetricsRegistry } from '../../src/infrastructure/metrics/metrics-registry';
@@ -70,6 +71,39 @@ describe('HTTP server metrics', () => {
       sumOf(after, name, labels) - sumOf(before, name, labels);
     expect(increase('tns_http_problems_total', { code: 'invalid_api_key' })).toBe(1);
     expect(increase('tns_idempotency_replays_total')).toBe(1);
+  });
+
+  it('counts the Idempotency-Keys of requests being answered', async () => {
+    const me = await t.signUp();
+    const served = await serveOnLoopback(t.app);
+    try {
+      const inUse = async () => sumOf(await registry.metrics(), 'tns_idempotency_keys_in_use');
+      const payload = JSON.stringify({ description: 'Held' });
+      // A keyed request whose body is still coming: its key is in use until it is answered.
+      const req = httpRequest(`${served.url}/v1/anchors`, {
+        method: 'POST',
+        headers: {
+          Authorization: me.auth,
+          'Idempotency-Key': 'held-open',
+          'Content-Type': 'application/json',
+          'Content-Length': String(payload.length),
+        },
+      });
+      const answered = new Promise<number>((resolve, reject) => {
+        req.once('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.once('error', reject);
+      });
+      req.write(payload.slice(0, 5));
+      await waitFor(async () => (await inUse()) === 1, { what: 'the key in use' });
+      req.end(payload.slice(5));
+      expect(await answered).toBe(201);
+      await waitFor(async () => (await inUse()) === 0, { what: 'the key no longer in use' });
+    } finally {
+      await served.close();
+    }
   });
 
   it('counts an open event stream as active, and does not time it', async () => {

@@ -94,7 +94,7 @@ serverOnly(() =>
       const [rate] = await query(prometheusUrl, `sum(rate(${healthz}[10s]))`);
       expect(rate).toBeGreaterThan(0);
       // And the service's own: two workers' pools, each at DATABASE_POOL_SIZE's default.
-      expect(await query(prometheusUrl, 'sum(tns_db_pool_connections_max)')).toEqual([20]);
+      expect(await query(prometheusUrl, 'sum(db_client_connection_max)')).toEqual([20]);
       expect(await query(prometheusUrl, 'min(tns_db_available)')).toEqual([1]);
       expect(await service.stop()).toBe(0);
       service = undefined;

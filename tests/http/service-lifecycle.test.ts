@@ -222,8 +222,11 @@ describe('METRICS_PORT', () => {
       expect(sumOf(text, 'http_server_request_duration_seconds_count', { http_route: '/healthz' })).toBeGreaterThan(0);
       // The service's own, read from its pool and its database's answers.
       expect(sumOf(text, 'tns_db_available')).toBe(1);
-      expect(sumOf(text, 'tns_db_pool_connections_max')).toBeGreaterThan(0);
-      expect(sumOf(text, 'tns_db_pool_connections', { state: 'idle' })).toBeGreaterThan(0);
+      expect(sumOf(text, 'db_client_connection_max')).toBeGreaterThan(0);
+      expect(sumOf(text, 'db_client_connection_count', { db_client_connection_state: 'idle' })).toBeGreaterThan(0);
+      // Each statement timed by its summary, and each wait for a connection.
+      expect(sumOf(text, 'db_client_operation_duration_seconds_count')).toBeGreaterThan(0);
+      expect(sumOf(text, 'db_client_connection_wait_time_seconds_count')).toBeGreaterThan(0);
       expect((await call(service.url, 'GET', '/metrics')).status).toBe(404);
       expect(await service.stop()).toBe(0);
       await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`)).rejects.toThrow();

@@ -24,6 +24,11 @@ export interface WatchedPlace {
 export interface EventChange {
   readonly event: TimelineEvent;
   readonly position: ChangePosition;
+  /**
+   * The trace of the request that wrote the change (a W3C traceparent), when it was traced: opaque
+   * here, for the edge to continue that trace where the change is delivered.
+   */
+  readonly origin: string | null;
 }
 
 /** What one read of changes found, and how far it looked. */

@@ -64,6 +64,8 @@ export interface OpenOptions {
   timeoutMs?: number;
   /** Hears every answer of the database (PrismaClientOptions.onAnswer). */
   onAnswer?: () => void;
+  /** Watches the statements and the pool's waits (PrismaClientOptions.telemetry). */
+  telemetry?: PrismaClientOptions['telemetry'];
 }
 
 export async function openDatabase(env: DatabaseEnvironment, options: OpenOptions = {}): Promise<OpenDatabase> {
@@ -78,6 +80,7 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
       preparedStatements: options.preparedStatements ?? true,
       timeoutMs: options.timeoutMs,
       onAnswer: options.onAnswer,
+      telemetry: options.telemetry,
     });
     return {
       prisma,
@@ -102,6 +105,7 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
       onConnect: options.onConnect,
       timeoutMs: options.timeoutMs,
       onAnswer: options.onAnswer,
+      telemetry: options.telemetry,
     });
   } catch (error) {
     await server.stop();

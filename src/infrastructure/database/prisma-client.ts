@@ -15,6 +15,7 @@ import {
 } from './database-timeouts';
 import { PoolSqlRunner } from './pool-sql-runner';
 import { statementName } from './statement-names';
+import { databaseTarget, type DatabaseTelemetry, watchConnectionWaits, watchStatements } from './statement-telemetry';
 
 export { Prisma, PrismaClient };
 
@@ -42,6 +43,8 @@ export interface PrismaClientOptions {
   timeoutMs?: number;
   /** Hears every answer of the database on the pool's connections (DatabaseAvailability.answered). */
   onAnswer?: () => void;
+  /** Spans and times of every statement and of each wait for a connection (statement-telemetry.ts). */
+  telemetry?: DatabaseTelemetry;
 }
 
 /**
@@ -73,14 +76,18 @@ export function createDatabaseClients(connectionString: string, options: PrismaC
   };
   if (options.maxConnections !== undefined) config.max = options.maxConnections;
   const session = `${UTC_SESSION}; ${statementTimeout(timeoutMs)}`;
+  const telemetry = options.telemetry ?? {};
+  const target = databaseTarget(connectionString);
   // eslint-disable-next-line @typescript-eslint/no-misused-promises -- pg-pool awaits it; @types/pg says void
   config.onConnect = async (client) => {
+    watchStatements(client, telemetry, target);
     // First: the session's own statements must not hang either.
     closeWhenStalled(client, timeoutMs + CANCEL_ANSWER_MS, options.onAnswer);
     await client.query(session);
     await options.onConnect?.(client);
   };
   const pool = new Pool(config);
+  watchConnectionWaits(pool, telemetry);
   // An idle connection that fails is dropped by the pool and replaced on demand; the next query
   // reports an outage if there is one. Without a listener the event would end the process.
   pool.on('error', () => undefined);

@@ -1,10 +1,8 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { PoolUsage } from '../database/prisma-client';
 import type { RerunReason } from '../persistence/postgres/unit-of-work/account-units';
 
 /** What the service's own metrics read when scraped: each source keeps its own counts. */
 export interface ServiceMetricSources {
-  readonly pool: PoolUsage;
   readonly database: { readonly available: boolean; readonly outages: number };
   readonly keyCache: { stats(): { readonly entries: number; readonly hits: number; readonly misses: number } };
   readonly eventStreams: {
@@ -24,33 +22,6 @@ export class ServiceMetrics {
 
   constructor(registry: Registry, sources: ServiceMetricSources) {
     const registers = [registry];
-    new Gauge({
-      name: 'tns_db_pool_connections',
-      help: 'Connections of the database pool, by state: in use, idle.',
-      labelNames: ['state'],
-      registers,
-      collect() {
-        const { totalCount, idleCount } = sources.pool;
-        this.set({ state: 'used' }, totalCount - idleCount);
-        this.set({ state: 'idle' }, idleCount);
-      },
-    });
-    new Gauge({
-      name: 'tns_db_pool_connections_max',
-      help: 'The most connections the database pool opens (DATABASE_POOL_SIZE).',
-      registers,
-      collect() {
-        this.set(sources.pool.options.max);
-      },
-    });
-    new Gauge({
-      name: 'tns_db_pool_waiting_requests',
-      help: 'Requests waiting for a connection of the database pool.',
-      registers,
-      collect() {
-        this.set(sources.pool.waitingCount);
-      },
-    });
     new Gauge({
       name: 'tns_db_available',
       help: '1 while the database answers the requests of this process, 0 during an outage.',

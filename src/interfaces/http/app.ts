@@ -1,3 +1,4 @@
+import type { Tracer } from '@opentelemetry/api';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Container } from 'inversify';
@@ -18,6 +19,7 @@ import { mountRoutes } from './express-routes';
 import { answerHeaders } from './middleware/answer-headers';
 import { authenticate } from './middleware/authenticate';
 import { httpMetrics, type HttpMetrics } from './middleware/http-metrics';
+import { traceRequests } from './middleware/trace-request';
 import { idempotency } from './middleware/idempotency';
 import { perAccount, perAccountPages, perAddress } from './middleware/rate-limit';
 import { middlewareOf } from './request-step';
@@ -75,6 +77,8 @@ export interface AppOptions {
   readonly admission?: AdmissionGate;
   /** The HTTP server metrics, counted for every request when given (METRICS_PORT set). */
   readonly metrics?: HttpMetrics;
+  /** Makes each request a server span, continuing the caller's trace (tracing on: OTEL_*). */
+  readonly tracer?: Tracer;
 }
 
 /**
@@ -102,7 +106,9 @@ export function createApp(container: Container, options: AppOptions): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.set('trust proxy', options.trustProxy ?? false);
-  // First, so every answer has them, 404s and problems included: one layer (request-step.ts).
+  // The request's span first: what follows runs in its context.
+  if (options.tracer) app.use(traceRequests(options.tracer));
+  // Then, so every answer has them, 404s and problems included: one layer (request-step.ts).
   app.use(
     middlewareOf([
       answerHeaders,

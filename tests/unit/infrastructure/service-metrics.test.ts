@@ -5,14 +5,13 @@ import { samplesOf } from '../../support/metrics/exposition';
 
 function sources() {
   return {
-    pool: { totalCount: 7, idleCount: 3, waitingCount: 2, options: { max: 10 } },
     database: { available: true, outages: 0 },
     keyCache: { stats: () => ({ entries: 4, hits: 90, misses: 10 }) },
     eventStreams: { size: 5, limit: 2000, delivered: new Map([['recorded', 7]]) },
   };
 }
 
-it('reads the pool, the database, the key cache and the streams when scraped', async () => {
+it('reads the database, the key cache and the streams when scraped', async () => {
   const registry = createMetricsRegistry();
   const from = sources();
   const metrics = new ServiceMetrics(registry, from);
@@ -21,10 +20,6 @@ it('reads the pool, the database, the key cache and the streams when scraped', a
   metrics.rerun('state-moved');
 
   let text = await registry.metrics();
-  expect(samplesOf(text, 'tns_db_pool_connections', { state: 'used' })).toEqual([4]);
-  expect(samplesOf(text, 'tns_db_pool_connections', { state: 'idle' })).toEqual([3]);
-  expect(samplesOf(text, 'tns_db_pool_connections_max')).toEqual([10]);
-  expect(samplesOf(text, 'tns_db_pool_waiting_requests')).toEqual([2]);
   expect(samplesOf(text, 'tns_db_available')).toEqual([1]);
   expect(samplesOf(text, 'tns_db_outages_total')).toEqual([0]);
   expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'hit' })).toEqual([90]);

@@ -30,7 +30,13 @@ export type StreamPosition =
  * and once per stream `caught-up`, when all that was recorded before has been sent.
  */
 export type Watched =
-  | { readonly kind: 'recorded' | 'updated'; readonly event: TimelineEvent; readonly position: StreamPosition }
+  | {
+      readonly kind: 'recorded' | 'updated';
+      readonly event: TimelineEvent;
+      readonly position: StreamPosition;
+      /** A change's writer's trace (EventChange.origin); null in the recorded part. */
+      readonly origin: string | null;
+    }
   | { readonly kind: 'caught-up'; readonly position: StreamPosition };
 
 export interface WatchEventsInput {
@@ -111,7 +117,7 @@ export class WatchEvents {
       let last: EventCursor | null = null;
       for (const event of page.events.slice(0, WATCH_PAGE_SIZE)) {
         last = { time: event.time, id: event.id };
-        yield { kind: 'recorded', event, position: { part: 'recorded', timelineId, upTo, after: last } };
+        yield { kind: 'recorded', event, position: { part: 'recorded', timelineId, upTo, after: last }, origin: null };
       }
       const more: boolean = page.events.length > WATCH_PAGE_SIZE;
       page = more ? await this.recordedPage(accountId, { place, range, upTo }, timelineId, last) : null;
@@ -170,7 +176,8 @@ export class WatchEvents {
       for (const change of read.changes) {
         position = { part: 'changes', timelineId: watched.timelineId, after: change.position };
         // An event's first write leaves it at revision 0; each manipulation moves the revision on.
-        yield { kind: change.event.revision === 0 ? 'recorded' : 'updated', event: change.event, position };
+        const kind = change.event.revision === 0 ? 'recorded' : 'updated';
+        yield { kind, event: change.event, position, origin: change.origin };
       }
       if (read.changes.length === WATCH_PAGE_SIZE) continue;
       // Everything up to `through` has been read: the next read starts there, not where the last

@@ -69,9 +69,10 @@ export class PostgresEventFeed implements EventFeed {
     // traveller's row until it commits), so the changes read next include every one up to it.
     const through = await this.versionOf(accountId);
     const rows = await EVENT_CHANGES.run(this.sql, input, { prepare: false });
-    const changes = rows.map(({ version, ...row }) => ({
+    const changes = rows.map(({ version, origin, ...row }) => ({
       event: toDomain(row, accountId, timelineId),
       position: { version, eventId: row.id },
+      origin,
     }));
     return { changes, through };
   }

@@ -3,6 +3,8 @@ export interface SseMessage {
   readonly id: string;
   readonly event: string;
   readonly data: string;
+  /** The trace of the request that wrote what it carries (a W3C traceparent), if known. */
+  readonly origin?: string | null;
 }
 
 /** What a streaming route answers: its messages, until it or the client ends them. */

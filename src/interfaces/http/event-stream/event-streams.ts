@@ -1,3 +1,4 @@
+import type { DeliverySpans } from './delivery-spans';
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 import { InvalidApiKey } from '../../../core/domain/errors';
@@ -55,6 +56,8 @@ export class EventStreams {
   constructor(
     private readonly slots: StreamSlots,
     private readonly limits: EventStreamLimits = DEFAULT_STREAM_LIMITS,
+    /** A span per change delivered, continuing its writer's trace (tracing on). */
+    private readonly deliveries?: DeliverySpans,
   ) {
     this.leaseMs = limits.leaseMs ?? Math.max(MIN_LEASE_MS, 3 * limits.heartbeatMs);
   }
@@ -113,7 +116,7 @@ export class EventStreams {
       if (!res.destroyed) throw notStreamingNow();
       return;
     }
-    await stream.send(source, this.limits, endings, this.delivered);
+    await stream.send(source, this.limits, endings, this.delivered, this.deliveries);
   }
 
   /**

@@ -1,6 +1,8 @@
 import { once } from 'node:events';
+import { trace } from '@opentelemetry/api';
 import type { Response } from 'express';
 import { FeedInterrupted } from '../../../core/ports/event-feed';
+import type { DeliverySpans } from './delivery-spans';
 import type { EventStreamSource } from './event-stream-source';
 
 /** What ends a stream that was not the client's leaving, for the log. */
@@ -59,6 +61,7 @@ export class OpenStream {
     endings: StreamEndings,
     /** Counts each message written, by its event name (the process's, for the metrics). */
     delivered: Map<string, number> = new Map(),
+    deliveries?: DeliverySpans,
   ): Promise<void> {
     const res = this.res;
     this.source = source;
@@ -74,10 +77,14 @@ export class OpenStream {
     this.heartbeat = setInterval(() => {
       if (!res.writableEnded) res.write(': heartbeat\n\n');
     }, limits.heartbeatMs);
+    // Each delivery's span is linked to the stream's request (its server span, current here).
+    const streamSpan = deliveries && trace.getActiveSpan()?.spanContext();
     try {
       for await (const message of source) {
         if (res.writableEnded) break;
+        const span = deliveries?.start(message, streamSpan);
         const flushed = res.write(`id: ${message.id}\nevent: ${message.event}\ndata: ${message.data}\n\n`);
+        span?.end();
         delivered.set(message.event, (delivered.get(message.event) ?? 0) + 1);
         if (!flushed) await drained(res);
       }

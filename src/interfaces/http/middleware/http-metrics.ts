@@ -1,14 +1,12 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { Request } from 'express';
 import type { RequestStep } from '../request-step';
+import { answeredStatus, methodOf, routeOf } from './http-semantics';
 
 /**
  * OpenTelemetry's recommended buckets for `http.server.request.duration`, in seconds: fine where
  * this service's answers fall (milliseconds), coarse up to its 10 s request timeout.
  */
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
-/** The methods OpenTelemetry names as they are; any other is `_OTHER`, so the label's values stay few. */
-const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
 
 /**
  * The HTTP server metrics of OpenTelemetry's semantic conventions, as Prometheus names them:
@@ -20,6 +18,8 @@ export class HttpMetrics {
   /** Which problem each refusal was: the reason behind a status (a 429 is one of several limits). */
   readonly problems: Counter<'code'>;
   readonly replays: Counter;
+  /** Requests with an Idempotency-Key being answered: the keys in use now. */
+  readonly keysInUse: Gauge;
   /**
    * The series of each method, route and status, found once: prom-client checks and hashes the
    * labels of every observation otherwise, which was most of what counting a request cost. The
@@ -56,6 +56,11 @@ export class HttpMetrics {
       help: 'Requests answered with the kept answer of their Idempotency-Key, done once before.',
       registers: [registry],
     });
+    this.keysInUse = new Gauge({
+      name: 'tns_idempotency_keys_in_use',
+      help: 'Requests with an Idempotency-Key being answered now (a retry of one of them waits or is refused).',
+      registers: [registry],
+    });
   }
 
   activeOf(method: string): Gauge.Internal<'http_request_method'> {
@@ -87,14 +92,16 @@ export class HttpMetrics {
 export function httpMetrics(metrics: HttpMetrics): RequestStep {
   return (req, res) => {
     const started = process.hrtime.bigint();
-    const method = KNOWN_METHODS.has(req.method) ? req.method : '_OTHER';
+    const method = methodOf(req);
     const active = metrics.activeOf(method);
     active.inc();
+    // Only a POST's key is honoured (idempotency.ts).
+    const keyed = req.method === 'POST' && req.headers['idempotency-key'] !== undefined;
+    if (keyed) metrics.keysInUse.inc();
     res.once('close', () => {
       active.dec();
-      const answered = res.writableFinished || res.headersSent;
-      const refused = typeof res.locals.refusedStatus === 'number' ? res.locals.refusedStatus : null;
-      const status = answered ? res.statusCode : refused;
+      if (keyed) metrics.keysInUse.dec();
+      const status = answeredStatus(res);
       // A stream's length is its client's choice, not the service's speed: it would swamp the
       // route's latency. Streams are counted by tns_event_streams_open instead.
       if (res.locals.eventStream !== true)
@@ -105,14 +112,4 @@ export function httpMetrics(metrics: HttpMetrics): RequestStep {
       if (res.getHeader('Idempotent-Replayed') === 'true') metrics.replays.inc();
     });
   };
-}
-
-/**
- * The template of the route that answered, as Express matched it (`/timeline/:id`), or ''. A route
- * of several literal paths (the account endpoints' rate limit) is the one of them requested.
- */
-function routeOf(req: Request): string {
-  const path: unknown = req.route?.path;
-  if (typeof path === 'string') return `${req.baseUrl}${path}`;
-  return Array.isArray(path) && path.includes(req.path) ? `${req.baseUrl}${req.path}` : '';
 }

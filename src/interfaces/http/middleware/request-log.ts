@@ -38,6 +38,8 @@ export function requestLog(logger: Logger): RequestStep {
         code: typeof res.locals.problemCode === 'string' ? res.locals.problemCode : undefined,
         // Why a request failed when the service can say it in a line (the database was unavailable).
         reason: typeof res.locals.failureReason === 'string' ? res.locals.failureReason : undefined,
+        // The request's trace (trace-request.ts), when tracing is on.
+        ...(res.locals.traceIds as { trace_id: string; span_id: string } | undefined),
       };
       const msg = completed ? 'request completed' : refused !== null ? 'request refused' : 'request aborted';
       // An event stream ends when either side ends it, its client's leaving included: not an abort.

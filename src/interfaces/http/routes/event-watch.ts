@@ -56,6 +56,11 @@ export async function watchEventsAt(
 async function* messagesOf(watch: EventWatch, scope: string): AsyncGenerator<SseMessage> {
   for await (const watched of watch) {
     const data = watched.kind === 'caught-up' ? { timeline_id: watch.timelineId } : presentEvent(watched.event);
-    yield { id: encodeStreamPosition(watched.position, scope), event: watched.kind, data: JSON.stringify(data) };
+    yield {
+      id: encodeStreamPosition(watched.position, scope),
+      event: watched.kind,
+      data: JSON.stringify(data),
+      origin: watched.kind === 'caught-up' ? null : watched.origin,
+    };
   }
 }

@@ -241,8 +241,10 @@ export function eventRow(event: TimelineEvent): Row<'events'> {
     subject_id: event.subjectId,
     recorded_at: event.recordedAt,
     revision: event.revision,
-    // The unit's statement writes the version it moves the account to (write-set.ts, STAMPED).
+    // The unit's statement writes the version it moves the account to (write-set.ts, STAMPED)
+    // and the trace that wrote it (TRACED).
     account_version: '0',
+    writer_trace: null,
   };
 }
 

@@ -58,6 +58,7 @@ export const EVENT_CHANGES = statement((p: Slots<Changes>) =>
       'e.recorded_at as recordedAt',
       'e.revision',
       'e.account_version as version',
+      'e.writer_trace as origin',
     ])
     .orderBy('e.account_version')
     .orderBy('e.id')

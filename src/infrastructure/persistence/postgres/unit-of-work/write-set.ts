@@ -5,6 +5,7 @@
 import { type AliasedRawBuilder, type Kysely, type QueryCreator, type RawBuilder, type Selectable, sql } from 'kysely';
 import { type DB, kysely, type Table } from '../kysely';
 import type { RunOptions, SqlRunner } from '../sql-runner';
+import { activeTraceparent } from '../../../telemetry/trace-context';
 
 /** A row of a table as the service writes it: every column of schema.prisma's model, typed by Kysely. */
 export type Row<T extends Table> = Selectable<DB[T]>;
@@ -68,6 +69,15 @@ const STAMPED: Partial<Record<Table, string>> = {
 };
 
 /**
+ * Columns that record the trace of the request that wrote the row (trace-context.ts), when it was
+ * traced: the statement writes the unit's own, whatever the row says, so that a stream's delivery
+ * of the change continues the writer's trace.
+ */
+const TRACED: Partial<Record<Table, string>> = {
+  events: 'writer_trace',
+};
+
+/**
  * Statements of up to this many writes are prepared on each connection (an anchor: 2). Longer ones
  * vary with their input (a travel's items) and are sent unprepared, so they do not stay prepared.
  */
@@ -123,7 +133,7 @@ export class WriteSet {
   async apply(sql: SqlRunner, gates: { readonly guard?: Guard; readonly claim?: Claim } = {}): Promise<Applied> {
     const { guard, claim } = gates;
     const compiled = compile(shapeOf(this.writes, guard, claim), this.writes, guard, claim);
-    const values = compiled.values(this.writes, guard, claim);
+    const values = compiled.values(this.writes, guard, claim, activeTraceparent());
     const options: RunOptions = { prepare: this.writes.length <= PREPARED_WRITES };
     const [found] = await sql.query<{ version?: string | null; taken?: boolean }>(compiled.text, values, options);
     return { version: guard ? (found?.version ?? null) : null, keyTaken: found?.taken === true };
@@ -169,13 +179,14 @@ function shapeOf(writes: readonly Write[], guard: Guard | undefined, claim: Clai
 
 interface Compiled {
   readonly text: string;
-  values(writes: readonly Write[], guard: Guard | undefined, claim: Claim | undefined): unknown[];
+  values(writes: readonly Write[], guard: Guard | undefined, claim: Claim | undefined, trace: string | null): unknown[];
 }
 
 /** Where a parameter's value comes from: a gate's input, or a write's column. */
 type Source =
   | { readonly from: 'guard' | 'claim'; readonly name: string }
   | { readonly from: 'traveller'; readonly column: string }
+  | { readonly from: 'trace' }
   | { readonly from: 'where' | 'set'; readonly write: number; readonly column: string };
 
 class Slot {
@@ -202,9 +213,11 @@ function compile(
   });
   const compiled: Compiled = {
     text: query.sql,
-    values: (current, currentGuard, currentClaim) =>
+    values: (current, currentGuard, currentClaim, trace) =>
       sources.map((source) => {
         switch (source.from) {
+          case 'trace':
+            return trace;
           case 'guard':
             return (currentGuard as unknown as Values | undefined)?.[source.name];
           case 'traveller':
@@ -336,10 +349,15 @@ function writeQuery(db: Creator, write: Write, index: number, gate: string | nul
     return filtered;
   };
   const stamped = gate === 'guard' ? STAMPED[write.table] : undefined;
+  const traced = TRACED[write.table];
   const setSlots = Object.fromEntries(
     Object.keys(write.set).map((column) => [
       column,
-      column === stamped ? sql`guard.version` : slot({ from: 'set', write: index, column }),
+      column === stamped
+        ? sql`guard.version`
+        : column === traced
+          ? slot({ from: 'trace' })
+          : slot({ from: 'set', write: index, column }),
     ]),
   );
   switch (write.kind) {

@@ -1,0 +1,23 @@
+import { context, trace } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+
+/**
+ * Trace contexts kept with data as W3C `traceparent` text, whatever propagators the requests use
+ * (OTEL_PROPAGATORS): the one form every OpenTelemetry SDK reads (read back by the event streams'
+ * delivery spans, delivery-spans.ts).
+ */
+const w3c = new W3CTraceContextPropagator();
+const setter = {
+  set: (carrier: Record<string, string>, key: string, value: string) => {
+    carrier[key] = value;
+  },
+};
+
+/** The `traceparent` of the span running now, or null when none is (tracing off, or outside a request). */
+export function activeTraceparent(): string | null {
+  const active = context.active();
+  if (!trace.getSpan(active)) return null;
+  const carrier: Record<string, string> = {};
+  w3c.inject(active, carrier, setter);
+  return carrier.traceparent ?? null;
+}

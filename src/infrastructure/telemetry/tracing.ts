@@ -1,0 +1,74 @@
+import { diag, DiagLogLevel, trace, type Tracer } from '@opentelemetry/api';
+import type { Logger } from 'pino';
+
+/** The service's name in traces unless OTEL_SERVICE_NAME (or OTEL_RESOURCE_ATTRIBUTES) says another. */
+export const SERVICE_NAME = 'time-navigation-service';
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Tracing is off unless an operator points it somewhere: an OTLP endpoint, or an exporter named
+ * (OpenTelemetry's own SDK defaults to an OTLP collector on localhost, which would send every
+ * installation's spans into a connection refused). OTEL_SDK_DISABLED and `none` turn it off.
+ */
+export function tracingConfigured(env: Environment): boolean {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;
+  const exporters = env.OTEL_TRACES_EXPORTER?.split(',').map((name) => name.trim().toLowerCase()) ?? [];
+  if (exporters.includes('none')) return false;
+  return (
+    exporters.some((name) => name !== '') ||
+    Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim()) ||
+    Boolean(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim())
+  );
+}
+
+/** A running SDK: its tracer; flush its spans and stop it when the process stops. */
+export interface Tracing {
+  readonly tracer: Tracer;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * `trace_id` and `span_id` of the span current where a line is logged, for pino's `mixin`: a log
+ * line found in the logs leads to its trace, and a trace to its lines. Nothing outside a span.
+ */
+export function traceIdsOfLogLine(): Record<string, string> {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const { traceId, spanId } = span.spanContext();
+  return { trace_id: traceId, span_id: spanId };
+}
+
+/**
+ * Starts OpenTelemetry's Node SDK for traces only, configured by the standard OTEL_* variables
+ * (exporter and protocol, endpoint, headers, sampler, propagators, resource, batch processor): the
+ * service's spans are made by hand at a few places (docs/operations.md, "Traces"), so no
+ * instrumentation is loaded. Its metrics are Prometheus's (METRICS_PORT) and its logs are lines on
+ * stdout, so the SDK's metric and log exporters stay off. Loaded only when tracing is on: a service
+ * without it loads none of the SDK.
+ */
+export async function startTracing(env: Environment, logger: Logger): Promise<Tracing | undefined> {
+  if (!tracingConfigured(env)) return undefined;
+  // The SDK's own complaints (an exporter that cannot reach its collector) as the service's log lines.
+  diag.setLogger(
+    {
+      error: (message, ...args) => logger.error({ args }, `OpenTelemetry: ${message}`),
+      warn: (message, ...args) => logger.warn({ args }, `OpenTelemetry: ${message}`),
+      info: () => undefined,
+      debug: () => undefined,
+      verbose: () => undefined,
+    },
+    { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
+  );
+  const { NodeSDK } = await import('@opentelemetry/sdk-node');
+  const named =
+    Boolean(env.OTEL_SERVICE_NAME?.trim()) || /(^|,)\s*service\.name\s*=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '');
+  const sdk = new NodeSDK({
+    ...(!named && { serviceName: SERVICE_NAME }),
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: [],
+  });
+  sdk.start();
+  return { tracer: trace.getTracer(SERVICE_NAME), shutdown: () => sdk.shutdown() };
+}

@@ -1,0 +1,63 @@
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import {
+  ATTR_CLIENT_ADDRESS,
+  ATTR_ERROR_TYPE,
+  ATTR_HTTP_REQUEST_METHOD,
+  ATTR_HTTP_RESPONSE_STATUS_CODE,
+  ATTR_HTTP_ROUTE,
+  ATTR_NETWORK_PROTOCOL_VERSION,
+  ATTR_URL_PATH,
+  ATTR_URL_SCHEME,
+  ATTR_USER_AGENT_ORIGINAL,
+} from '@opentelemetry/semantic-conventions';
+import type { RequestHandler } from 'express';
+import { answeredStatus, methodOf, routeOf } from './http-semantics';
+
+/**
+ * The server span of each request, by OpenTelemetry's HTTP conventions: it continues the trace of
+ * an incoming W3C `traceparent` (with its `tracestate`), or starts one; everything the request does
+ * runs in its context, so the use case's span and the statements' are its children. Named
+ * `GET /timeline/:id` once the route is known. The request's log line carries its ids
+ * (`res.locals.traceIds`, read by request-log.ts).
+ */
+export function traceRequests(tracer: Tracer): RequestHandler {
+  return (req, res, next) => {
+    const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+    const method = methodOf(req);
+    const query = req.originalUrl.indexOf('?');
+    const span = tracer.startSpan(
+      method,
+      {
+        kind: SpanKind.SERVER,
+        attributes: {
+          [ATTR_HTTP_REQUEST_METHOD]: method,
+          [ATTR_URL_PATH]: query < 0 ? req.originalUrl : req.originalUrl.slice(0, query),
+          [ATTR_URL_SCHEME]: req.protocol,
+          [ATTR_NETWORK_PROTOCOL_VERSION]: req.httpVersion,
+          // As the request log: the address `trust proxy` (TRUST_PROXY) resolves.
+          ...(req.ip !== undefined && { [ATTR_CLIENT_ADDRESS]: req.ip }),
+          ...(req.headers['user-agent'] !== undefined && { [ATTR_USER_AGENT_ORIGINAL]: req.headers['user-agent'] }),
+        },
+      },
+      parent,
+    );
+    const { traceId, spanId } = span.spanContext();
+    res.locals.traceIds = { trace_id: traceId, span_id: spanId };
+    res.once('close', () => {
+      const route = routeOf(req);
+      if (route !== '') {
+        span.setAttribute(ATTR_HTTP_ROUTE, route);
+        span.updateName(`${method} ${route}`);
+      }
+      const status = answeredStatus(res);
+      if (status !== null) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
+      // A server span fails on a 5xx only: a 4xx is the client's (OpenTelemetry's HTTP conventions).
+      if (status !== null && status >= 500) {
+        span.setAttribute(ATTR_ERROR_TYPE, String(status));
+        span.setStatus({ code: SpanStatusCode.ERROR });
+      } else if (status === null) span.setAttribute(ATTR_ERROR_TYPE, 'aborted');
+      span.end();
+    });
+    context.with(trace.setSpan(parent, span), next);
+  };
+}

@@ -1,0 +1,36 @@
+// Spans kept in memory, for tests that run the service's code in-process: OpenTelemetry's own SDK
+// with its in-memory exporter, and the context manager the Node SDK registers (AsyncLocalStorage),
+// so parents follow awaits as in the service.
+import { context, type Tracer } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+
+export interface InMemoryTracing {
+  readonly tracer: Tracer;
+  /** The spans ended so far, in the order they ended. */
+  spans(): ReadableSpan[];
+  named(name: string): ReadableSpan[];
+  close(): Promise<void>;
+}
+
+export function startInMemoryTracing(): InMemoryTracing {
+  const exporter = new InMemorySpanExporter();
+  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+  const spans = () => exporter.getFinishedSpans();
+  return {
+    tracer: provider.getTracer('test'),
+    spans,
+    named: (name) => spans().filter((span) => span.name === name),
+    async close() {
+      await provider.shutdown();
+      context.disable();
+    },
+  };
+}
+
+/** The id of a span's parent, or '' for a root. */
+export function parentOf(span: ReadableSpan): string {
+  return span.parentSpanContext?.spanId ?? '';
+}
