@@ -3,7 +3,6 @@
 // shutdown, and this process only serves).
 import 'reflect-metadata';
 import cluster from 'node:cluster';
-import { trace } from '@opentelemetry/api';
 import { pino, type Logger } from 'pino';
 import { buildContainer } from './composition/container';
 import { StreamSlots } from './core/ports/stream-slots';
@@ -13,6 +12,7 @@ import { apiKeyFailuresPerProcess, type Config, configWarnings, databaseServerUr
 import { checkConnectionBudget } from './connection-budget';
 import { DatabaseAvailability } from './infrastructure/database/database-availability';
 import type { NotificationListener } from './infrastructure/database/notification-listener';
+import { announceMigration } from './infrastructure/database/migrate-database';
 import { openDatabase } from './infrastructure/database/open-database';
 import { isDatabaseUnavailable } from './infrastructure/database/prisma-client';
 import { databaseReadiness } from './infrastructure/database/readiness';
@@ -69,6 +69,7 @@ export async function serve(config: Config): Promise<void> {
       preparedStatements: config.databasePreparedStatements,
       timeoutMs: config.databaseTimeoutMs,
       onAnswer: availability.answered,
+      onMigrationApplied: announceMigration,
       telemetry: { tracer, times: databaseMetrics },
     },
   );
@@ -97,7 +98,6 @@ export async function serve(config: Config): Promise<void> {
     onRerun: (accountId, reason) => {
       logger.debug({ account_id: accountId, reason }, 'unit of work ran again');
       serviceMetrics?.rerun(reason);
-      trace.getActiveSpan()?.addEvent('exclusive write ran again', { reason });
     },
     failedApiKeys: new MemoryFailedAttempts({ failures: apiKeyFailuresPerProcess(config), windowSeconds: 60 }),
     signInEvents: registry && new SignInMetrics(registry),

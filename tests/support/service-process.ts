@@ -105,7 +105,21 @@ async function signalAndWait(
 }
 
 /** Runs the service to its exit, for a start that must fail: one that listens instead is killed. */
-export function runServiceToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+export async function runServiceToExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  // A start that should have failed did not: it is ended, and the test sees why.
+  const { code, output } = await killServiceWhen(env, { printed: /listening on/ });
+  return { code, output };
+}
+
+/**
+ * Starts the service and kills it (SIGKILL, as a lost machine or an impatient operator) when `when`
+ * says so: `afterMs` after its start, or at once when its output so far matches `printed`;
+ * answers what it printed, and whether it was listening yet.
+ */
+export function killServiceWhen(
+  env: Record<string, string>,
+  when: { readonly afterMs: number } | { readonly printed: RegExp },
+): Promise<{ code: number | null; output: string; listened: boolean }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', NODE_OPTIONS: '', ...env },
@@ -114,14 +128,17 @@ export function runServiceToExit(env: Record<string, string>): Promise<{ code: n
   let output = '';
   const onData = (chunk: Buffer) => {
     output += chunk.toString();
-    // A start that should have failed did not: end it, and let the test see why.
-    if (output.includes('listening on')) child.kill('SIGKILL');
+    if ('printed' in when && when.printed.test(output)) child.kill('SIGKILL');
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
+  const timer = 'afterMs' in when ? setTimeout(() => child.kill('SIGKILL'), when.afterMs) : undefined;
   // 'close' comes once the process has exited and its output is read to the end.
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code) => resolve({ code, output }));
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output, listened: output.includes('listening on') });
+    });
   });
 }

@@ -1,11 +1,12 @@
 // Applies prisma/migrations to a database at start-up, with the bookkeeping of
-// `prisma migrate deploy` (table _prisma_migrations), so a database migrated by either can later
-// be migrated by the other.
-import { readFile } from 'node:fs/promises';
+// `prisma migrate deploy` (table _prisma_migrations, the same checksums), so a database migrated
+// by either can later be migrated by the other. Each migration and its row are one transaction: a
+// start killed at any moment leaves each migration applied whole or not at all
+// (docs/decisions.md, "Migrations at start").
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { readMigrationsFolder } from './migrations-folder';
-import { migrationsDirectory, schemaPath } from './package-root';
-import { NO_EXTERNAL_OBJECTS, openSchemaEngine } from './schema-engine';
+import { type Migration, readMigrations } from './migration-files';
+import { migrationsDirectory } from './package-root';
 
 /**
  * Key of the PostgreSQL advisory lock that serialises migration runs. Several instances of the
@@ -31,21 +32,54 @@ export interface MigrationResult {
 export interface MigrationSource {
   /** Default: prisma/migrations of this package. */
   migrationsDir?: string;
-  /** Default: prisma/schema.prisma of this package. The engine refuses to run without a schema. */
-  schemaFile?: string;
+  /** Told of each migration once it is applied (committed), in order. */
+  onApplied?: (migration: string) => void;
 }
+
+/**
+ * The start's line for a migration applied (MigrationSource.onApplied), on standard output with the
+ * start's other lines: a first start, or an upgrade, says what it did to the database.
+ */
+export function announceMigration(migration: string): void {
+  console.log(`Applied migration ${migration}`);
+}
+
+/** A migration PostgreSQL refused: nothing of it was applied, and the database is as it was. */
+export class MigrationFailed extends Error {
+  constructor(
+    readonly migration: string,
+    cause: unknown,
+  ) {
+    super(`Migration ${migration} failed and was not applied (the database is as before it): ${messageOf(cause)}`, {
+      cause,
+    });
+    this.name = 'MigrationFailed';
+  }
+}
+
+/** Prisma's table, as `prisma migrate deploy` creates it. */
+const BOOKKEEPING = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
+  "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+  "checksum" VARCHAR(64) NOT NULL,
+  "finished_at" TIMESTAMPTZ,
+  "migration_name" VARCHAR(255) NOT NULL,
+  "logs" TEXT,
+  "rolled_back_at" TIMESTAMPTZ,
+  "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+  "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+)`;
 
 export async function migrateDatabase(
   connectionString: string,
   source: MigrationSource = {},
 ): Promise<MigrationResult> {
   const migrationsDir = source.migrationsDir ?? migrationsDirectory();
-  const schemaFile = source.schemaFile ?? schemaPath();
+  const onApplied = source.onApplied ?? (() => undefined);
   const previous = runsInThisProcess.get(connectionString) ?? Promise.resolve();
   // Waits for the previous run whatever its outcome: its failure is reported to its own caller.
   const run = previous.then(
-    () => migrateUnderAdvisoryLock(connectionString, migrationsDir, schemaFile),
-    () => migrateUnderAdvisoryLock(connectionString, migrationsDir, schemaFile),
+    () => migrateUnderAdvisoryLock(connectionString, migrationsDir, onApplied),
+    () => migrateUnderAdvisoryLock(connectionString, migrationsDir, onApplied),
   );
   runsInThisProcess.set(connectionString, run);
   try {
@@ -58,29 +92,76 @@ export async function migrateDatabase(
 async function migrateUnderAdvisoryLock(
   connectionString: string,
   migrationsDir: string,
-  schemaFile: string,
+  onApplied: (migration: string) => void,
 ): Promise<MigrationResult> {
-  // A dedicated connection holds the lock: the engine opens and closes its own connections, and
-  // a session-level advisory lock lives exactly as long as the session that took it.
-  const lockConnection = new Client({ connectionString });
-  await lockConnection.connect();
+  // A session-level advisory lock lives exactly as long as the session that took it: a process
+  // killed while it holds the lock leaves nothing locked.
+  const client = new Client({ connectionString });
+  await client.connect();
   try {
-    await lockConnection.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
       // Read under the lock, so that the migrations applied are the ones on disk now.
-      const migrationsList = await readMigrationsFolder(migrationsDir);
-      const schema = await readFile(schemaFile, 'utf8');
-      const { engine, close } = await openSchemaEngine(connectionString, [[schemaFile, schema]]);
-      try {
-        const output = await engine.applyMigrations({ migrationsList, filters: NO_EXTERNAL_OBJECTS });
-        return { applied: output.appliedMigrationNames };
-      } finally {
-        await close();
+      const migrations = await readMigrations(migrationsDir);
+      await client.query(BOOKKEEPING);
+      const applied = await appliedMigrations(client);
+      const appliedNow: string[] = [];
+      for (const migration of migrations) {
+        if (applied.has(migration.name)) continue;
+        await applyMigration(client, migration);
+        appliedNow.push(migration.name);
+        onApplied(migration.name);
       }
+      return { applied: appliedNow };
     } finally {
-      await lockConnection.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
   } finally {
-    await lockConnection.end();
+    await client.end();
   }
+}
+
+/** Migrations finished and not rolled back, as `prisma migrate deploy` counts them. */
+async function appliedMigrations(client: Client): Promise<Set<string>> {
+  const { rows } = await client.query<{ migration_name: string }>(
+    'SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+  );
+  return new Set(rows.map((row) => row.migration_name));
+}
+
+/**
+ * The migration and its row in one transaction. A row left unfinished by an earlier run that was
+ * cut short (Prisma's engine applies a migration outside a transaction) is marked rolled back in
+ * the same transaction, as `prisma migrate resolve --rolled-back` would, and the migration applied
+ * again: if that run had changed something, applying it again fails and says so.
+ */
+async function applyMigration(client: Client, migration: Migration): Promise<void> {
+  const id = randomUUID();
+  await client.query('BEGIN');
+  try {
+    await client.query(
+      `UPDATE _prisma_migrations SET rolled_back_at = now()
+       WHERE migration_name = $1 AND finished_at IS NULL AND rolled_back_at IS NULL`,
+      [migration.name],
+    );
+    await client.query(
+      `INSERT INTO _prisma_migrations (id, checksum, migration_name, started_at, applied_steps_count)
+       VALUES ($1, $2, $3, clock_timestamp(), 0)`,
+      [id, migration.checksum, migration.name],
+    );
+    // No parameters: sent as one simple query, so a file of several statements runs whole.
+    await client.query(migration.sql);
+    await client.query(
+      'UPDATE _prisma_migrations SET finished_at = clock_timestamp(), applied_steps_count = 1 WHERE id = $1',
+      [id],
+    );
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw new MigrationFailed(migration.name, error);
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

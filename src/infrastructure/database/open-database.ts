@@ -64,6 +64,8 @@ export interface OpenOptions {
   timeoutMs?: number;
   /** Hears every answer of the database (PrismaClientOptions.onAnswer). */
   onAnswer?: () => void;
+  /** Told of each migration applied, once committed (MigrationSource.onApplied). */
+  onMigrationApplied?: (migration: string) => void;
   /** Watches the statements and the pool's waits (PrismaClientOptions.telemetry). */
   telemetry?: PrismaClientOptions['telemetry'];
 }
@@ -73,7 +75,7 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
   if (databaseUrl) {
     const directUrl = env.DATABASE_DIRECT_URL?.trim() || databaseUrl;
     // The migrations' advisory lock is a session's: behind a pooler it would lock nothing.
-    if (options.migrate ?? true) await migrateDatabase(directUrl);
+    if (options.migrate ?? true) await migrateDatabase(directUrl, { onApplied: options.onMigrationApplied });
     const { prisma, sql, pool } = createDatabaseClients(databaseUrl, {
       maxConnections: options.poolSize,
       onConnect: options.onConnect,
@@ -99,7 +101,7 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
   const server = await startEmbeddedPostgres({ dataDir: pgDataDir });
   let clients: DatabaseClients;
   try {
-    await migrateDatabase(server.connectionString);
+    await migrateDatabase(server.connectionString, { onApplied: options.onMigrationApplied });
     clients = createDatabaseClients(server.connectionString, {
       maxConnections: EMBEDDED_POOL_SIZE,
       onConnect: options.onConnect,

@@ -1,7 +1,10 @@
 // migrateDatabase on an empty database: on the PostgreSQL server of DATABASE_URL when set (a new
 // database of its own), on an in-memory PGlite otherwise.
-import { randomBytes } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { Client } from 'pg';
 import { startInMemoryPostgres } from '../../../src/infrastructure/database/embedded-postgres';
 import { MIGRATION_LOCK_KEY, migrateDatabase } from '../../../src/infrastructure/database/migrate-database';
@@ -16,6 +19,20 @@ import { serverOnly } from '../../support/server-only';
 import { waitFor } from '../../support/wait-for';
 
 const serverUrl = process.env.DATABASE_URL?.trim();
+/** Runs migrateDatabase on the database its argument names, in a process of its own. */
+const MIGRATE_SCRIPT = path.join(__dirname, '../../support/migrate-process.ts');
+/** Every table the migrations make: locked, they hold any migration that touches one. */
+const PUBLIC_TABLES = [
+  'accounts',
+  'api_keys',
+  'anchors',
+  'events',
+  'event_manipulations',
+  'items',
+  'timelines',
+  'travellers',
+  'travels',
+];
 
 interface EmptyDatabase {
   connectionString: string;
@@ -112,6 +129,125 @@ describe('migrateDatabase', () => {
     expect(counts[0]?.count).toBe(String(expected.length));
   });
 
+  it('applies again a migration that Prisma engine left unfinished, marking that run rolled back', async () => {
+    const [first] = await migrationNamesOnDisk();
+    // What Prisma's engine leaves when a start is killed before a migration's changes: its row
+    // started and never finished (`migrate deploy` then refuses with P3009).
+    await query(
+      database.connectionString,
+      `CREATE TABLE "_prisma_migrations" (
+        "id" VARCHAR(36) PRIMARY KEY NOT NULL, "checksum" VARCHAR(64) NOT NULL, "finished_at" TIMESTAMPTZ,
+        "migration_name" VARCHAR(255) NOT NULL, "logs" TEXT, "rolled_back_at" TIMESTAMPTZ,
+        "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(), "applied_steps_count" INTEGER NOT NULL DEFAULT 0);
+       INSERT INTO "_prisma_migrations" (id, checksum, migration_name) VALUES ('cut-short', 'x', '${first}')`,
+    );
+
+    const result = await migrateDatabase(database.connectionString);
+
+    expect(result.applied).toEqual(await migrationNamesOnDisk());
+    const rows = await query<{ id: string; rolled_back: boolean; finished: boolean }>(
+      database.connectionString,
+      `SELECT id, rolled_back_at IS NOT NULL AS rolled_back, finished_at IS NOT NULL AS finished
+         FROM _prisma_migrations WHERE migration_name = '${first}' ORDER BY started_at`,
+    );
+    expect(rows.map(({ rolled_back, finished }) => ({ rolled_back, finished }))).toEqual([
+      { rolled_back: true, finished: false },
+      { rolled_back: false, finished: true },
+    ]);
+  });
+
+  it('records the checksum prisma migrate deploy records: the SHA-256 of each file', async () => {
+    await migrateDatabase(database.connectionString);
+    const recorded = await query<{ migration_name: string; checksum: string; applied_steps_count: number }>(
+      database.connectionString,
+      'SELECT migration_name, checksum, applied_steps_count FROM _prisma_migrations ORDER BY migration_name',
+    );
+    const names = await migrationNamesOnDisk();
+    const onDisk = await Promise.all(
+      names.map(async (name) => ({
+        migration_name: name,
+        checksum: createHash('sha256')
+          .update(await readFile(path.join(migrationsDirectory(), name, 'migration.sql')))
+          .digest('hex'),
+        applied_steps_count: 1,
+      })),
+    );
+    expect(recorded).toEqual(onDisk);
+  });
+
+  it('leaves a refused migration unapplied, and names it', async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'tns-migrations-'));
+    try {
+      await mkdir(path.join(folder, '1_good'));
+      await writeFile(path.join(folder, '1_good', 'migration.sql'), 'CREATE TABLE kept (id int);');
+      await mkdir(path.join(folder, '2_bad'));
+      await writeFile(
+        path.join(folder, '2_bad', 'migration.sql'),
+        'CREATE TABLE half (id int);\nALTER TABLE no_such_table ADD COLUMN x int;',
+      );
+      await expect(migrateDatabase(database.connectionString, { migrationsDir: folder })).rejects.toThrow(
+        /Migration 2_bad failed and was not applied .*no_such_table/,
+      );
+      const tables = await query<{ table_name: string }>(
+        database.connectionString,
+        "SELECT table_name FROM information_schema.tables WHERE table_name IN ('kept', 'half') ORDER BY 1",
+      );
+      // The first whole, the second not at all: not even its first statement.
+      expect(tables.map((row) => row.table_name)).toEqual(['kept']);
+      const recorded = await query<{ migration_name: string }>(
+        database.connectionString,
+        'SELECT migration_name FROM _prisma_migrations',
+      );
+      expect(recorded.map((row) => row.migration_name)).toEqual(['1_good']);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  serverOnly(() => {
+    it('leaves nothing of a migration whose run was killed in the middle, and the next run applies it', async () => {
+      const names = await migrationNamesOnDisk();
+      const last = names.at(-1) ?? '';
+      // Every migration but the last, applied as an earlier release would have.
+      const earlier = await mkdtemp(path.join(tmpdir(), 'tns-migrations-'));
+      try {
+        for (const name of names.slice(0, -1))
+          await cp(path.join(migrationsDirectory(), name), path.join(earlier, name), { recursive: true });
+        await migrateDatabase(database.connectionString, { migrationsDir: earlier });
+      } finally {
+        await rm(earlier, { recursive: true, force: true });
+      }
+      // The last migration's statement waits behind a lock of every table, after its row is written:
+      // the run is killed there, inside its transaction.
+      const holder = new Client({ connectionString: database.connectionString });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query(`LOCK TABLE ${PUBLIC_TABLES.join(', ')} IN ACCESS EXCLUSIVE MODE`);
+        const run = spawn(process.execPath, ['--import', 'tsx', MIGRATE_SCRIPT, database.connectionString], {
+          stdio: 'ignore',
+        });
+        const exited = new Promise((resolve) => run.once('exit', resolve));
+        await waitFor(async () => (await sessionsAwaitingRelationLock(holder)) === 1, {
+          what: 'the last migration to wait inside its transaction',
+          timeoutMs: 20_000,
+        });
+        run.kill('SIGKILL');
+        await exited;
+        await holder.query('COMMIT');
+      } finally {
+        await holder.end();
+      }
+      const recorded = await query<{ migration_name: string }>(
+        database.connectionString,
+        `SELECT migration_name FROM _prisma_migrations WHERE migration_name = '${last}'`,
+      );
+      expect(recorded).toEqual([]);
+
+      expect((await migrateDatabase(database.connectionString)).applied).toEqual([last]);
+    });
+  });
+
   // Advisory locks exclude the sessions of a PostgreSQL server. The embedded database is a single
   // session shared by its connections and serves one process, so there is nothing to wait for there:
   // this case exists only when the tests run on a server (as CI does).
@@ -139,6 +275,17 @@ describe('migrateDatabase', () => {
     });
   });
 });
+
+/** Sessions on the client's database that wait for a table's lock. */
+async function sessionsAwaitingRelationLock(client: Client): Promise<number> {
+  // Inside a transaction the statistics are read once and kept: read them afresh each time.
+  await client.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await client.query<{ waiting: number }>(
+    `SELECT count(*)::int AS waiting FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'relation'`,
+  );
+  return rows[0]?.waiting ?? 0;
+}
 
 /** Sessions on the client's database that wait for an advisory lock, as the server reports them. */
 async function sessionsAwaitingAdvisoryLock(client: Client): Promise<number> {

@@ -1,6 +1,6 @@
 // The adapter the schema engine applies migrations through: a script reaches PostgreSQL whole.
 import { isDriverAdapterError } from '@prisma/driver-adapter-utils';
-import { createSchemaEngineAdapterFactory } from '../../../src/infrastructure/database/schema-engine-adapter';
+import { createSchemaEngineAdapterFactory } from '../../../scripts/migrations/schema-engine-adapter';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 
 jest.setTimeout(30_000);

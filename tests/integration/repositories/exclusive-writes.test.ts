@@ -2,6 +2,8 @@
 // exclusive work applies its writes in one statement guarded by the traveller's version, and runs
 // again when a writer in another process came first. The contract (transaction-boundary.contract.ts)
 // holds; these tests show how, and that nothing is lost or doubled.
+import { context, trace } from '@opentelemetry/api';
+import { startInMemoryTracing } from '../../support/telemetry/in-memory-tracing';
 import { TimelineNotFound } from '../../../src/core/domain/errors';
 import type { Repositories } from '../../../src/core/ports/repositories';
 import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
@@ -160,23 +162,34 @@ describe("an account's exclusive work", () => {
     let runs = 0;
     const read = signal();
     const otherWrote = signal();
-    const slow = boundary.exclusive('acc_1', async (inside) => {
-      runs += 1;
-      const traveller = await inside.travellers.getForAccount('acc_1');
-      if (runs === 1) {
-        read.resolve();
-        // Nothing is locked while the work runs: the other process writes meanwhile.
-        await within(otherWrote.promise, { what: 'the other writer to write' });
-      }
-      await inside.travellers.save(traveller.shiftBy(MINUTE, NOW));
-      await inside.anchors.add(anAnchor({ id: `anc_${runs}` }));
-    });
+    // As a use case's span (use-case-spans.ts): the second run is an event on it.
+    const tracing = startInMemoryTracing();
+    const useCase = tracing.tracer.startSpan('ShiftTime');
+    const slow = context.with(trace.setSpan(context.active(), useCase), () =>
+      boundary.exclusive('acc_1', async (inside) => {
+        runs += 1;
+        const traveller = await inside.travellers.getForAccount('acc_1');
+        if (runs === 1) {
+          read.resolve();
+          // Nothing is locked while the work runs: the other process writes meanwhile.
+          await within(otherWrote.promise, { what: 'the other writer to write' });
+        }
+        await inside.travellers.save(traveller.shiftBy(MINUTE, NOW));
+        await inside.anchors.add(anAnchor({ id: `anc_${runs}` }));
+      }),
+    );
     await read.promise;
     await shift(aProcess());
     otherWrote.resolve();
     await slow;
+    useCase.end();
+    const [span] = tracing.named('ShiftTime');
+    await tracing.close();
 
     expect(reruns).toEqual(['conflict']);
+    expect(span?.events.map((event) => [event.name, event.attributes])).toEqual([
+      ['exclusive write ran again', { reason: 'conflict' }],
+    ]);
     expect(runs).toBe(2);
     expect(await reading()).toEqual(at('1969-07-20T20:19:40.123Z'));
     expect(await database.prisma.anchor.findMany({ select: { id: true } })).toEqual([{ id: 'anc_2' }]);

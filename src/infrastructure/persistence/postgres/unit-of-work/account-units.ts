@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import type { Repositories } from '../../../../core/ports/repositories';
 import { isDatabaseUnavailable, isRefusedByDatabase } from '../../../database/prisma-client';
 import { isDeadlock } from '../postgres-errors';
@@ -162,5 +163,7 @@ export class AccountUnits {
   private rerun(accountId: string, reason: RerunReason): void {
     this.known.forget(accountId);
     this.onRerun(accountId, reason);
+    // On the span of the use case that ran again, when tracing is on (docs/operations.md, "Traces").
+    trace.getActiveSpan()?.addEvent('exclusive write ran again', { reason });
   }
 }

@@ -1,26 +1,18 @@
-// Reads prisma/migrations into the shape the schema engine takes, the way `prisma migrate deploy`
-// does: every sub-directory is one migration, applied in name order (names start with a UTC
-// timestamp), its SQL in migration.sql; migration_lock.toml records the database provider.
-import type { Dirent } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+// Reads prisma/migrations into the shape Prisma's schema engine takes (for db:migration:new, which
+// diffs the schema against them), the way `prisma migrate deploy` does: every sub-directory is one
+// migration, applied in name order (names start with a UTC timestamp), its SQL in migration.sql;
+// migration_lock.toml records the database provider.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { isNotFound, MIGRATION_FILE, migrationNames } from '../../src/infrastructure/database/migration-files';
 import type { MigrationDirectory, MigrationList } from './schema-engine';
 
-export const MIGRATION_FILE = 'migration.sql';
+export { MIGRATION_FILE };
 export const LOCK_FILE = 'migration_lock.toml';
 
 /** A folder that does not exist yet reads as an empty list: the state before the first migration. */
 export async function readMigrationsFolder(migrationsDir: string): Promise<MigrationList> {
-  let entries: Dirent[] = [];
-  try {
-    entries = await readdir(migrationsDir, { withFileTypes: true });
-  } catch (error) {
-    if (!isNotFound(error)) throw error;
-  }
-  const names = entries
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
+  const names = await migrationNames(migrationsDir);
   return {
     baseDir: migrationsDir,
     lockfile: { path: LOCK_FILE, content: await readOptional(path.join(migrationsDir, LOCK_FILE)) },
@@ -48,8 +40,4 @@ async function readOptional(file: string): Promise<string | null> {
     if (isNotFound(error)) return null;
     throw error;
   }
-}
-
-function isNotFound(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT';
 }

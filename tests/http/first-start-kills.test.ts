@@ -1,0 +1,77 @@
+// A first start of the embedded database killed at any moment (creating the data folder, starting
+// PGlite, applying the migrations, before listening) leaves a folder that the next start completes:
+// each migration is applied whole or not at all (migrate-database.ts). Its own data folders; on
+// the embedded database whatever DATABASE_URL the run has.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { call } from '../support/process-client';
+import { migrationNames as migrationNamesIn } from '../../src/infrastructure/database/migration-files';
+import { migrationsDirectory } from '../../src/infrastructure/database/package-root';
+import { killServiceWhen, startServiceProcess } from '../support/service-process';
+
+const EMBEDDED = { DATABASE_URL: '', LOG_LEVEL: 'warn' };
+/** Where in a whole first start each kill lands, as a share of its length. */
+const KILL_AT = [0.2, 0.4, 0.6, 0.8, 0.95];
+
+jest.setTimeout(300_000);
+
+describe('a first start killed at any moment', () => {
+  const folders: string[] = [];
+  const newFolder = async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), 'tns-first-start-'));
+    folders.push(folder);
+    return folder;
+  };
+  afterAll(async () => {
+    for (const folder of folders) await rm(folder, { recursive: true, force: true });
+  });
+
+  it('leaves a data folder the next start completes', async () => {
+    // How long a whole first start takes here, to spread the kills over it.
+    const started = Date.now();
+    const whole = await startServiceProcess({ ...EMBEDDED, DATA_DIR: await newFolder() });
+    const firstStartMs = Date.now() - started;
+    expect(await whole.stop()).toBe(0);
+
+    const kills: Array<{ readonly afterMs: number } | { readonly printed: RegExp }> = [
+      ...KILL_AT.map((share) => ({ afterMs: Math.round(firstStartMs * share) })),
+      // In the middle of the migrations: the moment each of them is applied, the next one starts.
+      ...(await migrationsAppliedBefore()).map((count) => ({
+        printed: new RegExp(`(Applied migration .*\\n){${count}}`),
+      })),
+    ];
+    for (const kill of kills) {
+      const folder = await newFolder();
+      const killed = await killServiceWhen({ ...EMBEDDED, DATA_DIR: folder }, kill);
+      const next = await startServiceProcess({ ...EMBEDDED, DATA_DIR: folder });
+      try {
+        const ready = await call(next.url, 'GET', '/readyz');
+        // The kill in the comparison names the one that failed, if one does.
+        expect({ kill: String(Object.values(kill)[0]), status: ready.status }).toEqual({
+          kill: String(Object.values(kill)[0]),
+          status: 200,
+        });
+        // Each migration applied once: by the killed start, or else by the next.
+        expect([...appliedIn(killed.output), ...appliedIn(next.output())]).toEqual(await migrationNames());
+      } finally {
+        expect(await next.stop()).toBe(0);
+      }
+    }
+  });
+});
+
+function migrationNames(): Promise<string[]> {
+  return migrationNamesIn(migrationsDirectory());
+}
+
+/** The migrations a start says it applied, in order. */
+function appliedIn(output: string): string[] {
+  return [...output.matchAll(/^Applied migration (\S+)$/gm)].map((match) => match[1] ?? '');
+}
+
+/** Kill points among the migrations: after the first, a few in the middle, before the last. */
+async function migrationsAppliedBefore(): Promise<number[]> {
+  const count = (await migrationNames()).length;
+  return [...new Set([1, 2, Math.floor(count / 3), Math.floor(count / 2), Math.floor((2 * count) / 3), count - 1])];
+}
