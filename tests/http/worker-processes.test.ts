@@ -61,12 +61,12 @@ serverOnly(() =>
         DATABASE_POOL_SIZE: String(allowed),
       });
       expect(run.code).toBe(1);
-      const total = 6 * allowed + 6 * 2 + 3 * 2;
+      const total = 6 * allowed + 6 * 2 + 3 * 1;
       const server = new URL(database.connectionString).host;
       expect(run.output).toContain(`The service would open up to ${total} connections to PostgreSQL at ${server}/`);
       expect(run.output).toContain(
         `6 processes × ${allowed} pool connections (${6 * allowed}) + 6 processes × 2 listening (12) + ` +
-          '2 per instance while it migrates at start (6).',
+          '1 per instance while it migrates at start (3).',
       );
       expect(run.output).toMatch(/Set DATABASE_POOL_SIZE=\d+ or less, fewer WEB_CONCURRENCY or SERVICE_REPLICAS/);
       expect(run.output).not.toContain('listening on');

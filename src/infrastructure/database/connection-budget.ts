@@ -18,8 +18,8 @@ export interface ConnectionPlan {
   readonly poolerConnections: number | undefined;
 }
 
-/** The connections migrating holds while an instance starts: the advisory lock's and the engine's. */
-export const MIGRATION_CONNECTIONS = 2;
+/** The connections migrating holds while an instance starts: one, which holds the advisory lock and applies. */
+export const MIGRATION_CONNECTIONS = 1;
 
 export interface ConnectionDemand {
   readonly total: number;

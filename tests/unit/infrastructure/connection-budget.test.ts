@@ -9,24 +9,24 @@ const pooled: ConnectionPlan = { ...direct, poolerConnections: 20 };
 const server = 'postgresql://app:secret@db.internal:5432/timenav';
 
 describe('connectionDemand', () => {
-  it("counts every process's pool and listeners, and two connections per instance while it migrates", () => {
+  it("counts every process's pool and listeners, and one connection per instance while it migrates", () => {
     expect(connectionDemand(direct)).toEqual({
-      total: 80 + 16 + 4,
+      total: 80 + 16 + 2,
       parts: [
         '8 processes × 10 pool connections (80)',
         '8 processes × 2 listening (16)',
-        '2 per instance while it migrates at start (4)',
+        '1 per instance while it migrates at start (2)',
       ],
     });
   });
 
   it("behind a pooler, counts the pooler's server connections instead of the pools", () => {
     expect(connectionDemand({ ...pooled, poolSize: 50 })).toEqual({
-      total: 20 + 16 + 4,
+      total: 20 + 16 + 2,
       parts: [
         "the pooler's 20 server connections (20)",
         '8 processes × 2 listening (16)',
-        '2 per instance while it migrates at start (4)',
+        '1 per instance while it migrates at start (2)',
       ],
     });
   });
@@ -34,16 +34,16 @@ describe('connectionDemand', () => {
 
 describe('budgetProblem', () => {
   it('accepts a plan that fits what the server leaves to other than superusers', () => {
-    expect(budgetProblem(direct, { maxConnections: 103, reserved: 3 }, server)).toBeUndefined();
-    expect(budgetProblem(pooled, { maxConnections: 43, reserved: 3 }, server)).toBeUndefined();
+    expect(budgetProblem(direct, { maxConnections: 101, reserved: 3 }, server)).toBeUndefined();
+    expect(budgetProblem(pooled, { maxConnections: 41, reserved: 3 }, server)).toBeUndefined();
   });
 
   it('refuses one connection too many, naming the server without its password and a pool size that fits', () => {
-    const problem = budgetProblem(direct, { maxConnections: 102, reserved: 3 }, server);
+    const problem = budgetProblem(direct, { maxConnections: 100, reserved: 3 }, server);
     expect(problem).toBe(
-      'The service would open up to 100 connections to PostgreSQL at db.internal:5432/timenav, which allows 99 ' +
-        '(max_connections 102, 3 reserved): 8 processes × 10 pool connections (80) + 8 processes × 2 listening (16) ' +
-        '+ 2 per instance while it migrates at start (4). Set DATABASE_POOL_SIZE=9 or less, fewer WEB_CONCURRENCY ' +
+      'The service would open up to 98 connections to PostgreSQL at db.internal:5432/timenav, which allows 97 ' +
+        '(max_connections 100, 3 reserved): 8 processes × 10 pool connections (80) + 8 processes × 2 listening (16) ' +
+        '+ 1 per instance while it migrates at start (2). Set DATABASE_POOL_SIZE=9 or less, fewer WEB_CONCURRENCY ' +
         'or SERVICE_REPLICAS, a larger max_connections, or a pooler in front (DATABASE_DIRECT_URL, ' +
         'docs/operations.md#behind-a-connection-pooler). See docs/operations.md#the-connection-budget.',
     );
@@ -58,7 +58,7 @@ describe('budgetProblem', () => {
 
   it("behind a pooler, names the pooler's connections that would fit", () => {
     expect(budgetProblem(pooled, { maxConnections: 40, reserved: 3 }, server)).toContain(
-      "Set DATABASE_POOLER_CONNECTIONS of at most 17 (with the pooler's own max_db_connections to match)",
+      "Set DATABASE_POOLER_CONNECTIONS of at most 19 (with the pooler's own max_db_connections to match)",
     );
   });
 });
