@@ -28,7 +28,7 @@ export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> 
   // Two rounds at most: the second follows the removal of a stale lock.
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
-      const file = await open(lockPath, 'wx');
+      const file = await open(lockPath, 'wx', 0o600);
       try {
         await file.writeFile(JSON.stringify(owner));
       } finally {

@@ -2,7 +2,7 @@
 // WebAssembly, running inside this process) served over a local TCP socket (pglite-wire-server.ts).
 //
 // Why a socket instead of PGlite's own Prisma adapter: over the wire protocol the service, the
-// migration engine and Prisma Studio all use the same @prisma/adapter-pg path as against a real
+// migrations and Prisma Studio all use the same @prisma/adapter-pg path as against a real
 // server, so embedded mode exercises exactly the code production runs.
 //
 // What PGlite cannot do, and how we compensate:
@@ -16,7 +16,9 @@
 //   corrupt it. A lock file beside the directory makes the second start fail instead.
 // - PGlite's memory is one WebAssembly memory, which never shrinks: what PostgreSQL takes once stays
 //   resident for the life of the process. Hence the memory settings below (EMBEDDED_SETTINGS).
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import type { Dirent } from 'node:fs';
+import { chmod, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { acquireDataDirLock } from './data-dir-lock';
 import { loadPglite, type PGlite, type PGliteOptions } from './pglite-module';
@@ -27,7 +29,7 @@ export const EMBEDDED_POOL_SIZE = 1;
 
 /**
  * Connections the server accepts at once: the service's pool (1), the migration run at start-up
- * (its advisory-lock connection and the engine's, 2), Prisma Studio (its postgres.js pool opens up
+ * (1), Prisma Studio (its postgres.js pool opens up
  * to 10) and a psql. A connection beyond this is refused with "too many clients" (53300).
  */
 const MAX_SOCKET_CONNECTIONS = 16;
@@ -78,14 +80,18 @@ export const DEFAULT_EMBEDDED_DATA_DIR = path.join('.data', 'pgdata');
  */
 export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {}): Promise<EmbeddedPostgres> {
   const dataDir = path.resolve(options.dataDir ?? DEFAULT_EMBEDDED_DATA_DIR);
-  await mkdir(path.dirname(dataDir), { recursive: true });
+  const home = path.dirname(dataDir);
+  await keepPrivate(home, dataDir);
   const lock = await acquireDataDirLock(dataDir);
   try {
     const { PGlite } = await loadPglite();
     const served = await serve(new PGlite(dataDir, withSettings(PGlite.defaultStartParams)), options.port ?? 0);
     const urlFile = path.join(path.dirname(dataDir), CONNECTION_URL_FILE);
     try {
-      await writeFile(urlFile, `${served.connectionString}\n`);
+      await chmodTree(dataDir);
+      // Made anew: one a crash left behind may have an older release's mode.
+      await rm(urlFile, { force: true });
+      await writeFile(urlFile, `${served.connectionString}\n`, { mode: 0o600 });
     } catch (error) {
       await served.stop();
       throw error;
@@ -104,6 +110,37 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   } catch (error) {
     await lock.release();
     throw error;
+  }
+}
+
+/**
+ * What the service keeps is its owner's alone, whatever the umask it was started with: the data
+ * folder (made 0700 when the service makes it), PGlite's folder and everything in it (folders 0700,
+ * files 0600, those of earlier releases included), and the files beside it (connection-url, the
+ * lock: 0600). PGlite makes its files 0666 whatever the umask, so its folder is tightened again once
+ * it is ready (initdb's files); a file it makes later is inside a folder no one else may enter.
+ * Another local user can then read nothing of the database, nor connection-url's password. A
+ * DATA_DIR that already exists keeps its own mode: it may be a folder the service does not own alone.
+ */
+async function keepPrivate(home: string, dataDir: string): Promise<void> {
+  await mkdir(home, { recursive: true, mode: 0o700 });
+  await chmodTree(dataDir);
+}
+
+/** `folder` and everything in it owner-only; nothing when it does not exist yet. */
+async function chmodTree(folder: string): Promise<void> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(folder, { withFileTypes: true });
+  } catch (error) {
+    if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'ENOENT') return;
+    throw error;
+  }
+  await chmod(folder, 0o700);
+  for (const entry of entries) {
+    const file = path.join(folder, entry.name);
+    if (entry.isDirectory()) await chmodTree(file);
+    else if (entry.isFile()) await chmod(file, 0o600);
   }
 }
 
@@ -127,7 +164,15 @@ export async function startInMemoryPostgres(options: { initialData?: Blob } = {}
 }
 
 async function serve(db: PGlite, port: number): Promise<EmbeddedPostgres> {
-  const server = new PgliteWireServer({ db, host: '127.0.0.1', port, maxConnections: MAX_SOCKET_CONNECTIONS });
+  // New at each start, known only to this process and, through connection-url (0600), its owner.
+  const password = randomBytes(24).toString('base64url');
+  const server = new PgliteWireServer({
+    db,
+    host: '127.0.0.1',
+    port,
+    maxConnections: MAX_SOCKET_CONNECTIONS,
+    password,
+  });
   let address: string;
   try {
     address = await server.start();
@@ -135,7 +180,7 @@ async function serve(db: PGlite, port: number): Promise<EmbeddedPostgres> {
     await db.close();
     throw error;
   }
-  const connectionString = `postgresql://postgres@${address}/postgres?sslmode=disable`;
+  const connectionString = `postgresql://postgres:${password}@${address}/postgres?sslmode=disable`;
   let stopped: Promise<void> | undefined;
   return {
     connectionString,

@@ -8,9 +8,21 @@
 // keeps it, the other connections' messages wait. @electric-sql/pglite-socket 0.2.17 kept the
 // session only during transaction blocks (electric-sql/pglite issue #1046), which broke Prisma
 // Studio: postgres.js sends Parse/Describe/Flush, waits for the answer, then Bind/Execute/Sync.
+//
+// Every connection must give the server's password first (PostgreSQL's password authentication,
+// sent in clear on the loopback interface, which only root can read): PGlite itself accepts any
+// user as its superuser, and the port is open to every local user.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import type { PGlite } from './pglite-module';
-import { BackendFrames, errorResponse, FrontendFrames, queryMessage } from './wire-protocol-frames';
+import {
+  BackendFrames,
+  errorResponse,
+  FrontendFrames,
+  passwordOf,
+  passwordRequest,
+  queryMessage,
+} from './wire-protocol-frames';
 
 const TERMINATE = 0x58; // 'X'
 /** The messages that return a connection's session to idle, sent for one that left in the middle. */
@@ -24,6 +36,8 @@ export interface PgliteWireServerOptions {
   readonly port: number;
   /** Connections beyond this are refused with PostgreSQL's "too many clients" (53300). */
   readonly maxConnections: number;
+  /** What every connection must give before its start-up message reaches PGlite. */
+  readonly password: string;
 }
 
 interface Turn {
@@ -84,25 +98,48 @@ export class PgliteWireServer {
     const client: Client = { socket, closed: false, recovering: false };
     this.clients.add(client);
     const frames = new FrontendFrames();
+    const refuse = (code: string, message: string): void => {
+      socket.off('data', onData);
+      socket.end(errorResponse('FATAL', code, message), () => socket.destroy());
+    };
+    // The start-up message waits here until the password has been given.
+    let startup: Uint8Array | null = null;
+    let authenticated = false;
+    const onMessage = (message: Uint8Array): void => {
+      if (authenticated) return this.submit(client, message);
+      if (startup === null) {
+        startup = message;
+        socket.write(passwordRequest());
+        return;
+      }
+      const given = passwordOf(message);
+      if (given === null || !this.isPassword(given))
+        return refuse('28P01', 'password authentication failed: the password is in <DATA_DIR>/connection-url');
+      authenticated = true;
+      this.submit(client, startup);
+    };
     const onData = (data: Buffer): void => {
       try {
         frames.push(data, {
           negotiate: () => socket.write('N'),
           // PGlite has no second backend to signal; PostgreSQL, too, closes a cancel connection.
           cancel: () => socket.destroy(),
-          message: (message) => this.submit(client, message),
+          message: onMessage,
         });
       } catch (error) {
-        socket.off('data', onData);
-        socket.end(errorResponse('FATAL', '08P01', error instanceof Error ? error.message : String(error)), () =>
-          socket.destroy(),
-        );
+        refuse('08P01', error instanceof Error ? error.message : String(error));
       }
     };
     socket.on('data', onData);
     // A reset or broken socket ends the connection like a close; leave() recovers the session.
     socket.on('error', () => socket.destroy());
     socket.on('close', () => this.leave(client));
+  }
+
+  /** Compared by their digests, in constant time: how long it takes says nothing of the password. */
+  private isPassword(given: Buffer): boolean {
+    const digest = (value: Buffer | string) => createHash('sha256').update(value).digest();
+    return timingSafeEqual(digest(given), digest(this.options.password));
   }
 
   private submit(client: Client, message: Uint8Array): void {

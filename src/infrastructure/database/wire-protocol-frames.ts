@@ -90,6 +90,17 @@ export function queryMessage(sql: string): Buffer {
   return Buffer.concat([header, text]);
 }
 
+/** AuthenticationCleartextPassword: the server asks for the password. */
+export function passwordRequest(): Buffer {
+  return Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3]);
+}
+
+/** The password of a PasswordMessage ('p'), or null when the message is not one. */
+export function passwordOf(message: Uint8Array): Buffer | null {
+  if (message[0] !== 0x70 || message.length < 6 || message[message.length - 1] !== 0) return null;
+  return Buffer.from(message.subarray(5, message.length - 1));
+}
+
 export function errorResponse(severity: string, code: string, message: string): Buffer {
   const fields = Buffer.from(`S${severity}\0V${severity}\0C${code}\0M${message}\0\0`);
   const header = Buffer.alloc(5);

@@ -6,6 +6,8 @@ import { PgliteWireServer } from '../../../src/infrastructure/database/pglite-wi
 
 jest.setTimeout(60_000);
 
+const PASSWORD = 'the-server-password';
+
 describe('PgliteWireServer', () => {
   let db: PGlite;
   let server: PgliteWireServer;
@@ -15,8 +17,8 @@ describe('PgliteWireServer', () => {
   beforeAll(async () => {
     const { PGlite } = await loadPglite();
     db = new PGlite('memory://');
-    server = new PgliteWireServer({ db, host: '127.0.0.1', port: 0, maxConnections: 4 });
-    url = `postgresql://postgres@${await server.start()}/postgres?sslmode=disable`;
+    server = new PgliteWireServer({ db, host: '127.0.0.1', port: 0, maxConnections: 4, password: PASSWORD });
+    url = `postgresql://postgres:${PASSWORD}@${await server.start()}/postgres?sslmode=disable`;
     const setup = await connected();
     await setup.query('CREATE TABLE notes (id int PRIMARY KEY, body text NOT NULL)');
     await setup.end();
@@ -37,6 +39,25 @@ describe('PgliteWireServer', () => {
     clients.push(client);
     return client;
   }
+
+  it('refuses a connection without the password, whatever user it names, before PGlite sees it', async () => {
+    const { host } = new URL(url);
+    for (const wrong of [`postgres:guess@${host}`, `postgres@${host}`, `nobody:${PASSWORD.slice(1)}@${host}`]) {
+      const client = new Client({
+        connectionString: `postgresql://${wrong}/postgres?sslmode=disable`,
+        password: undefined,
+      });
+      const refused = await client.connect().then(
+        () => null,
+        (error: unknown) => error,
+      );
+      // pg refuses itself to answer a password request without a password; the server refuses a wrong one.
+      expect(refused).toEqual(expect.objectContaining({ message: expect.stringMatching(/password/) }));
+      if (wrong.includes(':')) expect(refused).toMatchObject({ code: '28P01' });
+      await client.end().catch(() => undefined);
+    }
+    expect((await (await connected()).query('SELECT current_user AS who')).rows).toEqual([{ who: 'postgres' }]);
+  });
 
   it("keeps another connection's query out of an extended-protocol exchange until its Sync", async () => {
     const raw = await rawSession(url);
@@ -117,8 +138,8 @@ describe('PgliteWireServer', () => {
   });
 
   it('refuses a connection beyond its limit with "too many clients" (53300)', async () => {
-    const small = new PgliteWireServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1 });
-    const smallUrl = `postgresql://postgres@${await small.start()}/postgres?sslmode=disable`;
+    const small = new PgliteWireServer({ db, host: '127.0.0.1', port: 0, maxConnections: 1, password: PASSWORD });
+    const smallUrl = `postgresql://postgres:${PASSWORD}@${await small.start()}/postgres?sslmode=disable`;
     try {
       const first = new Client({ connectionString: smallUrl });
       await first.connect();
@@ -142,7 +163,7 @@ function typed(type: string, body: Buffer): Buffer {
 
 /** A connection spoken by hand, started up; it records the backend's messages from then on. */
 async function rawSession(url: string) {
-  const { hostname, port } = new URL(url);
+  const { hostname, port, password } = new URL(url);
   const socket = connect({ port: Number(port), host: hostname, allowHalfOpen: true });
   let seen = '';
   const rows: string[] = [];
@@ -167,7 +188,10 @@ async function rawSession(url: string) {
   startup.writeInt32BE(8 + parameters.length, 0);
   startup.writeInt32BE(196608, 4);
   socket.write(Buffer.concat([startup, parameters]));
-  await after(0, 'Z');
+  // The server asks for the password (AuthenticationCleartextPassword) before PGlite answers.
+  await after(0, 'R');
+  socket.write(typed('p', Buffer.from(`${decodeURIComponent(password)}\0`)));
+  await after(1, 'Z');
   const started = seen.length;
   return {
     socket,
