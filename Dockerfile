@@ -33,7 +33,8 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/prisma ./prisma
-# The embedded database (used only when DATABASE_URL is unset) keeps its files here.
+# The embedded database keeps its files here: used only when DATABASE_URL is unset and
+# ACCEPT_EMBEDDED_DATABASE=on (it does not survive a power loss; docs/operations.md#power-loss).
 COPY --from=build --chown=node:node /app/.data ./.data
 USER node
 EXPOSE 3000

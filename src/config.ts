@@ -155,6 +155,15 @@ export function readConfig(env: NodeJS.ProcessEnv): Config {
   if (databaseUrl && !isPostgresUrl(databaseUrl)) {
     problems.push('DATABASE_URL must be a postgresql:// connection string (or unset, for the embedded database).');
   }
+  // A deployment (NODE_ENV=production: the container) on the embedded database must say it accepts
+  // what that database does not survive (docs/operations.md#power-loss).
+  const acceptEmbedded = onOrOff(env, 'ACCEPT_EMBEDDED_DATABASE', false, problems);
+  if (!databaseUrl && env.NODE_ENV?.trim() === 'production' && !acceptEmbedded)
+    problems.push(
+      'NODE_ENV=production without DATABASE_URL would keep the data in the embedded database, which a power ' +
+        'loss can roll back or corrupt (docs/operations.md#power-loss): set DATABASE_URL to a PostgreSQL ' +
+        'server, or ACCEPT_EMBEDDED_DATABASE=on to run on the embedded database anyway.',
+    );
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   const csrfSecret = env.CSRF_SECRET?.trim() || undefined;
   if (csrfSecret !== undefined && csrfSecret.length < 32)

@@ -160,6 +160,11 @@ export async function serve(config: Config): Promise<void> {
     const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
     console.log(`Time Navigation Service listening on http://${host}:${port} (Node ${process.version})`);
     console.log(`Data: ${database.description}`);
+    if (database.mode === 'embedded')
+      console.log(
+        'The embedded database is for trying the service and for development: it does not survive a power loss ' +
+          '(docs/operations.md#power-loss). Set DATABASE_URL for data that must.',
+      );
     if (budget) console.log(budget);
     for (const warning of configWarnings(config)) logger.warn(warning);
   }

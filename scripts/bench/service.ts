@@ -34,6 +34,8 @@ export async function startService(
     HOST: '127.0.0.1',
     PORT: '0',
     DATABASE_URL: databaseUrl,
+    // Production's settings, on the embedded database too when the bench measures it.
+    ACCEPT_EMBEDDED_DATABASE: databaseUrl ? 'off' : 'on',
     WEB_CONCURRENCY: String(workers),
     // Counted on every request like any other limit, but set above what the bench sends, so the
     // figures are the service's work and not its refusals; BENCH_RATE_LIMIT_PER_SECOND=0 turns the

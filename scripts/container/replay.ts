@@ -1,7 +1,8 @@
 // CI's stand-in for `docker build` + `docker run` on a machine without a Docker engine:
 // replays the Dockerfile's stages in a temporary folder (stages.ts), then starts the runtime
 // stage's CMD as its non-root USER, once against a fresh database on DATABASE_URL's server (as
-// docker-compose.yml runs it) and once with no settings (the embedded database in /app/.data).
+// docker-compose.yml runs it), once with no settings (refused: the embedded database must be
+// accepted in production) and once with ACCEPT_EMBEDDED_DATABASE=on (its data in /app/.data).
 //
 //   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres node --import tsx scripts/container/replay.ts
 import { execFileSync } from 'node:child_process';
@@ -12,7 +13,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { BuildContext } from './build-context';
 import { parseDockerfile } from './dockerfile';
-import { checkService } from './service-check';
+import { checkRefusal, checkService } from './service-check';
 import { hostUser, replayStages } from './stages';
 
 async function withDatabase(serverUrl: string, use: (url: string) => Promise<void>): Promise<void> {
@@ -83,7 +84,8 @@ async function main(): Promise<void> {
     await withDatabase(serverUrl, (url) =>
       checkService(image, { DATABASE_URL: url, WEB_CONCURRENCY: workers }, `on PostgreSQL, ${workers} workers`),
     );
-    await checkService(image, {}, 'no settings, embedded database');
+    await checkRefusal(image, {}, 'no settings', /ACCEPT_EMBEDDED_DATABASE=on/);
+    await checkService(image, { ACCEPT_EMBEDDED_DATABASE: 'on' }, 'the embedded database, accepted');
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }

@@ -38,26 +38,8 @@ export async function checkService(
   settings: Record<string, string>,
   label: string,
 ): Promise<void> {
-  if (!image.command || !image.healthcheck) throw new Error(`stage ${image.name} has no CMD or no HEALTHCHECK`);
-  const port = await freePort();
-  // As `docker run -e`: the image's ENV, then the settings given; loopback since there is no network namespace.
-  const env = { ...image.env, HOST: '127.0.0.1', PORT: String(port), ...settings };
-  const cwd = path.join(image.root, image.workdir);
-  const [file, ...args] = argvOf(image.command);
-  if (!file) throw new Error('empty CMD');
-  const child = spawn(file, args, {
-    cwd,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...(image.user ? { uid: image.user.uid, gid: image.user.gid } : {}),
-  });
-  let log = '';
-  child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const exit = new Promise<string>((resolve) => {
-    child.on('error', (error) => resolve(`failed to start: ${error.message}`));
-    child.on('exit', (code, signal) => resolve(signal ?? `exit code ${code}`));
-  });
+  if (!image.healthcheck) throw new Error(`stage ${image.name} has no HEALTHCHECK`);
+  const { child, env, cwd, port, exit, log } = await startCommand(image, settings);
   let ended: string | null = null;
   void exit.then((how) => (ended = how));
   try {
@@ -78,11 +60,52 @@ export async function checkService(
     if (how !== 'exit code 0') throw new Error(`the service ended with ${how} on SIGTERM`);
     console.log(`replay: ${label}: healthy, ready, account + timeline written and read back, stopped cleanly`);
   } catch (error) {
-    console.error(`replay: ${label}: the service's output:\n${log}`);
+    console.error(`replay: ${label}: the service's output:\n${log()}`);
     throw error;
   } finally {
     if (ended === null) child.kill('SIGKILL');
   }
+}
+
+/** Starts the image's CMD as `docker run -e` would: the image's ENV, then `settings`; on loopback. */
+async function startCommand(image: ReplayedStage, settings: Record<string, string>) {
+  if (!image.command) throw new Error(`stage ${image.name} has no CMD`);
+  const port = await freePort();
+  const env = { ...image.env, HOST: '127.0.0.1', PORT: String(port), ...settings };
+  const cwd = path.join(image.root, image.workdir);
+  const [file, ...args] = argvOf(image.command);
+  if (!file) throw new Error('empty CMD');
+  const child = spawn(file, args, {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(image.user ? { uid: image.user.uid, gid: image.user.gid } : {}),
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exit = new Promise<string>((resolve) => {
+    child.on('error', (error) => resolve(`failed to start: ${error.message}`));
+    child.on('exit', (code, signal) => resolve(signal ?? `exit code ${code}`));
+  });
+  return { child, env, cwd, port, exit, log: () => output };
+}
+
+/** The image's CMD with `settings` must refuse to start: exit 1 within 30 s, saying `why`. */
+export async function checkRefusal(
+  image: ReplayedStage,
+  settings: Record<string, string>,
+  label: string,
+  why: RegExp,
+): Promise<void> {
+  const { child, exit, log } = await startCommand(image, settings);
+  const how = await Promise.race([exit, delay(30_000).then(() => 'still running after 30 s')]);
+  if (how !== 'exit code 1' || !why.test(log())) {
+    child.kill('SIGKILL');
+    console.error(`replay: ${label}: the service's output:\n${log()}`);
+    throw new Error(`${label}: expected a refusal (exit code 1, ${String(why)}), got ${how}`);
+  }
+  console.log(`replay: ${label}: refused to start, as it should (${why.source})`);
 }
 
 /** Runs the image's HEALTHCHECK command until it succeeds, as Docker's start period does. */

@@ -127,6 +127,21 @@ describe('readConfig', () => {
     );
   });
 
+  it('refuses the embedded database in production unless accepted, and never asks on a server', () => {
+    expect(() => readConfig({ NODE_ENV: 'production' })).toThrow(
+      /NODE_ENV=production without DATABASE_URL .* ACCEPT_EMBEDDED_DATABASE=on/,
+    );
+    expect(readConfig({ NODE_ENV: 'production', ACCEPT_EMBEDDED_DATABASE: 'on' }).databaseUrl).toBeUndefined();
+    expect(readConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgresql://db/app' }).databaseUrl).toBe(
+      'postgresql://db/app',
+    );
+    // Trying it and developing on it need nothing.
+    expect(readConfig({ NODE_ENV: 'development' }).databaseUrl).toBeUndefined();
+    expect(() => readConfig({ ACCEPT_EMBEDDED_DATABASE: 'maybe' })).toThrow(
+      /ACCEPT_EMBEDDED_DATABASE must be on or off/,
+    );
+  });
+
   it('names every bad value at once', () => {
     let failure: unknown;
     try {

@@ -5,13 +5,16 @@
 // corrupt it. The lock is `<dataDir>.lock`, created exclusively (O_EXCL), holding the owner's pid
 // and host. A lock left by a process that died is taken over; a live owner makes start fail.
 import { hostname } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { open, readFile, rm } from 'node:fs/promises';
 
 export interface DataDirLock {
+  /** The owner of a lock this one took over: a process that ended without stopping. */
+  readonly tookOverFrom: LockOwner | null;
   release(): Promise<void>;
 }
 
-interface LockOwner {
+export interface LockOwner {
   pid: number;
   host: string;
 }
@@ -25,6 +28,7 @@ export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> 
     throw new DataDirInUseError(dataDir, lockPath, 'this process');
   }
   const owner: LockOwner = { pid: process.pid, host: hostname() };
+  let tookOverFrom: LockOwner | null = null;
   // Two rounds at most: the second follows the removal of a stale lock.
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
@@ -37,6 +41,7 @@ export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> 
       heldByThisProcess.add(lockPath);
       let released = false;
       return {
+        tookOverFrom,
         async release() {
           if (released) return;
           released = true;
@@ -51,6 +56,7 @@ export async function acquireDataDirLock(dataDir: string): Promise<DataDirLock> 
     if (current && isAlive(current)) {
       throw new DataDirInUseError(dataDir, lockPath, `process ${current.pid} on ${current.host}`);
     }
+    tookOverFrom = current;
     await rm(lockPath, { force: true });
   }
   throw new DataDirInUseError(dataDir, lockPath, 'another process that started at the same moment');
@@ -104,10 +110,24 @@ function isAlive(owner: LockOwner): boolean {
   if (owner.pid === process.pid) return false;
   try {
     process.kill(owner.pid, 0);
-    return true;
   } catch (error) {
     // EPERM: the process exists but belongs to another user.
     return isErrnoException(error) && error.code === 'EPERM';
+  }
+  return !isZombie(owner.pid);
+}
+
+/**
+ * A process that has ended but whose parent has not reaped it yet (Linux's state Z): it answers
+ * signal 0, but holds nothing any more. Elsewhere, or when /proc cannot say, it counts as alive.
+ */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // pid (comm) state ...: comm may hold spaces and parentheses, the state follows the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
   }
 }
 

@@ -83,6 +83,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
   const home = path.dirname(dataDir);
   await keepPrivate(home, dataDir);
   const lock = await acquireDataDirLock(dataDir);
+  if (lock.tookOverFrom)
+    console.log(
+      `The last process on ${dataDir} (pid ${lock.tookOverFrom.pid}) ended without stopping: ` +
+        'PostgreSQL recovers the folder from its write-ahead log as it starts.',
+    );
   try {
     const { PGlite } = await loadPglite();
     const served = await serve(new PGlite(dataDir, withSettings(PGlite.defaultStartParams)), options.port ?? 0);

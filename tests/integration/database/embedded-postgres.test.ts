@@ -1,11 +1,13 @@
 // The embedded database the service uses without DATABASE_URL: PGlite persisted in a directory.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { DataDirInUseError } from '../../../src/infrastructure/database/data-dir-lock';
+import { acquireDataDirLock, DataDirInUseError } from '../../../src/infrastructure/database/data-dir-lock';
+import { waitFor } from '../../support/wait-for';
 import {
   CONNECTION_URL_FILE,
   EMBEDDED_SETTINGS,
@@ -114,9 +116,27 @@ describe('embedded PostgreSQL', () => {
       await exited;
     }
 
-    // The same lock file, its owner now gone: a leftover of a crash.
-    const server = await startEmbeddedPostgres({ dataDir: pgdata });
-    await server.stop();
+    // The same lock file, its owner now gone: a leftover of a crash, taken over and said so.
+    const lock = await acquireDataDirLock(pgdata);
+    expect(lock.tookOverFrom).toEqual({ pid: other.pid, host: hostname() });
+    await lock.release();
     expect(existsSync(`${pgdata}.lock`)).toBe(false);
+  });
+
+  it('takes over a lock whose owner has ended but is not reaped yet (a zombie)', async () => {
+    const pgdata = path.join(dataDir, 'pgdata');
+    // `true` ends at once; its parent then becomes `sleep`, which never reaps it.
+    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const [line] = (await once(parent.stdout, 'data')) as [Buffer];
+      const zombie = Number(line.toString().trim());
+      await waitFor(() => /\) Z /.test(readFileSync(`/proc/${zombie}/stat`, 'utf8')), { what: 'the zombie' });
+      await writeFile(`${pgdata}.lock`, JSON.stringify({ pid: zombie, host: hostname() }));
+      const lock = await acquireDataDirLock(pgdata);
+      expect(lock.tookOverFrom).toEqual({ pid: zombie, host: hostname() });
+      await lock.release();
+    } finally {
+      parent.kill('SIGKILL');
+    }
   });
 });
