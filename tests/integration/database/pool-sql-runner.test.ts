@@ -108,4 +108,13 @@ describe('statements on the shared pool', () => {
     expect(refusedRaw).toMatchObject({ code: 'P2010' });
     expect(isDatabaseUnavailable(refusedRaw)).toBe(false);
   });
+
+  it("takes a full disk (PostgreSQL's 53100) for an outage: 503 with Retry-After, not a fault", async () => {
+    const diskFull = "DO $$ BEGIN RAISE EXCEPTION 'could not extend file' USING ERRCODE = 'disk_full'; END $$";
+    const fromPool = await database.sql.query(diskFull, []).catch((error: unknown) => error);
+    expect(fromPool).toMatchObject({ code: '53100' });
+    expect(isDatabaseUnavailable(fromPool)).toBe(true);
+    const fromPrisma = await database.prisma.$executeRawUnsafe(diskFull).catch((error: unknown) => error);
+    expect(isDatabaseUnavailable(fromPrisma)).toBe(true);
+  });
 });
