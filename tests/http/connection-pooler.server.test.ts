@@ -83,9 +83,9 @@ it('applies the migrations once when two instances start together, and states th
   expect(applied.map((row) => row.migration_name)).toEqual(onDisk.map((entry) => entry.name).sort());
   expect(applied.every((row) => row.finished && !row.rolled_back && row.steps === 1)).toBe(true);
   // Each counts SERVICE_REPLICAS instances like itself: the pooler's 20, 2 × its processes × 2
-  // listening, and 2 × 2 while migrating.
-  await instances[0].printed(/Database connections: up to 32 of the \d+ PostgreSQL allows/);
-  await instances[1].printed(/Database connections: up to 28 of the \d+ PostgreSQL allows/);
+  // listening, and 2 × 1 while migrating.
+  await instances[0].printed(/Database connections: up to 30 of the \d+ PostgreSQL allows/);
+  await instances[1].printed(/Database connections: up to 26 of the \d+ PostgreSQL allows/);
 });
 
 it("serves every family's operations through the pooler, with instants as sent", async () => {

@@ -80,9 +80,9 @@ serverOnly(() =>
       expect(service.output().match(/listening on/g)).toHaveLength(1);
       expect(service.output()).toContain('Data: PostgreSQL at');
       expect(service.output()).toContain('each with up to 10 database connections');
-      // 2 × 10 pooled + 2 × 2 listening + 2 while migrating, against the server's own limit.
+      // 2 × 10 pooled + 2 × 2 listening + 1 while migrating, against the server's own limit.
       // Printed right after, perhaps in a later chunk of the output.
-      await service.printed(/Database connections: up to 26 of the \d+ PostgreSQL allows \(SERVICE_REPLICAS=1\)/);
+      await service.printed(/Database connections: up to 25 of the \d+ PostgreSQL allows \(SERVICE_REPLICAS=1\)/);
 
       // New connections are handed to the workers in turn: both answer, from one database.
       const me = await signUpThrough(service.url, 'workers');
