@@ -84,20 +84,26 @@ export function watchStatements(client: ClientBase, telemetry: DatabaseTelemetry
       if (span) endStatement(span, error, errorType);
     };
     const last = args.at(-1);
-    if (typeof last === 'function') {
-      const callback = last as Callback;
-      args[args.length - 1] = (error: unknown, result?: unknown) => {
-        done(error);
-        callback(error, result);
-      };
-      return query(...args);
+    try {
+      if (typeof last === 'function') {
+        const callback = last as Callback;
+        args[args.length - 1] = (error: unknown, result?: unknown) => {
+          done(error);
+          callback(error, result);
+        };
+        return query(...args);
+      }
+      const answer = query(...args) as Promise<unknown>;
+      answer.then(
+        () => done(undefined),
+        (error: unknown) => done(error),
+      );
+      return answer;
+    } catch (error) {
+      // node-postgres refused the arguments before sending anything.
+      done(error);
+      throw error;
     }
-    const answer = query(...args) as Promise<unknown>;
-    answer.then(
-      () => done(undefined),
-      (error: unknown) => done(error),
-    );
-    return answer;
   };
   // node-postgres's query has a dozen overloads; `watched` passes every form on unchanged.
   client.query = watched as ClientBase['query'];
