@@ -48,7 +48,8 @@ describe('the embedded database and other local users', () => {
     } finally {
       process.umask(umask);
     }
-    const port = /served at 127\.0\.0\.1:(\d+)\//.exec(service.output())?.[1];
+    // Printed right after the line startServiceProcess waits for, perhaps in a later chunk.
+    const port = /served at 127\.0\.0\.1:(\d+)\//.exec(await service.printed(/served at 127\.0\.0\.1:\d+\//))?.[1];
     expect(port).toBeDefined();
 
     const open = (await modesUnder(path.join(dataDir, 'pgdata'))).filter(({ mode }) => (mode & 0o077) !== 0);
