@@ -186,23 +186,27 @@ export async function serve(config: Config): Promise<void> {
       console.log(
         `${signal}: no longer accepting connections; requests in flight get ${config.shutdownGraceMs} ms to finish.`,
       );
-    closed
+    void closed
       .then(({ cut }) => {
         if (cut)
           console.log(
             `Shutdown grace over: the connections still open were closed${worker ? ` (worker ${process.pid})` : ''}.`,
           );
-        return stopListening()
-          .then(() => database.close())
-          .then(() => tracing?.shutdown());
+        return stopListening().then(() => database.close());
       })
       .then(
-        () => process.exit(0),
+        () => 0,
         (error: unknown) => {
           console.error(error);
-          process.exit(1);
+          return 1;
         },
-      );
+      )
+      // Last, whatever the database's close did, so that its spans leave too. Bounded, and never
+      // the exit code: a collector that is down is a warning.
+      .then(async (code) => {
+        await tracing?.shutdown();
+        process.exit(code);
+      });
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);

@@ -5,6 +5,7 @@
 // carries and never carries, a change's delivery on a stream in the writer's trace, and the log
 // lines' trace ids. Needs DATABASE_URL (two workers on one database).
 import { randomBytes } from 'node:crypto';
+import { freeLoopbackPort } from '../support/free-port';
 import { call, signUpThrough } from '../support/process-client';
 import { openStream } from '../support/http/event-stream-client';
 import { proxyClient } from '../support/reverse-proxy/client';
@@ -250,5 +251,24 @@ describe('traces exported over OTLP', () => {
     const logged = await nginx.accessLog();
     expect(logged.some((line) => line.traceparent === caller.traceparent)).toBe(true);
     expect(receiver.refused).toEqual([]);
+  }, 90_000);
+
+  it('stops with exit code 0 when its collector is gone, saying spans were lost', async () => {
+    service = await startServiceProcess({
+      DATABASE_URL: database.connectionString,
+      LOG_LEVEL: 'warn',
+      // Nothing listens there: the last export at the stop fails.
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${await freeLoopbackPort()}`,
+      // Spans still waiting for their batch when the stop comes.
+      OTEL_BSP_SCHEDULE_DELAY: '60000',
+      ...QUIET,
+    });
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+    const stopped = performance.now();
+    expect(await service.stop()).toBe(0);
+    // Within the shutdown's bound (TRACING_SHUTDOWN_MS) and the database's close, not the exporter's 10 s.
+    expect(performance.now() - stopped).toBeLessThan(8_000);
+    expect(service.output()).toContain('OpenTelemetry: the last spans');
+    service = undefined;
   }, 90_000);
 });

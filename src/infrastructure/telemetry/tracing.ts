@@ -25,7 +25,38 @@ export function tracingConfigured(env: Environment): boolean {
 /** A running SDK: its tracer; flush its spans and stop it when the process stops. */
 export interface Tracing {
   readonly tracer: Tracer;
+  /** Never rejects, and settles within TRACING_SHUTDOWN_MS: a failed export is logged, not thrown. */
   shutdown(): Promise<void>;
+}
+
+/**
+ * The longest a stop waits for the last spans to leave. The OTLP exporter waits 10 s for a collector
+ * by default, as long as the whole shutdown grace: a collector that is down must not hold the exit.
+ */
+export const TRACING_SHUTDOWN_MS = 2_000;
+
+/**
+ * Runs `shutdown` for at most `timeoutMs`. A stop that fails (the SDK rejects when its last export
+ * does) or takes too long costs some spans, never the exit code of a clean stop: a warning says so.
+ */
+export async function shutdownWithin(
+  shutdown: () => Promise<void>,
+  logger: Pick<Logger, 'warn'>,
+  timeoutMs: number,
+): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), timeoutMs);
+  });
+  try {
+    const outcome = await Promise.race([shutdown().then(() => 'done' as const), late]);
+    if (outcome === 'late')
+      logger.warn(`OpenTelemetry: the last spans were not exported within ${timeoutMs} ms of the stop; left behind`);
+  } catch (error) {
+    logger.warn({ err: error }, 'OpenTelemetry: the last spans could not be exported at the stop');
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**
@@ -70,5 +101,8 @@ export async function startTracing(env: Environment, logger: Logger): Promise<Tr
     instrumentations: [],
   });
   sdk.start();
-  return { tracer: trace.getTracer(SERVICE_NAME), shutdown: () => sdk.shutdown() };
+  return {
+    tracer: trace.getTracer(SERVICE_NAME),
+    shutdown: () => shutdownWithin(() => sdk.shutdown(), logger, TRACING_SHUTDOWN_MS),
+  };
 }
