@@ -1,3 +1,4 @@
+import { DB_SYSTEM_NAME_VALUE_POSTGRESQL } from '@opentelemetry/semantic-conventions';
 import { Gauge, Histogram, type Registry } from 'prom-client';
 import type { PoolUsage } from '../database/prisma-client';
 import type { StatementTimes } from '../database/statement-telemetry';
@@ -45,7 +46,11 @@ export class DatabaseMetrics implements StatementTimes {
     const key = `${summary}\n${errorType}`;
     let series = this.timed.get(key);
     if (!series) {
-      series = this.duration.labels({ db_system_name: 'postgresql', db_query_summary: summary, error_type: errorType });
+      series = this.duration.labels({
+        db_system_name: DB_SYSTEM_NAME_VALUE_POSTGRESQL,
+        db_query_summary: summary,
+        error_type: errorType,
+      });
       this.timed.set(key, series);
     }
     series.observe(seconds);
@@ -58,7 +63,6 @@ export class DatabaseMetrics implements StatementTimes {
   /** The pool's connections, read from node-postgres' own counts at each scrape. */
   watchPool(pool: PoolUsage): void {
     const registers = [this.registry];
-    const poolName = POOL_NAME;
     new Gauge({
       name: 'db_client_connection_count',
       help: 'Connections of the database pool, by state: used, idle.',
@@ -67,10 +71,10 @@ export class DatabaseMetrics implements StatementTimes {
       collect() {
         const { totalCount, idleCount } = pool;
         this.set(
-          { db_client_connection_pool_name: poolName, db_client_connection_state: 'used' },
+          { db_client_connection_pool_name: POOL_NAME, db_client_connection_state: 'used' },
           totalCount - idleCount,
         );
-        this.set({ db_client_connection_pool_name: poolName, db_client_connection_state: 'idle' }, idleCount);
+        this.set({ db_client_connection_pool_name: POOL_NAME, db_client_connection_state: 'idle' }, idleCount);
       },
     });
     new Gauge({
@@ -79,7 +83,7 @@ export class DatabaseMetrics implements StatementTimes {
       labelNames: ['db_client_connection_pool_name'],
       registers,
       collect() {
-        this.set({ db_client_connection_pool_name: poolName }, pool.options.max);
+        this.set({ db_client_connection_pool_name: POOL_NAME }, pool.options.max);
       },
     });
     new Gauge({
@@ -88,7 +92,7 @@ export class DatabaseMetrics implements StatementTimes {
       labelNames: ['db_client_connection_pool_name'],
       registers,
       collect() {
-        this.set({ db_client_connection_pool_name: poolName }, pool.waitingCount);
+        this.set({ db_client_connection_pool_name: POOL_NAME }, pool.waitingCount);
       },
     });
   }

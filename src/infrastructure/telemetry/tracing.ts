@@ -75,11 +75,10 @@ export function traceIdsOfLogLine(): Record<string, string> {
  * (exporter and protocol, endpoint, headers, sampler, propagators, resource, batch processor): the
  * service's spans are made by hand at a few places (docs/operations.md, "Traces"), so no
  * instrumentation is loaded. Its metrics are Prometheus's (METRICS_PORT) and its logs are lines on
- * stdout, so the SDK's metric and log exporters stay off. Loaded only when tracing is on: a service
- * without it loads none of the SDK.
+ * stdout, so the SDK's metric and log exporters stay off. Called only when tracingConfigured(env):
+ * a service without tracing loads none of the SDK.
  */
-export async function startTracing(env: Environment, logger: Logger): Promise<Tracing | undefined> {
-  if (!tracingConfigured(env)) return undefined;
+export async function startTracing(env: Environment, logger: Logger): Promise<Tracing> {
   // The SDK's own complaints (an exporter that cannot reach its collector) as the service's log lines.
   diag.setLogger(
     {
