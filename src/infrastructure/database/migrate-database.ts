@@ -97,9 +97,13 @@ async function migrateUnderAdvisoryLock(
   // A session-level advisory lock lives exactly as long as the session that took it: a process
   // killed while it holds the lock leaves nothing locked.
   const client = new Client({ connectionString });
+  // node-postgres also emits a lost connection as an 'error' event, which unheard ends the process;
+  // the statement running or sent next fails with it, and that failure is what the run reports.
+  client.on('error', () => undefined);
   await client.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    let succeeded = false;
     try {
       // Read under the lock, so that the migrations applied are the ones on disk now.
       const migrations = await readMigrations(migrationsDir);
@@ -112,9 +116,15 @@ async function migrateUnderAdvisoryLock(
         appliedNow.push(migration.name);
         onApplied(migration.name);
       }
+      succeeded = true;
       return { applied: appliedNow };
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+      // Given back here rather than left to the session's end: the embedded server's one session
+      // outlives this connection. After a failure, the unlock fails too when the connection died
+      // with it (and so did the session, and its lock): the failure that says what went wrong wins.
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch((error: unknown) => {
+        if (succeeded) throw error;
+      });
     }
   } finally {
     await client.end();
@@ -157,6 +167,9 @@ async function applyMigration(client: Client, migration: Migration): Promise<voi
     );
     await client.query('COMMIT');
   } catch (error) {
+    // A ROLLBACK that fails leaves nothing applied either: it fails only on a connection already
+    // lost, whose transaction PostgreSQL (or the embedded server, for a client gone) rolled back.
+    // Its error would only hide the migration's.
     await client.query('ROLLBACK').catch(() => undefined);
     throw new MigrationFailed(migration.name, error);
   }

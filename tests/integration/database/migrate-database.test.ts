@@ -7,7 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { startInMemoryPostgres } from '../../../src/infrastructure/database/embedded-postgres';
-import { MIGRATION_LOCK_KEY, migrateDatabase } from '../../../src/infrastructure/database/migrate-database';
+import {
+  MIGRATION_LOCK_KEY,
+  MigrationFailed,
+  migrateDatabase,
+} from '../../../src/infrastructure/database/migrate-database';
 import { migrationsDirectory } from '../../../src/infrastructure/database/package-root';
 import {
   TEST_DATABASE_ENV,
@@ -205,6 +209,20 @@ describe('migrateDatabase', () => {
   });
 
   serverOnly(() => {
+    it('reports the migration that failed when its connection was lost, not the failed unlock', async () => {
+      const folder = await mkdtemp(path.join(tmpdir(), 'tns-migrations-'));
+      try {
+        await mkdir(path.join(folder, '1_cut'));
+        // The server ends the run's session in the middle of the migration, as a lost connection does.
+        await writeFile(path.join(folder, '1_cut', 'migration.sql'), 'SELECT pg_terminate_backend(pg_backend_pid());');
+        await expect(migrateDatabase(database.connectionString, { migrationsDir: folder })).rejects.toThrow(
+          MigrationFailed,
+        );
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
+    });
+
     it('leaves nothing of a migration whose run was killed in the middle, and the next run applies it', async () => {
       const names = await migrationNamesOnDisk();
       const last = names.at(-1) ?? '';
