@@ -129,9 +129,8 @@ class ClusterPrimary {
     const workers = () => Object.values(cluster.workers ?? {}).filter((each) => each !== undefined);
     // Its own process too: the primary forks, restarts and holds every connection's first moments.
     const own = createMetricsRegistry('primary');
-    this.metricsServer = createMetricsServer(clusterMetrics(workers, own), (error) =>
-      this.logger.error({ err: error }, 'metrics failed'),
-    );
+    const failed = (error: unknown) => this.logger.error({ err: error }, 'metrics failed');
+    this.metricsServer = createMetricsServer(clusterMetrics(workers, own, failed), failed);
     await listenForMetrics(this.metricsServer, this.config);
   }
 

@@ -18,11 +18,10 @@ interface MetricsAsk {
   readonly id: number;
 }
 
-interface MetricsAnswer {
-  readonly type: 'metrics';
-  readonly id: number;
-  readonly metrics: ProcessMetrics;
-}
+/** A worker's metrics, or why it could not collect them (`failed`: the error's message). */
+type MetricsAnswer =
+  | { readonly type: 'metrics'; readonly id: number; readonly metrics: ProcessMetrics }
+  | { readonly type: 'metrics'; readonly id: number; readonly failed: string };
 
 function isMetricsAsk(message: unknown): message is MetricsAsk {
   return hasType(message, 'metrics-ask');
@@ -32,14 +31,28 @@ function isMetricsAnswer(message: unknown): message is MetricsAnswer {
   return hasType(message, 'metrics');
 }
 
-/** In a worker: answers its primary's asks with this process's metrics. */
-export function answerPrimary(registry: Registry, channel: NodeJS.Process = process): void {
+/** A worker's end of its IPC channel, as a worker's `process` is. */
+export interface PrimaryChannel {
+  readonly connected: boolean;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  send?(message: unknown, sendHandle: undefined, options: object, callback: (error: Error | null) => void): boolean;
+}
+
+/**
+ * In a worker: answers its primary's asks with this process's metrics, or with why it could not
+ * collect them (a metric's collect() that threw), so that the primary need not wait to leave it out.
+ */
+export function answerPrimary(registry: Registry, channel: PrimaryChannel = process): void {
   channel.on('message', (message: unknown) => {
     if (!isMetricsAsk(message)) return;
-    void registry.getMetricsAsJSON().then((metrics) => {
-      if (channel.connected)
-        channel.send?.({ type: 'metrics', id: message.id, metrics }, undefined, {}, () => undefined);
-    });
+    const answer = (body: MetricsAnswer) => {
+      if (channel.connected) channel.send?.(body, undefined, {}, () => undefined);
+    };
+    registry.getMetricsAsJSON().then(
+      (metrics) => answer({ type: 'metrics', id: message.id, metrics }),
+      (error: unknown) =>
+        answer({ type: 'metrics', id: message.id, failed: error instanceof Error ? error.message : String(error) }),
+    );
   });
 }
 
@@ -48,11 +61,14 @@ type WorkerEnd = Pick<Worker, 'send' | 'isConnected' | 'on' | 'off'>;
 
 /**
  * In a cluster's primary: its own metrics (`own`: its process's, labelled worker="primary") and
- * those of every worker that answers in time, at each scrape.
+ * those of every worker that answers in time, at each scrape. A worker that could not collect its
+ * metrics is left out as a late one is, and told to `onWorkerFailure`; the primary's own failure
+ * fails the scrape.
  */
 export function clusterMetrics(
   workers: () => readonly WorkerEnd[],
   own: Registry,
+  onWorkerFailure: (error: Error) => void = () => undefined,
 ): {
   readonly contentType: string;
   metrics(): Promise<string>;
@@ -62,7 +78,11 @@ export function clusterMetrics(
     new Promise<ProcessMetrics | null>((resolve) => {
       const timer = setTimeout(() => settle(null), WORKER_ANSWER_MS);
       const heard = (message: unknown) => {
-        if (isMetricsAnswer(message) && message.id === id) settle(message.metrics);
+        if (!isMetricsAnswer(message) || message.id !== id) return;
+        if ('failed' in message) {
+          onWorkerFailure(new Error(`A worker could not collect its metrics: ${message.failed}`));
+          settle(null);
+        } else settle(message.metrics);
       };
       function settle(metrics: ProcessMetrics | null): void {
         clearTimeout(timer);
@@ -77,13 +97,17 @@ export function clusterMetrics(
     contentType: Registry.PROMETHEUS_CONTENT_TYPE,
     async metrics() {
       const id = nextId++;
-      const primary = own.getMetricsAsJSON();
-      const answers = await Promise.all(
-        workers()
-          .filter((worker) => worker.isConnected())
-          .map((worker) => ask(worker, id)),
-      );
-      return AggregatorRegistry.aggregate([await primary, ...answers.filter((each) => each !== null)]).metrics();
+      // Awaited together: the primary's own failure, heard while the workers are still asked, fails
+      // the scrape at once rather than going unhandled until they answer.
+      const [primary, answers] = await Promise.all([
+        own.getMetricsAsJSON(),
+        Promise.all(
+          workers()
+            .filter((worker) => worker.isConnected())
+            .map((worker) => ask(worker, id)),
+        ),
+      ]);
+      return AggregatorRegistry.aggregate([primary, ...answers.filter((each) => each !== null)]).metrics();
     },
   };
 }
