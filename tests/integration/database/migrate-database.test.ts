@@ -2,7 +2,7 @@
 // database of its own), on an in-memory PGlite otherwise.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -12,7 +12,9 @@ import {
   MigrationFailed,
   migrateDatabase,
 } from '../../../src/infrastructure/database/migrate-database';
+import { MIGRATION_FILE, migrationNames } from '../../../src/infrastructure/database/migration-files';
 import { migrationsDirectory } from '../../../src/infrastructure/database/package-root';
+import type { DB } from '../../../src/infrastructure/persistence/kysely/generated/types';
 import {
   TEST_DATABASE_ENV,
   TEST_DATABASE_PREFIX,
@@ -25,18 +27,27 @@ import { waitFor } from '../../support/wait-for';
 const serverUrl = process.env.DATABASE_URL?.trim();
 /** Runs migrateDatabase on the database its argument names, in a process of its own. */
 const MIGRATE_SCRIPT = path.join(__dirname, '../../support/migrate-process.ts');
-/** Every table the migrations make: locked, they hold any migration that touches one. */
-const PUBLIC_TABLES = [
-  'accounts',
-  'api_keys',
-  'anchors',
-  'events',
-  'event_manipulations',
-  'items',
-  'timelines',
-  'travellers',
-  'travels',
-];
+/**
+ * The schema's tables, checked by the compiler against what prisma/schema.prisma generates (Kysely's
+ * `DB`): a table added to the schema and not here, or the reverse, fails the typecheck.
+ */
+const SCHEMA_TABLES = Object.keys({
+  accounts: true,
+  anchors: true,
+  api_keys: true,
+  event_manipulations: true,
+  event_stream_slots: true,
+  events: true,
+  idempotency_keys: true,
+  items: true,
+  login_throttles: true,
+  rate_limit_counters: true,
+  service_secrets: true,
+  sessions: true,
+  timelines: true,
+  travellers: true,
+  travels: true,
+} satisfies Record<keyof DB, true>);
 
 interface EmptyDatabase {
   connectionString: string;
@@ -69,13 +80,8 @@ async function query<T>(connectionString: string, sql: string): Promise<T[]> {
   }
 }
 
-async function migrationNamesOnDisk(): Promise<string[]> {
-  const entries = await readdir(migrationsDirectory(), { withFileTypes: true });
-  return entries
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
-}
+/** The migrations of this package, as the runner reads them. */
+const migrationNamesOnDisk = () => migrationNames(migrationsDirectory());
 
 // Starting PGlite (WebAssembly PostgreSQL) takes about two seconds; a migration run, a fraction.
 jest.setTimeout(30_000);
@@ -107,11 +113,10 @@ describe('migrateDatabase', () => {
     expect(recorded.every((row) => row.finished_at !== null)).toBe(true);
     const tables = await query<{ table_name: string }>(
       database.connectionString,
-      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name",
+      `SELECT table_name FROM information_schema.tables
+        WHERE table_schema = 'public' AND table_name <> '_prisma_migrations' ORDER BY table_name`,
     );
-    expect(tables.map((row) => row.table_name)).toEqual(
-      expect.arrayContaining(['accounts', 'api_keys', 'anchors', 'items', 'timelines', 'travellers', 'travels']),
-    );
+    expect(tables.map((row) => row.table_name)).toEqual([...SCHEMA_TABLES].sort());
   });
 
   it('applies the migrations exactly once when several clients migrate at the same time', async () => {
@@ -171,7 +176,7 @@ describe('migrateDatabase', () => {
       names.map(async (name) => ({
         migration_name: name,
         checksum: createHash('sha256')
-          .update(await readFile(path.join(migrationsDirectory(), name, 'migration.sql')))
+          .update(await readFile(path.join(migrationsDirectory(), name, MIGRATION_FILE)))
           .digest('hex'),
         applied_steps_count: 1,
       })),
@@ -183,10 +188,10 @@ describe('migrateDatabase', () => {
     const folder = await mkdtemp(path.join(tmpdir(), 'tns-migrations-'));
     try {
       await mkdir(path.join(folder, '1_good'));
-      await writeFile(path.join(folder, '1_good', 'migration.sql'), 'CREATE TABLE kept (id int);');
+      await writeFile(path.join(folder, '1_good', MIGRATION_FILE), 'CREATE TABLE kept (id int);');
       await mkdir(path.join(folder, '2_bad'));
       await writeFile(
-        path.join(folder, '2_bad', 'migration.sql'),
+        path.join(folder, '2_bad', MIGRATION_FILE),
         'CREATE TABLE half (id int);\nALTER TABLE no_such_table ADD COLUMN x int;',
       );
       await expect(migrateDatabase(database.connectionString, { migrationsDir: folder })).rejects.toThrow(
@@ -214,7 +219,7 @@ describe('migrateDatabase', () => {
       try {
         await mkdir(path.join(folder, '1_cut'));
         // The server ends the run's session in the middle of the migration, as a lost connection does.
-        await writeFile(path.join(folder, '1_cut', 'migration.sql'), 'SELECT pg_terminate_backend(pg_backend_pid());');
+        await writeFile(path.join(folder, '1_cut', MIGRATION_FILE), 'SELECT pg_terminate_backend(pg_backend_pid());');
         await expect(migrateDatabase(database.connectionString, { migrationsDir: folder })).rejects.toThrow(
           MigrationFailed,
         );
@@ -235,13 +240,18 @@ describe('migrateDatabase', () => {
       } finally {
         await rm(earlier, { recursive: true, force: true });
       }
-      // The last migration's statement waits behind a lock of every table, after its row is written:
-      // the run is killed there, inside its transaction.
+      // The last migration's statement waits behind a lock of every table the earlier ones made (all
+      // but the bookkeeping), after its row is written: the run is killed there, inside its transaction.
       const holder = new Client({ connectionString: database.connectionString });
       await holder.connect();
       try {
+        const { rows: tables } = await holder.query<{ tablename: string }>(
+          "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'",
+        );
         await holder.query('BEGIN');
-        await holder.query(`LOCK TABLE ${PUBLIC_TABLES.join(', ')} IN ACCESS EXCLUSIVE MODE`);
+        await holder.query(
+          `LOCK TABLE ${tables.map((table) => `"${table.tablename}"`).join(', ')} IN ACCESS EXCLUSIVE MODE`,
+        );
         const run = spawn(process.execPath, ['--import', 'tsx', MIGRATE_SCRIPT, database.connectionString], {
           stdio: 'ignore',
         });

@@ -3,6 +3,7 @@
 // again when a writer in another process came first. The contract (transaction-boundary.contract.ts)
 // holds; these tests show how, and that nothing is lost or doubled.
 import { context, trace } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { startInMemoryTracing } from '../../support/telemetry/in-memory-tracing';
 import { TimelineNotFound } from '../../../src/core/domain/errors';
 import type { Repositories } from '../../../src/core/ports/repositories';
@@ -164,27 +165,32 @@ describe("an account's exclusive work", () => {
     const otherWrote = signal();
     // As a use case's span (use-case-spans.ts): the second run is an event on it.
     const tracing = startInMemoryTracing();
-    const useCase = tracing.tracer.startSpan('ShiftTime');
-    const slow = context.with(trace.setSpan(context.active(), useCase), () =>
-      boundary.exclusive('acc_1', async (inside) => {
-        runs += 1;
-        const traveller = await inside.travellers.getForAccount('acc_1');
-        if (runs === 1) {
-          read.resolve();
-          // Nothing is locked while the work runs: the other process writes meanwhile.
-          await within(otherWrote.promise, { what: 'the other writer to write' });
-        }
-        await inside.travellers.save(traveller.shiftBy(MINUTE, NOW));
-        await inside.anchors.add(anAnchor({ id: `anc_${runs}` }));
-      }),
-    );
-    await read.promise;
-    await shift(aProcess());
-    otherWrote.resolve();
-    await slow;
-    useCase.end();
-    const [span] = tracing.named('ShiftTime');
-    await tracing.close();
+    let span: ReadableSpan | undefined;
+    try {
+      const useCase = tracing.tracer.startSpan('ShiftTime');
+      const slow = context.with(trace.setSpan(context.active(), useCase), () =>
+        boundary.exclusive('acc_1', async (inside) => {
+          runs += 1;
+          const traveller = await inside.travellers.getForAccount('acc_1');
+          if (runs === 1) {
+            read.resolve();
+            // Nothing is locked while the work runs: the other process writes meanwhile.
+            await within(otherWrote.promise, { what: 'the other writer to write' });
+          }
+          await inside.travellers.save(traveller.shiftBy(MINUTE, NOW));
+          await inside.anchors.add(anAnchor({ id: `anc_${runs}` }));
+        }),
+      );
+      await read.promise;
+      await shift(aProcess());
+      otherWrote.resolve();
+      await slow;
+      useCase.end();
+      [span] = tracing.named('ShiftTime');
+    } finally {
+      // Also when the work failed: the global context manager must not outlive the test.
+      await tracing.close();
+    }
 
     expect(reruns).toEqual(['conflict']);
     expect(span?.events.map((event) => [event.name, event.attributes])).toEqual([
