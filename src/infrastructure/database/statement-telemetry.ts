@@ -59,6 +59,9 @@ export function watchStatements(client: ClientBase, telemetry: DatabaseTelemetry
   const query = client.query.bind(client) as Query;
   const watched: Query = (...args) => {
     const first = args[0];
+    // A submittable (pg's Query, pg-cursor) is answered through its own events, and node-postgres
+    // returns it rather than a promise: passed on as it is, unwatched.
+    if (isSubmittable(first)) return query(...args);
     const text = typeof first === 'string' ? first : (first as { text?: unknown } | undefined)?.text;
     if (typeof text !== 'string') return query(...args);
     const summary = querySummary(text);
@@ -132,6 +135,11 @@ export function watchConnectionWaits(pool: Pool, telemetry: DatabaseTelemetry): 
   };
   // As for query: the callback and the promise forms, both kept.
   pool.connect = watched as Pool['connect'];
+}
+
+/** What node-postgres takes as a submittable: an object with a `submit` method. */
+function isSubmittable(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'submit' in value && typeof value.submit === 'function';
 }
 
 function endStatement(span: Span, error: unknown, errorType: string): void {

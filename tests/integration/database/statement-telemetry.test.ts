@@ -1,8 +1,11 @@
 // Every statement on the pool Prisma and the service share is a client span under whatever span
 // sent it, and is timed by its summary; each wait for a connection is timed. Checked on a real
 // database, with OpenTelemetry's SDK keeping the spans in memory.
+import { once } from 'node:events';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { Client, Query } from 'pg';
 import { createDatabaseClients, type DatabaseClients } from '../../../src/infrastructure/database/prisma-client';
+import { databaseTarget, watchStatements } from '../../../src/infrastructure/database/statement-telemetry';
 import { DatabaseMetrics } from '../../../src/infrastructure/metrics/database-metrics';
 import { createMetricsRegistry } from '../../../src/infrastructure/metrics/metrics-registry';
 import { samplesOf } from '../../support/metrics/exposition';
@@ -81,6 +84,23 @@ describe('statements watched', () => {
     expect(statement?.status.code).toBe(SpanStatusCode.ERROR);
     const text = await registry.metrics();
     expect(samplesOf(text, 'db_client_operation_duration_seconds_count', { error_type: '22012' })).toEqual([1]);
+  });
+
+  it("passes a submittable query (pg's Query, pg-cursor) on as it is: it is its own answer", async () => {
+    const client = new Client({ connectionString: database.connectionString });
+    watchStatements(client, { tracer: tracing.tracer }, databaseTarget(database.connectionString));
+    await client.connect();
+    try {
+      const submitted = new Query('SELECT 1 AS one');
+      const rows: unknown[] = [];
+      submitted.on('row', (row: unknown) => rows.push(row));
+      const ended = once(submitted, 'end');
+      expect(client.query(submitted)).toBe(submitted);
+      await ended;
+      expect(rows).toEqual([{ one: 1 }]);
+    } finally {
+      await client.end();
+    }
   });
 
   it('keeps a request that waited for a connection in its own trace, and times the wait', async () => {
