@@ -1,6 +1,35 @@
-/** Summaries already computed: the service sends a small fixed set of texts. */
-const summaries = new Map<string, string>();
-const MAX_SUMMARIES = 1_000;
+/**
+ * Summaries already computed, the least recently used let go beyond `maxEntries`: the service
+ * sends a small fixed set of texts, but a client that varies its texts (an operator's, a tool's)
+ * must neither grow the cache for ever nor, once it is full, leave every new text to the regular
+ * expressions at each call.
+ */
+export class QuerySummaries {
+  /** In order of use, the least recent first (a Map iterates in insertion order). */
+  private readonly summaries = new Map<string, string>();
+
+  constructor(private readonly maxEntries: number) {}
+
+  summaryOf(sql: string): string {
+    let summary = this.summaries.get(sql);
+    if (summary === undefined) {
+      summary = summarize(sql);
+      if (this.summaries.size >= this.maxEntries) {
+        const leastRecent = this.summaries.keys().next();
+        if (!leastRecent.done) this.summaries.delete(leastRecent.value);
+      }
+    } else this.summaries.delete(sql);
+    this.summaries.set(sql, summary);
+    return summary;
+  }
+
+  /** Whether `sql`'s summary is kept now. */
+  has(sql: string): boolean {
+    return this.summaries.has(sql);
+  }
+}
+
+const summaries = new QuerySummaries(1_000);
 /** OpenTelemetry's bound on `db.query.summary`. */
 const MAX_LENGTH = 255;
 
@@ -34,12 +63,7 @@ const CLAUSE_BEFORE_UPDATE = new Set(['FOR', 'DO']);
  * the text, so that Prisma's statements and the service's own are named alike.
  */
 export function querySummary(sql: string): string {
-  let summary = summaries.get(sql);
-  if (summary === undefined) {
-    summary = summarize(sql);
-    if (summaries.size < MAX_SUMMARIES) summaries.set(sql, summary);
-  }
-  return summary;
+  return summaries.summaryOf(sql);
 }
 
 /** Literals (skipped), quoted names, words, and the punctuation that ends a name or a statement. */

@@ -1,6 +1,6 @@
 // `db.query.summary`: the name of a statement's span and of its duration's series. It must name
 // what the statement does and touches, and never carry a literal or a parameter.
-import { querySummary } from '../../../src/infrastructure/database/query-summary';
+import { QuerySummaries, querySummary } from '../../../src/infrastructure/database/query-summary';
 
 it.each([
   [
@@ -37,4 +37,16 @@ it('stays within 255 characters whatever the statement', () => {
   const summary = querySummary(`SELECT * FROM ${tables.join(' JOIN ')}`);
   expect(summary.length).toBe(255);
   expect(summary.startsWith('SELECT table_with_a_long_name_0 table_with_a_long_name_1')).toBe(true);
+});
+
+it('keeps the summaries used lately once full, letting go of the least recently used', () => {
+  const summaries = new QuerySummaries(2);
+  summaries.summaryOf('SELECT * FROM accounts');
+  summaries.summaryOf('SELECT * FROM events');
+  // Used again: now the most recent.
+  expect(summaries.summaryOf('SELECT * FROM accounts')).toBe('SELECT accounts');
+  expect(summaries.summaryOf('SELECT * FROM timelines')).toBe('SELECT timelines');
+  expect(
+    ['SELECT * FROM accounts', 'SELECT * FROM events', 'SELECT * FROM timelines'].map((sql) => summaries.has(sql)),
+  ).toEqual([true, false, true]);
 });
