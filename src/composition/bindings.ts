@@ -10,30 +10,23 @@ type PortToken<T> = keyof Ports & { [S in keyof Ports]: Ports[S] extends T ? S :
 type Dependency<T> = PortToken<T> | Newable<T> | AbstractNewable<T>;
 
 /**
- * Binds a core class (a use case) to a factory that calls its constructor with what the container
- * holds for `dependencies`, in order; the core so needs no decorators, and the compiler checks each
- * dependency against the constructor's parameter in its place.
+ * A function that binds a core class (a use case) of `container` to a factory that calls its
+ * constructor with what the container holds for `dependencies`, in order; the core so needs no
+ * decorators, and the compiler checks each dependency against the constructor's parameter in its
+ * place. With a `tracer`, each use case bound is made a span of it (withUseCaseSpans).
  */
-export function bindCore<T extends object, A extends unknown[]>(
-  container: Container,
-  core: Newable<T, A>,
-  ...dependencies: NoInfer<{ [K in keyof A]-?: Dependency<A[K]> }>
-): void {
-  const tracer = tracers.get(container);
-  container
-    .bind(core)
-    .toResolvedValue(
-      (...args: A) => (tracer ? withUseCaseSpans(new core(...args), tracer) : new core(...args)),
-      dependencies,
-    );
-}
-
-/** The tracer of each container whose use cases are spans (TRACING on: withUseCaseSpans). */
-const tracers = new WeakMap<Container, Tracer>();
-
-/** Makes the use cases bound to `container` from now on spans of `tracer`. */
-export function traceUseCases(container: Container, tracer: Tracer): void {
-  tracers.set(container, tracer);
+export function coreBinder(container: Container, tracer?: Tracer) {
+  return function bindCore<T extends object, A extends unknown[]>(
+    core: Newable<T, A>,
+    ...dependencies: NoInfer<{ [K in keyof A]-?: Dependency<A[K]> }>
+  ): void {
+    container
+      .bind(core)
+      .toResolvedValue(
+        (...args: A) => (tracer ? withUseCaseSpans(new core(...args), tracer) : new core(...args)),
+        dependencies,
+      );
+  };
 }
 
 /** Binds a port's token to the adapter that serves it. */

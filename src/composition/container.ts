@@ -52,7 +52,7 @@ import { ScryptCredentialHasher } from '../infrastructure/system/scrypt-credenti
 import { SystemWallClock } from '../infrastructure/system/system-wall-clock';
 import { SIGN_INS_NOT_COUNTED } from '../infrastructure/metrics/sign-in-metrics';
 import { DEFAULT_FAILED_API_KEYS, MemoryFailedAttempts } from '../infrastructure/throttling/memory-failed-attempts';
-import { bindCore, bindPort, traceUseCases } from './bindings';
+import { bindPort, coreBinder } from './bindings';
 import {
   commonPasswords,
   credentialHasher,
@@ -101,7 +101,7 @@ export interface ContainerOptions {
  */
 export function buildContainer(options: ContainerOptions): Container {
   const container = new Container({ defaultScope: 'Singleton' });
-  if (options.tracer) traceUseCases(container, options.tracer);
+  const bindCore = coreBinder(container, options.tracer);
   const clock = options.wallClock ?? new SystemWallClock();
 
   const database = { prisma: options.prisma, sql: options.sql };
@@ -124,51 +124,34 @@ export function buildContainer(options: ContainerOptions): Container {
   container.bind(IdempotencyStore).toConstantValue(idempotency);
   container.bind(StreamSlots).toConstantValue(new PostgresStreamSlots(database.sql));
 
-  bindCore(container, CreateAccount, transactionBoundary, credentialHasher, idGenerator, wallClock, commonPasswords);
-  bindCore(
-    container,
-    AuthenticateApiKey,
-    transactionBoundary,
-    credentialHasher,
-    wallClock,
-    verifiedKeyCache,
-    failedApiKeys,
-  );
+  bindCore(CreateAccount, transactionBoundary, credentialHasher, idGenerator, wallClock, commonPasswords);
+  bindCore(AuthenticateApiKey, transactionBoundary, credentialHasher, wallClock, verifiedKeyCache, failedApiKeys);
   // The dashboard and the try-it console: sessions and the account's keys.
-  bindCore(container, SignUp, CreateAccount, transactionBoundary, credentialHasher, idGenerator, wallClock);
-  bindCore(
-    container,
-    LogIn,
-    transactionBoundary,
-    credentialHasher,
-    idGenerator,
-    wallClock,
-    commonPasswords,
-    signInEvents,
-  );
-  bindCore(container, LogOut, transactionBoundary, credentialHasher, wallClock);
-  bindCore(container, ChangePassword, transactionBoundary, credentialHasher, wallClock, commonPasswords, signInEvents);
-  bindCore(container, ResolveSession, transactionBoundary, credentialHasher, wallClock);
-  bindCore(container, OpenConsole, ResolveSession, transactionBoundary, credentialHasher, wallClock);
-  bindCore(container, ListApiKeys, transactionBoundary, wallClock);
-  bindCore(container, CreateApiKey, transactionBoundary, credentialHasher, idGenerator, wallClock);
-  bindCore(container, RollApiKey, transactionBoundary, credentialHasher, idGenerator, wallClock);
-  bindCore(container, RevokeApiKey, transactionBoundary, wallClock);
-  bindCore(container, CreateAnchor, transactionBoundary, idGenerator, wallClock);
-  bindCore(container, CreateTimeline, transactionBoundary, idGenerator, wallClock);
-  bindCore(container, GetTimeline, transactionBoundary, wallClock);
-  bindCore(container, ListTimelines, transactionBoundary, wallClock);
-  bindCore(container, Travel, transactionBoundary, idGenerator, wallClock);
-  bindCore(container, RegisterItem, transactionBoundary, idGenerator, wallClock);
-  bindCore(container, CheckParadox, transactionBoundary);
-  bindCore(container, MonitorParadox, transactionBoundary, CheckParadox);
-  bindCore(container, PauseTime, transactionBoundary, wallClock);
-  bindCore(container, ResumeTime, transactionBoundary, wallClock);
-  bindCore(container, ShiftTime, transactionBoundary, wallClock);
-  bindCore(container, TravelToMoment, transactionBoundary, idGenerator, wallClock);
-  bindCore(container, ListEvents, transactionBoundary);
-  bindCore(container, WatchEvents, transactionBoundary, eventFeed);
-  bindCore(container, ManipulateEvent, transactionBoundary, idGenerator, wallClock);
-  bindCore(container, CountRequest, rateCounterStore, wallClock);
+  bindCore(SignUp, CreateAccount, transactionBoundary, credentialHasher, idGenerator, wallClock);
+  bindCore(LogIn, transactionBoundary, credentialHasher, idGenerator, wallClock, commonPasswords, signInEvents);
+  bindCore(LogOut, transactionBoundary, credentialHasher, wallClock);
+  bindCore(ChangePassword, transactionBoundary, credentialHasher, wallClock, commonPasswords, signInEvents);
+  bindCore(ResolveSession, transactionBoundary, credentialHasher, wallClock);
+  bindCore(OpenConsole, ResolveSession, transactionBoundary, credentialHasher, wallClock);
+  bindCore(ListApiKeys, transactionBoundary, wallClock);
+  bindCore(CreateApiKey, transactionBoundary, credentialHasher, idGenerator, wallClock);
+  bindCore(RollApiKey, transactionBoundary, credentialHasher, idGenerator, wallClock);
+  bindCore(RevokeApiKey, transactionBoundary, wallClock);
+  bindCore(CreateAnchor, transactionBoundary, idGenerator, wallClock);
+  bindCore(CreateTimeline, transactionBoundary, idGenerator, wallClock);
+  bindCore(GetTimeline, transactionBoundary, wallClock);
+  bindCore(ListTimelines, transactionBoundary, wallClock);
+  bindCore(Travel, transactionBoundary, idGenerator, wallClock);
+  bindCore(RegisterItem, transactionBoundary, idGenerator, wallClock);
+  bindCore(CheckParadox, transactionBoundary);
+  bindCore(MonitorParadox, transactionBoundary, CheckParadox);
+  bindCore(PauseTime, transactionBoundary, wallClock);
+  bindCore(ResumeTime, transactionBoundary, wallClock);
+  bindCore(ShiftTime, transactionBoundary, wallClock);
+  bindCore(TravelToMoment, transactionBoundary, idGenerator, wallClock);
+  bindCore(ListEvents, transactionBoundary);
+  bindCore(WatchEvents, transactionBoundary, eventFeed);
+  bindCore(ManipulateEvent, transactionBoundary, idGenerator, wallClock);
+  bindCore(CountRequest, rateCounterStore, wallClock);
   return container;
 }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import type { WallClock } from '../../../src/core/ports/wall-clock';
-import { bindCore, bindPort } from '../../../src/composition/bindings';
+import { bindPort, coreBinder } from '../../../src/composition/bindings';
 import { idGenerator, wallClock } from '../../../src/composition/tokens';
 
 class Greeting {
@@ -15,13 +15,14 @@ class Stamped {
   ) {}
 }
 
-describe('bindCore and bindPort', () => {
+describe('coreBinder and bindPort', () => {
   it('build a core class once, from its dependencies in the order given', () => {
     const container = new Container({ defaultScope: 'Singleton' });
     const clock: WallClock = { now: () => new Date('2000-01-01T00:00:00Z') };
     bindPort(container, wallClock, clock);
-    bindCore(container, Greeting, wallClock);
-    bindCore(container, Stamped, Greeting, wallClock);
+    const bindCore = coreBinder(container);
+    bindCore(Greeting, wallClock);
+    bindCore(Stamped, Greeting, wallClock);
 
     const stamped = container.get(Stamped);
     expect(stamped.clock).toBe(clock);
@@ -33,12 +34,13 @@ describe('bindCore and bindPort', () => {
 
 // Checked by the compiler (npm run typecheck, and ts-jest), never run: each binding must be refused.
 function refusedBindings(container: Container): void {
+  const bindCore = coreBinder(container);
   // @ts-expect-error the dependencies in the wrong order
-  bindCore(container, Stamped, wallClock, Greeting);
+  bindCore(Stamped, wallClock, Greeting);
   // @ts-expect-error a dependency missing
-  bindCore(container, Stamped, Greeting);
+  bindCore(Stamped, Greeting);
   // @ts-expect-error a port that is not the parameter's
-  bindCore(container, Greeting, idGenerator);
+  bindCore(Greeting, idGenerator);
   // @ts-expect-error an adapter that does not serve its port
   bindPort(container, idGenerator, { now: () => new Date() });
 }

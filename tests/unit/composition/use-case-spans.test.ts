@@ -3,7 +3,7 @@
 import 'reflect-metadata';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { Container } from 'inversify';
-import { bindCore, traceUseCases } from '../../../src/composition/bindings';
+import { coreBinder } from '../../../src/composition/bindings';
 import { TimelineNotFound } from '../../../src/core/domain/errors';
 import { parentOf, startInMemoryTracing, type InMemoryTracing } from '../../support/telemetry/in-memory-tracing';
 
@@ -44,9 +44,9 @@ describe('use cases as spans', () => {
 
   function container(): Container {
     const built = new Container({ defaultScope: 'Singleton' });
-    traceUseCases(built, tracing.tracer);
-    bindCore(built, PlanJourney);
-    bindCore(built, WatchSky);
+    const bindCore = coreBinder(built, tracing.tracer);
+    bindCore(PlanJourney);
+    bindCore(WatchSky);
     return built;
   }
 
@@ -89,7 +89,7 @@ describe('use cases as spans', () => {
 
   it('leaves use cases as they are without a tracer', async () => {
     const built = new Container({ defaultScope: 'Singleton' });
-    bindCore(built, PlanJourney);
+    coreBinder(built)(PlanJourney);
     const useCase = built.get(PlanJourney);
     expect(Object.hasOwn(useCase, 'execute')).toBe(false);
     await expect(useCase.execute({ outcome: 'ok' })).resolves.toBe('planned');
