@@ -71,6 +71,7 @@ export async function serve(config: Config): Promise<void> {
       onAnswer: availability.answered,
       onMigrationApplied: announceMigration,
       telemetry: { tracer, times: databaseMetrics },
+      log: logger,
     },
   );
   databaseMetrics?.watchPool(database.pool);
@@ -123,7 +124,7 @@ export async function serve(config: Config): Promise<void> {
     trustProxy: config.trustProxy,
     formSecret,
     logger,
-    readiness: databaseReadiness(database.prisma),
+    readiness: databaseReadiness(database.prisma, database.trouble),
     isUnavailable: isDatabaseUnavailable,
     onUnavailable: availability.lost,
     rateLimit: { perAccountPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },

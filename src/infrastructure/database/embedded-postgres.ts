@@ -1,5 +1,6 @@
 // The embedded PostgreSQL used when no DATABASE_URL is configured: PGlite (PostgreSQL compiled to
-// WebAssembly, running inside this process) served over a local TCP socket (pglite-wire-server.ts).
+// WebAssembly, running inside this process, on a thread of its own: pglite-supervisor.ts) served
+// over a local TCP socket (pglite-wire-server.ts).
 //
 // Why a socket instead of PGlite's own Prisma adapter: over the wire protocol the service, the
 // migrations and Prisma Studio all use the same @prisma/adapter-pg path as against a real
@@ -21,8 +22,8 @@ import type { Dirent } from 'node:fs';
 import { chmod, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { acquireDataDirLock } from './data-dir-lock';
-import { loadPglite, type PGlite, type PGliteOptions } from './pglite-module';
-import { PgliteWireServer } from './pglite-wire-server';
+import type { PgliteSource } from './pglite-thread';
+import { PgliteSupervisor, type SupervisorLog } from './pglite-supervisor';
 
 /** Pool size for any client of the embedded server that may run queries concurrently. */
 export const EMBEDDED_POOL_SIZE = 1;
@@ -51,16 +52,15 @@ export const EMBEDDED_SETTINGS: Readonly<Record<string, string>> = {
  * Given at every start, so that a data folder made before keeps no other value, and to initdb, whose
  * temporary PostgreSQL then runs with them too (and writes them to postgresql.conf).
  */
-function withSettings(defaultStartParams: readonly string[]): PGliteOptions {
-  const settings = Object.entries(EMBEDDED_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
-  return { startParams: [...defaultStartParams, ...settings], initDbStartParams: settings };
-}
+const SETTINGS = Object.entries(EMBEDDED_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
 
 /** Name of the file, beside the data directory, that holds the URL of the running server. */
 export const CONNECTION_URL_FILE = 'connection-url';
 
 export interface EmbeddedPostgres {
   connectionString: string;
+  /** Why the database does not answer now (it is being started again), or null while it does. */
+  trouble(): string | null;
   stop(): Promise<void>;
 }
 
@@ -69,7 +69,15 @@ export interface EmbeddedPostgresOptions {
   dataDir?: string;
   /** TCP port on 127.0.0.1; default 0, any free port. */
   port?: number;
+  /** Where the database's own events go: stopping answering, answering again. Default: the console. */
+  log?: SupervisorLog;
 }
+
+const CONSOLE_LOG: SupervisorLog = {
+  info: (fields, message) => console.log(message, fields),
+  warn: (fields, message) => console.warn(message, fields),
+  error: (fields, message) => console.error(message, fields),
+};
 
 export const DEFAULT_EMBEDDED_DATA_DIR = path.join('.data', 'pgdata');
 
@@ -89,8 +97,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
         'PostgreSQL recovers the folder from its write-ahead log as it starts.',
     );
   try {
-    const { PGlite } = await loadPglite();
-    const served = await serve(new PGlite(dataDir, withSettings(PGlite.defaultStartParams)), options.port ?? 0);
+    const served = await serve({ dataDir }, options.port ?? 0, options.log ?? CONSOLE_LOG);
     const urlFile = path.join(path.dirname(dataDir), CONNECTION_URL_FILE);
     try {
       await chmodTree(dataDir);
@@ -103,6 +110,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions = {
     }
     return {
       connectionString: served.connectionString,
+      trouble: served.trouble,
       async stop() {
         try {
           await rm(urlFile, { force: true });
@@ -160,44 +168,30 @@ export interface InMemoryPostgres extends EmbeddedPostgres {
  * takes about 0.3 s where creating an empty database (initdb) takes about 2 s.
  */
 export async function startInMemoryPostgres(options: { initialData?: Blob } = {}): Promise<InMemoryPostgres> {
-  const { PGlite } = await loadPglite();
-  const db = options.initialData
-    ? new PGlite({ ...withSettings(PGlite.defaultStartParams), loadDataDir: options.initialData })
-    : new PGlite('memory://', withSettings(PGlite.defaultStartParams));
-  const served = await serve(db, 0);
-  return { ...served, dump: () => db.dumpDataDir('none') };
+  const initialData = await options.initialData?.arrayBuffer();
+  const served = await serve({ inMemory: true, initialData }, 0, CONSOLE_LOG);
+  return { ...served, dump: async () => new Blob([await served.supervisor.dump()]) };
 }
 
-async function serve(db: PGlite, port: number): Promise<EmbeddedPostgres> {
+async function serve(
+  source: PgliteSource,
+  port: number,
+  log: SupervisorLog,
+): Promise<EmbeddedPostgres & { supervisor: PgliteSupervisor }> {
   // New at each start, known only to this process and, through connection-url (0600), its owner.
   const password = randomBytes(24).toString('base64url');
-  const server = new PgliteWireServer({
-    db,
-    host: '127.0.0.1',
-    port,
-    maxConnections: MAX_SOCKET_CONNECTIONS,
-    password,
-  });
-  let address: string;
-  try {
-    address = await server.start();
-  } catch (error) {
-    await db.close();
-    throw error;
-  }
-  const connectionString = `postgresql://postgres:${password}@${address}/postgres?sslmode=disable`;
+  const supervisor = new PgliteSupervisor(
+    { source, settings: SETTINGS, host: '127.0.0.1', port, maxConnections: MAX_SOCKET_CONNECTIONS, password },
+    log,
+  );
+  const address = await supervisor.start();
   let stopped: Promise<void> | undefined;
   return {
-    connectionString,
+    supervisor,
+    connectionString: `postgresql://postgres:${password}@${address}/postgres?sslmode=disable`,
+    trouble: () => supervisor.trouble,
     stop() {
-      stopped ??= (async () => {
-        try {
-          await server.stop();
-        } finally {
-          // Closing PGlite flushes its files; skipping it can lose the last writes.
-          await db.close();
-        }
-      })();
+      stopped ??= supervisor.stop();
       return stopped;
     },
   };

@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { describeExternalDatabase, describeServer } from './describe-server';
 import { startEmbeddedPostgres, EMBEDDED_POOL_SIZE, type EmbeddedPostgres } from './embedded-postgres';
+import type { SupervisorLog } from './pglite-supervisor';
 import { migrateDatabase } from './migrate-database';
 import type { SqlRunner } from '../persistence/postgres/sql-runner';
 import {
@@ -41,6 +42,11 @@ export interface OpenDatabase {
   mode: 'external' | 'embedded';
   /** Where the data lives, for the start-up log. Never contains a password. */
   description: string;
+  /**
+   * Why the database cannot answer now, when this process knows it (the embedded one is being
+   * started again); null otherwise.
+   */
+  trouble(): string | null;
   /** Disconnects Prisma, then stops the embedded server if there is one. */
   close(): Promise<void>;
 }
@@ -68,6 +74,8 @@ export interface OpenOptions {
   onMigrationApplied?: (migration: string) => void;
   /** Watches the statements and the pool's waits (PrismaClientOptions.telemetry). */
   telemetry?: PrismaClientOptions['telemetry'];
+  /** Hears the embedded database stop answering and answer again (default: the console). */
+  log?: SupervisorLog;
 }
 
 export async function openDatabase(env: DatabaseEnvironment, options: OpenOptions = {}): Promise<OpenDatabase> {
@@ -92,13 +100,14 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
       directConnectionString: directUrl,
       mode: 'external',
       description: describeExternalDatabase(databaseUrl),
+      trouble: () => null,
       close: () => prisma.$disconnect(),
     };
   }
 
   const dataDir = path.resolve(env.DATA_DIR?.trim() || DEFAULT_DATA_DIR);
   const pgDataDir = path.join(dataDir, 'pgdata');
-  const server = await startEmbeddedPostgres({ dataDir: pgDataDir });
+  const server = await startEmbeddedPostgres({ dataDir: pgDataDir, log: options.log });
   let clients: DatabaseClients;
   try {
     await migrateDatabase(server.connectionString, { onApplied: options.onMigrationApplied });
@@ -123,6 +132,7 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
     mode: 'embedded',
     description:
       `embedded PostgreSQL (PGlite), data in ${pgDataDir}, ` + `served at ${describeServer(server.connectionString)}`,
+    trouble: server.trouble,
     close: () => closeEmbedded(prisma, server),
   };
 }

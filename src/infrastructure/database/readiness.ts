@@ -13,10 +13,16 @@ export interface Readiness {
 
 /**
  * Ready means: the database answers, and every migration this build ships is applied (a process of a
- * newer build must not take traffic on an older schema).
+ * newer build must not take traffic on an older schema). `trouble` says why the database cannot
+ * answer when the process knows it (OpenDatabase.trouble), which then needs no asking.
  */
-export function databaseReadiness(prisma: PrismaClient): () => Promise<Readiness> {
+export function databaseReadiness(
+  prisma: PrismaClient,
+  trouble: () => string | null = () => null,
+): () => Promise<Readiness> {
   return async () => {
+    const known = trouble();
+    if (known !== null) return { ready: false, reason: known };
     const shipped = (await readdir(migrationsDirectory(), { withFileTypes: true }))
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);

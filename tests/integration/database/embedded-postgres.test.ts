@@ -125,8 +125,9 @@ describe('embedded PostgreSQL', () => {
 
   it('takes over a lock whose owner has ended but is not reaped yet (a zombie)', async () => {
     const pgdata = path.join(dataDir, 'pgdata');
-    // `true` ends at once; its parent then becomes `sleep`, which never reaps it.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // The child ends a moment later, once its parent has become `sleep`, which never reaps it (a
+    // child ending at once could be reaped by the shell before its exec).
+    const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const [line] = (await once(parent.stdout, 'data')) as [Buffer];
       const zombie = Number(line.toString().trim());
