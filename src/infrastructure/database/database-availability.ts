@@ -1,19 +1,35 @@
 import type { Logger } from 'pino';
+import { isDiskFull } from '../persistence/postgres/postgres-errors';
+
+/** While writes keep being refused for a full disk, the line saying so is written again this often. */
+export const DISK_FULL_LINE_EVERY_MS = 60_000;
 
 /**
  * Whether this process can reach its database, as its requests find it: one log line when the
  * database stops answering and one when it answers again, however many requests fail in between
  * (each of those logs only its own line, with the reason). See docs/operations.md.
+ *
+ * A full disk is not such an outage: reads still answer while writes that need room are refused, so
+ * "available again" would follow every refusal. It has a line of its own instead, written once and
+ * again each DISK_FULL_LINE_EVERY_MS while refusals go on, with how many there were meanwhile.
  */
 export class DatabaseAvailability {
   private unavailableSince: number | null = null;
+  private diskFullLineAt: number | null = null;
+  private diskFullUnlogged = 0;
   /** Outages seen since the process started, for the metrics. */
   outages = 0;
+  /** Requests refused for a full disk since the process started, for the metrics. */
+  diskFullRefusals = 0;
 
   constructor(private readonly logger: Pick<Logger, 'warn' | 'info'>) {}
 
-  /** A request found the database unavailable (unreachable, timed out, connection lost), for `reason`. */
-  readonly lost = (reason: string): void => {
+  /**
+   * A request found the database unavailable (unreachable, timed out, connection lost, its disk
+   * full), for `reason`; `error` is what it failed with.
+   */
+  readonly lost = (reason: string, error?: unknown): void => {
+    if (isDiskFull(error)) return this.refusedForRoom(reason);
     if (this.unavailableSince !== null) return;
     this.unavailableSince = Date.now();
     this.outages += 1;
@@ -31,4 +47,19 @@ export class DatabaseAvailability {
     this.unavailableSince = null;
     this.logger.info({ unavailable_ms: unavailableMs }, 'database available again');
   };
+
+  private refusedForRoom(reason: string): void {
+    this.diskFullRefusals += 1;
+    const now = Date.now();
+    if (this.diskFullLineAt !== null && now - this.diskFullLineAt < DISK_FULL_LINE_EVERY_MS) {
+      this.diskFullUnlogged += 1;
+      return;
+    }
+    this.logger.warn(
+      { reason, refused_since_last_line: this.diskFullUnlogged },
+      'database disk full: writes that need room are answered 503 until there is room; reads still answer',
+    );
+    this.diskFullLineAt = now;
+    this.diskFullUnlogged = 0;
+  }
 }

@@ -3,7 +3,7 @@ import type { RerunReason } from '../persistence/postgres/unit-of-work/account-u
 
 /** What the service's own metrics read when scraped: each source keeps its own counts. */
 export interface ServiceMetricSources {
-  readonly database: { readonly available: boolean; readonly outages: number };
+  readonly database: { readonly available: boolean; readonly outages: number; readonly diskFullRefusals: number };
   readonly keyCache: { stats(): { readonly entries: number; readonly hits: number; readonly misses: number } };
   readonly eventStreams: {
     readonly size: number;
@@ -38,6 +38,16 @@ export class ServiceMetrics {
       collect() {
         this.inc(sources.database.outages - outagesSeen);
         outagesSeen = sources.database.outages;
+      },
+    });
+    let refusalsSeen = 0;
+    new Counter({
+      name: 'tns_db_disk_full_refusals_total',
+      help: 'Requests answered 503 because the database could not grow a file for their write (53100).',
+      registers,
+      collect() {
+        this.inc(sources.database.diskFullRefusals - refusalsSeen);
+        refusalsSeen = sources.database.diskFullRefusals;
       },
     });
     const seen = { hits: 0, misses: 0 };

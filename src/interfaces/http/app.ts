@@ -45,7 +45,7 @@ export interface AppOptions {
    * Hears each such failure, with its reason in a line, instead of `logError`: an outage is one
    * condition (logged once by the listener), not a fault of every request it fails.
    */
-  readonly onUnavailable?: (reason: string) => void;
+  readonly onUnavailable?: (reason: string, error: unknown) => void;
   /**
    * `GET /readyz`: the database answers and its migrations are applied; `failure`, what asking it
    * failed with, goes through `isUnavailable` and `onUnavailable` as a request's would.
@@ -136,18 +136,26 @@ export function createApp(container: Container, options: AppOptions): Express {
     (options.logger ? (error: unknown) => options.logger?.error({ err: error }, 'request failed') : console.error);
   const isUnavailable = options.isUnavailable ?? (() => false);
   const logError = (error: unknown) =>
-    isUnavailable(error) ? options.onUnavailable?.(failureReason(error)) : logFault(error);
+    isUnavailable(error) ? options.onUnavailable?.(failureReason(error), error) : logFault(error);
   // Ahead of the API's routes. The balancer's probe may be the only request in a quiet moment, so
   // an outage it finds is reported as any request's.
   app.get(
     '/readyz',
-    readyz(options.readiness, { isUnavailable, onUnavailable: (reason) => options.onUnavailable?.(reason), logFault }),
+    readyz(options.readiness, {
+      isUnavailable,
+      onUnavailable: (reason, error) => options.onUnavailable?.(reason, error),
+      logFault,
+    }),
   );
   // The API first: its requests are nearly all of them, and Express tries routes in order. The
   // pages' paths and the API's do not overlap, so the order changes no answer.
   const streaming = {
     streams: options.eventStreams ?? new EventStreams(container.get(StreamSlots)),
-    endings: { isUnavailable, onUnavailable: (reason: string) => options.onUnavailable?.(reason), logError: logFault },
+    endings: {
+      isUnavailable,
+      onUnavailable: (reason: string, error?: unknown) => options.onUnavailable?.(reason, error),
+      logError: logFault,
+    },
   };
   const keptAnswers = new KeptAnswers(countRequest, options.keptAnswersMibPerHour);
   mountRoutes(app, routes, authenticated, {
@@ -167,7 +175,7 @@ export function createApp(container: Container, options: AppOptions): Express {
 /** How /readyz reports what asking the database failed with: as an outage, or as a fault. */
 interface ReadinessFailures {
   readonly isUnavailable: (error: unknown) => boolean;
-  readonly onUnavailable: (reason: string) => void;
+  readonly onUnavailable: (reason: string, error: unknown) => void;
   readonly logFault: (error: unknown) => void;
 }
 
@@ -182,7 +190,7 @@ function readyz(readiness: AppOptions['readiness'], failures: ReadinessFailures)
     if (failure !== undefined && failures.isUnavailable(failure)) {
       // As a request the outage fails: the outage's one line, and the reason on this request's.
       const reason = failureReason(failure);
-      failures.onUnavailable(reason);
+      failures.onUnavailable(reason, failure);
       res.locals.failureReason = `database unavailable: ${reason}`;
     } else if (failure !== undefined) {
       if (!faultLogged) failures.logFault(failure);

@@ -5,7 +5,7 @@ import { samplesOf } from '../../support/metrics/exposition';
 
 function sources() {
   return {
-    database: { available: true, outages: 0 },
+    database: { available: true, outages: 0, diskFullRefusals: 0 },
     keyCache: { stats: () => ({ entries: 4, hits: 90, misses: 10 }) },
     eventStreams: { size: 5, limit: 2000, delivered: new Map([['recorded', 7]]) },
   };
@@ -22,6 +22,7 @@ it('reads the database, the key cache and the streams when scraped', async () =>
   let text = await registry.metrics();
   expect(samplesOf(text, 'tns_db_available')).toEqual([1]);
   expect(samplesOf(text, 'tns_db_outages_total')).toEqual([0]);
+  expect(samplesOf(text, 'tns_db_disk_full_refusals_total')).toEqual([0]);
   expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'hit' })).toEqual([90]);
   expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'miss' })).toEqual([10]);
   expect(samplesOf(text, 'tns_api_key_cache_entries')).toEqual([4]);
@@ -32,11 +33,12 @@ it('reads the database, the key cache and the streams when scraped', async () =>
   expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'state-moved' })).toEqual([1]);
 
   // An outage, and more lookups: the counters go on from where they were.
-  from.database = { available: false, outages: 1 };
+  from.database = { available: false, outages: 1, diskFullRefusals: 3 };
   from.keyCache = { stats: () => ({ entries: 4, hits: 95, misses: 12 }) };
   text = await registry.metrics();
   expect(samplesOf(text, 'tns_db_available')).toEqual([0]);
   expect(samplesOf(text, 'tns_db_outages_total')).toEqual([1]);
+  expect(samplesOf(text, 'tns_db_disk_full_refusals_total')).toEqual([3]);
   expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'hit' })).toEqual([95]);
   expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'miss' })).toEqual([12]);
 });

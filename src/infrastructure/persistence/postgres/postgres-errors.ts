@@ -16,6 +16,15 @@ export function isDeadlock(error: unknown): boolean {
   return typeof error === 'object' && error !== null && Reflect.get(error, 'code') === '40P01';
 }
 
+/**
+ * The database could not grow a file for a write (53100 disk_full), through Prisma or straight from
+ * node-postgres: writes that need room fail until there is some, reads still answer.
+ */
+export function isDiskFull(error: unknown): boolean {
+  const code = error instanceof Prisma.PrismaClientKnownRequestError ? postgresCode(error) : fieldOf(error, 'code');
+  return code === '53100';
+}
+
 /** PostgreSQL's SQLSTATE behind a Prisma error, which Prisma keeps in its driver adapter's error. */
 export function postgresCode(error: Prisma.PrismaClientKnownRequestError): unknown {
   return fieldOf(fieldOf(error.meta?.driverAdapterError, 'cause'), 'originalCode');
