@@ -9,7 +9,9 @@ import { createMetricsServer } from '../../src/interfaces/http/metrics-server';
 import { HttpMetrics } from '../../src/interfaces/http/middleware/http-metrics';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 import { openStream, serveOnLoopback } from '../support/http/event-stream-client';
+import { holdWrites } from '../support/hold-writes';
 import { samplesOf, sumOf } from '../support/metrics/exposition';
+import { serverOnly } from '../support/server-only';
 import { waitFor } from '../support/wait-for';
 
 const DURATION = 'http_server_request_duration_seconds';
@@ -73,13 +75,13 @@ describe('HTTP server metrics', () => {
     expect(increase('tns_idempotency_replays_total')).toBe(1);
   });
 
-  it('counts the Idempotency-Keys of requests being answered', async () => {
+  it('does not count an Idempotency-Key before it is honoured: its request still arriving', async () => {
     const me = await t.signUp();
     const served = await serveOnLoopback(t.app);
     try {
       const inUse = async () => sumOf(await registry.metrics(), 'tns_idempotency_keys_in_use');
       const payload = JSON.stringify({ description: 'Held' });
-      // A keyed request whose body is still coming: its key is in use until it is answered.
+      // A keyed request whose body is still coming: its key is not claimed, and may yet be refused.
       const req = httpRequest(`${served.url}/v1/anchors`, {
         method: 'POST',
         headers: {
@@ -97,13 +99,39 @@ describe('HTTP server metrics', () => {
         req.once('error', reject);
       });
       req.write(payload.slice(0, 5));
-      await waitFor(async () => (await inUse()) === 1, { what: 'the key in use' });
+      await waitFor(async () => sumOf(await registry.metrics(), 'http_server_active_requests') === 1, {
+        what: 'the request in flight',
+      });
+      expect(await inUse()).toBe(0);
       req.end(payload.slice(5));
       expect(await answered).toBe(201);
-      await waitFor(async () => (await inUse()) === 0, { what: 'the key no longer in use' });
+      expect(await inUse()).toBe(0);
     } finally {
       await served.close();
     }
+  });
+
+  serverOnly(() => {
+    it('counts the Idempotency-Key of a request while it is honoured', async () => {
+      const me = await t.signUp();
+      const inUse = async () => sumOf(await registry.metrics(), 'tns_idempotency_keys_in_use');
+      // The account's write waits behind another writer: the key is claimed and being answered.
+      const release = await holdWrites(t.prisma, me.id);
+      let answered: Promise<request.Response> | undefined;
+      try {
+        answered = request(t.app)
+          .post('/v1/anchors')
+          .set('Authorization', me.auth)
+          .set('Idempotency-Key', 'held-in-use')
+          .send({ description: 'Held' })
+          .then((response) => response);
+        await waitFor(async () => (await inUse()) === 1, { what: 'the key in use' });
+      } finally {
+        await release();
+      }
+      expect((await answered).status).toBe(201);
+      expect(await inUse()).toBe(0);
+    });
   });
 
   it('counts an open event stream as active, and does not time it', async () => {

@@ -159,7 +159,7 @@ export function createApp(container: Container, options: AppOptions): Express {
   };
   const keptAnswers = new KeptAnswers(countRequest, options.keptAnswersMibPerHour);
   mountRoutes(app, routes, authenticated, {
-    idempotent: idempotency(container.get(IdempotencyStore), keptAnswers),
+    idempotent: idempotency(container.get(IdempotencyStore), keptAnswers, options.metrics?.keysInUse),
     streaming,
     admission: options.admission ?? new LocalAdmission(DEFAULT_ADMISSION_LIMITS),
     afterBody: perAccountPerSecond > 0 ? [perAccountPages(countRequest, perAccountPerSecond)] : [],

@@ -18,7 +18,7 @@ export class HttpMetrics {
   /** Which problem each refusal was: the reason behind a status (a 429 is one of several limits). */
   readonly problems: Counter<'code'>;
   readonly replays: Counter;
-  /** Requests with an Idempotency-Key being answered: the keys in use now. */
+  /** Requests whose Idempotency-Key is being honoured: the keys in use now (counted by idempotency.ts). */
   readonly keysInUse: Gauge;
   /**
    * The series of each method, route and status, found once: prom-client checks and hashes the
@@ -95,12 +95,8 @@ export function httpMetrics(metrics: HttpMetrics): RequestStep {
     const method = methodOf(req);
     const active = metrics.activeOf(method);
     active.inc();
-    // Only a POST's key is honoured (idempotency.ts).
-    const keyed = req.method === 'POST' && req.headers['idempotency-key'] !== undefined;
-    if (keyed) metrics.keysInUse.inc();
     res.once('close', () => {
       active.dec();
-      if (keyed) metrics.keysInUse.dec();
       const status = answeredStatus(res);
       // A stream's length is its client's choice, not the service's speed: it would swamp the
       // route's latency. Streams are counted by tns_event_streams_open instead.

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import {
   MAX_KEPT_ANSWER_BYTES,
   type IdempotencyStore,
+  type KeyedAnswer,
   type NotKeptReason,
   type StoredResponse,
 } from '../../../core/ports/idempotency-store';
@@ -23,14 +24,25 @@ export type Respond = () => Promise<HttpResponse>;
 /** Answers an authenticated POST, honouring its `Idempotency-Key`. */
 export type IdempotentResponder = (req: Request, res: Response, respond: Respond) => Promise<HttpResponse>;
 
+/** Counts the keys being honoured now: tns_idempotency_keys_in_use (HttpMetrics.keysInUse). */
+export interface KeysInUse {
+  inc(): void;
+  dec(): void;
+}
+
 /**
  * `Idempotency-Key` on an authenticated POST (docs/decisions.md): the first answer is kept, in the
  * same statement as the request's writes and the claim on the key, and replayed to a retry with the
  * same key and request, whose own writes are dropped. Runs after authentication (keys are per
  * account) and body parsing (the body is part of the request compared), before validation, so a
- * refused request is replayed as refused.
+ * refused request is replayed as refused. A key counts in `keysInUse` while it is honoured: not
+ * before (a key refused, or a request still arriving), nor on a request where it means nothing.
  */
-export function idempotency(store: IdempotencyStore, keptAnswers: KeptAnswers): IdempotentResponder {
+export function idempotency(
+  store: IdempotencyStore,
+  keptAnswers: KeptAnswers,
+  keysInUse?: KeysInUse,
+): IdempotentResponder {
   return async (req, res, respond) => {
     const key = req.get(IDEMPOTENCY_HEADER);
     if (key === undefined) return respond();
@@ -40,13 +52,19 @@ export function idempotency(store: IdempotencyStore, keptAnswers: KeptAnswers): 
     const principal: Principal | undefined = res.locals.principal;
     // Mounted only behind authentication; without an account there is nothing to key on.
     if (!principal) return respond();
-    const keyed = await store.answerOnce(
-      principal.accountId,
-      key,
-      requestDigest(req),
-      () => keptAnswer(respond, res.locals.requestId),
-      (bytes) => keptAnswers.refusal(principal.accountId, bytes),
-    );
+    keysInUse?.inc();
+    let keyed: KeyedAnswer;
+    try {
+      keyed = await store.answerOnce(
+        principal.accountId,
+        key,
+        requestDigest(req),
+        () => keptAnswer(respond, res.locals.requestId),
+        (bytes) => keptAnswers.refusal(principal.accountId, bytes),
+      );
+    } finally {
+      keysInUse?.dec();
+    }
     switch (keyed.outcome) {
       case 'answered':
         return keyed.response;
