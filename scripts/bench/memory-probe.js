@@ -6,7 +6,7 @@
 // are wrapped here, before any module loads.
 const v8 = require('node:v8');
 const { writeSync } = require('node:fs');
-const { BroadcastChannel, isMainThread } = require('node:worker_threads');
+const { isMainThread } = require('node:worker_threads');
 
 /** How long the main thread waits for the workers' figures; a worker stuck in WebAssembly is left out. */
 const WORKERS_ANSWER_MS = 500;
