@@ -1,17 +1,25 @@
 import { once } from 'node:events';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Tracer } from '@opentelemetry/api';
 import express from 'express';
 import type { StreamSlots } from '../../../src/core/ports/stream-slots';
 import type { EventStreamSource } from '../../../src/interfaces/http/event-stream/event-stream-source';
 import { EventStreams } from '../../../src/interfaces/http/event-stream/event-streams';
 import type { StreamEndings } from '../../../src/interfaces/http/event-stream/open-stream';
+import { traceRequests } from '../../../src/interfaces/http/middleware/trace-request';
 
 /**
  * A process's streams over `slots`, serving `source` at /stream on a port of the loopback, and one
  * client asking for it. A lease of an hour: no renewal comes during a test unless it asks for one.
+ * With a `tracer`, the request has its server span, as in the service.
  */
-export async function oneStreamServed(slots: StreamSlots, source: EventStreamSource, endings: StreamEndings) {
+export async function oneStreamServed(
+  slots: StreamSlots,
+  source: EventStreamSource,
+  endings: StreamEndings,
+  tracer?: Tracer,
+) {
   const streams = new EventStreams(slots, {
     perProcess: 4,
     perAccount: 2,
@@ -20,6 +28,7 @@ export async function oneStreamServed(slots: StreamSlots, source: EventStreamSou
     leaseMs: 3_600_000,
   });
   const app = express();
+  if (tracer) app.use(traceRequests(tracer));
   let answer: express.Response | undefined;
   let served: Promise<void> = Promise.resolve();
   app.get('/stream', (_req, res) => {

@@ -1,20 +1,10 @@
 // A stream's read may still be under way when the stream ends (the client leaves, the service stops
 // and closes its pool): its failure then is that ending, not a fault to log. A read that fails while
 // the stream is open is one.
-import { StreamSlots } from '../../../src/core/ports/stream-slots';
 import type { EventStreamSource, SseMessage } from '../../../src/interfaces/http/event-stream/event-stream-source';
+import { FreeSlots } from '../../support/http/free-slots';
 import { oneStreamServed } from '../../support/http/one-stream-served';
 import { waitFor, within } from '../../support/wait-for';
-
-class FreeSlots extends StreamSlots {
-  async take(): Promise<boolean> {
-    return true;
-  }
-  async renew(holders: readonly string[]): Promise<string[]> {
-    return [...holders];
-  }
-  async release(): Promise<void> {}
-}
 
 /** A source whose one read is under way until `fail` ends it with an error, as a closed pool's does. */
 function readingSource() {

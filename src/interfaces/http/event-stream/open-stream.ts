@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { trace } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import type { Response } from 'express';
 import { FeedInterrupted } from '../../../core/ports/event-feed';
 import type { DeliverySpans } from './delivery-spans';
@@ -80,7 +80,7 @@ export class OpenStream {
     // Each delivery's span is linked to the stream's request (its server span, current here).
     const streamSpan = deliveries && trace.getActiveSpan()?.spanContext();
     try {
-      for await (const message of source) {
+      for await (const message of readOutsideTrace(source)) {
         if (res.writableEnded) break;
         const span = deliveries?.start(message, streamSpan);
         const flushed = res.write(`id: ${message.id}\nevent: ${message.event}\ndata: ${message.data}\n\n`);
@@ -96,6 +96,26 @@ export class OpenStream {
       this.end();
     }
   }
+}
+
+/**
+ * `source`'s messages, each read (a wake-up's statements, and the pages after the first) outside the
+ * trace context of the stream's request: its server span lasts as long as the stream, hours, and
+ * would gather every read as its child, a trace that never ends (docs/decisions.md, "A delivery
+ * belongs to the writer's trace"); a read is also shared by every stream woken alike
+ * (event-feed.ts), not one request's.
+ */
+function readOutsideTrace<T>(source: AsyncIterable<T>): AsyncIterable<T> {
+  return {
+    [Symbol.asyncIterator]: () => {
+      const messages = source[Symbol.asyncIterator]();
+      return {
+        next: () => context.with(ROOT_CONTEXT, () => messages.next()),
+        // As `for await` ends the source when its loop is left early.
+        return: async (value?: unknown) => (await messages.return?.(value)) ?? { done: true, value: undefined },
+      };
+    },
+  };
 }
 
 /** The connection took what was written, or closed: whichever comes first, the other unheard. */

@@ -1,0 +1,56 @@
+// A stream's request has a server span as long as the stream, hours: the reads of each wake-up must
+// not become its children (docs/decisions.md, "A delivery belongs to the writer's trace").
+import { trace } from '@opentelemetry/api';
+import type { EventStreamSource, SseMessage } from '../../../src/interfaces/http/event-stream/event-stream-source';
+import { FreeSlots } from '../../support/http/free-slots';
+import { oneStreamServed } from '../../support/http/one-stream-served';
+import { startInMemoryTracing } from '../../support/telemetry/in-memory-tracing';
+import { signal, waitFor } from '../../support/wait-for';
+
+/** A source that reads once at the start, then once when woken: each read notes the span current then. */
+function wakingSource() {
+  const woken = signal();
+  const closed = signal();
+  const spansAtReads: Array<string | undefined> = [];
+  const read = (id: string): IteratorResult<SseMessage> => {
+    spansAtReads.push(trace.getActiveSpan()?.spanContext().spanId);
+    return { done: false, value: { id, event: 'recorded', data: '{}' } };
+  };
+  let reads = 0;
+  const source: EventStreamSource = {
+    close: () => closed.resolve(),
+    [Symbol.asyncIterator]: (): AsyncIterator<SseMessage> => ({
+      next: async () => {
+        reads += 1;
+        if (reads === 1) return read('1');
+        if (reads === 2) {
+          await woken.promise;
+          return read('2');
+        }
+        // Idle until the stream ends.
+        await closed.promise;
+        return { done: true, value: undefined };
+      },
+    }),
+  };
+  return { source, wake: () => woken.resolve(), spansAtReads };
+}
+
+it("reads a stream's changes outside its request's trace", async () => {
+  const tracing = startInMemoryTracing();
+  const { source, wake, spansAtReads } = wakingSource();
+  const endings = { onUnavailable: () => undefined, isUnavailable: () => false, logError: () => undefined };
+  const { answer, served, close } = await oneStreamServed(new FreeSlots(), source, endings, tracing.tracer);
+  try {
+    await waitFor(() => spansAtReads.length === 1, { what: 'the first read' });
+    wake();
+    await waitFor(() => spansAtReads.length === 2, { what: 'the read of the wake-up' });
+    // The stream's request was traced: its server span was current where the stream was served.
+    expect(answer().locals.traceIds).toEqual({ trace_id: expect.any(String), span_id: expect.any(String) });
+    expect(spansAtReads).toEqual([undefined, undefined]);
+  } finally {
+    close();
+    await served();
+    await tracing.close();
+  }
+});
