@@ -48,6 +48,11 @@ function ended<T>(span: Span, value: T): T {
 }
 
 function failed(span: Span, error: unknown): never {
+  // An unsampled span records nothing: naming the error would be work for nothing.
+  if (!span.isRecording()) {
+    span.end();
+    throw error;
+  }
   if (error instanceof DomainError) span.setAttribute(ATTR_ERROR_TYPE, error.code);
   else {
     span.setAttribute(ATTR_ERROR_TYPE, error instanceof Error ? error.constructor.name : 'Error');

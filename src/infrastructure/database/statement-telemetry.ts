@@ -45,6 +45,9 @@ export function databaseTarget(connectionString: string): DatabaseTarget {
 }
 
 type Query = (...args: unknown[]) => unknown;
+
+/** A statement span's name until its summary names it (samplers see this one). */
+const STATEMENT = 'statement';
 type Callback = (error: unknown, result?: unknown) => void;
 
 /**
@@ -64,22 +67,23 @@ export function watchStatements(client: ClientBase, telemetry: DatabaseTelemetry
     if (isSubmittable(first)) return query(...args);
     const text = typeof first === 'string' ? first : (first as { text?: unknown } | undefined)?.text;
     if (typeof text !== 'string') return query(...args);
+    // Named once it is known to record: an unsampled statement, most of them at a low sampling
+    // ratio, costs neither its summary nor its attributes, and nothing at all with the metrics off.
+    const startedSpan = tracer?.startSpan(STATEMENT, { kind: SpanKind.CLIENT }, context.active());
+    const span = startedSpan?.isRecording() ? startedSpan : undefined;
+    if (!span && !times) return query(...args);
     const summary = querySummary(text);
-    const span = tracer?.startSpan(
-      summary,
-      {
-        kind: SpanKind.CLIENT,
-        attributes: {
-          [ATTR_DB_SYSTEM_NAME]: DB_SYSTEM_NAME_VALUE_POSTGRESQL,
-          [ATTR_DB_QUERY_SUMMARY]: summary,
-          [ATTR_DB_QUERY_TEXT]: text,
-          [ATTR_DB_NAMESPACE]: target.database,
-          [ATTR_SERVER_ADDRESS]: target.address,
-          [ATTR_SERVER_PORT]: target.port,
-        },
-      },
-      context.active(),
-    );
+    if (span) {
+      span.updateName(summary);
+      span.setAttributes({
+        [ATTR_DB_SYSTEM_NAME]: DB_SYSTEM_NAME_VALUE_POSTGRESQL,
+        [ATTR_DB_QUERY_SUMMARY]: summary,
+        [ATTR_DB_QUERY_TEXT]: text,
+        [ATTR_DB_NAMESPACE]: target.database,
+        [ATTR_SERVER_ADDRESS]: target.address,
+        [ATTR_SERVER_PORT]: target.port,
+      });
+    }
     const started = performance.now();
     const done = (error: unknown) => {
       const errorType = error === undefined || error === null ? '' : failureType(error);

@@ -1,4 +1,4 @@
-import { context, trace } from '@opentelemetry/api';
+import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 
 /**
@@ -13,10 +13,15 @@ const setter = {
   },
 };
 
-/** The `traceparent` of the span running now, or null when none is (tracing off, or outside a request). */
+/**
+ * The `traceparent` of the span running now, or null when none is (tracing off, or outside a
+ * request) or it is not sampled: a delivery follows its writer's decision (delivery-spans.ts), so
+ * an unsampled writer's context would only be stored to be read and dropped.
+ */
 export function activeTraceparent(): string | null {
   const active = context.active();
-  if (!trace.getSpan(active)) return null;
+  const span = trace.getSpan(active);
+  if (!span || (span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return null;
   const carrier: Record<string, string> = {};
   w3c.inject(active, carrier, setter);
   return carrier.traceparent ?? null;

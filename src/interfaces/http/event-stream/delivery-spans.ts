@@ -1,4 +1,13 @@
-import { type Link, ROOT_CONTEXT, type Span, type SpanContext, SpanKind, trace, type Tracer } from '@opentelemetry/api';
+import {
+  type Link,
+  ROOT_CONTEXT,
+  type Span,
+  type SpanContext,
+  SpanKind,
+  trace,
+  TraceFlags,
+  type Tracer,
+} from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { SseMessage } from './event-stream-source';
 
@@ -8,8 +17,9 @@ const getter = { get: (carrier: Record<string, string>, key: string) => carrier[
 /**
  * A span for each change an event stream delivers, in whichever process holds the stream: a child
  * of the span of the request that wrote the change (its trace kept with the event, in the writer's
- * statement), so that one trace shows a write reaching each of its watchers, and linked both to
- * that span and to the stream's own request. A change whose writer was not traced gets none.
+ * statement), so that one trace shows a write reaching each of its watchers, and linked to the
+ * stream's own request. A change whose writer was not traced, or not sampled, gets none: a delivery
+ * follows its writer's sampling decision.
  */
 export class DeliverySpans {
   constructor(private readonly tracer: Tracer) {}
@@ -18,8 +28,10 @@ export class DeliverySpans {
   start(message: SseMessage, stream: SpanContext | undefined): Span | undefined {
     if (!message.origin) return undefined;
     const writer = trace.getSpanContext(w3c.extract(ROOT_CONTEXT, { traceparent: message.origin }, getter));
-    if (!writer) return undefined;
-    const links: Link[] = [{ context: writer }, ...(stream ? [{ context: stream }] : [])];
+    // Unsampled, the span would record nothing: not even made.
+    if (!writer || (writer.traceFlags & TraceFlags.SAMPLED) === 0) return undefined;
+    // The writer is the parent already; a link to it would say it twice.
+    const links: Link[] = stream ? [{ context: stream }] : [];
     return this.tracer.startSpan(
       `deliver ${message.event}`,
       { kind: SpanKind.PRODUCER, links, attributes: { 'tns.event_stream.event': message.event } },

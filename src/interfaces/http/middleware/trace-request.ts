@@ -1,4 +1,13 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Tracer,
+} from '@opentelemetry/api';
 import {
   ATTR_CLIENT_ADDRESS,
   ATTR_ERROR_TYPE,
@@ -10,7 +19,7 @@ import {
   ATTR_URL_SCHEME,
   ATTR_USER_AGENT_ORIGINAL,
 } from '@opentelemetry/semantic-conventions';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { answeredStatus, methodOf, routeOf } from './http-semantics';
 
 /**
@@ -24,40 +33,44 @@ export function traceRequests(tracer: Tracer): RequestHandler {
   return (req, res, next) => {
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
     const method = methodOf(req);
-    const query = req.originalUrl.indexOf('?');
-    const span = tracer.startSpan(
-      method,
-      {
-        kind: SpanKind.SERVER,
-        attributes: {
-          [ATTR_HTTP_REQUEST_METHOD]: method,
-          [ATTR_URL_PATH]: query < 0 ? req.originalUrl : req.originalUrl.slice(0, query),
-          [ATTR_URL_SCHEME]: req.protocol,
-          [ATTR_NETWORK_PROTOCOL_VERSION]: req.httpVersion,
-          // As the request log: the address `trust proxy` (TRUST_PROXY) resolves.
-          ...(req.ip !== undefined && { [ATTR_CLIENT_ADDRESS]: req.ip }),
-          ...(req.headers['user-agent'] !== undefined && { [ATTR_USER_AGENT_ORIGINAL]: req.headers['user-agent'] }),
-        },
-      },
-      parent,
-    );
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
     const { traceId, spanId } = span.spanContext();
     res.locals.traceIds = { trace_id: traceId, span_id: spanId };
-    res.once('close', () => {
-      const route = routeOf(req);
-      if (route !== '') {
-        span.setAttribute(ATTR_HTTP_ROUTE, route);
-        span.updateName(`${method} ${route}`);
-      }
-      const status = answeredStatus(res);
-      if (status !== null) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
-      // A server span fails on a 5xx only: a 4xx is the client's (OpenTelemetry's HTTP conventions).
-      if (status !== null && status >= 500) {
-        span.setAttribute(ATTR_ERROR_TYPE, String(status));
-        span.setStatus({ code: SpanStatusCode.ERROR });
-      } else if (status === null) span.setAttribute(ATTR_ERROR_TYPE, 'aborted');
-      span.end();
-    });
+    // An unsampled request's span records nothing: its attributes and its end would be work for
+    // nothing, on most requests at a low sampling ratio (docs/performance.md).
+    if (span.isRecording()) {
+      describeRequest(span, req, method);
+      res.once('close', () => endRequest(span, req, res, method));
+    }
     context.with(trace.setSpan(parent, span), next);
   };
+}
+
+function describeRequest(span: Span, req: Request, method: string): void {
+  const query = req.originalUrl.indexOf('?');
+  span.setAttributes({
+    [ATTR_HTTP_REQUEST_METHOD]: method,
+    [ATTR_URL_PATH]: query < 0 ? req.originalUrl : req.originalUrl.slice(0, query),
+    [ATTR_URL_SCHEME]: req.protocol,
+    [ATTR_NETWORK_PROTOCOL_VERSION]: req.httpVersion,
+    // As the request log: the address `trust proxy` (TRUST_PROXY) resolves.
+    ...(req.ip !== undefined && { [ATTR_CLIENT_ADDRESS]: req.ip }),
+    ...(req.headers['user-agent'] !== undefined && { [ATTR_USER_AGENT_ORIGINAL]: req.headers['user-agent'] }),
+  });
+}
+
+function endRequest(span: Span, req: Request, res: Response, method: string): void {
+  const route = routeOf(req);
+  if (route !== '') {
+    span.setAttribute(ATTR_HTTP_ROUTE, route);
+    span.updateName(`${method} ${route}`);
+  }
+  const status = answeredStatus(res);
+  if (status !== null) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
+  // A server span fails on a 5xx only: a 4xx is the client's (OpenTelemetry's HTTP conventions).
+  if (status !== null && status >= 500) {
+    span.setAttribute(ATTR_ERROR_TYPE, String(status));
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  } else if (status === null) span.setAttribute(ATTR_ERROR_TYPE, 'aborted');
+  span.end();
 }
