@@ -3,7 +3,7 @@
 // Applies prisma/migrations to DATABASE_DIRECT_URL (the server behind a pooler) or DATABASE_URL,
 // or, when both are unset, to the embedded database in DATA_DIR (default ./.data). The service
 // does the same when it starts; this is for applying a new migration without starting it. Uses
-// Prisma's engine in-process (WebAssembly), with the bookkeeping of `prisma migrate deploy`.
+// the service's own runner (migrate-database.ts), with the bookkeeping of `prisma migrate deploy`.
 import path from 'node:path';
 import { startEmbeddedPostgres } from '../src/infrastructure/database/embedded-postgres';
 import { migrateDatabase } from '../src/infrastructure/database/migrate-database';
@@ -36,8 +36,8 @@ function report(result: { applied: string[] }, target: string): void {
   console.log(`Applied to ${target}:\n${result.applied.map((name) => `  ${name}`).join('\n')}`);
 }
 
-// Explicit exit: the migration engine and PGlite leave 10-second timers behind (lock and
-// statement timeouts) that would otherwise hold the process after the work is done.
+// Explicit exit: whatever the embedded server leaves running must not hold the process once the
+// work is done.
 main().then(
   () => process.exit(0),
   (error: unknown) => {

@@ -83,7 +83,7 @@ function runStudio(url: string): Promise<number> {
   });
 }
 
-// Explicit exit: the migration engine and PGlite leave 10-second timers behind.
+// Explicit exit: whatever the embedded server leaves running must not hold the process once Studio ends.
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
