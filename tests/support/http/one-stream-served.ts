@@ -11,22 +11,17 @@ import { traceRequests } from '../../../src/interfaces/http/middleware/trace-req
 
 /**
  * A process's streams over `slots`, serving `source` at /stream on a port of the loopback, and one
- * client asking for it. A lease of an hour: no renewal comes during a test unless it asks for one.
- * With a `tracer`, the request has its server span, as in the service.
+ * client asking for it. A lease of an hour unless `leaseMs` says otherwise: no renewal comes during
+ * a test unless it asks for one. With a `tracer`, the request has its server span, as in the service.
  */
 export async function oneStreamServed(
   slots: StreamSlots,
   source: EventStreamSource,
   endings: StreamEndings,
   tracer?: Tracer,
+  leaseMs = 3_600_000,
 ) {
-  const streams = new EventStreams(slots, {
-    perProcess: 4,
-    perAccount: 2,
-    heartbeatMs: 60_000,
-    retryMs: 100,
-    leaseMs: 3_600_000,
-  });
+  const streams = new EventStreams(slots, { perProcess: 4, perAccount: 2, heartbeatMs: 60_000, retryMs: 100, leaseMs });
   const app = express();
   if (tracer) app.use(traceRequests(tracer));
   let answer: express.Response | undefined;

@@ -54,3 +54,32 @@ it("reads a stream's changes outside its request's trace", async () => {
     await tracing.close();
   }
 });
+
+/** Slots whose renewals note the span current when they run. */
+class WatchedSlots extends FreeSlots {
+  readonly spansAtRenewals: Array<string | undefined> = [];
+  override async renew(holders: readonly string[]): Promise<string[]> {
+    this.spansAtRenewals.push(trace.getActiveSpan()?.spanContext().spanId);
+    return super.renew(holders);
+  }
+}
+
+it("renews the streams' leases outside the trace of the stream that started the renewals", async () => {
+  const tracing = startInMemoryTracing();
+  const slots = new WatchedSlots();
+  const { source, wake } = wakingSource();
+  const endings = { onUnavailable: () => undefined, isUnavailable: () => false, logError: () => undefined };
+  // A lease of 300 ms: renewed every 100 ms.
+  const { answer, served, close } = await oneStreamServed(slots, source, endings, tracing.tracer, 300);
+  try {
+    await waitFor(() => slots.spansAtRenewals.length >= 2, { what: 'two renewals' });
+    expect(answer().locals.traceIds).toEqual({ trace_id: expect.any(String), span_id: expect.any(String) });
+    expect(new Set(slots.spansAtRenewals)).toEqual(new Set([undefined]));
+  } finally {
+    // Past its read of the wake-up, the source ends when the stream closes it.
+    wake();
+    close();
+    await served();
+    await tracing.close();
+  }
+});

@@ -1,3 +1,4 @@
+import { context, ROOT_CONTEXT } from '@opentelemetry/api';
 import type { DeliverySpans } from './delivery-spans';
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
@@ -163,7 +164,9 @@ export class EventStreams {
    */
   private renewLeases(): void {
     if (this.open.size !== 1) return;
-    this.renewal = setInterval(() => void this.renew(), this.leaseMs / 3);
+    // Started by the first stream's request, but every stream's: not in that request's trace, whose
+    // server span lasts as long as the stream (a timer keeps the context it was made in).
+    this.renewal = context.with(ROOT_CONTEXT, () => setInterval(() => void this.renew(), this.leaseMs / 3));
     this.renewal.unref();
   }
 
@@ -182,6 +185,7 @@ export class EventStreams {
         ),
       );
     } catch {
+      // Nothing is known of the leases; an outage ends the streams by itself (event-changes.ts).
       return;
     }
     for (const stream of holding) if (!kept.has(stream.holder)) stream.end();
