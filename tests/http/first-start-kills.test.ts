@@ -13,6 +13,11 @@ import { killServiceWhen, startServiceProcess } from '../support/service-process
 const EMBEDDED = { DATABASE_URL: '', LOG_LEVEL: 'warn' };
 /** Where in a whole first start each kill lands, as a share of its length. */
 const KILL_AT = [0.2, 0.4, 0.6, 0.8, 0.95];
+/**
+ * Kills up to this share land before the start listens whatever the machine's pace that minute; a
+ * later one may come after a faster start has listened (a kill of a running service, tested too).
+ */
+const SURELY_BEFORE_LISTENING = 0.6;
 
 jest.setTimeout(300_000);
 
@@ -48,11 +53,13 @@ describe('a first start killed at any moment', () => {
       let stopped: number | null;
       try {
         const ready = await call(next.url, 'GET', '/readyz');
-        // The kill in the comparison names the one that failed, if one does; one that came after the
-        // start listened would test nothing of a first start.
+        // The kill in the comparison names the one that failed, if one does. One that came after the
+        // start listened would test nothing of a first start: those among the migrations and the
+        // early ones by time never may.
+        const surely = 'printed' in kill || kill.afterMs <= firstStartMs * SURELY_BEFORE_LISTENING;
         expect({ kill: String(Object.values(kill)[0]), listened: killed.listened, status: ready.status }).toEqual({
           kill: String(Object.values(kill)[0]),
-          listened: false,
+          listened: surely ? false : killed.listened,
           status: 200,
         });
         // Each migration applied once: by the killed start, or else by the next.
