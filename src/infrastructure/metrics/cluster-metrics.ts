@@ -3,7 +3,6 @@
 // exposition. Asked here rather than through prom-client's own clusterMetrics(), which fails the
 // whole scrape when one worker does not answer (one that is dying or starting) and keeps what the
 // others answered to it: a worker that is late is left out of that scrape, and nothing is kept.
-import type { Worker } from 'node:cluster';
 import { AggregatorRegistry, Registry } from 'prom-client';
 import { hasType } from '../../worker-messages';
 
@@ -56,8 +55,13 @@ export function answerPrimary(registry: Registry, channel: PrimaryChannel = proc
   });
 }
 
-/** A worker as the primary sees it. */
-type WorkerEnd = Pick<Worker, 'send' | 'isConnected' | 'on' | 'off'>;
+/** A worker as the primary sees it: what it asks of cluster's Worker, and no more. */
+interface WorkerEnd {
+  send(message: { type: 'metrics-ask'; id: number }, handle: undefined, callback: () => void): boolean;
+  isConnected(): boolean;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  off(event: 'message', listener: (message: unknown) => void): unknown;
+}
 
 /**
  * In a cluster's primary: its own metrics (`own`: its process's, labelled worker="primary") and
