@@ -135,27 +135,17 @@ export function createApp(container: Container, options: AppOptions): Express {
     options.logError ??
     (options.logger ? (error: unknown) => options.logger?.error({ err: error }, 'request failed') : console.error);
   const isUnavailable = options.isUnavailable ?? (() => false);
+  const onUnavailable = (reason: string, error: unknown) => options.onUnavailable?.(reason, error);
   const logError = (error: unknown) =>
-    isUnavailable(error) ? options.onUnavailable?.(failureReason(error), error) : logFault(error);
+    isUnavailable(error) ? onUnavailable(failureReason(error), error) : logFault(error);
   // Ahead of the API's routes. The balancer's probe may be the only request in a quiet moment, so
   // an outage it finds is reported as any request's.
-  app.get(
-    '/readyz',
-    readyz(options.readiness, {
-      isUnavailable,
-      onUnavailable: (reason, error) => options.onUnavailable?.(reason, error),
-      logFault,
-    }),
-  );
+  app.get('/readyz', readyz(options.readiness, { isUnavailable, onUnavailable, logFault }));
   // The API first: its requests are nearly all of them, and Express tries routes in order. The
   // pages' paths and the API's do not overlap, so the order changes no answer.
   const streaming = {
     streams: options.eventStreams ?? new EventStreams(container.get(StreamSlots)),
-    endings: {
-      isUnavailable,
-      onUnavailable: (reason: string, error?: unknown) => options.onUnavailable?.(reason, error),
-      logError: logFault,
-    },
+    endings: { isUnavailable, onUnavailable, logError: logFault },
   };
   const keptAnswers = new KeptAnswers(countRequest, options.keptAnswersMibPerHour);
   mountRoutes(app, routes, authenticated, {

@@ -7,8 +7,8 @@ import type { EventStreamSource } from './event-stream-source';
 
 /** What ends a stream that was not the client's leaving, for the log. */
 export interface StreamEndings {
-  /** The database went away (logged once per outage, as every request's 503). */
-  readonly onUnavailable: (reason: string) => void;
+  /** The database went away (logged once per outage, as every request's 503), for `error`. */
+  readonly onUnavailable: (reason: string, error: unknown) => void;
   readonly isUnavailable: (error: unknown) => boolean;
   readonly logError: (error: unknown) => void;
 }
@@ -132,9 +132,10 @@ async function drained(res: Response): Promise<void> {
 /** A stream that ended before its client left: an outage, the service stopping, or a fault. */
 function logEnding(error: unknown, endings: StreamEndings): void {
   if (error instanceof FeedInterrupted) {
-    if (error.reason === 'database_unavailable') endings.onUnavailable(error.message);
+    if (error.reason === 'database_unavailable') endings.onUnavailable(error.message, error);
     return;
   }
-  if (endings.isUnavailable(error)) endings.onUnavailable(error instanceof Error ? error.message : String(error));
+  if (endings.isUnavailable(error))
+    endings.onUnavailable(error instanceof Error ? error.message : String(error), error);
   else endings.logError(error);
 }
