@@ -30,26 +30,18 @@ export class ServiceMetrics {
         this.set(sources.database.available ? 1 : 0);
       },
     });
-    let outagesSeen = 0;
-    new Counter({
-      name: 'tns_db_outages_total',
-      help: 'Times the database stopped answering this process (each outage once).',
+    countedAt(
       registers,
-      collect() {
-        this.inc(sources.database.outages - outagesSeen);
-        outagesSeen = sources.database.outages;
-      },
-    });
-    let refusalsSeen = 0;
-    new Counter({
-      name: 'tns_db_disk_full_refusals_total',
-      help: 'Requests answered 503 because the database could not grow a file for their write (53100).',
+      'tns_db_outages_total',
+      'Times the database stopped answering this process (each outage once).',
+      () => sources.database.outages,
+    );
+    countedAt(
       registers,
-      collect() {
-        this.inc(sources.database.diskFullRefusals - refusalsSeen);
-        refusalsSeen = sources.database.diskFullRefusals;
-      },
-    });
+      'tns_db_disk_full_refusals_total',
+      'Requests answered 503 because the database could not grow a file for their write (53100).',
+      () => sources.database.diskFullRefusals,
+    );
     const seen = { hits: 0, misses: 0 };
     new Counter({
       name: 'tns_api_key_cache_lookups_total',
@@ -111,4 +103,19 @@ export class ServiceMetrics {
   rerun(reason: RerunReason): void {
     this.reruns.inc({ reason });
   }
+}
+
+/** A counter that follows a total its source keeps: each scrape adds what the total grew by since. */
+function countedAt(registers: Registry[], name: string, help: string, total: () => number): void {
+  let seen = 0;
+  new Counter({
+    name,
+    help,
+    registers,
+    collect() {
+      const now = total();
+      this.inc(now - seen);
+      seen = now;
+    },
+  });
 }
