@@ -8,7 +8,7 @@ import path from 'node:path';
 import { call } from '../support/process-client';
 import { migrationNames as migrationNamesIn } from '../../src/infrastructure/database/migration-files';
 import { migrationsDirectory } from '../../src/infrastructure/database/package-root';
-import { killServiceWhen, startServiceProcess } from '../support/service-process';
+import { killServiceWhen, type ProcessExit, startServiceProcess } from '../support/service-process';
 
 const EMBEDDED = { DATABASE_URL: '', LOG_LEVEL: 'warn' };
 /** Where in a whole first start each kill lands, as a share of its length. */
@@ -37,7 +37,8 @@ describe('a first start killed at any moment', () => {
     const started = Date.now();
     const whole = await startServiceProcess({ ...EMBEDDED, DATA_DIR: await newFolder() });
     const firstStartMs = Date.now() - started;
-    expect(await whole.stop()).toBe(0);
+    // With the signal, should it end by one: a stop that is not clean says how it ended.
+    expect(await whole.kill('SIGTERM')).toEqual({ code: 0, signal: null });
 
     const kills: Array<{ readonly afterMs: number } | { readonly printed: RegExp }> = [
       ...KILL_AT.map((share) => ({ afterMs: Math.round(firstStartMs * share) })),
@@ -50,7 +51,7 @@ describe('a first start killed at any moment', () => {
       const folder = await newFolder();
       const killed = await killServiceWhen({ ...EMBEDDED, DATA_DIR: folder }, kill);
       const next = await startServiceProcess({ ...EMBEDDED, DATA_DIR: folder });
-      let stopped: number | null;
+      let stopped: ProcessExit;
       try {
         const ready = await call(next.url, 'GET', '/readyz');
         // The kill in the comparison names the one that failed, if one does. One that came after the
@@ -66,9 +67,9 @@ describe('a first start killed at any moment', () => {
         expect([...appliedIn(killed.output), ...appliedIn(next.output())]).toEqual(await migrationNames());
       } finally {
         // Asserted after: an expectation failing here would hide the one that failed above.
-        stopped = await next.stop();
+        stopped = await next.kill('SIGTERM');
       }
-      expect(stopped).toBe(0);
+      expect(stopped).toEqual({ code: 0, signal: null });
     }
   });
 });
