@@ -155,21 +155,6 @@ export async function serve(config: Config): Promise<void> {
       await database.close();
       throw error;
     });
-  if (!worker) {
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
-    console.log(`Time Navigation Service listening on http://${host}:${port} (Node ${process.version})`);
-    console.log(`Data: ${database.description}`);
-    if (database.mode === 'embedded')
-      console.log(
-        'The embedded database is for trying the service and for development: it does not survive a power loss ' +
-          '(docs/operations.md#power-loss). Set DATABASE_URL for data that must.',
-      );
-    if (budget) console.log(budget);
-    for (const warning of configWarnings(config)) logger.warn(warning);
-  }
-
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals): void => {
     // A worker hears of the stop from its primary, and may hear the signal itself too (Ctrl+C
@@ -216,6 +201,22 @@ export async function serve(config: Config): Promise<void> {
     process.on('message', (message) => {
       if (isShutdownRequest(message)) shutdown(message.signal);
     });
+  }
+  // Said only once the stop is handled: a SIGTERM sent the moment a supervisor reads this line
+  // must stop the service cleanly, not end it by the signal's default.
+  if (!worker) {
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
+    console.log(`Time Navigation Service listening on http://${host}:${port} (Node ${process.version})`);
+    console.log(`Data: ${database.description}`);
+    if (database.mode === 'embedded')
+      console.log(
+        'The embedded database is for trying the service and for development: it does not survive a power loss ' +
+          '(docs/operations.md#power-loss). Set DATABASE_URL for data that must.',
+      );
+    if (budget) console.log(budget);
+    for (const warning of configWarnings(config)) logger.warn(warning);
   }
 }
 

@@ -157,6 +157,18 @@ describe('SIGTERM', () => {
     }
   }, 180_000);
 
+  it('stops cleanly on a SIGTERM sent the moment it says it listens', async () => {
+    const store = await freshStore();
+    try {
+      const preload = join(__dirname, '../support/signal-on-listening.cjs');
+      const started = await startServiceProcess({ ...store.env, ...QUIET, NODE_OPTIONS: `--require ${preload}` });
+      expect(await started.exited).toEqual({ code: 0, signal: null });
+      expect(started.output()).toContain('SIGTERM: no longer accepting connections');
+    } finally {
+      await store.close();
+    }
+  }, 120_000);
+
   it('closes a request that never finishes when the grace is over, and exits 0', async () => {
     const graceMs = 1_000;
     const store = await freshStore();
