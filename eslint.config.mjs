@@ -22,7 +22,7 @@ export default tseslint.config(
   prettier,
   {
     // The few CommonJS files Node and the tools load as they are (configs, the postinstall script).
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: globals.node },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
