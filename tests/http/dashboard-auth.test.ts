@@ -293,7 +293,8 @@ describe('dashboard: signing up, in and out', () => {
       expect((await browser.get('/dashboard')).status).toBe(200);
       expect((await anchor(await consoleKeyOf(browser))).status).toBe(201);
     }
-  });
+    // Eleven sign-ins, each a full-cost scrypt: about 2 s alone, over Jest's 5 s on a shared machine.
+  }, 30_000);
 
   it('ends a session 7 days after sign-in however active it is', async () => {
     const browser = aBrowser(t);
