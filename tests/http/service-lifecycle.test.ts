@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import request from 'supertest';
 import { CONNECTION_URL_FILE, EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded-postgres';
 import { createPrismaClient, type PrismaClient } from '../../src/infrastructure/database/prisma-client';
+import { expectKeptAnswersReplayed } from '../support/acknowledged-writes';
 import { halfWrites } from '../support/consistency';
 import { startTestApp } from '../support/http/test-app';
 import { call, signUpThrough, startUpload, type Answer } from '../support/process-client';
@@ -353,7 +354,7 @@ describe('SIGKILL in the middle of a write load', () => {
       expect(minutes).toBeLessThanOrEqual(acknowledgedMinutes + load.unanswered({ accountId: clock.id }).length);
 
       await expectReadableThroughTheApi(service, load, mixed);
-      await expectKeptAnswersReplayed(service, load, [clock, ...mixed]);
+      await expectKeptAnswersReplayed(service.url, load.answered(), [clock, ...mixed]);
       await expectInFlightKeysBothOrNeither(database.prisma, load, mixed);
       await expectRetriesOfInFlightKeysSafe(service, load, [clock, ...mixed]);
       expect(
@@ -421,27 +422,6 @@ async function expectReadableThroughTheApi(
 }
 
 /** Each acknowledged write with an Idempotency-Key is answered again, word for word, and not repeated. */
-async function expectKeptAnswersReplayed(
-  service: ServiceProcess,
-  load: WriteLoad,
-  accounts: readonly LoadAccount[],
-): Promise<void> {
-  for (const account of accounts) {
-    for (const write of load.answered({ accountId: account.id }).filter((keyed) => keyed.idempotencyKey)) {
-      const again = await call(service.url, 'POST', write.path, {
-        auth: account.auth,
-        body: write.body,
-        idempotencyKey: write.idempotencyKey,
-      });
-      expect(again).toMatchObject({
-        status: write.answer.status,
-        body: write.answer.body,
-        headers: { 'idempotent-replayed': 'true' },
-      });
-    }
-  }
-}
-
 /**
  * A keyed anchor or item in flight when the process died left its row and its kept answer, or
  * neither: the answer commits in the transaction of the write (each lane's descriptions are unique).
