@@ -148,10 +148,12 @@ const SOCKET_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
 ]);
-// SQLSTATE: 53100 disk full (a write cannot grow a file: passing once space is freed), 53300 too
-// many connections, 57014 cancelled (statement_timeout: the bound), 57P01-57P03 shutting down or
-// starting up.
-const SERVER_CODES = new Set(['53100', '53300', '57014', '57P01', '57P02', '57P03']);
+// SQLSTATE: 25006 read-only transaction (the server reached is a standby: a failover in progress,
+// its proxy not yet leading to the new primary; the service itself never opens a read-only
+// transaction), 53100 disk full (a write cannot grow a file: passing once space is freed), 53300
+// too many connections, 57014 cancelled (statement_timeout: the bound), 57P01-57P03 shutting down
+// or starting up.
+const SERVER_CODES = new Set(['25006', '53100', '53300', '57014', '57P01', '57P02', '57P03']);
 const POOL_MESSAGES =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 

@@ -119,4 +119,17 @@ describe('statements on the shared pool', () => {
     const fromPrisma = await database.prisma.$executeRawUnsafe(diskFull).catch((error: unknown) => error);
     expect(isDatabaseUnavailable(fromPrisma)).toBe(true);
   });
+
+  it("takes a standby's refusal (PostgreSQL's 25006, mid-failover) for an outage, not a fault", async () => {
+    // What a pool's LISTEN or write meets on a node still in recovery, which a failover's proxy may
+    // lead to for a moment.
+    const standby =
+      "DO $$ BEGIN RAISE EXCEPTION 'cannot execute LISTEN during recovery' " +
+      "USING ERRCODE = 'read_only_sql_transaction'; END $$";
+    const fromPool = await database.sql.query(standby, []).catch((error: unknown) => error);
+    expect(fromPool).toMatchObject({ code: '25006' });
+    expect(isDatabaseUnavailable(fromPool)).toBe(true);
+    const fromPrisma = await database.prisma.$executeRawUnsafe(standby).catch((error: unknown) => error);
+    expect(isDatabaseUnavailable(fromPrisma)).toBe(true);
+  });
 });
