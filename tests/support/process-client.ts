@@ -14,6 +14,8 @@ export interface Call {
   readonly auth?: string;
   readonly body?: unknown;
   readonly idempotencyKey?: string;
+  /** Gives up (rejects) when no whole answer came within this long: a request that hangs. */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -35,6 +37,8 @@ export function call(baseUrl: string, method: string, path: string, options: Cal
       readAnswer(res, resolve, reject),
     );
     req.on('error', reject);
+    if (options.timeoutMs !== undefined)
+      req.setTimeout(options.timeoutMs, () => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
     req.end(payload);
   });
 }
