@@ -118,7 +118,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const kind = driverErrorKind(error);
     return (
       UNAVAILABLE_CODES.has(error.code) ||
-      (typeof code === 'string' && SERVER_CODES.has(code)) ||
+      (typeof code === 'string' && isOutageCode(code)) ||
       (typeof kind === 'string' && UNAVAILABLE_KINDS.has(kind))
     );
   }
@@ -154,6 +154,15 @@ const SOCKET_CODES = new Set([
 // too many connections, 57014 cancelled (statement_timeout: the bound), 57P01-57P03 shutting down
 // or starting up.
 const SERVER_CODES = new Set(['25006', '53100', '53300', '57014', '57P01', '57P02', '57P03']);
+
+/**
+ * A SQLSTATE that says the database cannot serve now: SERVER_CODES, or class 08 (connection
+ * exception), which is also what a pooler in between answers when it cannot reach the server
+ * (PgBouncer's 08P01 "server login has been failing", mid-failover).
+ */
+function isOutageCode(code: string): boolean {
+  return SERVER_CODES.has(code) || code.startsWith('08');
+}
 const POOL_MESSAGES =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
@@ -161,7 +170,6 @@ function isConnectionFailure(error: unknown): boolean {
   // By shape, not `instanceof Error`: the socket's errors may come from another realm (a VM context).
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (SOCKET_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08')))
-    return true;
+  if (typeof code === 'string' && (SOCKET_CODES.has(code) || isOutageCode(code))) return true;
   return typeof message === 'string' && POOL_MESSAGES.test(message);
 }

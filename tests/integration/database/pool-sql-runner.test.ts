@@ -132,4 +132,15 @@ describe('statements on the shared pool', () => {
     const fromPrisma = await database.prisma.$executeRawUnsafe(standby).catch((error: unknown) => error);
     expect(isDatabaseUnavailable(fromPrisma)).toBe(true);
   });
+
+  it("takes a pooler's refusal (class 08, PgBouncer's 08P01 mid-failover) for an outage, not a fault", async () => {
+    const pooler =
+      "DO $$ BEGIN RAISE EXCEPTION 'server login has been failing, try again later (server_login_retry)' " +
+      "USING ERRCODE = 'protocol_violation'; END $$";
+    const fromPool = await database.sql.query(pooler, []).catch((error: unknown) => error);
+    expect(fromPool).toMatchObject({ code: '08P01' });
+    expect(isDatabaseUnavailable(fromPool)).toBe(true);
+    const fromPrisma = await database.prisma.$executeRawUnsafe(pooler).catch((error: unknown) => error);
+    expect(isDatabaseUnavailable(fromPrisma)).toBe(true);
+  });
 });
