@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The failover test (tests/http/failover.server.test.ts) runs Debian's Patroni, etcd and HAProxy as
-# deploy/ha/ configures them, around the machine's PostgreSQL 15 programs. CI runs this before
-# `npm test`; elsewhere the test is skipped, saying what is missing. The packages' own services are
-# never used.
+# deploy/ha/ configures them, and PgBouncer in front as deploy/pgbouncer does, around the machine's
+# PostgreSQL 15 programs. CI runs this before `npm test`; elsewhere the test is skipped, saying what
+# is missing. The packages' own services are never used.
 set -euo pipefail
 # Like every *.server.test.ts, the test runs only against a PostgreSQL server.
 [ -n "${DATABASE_URL:-}" ] || exit 0
@@ -11,5 +11,6 @@ missing=()
 [ -x /usr/bin/patroni ] || missing+=(patroni)
 [ -x /usr/bin/etcd ] || missing+=(etcd-server)
 [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+[ -x /usr/sbin/pgbouncer ] || missing+=(pgbouncer)
 command -v envsubst >/dev/null 2>&1 || missing+=(gettext-base)
 install_debian_packages 'the failover test' "run it as root on a machine with apt-get" "${missing[@]}"

@@ -13,7 +13,14 @@ import { freeLoopbackPort } from '../free-port';
 import { waitFor } from '../wait-for';
 
 const DEPLOY = join(__dirname, '../../../deploy/ha');
-const PROGRAMS = ['/usr/bin/etcd', '/usr/bin/patroni', '/usr/sbin/haproxy', '/usr/lib/postgresql/15/bin/pg_rewind'];
+const PROGRAMS = [
+  '/usr/bin/etcd',
+  '/usr/bin/patroni',
+  '/usr/sbin/haproxy',
+  '/usr/lib/postgresql/15/bin/pg_rewind',
+  // The cluster behind deploy/pgbouncer too.
+  '/usr/sbin/pgbouncer',
+];
 const SUPERUSER_PASSWORD = 'tns-ha-superuser';
 
 /** Why this machine cannot run the cluster (not root, a program missing), or null when it can. */
@@ -93,6 +100,11 @@ export class PatroniCluster {
   /** The service's DATABASE_URL: the superuser, through HAProxy. */
   get url(): string {
     return `postgresql://postgres:${SUPERUSER_PASSWORD}@127.0.0.1:${this.proxyPort}/postgres`;
+  }
+
+  /** The login the cluster's URLs use: a pooler in front logs in as it. */
+  get superuser(): { readonly user: string; readonly password: string } {
+    return { user: 'postgres', password: SUPERUSER_PASSWORD };
   }
 
   /** A node's own PostgreSQL, not through HAProxy. */
