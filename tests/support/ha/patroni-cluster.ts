@@ -85,11 +85,17 @@ export class PatroniCluster {
       }
       await cluster.waitForRoles({ syncStandby: true }, 60_000);
       cluster.startProxy();
-      await waitFor(() => cluster.primaryThroughProxy().catch(() => null), {
-        what: 'HAProxy to lead to the primary',
-        timeoutMs: 10_000,
-        intervalMs: 100,
-      });
+      // HAProxy 2.6 counts a server up until its first check fails (3.1's init-state changes that),
+      // and takes them in turn: only when each of several connections in a row reaches the primary
+      // has the standby been marked down.
+      let inARow = 0;
+      await waitFor(
+        async () => {
+          inARow = (await cluster.primaryThroughProxy().catch(() => false)) ? inARow + 1 : 0;
+          return inARow >= 2 * size;
+        },
+        { what: 'HAProxy to lead to the primary alone', timeoutMs: 10_000, intervalMs: 100 },
+      );
       return cluster;
     } catch (error) {
       await cluster.stop();
@@ -188,6 +194,28 @@ export class PatroniCluster {
     if (response.status !== 200) throw new Error(`switchover refused: ${response.status} ${await response.text()}`);
   }
 
+  /**
+   * Turns the cluster's synchronous mode on or off (Patroni's dynamic configuration), and waits until
+   * the standby is synchronous, or asynchronous, accordingly.
+   */
+  async setSynchronous(on: boolean): Promise<void> {
+    const { leader } = await this.waitForRoles({}, 30_000);
+    const response = await fetch(`http://127.0.0.1:${this.node(leader).restPort}/config`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ synchronous_mode: on }),
+    });
+    if (response.status !== 200) throw new Error(`configuration refused: ${response.status} ${await response.text()}`);
+    await waitFor(
+      async () => {
+        const members = await this.members();
+        const standbys = members.filter((member) => member.role !== 'leader');
+        return standbys.length > 0 && standbys.every((member) => (member.role === 'sync_standby') === on);
+      },
+      { what: `the standby ${on ? '' : 'a'}synchronous`, timeoutMs: 30_000, intervalMs: 100 },
+    );
+  }
+
   /** What a node logged since it started (Patroni, and PostgreSQL through it). */
   log(name: string): string {
     return this.node(name).output;
@@ -218,14 +246,13 @@ export class PatroniCluster {
     await rm(this.dir, { recursive: true, force: true });
   }
 
-  private async primaryThroughProxy(): Promise<true> {
+  private async primaryThroughProxy(): Promise<boolean> {
     const { Client } = await import('pg');
     const client = new Client({ connectionString: this.url, connectionTimeoutMillis: 1000 });
     await client.connect();
     try {
       const { rows } = await client.query<{ recovery: boolean }>('SELECT pg_is_in_recovery() AS recovery');
-      if (rows[0].recovery) throw new Error('HAProxy led to a standby');
-      return true;
+      return !rows[0].recovery;
     } finally {
       await client.end();
     }
