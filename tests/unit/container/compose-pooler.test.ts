@@ -60,7 +60,11 @@ it('gives PgBouncer every setting start.sh requires', () => {
 });
 
 it('declares the budget the profile runs: two instances, and the server connections PgBouncer opens', () => {
-  const instances = Object.entries(services).filter(([, service]) => service.environment?.DATABASE_URL);
+  // The instances on this PostgreSQL, straight or through PgBouncer (the `ha` profile's has its own).
+  const onThisServer = ['postgres', 'pgbouncer'];
+  const instances = Object.values(services).filter((service) =>
+    onThisServer.includes(new URL(service.environment?.DATABASE_URL ?? 'x://none').hostname),
+  );
   expect(pooled.SERVICE_REPLICAS).toBe(String(instances.length));
   // DATABASE_POOLER_CONNECTIONS is left at its default, 20: the template's limit must say the same.
   expect(pooled.DATABASE_POOLER_CONNECTIONS).toBeUndefined();
