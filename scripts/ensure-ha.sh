@@ -2,12 +2,11 @@
 # The failover test (tests/http/failover.server.test.ts) runs Debian's Patroni, etcd and HAProxy as
 # deploy/ha/ configures them, and PgBouncer in front as deploy/pgbouncer does, around the machine's
 # PostgreSQL 15 programs. CI runs this before `npm test`; elsewhere the test is skipped, saying what
-# is missing. The packages' own services are never used.
+# is missing; `npm run bench:failover` needs them too. The packages' own services are never used.
 set -euo pipefail
-# Like every *.server.test.ts, the test runs only against a PostgreSQL server.
-[ -n "${DATABASE_URL:-}" ] || exit 0
 source "$(dirname "$0")/debian-packages.sh"
 missing=()
+[ -x /usr/lib/postgresql/15/bin/pg_rewind ] || missing+=(postgresql-15)
 [ -x /usr/bin/patroni ] || missing+=(patroni)
 [ -x /usr/bin/etcd ] || missing+=(etcd-server)
 [ -x /usr/sbin/haproxy ] || missing+=(haproxy)

@@ -37,7 +37,7 @@ export interface PrismaClientOptions {
   preparedStatements?: boolean;
   /**
    * DATABASE_TIMEOUT_MS: the longest wait for a connection (new, or free in the pool) and for a
-   * statement, which PostgreSQL cancels at this bound; a statement still unanswered a second later
+   * statement, which PostgreSQL cancels at this bound; a statement still unanswered CANCEL_ANSWER_MS later
    * closes its connection (database-timeouts.ts). Default DEFAULT_DATABASE_TIMEOUT_MS.
    */
   timeoutMs?: number;

@@ -22,6 +22,9 @@ const PROGRAMS = [
   '/usr/sbin/pgbouncer',
 ];
 const SUPERUSER_PASSWORD = 'tns-ha-superuser';
+/** The login of Patroni's REST API for what changes the cluster (its reads are open). */
+const REST_LOGIN = { user: 'patroni', password: 'tns-ha-rest' };
+const REST_AUTHORIZATION = `Basic ${Buffer.from(`${REST_LOGIN.user}:${REST_LOGIN.password}`).toString('base64')}`;
 
 /** Why this machine cannot run the cluster (not root, a program missing), or null when it can. */
 export function clusterUnavailable(): string | null {
@@ -178,6 +181,8 @@ export class PatroniCluster {
       TNS_HA_DATA_DIR: this.dataDir(name),
       TNS_HA_SUPERUSER_PASSWORD: SUPERUSER_PASSWORD,
       TNS_HA_REPLICATION_PASSWORD: 'tns-ha-replication',
+      TNS_HA_REST_USER: REST_LOGIN.user,
+      TNS_HA_REST_PASSWORD: REST_LOGIN.password,
       TNS_HA_MAX_CONNECTIONS: '100',
     });
     node.process.stdout?.on('data', (chunk: Buffer) => (node.output += chunk.toString()));
@@ -188,7 +193,7 @@ export class PatroniCluster {
   async switchover(leader: string, candidate: string): Promise<void> {
     const response = await fetch(`http://127.0.0.1:${this.node(leader).restPort}/switchover`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: REST_AUTHORIZATION },
       body: JSON.stringify({ leader, candidate }),
     });
     if (response.status !== 200) throw new Error(`switchover refused: ${response.status} ${await response.text()}`);
@@ -202,7 +207,7 @@ export class PatroniCluster {
     const { leader } = await this.waitForRoles({}, 30_000);
     const response = await fetch(`http://127.0.0.1:${this.node(leader).restPort}/config`, {
       method: 'PATCH',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: REST_AUTHORIZATION },
       body: JSON.stringify({ synchronous_mode: on }),
     });
     if (response.status !== 200) throw new Error(`configuration refused: ${response.status} ${await response.text()}`);
