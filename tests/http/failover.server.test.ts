@@ -174,14 +174,22 @@ async function loseThePrimary(
     { name: 'plain-a', keyed: false },
     { name: 'plain-b', keyed: false },
   ]);
-  await writers.answeredAfter(Date.now() + 2000, 10_000);
-  const lostAt = Date.now();
-  await cluster.loseNode(before.leader);
-  const promoted = await cluster.waitForRoles({ leader: before.syncStandby }, 60_000);
-  const promotedAt = Date.now();
-  const back = await writers.answeredAfter(promotedAt, 10_000);
-  await writers.answeredAfter(Date.now() + 2000, 10_000);
-  await writers.stop();
+  let lostAt: number;
+  let promotedAt: number;
+  let promoted: { leader: string };
+  let back: Sent;
+  try {
+    await writers.answeredAfter(Date.now() + 2000, 10_000);
+    lostAt = Date.now();
+    await cluster.loseNode(before.leader);
+    promoted = await cluster.waitForRoles({ leader: before.syncStandby }, 60_000);
+    promotedAt = Date.now();
+    back = await writers.answeredAfter(promotedAt, 10_000);
+    await writers.answeredAfter(Date.now() + 2000, 10_000);
+  } finally {
+    // Stopped whatever happened above: writers left running would outlive a failed test.
+    await writers.stop();
+  }
   const { refused, slowestMs } = expectRefusalsBounded(writers, lostAt);
   expect(refused).toBeGreaterThan(0);
   expect(back.at + back.tookMs - promotedAt).toBeLessThanOrEqual(10_000);
@@ -301,7 +309,13 @@ describe('failover', () => {
   });
 
   withCluster('keeps every acknowledged write through a lost primary behind PgBouncer too', async () => {
-    // After the test above: a cluster of two again, whichever leads.
+    // After the test above: a cluster of two again, whichever leads. Should that test have failed
+    // on the way, its service and its cluster go first.
+    if (service) {
+      await service.kill('SIGKILL');
+      await cluster?.stop();
+      cluster = undefined;
+    }
     cluster ??= await PatroniCluster.start(2);
     await cluster.waitForRoles({ syncStandby: true }, 90_000);
     // As deploy/pgbouncer runs it, in front of HAProxy; the service's listening connections and
