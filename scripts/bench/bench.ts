@@ -19,14 +19,13 @@ import {
 } from './seed';
 import { measureNoisyNeighbour, NOISY_NEIGHBOUR, type NoisyNeighbourFigures } from './noisy-neighbour';
 import { measureStreams, type StreamFigures } from './streams';
+import { writeLoads } from './write-loads';
 import {
-  ANCHORS,
   checkTargets,
   EVENT_STREAMS,
   HELD_STREAMS,
   floorName,
   formatReport,
-  KEYED_ANCHORS,
   MONITOR_EVENTS,
   PARADOX_CHECKS,
   paradoxLoad,
@@ -214,14 +213,7 @@ async function prepare(url: string, databaseUrl: string): Promise<Load[]> {
     rotate: floorAccounts,
     rotateHeader: FLOOR_ACCOUNT_HEADER,
   });
-  const anchors: Load = {
-    name: ANCHORS,
-    method: 'POST',
-    path: '/v1/anchors',
-    rotate,
-    body: { description: 'Bench anchor' },
-  };
-  const keyedAnchors: Load = { ...anchors, name: KEYED_ANCHORS, freshHeader: 'idempotency-key' };
+  const { anchors, keyedAnchors, fastForward } = writeLoads(rotate);
   const timelineRead: Load = {
     name: 'GET /timeline/{id}',
     method: 'GET',
@@ -229,13 +221,6 @@ async function prepare(url: string, databaseUrl: string): Promise<Load[]> {
     headers: { authorization: writer.auth },
   };
   const paradoxChecks = await prepareParadoxChecks(url, databaseUrl);
-  const fastForward: Load = {
-    name: 'POST /v1/fast-forward',
-    method: 'POST',
-    path: '/v1/fast-forward',
-    rotate,
-    body: { duration: '1m' },
-  };
   return [
     anchors,
     floorOf(anchors, '/floor/anchor'),

@@ -6,6 +6,7 @@
 import { measure, type Figures, type Load } from './measure';
 import { createBenchDatabase } from './seed';
 import { signUpMany, startService } from './service';
+import { writeLoads } from './write-loads';
 import { clusterUnavailable, PatroniCluster } from '../../tests/support/ha/patroni-cluster';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -21,18 +22,8 @@ async function main(): Promise<void> {
     const service = await startService(databaseUrl, 1);
     try {
       const rotate = (await signUpMany(service.url, 'failover-writer', 200)).map((account) => account.auth);
-      const anchors: Load = {
-        name: 'POST /v1/anchors',
-        method: 'POST',
-        path: '/v1/anchors',
-        rotate,
-        body: { description: 'Bench anchor' },
-      };
-      const loads: Load[] = [
-        anchors,
-        { ...anchors, name: 'POST /v1/anchors + Idempotency-Key', freshHeader: 'idempotency-key' },
-        { name: 'POST /v1/fast-forward', method: 'POST', path: '/v1/fast-forward', rotate, body: { duration: '1m' } },
-      ];
+      const { anchors, keyedAnchors, fastForward } = writeLoads(rotate);
+      const loads: Load[] = [anchors, keyedAnchors, fastForward];
       for (let round = 1; round <= ROUNDS; round++) {
         for (const synchronous of [true, false]) {
           await cluster.setSynchronous(synchronous);
