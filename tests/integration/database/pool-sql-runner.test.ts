@@ -111,36 +111,30 @@ describe('statements on the shared pool', () => {
     expect(isDatabaseUnavailable(refusedRaw)).toBe(false);
   });
 
-  it("takes a full disk (PostgreSQL's 53100) for an outage: 503 with Retry-After, not a fault", async () => {
-    const diskFull = "DO $$ BEGIN RAISE EXCEPTION 'could not extend file' USING ERRCODE = 'disk_full'; END $$";
-    const fromPool = await database.sql.query(diskFull, []).catch((error: unknown) => error);
-    expect(fromPool).toMatchObject({ code: '53100' });
+  // Refusals that say the database cannot serve now, not that the statement is wrong: 503 with
+  // Retry-After, through the pool and through Prisma alike.
+  it.each([
+    { what: 'a full disk', code: '53100', condition: 'disk_full', message: 'could not extend file' },
+    // What a pool's LISTEN or write meets on a node still in recovery, mid-failover.
+    {
+      what: "a standby's refusal",
+      code: '25006',
+      condition: 'read_only_sql_transaction',
+      message: 'cannot execute LISTEN during recovery',
+    },
+    // PgBouncer's answer while it cannot log in to the server, mid-failover.
+    {
+      what: "a pooler's refusal (class 08)",
+      code: '08P01',
+      condition: 'protocol_violation',
+      message: 'server login has been failing, try again later (server_login_retry)',
+    },
+  ])("takes $what (PostgreSQL's $code) for an outage, not a fault", async ({ code, condition, message }) => {
+    const refusal = `DO $$ BEGIN RAISE EXCEPTION '${message}' USING ERRCODE = '${condition}'; END $$`;
+    const fromPool = await database.sql.query(refusal, []).catch((error: unknown) => error);
+    expect(fromPool).toMatchObject({ code });
     expect(isDatabaseUnavailable(fromPool)).toBe(true);
-    const fromPrisma = await database.prisma.$executeRawUnsafe(diskFull).catch((error: unknown) => error);
-    expect(isDatabaseUnavailable(fromPrisma)).toBe(true);
-  });
-
-  it("takes a standby's refusal (PostgreSQL's 25006, mid-failover) for an outage, not a fault", async () => {
-    // What a pool's LISTEN or write meets on a node still in recovery, which a failover's proxy may
-    // lead to for a moment.
-    const standby =
-      "DO $$ BEGIN RAISE EXCEPTION 'cannot execute LISTEN during recovery' " +
-      "USING ERRCODE = 'read_only_sql_transaction'; END $$";
-    const fromPool = await database.sql.query(standby, []).catch((error: unknown) => error);
-    expect(fromPool).toMatchObject({ code: '25006' });
-    expect(isDatabaseUnavailable(fromPool)).toBe(true);
-    const fromPrisma = await database.prisma.$executeRawUnsafe(standby).catch((error: unknown) => error);
-    expect(isDatabaseUnavailable(fromPrisma)).toBe(true);
-  });
-
-  it("takes a pooler's refusal (class 08, PgBouncer's 08P01 mid-failover) for an outage, not a fault", async () => {
-    const pooler =
-      "DO $$ BEGIN RAISE EXCEPTION 'server login has been failing, try again later (server_login_retry)' " +
-      "USING ERRCODE = 'protocol_violation'; END $$";
-    const fromPool = await database.sql.query(pooler, []).catch((error: unknown) => error);
-    expect(fromPool).toMatchObject({ code: '08P01' });
-    expect(isDatabaseUnavailable(fromPool)).toBe(true);
-    const fromPrisma = await database.prisma.$executeRawUnsafe(pooler).catch((error: unknown) => error);
+    const fromPrisma = await database.prisma.$executeRawUnsafe(refusal).catch((error: unknown) => error);
     expect(isDatabaseUnavailable(fromPrisma)).toBe(true);
   });
 });
