@@ -3,13 +3,13 @@
 // by the deployment's own scripts. Everything runs as `postgres` (PostgreSQL refuses root) in a
 // folder of its own, on free ports. A node is lost as a machine is: its Patroni and its postmaster
 // killed together (Patroni alone would restart a killed postmaster in place).
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { freeLoopbackPort } from '../free-port';
+import { type Owner, postgresUser } from '../postgres-user';
 import { waitFor } from '../wait-for';
 
 const DEPLOY = join(__dirname, '../../../deploy/ha');
@@ -52,7 +52,7 @@ interface Node {
 export class PatroniCluster {
   private constructor(
     private readonly dir: string,
-    private readonly owner: { uid: number; gid: number },
+    private readonly owner: Owner,
     private readonly etcdPort: number,
     private readonly nodes: Node[],
     readonly proxyPort: number,
@@ -65,8 +65,7 @@ export class PatroniCluster {
    */
   static async start(size = 2): Promise<PatroniCluster> {
     const dir = await mkdtemp(join(tmpdir(), 'tns-ha-'));
-    const id = async (flag: string) => Number((await promisify(execFile)('id', [flag, 'postgres'])).stdout.trim());
-    const owner = { uid: await id('-u'), gid: await id('-g') };
+    const owner = await postgresUser();
     await chown(dir, owner.uid, owner.gid);
     await chmod(dir, 0o700);
     const etcdPort = await freeLoopbackPort();

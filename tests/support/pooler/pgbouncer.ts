@@ -1,11 +1,11 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, chown, mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { freeLoopbackPort } from '../free-port';
+import { type Owner, postgresUser } from '../postgres-user';
 import { waitFor } from '../wait-for';
 
 /** The deployment's start script, which renders deploy/pgbouncer/pgbouncer.ini.template. */
@@ -60,10 +60,8 @@ export async function startPgBouncer(target: PoolerTarget): Promise<PgBouncer> {
   }
 }
 
-async function unprivilegedOwner(): Promise<{ uid: number; gid: number } | undefined> {
-  if (process.getuid?.() !== 0) return undefined;
-  const id = async (flag: string) => Number((await promisify(execFile)('id', [flag, 'postgres'])).stdout.trim());
-  return { uid: await id('-u'), gid: await id('-g') };
+function unprivilegedOwner(): Promise<Owner | undefined> {
+  return process.getuid?.() === 0 ? postgresUser() : Promise.resolve(undefined);
 }
 
 async function tryStart(
