@@ -111,7 +111,7 @@ export function mountFloors(app: Express, pool: Pool): void {
   app.get('/floor/listing', async (req, res) => {
     const accountId = req.get(FLOOR_ACCOUNT_HEADER) ?? '';
     const [start, end] = String(req.query.time_range).split('/');
-    const values = LISTINGS[0].values({
+    const values = LISTINGS.onTraveller.values({
       accountId,
       placeKey: textDigest(String(req.query.location)),
       start: new Date(String(start)),
@@ -188,7 +188,7 @@ export function anchorWrites(accountId: string, description: string) {
 // row naming the timeline read (every listing ends with it: cut here by the limit on a full page,
 // by the filter on a shorter one). json_agg takes the rows in the order the listing gives them.
 const LISTING_AS_JSON = `SELECT coalesce(json_agg(listed) FILTER (WHERE listed.id IS NOT NULL), '[]')::text AS page
-  FROM (${LISTINGS[0].text} LIMIT ${PAGE_SIZE}) listed`;
+  FROM (${LISTINGS.onTraveller.text} LIMIT ${PAGE_SIZE}) listed`;
 
 // The timeline as FIND_TIMELINE reads it, its columns named as the statement names them.
 const TIMELINE_AS_JSON = `SELECT row_to_json(found)::text AS timeline FROM (${FIND_TIMELINE.text}) found`;

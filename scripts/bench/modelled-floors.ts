@@ -28,7 +28,7 @@ export function mountModelledFloors(app: Express, sql: SqlRunner, accountOf: (re
     const timeRange = String(req.query.time_range);
     const range = TimeRange.parse(timeRange);
     // As the repository's listAt and the use case's page: one row more than the page.
-    const rows = await LISTINGS[0].run(sql, {
+    const rows = await LISTINGS.onTraveller.run(sql, {
       accountId,
       placeKey: textDigest(location),
       start: range.start,

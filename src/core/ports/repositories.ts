@@ -1,7 +1,6 @@
 import type { Account, ApiKey } from '../domain/account';
 import type { Anchor } from '../domain/anchor';
 import type { Item } from '../domain/item';
-import type { AttemptToRecord, LoginCounter } from '../domain/login-throttle';
 import type { ProposedName, RecordedUnderName } from '../domain/paradox';
 import type { Session } from '../domain/session';
 import type { Tally, TallyBounds } from '../domain/tally';
@@ -11,37 +10,42 @@ import type { EventManipulation, TimelineEvent } from '../domain/timeline-event'
 import type { Travel } from '../domain/travel';
 import type { Traveller } from '../domain/traveller';
 
-/** One port per aggregate. Every account-owned lookup takes the account: nothing crosses accounts. */
+/**
+ * One port per aggregate, each in two parts: its reads (`...Reads`), which is all that the reads of
+ * a TransactionBoundary are given, and the repository, its reads and its writes, for an account's
+ * exclusive work. Every account-owned lookup takes the account: nothing crosses accounts.
+ */
 
-export interface AccountRepository {
-  /** Throws EmailAlreadyRegistered when the email is taken, also when a concurrent sign-up wins. */
-  add(account: Account): Promise<void>;
+export interface AccountReads {
   findByEmail(email: string): Promise<Account | null>;
   findById(accountId: string): Promise<Account | null>;
+}
+
+export interface AccountRepository extends AccountReads {
+  /** Throws EmailAlreadyRegistered when the email is taken, also when a concurrent sign-up wins. */
+  add(account: Account): Promise<void>;
   /** Replaces the account's password hash and whether its password is due to be changed. */
   updatePassword(accountId: string, password: Pick<Account, 'passwordHash' | 'passwordChangeDue'>): Promise<void>;
 }
 
-export interface ApiKeyRepository {
-  add(key: ApiKey): Promise<void>;
+export interface ApiKeyReads {
   findByDigest(digest: string): Promise<ApiKey | null>;
   findForAccount(accountId: string, keyId: string): Promise<ApiKey | null>;
   /** Every key of the account, revoked ones included, oldest first. */
   listForAccount(accountId: string): Promise<ApiKey[]>;
+}
+
+export interface ApiKeyRepository extends ApiKeyReads {
+  add(key: ApiKey): Promise<void>;
   /**
    * Replaces the key's revocation and expiry. When a change of either commits, every process's
    * VerifiedKeyCache forgets the key (the database announces it; see docs/decisions.md).
    */
   save(key: ApiKey): Promise<void>;
-  /** Sets `lastUsedAt = at` unless it is already after `unlessSince`: one conditional write. */
-  recordUse(keyId: string, at: Date, unlessSince: Date): Promise<void>;
 }
 
-export interface SessionRepository {
-  add(session: Session): Promise<void>;
+export interface SessionReads {
   findByTokenDigest(tokenDigest: string): Promise<Session | null>;
-  save(session: Session): Promise<void>;
-  remove(sessionId: string): Promise<void>;
   /**
    * Every session of the account, ended ones included: at most about MAX_SESSIONS_PER_ACCOUNT,
    * since signing in ends the ended ones and the oldest beyond the cap.
@@ -49,24 +53,19 @@ export interface SessionRepository {
   listForAccount(accountId: string): Promise<Session[]>;
 }
 
-export interface LoginThrottleRepository {
-  /** The stored counters among `keys`; keys never counted are left out. */
-  find(keys: readonly string[]): Promise<LoginCounter[]>;
-  /**
-   * Counts one attempt atomically and answers the counter after it (concurrent attempts are all
-   * counted, each sees its own count); the count beyond the threshold sets the lock. A counter
-   * that is locked already is left as it is: attempts during a lock do not prolong it.
-   */
-  recordAttempt(attempt: AttemptToRecord): Promise<LoginCounter>;
-  /** Gives one attempt back (a successful sign-in must not use up an address's allowance). */
-  forgiveAttempt(key: string): Promise<void>;
-  clear(key: string): Promise<void>;
+export interface SessionRepository extends SessionReads {
+  add(session: Session): Promise<void>;
+  save(session: Session): Promise<void>;
+  remove(sessionId: string): Promise<void>;
 }
 
-export interface TravellerRepository {
-  add(traveller: Traveller): Promise<void>;
+export interface TravellerReads {
   /** Every account has a traveller from its creation on. */
   getForAccount(accountId: string): Promise<Traveller>;
+}
+
+export interface TravellerRepository extends TravellerReads {
+  add(traveller: Traveller): Promise<void>;
   save(traveller: Traveller): Promise<void>;
 }
 
@@ -76,28 +75,37 @@ export interface TimelineCursor {
   readonly id: string;
 }
 
-export interface TimelineRepository {
-  add(timeline: Timeline): Promise<void>;
-  save(timeline: Timeline): Promise<void>;
+export interface TimelineReads {
   findForAccount(accountId: string, timelineId: string): Promise<Timeline | null>;
   listForAccount(accountId: string, page: { limit: number; after: TimelineCursor | null }): Promise<Timeline[]>;
 }
 
-export interface AnchorRepository {
-  add(anchor: Anchor): Promise<void>;
+export interface TimelineRepository extends TimelineReads {
+  add(timeline: Timeline): Promise<void>;
+  save(timeline: Timeline): Promise<void>;
+}
+
+export interface AnchorReads {
   findForAccount(accountId: string, anchorId: string): Promise<Anchor | null>;
 }
 
-export interface ItemRepository {
-  add(item: Item): Promise<void>;
+export interface AnchorRepository extends AnchorReads {
+  add(anchor: Anchor): Promise<void>;
+}
+
+export interface ItemReads {
   /** An item found with the same description, at the same place and time on the same timeline. */
   findSame(
     accountId: string,
     item: Pick<Item, 'timelineId' | 'description' | 'location' | 'foundAt'>,
   ): Promise<Item | null>;
-  save(item: Item): Promise<void>;
   /** The account's items among `itemIds`; ids that are unknown or another account's are left out. */
   findManyForAccount(accountId: string, itemIds: readonly string[]): Promise<Item[]>;
+}
+
+export interface ItemRepository extends ItemReads {
+  add(item: Item): Promise<void>;
+  save(item: Item): Promise<void>;
 }
 
 /** Position after which a page of events continues (ordered by time, then id). */
@@ -133,9 +141,7 @@ export interface EventsAt {
   readonly events: TimelineEvent[];
 }
 
-export interface EventRepository {
-  add(event: TimelineEvent): Promise<void>;
-  save(event: TimelineEvent): Promise<void>;
+export interface EventReads {
   findForAccount(accountId: string, eventId: string): Promise<TimelineEvent | null>;
   /**
    * Events at the place (or named so) whose current time is in range, oldest first, and the
@@ -184,20 +190,37 @@ export interface EventRepository {
     range: TimeRange,
     bounds: TallyBounds,
   ): Promise<Tally<string>>;
-  addManipulation(manipulation: EventManipulation): Promise<void>;
   /** The event's `last` latest manipulations, first to last. */
   manipulationsOf(accountId: string, eventId: string, last: number): Promise<EventManipulation[]>;
+}
+
+export interface EventRepository extends EventReads {
+  add(event: TimelineEvent): Promise<void>;
+  save(event: TimelineEvent): Promise<void>;
+  addManipulation(manipulation: EventManipulation): Promise<void>;
 }
 
 export interface TravelRepository {
   add(travel: Travel): Promise<void>;
 }
 
-export interface Repositories {
+/** What reads are given: every aggregate's reads, and no way to write. */
+export interface ReadRepositories {
+  readonly accounts: AccountReads;
+  readonly apiKeys: ApiKeyReads;
+  readonly sessions: SessionReads;
+  readonly travellers: TravellerReads;
+  readonly timelines: TimelineReads;
+  readonly anchors: AnchorReads;
+  readonly items: ItemReads;
+  readonly events: EventReads;
+}
+
+/** What an account's exclusive work is given: every aggregate's reads and writes. */
+export interface Repositories extends ReadRepositories {
   readonly accounts: AccountRepository;
   readonly apiKeys: ApiKeyRepository;
   readonly sessions: SessionRepository;
-  readonly loginThrottles: LoginThrottleRepository;
   readonly travellers: TravellerRepository;
   readonly timelines: TimelineRepository;
   readonly anchors: AnchorRepository;

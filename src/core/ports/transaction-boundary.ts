@@ -1,4 +1,5 @@
-import type { Repositories } from './repositories';
+import type { Counters } from './counters';
+import type { ReadRepositories, Repositories } from './repositories';
 
 /**
  * Where a use case's reads and writes become consistent. Work reaches stored state only through
@@ -12,11 +13,21 @@ export interface TransactionBoundary {
    * write. An account that has no traveller yet is being opened: its work creates it.
    */
   exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T>;
-  /**
-   * Statements each on its own: reads that need not agree with each other, and the counters that
-   * are one statement by design (sign-in attempts, a key's last use).
-   */
-  read<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
+  /** Reads each a statement on its own, which need not agree with each other. */
+  read<T>(work: (repositories: ReadRepositories) => Promise<T>): Promise<T>;
   /** Reads of one account that must agree with each other (a verdict built from two states is wrong). */
-  snapshot<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T>;
+  snapshot<T>(accountId: string, work: (repositories: ReadRepositories) => Promise<T>): Promise<T>;
+  /** The counters that are one statement by design (sign-in attempts, a key's last use). */
+  count<T>(work: (counters: Counters) => Promise<T>): Promise<T>;
+}
+
+/**
+ * Misuse of a unit of work by the code that runs it (a read after a write, another account's
+ * traveller, a keyed request's second unit): a defect to fix, never retried.
+ */
+export class UnitOfWorkMisuse extends Error {
+  constructor(what: string) {
+    super(`unit of work misused: ${what}`);
+    this.name = 'UnitOfWorkMisuse';
+  }
 }

@@ -80,12 +80,12 @@ describe('API key change notifications', () => {
   });
 
   it('announces a moved expiry, but not a new name nor a recorded use', async () => {
-    await transactions.read((repos) => repos.apiKeys.save(aKey('key_2', { name: 'renamed' })));
-    await transactions.read((repos) =>
-      repos.apiKeys.recordUse('key_2', new Date('2030-01-01T12:06:00Z'), new Date('2030-01-01T12:05:00Z')),
+    await transactions.exclusive('acc_1', (repos) => repos.apiKeys.save(aKey('key_2', { name: 'renamed' })));
+    await transactions.count(({ keyUses }) =>
+      keyUses.record('key_2', new Date('2030-01-01T12:06:00Z'), new Date('2030-01-01T12:05:00Z')),
     );
     expect(target.heard).toEqual([]);
-    await transactions.read((repos) =>
+    await transactions.exclusive('acc_1', (repos) =>
       repos.apiKeys.save(aKey('key_2', { name: 'renamed', expiresAt: new Date('2030-01-02T00:00:00Z') })),
     );
     expect(target.heard).toEqual(['key_2']);

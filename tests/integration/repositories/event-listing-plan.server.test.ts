@@ -60,10 +60,10 @@ function form<I>(name: string, statement: Statement<I, unknown>, input: NoInfer<
 }
 
 const FORMS = [
-  form("on the traveller's timeline", LISTINGS[0], LISTING),
-  form("on the traveller's timeline, paged on", LISTINGS[1], { ...LISTING, ...CURSOR }),
-  form('on a timeline named', LISTINGS[2], { ...LISTING, timelineId: 'primary' }),
-  form('on a timeline named, paged on', LISTINGS[3], { ...LISTING, ...CURSOR, timelineId: 'primary' }),
+  form("on the traveller's timeline", LISTINGS.onTraveller, LISTING),
+  form("on the traveller's timeline, paged on", LISTINGS.onTravellerAfter, { ...LISTING, ...CURSOR }),
+  form('on a timeline named', LISTINGS.onNamed, { ...LISTING, timelineId: 'primary' }),
+  form('on a timeline named, paged on', LISTINGS.onNamedAfter, { ...LISTING, ...CURSOR, timelineId: 'primary' }),
 ];
 
 describe('the event listing plan', () => {

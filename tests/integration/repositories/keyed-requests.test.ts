@@ -13,7 +13,7 @@ import { plainRepositories } from '../../../src/infrastructure/persistence/postg
 import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
 import type { RunOptions, SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
 import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
-import { UnitOfWorkMisuse } from '../../../src/infrastructure/persistence/postgres/unit-of-work/writes';
+import { UnitOfWorkMisuse } from '../../../src/core/ports/transaction-boundary';
 import { aTimeline } from '../../support/builders/timeline-builder';
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
 import { givenAccounts } from '../../support/contracts/subject';

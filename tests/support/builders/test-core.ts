@@ -35,6 +35,7 @@ import { LruVerifiedKeyCache } from '../../../src/infrastructure/api-key-cache/l
 import {
   FakeCredentialHasher,
   FrozenWallClock,
+  type InMemoryBoundaryOptions,
   InMemoryDatabase,
   InMemoryTransactionBoundary,
   SequentialIdGenerator,
@@ -45,9 +46,9 @@ export const PRESENT = '2030-01-01T12:00:00Z';
 export const CLIENT = '192.0.2.1';
 
 /** The core wired over in-memory fakes, with every use case, as the composition root would. */
-export function createTestCore(start: string = PRESENT) {
+export function createTestCore(start: string = PRESENT, boundary: InMemoryBoundaryOptions = {}) {
   const database = new InMemoryDatabase();
-  const transactions = new InMemoryTransactionBoundary(database);
+  const transactions = new InMemoryTransactionBoundary(database, boundary);
   const clock = new FrozenWallClock(start);
   const ids = new SequentialIdGenerator();
   const hasher = new FakeCredentialHasher();

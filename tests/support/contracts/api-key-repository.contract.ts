@@ -86,18 +86,20 @@ export function apiKeyRepositoryContract(name: string, makeRepositories: MakeRep
       expect(await apiKeys.findByDigest('digest-1')).toEqual(changed);
     });
 
-    it('records a use unless one was recorded after `unlessSince`', async () => {
-      const { apiKeys } = subject.current.repos;
-      await apiKeys.add(aKey());
-      const lastUse = async () => (await apiKeys.findByDigest('digest-1'))?.lastUsedAt;
+    it('records a use, counted on its own, unless one was recorded after `unlessSince`', async () => {
+      const { repos, tx } = subject.current;
+      await repos.apiKeys.add(aKey());
+      const lastUse = async () => (await repos.apiKeys.findByDigest('digest-1'))?.lastUsedAt;
+      const recordUse = (when: string, unlessSince: string) =>
+        tx.count(({ keyUses }) => keyUses.record('key_1', at(when), at(unlessSince)));
 
-      await apiKeys.recordUse('key_1', at('2030-01-01T12:00:00.500Z'), at('2030-01-01T11:59:00Z'));
+      await recordUse('2030-01-01T12:00:00.500Z', '2030-01-01T11:59:00Z');
       expect(await lastUse()).toEqual(at('2030-01-01T12:00:00.500Z'));
 
-      await apiKeys.recordUse('key_1', at('2030-01-01T12:00:30Z'), at('2030-01-01T11:59:30Z'));
+      await recordUse('2030-01-01T12:00:30Z', '2030-01-01T11:59:30Z');
       expect(await lastUse()).toEqual(at('2030-01-01T12:00:00.500Z'));
 
-      await apiKeys.recordUse('key_1', at('2030-01-01T12:01:00.500Z'), at('2030-01-01T12:00:00.500Z'));
+      await recordUse('2030-01-01T12:01:00.500Z', '2030-01-01T12:00:00.500Z');
       expect(await lastUse()).toEqual(at('2030-01-01T12:01:00.500Z'));
     });
   });

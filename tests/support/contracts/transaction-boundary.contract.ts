@@ -1,6 +1,7 @@
 import { Clock } from '../../../src/core/domain/clock';
 import { Traveller } from '../../../src/core/domain/traveller';
 import type { Repositories } from '../../../src/core/ports/repositories';
+import { UnitOfWorkMisuse } from '../../../src/core/ports/transaction-boundary';
 import { anEvent } from '../builders/event-builder';
 import { anItem } from '../builders/item-builder';
 import { aTimeline } from '../builders/timeline-builder';
@@ -192,6 +193,27 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
       expect(
         (await repos.timelines.listForAccount('acc_1', { limit: 10, after: null })).map((timeline) => timeline.id),
       ).toEqual(['tml_1', 'tml_3']);
+    });
+
+    it('refuses a read after a write in exclusive work, which would not see it, and writes nothing', async () => {
+      const { tx, repos } = subject.current;
+
+      await expect(
+        tx.exclusive('acc_1', async (inside) => {
+          await inside.items.add(anItem({ id: 'itm_1' }));
+          return inside.items.findManyForAccount('acc_1', ['itm_1']);
+        }),
+      ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
+      await expect(
+        tx.exclusive('acc_1', async (inside) => {
+          const traveller = await inside.travellers.getForAccount('acc_1');
+          await inside.travellers.save(traveller.shiftBy(MINUTE, NOW));
+          return inside.events.findForAccount('acc_1', 'evt_1');
+        }),
+      ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
+
+      expect(await repos.items.findManyForAccount('acc_1', ['itm_1'])).toEqual([]);
+      expect(await repos.travellers.getForAccount('acc_1')).toEqual(aPausedTraveller('acc_1'));
     });
 
     it('writes nothing of work that opens an account and throws', async () => {

@@ -7,14 +7,15 @@ import type { Timeline } from '../../../src/core/domain/timeline';
 import type { EventManipulation, TimelineEvent } from '../../../src/core/domain/timeline-event';
 import type { Travel } from '../../../src/core/domain/travel';
 import type { Traveller } from '../../../src/core/domain/traveller';
+import type { Counters } from '../../../src/core/ports/counters';
 import type { Repositories } from '../../../src/core/ports/repositories';
+import { inMemoryCounters } from './counters';
 import {
   InMemoryAccountRepository,
   InMemoryAnchorRepository,
   InMemoryApiKeyRepository,
   InMemoryEventRepository,
   InMemoryItemRepository,
-  InMemoryLoginThrottleRepository,
   InMemorySessionRepository,
   InMemoryTimelineRepository,
   InMemoryTravelRepository,
@@ -69,7 +70,6 @@ export class InMemoryDatabase {
         for (const listener of this.keyChangeListeners) listener(keyId);
       }),
       sessions: new InMemorySessionRepository(this.sessions, journal),
-      loginThrottles: new InMemoryLoginThrottleRepository(this.loginCounters, journal),
       travellers,
       timelines,
       anchors: new InMemoryAnchorRepository(this.anchors, journal),
@@ -77,6 +77,11 @@ export class InMemoryDatabase {
       travels: new InMemoryTravelRepository(this.travels, journal),
       events: new InMemoryEventRepository(this.events, this.manipulations, journal, { travellers, timelines }),
     };
+  }
+
+  /** The counters, each change applied at once whatever transaction is under way. */
+  counters(): Counters {
+    return inMemoryCounters({ loginCounters: this.loginCounters, apiKeys: this.apiKeys });
   }
 
   contents(): DatabaseContents {

@@ -2,7 +2,6 @@ import type { Account, ApiKey } from '../../../src/core/domain/account';
 import type { Anchor } from '../../../src/core/domain/anchor';
 import { EmailAlreadyRegistered } from '../../../src/core/domain/errors';
 import type { Item } from '../../../src/core/domain/item';
-import { isLocked, type AttemptToRecord, type LoginCounter } from '../../../src/core/domain/login-throttle';
 import { CHECK_BOUNDS, type ProposedName, type RecordedUnderName } from '../../../src/core/domain/paradox';
 import type { Session } from '../../../src/core/domain/session';
 import type { Tally, TallyBounds } from '../../../src/core/domain/tally';
@@ -26,7 +25,6 @@ import type {
   EventsAt,
   EventRepository,
   ItemRepository,
-  LoginThrottleRepository,
   RangePage,
   SessionRepository,
   TimelineCursor,
@@ -115,12 +113,6 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
     if (this.journal) this.journal.afterCommit(() => this.announce(key.id));
     else this.announce(key.id);
   }
-
-  async recordUse(keyId: string, at: Date, unlessSince: Date): Promise<void> {
-    const stored = this.table.get(keyId);
-    if (!stored || (stored.lastUsedAt !== null && stored.lastUsedAt.getTime() > unlessSince.getTime())) return;
-    this.table.update(keyId, { ...stored, lastUsedAt: at }, this.journal);
-  }
 }
 
 export class InMemorySessionRepository implements SessionRepository {
@@ -150,43 +142,6 @@ export class InMemorySessionRepository implements SessionRepository {
 
   async listForAccount(accountId: string): Promise<Session[]> {
     return this.table.values().filter((session) => session.accountId === accountId);
-  }
-}
-
-/** Counts as the real upsert does: a window that is over starts again; the threshold locks. */
-export class InMemoryLoginThrottleRepository implements LoginThrottleRepository {
-  constructor(
-    private readonly table: Table<LoginCounter>,
-    private readonly journal: Journal | null,
-  ) {}
-
-  async find(keys: readonly string[]): Promise<LoginCounter[]> {
-    return keys.flatMap((key) => this.table.get(key) ?? []);
-  }
-
-  async recordAttempt(attempt: AttemptToRecord): Promise<LoginCounter> {
-    const stored = this.table.get(attempt.key);
-    if (stored && isLocked(stored, attempt.now)) return stored;
-    const windowOver = !stored || stored.windowStartedAt.getTime() <= attempt.windowStartsAfter.getTime();
-    const failures = windowOver ? 1 : stored.failures + 1;
-    const counter: LoginCounter = {
-      key: attempt.key,
-      failures,
-      windowStartedAt: windowOver ? attempt.now : stored.windowStartedAt,
-      lockedUntil: failures > attempt.threshold ? attempt.lockUntil : (stored?.lockedUntil ?? null),
-    };
-    if (stored) this.table.update(attempt.key, counter, this.journal);
-    else this.table.insert(attempt.key, counter, this.journal);
-    return counter;
-  }
-
-  async forgiveAttempt(key: string): Promise<void> {
-    const stored = this.table.get(key);
-    if (stored) this.table.update(key, { ...stored, failures: Math.max(stored.failures - 1, 0) }, this.journal);
-  }
-
-  async clear(key: string): Promise<void> {
-    this.table.delete(key, this.journal);
   }
 }
 

@@ -10,6 +10,11 @@ export class Journal {
     this.undos.push(undo);
   }
 
+  /** Whether the transaction has written anything yet. */
+  get wrote(): boolean {
+    return this.undos.length > 0;
+  }
+
   afterCommit(action: () => void): void {
     this.onCommit.push(action);
   }

@@ -47,12 +47,17 @@ const RANGE_READS = [
 ];
 
 const CASES: Case[] = [
-  { name: 'LISTINGS[0]', statement: LISTINGS[0], inputs: LISTING, reads: LISTING_READS },
-  { name: 'LISTINGS[1]', statement: LISTINGS[1], inputs: [...LISTING, ...CURSOR], reads: [...LISTING_READS, AFTER] },
-  { name: 'LISTINGS[2]', statement: LISTINGS[2], inputs: [...LISTING, 'timelineId'], reads: NAMED_READS },
+  { name: 'LISTINGS.onTraveller', statement: LISTINGS.onTraveller, inputs: LISTING, reads: LISTING_READS },
   {
-    name: 'LISTINGS[3]',
-    statement: LISTINGS[3],
+    name: 'LISTINGS.onTravellerAfter',
+    statement: LISTINGS.onTravellerAfter,
+    inputs: [...LISTING, ...CURSOR],
+    reads: [...LISTING_READS, AFTER],
+  },
+  { name: 'LISTINGS.onNamed', statement: LISTINGS.onNamed, inputs: [...LISTING, 'timelineId'], reads: NAMED_READS },
+  {
+    name: 'LISTINGS.onNamedAfter',
+    statement: LISTINGS.onNamedAfter,
     inputs: [...LISTING, ...CURSOR, 'timelineId'],
     reads: [...NAMED_READS, AFTER],
   },

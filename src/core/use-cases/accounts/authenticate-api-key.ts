@@ -59,7 +59,7 @@ export class AuthenticateApiKey {
     let lastUsedAt = key.lastUsedAt;
     if (isLastUseDue(key, now)) {
       const since = new Date(now.getTime() - LAST_USE_RESOLUTION_MS);
-      await this.transactions.read((repos) => repos.apiKeys.recordUse(key.id, now, since));
+      await this.transactions.count(({ keyUses }) => keyUses.record(key.id, now, since));
       lastUsedAt = now;
     }
     // Another process's clock may run ahead: trust a remembered key for a minute of this clock.

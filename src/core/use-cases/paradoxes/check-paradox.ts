@@ -9,7 +9,7 @@ import {
 } from '../../domain/paradox';
 import type { TimeRange } from '../../domain/time-range';
 import type { TimelineEvent } from '../../domain/timeline-event';
-import type { Repositories } from '../../ports/repositories';
+import type { ReadRepositories } from '../../ports/repositories';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 
 interface CheckOfTimeline {
@@ -51,7 +51,7 @@ export class CheckParadox {
   }
 
   /** The same check on repositories already open, for a use case that reads more in the same snapshot. */
-  async checkIn(repos: Repositories, input: CheckParadoxInput): Promise<ParadoxReport> {
+  async checkIn(repos: ReadRepositories, input: CheckParadoxInput): Promise<ParadoxReport> {
     const changes = input.proposedChanges ?? [];
     const timeline = await repos.timelines.findForAccount(input.accountId, input.timelineId);
     if (!timeline) throw new TimelineNotFound(input.timelineId);
@@ -71,7 +71,7 @@ export class CheckParadox {
 
   /** Spec rule 3: a check cannot be meaningful for an item that does not exist yet. */
   private async requireItems(
-    repos: Repositories,
+    repos: ReadRepositories,
     accountId: string,
     changes: readonly ProposedChange[],
   ): Promise<void> {
@@ -82,7 +82,7 @@ export class CheckParadox {
     if (unknown.length > 0) throw new UnknownItems(unknown);
   }
 
-  private async findSignificant(repos: Repositories, input: CheckParadoxInput): Promise<TimelineEvent> {
+  private async findSignificant(repos: ReadRepositories, input: CheckParadoxInput): Promise<TimelineEvent> {
     const wanted = input.significantEvent ?? '';
     const byId = await repos.events.findForAccount(input.accountId, wanted);
     if (byId && byId.timelineId === input.timelineId) return byId;

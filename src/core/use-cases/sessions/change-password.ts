@@ -42,7 +42,7 @@ export class ChangePassword {
 
     const now = this.clock.now();
     const who = { email: account.email, clientAddress: input.clientAddress, knownDevice: input.knownDevice };
-    const attempt = await this.transactions.read((repos) => countAttempt(repos, who, now));
+    const attempt = await this.transactions.count(({ signInAttempts }) => countAttempt(signInAttempts, who, now));
     if (!attempt.mayEvaluate) {
       this.events.attempted('password_change', 'locked');
       throw new WrongCurrentPassword();
@@ -54,7 +54,7 @@ export class ChangePassword {
     }
 
     const passwordHash = await this.hasher.hashPassword(normalisePassword(input.newPassword));
-    await this.transactions.read((repos) => settleRightAttempt(repos, attempt));
+    await this.transactions.count(({ signInAttempts }) => settleRightAttempt(signInAttempts, attempt));
     await this.transactions.exclusive(account.id, async (repos) => {
       const [stored, sessions] = await Promise.all([
         repos.accounts.findById(account.id),

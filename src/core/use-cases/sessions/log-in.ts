@@ -44,12 +44,16 @@ export class LogIn {
   async execute(input: LogInInput): Promise<OpenedSession> {
     const email = normaliseEmail(input.email);
     const now = this.clock.now();
-    const [found, attempt] = await this.transactions.read((repos) =>
-      Promise.all([
-        repos.accounts.findByEmail(email),
-        countAttempt(repos, { email, clientAddress: input.clientAddress, knownDevice: input.knownDevice }, now),
-      ]),
-    );
+    const [found, attempt] = await Promise.all([
+      this.transactions.read((repos) => repos.accounts.findByEmail(email)),
+      this.transactions.count(({ signInAttempts }) =>
+        countAttempt(
+          signInAttempts,
+          { email, clientAddress: input.clientAddress, knownDevice: input.knownDevice },
+          now,
+        ),
+      ),
+    ]);
     // Locked: refuse without spending a password verification (the answer is the same as for a
     // wrong password, and an unknown email locks just the same, so nothing is revealed).
     if (!attempt.mayEvaluate) {
@@ -69,7 +73,8 @@ export class LogIn {
       }
       // The password is right: now is the one moment it can be hashed again and held to today's rule.
       const password = await this.passwordAsOfNow(account, presented.normalised, check.outdated);
-      if (round === 0) await this.transactions.read((repos) => settleRightAttempt(repos, attempt));
+      if (round === 0)
+        await this.transactions.count(({ signInAttempts }) => settleRightAttempt(signInAttempts, attempt));
       const opened = await this.open(account, password, now);
       if (opened) {
         this.events.attempted('sign_in', 'right');

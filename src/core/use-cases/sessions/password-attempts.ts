@@ -9,7 +9,7 @@ import {
   mayEvaluate,
   type ThrottleRule,
 } from '../../domain/login-throttle';
-import type { Repositories } from '../../ports/repositories';
+import type { SignInAttempts } from '../../ports/counters';
 
 /** Who tries a password: of which email, from where, in a browser known to that email or not. */
 export interface PasswordAttempter {
@@ -29,20 +29,22 @@ export interface CountedAttempt {
 }
 
 /**
- * Counts an attempt at a password BEFORE it is verified, in the caller's read: a burst of
+ * Counts an attempt at a password BEFORE it is verified: a burst of
  * concurrent guesses is counted in full, and only the attempts within the allowances get a
  * verification at all. Sign-in and the dashboard's password change count alike, so neither is a
  * way around the other's locks.
  */
-export async function countAttempt(repos: Repositories, who: PasswordAttempter, now: Date): Promise<CountedAttempt> {
+export async function countAttempt(
+  attempts: SignInAttempts,
+  who: PasswordAttempter,
+  now: Date,
+): Promise<CountedAttempt> {
   const counters: Array<readonly [string, ThrottleRule]> = [
     [accountAddressThrottleKey(who.email, who.clientAddress), ACCOUNT_ADDRESS_THROTTLE],
     [addressThrottleKey(who.clientAddress), ADDRESS_THROTTLE],
     ...(who.knownDevice ? [] : [[accountThrottleKey(who.email), ACCOUNT_THROTTLE] as const]),
   ];
-  const recorded = await Promise.all(
-    counters.map(([key, rule]) => repos.loginThrottles.recordAttempt(attemptToRecord(key, rule, now))),
-  );
+  const recorded = await Promise.all(counters.map(([key, rule]) => attempts.record(attemptToRecord(key, rule, now))));
   return {
     mayEvaluate: recorded.every((counter, index) => mayEvaluate(counter, counters[index][1], now)),
     counters,
@@ -54,10 +56,7 @@ export async function countAttempt(repos: Repositories, who: PasswordAttempter, 
  * back only this attempt, so one good password wipes out neither guesses at other emails nor
  * guesses from elsewhere.
  */
-export async function settleRightAttempt(repos: Repositories, attempt: CountedAttempt): Promise<void> {
+export async function settleRightAttempt(attempts: SignInAttempts, attempt: CountedAttempt): Promise<void> {
   const [[pairKey], ...others] = attempt.counters;
-  await Promise.all([
-    repos.loginThrottles.clear(pairKey),
-    ...others.map(([key]) => repos.loginThrottles.forgiveAttempt(key)),
-  ]);
+  await Promise.all([attempts.clear(pairKey), ...others.map(([key]) => attempts.forgive(key))]);
 }

@@ -1,4 +1,5 @@
 import type { Repositories, TravellerRepository } from '../../../core/ports/repositories';
+import { readsAsking } from '../../../core/ports/repository-reads';
 import type { PrismaClient } from '../prisma/generated/client';
 import type { SqlRunner } from './sql-runner';
 import { PostgresAccountRepository } from './repositories/account-repository';
@@ -6,11 +7,11 @@ import { PostgresAnchorRepository } from './repositories/anchor-repository';
 import { PostgresApiKeyRepository } from './repositories/api-key-repository';
 import { PostgresEventRepository } from './repositories/event-repository';
 import { PostgresItemRepository } from './repositories/item-repository';
-import { PostgresLoginThrottleRepository } from './repositories/login-throttle-repository';
 import { PostgresSessionRepository } from './repositories/session-repository';
 import { PostgresTimelineRepository } from './repositories/timeline-repository';
 import { PostgresTravelRepository } from './repositories/travel-repository';
 import { PostgresTravellerRepository } from './repositories/traveller-repository';
+import type { AccountUnit } from './unit-of-work/account-unit';
 import { ImmediateWrites, type Writes } from './unit-of-work/writes';
 
 /** Where the repositories read (Prisma's client, or the SqlRunner for the statements it cannot express). */
@@ -19,14 +20,26 @@ export interface Database {
   readonly sql: SqlRunner;
 }
 
-/** The repositories writing through `writes`, with the travellers given (a unit's own, or the table's). */
-export function repositoriesOn(db: Database, writes: Writes, travellers: TravellerRepository): Repositories {
+/** The repositories outside any unit of work: each read and each write a statement of its own. */
+export function plainRepositories(db: Database): Repositories {
+  const writes = new ImmediateWrites(db.sql);
+  return repositoriesOn(db, writes, new PostgresTravellerRepository(db.sql, writes));
+}
+
+/**
+ * A unit's repositories: its writes collected for its one statement, its traveller its own, and
+ * each read first asks the unit, which refuses a read after its writes (it would not see them).
+ */
+export function unitRepositories(db: Database, unit: AccountUnit): Repositories {
+  return readsAsking(repositoriesOn(db, unit, unit.travellers()), () => unit.beforeRead());
+}
+
+function repositoriesOn(db: Database, writes: Writes, travellers: TravellerRepository): Repositories {
   const { prisma, sql } = db;
   return {
     accounts: new PostgresAccountRepository(prisma, writes),
     apiKeys: new PostgresApiKeyRepository(prisma, writes),
     sessions: new PostgresSessionRepository(prisma, writes),
-    loginThrottles: new PostgresLoginThrottleRepository(prisma, sql, writes),
     travellers,
     timelines: new PostgresTimelineRepository(prisma, sql, writes),
     anchors: new PostgresAnchorRepository(prisma, writes),
@@ -34,10 +47,4 @@ export function repositoriesOn(db: Database, writes: Writes, travellers: Travell
     travels: new PostgresTravelRepository(writes),
     events: new PostgresEventRepository(prisma, sql, writes),
   };
-}
-
-/** The repositories outside any unit of work: each read and each write a statement of its own. */
-export function plainRepositories(db: Database): Repositories {
-  const writes = new ImmediateWrites(db.sql);
-  return repositoriesOn(db, writes, new PostgresTravellerRepository(db.sql, writes));
 }

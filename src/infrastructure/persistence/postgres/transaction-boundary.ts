@@ -1,6 +1,8 @@
-import type { Repositories } from '../../../core/ports/repositories';
+import type { Counters } from '../../../core/ports/counters';
+import type { ReadRepositories, Repositories } from '../../../core/ports/repositories';
 import type { TransactionBoundary } from '../../../core/ports/transaction-boundary';
-import { type Database, plainRepositories, repositoriesOn } from './repositories';
+import { postgresCounters } from './counters';
+import { type Database, plainRepositories, unitRepositories } from './repositories';
 import { AccountUnits, type RerunListener } from './unit-of-work/account-units';
 import type { KeyedRequests } from './unit-of-work/keyed-requests';
 
@@ -11,7 +13,8 @@ import type { KeyedRequests } from './unit-of-work/keyed-requests';
  * account's version). A keyed request's write carries its kept answer (unit-of-work/keyed-requests.ts).
  */
 export class PostgresTransactionBoundary implements TransactionBoundary {
-  private readonly plain: Repositories;
+  private readonly plain: ReadRepositories;
+  private readonly counters: Counters;
   private readonly units: AccountUnits;
 
   constructor(
@@ -20,20 +23,26 @@ export class PostgresTransactionBoundary implements TransactionBoundary {
     onRerun?: RerunListener,
   ) {
     this.plain = plainRepositories(db);
-    this.units = new AccountUnits(db.sql, (unit) => repositoriesOn(db, unit, unit.travellers()), keyed, onRerun);
+    this.counters = postgresCounters(db);
+    this.units = new AccountUnits(db.sql, (unit) => unitRepositories(db, unit), keyed, onRerun);
   }
 
   exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
     return this.units.run(accountId, work);
   }
 
-  async read<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+  async read<T>(work: (repositories: ReadRepositories) => Promise<T>): Promise<T> {
     this.keyed.current()?.beforeRead();
     return work(this.plain);
   }
 
-  async snapshot<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
+  async snapshot<T>(accountId: string, work: (repositories: ReadRepositories) => Promise<T>): Promise<T> {
     this.keyed.current()?.beforeRead();
     return this.units.readConsistently(accountId, () => work(this.plain));
+  }
+
+  async count<T>(work: (counters: Counters) => Promise<T>): Promise<T> {
+    this.keyed.current()?.beforeRead();
+    return work(this.counters);
   }
 }

@@ -26,12 +26,10 @@ export class PostgresAccountRepository implements AccountRepository {
   }
 
   async findByEmail(email: string): Promise<Account | null> {
-    this.writes.beforeRead();
     return this.prisma.account.findUnique({ where: { email } });
   }
 
   async findById(accountId: string): Promise<Account | null> {
-    this.writes.beforeRead();
     return this.prisma.account.findUnique({ where: { id: accountId } });
   }
 

@@ -15,7 +15,6 @@ export class PostgresAnchorRepository implements AnchorRepository {
   }
 
   async findForAccount(accountId: string, anchorId: string): Promise<Anchor | null> {
-    this.writes.beforeRead();
     return this.prisma.anchor.findUnique({ where: { accountId_id: { accountId, id: anchorId } } });
   }
 }

@@ -24,17 +24,14 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
   }
 
   async findByDigest(digest: string): Promise<ApiKey | null> {
-    this.writes.beforeRead();
     return this.prisma.apiKey.findUnique({ where: { digest } });
   }
 
   async findForAccount(accountId: string, keyId: string): Promise<ApiKey | null> {
-    this.writes.beforeRead();
     return this.prisma.apiKey.findFirst({ where: { id: keyId, accountId } });
   }
 
   async listForAccount(accountId: string): Promise<ApiKey[]> {
-    this.writes.beforeRead();
     return this.prisma.apiKey.findMany({ where: { accountId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
   }
 
@@ -44,14 +41,5 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
       { id: key.id },
       { revoked_at: key.revokedAt, expires_at: key.expiresAt, name: key.name },
     );
-  }
-
-  async recordUse(keyId: string, at: Date, unlessSince: Date): Promise<void> {
-    this.writes.beforeOwnStatement('recording a key’s use');
-    // One statement, no read-modify-write: concurrent requests of one key write at most once.
-    await this.prisma.apiKey.updateMany({
-      where: { id: keyId, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: unlessSince } }] },
-      data: { lastUsedAt: at },
-    });
   }
 }

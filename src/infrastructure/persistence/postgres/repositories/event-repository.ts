@@ -5,7 +5,7 @@ import type { EventKind, EventManipulation, TimelineEvent } from '../../../../co
 import type { EventQuery, EventRepository, EventsAt, RangePage } from '../../../../core/ports/repositories';
 import type { PrismaClient } from '../../prisma/generated/client';
 import type { SqlRunner } from '../sql-runner';
-import { type EventOnPage, EVERY_VERSION, IN_RANGE, LISTINGS, type ListingRow } from '../statements/event-listing';
+import { type EventOnPage, EVERY_VERSION, type ListingRow, runInRange, runListing } from '../statements/event-listing';
 import { RECORDED_AT, TALLY_DISPLACED, TALLY_MANIPULATED, TALLY_NAMED } from '../statements/paradox-tallies';
 import { textDigest } from '../text-digest';
 import type { Row } from '../unit-of-work/write-set';
@@ -73,7 +73,6 @@ export class PostgresEventRepository implements EventRepository {
   }
 
   async findForAccount(accountId: string, eventId: string): Promise<TimelineEvent | null> {
-    this.writes.beforeRead();
     const row = await this.prisma.event.findUnique({
       where: { accountId_id: { accountId, id: eventId } },
       select: EVENT_COLUMNS,
@@ -87,21 +86,18 @@ export class PostgresEventRepository implements EventRepository {
    * timeline (statements/event-listing.ts).
    */
   async listAt(accountId: string, query: EventQuery): Promise<EventsAt | null> {
-    this.writes.beforeRead();
-    const { after, range, limit } = query;
-    const input = {
+    const { range } = query;
+    const rows = await runListing(this.sql, {
       accountId,
       placeKey: textDigest(query.place),
       start: range.start,
       end: range.end,
-      limit,
+      limit: query.limit,
       upTo: query.writtenUpTo ?? EVERY_VERSION,
-      afterTime: after?.time ?? null,
-      afterId: after?.id ?? null,
       timelineId: query.timelineId,
-    };
-    const listing = LISTINGS[(query.timelineId === null ? 0 : 2) + (after ? 1 : 0)];
-    const found = eventsOfListing(await listing.run(this.sql, input as never), accountId);
+      after: query.after,
+    });
+    const found = eventsOfListing(rows, accountId);
     if (!found && query.timelineId === null)
       throw new Error(`account ${accountId} has no traveller to read events from`);
     return found;
@@ -112,22 +108,14 @@ export class PostgresEventRepository implements EventRepository {
     timelineId: string,
     { range, after, limit }: RangePage,
   ): Promise<TimelineEvent[]> {
-    this.writes.beforeRead();
-    const input = {
+    const rows = await runInRange(this.sql, {
       accountId,
       timelineId,
       start: range.start,
       end: range.end,
       limit,
-      afterTime: after?.time ?? null,
-      afterId: after?.id ?? null,
-    };
-    const form = !after
-      ? IN_RANGE.first
-      : after.time.getTime() < range.start.getTime()
-        ? IN_RANGE.fromBefore
-        : IN_RANGE.pagedOn;
-    const rows: readonly EventOnPage[] = await form.run(this.sql, input as never);
+      after,
+    });
     return rows.map((row) => toDomain(row, accountId, timelineId));
   }
 
@@ -137,7 +125,6 @@ export class PostgresEventRepository implements EventRepository {
     proposals: readonly ProposedName[],
     bounds: TallyBounds,
   ): Promise<RecordedUnderName[]> {
-    this.writes.beforeRead();
     const keys = proposals.map((proposal) => textDigest(proposal.name));
     const timed = proposals.flatMap((proposal, n) => proposal.times.map((time) => ({ key: keys[n], time })));
     const scope = { accountId, timelineId, listed: bounds.listed, counted: bounds.counted + 1 };
@@ -172,7 +159,6 @@ export class PostgresEventRepository implements EventRepository {
     range: TimeRange | undefined,
     bounds: TallyBounds,
   ): Promise<Tally<TimelineEvent>> {
-    this.writes.beforeRead();
     const scope = { accountId, timelineId, listed: bounds.listed, counted: bounds.counted + 1 };
     const rows = range
       ? await TALLY_DISPLACED.withinRange.run(this.sql, { ...scope, start: range.start, end: range.end })
@@ -187,7 +173,6 @@ export class PostgresEventRepository implements EventRepository {
     range: TimeRange,
     bounds: TallyBounds,
   ): Promise<Tally<string>> {
-    this.writes.beforeRead();
     const rows = await TALLY_MANIPULATED.run(this.sql, {
       accountId,
       timelineId,
@@ -204,7 +189,6 @@ export class PostgresEventRepository implements EventRepository {
   }
 
   async manipulationsOf(accountId: string, eventId: string, last: number): Promise<EventManipulation[]> {
-    this.writes.beforeRead();
     const latest = await this.prisma.eventManipulation.findMany({
       where: { accountId, eventId },
       orderBy: { revision: 'desc' },

@@ -24,7 +24,6 @@ export class PostgresItemRepository implements ItemRepository {
     accountId: string,
     item: Pick<Item, 'timelineId' | 'description' | 'location' | 'foundAt'>,
   ): Promise<Item | null> {
-    this.writes.beforeRead();
     // Few items share one place in time: fetch those, compare names as events do (textKey).
     const candidates = await this.prisma.item.findMany({
       where: { accountId, timelineId: item.timelineId, foundAt: item.foundAt },
@@ -36,7 +35,6 @@ export class PostgresItemRepository implements ItemRepository {
   }
 
   async findManyForAccount(accountId: string, itemIds: readonly string[]): Promise<Item[]> {
-    this.writes.beforeRead();
     if (itemIds.length === 0) return [];
     return this.prisma.item.findMany({ where: { accountId, id: { in: [...itemIds] } } });
   }

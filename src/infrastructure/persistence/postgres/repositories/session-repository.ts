@@ -22,7 +22,6 @@ export class PostgresSessionRepository implements SessionRepository {
   }
 
   async findByTokenDigest(tokenDigest: string): Promise<Session | null> {
-    this.writes.beforeRead();
     return this.prisma.session.findUnique({ where: { tokenDigest } });
   }
 
@@ -40,7 +39,6 @@ export class PostgresSessionRepository implements SessionRepository {
   }
 
   async listForAccount(accountId: string): Promise<Session[]> {
-    this.writes.beforeRead();
     return this.prisma.session.findMany({ where: { accountId } });
   }
 }

@@ -36,13 +36,11 @@ export class PostgresTimelineRepository implements TimelineRepository {
   }
 
   async findForAccount(accountId: string, timelineId: string): Promise<Timeline | null> {
-    this.writes.beforeRead();
     const [row] = await FIND_TIMELINE.run(this.sql, { accountId, timelineId });
     return row ? toDomain(row) : null;
   }
 
   async listForAccount(accountId: string, page: { limit: number; after: TimelineCursor | null }): Promise<Timeline[]> {
-    this.writes.beforeRead();
     const after = page.after;
     const rows = await this.prisma.timeline.findMany({
       where: {

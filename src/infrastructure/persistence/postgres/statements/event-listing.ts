@@ -4,6 +4,7 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import { CHECK_BOUNDS } from '../../../../core/domain/paradox';
 import { type DB, kysely, type RowOf, type Slots, type Statement, statement } from '../kysely';
+import type { SqlRunner } from '../sql-runner';
 
 /** The listing's inputs: the account, the place's digest (textDigest), the range, the page size. */
 interface Listing {
@@ -242,13 +243,49 @@ function listingRows<I>(typed: Statement<I, { readFrom: string | null } & EventO
 }
 
 /**
- * By the traveller's timeline, then paged on; by a timeline named, then paged on. Inputs: accountId,
- * placeKey, start, end, limit, upTo; afterTime and afterId when paging on; timelineId when one is named.
- * The benchmark's floor (scripts/bench/floors.ts) runs the first and has PostgreSQL write its JSON.
+ * The listing's four forms: on the traveller's timeline or on one named, each first or paged on
+ * from a cursor. The benchmark's floor (scripts/bench/floors.ts) runs `onTraveller` and has
+ * PostgreSQL write its JSON.
  */
-export const LISTINGS = [
-  listingRows(statement((p: Slots<Listing>) => listing(p, null, null))),
-  listingRows(statement((p: Slots<Listing & Cursor>) => listing(p, p, null))),
-  listingRows(statement((p: Slots<Listing & Named>) => listing(p, null, p))),
-  listingRows(statement((p: Slots<Listing & Cursor & Named>) => listing(p, p, p))),
-] as const;
+export const LISTINGS = {
+  onTraveller: listingRows(statement((p: Slots<Listing>) => listing(p, null, null))),
+  onTravellerAfter: listingRows(statement((p: Slots<Listing & Cursor>) => listing(p, p, null))),
+  onNamed: listingRows(statement((p: Slots<Listing & Named>) => listing(p, null, p))),
+  onNamedAfter: listingRows(statement((p: Slots<Listing & Cursor & Named>) => listing(p, p, p))),
+} as const;
+
+/** A listing's inputs, its timeline and cursor optional: `listingOf` picks the form they call for. */
+export interface ListingInput extends Listing {
+  readonly timelineId: string | null;
+  readonly after: { readonly time: Date; readonly id: string } | null;
+}
+
+/** The form of the listing `input` calls for, and its inputs as that form takes them. */
+export function runListing(sql: SqlRunner, { timelineId, after, ...listing }: ListingInput): Promise<ListingRow[]> {
+  const cursor = after && { afterTime: after.time, afterId: after.id };
+  if (timelineId === null) {
+    return cursor
+      ? LISTINGS.onTravellerAfter.run(sql, { ...listing, ...cursor })
+      : LISTINGS.onTraveller.run(sql, listing);
+  }
+  return cursor
+    ? LISTINGS.onNamedAfter.run(sql, { ...listing, ...cursor, timelineId })
+    : LISTINGS.onNamed.run(sql, { ...listing, timelineId });
+}
+
+/** A range's inputs, its cursor optional: `runInRange` picks the form it calls for. */
+export interface InRangeInput extends InRange {
+  readonly after: { readonly time: Date; readonly id: string } | null;
+}
+
+/**
+ * The page of a range `input` calls for: the first, paged on from a cursor in or after the range,
+ * or from one before it.
+ */
+export function runInRange(sql: SqlRunner, { after, ...range }: InRangeInput): Promise<EventOnPage[]> {
+  if (!after) return IN_RANGE.first.run(sql, range);
+  const cursor = { afterTime: after.time, afterId: after.id };
+  return after.time.getTime() < range.start.getTime()
+    ? IN_RANGE.fromBefore.run(sql, { ...range, ...cursor })
+    : IN_RANGE.pagedOn.run(sql, { ...range, ...cursor });
+}

@@ -4,7 +4,8 @@ import type { Table } from '../kysely';
 import { travellerRow } from '../repositories/traveller-repository';
 import type { KnownTraveller } from './known-travellers';
 import { type Guard, type Refusal, type Row, WriteSet } from './write-set';
-import { UnitOfWorkMisuse, type Writes } from './writes';
+import { UnitOfWorkMisuse } from '../../../../core/ports/transaction-boundary';
+import type { Writes } from './writes';
 
 /** Where a unit starts: the traveller and its version, read now or known from before; none for a new account. */
 export interface Start extends KnownTraveller {
@@ -77,10 +78,6 @@ export class AccountUnit implements Writes {
   beforeRead(): void {
     if (!this.wroteNothing) throw new UnitOfWorkMisuse('a read after a write, which would not see it');
     this.reads += 1;
-  }
-
-  beforeOwnStatement(what: string): void {
-    throw new UnitOfWorkMisuse(`${what} is a statement of its own, not part of an account's unit of work`);
   }
 
   /** The unit's view of the travellers: its own, as it started and as it saves it. */

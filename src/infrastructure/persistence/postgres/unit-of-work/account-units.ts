@@ -10,7 +10,7 @@ import type { KeyedRequest, KeyedRequests } from './keyed-requests';
 import { KnownTravellers } from './known-travellers';
 import { MAX_RUNS, type Outcome } from './runs';
 import type { Claim } from './write-set';
-import { UnitOfWorkMisuse } from './writes';
+import { UnitOfWorkMisuse } from '../../../../core/ports/transaction-boundary';
 
 /**
  * Travellers each process remembers as it last wrote them, so a write usually needs no read first:

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SqlRunner } from '../sql-runner';
 import { type Claim, WriteSet } from './write-set';
 import { MAX_RUNS, type Outcome } from './runs';
-import { UnitOfWorkMisuse } from './writes';
+import { UnitOfWorkMisuse } from '../../../../core/ports/transaction-boundary';
 
 /** Applies a held unit's writes with the claim, which carries the kept answer, in its one statement. */
 type HeldWrites = (claim: Claim) => Promise<Outcome>;

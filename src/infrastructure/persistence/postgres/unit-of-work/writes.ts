@@ -16,21 +16,6 @@ export interface Writes {
   ): Promise<void>;
   update<T extends Table>(table: T, where: Partial<Row<T>>, set: Partial<Row<T>>): Promise<void>;
   delete<T extends Table>(table: T, where: Partial<Row<T>>): Promise<void>;
-  /** Every read of a repository first: a unit refuses a read after its writes, which it would not see. */
-  beforeRead(): void;
-  /** A statement that answers a value (a counter) cannot wait for a unit's statement: refused in one. */
-  beforeOwnStatement(what: string): void;
-}
-
-/**
- * Misuse of a unit of work by the code that runs it (a read after a write, another account's
- * traveller, a keyed request's second unit): a defect to fix, never retried.
- */
-export class UnitOfWorkMisuse extends Error {
-  constructor(what: string) {
-    super(`unit of work misused: ${what}`);
-    this.name = 'UnitOfWorkMisuse';
-  }
 }
 
 /** Each write a statement of its own, unguarded: for the repositories outside any unit of work. */
@@ -53,10 +38,6 @@ export class ImmediateWrites implements Writes {
   delete<T extends Table>(table: T, where: Partial<Row<T>>): Promise<void> {
     return this.apply((writes) => writes.delete(table, where));
   }
-
-  beforeRead(): void {}
-
-  beforeOwnStatement(): void {}
 
   private async apply(write: (writes: WriteSet) => void): Promise<void> {
     const writes = new WriteSet();

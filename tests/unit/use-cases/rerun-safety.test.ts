@@ -1,0 +1,107 @@
+import { Duration } from '../../../src/core/domain/duration';
+import { anAccount } from '../../support/builders/account-mother';
+import { CLIENT, createTestCore, PRESENT, type TestCore } from '../../support/builders/test-core';
+
+const PASSWORD = 'correct horse battery staple';
+
+/**
+ * Every writing use case once, in an order that gives each something to change: what each answered
+ * and what the database holds after.
+ */
+async function journey(core: TestCore) {
+  const accountId = await anAccount(core, 'rerun@example.com');
+  const answers: unknown[] = [];
+  const timeline = await core.createTimeline.execute({
+    accountId,
+    name: 'Apollo',
+    destinationTime: new Date('1969-07-20T20:17:40Z'),
+  });
+  answers.push(timeline);
+  answers.push(await core.createAnchor.execute({ accountId, description: 'Before leaving' }));
+  answers.push(await core.travel.execute({ accountId, destination: timeline.id }));
+  const item = await core.registerItem.execute({ accountId, description: 'Moon rock' });
+  answers.push(item);
+  answers.push(await core.pauseTime.execute({ accountId }));
+  answers.push(await core.shiftTime.execute({ accountId, duration: Duration.parse('5m'), direction: 'forward' }));
+  answers.push(await core.resumeTime.execute({ accountId }));
+  answers.push(
+    await core.travelToMoment.execute({
+      accountId,
+      destinationTime: new Date('1969-07-21T02:56:15Z'),
+      location: 'Tranquility',
+    }),
+  );
+  const [event] = core.database.eventsOf(accountId);
+  answers.push(
+    await core.manipulateEvent.execute({
+      accountId,
+      eventId: event!.id,
+      action: 'Delay',
+      time: new Date('1969-07-21T03:00:00Z'),
+    }),
+  );
+  answers.push(await core.travel.execute({ accountId, destination: 'primary', itemsTransported: [item.item.id] }));
+  const key = await core.createApiKey.execute({ accountId, name: 'second' });
+  answers.push(key);
+  const rolled = await core.rollApiKey.execute({ accountId, keyId: key.key.id });
+  answers.push(rolled);
+  answers.push(await core.revokeApiKey.execute({ accountId, keyId: rolled.key.id }));
+  answers.push(
+    await core.logIn.execute({
+      email: 'rerun@example.com',
+      password: PASSWORD,
+      clientAddress: CLIENT,
+      knownDevice: false,
+    }),
+  );
+  return { answers, contents: core.database.contents() };
+}
+
+/** What is drawn at random each time (a key's secret, a session's token), so differs between any two runs. */
+const RANDOM = new Set(['secret', 'prefix', 'digest', 'token', 'tokenDigest']);
+
+/**
+ * `value` as JSON with every generated id (`acc_1`, `tml_2`, ...) replaced by the order it first
+ * appears in, and what is random left out: a rerun draws new ids for what it writes again, and that
+ * is all it may change.
+ */
+function idsInOrder(value: unknown): string {
+  const seen = new Map<string, string>();
+  const json = JSON.stringify(value, (name, field: unknown) => (RANDOM.has(name) ? 'random' : field));
+  return json.replace(/\b[a-z]{3}_[0-9]+\b/g, (id) => {
+    if (!seen.has(id)) seen.set(id, `#${seen.size}`);
+    return seen.get(id)!;
+  });
+}
+
+describe('Every use case is safe to run again, as the PostgreSQL boundary may run its exclusive work', () => {
+  it('answers and stores the same, ids aside, when each exclusive work runs twice', async () => {
+    const once = await journey(createTestCore(PRESENT));
+    const twice = await journey(createTestCore(PRESENT, { runEachUnitTwice: true }));
+
+    expect(JSON.parse(idsInOrder(twice))).toEqual(JSON.parse(idsInOrder(once)));
+  });
+
+  it('runs the work twice when asked, the first run left no trace, so the check above can fail', async () => {
+    const core = createTestCore(PRESENT, { runEachUnitTwice: true });
+    const accountId = await anAccount(core);
+    const sideEffects: string[] = [];
+
+    await core.transactions.exclusive(accountId, async (repos) => {
+      sideEffects.push('ran');
+      await repos.anchors.add({
+        accountId,
+        id: `anc_${sideEffects.length}`,
+        timestamp: new Date(PRESENT),
+        description: 'Counted',
+        timelineId: 'primary',
+        location: 'home',
+        createdAt: new Date(PRESENT),
+      });
+    });
+
+    expect(sideEffects).toEqual(['ran', 'ran']);
+    expect(core.database.anchor(accountId, 'anc_1')).toBeUndefined();
+    expect(core.database.anchor(accountId, 'anc_2')?.description).toBe('Counted');
+  });
+});
