@@ -44,4 +44,18 @@ export default tseslint.config(
       '@stylistic/max-len': ['error', { code: 120, ignoreUrls: true, ignoreRegExpLiterals: true }],
     },
   },
+  {
+    // Express types res.locals as any record: the service reaches it through localsOf, which types it.
+    files: ['src/**/*.ts'],
+    ignores: ['src/interfaces/http/answer-locals.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.name='res'][property.name='locals']",
+          message: "Read and write the request's locals through localsOf (answer-locals.ts), which types them.",
+        },
+      ],
+    },
+  },
 );

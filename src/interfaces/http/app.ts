@@ -33,6 +33,7 @@ import { accountRoutes } from './routes/account-routes';
 import { familyARoutes } from './routes/family-a-routes';
 import { familyBRoutes } from './routes/family-b-routes';
 import { familyCRoutes } from './routes/family-c-routes';
+import { localsOf } from './answer-locals';
 
 export interface AppOptions {
   /** Where failures that are not the client's fault are reported. */
@@ -181,11 +182,11 @@ function readyz(readiness: AppOptions['readiness'], failures: ReadinessFailures)
       // As a request the outage fails: the outage's one line, and the reason on this request's.
       const reason = failureReason(failure);
       failures.onUnavailable(reason, failure);
-      res.locals.failureReason = `database unavailable: ${reason}`;
+      localsOf(res).failureReason = `database unavailable: ${reason}`;
     } else if (failure !== undefined) {
       if (!faultLogged) failures.logFault(failure);
       faultLogged = true;
-      res.locals.failureReason = `readiness check failed: ${failureReason(failure)}`;
+      localsOf(res).failureReason = `readiness check failed: ${failureReason(failure)}`;
     }
     if (state.ready) faultLogged = false;
     // As every 503 of the service: a client or proxy that honours it polls no faster than needed.

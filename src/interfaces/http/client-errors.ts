@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { ANSWER_HEADERS } from './middleware/answer-headers';
 import { problemAnswer } from './middleware/problem-handler';
 import { Problem } from './problem';
+import type { AnswerLocals } from './answer-locals';
 
 /**
  * Requests Node's HTTP parser refuses before Express sees them (headers over 16 KiB, a broken
@@ -45,9 +46,11 @@ export function answerClientErrors(server: Server, logger: Logger): void {
       .join('');
     if (receiving) {
       // Its request log line, written when the connection closes, says how it ended (request-log.ts).
-      const locals = (receiving as ServerResponse & { locals?: Record<string, unknown> }).locals;
-      if (locals)
+      // Node's own response object: Express gave it `locals` only if the request reached the app.
+      const { locals } = receiving as ServerResponse & { locals?: AnswerLocals };
+      if (locals) {
         Object.assign(locals, { refusedStatus: problem.status, problemCode: problem.code, failureReason: error.code });
+      }
     } else {
       // As the request log's line of a refused request: the connection's peer (a proxy's address
       // behind one: the head that would say more was not read) and what Node's parser said.

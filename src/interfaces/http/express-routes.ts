@@ -9,6 +9,7 @@ import { type FieldError, Problem } from './problem';
 import { runSteps, type RequestStep } from './request-step';
 import { sendAnswer } from './send-answer';
 import type { Route } from './route';
+import { localsOf } from './answer-locals';
 
 /** Where routes that stream hand their streams: the process's open streams, and how their ends are logged. */
 export interface Streaming {
@@ -49,7 +50,7 @@ export function mountRoutes(
     const keyed = idempotent && route.authenticated && route.method === 'post' ? idempotent : null;
     router[route.method](route.path, async (req, res) => {
       await runSteps(steps, req, res);
-      const principal: Principal | null = res.locals.principal ?? null;
+      const principal: Principal | null = localsOf(res).principal ?? null;
       const stream = route.stream;
       if (stream && streaming && principal && asksForStream(req)) {
         const request = { body: req.body, query: req.query, params: pathParameters(req.params) };

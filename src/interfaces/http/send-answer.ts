@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { HttpResponse } from './route';
+import { localsOf } from './answer-locals';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -14,7 +15,7 @@ export function sendAnswer(res: Response, answer: HttpResponse): void {
   // For the request log: which problem it was (a 429 may be any of several limits), kept answers
   // of an Idempotency-Key included.
   const code = answer.status >= 400 ? (answer.body as { code?: unknown } | null)?.code : undefined;
-  if (typeof code === 'string') res.locals.problemCode = code;
+  if (typeof code === 'string') localsOf(res).problemCode = code;
   const text = JSON.stringify(answer.body) ?? 'null';
   res.statusCode = answer.status;
   const headers = answer.headers;

@@ -1,8 +1,8 @@
 import type { Counters } from '../../../src/core/ports/counters';
 import type { ReadRepositories, Repositories } from '../../../src/core/ports/repositories';
-import { readsAsking } from '../../../src/core/ports/repository-reads';
 import { type TransactionBoundary, UnitOfWorkMisuse } from '../../../src/core/ports/transaction-boundary';
 import type { InMemoryDatabase } from './in-memory-database';
+import { readsAsking } from './reads-asking';
 import { Journal } from './table';
 
 export interface InMemoryBoundaryOptions {

@@ -1,5 +1,5 @@
 import type { Repositories, TravellerRepository } from '../../../core/ports/repositories';
-import { readsAsking } from '../../../core/ports/repository-reads';
+import { REPOSITORY_READS } from '../../../core/ports/repository-reads';
 import type { PrismaClient } from '../prisma/generated/client';
 import type { SqlRunner } from './sql-runner';
 import { PostgresAccountRepository } from './repositories/account-repository';
@@ -23,7 +23,7 @@ export interface Database {
 /** The repositories outside any unit of work: each read and each write a statement of its own. */
 export function plainRepositories(db: Database): Repositories {
   const writes = new ImmediateWrites(db.sql);
-  return repositoriesOn(db, writes, new PostgresTravellerRepository(db.sql, writes));
+  return repositoriesOn(db, writes, new PostgresTravellerRepository(db.sql, writes), PLAIN);
 }
 
 /**
@@ -31,20 +31,70 @@ export function plainRepositories(db: Database): Repositories {
  * each read first asks the unit, which refuses a read after its writes (it would not see them).
  */
 export function unitRepositories(db: Database, unit: AccountUnit): Repositories {
-  return readsAsking(repositoriesOn(db, unit, unit.travellers()), () => unit.beforeRead());
+  return repositoriesOn(db, unit, unit.travellers(), ASKING_FIRST);
 }
 
-function repositoriesOn(db: Database, writes: Writes, travellers: TravellerRepository): Repositories {
+function repositoriesOn(
+  db: Database,
+  writes: Writes,
+  travellers: TravellerRepository,
+  classes: typeof PLAIN,
+): Repositories {
   const { prisma, sql } = db;
   return {
-    accounts: new PostgresAccountRepository(prisma, writes),
-    apiKeys: new PostgresApiKeyRepository(prisma, writes),
-    sessions: new PostgresSessionRepository(prisma, writes),
+    accounts: new classes.accounts(prisma, writes),
+    apiKeys: new classes.apiKeys(prisma, writes),
+    sessions: new classes.sessions(prisma, writes),
     travellers,
-    timelines: new PostgresTimelineRepository(prisma, sql, writes),
-    anchors: new PostgresAnchorRepository(prisma, writes),
-    items: new PostgresItemRepository(prisma, writes),
+    timelines: new classes.timelines(prisma, sql, writes),
+    anchors: new classes.anchors(prisma, writes),
+    items: new classes.items(prisma, writes),
     travels: new PostgresTravelRepository(writes),
-    events: new PostgresEventRepository(prisma, sql, writes),
+    events: new classes.events(prisma, sql, writes),
   };
+}
+
+const PLAIN = {
+  accounts: PostgresAccountRepository,
+  apiKeys: PostgresApiKeyRepository,
+  sessions: PostgresSessionRepository,
+  timelines: PostgresTimelineRepository,
+  anchors: PostgresAnchorRepository,
+  items: PostgresItemRepository,
+  events: PostgresEventRepository,
+};
+
+/**
+ * The same classes, each read asking the repository's `writes` first (Writes.beforeRead), the reads
+ * named once (REPOSITORY_READS). Made once, when this module loads: a unit makes its repositories
+ * as it did, with no wrapper of its own to allocate.
+ */
+const ASKING_FIRST: typeof PLAIN = {
+  accounts: askingFirst(PLAIN.accounts, REPOSITORY_READS.accounts),
+  apiKeys: askingFirst(PLAIN.apiKeys, REPOSITORY_READS.apiKeys),
+  sessions: askingFirst(PLAIN.sessions, REPOSITORY_READS.sessions),
+  timelines: askingFirst(PLAIN.timelines, REPOSITORY_READS.timelines),
+  anchors: askingFirst(PLAIN.anchors, REPOSITORY_READS.anchors),
+  items: askingFirst(PLAIN.items, REPOSITORY_READS.items),
+  events: askingFirst(PLAIN.events, REPOSITORY_READS.events),
+};
+
+// TypeScript's mixin pattern: a class can extend only a constructor of `any[]` arguments.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function askingFirst<C extends new (...args: any[]) => object>(Repository: C, reads: object): C {
+  const Asking = class extends Repository {};
+  for (const name of Object.keys(reads)) {
+    const read = (Repository.prototype as Record<string, (...args: unknown[]) => Promise<unknown>>)[name];
+    Object.defineProperty(Asking.prototype, name, {
+      value(this: { readonly writes: Writes }, ...args: unknown[]): Promise<unknown> {
+        try {
+          this.writes.beforeRead();
+        } catch (misuse) {
+          return Promise.reject(misuse);
+        }
+        return read.apply(this, args);
+      },
+    });
+  }
+  return Asking;
 }

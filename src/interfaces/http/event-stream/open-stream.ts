@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import { FeedInterrupted } from '../../../core/ports/event-feed';
 import type { DeliverySpans } from './delivery-spans';
 import type { EventStreamSource } from './event-stream-source';
+import { localsOf } from '../answer-locals';
 
 /** What ends a stream that was not the client's leaving, for the log. */
 export interface StreamEndings {
@@ -67,7 +68,7 @@ export class OpenStream {
     this.source = source;
     res.status(200);
     // For the request log: a stream's end, whoever ends it, is how a stream ends (request-log.ts).
-    res.locals.eventStream = true;
+    localsOf(res).eventStream = true;
     res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
     // nginx buffers a proxied answer unless told not to; this one must reach the client as written.
     res.setHeader('X-Accel-Buffering', 'no');

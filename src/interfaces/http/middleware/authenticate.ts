@@ -3,6 +3,7 @@ import type { AuthenticateApiKey } from '../../../core/use-cases/accounts/authen
 import { clientOf } from '../client-address';
 import { Problem } from '../problem';
 import type { RequestStep } from '../request-step';
+import { localsOf } from '../answer-locals';
 
 const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
 const REALM = 'Bearer realm="time-navigation"';
@@ -25,7 +26,7 @@ export function authenticate(useCase: AuthenticateApiKey): RequestStep {
     const match = BEARER.exec(header);
     try {
       if (!match) throw new InvalidApiKey();
-      res.locals.principal = await useCase.execute({ apiKey: match[1], client: clientOf(req.ip) });
+      localsOf(res).principal = await useCase.execute({ apiKey: match[1], client: clientOf(req.ip) });
     } catch (error) {
       if (error instanceof TooManyFailedAttempts)
         throw Problem.fromDomain(error, { 'Retry-After': String(error.retryAfterSeconds) });

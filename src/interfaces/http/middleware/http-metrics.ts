@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { RequestStep } from '../request-step';
 import { answeredStatus, methodOf, routeOf } from './http-semantics';
+import { localsOf } from '../answer-locals';
 
 /**
  * OpenTelemetry's recommended buckets for `http.server.request.duration`, in seconds: fine where
@@ -100,11 +101,12 @@ export function httpMetrics(metrics: HttpMetrics): RequestStep {
       const status = answeredStatus(res);
       // A stream's length is its client's choice, not the service's speed: it would swamp the
       // route's latency. Streams are counted by tns_event_streams_open instead.
-      if (res.locals.eventStream !== true)
+      if (localsOf(res).eventStream !== true)
         metrics
           .durationOf(method, routeOf(req), status === null ? '' : String(status))
           .observe(Number(process.hrtime.bigint() - started) / 1e9);
-      if (typeof res.locals.problemCode === 'string') metrics.problems.inc({ code: res.locals.problemCode });
+      const { problemCode } = localsOf(res);
+      if (problemCode !== undefined) metrics.problems.inc({ code: problemCode });
       if (res.getHeader('Idempotent-Replayed') === 'true') metrics.replays.inc();
     });
   };

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { localsOf } from '../answer-locals';
 
 /** The methods OpenTelemetry names as they are; any other is `_OTHER`, so the values stay few. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
@@ -25,5 +26,5 @@ export function routeOf(req: Request): string {
  */
 export function answeredStatus(res: Response): number | null {
   if (res.writableFinished || res.headersSent) return res.statusCode;
-  return typeof res.locals.refusedStatus === 'number' ? res.locals.refusedStatus : null;
+  return localsOf(res).refusedStatus ?? null;
 }

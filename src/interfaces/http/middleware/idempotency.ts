@@ -13,6 +13,7 @@ import { Problem } from '../problem';
 import type { HttpResponse } from '../route';
 import { JSON_CONTENT_TYPE } from '../send-answer';
 import { problemAnswer, toProblem } from './problem-handler';
+import { localsOf } from '../answer-locals';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
@@ -49,7 +50,7 @@ export function idempotency(
     if (!VALID_KEY.test(key)) {
       throw Problem.validation([{ field: IDEMPOTENCY_HEADER, message: 'must be 1 to 255 printable ASCII characters' }]);
     }
-    const principal: Principal | undefined = res.locals.principal;
+    const principal: Principal | undefined = localsOf(res).principal;
     // Mounted only behind authentication; without an account there is nothing to key on.
     if (!principal) return respond();
     keysInUse?.inc();
@@ -59,7 +60,7 @@ export function idempotency(
         principal.accountId,
         key,
         requestDigest(req),
-        () => keptAnswer(respond, res.locals.requestId),
+        () => keptAnswer(respond, localsOf(res).requestId),
         (bytes) => keptAnswers.refusal(principal.accountId, bytes),
       );
     } finally {

@@ -3,6 +3,7 @@ import { DomainError } from '../../../core/domain/errors';
 import { Problem } from '../problem';
 import type { HttpResponse } from '../route';
 import { sendAnswer } from '../send-answer';
+import { localsOf } from '../answer-locals';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
@@ -14,7 +15,7 @@ export function problemAnswer(problem: Problem, requestId: unknown): HttpRespons
 }
 
 export function sendProblem(res: Response, problem: Problem): void {
-  sendAnswer(res, problemAnswer(problem, res.locals.requestId));
+  sendAnswer(res, problemAnswer(problem, localsOf(res).requestId));
 }
 
 export const routeNotFound: RequestHandler = (req) => {
@@ -31,8 +32,8 @@ export function problemHandler(
     const problem = down ? unavailable() : toProblem(error);
     // The request's log line says why it failed; a whole error is logged only for a fault of the
     // service, not for a refusal it chose (a 503 of a process at its limit of streams).
-    if (down) res.locals.failureReason = `database unavailable: ${failureReason(error)}`;
-    else if (error instanceof Problem && problem.status >= 500) res.locals.failureReason = problem.code;
+    if (down) localsOf(res).failureReason = `database unavailable: ${failureReason(error)}`;
+    else if (error instanceof Problem && problem.status >= 500) localsOf(res).failureReason = problem.code;
     if (problem.status >= 500 && !(error instanceof Problem)) logError(error);
     sendProblem(res, problem);
   };

@@ -4,6 +4,7 @@ import type { CountRequest } from '../../../core/use-cases/rate-limiting/count-r
 import { clientOf } from '../client-address';
 import { Problem } from '../problem';
 import type { RequestStep } from '../request-step';
+import { localsOf } from '../answer-locals';
 
 /**
  * Counts each request against `policy` for the key `keyOf` names, and answers with the
@@ -74,7 +75,7 @@ export function pagesAsked(req: Request): number {
 }
 
 const ACCOUNT_LIMIT = 'for this account (all its API keys together; a page counts one per 100 items asked for)';
-const accountKey = (_req: Request, res: Response) => `account:${String(res.locals.principal?.accountId)}`;
+const accountKey = (_req: Request, res: Response) => `account:${String(localsOf(res).principal?.accountId)}`;
 const accountPolicy = (perSecond: number) => ({ name: 'default', quota: perSecond, windowSeconds: 1 });
 
 /**

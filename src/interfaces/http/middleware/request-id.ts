@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestStep } from '../request-step';
+import { localsOf } from '../answer-locals';
 
 /** A caller's id is kept when it looks like one (so a trace crosses the proxy); anything else is replaced. */
 const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -8,6 +9,6 @@ const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export const requestId: RequestStep = (req, res) => {
   const offered = req.headers['x-request-id'];
   const id = typeof offered === 'string' && ACCEPTABLE_ID.test(offered) ? offered : randomUUID();
-  res.locals.requestId = id;
+  localsOf(res).requestId = id;
   res.setHeader('X-Request-Id', id);
 };

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { RequestStep } from '../request-step';
+import { localsOf } from '../answer-locals';
 
 /**
  * One JSON line per request: method, path, client address, status, duration, account and request
@@ -23,7 +24,8 @@ export function requestLog(logger: Logger): RequestStep {
     res.once('close', () => {
       const completed = res.writableFinished;
       // Answered by the HTTP server instead (its body timed out: client-errors.ts), with this status.
-      const refused = typeof res.locals.refusedStatus === 'number' ? res.locals.refusedStatus : null;
+      const locals = localsOf(res);
+      const refused = locals.refusedStatus ?? null;
       // An answer never started has no status (res.statusCode would say a misleading 200).
       const status = completed || res.headersSent ? res.statusCode : refused;
       const line = {
@@ -32,32 +34,22 @@ export function requestLog(logger: Logger): RequestStep {
         req: { method: req.method, path, remoteAddress },
         res: { status },
         responseTime: Math.round(performance.now() - started),
-        account_id: accountOf(res.locals),
-        request_id: res.locals.requestId,
+        account_id: locals.principal?.accountId,
+        request_id: locals.requestId,
         // The problem answered, if any: which of the refusals of one status it was.
-        code: typeof res.locals.problemCode === 'string' ? res.locals.problemCode : undefined,
+        code: locals.problemCode,
         // Why a request failed when the service can say it in a line (the database was unavailable).
-        reason: typeof res.locals.failureReason === 'string' ? res.locals.failureReason : undefined,
+        reason: locals.failureReason,
         // The request's trace (trace-request.ts), when tracing is on.
-        ...(res.locals.traceIds as { trace_id: string; span_id: string } | undefined),
+        ...locals.traceIds,
       };
       const msg = completed ? 'request completed' : refused !== null ? 'request refused' : 'request aborted';
       // An event stream ends when either side ends it, its client's leaving included: not an abort.
-      if (res.locals.eventStream === true) logger.info(line, 'event stream ended');
+      if (locals.eventStream === true) logger.info(line, 'event stream ended');
       // A 503 is a passing condition outside the service (its database), logged once as such.
       else if (status !== null && status >= 500 && status !== 503) logger.error(line, msg);
       else if ((completed || refused !== null) && status !== 503) logger.info(line, msg);
       else logger.warn(line, msg);
     });
   };
-}
-
-function accountOf(locals: Record<string, unknown>): string | undefined {
-  const principal = locals.principal;
-  return typeof principal === 'object' &&
-    principal !== null &&
-    'accountId' in principal &&
-    typeof principal.accountId === 'string'
-    ? principal.accountId
-    : undefined;
 }

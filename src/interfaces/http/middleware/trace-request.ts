@@ -21,13 +21,14 @@ import {
 } from '@opentelemetry/semantic-conventions';
 import type { Request, RequestHandler, Response } from 'express';
 import { answeredStatus, methodOf, routeOf } from './http-semantics';
+import { localsOf } from '../answer-locals';
 
 /**
  * The server span of each request, by OpenTelemetry's HTTP conventions: it continues the trace of
  * an incoming W3C `traceparent` (with its `tracestate`), or starts one; everything the request does
  * runs in its context, so the use case's span and the statements' are its children. Named
  * `GET /timeline/:id` once the route is known. The request's log line carries its ids
- * (`res.locals.traceIds`, read by request-log.ts).
+ * (`traceIds` of the request's locals, read by request-log.ts).
  */
 export function traceRequests(tracer: Tracer): RequestHandler {
   return (req, res, next) => {
@@ -35,7 +36,7 @@ export function traceRequests(tracer: Tracer): RequestHandler {
     const method = methodOf(req);
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
     const { traceId, spanId } = span.spanContext();
-    res.locals.traceIds = { trace_id: traceId, span_id: spanId };
+    localsOf(res).traceIds = { trace_id: traceId, span_id: spanId };
     // An unsampled request's span records nothing: its attributes and its end would be work for
     // nothing, on most requests at a low sampling ratio (docs/performance.md).
     if (span.isRecording()) {

@@ -1,7 +1,7 @@
 import type { Account } from '../../../../core/domain/account';
 import { EmailAlreadyRegistered } from '../../../../core/domain/errors';
 import type { AccountRepository } from '../../../../core/ports/repositories';
-import type { PrismaClient } from '../../prisma/generated/client';
+import type { Account as AccountRow, PrismaClient } from '../../prisma/generated/client';
 import { isUniqueViolation } from '../postgres-errors';
 import type { Writes } from '../unit-of-work/writes';
 
@@ -26,11 +26,13 @@ export class PostgresAccountRepository implements AccountRepository {
   }
 
   async findByEmail(email: string): Promise<Account | null> {
-    return this.prisma.account.findUnique({ where: { email } });
+    const row = await this.prisma.account.findUnique({ where: { email } });
+    return row && accountOf(row);
   }
 
   async findById(accountId: string): Promise<Account | null> {
-    return this.prisma.account.findUnique({ where: { id: accountId } });
+    const row = await this.prisma.account.findUnique({ where: { id: accountId } });
+    return row && accountOf(row);
   }
 
   updatePassword(accountId: string, password: Pick<Account, 'passwordHash' | 'passwordChangeDue'>): Promise<void> {
@@ -40,4 +42,14 @@ export class PostgresAccountRepository implements AccountRepository {
       { password_hash: password.passwordHash, password_change_due: password.passwordChangeDue },
     );
   }
+}
+
+function accountOf(row: AccountRow): Account {
+  return {
+    id: row.id,
+    email: row.email,
+    passwordHash: row.passwordHash,
+    passwordChangeDue: row.passwordChangeDue,
+    createdAt: row.createdAt,
+  };
 }

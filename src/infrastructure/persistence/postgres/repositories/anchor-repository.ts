@@ -1,6 +1,6 @@
 import type { Anchor } from '../../../../core/domain/anchor';
 import type { AnchorRepository } from '../../../../core/ports/repositories';
-import type { PrismaClient } from '../../prisma/generated/client';
+import type { Anchor as AnchorRow, PrismaClient } from '../../prisma/generated/client';
 import type { Row } from '../unit-of-work/write-set';
 import type { Writes } from '../unit-of-work/writes';
 
@@ -15,7 +15,8 @@ export class PostgresAnchorRepository implements AnchorRepository {
   }
 
   async findForAccount(accountId: string, anchorId: string): Promise<Anchor | null> {
-    return this.prisma.anchor.findUnique({ where: { accountId_id: { accountId, id: anchorId } } });
+    const row = await this.prisma.anchor.findUnique({ where: { accountId_id: { accountId, id: anchorId } } });
+    return row && anchorOf(row);
   }
 }
 
@@ -28,5 +29,17 @@ function anchorRow(anchor: Anchor): Row<'anchors'> {
     timeline_id: anchor.timelineId,
     location: anchor.location,
     created_at: anchor.createdAt,
+  };
+}
+
+function anchorOf(row: AnchorRow): Anchor {
+  return {
+    accountId: row.accountId,
+    id: row.id,
+    timestamp: row.timestamp,
+    description: row.description,
+    timelineId: row.timelineId,
+    location: row.location,
+    createdAt: row.createdAt,
   };
 }

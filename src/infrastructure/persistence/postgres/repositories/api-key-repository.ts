@@ -1,6 +1,6 @@
 import type { ApiKey } from '../../../../core/domain/account';
 import type { ApiKeyRepository } from '../../../../core/ports/repositories';
-import type { PrismaClient } from '../../prisma/generated/client';
+import type { ApiKey as ApiKeyRow, PrismaClient } from '../../prisma/generated/client';
 import type { Writes } from '../unit-of-work/writes';
 
 export class PostgresApiKeyRepository implements ApiKeyRepository {
@@ -24,15 +24,21 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
   }
 
   async findByDigest(digest: string): Promise<ApiKey | null> {
-    return this.prisma.apiKey.findUnique({ where: { digest } });
+    const row = await this.prisma.apiKey.findUnique({ where: { digest } });
+    return row && apiKeyOf(row);
   }
 
   async findForAccount(accountId: string, keyId: string): Promise<ApiKey | null> {
-    return this.prisma.apiKey.findFirst({ where: { id: keyId, accountId } });
+    const row = await this.prisma.apiKey.findFirst({ where: { id: keyId, accountId } });
+    return row && apiKeyOf(row);
   }
 
   async listForAccount(accountId: string): Promise<ApiKey[]> {
-    return this.prisma.apiKey.findMany({ where: { accountId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] });
+    const rows = await this.prisma.apiKey.findMany({
+      where: { accountId },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    return rows.map(apiKeyOf);
   }
 
   save(key: ApiKey): Promise<void> {
@@ -42,4 +48,18 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
       { revoked_at: key.revokedAt, expires_at: key.expiresAt, name: key.name },
     );
   }
+}
+
+function apiKeyOf(row: ApiKeyRow): ApiKey {
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    prefix: row.prefix,
+    digest: row.digest,
+    name: row.name,
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+    expiresAt: row.expiresAt,
+  };
 }

@@ -3,7 +3,7 @@ import type { Tally, TallyBounds } from '../../../../core/domain/tally';
 import type { TimeRange } from '../../../../core/domain/time-range';
 import type { EventKind, EventManipulation, TimelineEvent } from '../../../../core/domain/timeline-event';
 import type { EventQuery, EventRepository, EventsAt, RangePage } from '../../../../core/ports/repositories';
-import type { PrismaClient } from '../../prisma/generated/client';
+import type { EventManipulation as EventManipulationRow, PrismaClient } from '../../prisma/generated/client';
 import type { SqlRunner } from '../sql-runner';
 import { type EventOnPage, EVERY_VERSION, type ListingRow, runInRange, runListing } from '../statements/event-listing';
 import { RECORDED_AT, TALLY_DISPLACED, TALLY_MANIPULATED, TALLY_NAMED } from '../statements/paradox-tallies';
@@ -39,6 +39,7 @@ const MANIPULATION_COLUMNS = {
   appliedAt: true,
   revision: true,
 } as const;
+type ManipulationRow = Pick<EventManipulationRow, keyof typeof MANIPULATION_COLUMNS>;
 
 export class PostgresEventRepository implements EventRepository {
   constructor(
@@ -195,8 +196,21 @@ export class PostgresEventRepository implements EventRepository {
       take: last,
       select: MANIPULATION_COLUMNS,
     });
-    return latest.reverse();
+    return latest.reverse().map(manipulationOf);
   }
+}
+
+function manipulationOf(row: ManipulationRow): EventManipulation {
+  return {
+    accountId: row.accountId,
+    id: row.id,
+    eventId: row.eventId,
+    action: row.action,
+    fromTime: row.fromTime,
+    toTime: row.toTime,
+    appliedAt: row.appliedAt,
+    revision: row.revision,
+  };
 }
 
 /**

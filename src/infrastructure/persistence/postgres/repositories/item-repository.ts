@@ -1,7 +1,7 @@
 import { textKey } from '../../../../core/domain/text-key';
 import type { Item } from '../../../../core/domain/item';
 import type { ItemRepository } from '../../../../core/ports/repositories';
-import type { PrismaClient } from '../../prisma/generated/client';
+import type { Item as ItemRow, PrismaClient } from '../../prisma/generated/client';
 import type { Row } from '../unit-of-work/write-set';
 import type { Writes } from '../unit-of-work/writes';
 
@@ -29,14 +29,16 @@ export class PostgresItemRepository implements ItemRepository {
       where: { accountId, timelineId: item.timelineId, foundAt: item.foundAt },
       orderBy: { registeredAt: 'asc' },
     });
-    const same = (stored: Item) =>
+    const same = (stored: ItemRow) =>
       textKey(stored.description) === textKey(item.description) && textKey(stored.location) === textKey(item.location);
-    return candidates.find(same) ?? null;
+    const found = candidates.find(same);
+    return found ? itemOf(found) : null;
   }
 
   async findManyForAccount(accountId: string, itemIds: readonly string[]): Promise<Item[]> {
     if (itemIds.length === 0) return [];
-    return this.prisma.item.findMany({ where: { accountId, id: { in: [...itemIds] } } });
+    const rows = await this.prisma.item.findMany({ where: { accountId, id: { in: [...itemIds] } } });
+    return rows.map(itemOf);
   }
 }
 
@@ -50,5 +52,18 @@ function itemRow(item: Item): Row<'items'> {
     registered_at: item.registeredAt,
     found_at: item.foundAt,
     carried_home_by: item.carriedHomeBy,
+  };
+}
+
+function itemOf(row: ItemRow): Item {
+  return {
+    accountId: row.accountId,
+    id: row.id,
+    description: row.description,
+    location: row.location,
+    timelineId: row.timelineId,
+    registeredAt: row.registeredAt,
+    foundAt: row.foundAt,
+    carriedHomeBy: row.carriedHomeBy,
   };
 }

@@ -1,6 +1,6 @@
 import type { Session } from '../../../../core/domain/session';
 import type { SessionRepository } from '../../../../core/ports/repositories';
-import type { PrismaClient } from '../../prisma/generated/client';
+import type { PrismaClient, Session as SessionRow } from '../../prisma/generated/client';
 import type { Writes } from '../unit-of-work/writes';
 
 export class PostgresSessionRepository implements SessionRepository {
@@ -22,7 +22,8 @@ export class PostgresSessionRepository implements SessionRepository {
   }
 
   async findByTokenDigest(tokenDigest: string): Promise<Session | null> {
-    return this.prisma.session.findUnique({ where: { tokenDigest } });
+    const row = await this.prisma.session.findUnique({ where: { tokenDigest } });
+    return row && sessionOf(row);
   }
 
   save(session: Session): Promise<void> {
@@ -39,6 +40,19 @@ export class PostgresSessionRepository implements SessionRepository {
   }
 
   async listForAccount(accountId: string): Promise<Session[]> {
-    return this.prisma.session.findMany({ where: { accountId } });
+    const rows = await this.prisma.session.findMany({ where: { accountId } });
+    return rows.map(sessionOf);
   }
+}
+
+function sessionOf(row: SessionRow): Session {
+  return {
+    id: row.id,
+    accountId: row.accountId,
+    tokenDigest: row.tokenDigest,
+    consoleKeyId: row.consoleKeyId,
+    createdAt: row.createdAt,
+    lastSeenAt: row.lastSeenAt,
+    expiresAt: row.expiresAt,
+  };
 }

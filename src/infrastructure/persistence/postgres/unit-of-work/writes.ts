@@ -16,6 +16,11 @@ export interface Writes {
   ): Promise<void>;
   update<T extends Table>(table: T, where: Partial<Row<T>>, set: Partial<Row<T>>): Promise<void>;
   delete<T extends Table>(table: T, where: Partial<Row<T>>): Promise<void>;
+  /**
+   * Before each read of a repository (called by the classes repositories.ts makes for units, not by
+   * the repositories themselves): a unit refuses a read after its writes, which it would not see.
+   */
+  beforeRead(): void;
 }
 
 /** Each write a statement of its own, unguarded: for the repositories outside any unit of work. */
@@ -38,6 +43,8 @@ export class ImmediateWrites implements Writes {
   delete<T extends Table>(table: T, where: Partial<Row<T>>): Promise<void> {
     return this.apply((writes) => writes.delete(table, where));
   }
+
+  beforeRead(): void {}
 
   private async apply(write: (writes: WriteSet) => void): Promise<void> {
     const writes = new WriteSet();

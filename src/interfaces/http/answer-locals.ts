@@ -1,0 +1,29 @@
+import type { Response } from 'express';
+import type { Principal } from '../../core/use-cases/accounts/authenticate-api-key';
+
+/**
+ * What the steps of one request tell each other and the answer's listeners (the request log, the
+ * metrics), kept in Express's `res.locals`. Express types `res.locals` as any record, so every step
+ * reaches it through `localsOf`, which names each field once with its type.
+ */
+export interface AnswerLocals {
+  /** The request's id (request-id.ts): its X-Request-Id, and `request_id` in its problems and log line. */
+  requestId?: string;
+  /** The account and key the request authenticated as (authenticate.ts). */
+  principal?: Principal;
+  /** The request's trace (trace-request.ts), when tracing is on: for its log line. */
+  traceIds?: { readonly trace_id: string; readonly span_id: string };
+  /** Which problem was answered (a 429 may be any of several limits), kept answers included. */
+  problemCode?: string;
+  /** Answered by the HTTP server itself, with this status (client-errors.ts), not by the app. */
+  refusedStatus?: number;
+  /** Why the request failed, when the service can say it in a line (the database was unavailable). */
+  failureReason?: string;
+  /** The answer is an event stream, whose end is not an abort. */
+  eventStream?: boolean;
+}
+
+/** The request's locals, typed. */
+export function localsOf(res: Pick<Response, 'locals'>): AnswerLocals {
+  return res.locals as AnswerLocals;
+}
