@@ -75,6 +75,43 @@ describe('HTTP server metrics', () => {
     expect(increase('tns_idempotency_replays_total')).toBe(1);
   });
 
+  it("counts a keyed request's problem by its code, first answered and replayed", async () => {
+    const me = await t.signUp();
+    const before = await registry.metrics();
+    const keyed = () =>
+      request(t.app)
+        .post('/v1/anchors')
+        .set('Authorization', me.auth)
+        .set('Idempotency-Key', 'metered-refusal')
+        .send({ description: '' });
+    expect((await keyed()).body.code).toBe('validation_failed');
+    const replay = await keyed();
+    expect([replay.body.code, replay.headers['idempotent-replayed']]).toEqual(['validation_failed', 'true']);
+    const after = await registry.metrics();
+
+    const increase =
+      sumOf(after, 'tns_http_problems_total', { code: 'validation_failed' }) -
+      sumOf(before, 'tns_http_problems_total', { code: 'validation_failed' });
+    expect(increase).toBe(2);
+  });
+
+  it('counts the problem of the answer a retry is sent, not of its own run', async () => {
+    const me = await t.signUp();
+    const before = await registry.metrics();
+    const keyed = () =>
+      request(t.app).post('/v1/pause-time').set('Authorization', me.auth).set('Idempotency-Key', 'paused-once');
+    expect((await keyed()).status).toBe(200);
+    // Its own run finds the clock paused already, and is dropped for the first answer.
+    const replay = await keyed();
+    expect([replay.status, replay.headers['idempotent-replayed']]).toEqual([200, 'true']);
+    const after = await registry.metrics();
+
+    const problems = { code: 'clock_already_paused' };
+    expect(sumOf(after, 'tns_http_problems_total', problems) - sumOf(before, 'tns_http_problems_total', problems)).toBe(
+      0,
+    );
+  });
+
   it('does not count an Idempotency-Key before it is honoured: its request still arriving', async () => {
     const me = await t.signUp();
     const served = await serveOnLoopback(t.app);

@@ -24,6 +24,13 @@ export interface TimelineEvent {
   readonly revision: number;
 }
 
+/**
+ * An event as a listing shows it: what an answer tells of it, without the record that depends on it
+ * or when it was recorded, which a page of hundreds of events would otherwise read and carry for
+ * nothing (docs/performance.md).
+ */
+export type ListedEvent = Omit<TimelineEvent, 'subjectId' | 'recordedAt'>;
+
 /** One manipulation of an event, kept for ever: the event's history. */
 export interface EventManipulation {
   readonly accountId: string;

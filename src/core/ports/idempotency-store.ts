@@ -1,7 +1,19 @@
-/** The first answer to a request made with an Idempotency-Key, replayed to its retries. */
+/** The first answer to a request made with an Idempotency-Key, as the request produced it. */
 export interface StoredResponse {
   readonly status: number;
   readonly body: unknown;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * A keyed request's answer as kept and as sent, replayed to its retries: its body written as JSON
+ * once, so that a long answer is neither serialized twice nor held as objects while its key is
+ * claimed, and a replay is sent as it was kept.
+ */
+export interface KeptResponse {
+  readonly status: number;
+  /** The body as JSON text. */
+  readonly json: string;
   readonly headers: Readonly<Record<string, string>>;
 }
 
@@ -20,8 +32,8 @@ export type NotKeptReason = 'too_long' | 'quota_reached';
  * why given).
  */
 export type KeyedAnswer =
-  | { readonly outcome: 'answered'; readonly response: StoredResponse }
-  | { readonly outcome: 'replay'; readonly response: StoredResponse }
+  | { readonly outcome: 'answered'; readonly response: KeptResponse }
+  | { readonly outcome: 'replay'; readonly response: KeptResponse }
   | { readonly outcome: 'reused' }
   | { readonly outcome: 'not-kept'; readonly status: number; readonly reason: NotKeptReason };
 

@@ -6,7 +6,7 @@ import type { Session } from '../domain/session';
 import type { Tally, TallyBounds } from '../domain/tally';
 import type { TimeRange } from '../domain/time-range';
 import type { Timeline } from '../domain/timeline';
-import type { EventManipulation, TimelineEvent } from '../domain/timeline-event';
+import type { EventManipulation, ListedEvent, TimelineEvent } from '../domain/timeline-event';
 import type { Travel } from '../domain/travel';
 import type { Traveller } from '../domain/traveller';
 
@@ -138,7 +138,7 @@ export interface RangePage {
 
 export interface EventsAt {
   readonly timelineId: string;
-  readonly events: TimelineEvent[];
+  readonly events: ListedEvent[];
 }
 
 export interface EventReads {
@@ -155,7 +155,7 @@ export interface EventReads {
    * when they are among the first CHECK_BOUNDS.counted manipulated events by original time in it:
    * every one of them unless a tally of the range's manipulated events is capped.
    */
-  listInRange(accountId: string, timelineId: string, page: RangePage): Promise<TimelineEvent[]>;
+  listInRange(accountId: string, timelineId: string, page: RangePage): Promise<ListedEvent[]>;
   /**
    * For each proposed name (compared with `textKey`), one answer in the same order: the timeline's
    * events of that name, the first by time then id and counted within `bounds`, and which of the

@@ -99,7 +99,10 @@ describe('a keyed request meeting the claim of an earlier release', () => {
     );
     await earlier.query('COMMIT');
 
-    expect(await answering).toEqual({ outcome: 'replay', response: EARLIER_ANSWER });
+    expect(await answering).toEqual({
+      outcome: 'replay',
+      response: { status: 201, json: JSON.stringify(EARLIER_ANSWER.body), headers: {} },
+    });
     expect(await timelines()).toEqual(['tml_earlier']);
     // Ended by the deadlock, then behind the earlier release's traveller, then finding its answer.
     expect(runs).toBeGreaterThanOrEqual(2);

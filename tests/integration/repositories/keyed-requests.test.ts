@@ -5,6 +5,7 @@ import {
   type KeepingRule,
   type KeyedAnswer,
   MAX_KEPT_ANSWER_BYTES,
+  type KeptResponse,
   type StoredResponse,
 } from '../../../src/core/ports/idempotency-store';
 import type { Repositories } from '../../../src/core/ports/repositories';
@@ -71,6 +72,12 @@ describe('a keyed request', () => {
     body,
     headers: { 'content-type': 'application/json' },
   });
+  /** The same answer as the store hands it back: its body written as JSON once. */
+  const sent = (body: unknown): KeptResponse => ({
+    status: 201,
+    json: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
   const addTimeline = (id: string, on = boundary) =>
     on.exclusive('acc_1', (inside) => inside.timelines.add(aTimeline().withId(id).build()));
   const timelines = async () =>
@@ -97,7 +104,7 @@ describe('a keyed request', () => {
     const before = statements;
     const keyed = await answerOnce('k1', creating('tml_a'));
 
-    expect(keyed).toEqual({ outcome: 'answered', response: answer({ id: 'tml_a' }) });
+    expect(keyed).toEqual({ outcome: 'answered', response: sent({ id: 'tml_a' }) });
     expect(await timelines()).toEqual(['tml_a']);
     expect(await kept('k1')).toMatchObject({
       requestDigest: 'digest',
@@ -121,7 +128,7 @@ describe('a keyed request', () => {
     const before = statements;
     const retry = await answerOnce('k3', creating('tml_retry'));
 
-    expect(retry).toEqual({ outcome: 'replay', response: answer({ id: 'tml_first' }) });
+    expect(retry).toEqual({ outcome: 'replay', response: sent({ id: 'tml_first' }) });
     expect(await timelines()).toEqual(['tml_first']);
     // The retry's statement, which found the key kept, then the key's read.
     expect(statements - before).toBe(2);
@@ -140,7 +147,7 @@ describe('a keyed request', () => {
     const retry = await answerOnce('k3q', creating('tml_retry'));
 
     // The first request's answer is its own, sent whole; judged by its body's length as JSON text.
-    expect(first).toEqual({ outcome: 'answered', response: answer({ id: 'tml_unkept' }) });
+    expect(first).toEqual({ outcome: 'answered', response: sent({ id: 'tml_unkept' }) });
     expect(judged).toEqual([Buffer.byteLength(JSON.stringify({ id: 'tml_unkept' }))]);
     expect(retry).toEqual({ outcome: 'not-kept', status: 201, reason: 'quota_reached' });
     expect(await timelines()).toEqual(['tml_unkept']);
@@ -261,7 +268,7 @@ describe('a keyed request', () => {
     const produce = producedAgain('tml_run', 'tml_other', (run) => ({ run }));
     const keyed = await answerOnce('k6', produce, store, 'digest', keeping);
 
-    expect(keyed).toEqual({ outcome: 'answered', response: answer({ run: 2 }) });
+    expect(keyed).toEqual({ outcome: 'answered', response: sent({ run: 2 }) });
     // The answer is judged (its bytes charged to the account's quota) once, not once per run.
     expect(judged).toHaveLength(1);
     expect(await timelines()).toEqual(['tml_other', 'tml_run2']);
@@ -275,7 +282,7 @@ describe('a keyed request', () => {
     );
     const keyed = await answerOnce('k6long', produce, store, 'digest', keeping);
 
-    expect(keyed).toEqual({ outcome: 'answered', response: answer({ run: 2 }) });
+    expect(keyed).toEqual({ outcome: 'answered', response: sent({ run: 2 }) });
     expect(judged).toEqual([Buffer.byteLength(JSON.stringify({ run: 2 }))]);
     expect(await kept('k6long')).toMatchObject({ responseBody: { run: 2 } });
   });
@@ -302,7 +309,7 @@ describe('a keyed request', () => {
     };
     const retry = await answerOnce('k10', creating('tml_second'));
 
-    expect(retry).toEqual({ outcome: 'answered', response: answer({ id: 'tml_second' }) });
+    expect(retry).toEqual({ outcome: 'answered', response: sent({ id: 'tml_second' }) });
     expect(await timelines()).toEqual(['tml_first', 'tml_second']);
     expect(await kept('k10')).toMatchObject({ responseBody: { id: 'tml_second' } });
   });
@@ -351,7 +358,7 @@ describe('a keyed request', () => {
       return answer({ refused: true });
     });
 
-    expect(keyed).toEqual({ outcome: 'answered', response: answer({ refused: true }) });
+    expect(keyed).toEqual({ outcome: 'answered', response: sent({ refused: true }) });
     expect(await timelines()).toEqual(['tml_9']);
   });
 });

@@ -1,5 +1,5 @@
 import { TimeRange } from '../../../src/core/domain/time-range';
-import type { EventManipulation, TimelineEvent } from '../../../src/core/domain/timeline-event';
+import type { EventManipulation, ListedEvent, TimelineEvent } from '../../../src/core/domain/timeline-event';
 import type { EventCursor, EventQuery } from '../../../src/core/ports/repositories';
 import { Traveller } from '../../../src/core/domain/traveller';
 import { anEvent } from '../builders/event-builder';
@@ -24,6 +24,11 @@ function aManipulation(overrides: Partial<EventManipulation> = {}): EventManipul
 /** An untouched event at `time` (its original time too). */
 function anEventAt(time: string, overrides: Partial<TimelineEvent>): TimelineEvent {
   return anEvent({ time: at(time), originalTime: at(time), ...overrides });
+}
+
+/** What a listing shows of an event (ListedEvent): all but the record depending on it and when it was recorded. */
+function listedPart({ subjectId: _subject, recordedAt: _recorded, ...listed }: TimelineEvent): ListedEvent {
+  return listed;
 }
 
 /** Ranges come from the API, so they are whole seconds; times stored are to the millisecond. */
@@ -132,6 +137,28 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
       it('lists events at the place or so named (any case, spacing), range inclusive, by time then id', async () => {
         expect(await listAt()).toEqual(['evt_start', 'evt_b', 'evt_c', 'evt_d', 'evt_end']);
         expect(await listAt({ place: '  WATERLOO  ' })).toEqual(['evt_start', 'evt_b', 'evt_c', 'evt_d', 'evt_end']);
+      });
+
+      it('shows each event as an answer does, its original time whether a manipulation moved it or not', async () => {
+        const moved = {
+          ...anEventAt('1815-06-18T09:00:00.125Z', { id: 'evt_moved', location: 'Waterloo', kind: 'arrival' }),
+          time: at('1815-06-18T13:00:00.250Z'),
+          revision: 2,
+        };
+        const movedBack = { ...anEventAt('1815-06-18T14:00:00.000Z', { id: 'evt_back', location: 'Waterloo' }) };
+        await given(moved, { ...movedBack, revision: 2 });
+
+        const page = await events().listAt('acc_1', query);
+
+        const shown = (id: string) => page?.events.find((event) => event.id === id);
+        expect(shown('evt_moved')).toMatchObject(listedPart(moved));
+        expect(shown('evt_back')).toMatchObject(listedPart({ ...movedBack, revision: 2 }));
+        expect(shown('evt_c')).toMatchObject({
+          time: at('1815-06-18T11:30:00.000Z'),
+          originalTime: at('1815-06-18T11:30:00.000Z'),
+          description: 'Cannon fire',
+          revision: 0,
+        });
       });
 
       it('lists an event both at the place and so named once, and pages across the two kinds of match', async () => {
@@ -288,6 +315,21 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
 
       it('lists each event anywhere once whose current or original time is in the range, by time then id', async () => {
         expect(await listInRange()).toEqual(everyOne);
+      });
+
+      it('shows each event as an answer does, its original time whether moved or not', async () => {
+        const shown = await events().listInRange('acc_1', 'tml_1', { range: day, after: null, limit: 100 });
+
+        const of = (id: string) => shown.find((event) => event.id === id);
+        expect(of('evt_moved_after')).toMatchObject(
+          listedPart(moved('1815-06-19T09:00:00.000Z', '1815-06-18T12:00:00.000Z', { id: 'evt_moved_after' })),
+        );
+        expect(of('evt_moved_back')).toMatchObject(
+          listedPart(moved('1815-06-18T14:00:00.000Z', '1815-06-18T14:00:00.000Z', { id: 'evt_moved_back' })),
+        );
+        expect(of('evt_c')).toMatchObject(
+          listedPart(anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_c', location: 'Waterloo' })),
+        );
       });
 
       it('pages through them from cursors before, within and after the range', async () => {

@@ -1,6 +1,6 @@
 import { TimelineNotFound } from '../../domain/errors';
 import type { TimeRange } from '../../domain/time-range';
-import type { TimelineEvent } from '../../domain/timeline-event';
+import type { ListedEvent } from '../../domain/timeline-event';
 import type { EventCursor } from '../../ports/repositories';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import { pageSize } from '../page-size';
@@ -21,7 +21,7 @@ export interface ListEventsInput {
 
 export interface EventPage {
   readonly timelineId: string;
-  readonly events: readonly TimelineEvent[];
+  readonly events: readonly ListedEvent[];
   readonly next: EventCursor | null;
 }
 
@@ -53,7 +53,7 @@ export class ListEvents {
 }
 
 /** A page of `limit` events out of `rows` (read with one more), and the cursor of the next page, if any. */
-export function cutPage(rows: readonly TimelineEvent[], limit: number): Pick<EventPage, 'events' | 'next'> {
+export function cutPage(rows: readonly ListedEvent[], limit: number): Pick<EventPage, 'events' | 'next'> {
   const events = rows.slice(0, limit);
   const last = events[events.length - 1];
   return { events, next: rows.length > limit && last ? { time: last.time, id: last.id } : null };

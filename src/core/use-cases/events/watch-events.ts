@@ -1,7 +1,7 @@
 import { isLaterVersion } from '../../domain/account-version';
 import { TimelineNotFound } from '../../domain/errors';
 import type { TimeRange } from '../../domain/time-range';
-import type { TimelineEvent } from '../../domain/timeline-event';
+import type { ListedEvent } from '../../domain/timeline-event';
 import type { ChangePosition, ChangeSubscription, EventFeed, WatchedPlace } from '../../ports/event-feed';
 import type { EventCursor, EventsAt } from '../../ports/repositories';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
@@ -32,7 +32,7 @@ export type StreamPosition =
 export type Watched =
   | {
       readonly kind: 'recorded' | 'updated';
-      readonly event: TimelineEvent;
+      readonly event: ListedEvent;
       readonly position: StreamPosition;
       /** A change's writer's trace (EventChange.origin); null in the recorded part. */
       readonly origin: string | null;

@@ -1,7 +1,7 @@
 import { CHECK_BOUNDS, type StabilityVerdict } from '../../domain/paradox';
 import type { Tally } from '../../domain/tally';
 import type { TimeRange } from '../../domain/time-range';
-import type { TimelineEvent } from '../../domain/timeline-event';
+import type { ListedEvent } from '../../domain/timeline-event';
 import type { EventCursor } from '../../ports/repositories';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import { cutPage, DEFAULT_EVENT_PAGE_SIZE, MAX_EVENT_PAGE_SIZE } from '../events/list-events';
@@ -20,7 +20,7 @@ export interface ParadoxMonitoring extends StabilityVerdict {
   /** The ids of the range's manipulated events, oldest first, and their count. */
   readonly manipulated: Tally<string>;
   /** One page of the range's events, manipulated or not, at every place, oldest first. */
-  readonly events: readonly TimelineEvent[];
+  readonly events: readonly ListedEvent[];
   readonly next: EventCursor | null;
 }
 

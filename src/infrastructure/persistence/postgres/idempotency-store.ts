@@ -2,6 +2,7 @@ import {
   IdempotencyStore,
   MAX_KEPT_ANSWER_BYTES,
   type KeepingRule,
+  type KeptResponse,
   type KeyedAnswer,
   type NotKeptReason,
   type StoredResponse,
@@ -56,12 +57,12 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
     // new answer is kept as the first was, unless it is too long to keep at all.
     let judged: Promise<NotKeptReason | null> | undefined;
     const producedAndJudged = async () => {
-      const response = await produce();
-      const body = JSON.stringify(response.body ?? null);
-      const bytes = Buffer.byteLength(body);
+      // Written as JSON here, once: the body's objects are not held while the key is claimed.
+      const response = written(await produce());
+      const bytes = Buffer.byteLength(response.json);
       // An answer too long to keep is not charged, and leaves a shorter one of a later run its chance.
       const notKept = bytes > MAX_KEPT_ANSWER_BYTES ? 'too_long' : await (judged ??= keeping(bytes));
-      return { response, body, notKept };
+      return { response, notKept };
     };
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
       const claimed = await this.keyed.answer(producedAndJudged, (answer) =>
@@ -80,7 +81,7 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
         const reason = notKept === 'quota_reached' ? notKept : 'too_long';
         return { outcome: 'not-kept', status: row.responseStatus, reason };
       }
-      return { outcome: 'replay', response: { status: row.responseStatus, body: row.responseBody, headers } };
+      return { outcome: 'replay', response: { status: row.responseStatus, json: row.responseBody ?? 'null', headers } };
     }
     // Only processes of an earlier release, releasing or claiming the key under this one each time.
     throw new Error(`the Idempotency-Key of account ${accountId} changed hands ${CLAIM_ATTEMPTS} times`);
@@ -96,17 +97,22 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
   }
 }
 
+/** An answer with its body written as JSON. */
+function written(response: StoredResponse): KeptResponse {
+  return { status: response.status, json: JSON.stringify(response.body ?? null), headers: response.headers };
+}
+
 /** What a key keeps of an answer: the whole of it, or its status alone and why, when it is not kept. */
-function kept(answer: { response: StoredResponse; body: string; notKept: NotKeptReason | null }): {
+function kept(answer: { response: KeptResponse; notKept: NotKeptReason | null }): {
   status: number;
   body: string;
   headers: string;
 } {
-  const { response, body, notKept } = answer;
+  const { response, notKept } = answer;
   if (notKept) {
     return { status: response.status, body: 'null', headers: JSON.stringify({ [NOT_KEPT_HEADER]: notKept }) };
   }
-  return { status: response.status, body, headers: JSON.stringify(response.headers) };
+  return { status: response.status, body: response.json, headers: JSON.stringify(response.headers) };
 }
 
 /** A request's claim on its key at `now`, with its answer (body and headers as JSON text). */

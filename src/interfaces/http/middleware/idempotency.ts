@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import {
   MAX_KEPT_ANSWER_BYTES,
   type IdempotencyStore,
+  type KeptResponse,
   type KeyedAnswer,
   type NotKeptReason,
   type StoredResponse,
@@ -11,7 +12,7 @@ import type { Principal } from '../../../core/use-cases/accounts/authenticate-ap
 import type { KeptAnswers } from '../../../core/use-cases/idempotency/kept-answers';
 import { Problem } from '../problem';
 import type { HttpResponse } from '../route';
-import { JSON_CONTENT_TYPE } from '../send-answer';
+import { JSON_CONTENT_TYPE, nameProblem } from '../send-answer';
 import { problemAnswer, toProblem } from './problem-handler';
 import { localsOf } from '../answer-locals';
 
@@ -23,7 +24,11 @@ const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
 export type Respond = () => Promise<HttpResponse>;
 
 /** Answers an authenticated POST, honouring its `Idempotency-Key`. */
-export type IdempotentResponder = (req: Request, res: Response, respond: Respond) => Promise<HttpResponse>;
+export type IdempotentResponder = (
+  req: Request,
+  res: Response,
+  respond: Respond,
+) => Promise<HttpResponse | KeptResponse>;
 
 /** Counts the keys being honoured now: tns_idempotency_keys_in_use (HttpMetrics.keysInUse). */
 export interface KeysInUse {
@@ -60,7 +65,7 @@ export function idempotency(
         principal.accountId,
         key,
         requestDigest(req),
-        () => keptAnswer(respond, localsOf(res).requestId),
+        () => keptAnswer(respond, res),
         (bytes) => keptAnswers.refusal(principal.accountId, bytes),
       );
     } finally {
@@ -68,9 +73,9 @@ export function idempotency(
     }
     switch (keyed.outcome) {
       case 'answered':
-        return keyed.response;
+        return named(res, keyed.response);
       case 'replay':
-        return { ...keyed.response, headers: { ...keyed.response.headers, [REPLAYED_HEADER]: 'true' } };
+        return named(res, { ...keyed.response, headers: { ...keyed.response.headers, [REPLAYED_HEADER]: 'true' } });
       case 'reused':
         throw new Problem(
           422,
@@ -107,18 +112,28 @@ export function requestDigest(req: Request): string {
  * The request's answer, to be kept: a success, or a refusal of the input or the state. A failure of
  * the service (5xx) is thrown instead: nothing is kept, the request's writes roll back, a retry acts.
  */
-async function keptAnswer(respond: Respond, requestId: unknown): Promise<StoredResponse> {
+async function keptAnswer(respond: Respond, res: Response): Promise<StoredResponse> {
   let answer: HttpResponse;
   try {
     answer = await respond();
   } catch (error) {
     const problem = toProblem(error);
     if (problem.status >= 500) throw error;
-    answer = problemAnswer(problem, requestId);
+    answer = problemAnswer(problem, localsOf(res).requestId);
   }
   return {
     status: answer.status,
     body: answer.body,
     headers: { 'content-type': JSON_CONTENT_TYPE, ...answer.headers },
   };
+}
+
+/**
+ * For the request log and the metrics: the problem of the answer sent, from its JSON text (a
+ * problem is short). Not from the run that produced it: a retry runs again before it finds its key
+ * kept, and its own run's refusal is not what it answers.
+ */
+function named(res: Response, answer: KeptResponse): KeptResponse {
+  if (answer.status >= 400) nameProblem(res, { status: answer.status, body: JSON.parse(answer.json) });
+  return answer;
 }

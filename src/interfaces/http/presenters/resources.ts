@@ -4,7 +4,7 @@ import { formatDateTime } from '../../../core/domain/date-time-format';
 import type { Item } from '../../../core/domain/item';
 import type { ParadoxReason, StabilityVerdict } from '../../../core/domain/paradox';
 import type { Timeline } from '../../../core/domain/timeline';
-import type { EventManipulation, TimelineEvent } from '../../../core/domain/timeline-event';
+import type { EventManipulation, ListedEvent } from '../../../core/domain/timeline-event';
 import type { Travel } from '../../../core/domain/travel';
 
 /** The JSON shapes of the resources, with the spec's field names; every family answers in these. */
@@ -109,7 +109,7 @@ export function presentVerdict(timelineId: string, verdict: StabilityVerdict) {
   };
 }
 
-export function presentEvent(event: TimelineEvent) {
+export function presentEvent(event: ListedEvent) {
   return {
     event_id: event.id,
     time: formatDateTime(event.time),

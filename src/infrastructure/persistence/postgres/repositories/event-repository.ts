@@ -1,11 +1,18 @@
 import type { ProposedName, RecordedUnderName } from '../../../../core/domain/paradox';
 import type { Tally, TallyBounds } from '../../../../core/domain/tally';
 import type { TimeRange } from '../../../../core/domain/time-range';
-import type { EventKind, EventManipulation, TimelineEvent } from '../../../../core/domain/timeline-event';
+import type { EventKind, EventManipulation, ListedEvent, TimelineEvent } from '../../../../core/domain/timeline-event';
 import type { EventQuery, EventRepository, EventsAt, RangePage } from '../../../../core/ports/repositories';
 import type { EventManipulation as EventManipulationRow, PrismaClient } from '../../prisma/generated/client';
 import type { SqlRunner } from '../sql-runner';
-import { type EventOnPage, EVERY_VERSION, type ListingRow, runInRange, runListing } from '../statements/event-listing';
+import {
+  type EventOnPage,
+  EVERY_VERSION,
+  type ListingRow,
+  runInRange,
+  runListing,
+  type WholeEventRow,
+} from '../statements/event-listing';
 import { RECORDED_AT, TALLY_DISPLACED, TALLY_MANIPULATED, TALLY_NAMED } from '../statements/paradox-tallies';
 import { textDigest } from '../text-digest';
 import type { Row } from '../unit-of-work/write-set';
@@ -104,11 +111,7 @@ export class PostgresEventRepository implements EventRepository {
     return found;
   }
 
-  async listInRange(
-    accountId: string,
-    timelineId: string,
-    { range, after, limit }: RangePage,
-  ): Promise<TimelineEvent[]> {
+  async listInRange(accountId: string, timelineId: string, { range, after, limit }: RangePage): Promise<ListedEvent[]> {
     const rows = await runInRange(this.sql, {
       accountId,
       timelineId,
@@ -117,7 +120,7 @@ export class PostgresEventRepository implements EventRepository {
       limit,
       after,
     });
-    return rows.map((row) => toDomain(row, accountId, timelineId));
+    return rows.map((row) => listedOf(row, accountId, timelineId));
   }
 
   async tallyNamed(
@@ -254,20 +257,18 @@ export function eventsOfListing(rows: readonly ListingRow[], accountId: string):
   const timelineId = rows[rows.length - 1]?.readFrom;
   if (!timelineId) return null;
   // A page's rows go into the answer one by one (a hundred a page): mapped without copying each.
-  const events: TimelineEvent[] = [];
-  for (const row of rows) if (row.readFrom === null) events.push(toDomain(row, accountId, timelineId));
+  const events: ListedEvent[] = [];
+  for (const row of rows) if (row.readFrom === null) events.push(listedOf(row, accountId, timelineId));
   return { timelineId, events };
 }
 
-/** An event read with a page's columns, of the account and timeline the statement named. */
-export function toDomain(row: EventOnPage, accountId: string, timelineId: string): TimelineEvent {
-  const kind = KINDS.find((known) => known === row.kind);
-  if (!kind) throw new Error(`Event ${row.id} has an unknown stored kind '${row.kind}'.`);
+/** An event read whole (WHOLE_EVENT), of the account and timeline the statement named. */
+export function toDomain(row: WholeEventRow, accountId: string, timelineId: string): TimelineEvent {
   return {
     accountId,
     id: row.id,
     timelineId,
-    kind,
+    kind: kindOf(row),
     time: row.time,
     originalTime: row.originalTime,
     description: row.description,
@@ -276,4 +277,28 @@ export function toDomain(row: EventOnPage, accountId: string, timelineId: string
     recordedAt: row.recordedAt,
     revision: row.revision,
   };
+}
+
+/**
+ * An event of a page, of the account and timeline the statement named: its original time is its
+ * current one unless it was moved.
+ */
+export function listedOf(row: EventOnPage, accountId: string, timelineId: string): ListedEvent {
+  return {
+    accountId,
+    id: row.id,
+    timelineId,
+    kind: kindOf(row),
+    time: row.time,
+    originalTime: row.originalTimeIfMoved ?? row.time,
+    description: row.description,
+    location: row.location,
+    revision: row.revision,
+  };
+}
+
+function kindOf(row: { readonly id: string; readonly kind: string }): EventKind {
+  const kind = KINDS.find((known) => known === row.kind);
+  if (!kind) throw new Error(`Event ${row.id} has an unknown stored kind '${row.kind}'.`);
+  return kind;
 }

@@ -1,7 +1,7 @@
 // The event listing (monitor-events, scan-events, GET /events) and the listing of a range at every
 // place (monitor-paradox): each form a statement of its own, compiled once. Their plans are held by
 // tests/integration/repositories/event-listing-plan.server.test.ts.
-import { type ExpressionBuilder, sql } from 'kysely';
+import { type ExpressionBuilder, type Selection, sql } from 'kysely';
 import { CHECK_BOUNDS } from '../../../../core/domain/paradox';
 import { type DB, kysely, type RowOf, type Slots, type Statement, statement } from '../kysely';
 import type { SqlRunner } from '../sql-runner';
@@ -41,11 +41,11 @@ interface InRange {
 }
 
 /**
- * An event's columns for a page, named as the domain names them: all but the account and timeline,
- * which every row of a page shares and the statement names once (two strings fewer to read for
- * each of a page's hundred rows). The paradox tallies read their listed events so too.
+ * An event's columns, named as the domain names them: all but the account and timeline, which every
+ * row of a statement shares and the statement names once (two strings fewer to read for each of a
+ * hundred rows). The paradox tallies read the events they list so, and the event feed its changes.
  */
-export const PAGE_COLUMNS = [
+export const WHOLE_EVENT = [
   'id',
   'kind',
   'time',
@@ -54,6 +54,25 @@ export const PAGE_COLUMNS = [
   'location',
   'subject_id as subjectId',
   'recorded_at as recordedAt',
+  'revision',
+] as const;
+
+/** An event as WHOLE_EVENT reads it. */
+export type WholeEventRow = Selection<DB, 'events', (typeof WHOLE_EVENT)[number]>;
+
+/**
+ * An event's columns on a page of a listing (ListedEvent): what an answer shows, and the original
+ * time only where it differs from the current one, as it does for the few events a manipulation
+ * moved. Each column is a string node-postgres makes for every row, and each instant a Date: two
+ * columns and an instant fewer a row cut what a page allocates and holds while it is read.
+ */
+const LISTED_EVENT = [
+  'id',
+  'kind',
+  'time',
+  sql<Date | null>`nullif(${sql.ref('events.original_time')}, ${sql.ref('events.time')})`.as('originalTimeIfMoved'),
+  'description',
+  'location',
   'revision',
 ] as const;
 
@@ -99,7 +118,7 @@ function listing(p: Slots<Listing>, cursor: Slots<Cursor> | null, named: Slots<N
           .where('time', '<=', p.end)
           .where('account_version', '<=', p.upTo)
           .$call((events) => (cursor ? events.where(afterCursor(cursor)) : events))
-          .select([sql<string | null>`NULL`.as('readFrom'), ...PAGE_COLUMNS])
+          .select([sql<string | null>`NULL`.as('readFrom'), ...LISTED_EVENT])
           .orderBy('time')
           .orderBy('id')
           .limit(p.limit);
@@ -125,11 +144,9 @@ function listing(p: Slots<Listing>, cursor: Slots<Cursor> | null, named: Slots<N
           sql<string>`NULL`.as('id'),
           sql<string>`NULL`.as('kind'),
           sql<Date>`NULL`.as('time'),
-          sql<Date>`NULL`.as('originalTime'),
+          sql<Date | null>`NULL`.as('originalTimeIfMoved'),
           sql<string>`NULL`.as('description'),
           sql<string>`NULL`.as('location'),
-          sql<string | null>`NULL`.as('subjectId'),
-          sql<Date>`NULL`.as('recordedAt'),
           sql<number>`NULL`.as('revision'),
         ]),
     )
@@ -153,7 +170,7 @@ function inRange(p: Slots<InRange>, within: Slots<Cursor> | null, movedOut: Slot
     .where('time', '>=', p.start)
     .where('time', '<=', p.end)
     .$call((query) => (within ? query.where(afterCursor(within)) : query))
-    .select(PAGE_COLUMNS)
+    .select(LISTED_EVENT)
     .orderBy('time')
     .orderBy('id')
     .limit(p.limit);
@@ -209,7 +226,7 @@ function movedOutOf(p: Slots<InRange>, cursor: Slots<Cursor> | null) {
         .selectFrom('events')
         .where('events.account_id', '=', p.accountId)
         .whereRef('events.id', '=', 'page.id')
-        .select(PAGE_COLUMNS)
+        .select(LISTED_EVENT)
         .limit(sql.lit(1))
         .as('event'),
     )
@@ -226,7 +243,7 @@ export const IN_RANGE = {
   fromBefore: statement((p: Slots<InRange & Cursor>) => inRange(p, null, p)),
 } as const;
 
-/** An event of a page: its columns as the domain names them, but the account and the timeline. */
+/** An event of a page: its columns as LISTED_EVENT reads them. */
 export type EventOnPage = RowOf<typeof IN_RANGE.first>;
 
 /**

@@ -3,7 +3,7 @@
 // alone, so that a check reads a bounded number of index entries whatever the timeline holds
 // (docs/paradoxes.md#bounded-work). Their plans are held by paradox-tally-plan.server.test.ts.
 import { type ExpressionBuilder, sql } from 'kysely';
-import { PAGE_COLUMNS } from './event-listing';
+import { WHOLE_EVENT } from './event-listing';
 import { type DB, kysely, type RowOf, type Slots, statement } from '../kysely';
 
 /** A timeline of the account, and how many of its events to list and to count at most. */
@@ -97,7 +97,7 @@ function displaced(p: Slots<Scope>, candidates: Candidates) {
         .selectFrom('events')
         .where('events.account_id', '=', p.accountId)
         .whereRef('events.id', '=', 'listed.id')
-        .select(PAGE_COLUMNS)
+        .select(WHOLE_EVENT)
         .limit(1)
         .as('event'),
     )
@@ -149,7 +149,7 @@ function named(p: Slots<Names>) {
         .as('tally'),
     )
     .crossJoinLateral((eb) =>
-      underName(p, eb).select(PAGE_COLUMNS).orderBy('events.time').orderBy('events.id').limit(p.listed).as('event'),
+      underName(p, eb).select(WHOLE_EVENT).orderBy('events.time').orderBy('events.id').limit(p.listed).as('event'),
     )
     .select(['name.key', 'tally.total'])
     .selectAll('event');
