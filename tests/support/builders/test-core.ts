@@ -37,6 +37,7 @@ import {
   FrozenWallClock,
   type InMemoryBoundaryOptions,
   InMemoryDatabase,
+  InMemoryIdempotencyStore,
   InMemoryTransactionBoundary,
   SequentialIdGenerator,
 } from '../in-memory';
@@ -67,6 +68,8 @@ export function createTestCore(start: string = PRESENT, boundary: InMemoryBounda
   return {
     database,
     transactions,
+    /** Idempotency keys, whose requests keep their unit-of-work rules in these fakes too. */
+    keys: new InMemoryIdempotencyStore(transactions),
     clock,
     ids,
     hasher,

@@ -1,8 +1,9 @@
-import { InMemoryDatabase, InMemoryTransactionBoundary } from '../in-memory';
+import { InMemoryDatabase, InMemoryIdempotencyStore, InMemoryTransactionBoundary } from '../in-memory';
 import type { MakeRepositories } from './subject';
 
 /** The in-memory fakes, a new database per test. */
 export const inMemoryRepositories: MakeRepositories = async () => {
   const database = new InMemoryDatabase();
-  return { repos: database.repositories(), tx: new InMemoryTransactionBoundary(database), cleanup: async () => {} };
+  const tx = new InMemoryTransactionBoundary(database);
+  return { repos: database.repositories(), tx, keys: new InMemoryIdempotencyStore(tx), cleanup: async () => {} };
 };

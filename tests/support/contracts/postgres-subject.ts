@@ -1,3 +1,4 @@
+import { PostgresIdempotencyStore } from '../../../src/infrastructure/persistence/postgres/idempotency-store';
 import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
 import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
 import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
@@ -21,9 +22,11 @@ export function postgresRepositoriesOnTestDatabase(): MakeRepositories {
     // Every other table hangs off accounts (ON DELETE CASCADE) except the login counters.
     await database.prisma.$executeRawUnsafe('TRUNCATE accounts, login_throttles CASCADE');
     // As the service composes them. A new boundary each test: it remembers travellers it wrote.
+    const keyed = new KeyedRequests(database.sql);
     return {
       repos: plainRepositories(database),
-      tx: new PostgresTransactionBoundary(database, new KeyedRequests(database.sql)),
+      tx: new PostgresTransactionBoundary(database, keyed),
+      keys: new PostgresIdempotencyStore(database.prisma, database.sql, keyed, { now: () => new Date() }),
       cleanup: async () => {},
     };
   };

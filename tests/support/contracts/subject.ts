@@ -1,4 +1,5 @@
 import type { Account } from '../../../src/core/domain/account';
+import type { IdempotencyStore } from '../../../src/core/ports/idempotency-store';
 import type { Repositories } from '../../../src/core/ports/repositories';
 import type { TransactionBoundary } from '../../../src/core/ports/transaction-boundary';
 
@@ -6,6 +7,8 @@ import type { TransactionBoundary } from '../../../src/core/ports/transaction-bo
 export interface RepositoriesUnderTest {
   readonly repos: Repositories;
   readonly tx: TransactionBoundary;
+  /** Keyed requests, produced through `tx`. */
+  readonly keys: IdempotencyStore;
   cleanup(): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 import { Clock } from '../../../src/core/domain/clock';
 import { Traveller } from '../../../src/core/domain/traveller';
+import type { KeyedAnswer, StoredResponse } from '../../../src/core/ports/idempotency-store';
 import type { Repositories } from '../../../src/core/ports/repositories';
 import { UnitOfWorkMisuse } from '../../../src/core/ports/transaction-boundary';
 import { anEvent } from '../builders/event-builder';
@@ -232,6 +233,96 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
       expect(await repos.accounts.findById('acc_3')).toBeNull();
       await expect(repos.travellers.getForAccount('acc_3')).rejects.toThrow();
       expect(await repos.timelines.findForAccount('acc_3', 'primary')).toBeNull();
+    });
+
+    describe('a keyed request (its answer kept with its writes)', () => {
+      const answer: StoredResponse = { status: 201, body: { done: true }, headers: {} };
+      const keepEvery = () => Promise.resolve(null);
+      const keyed = (key: string, produce: () => Promise<unknown>): Promise<KeyedAnswer> =>
+        subject.current.keys.answerOnce(
+          'acc_1',
+          key,
+          'digest',
+          async () => {
+            await produce();
+            return answer;
+          },
+          keepEvery,
+        );
+      const addTimeline = (id: string) =>
+        subject.current.tx.exclusive('acc_1', (inside) => inside.timelines.add(aTimeline().withId(id).build()));
+      const timelines = async () =>
+        (await subject.current.repos.timelines.listForAccount('acc_1', { limit: 10, after: null })).map(
+          (timeline) => timeline.id,
+        );
+
+      it('runs reads and units that write nothing, then one writing unit, kept with its answer', async () => {
+        const { tx } = subject.current;
+
+        const keptAnswer = await keyed('k-one', async () => {
+          await tx.read((repos) => repos.timelines.findForAccount('acc_1', 'tml_1'));
+          await tx.exclusive('acc_1', (inside) => inside.travellers.getForAccount('acc_1'));
+          await addTimeline('tml_1');
+        });
+
+        expect(keptAnswer).toEqual({
+          outcome: 'answered',
+          response: { status: 201, json: '{"done":true}', headers: {} },
+        });
+        expect(await timelines()).toEqual(['tml_1']);
+        // A retry is answered the same and writes nothing.
+        expect(await keyed('k-one', () => addTimeline('tml_2'))).toMatchObject({ outcome: 'replay' });
+        expect(await timelines()).toEqual(['tml_1']);
+      });
+
+      it('refuses a second unit after the writing one (it would not see its writes), writing nothing', async () => {
+        await expect(
+          keyed('k-two', async () => {
+            await addTimeline('tml_1');
+            await addTimeline('tml_2');
+          }),
+        ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
+
+        expect(await timelines()).toEqual([]);
+        // Nothing was claimed: the key acts for the next request.
+        expect(await keyed('k-two', () => addTimeline('tml_3'))).toMatchObject({ outcome: 'answered' });
+        expect(await timelines()).toEqual(['tml_3']);
+      });
+
+      it('refuses a read or a count after the writing unit, and writes nothing', async () => {
+        const { tx } = subject.current;
+
+        await expect(
+          keyed('k-read', async () => {
+            await addTimeline('tml_1');
+            await tx.read((repos) => repos.timelines.findForAccount('acc_1', 'tml_1'));
+          }),
+        ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
+        await expect(
+          keyed('k-snapshot', async () => {
+            await addTimeline('tml_1');
+            await tx.snapshot('acc_1', (repos) => repos.timelines.findForAccount('acc_1', 'tml_1'));
+          }),
+        ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
+        await expect(
+          keyed('k-count', async () => {
+            await addTimeline('tml_1');
+            await tx.count((counters) => counters.keyUses.record('key_1', NOW, NOW));
+          }),
+        ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
+
+        expect(await timelines()).toEqual([]);
+      });
+
+      it('refuses two units at once', async () => {
+        await expect(
+          keyed('k-both', () => Promise.all([addTimeline('tml_1'), addTimeline('tml_2')])),
+        ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
+
+        // Let the unit that did start settle before reading what stayed.
+        await subject.current.tx.exclusive('acc_1', async () => undefined);
+        expect(await timelines()).toEqual([]);
+      });
     });
 
     it('opens an account: work on an account without a traveller creates it, whole', async () => {

@@ -1,7 +1,9 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Counters } from '../../../src/core/ports/counters';
 import type { ReadRepositories, Repositories } from '../../../src/core/ports/repositories';
 import { type TransactionBoundary, UnitOfWorkMisuse } from '../../../src/core/ports/transaction-boundary';
 import type { InMemoryDatabase } from './in-memory-database';
+import { KeyedScope } from './keyed-scope';
 import { readsAsking } from './reads-asking';
 import { Journal } from './table';
 
@@ -13,28 +15,67 @@ export interface InMemoryBoundaryOptions {
   readonly runEachUnitTwice?: boolean;
 }
 
+/** A keyed request's answer, produced with its writes held: kept with them, or dropped with them. */
+export interface KeyedRun<T> {
+  readonly answer: T;
+  keep(): void;
+  discard(): void;
+}
+
 /**
  * Transactions over an InMemoryDatabase, keeping the port's rules as PostgreSQL's boundary does:
  * `exclusive` runs one account's work strictly one after another (a promise chain per account),
- * undoes a failed work's writes and refuses a read after its first write; `read` just runs.
+ * undoes a failed work's writes and refuses a read after its first write; `read` just runs. A
+ * keyed request (`keyed`, for InMemoryIdempotencyStore) keeps its rules too (KeyedScope).
  */
 export class InMemoryTransactionBoundary implements TransactionBoundary {
   private readonly tails = new Map<string, Promise<unknown>>();
+  private readonly keyedRequests = new AsyncLocalStorage<KeyedScope>();
 
   constructor(
     private readonly database: InMemoryDatabase,
     private readonly options: InMemoryBoundaryOptions = {},
   ) {}
 
-  exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
+  async exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    const request = this.keyedRequests.getStore();
+    request?.beforeUnit();
+    try {
+      return (await this.queued(accountId, work, request)).result;
+    } finally {
+      request?.afterUnit();
+    }
+  }
+
+  /**
+   * Produces a keyed request's answer: its writing unit's writes wait, and the account's next work
+   * with them, until the answer is kept or dropped.
+   */
+  async keyed<T>(produce: () => Promise<T>): Promise<KeyedRun<T>> {
+    const request = new KeyedScope();
+    try {
+      const answer = await this.keyedRequests.run(request, produce);
+      return { answer, keep: () => request.keep(), discard: () => request.discard() };
+    } catch (error) {
+      request.discard();
+      throw error;
+    }
+  }
+
+  private queued<T>(
+    accountId: string,
+    work: (repositories: Repositories) => Promise<T>,
+    request: KeyedScope | undefined,
+  ): Promise<{ readonly result: T; readonly held?: Promise<void> }> {
     const previous = this.tails.get(accountId) ?? Promise.resolve();
     const result = previous.then(
-      () => this.runs(work),
-      () => this.runs(work),
+      () => this.runs(work, request),
+      () => this.runs(work, request),
     );
-    // The next work of this account waits for this one, whether it succeeds or fails.
+    // The next work of this account waits for this one, whether it succeeds or fails, and for a
+    // keyed request's held writes to be kept or dropped.
     const tail = result.then(
-      () => undefined,
+      ({ held }) => held,
       () => undefined,
     );
     this.tails.set(accountId, tail);
@@ -44,7 +85,10 @@ export class InMemoryTransactionBoundary implements TransactionBoundary {
     return result;
   }
 
-  private async runs<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+  private async runs<T>(
+    work: (repositories: Repositories) => Promise<T>,
+    request: KeyedScope | undefined,
+  ): Promise<{ readonly result: T; readonly held?: Promise<void> }> {
     if (this.options.runEachUnitTwice) {
       const discarded = new Journal();
       await this.run(work, discarded).catch(() => undefined);
@@ -53,8 +97,9 @@ export class InMemoryTransactionBoundary implements TransactionBoundary {
     const journal = new Journal();
     try {
       const result = await this.run(work, journal);
+      if (request && journal.wrote) return { result, held: request.holdWrites(journal) };
       journal.commit();
-      return result;
+      return { result };
     } catch (error) {
       journal.rollback();
       throw error;
@@ -74,11 +119,13 @@ export class InMemoryTransactionBoundary implements TransactionBoundary {
     return this.read(work);
   }
 
-  read<T>(work: (repositories: ReadRepositories) => Promise<T>): Promise<T> {
+  async read<T>(work: (repositories: ReadRepositories) => Promise<T>): Promise<T> {
+    this.keyedRequests.getStore()?.beforeRead();
     return work(this.database.repositories(null));
   }
 
-  count<T>(work: (counters: Counters) => Promise<T>): Promise<T> {
+  async count<T>(work: (counters: Counters) => Promise<T>): Promise<T> {
+    this.keyedRequests.getStore()?.beforeRead();
     return work(this.database.counters());
   }
 }

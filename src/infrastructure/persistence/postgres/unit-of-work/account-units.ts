@@ -81,7 +81,7 @@ export class AccountUnits {
         }
         // A keyed request's writes wait for its answer, to commit in the same statement.
         if (request) {
-          request.hold((claim) => this.apply(unit, claim), leave);
+          request.holdWrites((claim) => this.apply(unit, claim), leave);
           heldForAnswer = true;
           return result;
         }

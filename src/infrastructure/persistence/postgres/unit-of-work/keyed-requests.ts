@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SqlRunner } from '../sql-runner';
 import { type Claim, WriteSet } from './write-set';
 import { MAX_RUNS, type Outcome } from './runs';
-import { UnitOfWorkMisuse } from '../../../../core/ports/transaction-boundary';
+import { KeyedRequestRules } from '../../../../core/ports/keyed-request-rules';
 
 /** Applies a held unit's writes with the claim, which carries the kept answer, in its one statement. */
 type HeldWrites = (claim: Claim) => Promise<Outcome>;
@@ -12,36 +12,18 @@ type HeldWrites = (claim: Claim) => Promise<Outcome>;
  * answer and carries it with the claim on the key, so the writes and the answer commit together or
  * not at all. Nothing may read or run after that unit: it would not see the writes still waiting.
  */
-export class KeyedRequest {
+export class KeyedRequest extends KeyedRequestRules {
   private held: { readonly apply: HeldWrites; readonly leave: () => void } | null = null;
-  private unitRunning = false;
-  /** Its answer kept or dropped: a unit still running then (one the request did not wait for) holds nothing. */
-  private ended = false;
-
-  beforeUnit(): void {
-    if (this.held) throw new UnitOfWorkMisuse('a keyed request ran a second unit after the one whose writes wait');
-    // Two at once: the second would wait in the account's queue behind the first, held for ever.
-    if (this.unitRunning) throw new UnitOfWorkMisuse('a keyed request ran two units at once');
-    this.unitRunning = true;
-  }
-
-  afterUnit(): void {
-    this.unitRunning = false;
-  }
-
-  beforeRead(): void {
-    if (this.held) throw new UnitOfWorkMisuse('a keyed request read after the unit whose writes wait');
-  }
 
   /** Takes the unit's writes and its place in the account's queue, until the answer is kept. */
-  hold(apply: HeldWrites, leave: () => void): void {
-    if (this.ended) throw new UnitOfWorkMisuse('a keyed request ended before its unit of work did');
+  holdWrites(apply: HeldWrites, leave: () => void): void {
+    this.hold();
     this.held = { apply, leave };
   }
 
   /** The key claimed with the answer, and the held writes with them or none. */
   async keep(sql: SqlRunner, claim: Claim): Promise<Outcome> {
-    this.ended = true;
+    this.end();
     const held = this.held;
     if (!held) return (await new WriteSet().apply(sql, { claim })).keyTaken ? 'key-taken' : 'applied';
     try {
@@ -53,7 +35,7 @@ export class KeyedRequest {
 
   /** Lets the held writes go unapplied (the request failed). */
   discard(): void {
-    this.ended = true;
+    this.end();
     this.held?.leave();
     this.held = null;
   }

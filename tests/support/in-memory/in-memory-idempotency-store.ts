@@ -1,0 +1,60 @@
+import {
+  IdempotencyStore,
+  MAX_KEPT_ANSWER_BYTES,
+  type KeepingRule,
+  type KeptResponse,
+  type KeyedAnswer,
+  type NotKeptReason,
+  type StoredResponse,
+} from '../../../src/core/ports/idempotency-store';
+import type { InMemoryTransactionBoundary } from './in-memory-transaction-boundary';
+
+interface KeptKey {
+  readonly requestDigest: string;
+  readonly status: number;
+  /** The answer kept, or why it was not. */
+  readonly kept: KeptResponse | NotKeptReason;
+}
+
+/**
+ * Idempotency keys in memory, for the unit tests and the contract both adapters run: the answer is
+ * produced as a keyed request of the in-memory boundary, so its unit-of-work rules hold as they do
+ * on PostgreSQL, and its writes are kept with the key or dropped with a retry's. Keys do not expire.
+ */
+export class InMemoryIdempotencyStore extends IdempotencyStore {
+  private readonly keys = new Map<string, KeptKey>();
+
+  constructor(private readonly boundary: InMemoryTransactionBoundary) {
+    super();
+  }
+
+  async answerOnce(
+    accountId: string,
+    key: string,
+    requestDigest: string,
+    produce: () => Promise<StoredResponse>,
+    keeping: KeepingRule,
+  ): Promise<KeyedAnswer> {
+    const run = await this.boundary.keyed(produce);
+    const found = this.keys.get(`${accountId}\u0000${key}`);
+    if (found) {
+      run.discard();
+      if (found.requestDigest !== requestDigest) return { outcome: 'reused' };
+      if (typeof found.kept === 'string') return { outcome: 'not-kept', status: found.status, reason: found.kept };
+      return { outcome: 'replay', response: found.kept };
+    }
+    const { status, body, headers } = run.answer;
+    const response: KeptResponse = { status, json: JSON.stringify(body ?? null), headers };
+    const bytes = Buffer.byteLength(response.json);
+    let notKept: NotKeptReason | null;
+    try {
+      notKept = bytes > MAX_KEPT_ANSWER_BYTES ? 'too_long' : await keeping(bytes);
+    } catch (error) {
+      run.discard();
+      throw error;
+    }
+    run.keep();
+    this.keys.set(`${accountId}\u0000${key}`, { requestDigest, status, kept: notKept ?? response });
+    return { outcome: 'answered', response };
+  }
+}
