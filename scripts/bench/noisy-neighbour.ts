@@ -1,8 +1,12 @@
 // The noisy-neighbour load: one account sending the most expensive requests its limits allow while
 // another runs its ordinary mix. The quiet account's p99 is measured alone, then beside the noisy
 // one, in the same run on the same fresh service; the goal asks that it at most doubles
-// (docs/performance.md, "One account beside a noisy one").
-import { drive, measure, type Figures, type Load } from './measure';
+// (docs/performance.md, "One account beside a noisy one"). The noisy load is sent from a process of
+// its own (noisy-load.ts), as another client's would be.
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
+import { measure, type Figures, type Load } from './measure';
+import type { NoisyPlan, NoisyReport } from './noisy-load';
 import { call, signUp, startService } from './service';
 import { PARADOX_RANGE, seedDisplacedEvents, seedEvents } from './seed';
 
@@ -69,15 +73,16 @@ export async function measureNoisyNeighbour(databaseUrl: string, seconds: number
     for (const load of quietLoads) {
       const alone = await measure(service.url, load, QUIET_CONNECTIONS, seconds);
       // The noisy loads start first and run past the quiet one's warm-up and measurement.
-      const noise = noisyLoads.map((each) =>
-        drive(service.url, each.load, each.connections, seconds + Math.min(3, seconds) + 2),
-      );
+      const noise = await driveElsewhere({
+        url: service.url,
+        loads: noisyLoads,
+        seconds: seconds + Math.min(3, seconds) + 2,
+      });
       await new Promise((resolve) => setTimeout(resolve, 1000));
       const beside = await measure(service.url, load, QUIET_CONNECTIONS, seconds);
-      for (const result of await Promise.all(noise)) {
-        ok += result['2xx'];
-        refused += result.statusCodeStats?.['429']?.count ?? 0;
-      }
+      const answered = await noise.done;
+      ok += answered.ok;
+      refused += answered.refused;
       figures.push({ load: load.name, alone, beside });
       console.error(`measured ${NOISY_NEIGHBOUR}: ${load.name} p99 ${alone.p99Ms} ms alone, ${beside.p99Ms} ms beside`);
     }
@@ -131,4 +136,28 @@ function noisyMix(auth: string, crowded: string): { readonly load: Load; readonl
       connections: NOISY_CONNECTIONS - 2 * share,
     },
   ];
+}
+
+/**
+ * Runs `plan` in a child process (noisy-load.ts), resolved once it drives the loads; `done` with
+ * the noisy account's answers when they end.
+ */
+function driveElsewhere(plan: NoisyPlan): Promise<{ readonly done: Promise<{ ok: number; refused: number }> }> {
+  const child = fork(join(__dirname, 'noisy-load.ts'), [], { execArgv: ['--import', 'tsx'] });
+  return new Promise((resolveDriving, reject) => {
+    const done = new Promise<{ ok: number; refused: number }>((resolveDone, rejectDone) => {
+      child.on('message', (message: NoisyReport) => {
+        if (message.kind === 'driving') resolveDriving({ done });
+        else resolveDone({ ok: message.ok, refused: message.refused });
+      });
+      child.once('exit', (code) => {
+        const failure = new Error(`the noisy load's process exited with ${String(code)} before its report`);
+        reject(failure);
+        rejectDone(failure);
+      });
+    });
+    // Settled by the report when the process ends well; only an early exit is a failure.
+    done.catch(() => undefined);
+    child.send(plan);
+  });
 }
