@@ -8,6 +8,7 @@ import { openStream, type Received } from '../support/http/event-stream-client';
 import { call, signUpThrough, type Answer } from '../support/process-client';
 import { clusterUnavailable, PatroniCluster } from '../support/ha/patroni-cluster';
 import { startPgBouncer, type PgBouncer } from '../support/pooler/pgbouncer';
+import { measuringLag } from '../support/scheduling-lag';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { waitFor } from '../support/wait-for';
 
@@ -36,6 +37,8 @@ interface Sent {
   readonly key?: string;
   readonly at: number;
   readonly tookMs: number;
+  /** How late this process's timers ran meanwhile: the machine's load, which delays the service's too. */
+  readonly lagMs: number;
   readonly answer?: Answer;
   readonly failure?: unknown;
 }
@@ -79,15 +82,18 @@ class Writers {
       let last: Sent | undefined;
       for (;;) {
         const at = Date.now();
-        const sent = await call(this.url, 'POST', '/v1/anchors', {
-          auth: this.auth,
-          body: { description: `${client} ${step}` },
-          idempotencyKey: key,
-          timeoutMs: HANG_MS,
-        }).then(
-          (answer) => ({ client, step, key, at, tookMs: Date.now() - at, answer }),
-          (failure: unknown) => ({ client, step, key, at, tookMs: Date.now() - at, failure }),
+        const { result: outcome, lagMs } = await measuringLag(() =>
+          call(this.url, 'POST', '/v1/anchors', {
+            auth: this.auth,
+            body: { description: `${client} ${step}` },
+            idempotencyKey: key,
+            timeoutMs: HANG_MS,
+          }).then(
+            (answer) => ({ answer }),
+            (failure: unknown) => ({ failure }),
+          ),
         );
+        const sent: Sent = { client, step, key, at, tookMs: Date.now() - at, lagMs, ...outcome };
         this.sent.push(sent);
         last = sent;
         if (isOk(sent) || !keyed || this.stopped) break;
@@ -136,7 +142,11 @@ function expectEachWriteOnce(writers: Writers, counts: Map<string, number>): voi
   expect(wrong).toEqual([]);
 }
 
-/** What was not a 2xx: each a 503 with Retry-After, answered within the database's bound and a second. */
+/**
+ * What was not a 2xx: each a 503 with Retry-After, answered within the database's bound and a
+ * second, plus how late the machine ran this process's timers meanwhile (the suite's other workers
+ * share its cores: CI measured refusals of 3,257 and 3,746 ms against 4,000).
+ */
 function expectRefusalsBounded(writers: Writers, from: number): { refused: number; slowestMs: number } {
   // Answered after `from`: those in flight when the primary was lost included.
   const refused = writers.sent.filter((sent) => sent.at + sent.tookMs >= from && !isOk(sent));
@@ -144,13 +154,14 @@ function expectRefusalsBounded(writers: Writers, from: number): { refused: numbe
     (sent) =>
       sent.answer?.status !== 503 ||
       sent.answer.headers['retry-after'] === undefined ||
-      sent.tookMs > DATABASE_TIMEOUT_MS + 1000,
+      sent.tookMs > DATABASE_TIMEOUT_MS + 1000 + sent.lagMs,
   );
   expect(
     wrong.map((sent) => ({
       status: sent.answer?.status,
       failure: sent.failure === undefined ? undefined : String(sent.failure),
       tookMs: sent.tookMs,
+      lagMs: sent.lagMs,
     })),
   ).toEqual([]);
   return { refused: refused.length, slowestMs: Math.max(0, ...refused.map((sent) => sent.tookMs)) };
