@@ -65,7 +65,7 @@ export function idempotency(
         principal.accountId,
         key,
         requestDigest(req),
-        () => keptAnswer(respond, res),
+        () => keptAnswer(respond, localsOf(res).requestId),
         (bytes) => keptAnswers.refusal(principal.accountId, bytes),
       );
     } finally {
@@ -112,14 +112,14 @@ export function requestDigest(req: Request): string {
  * The request's answer, to be kept: a success, or a refusal of the input or the state. A failure of
  * the service (5xx) is thrown instead: nothing is kept, the request's writes roll back, a retry acts.
  */
-async function keptAnswer(respond: Respond, res: Response): Promise<StoredResponse> {
+async function keptAnswer(respond: Respond, requestId: unknown): Promise<StoredResponse> {
   let answer: HttpResponse;
   try {
     answer = await respond();
   } catch (error) {
     const problem = toProblem(error);
     if (problem.status >= 500) throw error;
-    answer = problemAnswer(problem, localsOf(res).requestId);
+    answer = problemAnswer(problem, requestId);
   }
   return {
     status: answer.status,
