@@ -41,6 +41,14 @@ export type KeyedAnswer =
 export type KeepingRule = (bytes: number) => Promise<NotKeptReason | null>;
 
 /**
+ * Why an answer whose body is `bytes` long is not kept, for every store: longer than
+ * MAX_KEPT_ANSWER_BYTES (not charged to the account), or as `keeping` judges it; null to keep it.
+ */
+export async function notKeptReason(bytes: number, keeping: KeepingRule): Promise<NotKeptReason | null> {
+  return bytes > MAX_KEPT_ANSWER_BYTES ? 'too_long' : keeping(bytes);
+}
+
+/**
  * Idempotency keys per account (docs/decisions.md, "Idempotency-Key"). An abstract class rather than an interface only
  * so that it can serve as its own injection token; it carries no behaviour.
  */

@@ -1,6 +1,6 @@
 import {
   IdempotencyStore,
-  MAX_KEPT_ANSWER_BYTES,
+  notKeptReason,
   type KeepingRule,
   type KeptResponse,
   type KeyedAnswer,
@@ -48,7 +48,7 @@ export class InMemoryIdempotencyStore extends IdempotencyStore {
     const bytes = Buffer.byteLength(response.json);
     let notKept: NotKeptReason | null;
     try {
-      notKept = bytes > MAX_KEPT_ANSWER_BYTES ? 'too_long' : await keeping(bytes);
+      notKept = await notKeptReason(bytes, keeping);
     } catch (error) {
       run.discard();
       throw error;

@@ -1,6 +1,6 @@
 import {
   IdempotencyStore,
-  MAX_KEPT_ANSWER_BYTES,
+  notKeptReason,
   type KeepingRule,
   type KeptResponse,
   type KeyedAnswer,
@@ -61,7 +61,7 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
       const response = written(await produce());
       const bytes = Buffer.byteLength(response.json);
       // An answer too long to keep is not charged, and leaves a shorter one of a later run its chance.
-      const notKept = bytes > MAX_KEPT_ANSWER_BYTES ? 'too_long' : await (judged ??= keeping(bytes));
+      const notKept = await notKeptReason(bytes, (judging) => (judged ??= keeping(judging)));
       return { response, notKept };
     };
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
