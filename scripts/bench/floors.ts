@@ -19,7 +19,8 @@ import { EVERY_VERSION, LISTINGS } from '../../src/infrastructure/persistence/po
 import { FIND_TIMELINE } from '../../src/infrastructure/persistence/postgres/statements/timelines';
 import { textDigest } from '../../src/infrastructure/persistence/postgres/text-digest';
 import type { KnownTraveller } from '../../src/infrastructure/persistence/postgres/unit-of-work/known-travellers';
-import { type Claim, WriteSet } from '../../src/infrastructure/persistence/postgres/unit-of-work/write-set';
+import type { Claim } from '../../src/infrastructure/persistence/postgres/unit-of-work/gated-statement';
+import { WriteSet } from '../../src/infrastructure/persistence/postgres/unit-of-work/write-set';
 import { requestDigest } from '../../src/interfaces/http/middleware/idempotency';
 import { JSON_CONTENT_TYPE } from '../../src/interfaces/http/send-answer';
 import { mountModelledFloors } from './modelled-floors';

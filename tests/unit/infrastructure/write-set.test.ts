@@ -2,7 +2,8 @@
 // snapshot and a second write of a row would not see the first: its folding rules, read from the
 // statement it sends, without a database.
 import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
-import { type Row, WriteSet } from '../../../src/infrastructure/persistence/postgres/unit-of-work/write-set';
+import type { Row } from '../../../src/infrastructure/persistence/postgres/kysely';
+import { WriteSet } from '../../../src/infrastructure/persistence/postgres/unit-of-work/write-set';
 
 interface Sent {
   readonly text: string;

@@ -14,7 +14,7 @@ import { textDigest } from './text-digest';
 
 /**
  * The changes of events as the account's units of work wrote them: each event carries the
- * account's version that last wrote it (write-set.ts, STAMPED), and the database announces each
+ * account's version that last wrote it (gated-statement.ts, STAMPED), and the database announces each
  * change (event-change-signals.ts).
  */
 export class PostgresEventFeed implements EventFeed {

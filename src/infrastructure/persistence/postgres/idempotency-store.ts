@@ -12,7 +12,7 @@ import type { PrismaClient } from '../prisma/generated/client';
 import type { SqlRunner } from './sql-runner';
 import { READ_KEY } from './statements/idempotency-keys';
 import type { KeyedRequests } from './unit-of-work/keyed-requests';
-import type { Claim } from './unit-of-work/write-set';
+import type { Claim } from './unit-of-work/gated-statement';
 
 const HOUR_MS = 3_600_000;
 /** Stripe keeps keys 24 hours; a retry after that acts again. */

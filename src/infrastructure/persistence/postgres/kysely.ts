@@ -10,6 +10,7 @@ import {
   PostgresIntrospector,
   PostgresQueryCompiler,
   type RawBuilder,
+  type Selectable,
   sql,
 } from 'kysely';
 import type { DB } from '../kysely/generated/types';
@@ -19,6 +20,9 @@ export type { DB };
 
 /** A table by its name in PostgreSQL. */
 export type Table = keyof DB;
+
+/** A row of a table as the service writes it: every column of schema.prisma's model, typed by Kysely. */
+export type Row<T extends Table> = Selectable<DB[T]>;
 
 /** Builds and prints statements; it never connects. */
 export const kysely = new Kysely<DB>({
@@ -30,9 +34,38 @@ export const kysely = new Kysely<DB>({
   },
 });
 
-/** Where an input of a statement compiled once goes among its parameters. */
+/** A parameter of a statement compiled once: filled on each run from where `source` says. */
 class Slot {
-  constructor(readonly name: string) {}
+  constructor(readonly source: unknown) {}
+}
+
+/** An expression that compiles to a parameter filled on each run from `source`. */
+export function slot<T = unknown>(source: unknown): RawBuilder<T> {
+  return sql<T>`${new Slot(source)}`;
+}
+
+/** Where a parameter of a statement compiled once takes its value: a slot, or the constant it was built with. */
+export type Parameter<S> = { readonly slot: S } | { readonly constant: unknown };
+
+/** A statement compiled once: its text, and where each of its parameters takes its value. */
+export interface Compiled<S> {
+  readonly text: string;
+  readonly parameters: ReadonlyArray<Parameter<S>>;
+}
+
+/**
+ * Compiles `query` once, each `slot(source)` in it a parameter to fill on each run. The one way
+ * statements are compiled once: by `statement` here, and by a unit of work's statement, one per
+ * shape (unit-of-work/compiled-statements.ts). `S` is the type of source the builder gave its slots.
+ */
+export function compileOnce<S>(query: Compilable<unknown>): Compiled<S> {
+  const compiled = query.compile();
+  return {
+    text: compiled.sql,
+    parameters: compiled.parameters.map((parameter) =>
+      parameter instanceof Slot ? { slot: parameter.source as S } : { constant: parameter },
+    ),
+  };
 }
 
 /** A statement's inputs, each an expression that compiles to a parameter filled per run. */
@@ -40,15 +73,17 @@ export type Slots<I> = { readonly [K in keyof I]-?: RawBuilder<I[K]> };
 
 /** A statement compiled once; each run fills its parameters from an input. */
 export class Statement<I, R> {
-  constructor(
-    readonly text: string,
-    /** For each parameter: the input it takes, or the constant the statement was built with. */
-    private readonly sources: ReadonlyArray<{ readonly input: string } | { readonly constant: unknown }>,
-  ) {}
+  constructor(private readonly compiled: Compiled<string>) {}
+
+  get text(): string {
+    return this.compiled.text;
+  }
 
   values(input: I): unknown[] {
     const named = input as Readonly<Record<string, unknown>>;
-    return this.sources.map((source) => ('input' in source ? named[source.input] : source.constant));
+    return this.compiled.parameters.map((parameter) =>
+      'slot' in parameter ? named[parameter.slot] : parameter.constant,
+    );
   }
 
   run(sql: SqlRunner, input: I, options?: RunOptions): Promise<R[]> {
@@ -65,13 +100,7 @@ export type RowOf<S> = S extends Statement<never, infer R> ? R : never;
  */
 export function statement<I extends object, R>(build: (inputs: Slots<I>) => Compilable<R>): Statement<I, R> {
   const slots = new Proxy({} as Slots<I>, {
-    get: (_target, name) => sql`${new Slot(String(name))}`,
+    get: (_target, name) => slot(String(name)),
   });
-  const compiled = build(slots).compile();
-  return new Statement<I, R>(
-    compiled.sql,
-    compiled.parameters.map((parameter) =>
-      parameter instanceof Slot ? { input: parameter.name } : { constant: parameter },
-    ),
-  );
+  return new Statement<I, R>(compileOnce<string>(build(slots)));
 }

@@ -1,7 +1,7 @@
 import type { Anchor } from '../../../../core/domain/anchor';
 import type { AnchorRepository } from '../../../../core/ports/repositories';
 import type { Anchor as AnchorRow, PrismaClient } from '../../prisma/generated/client';
-import type { Row } from '../unit-of-work/write-set';
+import type { Row } from '../kysely';
 import type { Writes } from '../unit-of-work/writes';
 
 export class PostgresAnchorRepository implements AnchorRepository {

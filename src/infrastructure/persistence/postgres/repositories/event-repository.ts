@@ -15,7 +15,7 @@ import {
 } from '../statements/event-listing';
 import { RECORDED_AT, TALLY_DISPLACED, TALLY_MANIPULATED, TALLY_NAMED } from '../statements/paradox-tallies';
 import { textDigest } from '../text-digest';
-import type { Row } from '../unit-of-work/write-set';
+import type { Row } from '../kysely';
 import type { Writes } from '../unit-of-work/writes';
 
 const KINDS: readonly EventKind[] = ['arrival', 'anchor_set', 'item_retrieved', 'manipulation'];
@@ -242,7 +242,7 @@ export function eventRow(event: TimelineEvent): Row<'events'> {
     subject_id: event.subjectId,
     recorded_at: event.recordedAt,
     revision: event.revision,
-    // The unit's statement writes the version it moves the account to (write-set.ts, STAMPED)
+    // The unit's statement writes the version it moves the account to (gated-statement.ts, STAMPED)
     // and the trace that wrote it (TRACED).
     account_version: '0',
     writer_trace: null,

@@ -3,7 +3,7 @@ import type { TimelineCursor, TimelineRepository } from '../../../../core/ports/
 import type { PrismaClient } from '../../prisma/generated/client';
 import type { SqlRunner } from '../sql-runner';
 import { FIND_TIMELINE } from '../statements/timelines';
-import type { Row } from '../unit-of-work/write-set';
+import type { Row } from '../kysely';
 import type { Writes } from '../unit-of-work/writes';
 
 const STATUSES: readonly TimelineStatus[] = ['open', 'active', 'completed', 'expired'];

@@ -4,7 +4,7 @@ import type { TravellerRepository } from '../../../../core/ports/repositories';
 import type { SqlRunner } from '../sql-runner';
 import { READ_TRAVELLER, SAVE_TRAVELLER, TRAVELLER_VERSION } from '../statements/travellers';
 import type { KnownTraveller } from '../unit-of-work/known-travellers';
-import type { TravellerRow } from '../unit-of-work/write-set';
+import type { TravellerRow } from '../unit-of-work/gated-statement';
 import type { Writes } from '../unit-of-work/writes';
 
 /** The account's traveller outside any unit of work; a unit sees its own (AccountUnit.travellers). */

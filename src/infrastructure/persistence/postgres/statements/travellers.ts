@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { kysely, type Slots, statement } from '../kysely';
-import type { TravellerRow } from '../unit-of-work/write-set';
+import type { TravellerRow } from '../unit-of-work/gated-statement';
 
 /** The account's traveller with its version (a bigint, which node-postgres answers as text). */
 export const READ_TRAVELLER = statement((p: Slots<{ readonly accountId: string }>) =>

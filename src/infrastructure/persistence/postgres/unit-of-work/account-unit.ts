@@ -3,7 +3,9 @@ import type { TravellerRepository } from '../../../../core/ports/repositories';
 import type { Table } from '../kysely';
 import { travellerRow } from '../repositories/traveller-repository';
 import type { KnownTraveller } from './known-travellers';
-import { type Guard, type Refusal, type Row, WriteSet } from './write-set';
+import type { Row } from '../kysely';
+import type { Guard } from './gated-statement';
+import { type Refusal, WriteSet } from './write-set';
 import { UnitOfWorkMisuse } from '../../../../core/ports/transaction-boundary';
 import type { Writes } from './writes';
 

@@ -9,7 +9,7 @@ import { AccountUnit, type Start } from './account-unit';
 import type { KeyedRequest, KeyedRequests } from './keyed-requests';
 import { KnownTravellers } from './known-travellers';
 import { MAX_RUNS, type Outcome } from './runs';
-import type { Claim } from './write-set';
+import type { Claim } from './gated-statement';
 import { UnitOfWorkMisuse } from '../../../../core/ports/transaction-boundary';
 
 /**

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SqlRunner } from '../sql-runner';
-import { type Claim, WriteSet } from './write-set';
+import type { Claim } from './gated-statement';
+import { WriteSet } from './write-set';
 import { MAX_RUNS, type Outcome } from './runs';
 import { KeyedRequestRules } from '../../../../core/ports/keyed-request-rules';
 

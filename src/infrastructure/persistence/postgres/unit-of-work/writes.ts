@@ -1,6 +1,6 @@
-import type { Table } from '../kysely';
 import type { SqlRunner } from '../sql-runner';
-import { type Refusal, type Row, WriteSet } from './write-set';
+import type { Row, Table } from '../kysely';
+import { type Refusal, WriteSet } from './write-set';
 
 /**
  * What a repository writes through. Outside a unit of work each write is a statement of its own,
