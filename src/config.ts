@@ -1,7 +1,20 @@
 import { DEFAULT_DATABASE_TIMEOUT_MS } from './infrastructure/database/database-timeouts';
 import { DEFAULT_FAILED_API_KEYS } from './infrastructure/throttling/memory-failed-attempts';
 import { DEFAULT_STREAM_LIMITS, type EventStreamLimits } from './interfaces/http/event-stream/event-streams';
-import { countFromOne, milliseconds, onOrOff, wholeNumber } from './config-values';
+import {
+  countFromOne,
+  type Env,
+  milliseconds,
+  oneOf,
+  onOrOff,
+  port,
+  postgresUrl,
+  type Reader,
+  retired,
+  secret,
+  text,
+  wholeNumber,
+} from './config-values';
 import { type AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from './interfaces/http/admission/account-admission';
 import { DEFAULT_KEPT_MIB_PER_HOUR, MAX_KEPT_MIB_PER_HOUR } from './core/use-cases/idempotency/kept-answers';
 
@@ -141,213 +154,152 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {}
 
-export function readConfig(env: NodeJS.ProcessEnv): Config {
-  const problems: string[] = [];
-  const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    problems.push(`PORT must be a whole number from 0 to 65535, not '${env.PORT}'.`);
-  const metricsPort = env.METRICS_PORT?.trim() ? Number(env.METRICS_PORT) : undefined;
-  if (metricsPort !== undefined && (!Number.isInteger(metricsPort) || metricsPort < 0 || metricsPort > 65_535))
-    problems.push(`METRICS_PORT must be a whole number from 0 to 65535, or unset, not '${env.METRICS_PORT}'.`);
-  else if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port)
-    problems.push(`METRICS_PORT must differ from PORT (${port}): the metrics never share the public listener.`);
-  const databaseUrl = env.DATABASE_URL?.trim() || undefined;
-  if (databaseUrl && !isPostgresUrl(databaseUrl)) {
-    problems.push('DATABASE_URL must be a postgresql:// connection string (or unset, for the embedded database).');
-  }
-  // A deployment (NODE_ENV=production: the container) on the embedded database must say it accepts
-  // what that database does not survive (docs/operations.md#power-loss).
-  const acceptEmbedded = onOrOff(env, 'ACCEPT_EMBEDDED_DATABASE', false, problems);
-  if (!databaseUrl && env.NODE_ENV?.trim() === 'production' && !acceptEmbedded)
-    problems.push(
-      'NODE_ENV=production without DATABASE_URL would keep the data in the embedded database, which a power ' +
-        'loss can roll back or corrupt (docs/operations.md#power-loss): set DATABASE_URL to a PostgreSQL ' +
-        'server, or ACCEPT_EMBEDDED_DATABASE=on to run on the embedded database anyway.',
-    );
-  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
-  const csrfSecret = env.CSRF_SECRET?.trim() || undefined;
-  if (csrfSecret !== undefined && csrfSecret.length < 32)
-    problems.push('CSRF_SECRET must be at least 32 characters (or unset, to keep one in the database).');
-  const logLevel = LOG_LEVELS.find((level) => level === (env.LOG_LEVEL?.trim().toLowerCase() || 'info'));
-  if (!logLevel) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not '${env.LOG_LEVEL}'.`);
-  const rateLimitPerSecond = wholeNumber(env, 'RATE_LIMIT_PER_SECOND', 100, problems);
-  const rateLimitAccountsPerMinute = wholeNumber(env, 'RATE_LIMIT_ACCOUNTS_PER_MINUTE', 10, problems);
-  const apiKeyFailuresPerMinute = wholeNumber(
-    env,
-    'API_KEY_FAILURES_PER_MINUTE',
-    DEFAULT_FAILED_API_KEYS.failures,
-    problems,
-  );
-  const idempotencyKeptMibPerHour = countFromOne(
-    env,
+const STREAMS_PER_ACCOUNT = 'EVENT_STREAMS_PER_ACCOUNT: streams are counted per account, all its keys together.';
+
+/**
+ * The settings whose fallback is fixed, each read by its variable and its reader (config-values.ts),
+ * in the order their problems are listed. What each means is on `Config`.
+ */
+const SETTINGS = {
+  port: ['PORT', port(3000)],
+  host: ['HOST', text('0.0.0.0')],
+  metricsPort: ['METRICS_PORT', port(undefined)],
+  metricsHost: ['METRICS_HOST', text('127.0.0.1')],
+  databaseUrl: ['DATABASE_URL', postgresUrl(', for the embedded database')],
+  acceptEmbeddedDatabase: ['ACCEPT_EMBEDDED_DATABASE', onOrOff(false)],
+  trustProxy: ['TRUST_PROXY', trustProxy],
+  csrfSecret: ['CSRF_SECRET', secret(32, 'to keep one in the database')],
+  logLevel: ['LOG_LEVEL', oneOf(LOG_LEVELS, 'info')],
+  rateLimitPerSecond: ['RATE_LIMIT_PER_SECOND', wholeNumber(100)],
+  rateLimitAccountsPerMinute: ['RATE_LIMIT_ACCOUNTS_PER_MINUTE', wholeNumber(10)],
+  apiKeyFailuresPerMinute: ['API_KEY_FAILURES_PER_MINUTE', wholeNumber(DEFAULT_FAILED_API_KEYS.failures)],
+  idempotencyKeptMibPerHour: [
     'IDEMPOTENCY_KEPT_MIB_PER_HOUR',
-    DEFAULT_KEPT_MIB_PER_HOUR,
-    MAX_KEPT_MIB_PER_HOUR,
-    'MiB of kept answers per account an hour',
-    problems,
-  );
-  const accountRequests = {
-    running: countFromOne(
-      env,
-      'ACCOUNT_REQUESTS_RUNNING',
-      DEFAULT_ADMISSION_LIMITS.running,
-      1000,
-      'requests of one account at once',
-      problems,
-    ),
-    queued: wholeNumber(env, 'ACCOUNT_REQUESTS_QUEUED', DEFAULT_ADMISSION_LIMITS.queued, problems, 'none waits'),
+    countFromOne(DEFAULT_KEPT_MIB_PER_HOUR, MAX_KEPT_MIB_PER_HOUR, 'MiB of kept answers per account an hour'),
+  ],
+  accountRequestsRunning: [
+    'ACCOUNT_REQUESTS_RUNNING',
+    countFromOne(DEFAULT_ADMISSION_LIMITS.running, 1000, 'requests of one account at once'),
+  ],
+  accountRequestsQueued: ['ACCOUNT_REQUESTS_QUEUED', wholeNumber(DEFAULT_ADMISSION_LIMITS.queued, 'none waits')],
+  shutdownGraceMs: ['SHUTDOWN_GRACE_MS', wholeNumber(10_000, 'no grace')],
+  webConcurrency: ['WEB_CONCURRENCY', countFromOne(1, MAX_WEB_CONCURRENCY, 'worker processes')],
+  apiKeyCacheSize: ['API_KEY_CACHE_SIZE', wholeNumber(DEFAULT_API_KEY_CACHE_SIZE)],
+  databaseDirectUrl: ['DATABASE_DIRECT_URL', postgresUrl('')],
+  serviceReplicas: ['SERVICE_REPLICAS', countFromOne(1, 1_000, 'instances of the service')],
+  databaseTimeoutMs: ['DATABASE_TIMEOUT_MS', milliseconds(DEFAULT_DATABASE_TIMEOUT_MS, 100, 600_000)],
+  httpRequestTimeoutMs: ['HTTP_REQUEST_TIMEOUT_MS', milliseconds(HTTP_TIMEOUT_DEFAULTS.request, 1_000, 3_600_000)],
+  httpKeepAliveTimeoutMs: ['HTTP_KEEP_ALIVE_TIMEOUT_MS', milliseconds(HTTP_TIMEOUT_DEFAULTS.keepAlive, 1_000, 600_000)],
+  streamsPerProcess: ['EVENT_STREAMS_PER_PROCESS', countFromOne(DEFAULT_STREAM_LIMITS.perProcess, 100_000, 'streams')],
+  streamHeartbeatMs: ['EVENT_STREAM_HEARTBEAT_MS', milliseconds(DEFAULT_STREAM_LIMITS.heartbeatMs, 1_000, 300_000)],
+  streamsPerKey: ['EVENT_STREAMS_PER_KEY', retired(STREAMS_PER_ACCOUNT)],
+  dataDir: ['DATA_DIR', text('.data')],
+} satisfies Record<string, readonly [string, Reader<unknown>]>;
+
+type Settings = { readonly [K in keyof typeof SETTINGS]: ReturnType<(typeof SETTINGS)[K][1]> };
+
+/** Reads the table: each setting by its reader, every problem collected. */
+function readSettings(env: Env, problems: string[]): Settings {
+  const entries = Object.entries(SETTINGS).map(([key, [name, read]]) => [key, read(env, name, problems)]);
+  return Object.fromEntries(entries) as Settings;
+}
+
+export function readConfig(env: Env): Config {
+  const problems: string[] = [];
+  const settings = readSettings(env, problems);
+  const derived = readDerived(env, settings, problems);
+  problems.push(...RULES.flatMap((rule) => rule({ ...settings, ...derived, env }) ?? []));
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
+  const { acceptEmbeddedDatabase, accountRequestsRunning, accountRequestsQueued, streamsPerKey, ...plain } = settings;
+  const { streamsPerProcess, streamHeartbeatMs, streamsPerAccount, ...rest } = { ...plain, ...derived };
+  return {
+    ...rest,
+    accountRequests: { running: accountRequestsRunning, queued: accountRequestsQueued },
+    eventStreams: {
+      perProcess: streamsPerProcess,
+      perAccount: streamsPerAccount,
+      heartbeatMs: streamHeartbeatMs,
+      retryMs: DEFAULT_STREAM_LIMITS.retryMs,
+    },
   };
-  const shutdownGraceMs = wholeNumber(env, 'SHUTDOWN_GRACE_MS', 10_000, problems, 'no grace');
-  const webConcurrency = countFromOne(env, 'WEB_CONCURRENCY', 1, MAX_WEB_CONCURRENCY, 'worker processes', problems);
-  if (webConcurrency > 1 && !databaseUrl) {
-    problems.push(
-      `WEB_CONCURRENCY=${webConcurrency} needs DATABASE_URL: ` +
-        'the embedded database (PGlite) can only be used by one process. ' +
-        'Set DATABASE_URL to a PostgreSQL server, or WEB_CONCURRENCY=1.',
-    );
-  }
-  const apiKeyCacheSize = wholeNumber(env, 'API_KEY_CACHE_SIZE', DEFAULT_API_KEY_CACHE_SIZE, problems);
-  const databaseDirectUrl = env.DATABASE_DIRECT_URL?.trim() || undefined;
-  if (databaseDirectUrl && !isPostgresUrl(databaseDirectUrl))
-    problems.push('DATABASE_DIRECT_URL must be a postgresql:// connection string (or unset).');
-  if (databaseDirectUrl && !databaseUrl)
-    problems.push('DATABASE_DIRECT_URL needs DATABASE_URL: it names the server behind the pooler DATABASE_URL names.');
-  const pooled = databaseDirectUrl !== undefined;
-  const serviceReplicas = countFromOne(env, 'SERVICE_REPLICAS', 1, 1_000, 'instances of the service', problems);
-  let databasePoolerConnections: number | undefined;
-  if (pooled)
-    databasePoolerConnections = countFromOne(
-      env,
-      'DATABASE_POOLER_CONNECTIONS',
-      DEFAULT_POOLER_CONNECTIONS,
-      10_000,
-      "the pooler's server connections",
-      problems,
-    );
-  else if (env.DATABASE_POOLER_CONNECTIONS?.trim())
-    problems.push(
-      'DATABASE_POOLER_CONNECTIONS is counted only behind a pooler: set DATABASE_DIRECT_URL too, or unset it.',
-    );
+}
+
+/** The settings whose fallback or bounds follow from the table's. */
+function readDerived(env: Env, settings: Settings, problems: string[]) {
+  const pooled = settings.databaseDirectUrl !== undefined;
   // Straight to PostgreSQL, every process's pool and its connections outside the pool (LISTEN for
   // event changes and for key changes) share the default budget; behind a pooler the pool connects
   // to the pooler, which queues it onto its own server connections.
-  const perProcess = Math.floor(DEFAULT_CONNECTION_BUDGET / (serviceReplicas * webConcurrency)) - LISTENERS_PER_PROCESS;
+  const processes = settings.serviceReplicas * settings.webConcurrency;
+  const perProcess = Math.floor(DEFAULT_CONNECTION_BUDGET / processes) - LISTENERS_PER_PROCESS;
   const defaultPoolSize = pooled ? DEFAULT_POOL_SIZE : Math.max(1, Math.min(DEFAULT_POOL_SIZE, perProcess));
-  const databasePoolSize = countFromOne(
-    env,
-    'DATABASE_POOL_SIZE',
-    defaultPoolSize,
-    1_000,
-    'connections per process',
-    problems,
-  );
-  // A pooler in transaction mode hands a client's statements to any of its server connections,
-  // where a statement prepared on another is unknown (PgBouncer before 1.21, or without
-  // max_prepared_statements).
-  const databasePreparedStatements = onOrOff(env, 'DATABASE_PREPARED_STATEMENTS', !pooled, problems);
-  const databaseTimeoutMs = milliseconds(
-    env,
-    'DATABASE_TIMEOUT_MS',
-    DEFAULT_DATABASE_TIMEOUT_MS,
-    100,
-    600_000,
-    problems,
-  );
-  const httpRequestTimeoutMs = milliseconds(
-    env,
-    'HTTP_REQUEST_TIMEOUT_MS',
-    HTTP_TIMEOUT_DEFAULTS.request,
-    1_000,
-    3_600_000,
-    problems,
-  );
-  const httpHeadersTimeoutMs = milliseconds(
-    env,
-    'HTTP_HEADERS_TIMEOUT_MS',
-    Math.min(HTTP_TIMEOUT_DEFAULTS.headers, httpRequestTimeoutMs),
-    1_000,
-    3_600_000,
-    problems,
-  );
-  // Node refuses a head allowed longer than the whole request.
-  if (httpHeadersTimeoutMs > httpRequestTimeoutMs)
-    problems.push(
-      `HTTP_HEADERS_TIMEOUT_MS (${httpHeadersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS ` +
-        `(${httpRequestTimeoutMs}).`,
-    );
-  const httpKeepAliveTimeoutMs = milliseconds(
-    env,
-    'HTTP_KEEP_ALIVE_TIMEOUT_MS',
-    HTTP_TIMEOUT_DEFAULTS.keepAlive,
-    1_000,
-    600_000,
-    problems,
-  );
-  const streamsPerProcess = countFromOne(
-    env,
-    'EVENT_STREAMS_PER_PROCESS',
-    DEFAULT_STREAM_LIMITS.perProcess,
-    100_000,
-    'streams',
-    problems,
-  );
   // One account at its limit leaves nine tenths of a full process to the others.
-  const accountShare = Math.max(1, Math.floor(streamsPerProcess / 10));
-  if (env.EVENT_STREAMS_PER_KEY !== undefined)
-    problems.push(
-      'EVENT_STREAMS_PER_KEY is now EVENT_STREAMS_PER_ACCOUNT: streams are counted per account, all its keys together.',
-    );
-  const eventStreams: EventStreamLimits = {
-    perProcess: streamsPerProcess,
-    perAccount: countFromOne(
-      env,
-      'EVENT_STREAMS_PER_ACCOUNT',
-      Math.min(DEFAULT_STREAM_LIMITS.perAccount, accountShare),
-      accountShare,
-      'streams (a tenth of EVENT_STREAMS_PER_PROCESS)',
-      problems,
-    ),
-    heartbeatMs: milliseconds(
-      env,
-      'EVENT_STREAM_HEARTBEAT_MS',
-      DEFAULT_STREAM_LIMITS.heartbeatMs,
-      1_000,
-      300_000,
-      problems,
-    ),
-    retryMs: DEFAULT_STREAM_LIMITS.retryMs,
-  };
-  if (problems.length > 0 || !logLevel) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
+  const accountShare = Math.max(1, Math.floor(settings.streamsPerProcess / 10));
+  const read = <T>(name: string, reader: Reader<T>): T => reader(env, name, problems);
   return {
-    port,
-    host: env.HOST?.trim() || '0.0.0.0',
-    metricsPort,
-    metricsHost: env.METRICS_HOST?.trim() || '127.0.0.1',
-    databaseUrl,
-    databaseDirectUrl,
-    serviceReplicas,
-    databasePoolerConnections,
-    dataDir: env.DATA_DIR?.trim() || '.data',
-    trustProxy,
-    csrfSecret,
-    logLevel,
-    rateLimitPerSecond,
-    rateLimitAccountsPerMinute,
-    apiKeyFailuresPerMinute,
-    idempotencyKeptMibPerHour,
-    accountRequests,
-    shutdownGraceMs,
-    webConcurrency,
-    databasePoolSize,
-    apiKeyCacheSize,
-    databasePreparedStatements,
-    databaseTimeoutMs,
-    httpRequestTimeoutMs,
-    httpHeadersTimeoutMs,
-    httpKeepAliveTimeoutMs,
-    eventStreams,
+    databasePoolerConnections: pooled
+      ? read(
+          'DATABASE_POOLER_CONNECTIONS',
+          countFromOne(DEFAULT_POOLER_CONNECTIONS, 10_000, "the pooler's server connections"),
+        )
+      : undefined,
+    databasePoolSize: read('DATABASE_POOL_SIZE', countFromOne(defaultPoolSize, 1_000, 'connections per process')),
+    // A pooler in transaction mode hands a client's statements to any of its server connections,
+    // where a statement prepared on another is unknown (PgBouncer before 1.21, or without
+    // max_prepared_statements).
+    databasePreparedStatements: read('DATABASE_PREPARED_STATEMENTS', onOrOff(!pooled)),
+    httpHeadersTimeoutMs: read(
+      'HTTP_HEADERS_TIMEOUT_MS',
+      milliseconds(Math.min(HTTP_TIMEOUT_DEFAULTS.headers, settings.httpRequestTimeoutMs), 1_000, 3_600_000),
+    ),
+    streamsPerAccount: read(
+      'EVENT_STREAMS_PER_ACCOUNT',
+      countFromOne(
+        Math.min(DEFAULT_STREAM_LIMITS.perAccount, accountShare),
+        accountShare,
+        'streams (a tenth of EVENT_STREAMS_PER_PROCESS)',
+      ),
+    ),
   };
 }
+
+type Rule = (read: Settings & ReturnType<typeof readDerived> & { readonly env: Env }) => string | null;
+
+/** Rules across settings, each a problem when broken. */
+const RULES: readonly Rule[] = [
+  ({ metricsPort, port }) =>
+    metricsPort !== undefined && metricsPort !== 0 && metricsPort === port
+      ? `METRICS_PORT must differ from PORT (${port}): the metrics never share the public listener.`
+      : null,
+  // A deployment (NODE_ENV=production: the container) on the embedded database must say it accepts
+  // what that database does not survive (docs/operations.md#power-loss).
+  ({ databaseUrl, acceptEmbeddedDatabase, env }) =>
+    !databaseUrl && env.NODE_ENV?.trim() === 'production' && !acceptEmbeddedDatabase
+      ? 'NODE_ENV=production without DATABASE_URL would keep the data in the embedded database, which a power ' +
+        'loss can roll back or corrupt (docs/operations.md#power-loss): set DATABASE_URL to a PostgreSQL ' +
+        'server, or ACCEPT_EMBEDDED_DATABASE=on to run on the embedded database anyway.'
+      : null,
+  ({ webConcurrency, databaseUrl }) =>
+    webConcurrency > 1 && !databaseUrl
+      ? `WEB_CONCURRENCY=${webConcurrency} needs DATABASE_URL: ` +
+        'the embedded database (PGlite) can only be used by one process. ' +
+        'Set DATABASE_URL to a PostgreSQL server, or WEB_CONCURRENCY=1.'
+      : null,
+  ({ databaseDirectUrl, databaseUrl }) =>
+    databaseDirectUrl && !databaseUrl
+      ? 'DATABASE_DIRECT_URL needs DATABASE_URL: it names the server behind the pooler DATABASE_URL names.'
+      : null,
+  ({ databaseDirectUrl, env }) =>
+    !databaseDirectUrl && env.DATABASE_POOLER_CONNECTIONS?.trim()
+      ? 'DATABASE_POOLER_CONNECTIONS is counted only behind a pooler: set DATABASE_DIRECT_URL too, or unset it.'
+      : null,
+  // Node refuses a head allowed longer than the whole request.
+  ({ httpHeadersTimeoutMs, httpRequestTimeoutMs }) =>
+    httpHeadersTimeoutMs > httpRequestTimeoutMs
+      ? `HTTP_HEADERS_TIMEOUT_MS (${httpHeadersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS ` +
+        `(${httpRequestTimeoutMs}).`
+      : null,
+];
 
 /**
  * The PostgreSQL server itself, for what needs a session of its own (the migrations' lock, LISTEN,
@@ -362,10 +314,6 @@ export function databaseServerUrl(config: Pick<Config, 'databaseUrl' | 'database
  * the key cache and the event streams of a changed key hear, the cache on or off).
  */
 export const LISTENERS_PER_PROCESS = 2;
-
-function isPostgresUrl(text: string): boolean {
-  return /^postgres(ql)?:\/\//.test(text);
-}
 
 /**
  * What a start should warn of, though it may run: settings that work but leave a door open. Now one:
@@ -388,12 +336,13 @@ function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-function parseTrustProxy(value: string | undefined): boolean | number | string {
-  const text = value?.trim().toLowerCase() ?? '';
-  if (text === '' || text === 'false' || text === '0') return false;
-  if (text === 'true') return true;
-  if (/^\d+$/.test(text)) return Number(text);
-  return text;
+/** TRUST_PROXY as Express takes it: off, on, a number of hops, or the proxies' addresses. */
+function trustProxy(env: Env, name: string): boolean | number | string {
+  const value = env[name]?.trim().toLowerCase() ?? '';
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value;
 }
 
 /**

@@ -13,7 +13,7 @@ import { checkConnectionBudget } from './connection-budget';
 import { DatabaseAvailability } from './infrastructure/database/database-availability';
 import type { NotificationListener } from './infrastructure/database/notification-listener';
 import { announceMigration } from './infrastructure/database/migrate-database';
-import { openDatabase } from './infrastructure/database/open-database';
+import { type OpenDatabase, openDatabase } from './infrastructure/database/open-database';
 import { isDatabaseUnavailable } from './infrastructure/database/prisma-client';
 import { databaseReadiness } from './infrastructure/database/readiness';
 import { loadServiceSecret } from './infrastructure/persistence/postgres/service-secrets';
@@ -34,18 +34,48 @@ import { DatabaseMetrics } from './infrastructure/metrics/database-metrics';
 import { startTracing, traceIdsOfLogLine, tracingConfigured } from './infrastructure/telemetry/tracing';
 import { gracefulClose } from './interfaces/http/graceful-close';
 import { isShutdownRequest, type WorkerReport } from './worker-messages';
+import { ProcessResources } from './process-resources';
+import type { Server } from 'node:http';
 
+/**
+ * Starts the process's resources in order (telemetry, database, listening connections, HTTP
+ * listeners) and stops them in the reverse order at SIGTERM or SIGINT, or when one fails to start.
+ */
 export async function serve(config: Config): Promise<void> {
+  const resources = new ProcessResources();
+  let started: Started;
+  try {
+    started = await startAll(config, resources);
+  } catch (error) {
+    await resources.stopAll('start failed').catch((stopError: unknown) => console.error(stopError));
+    throw error;
+  }
+  stopOnSignal(resources);
+  // Said only once the stop is handled: a SIGTERM sent the moment a supervisor reads this line
+  // must stop the service cleanly, not end it by the signal's default.
+  if (!cluster.isWorker) announce(config, started);
+}
+
+interface Started {
+  readonly logger: Logger;
+  readonly database: OpenDatabase;
+  readonly server: Server;
+  readonly budget: string | undefined;
+}
+
+async function startAll(config: Config, resources: ProcessResources): Promise<Started> {
   const worker = cluster.isWorker;
-  // Each process its own cache of verified keys; its pool's connections LISTEN for key changes.
-  const keyCaching = prepareVerifiedKeyCaching({ maxEntries: config.apiKeyCacheSize });
-  // And its event streams, told of changes by the database's notifications as the key cache is.
-  const eventChanges = prepareEventChanges();
-  const stopListening = () => Promise.all([keyCaching.close(), eventChanges.close()]);
   const traced = tracingConfigured(process.env);
   const logger = pino({ level: config.logLevel, ...(traced && { mixin: traceIdsOfLogLine }) }, requestLogDestination());
-  // Before the database opens: its first statements are traced too.
-  const tracing = traced ? await startTracing(process.env, logger) : undefined;
+  // Before the database opens: its first statements are traced too. Stopped last, whatever the
+  // database's close did, so that its spans leave too; bounded, and never the exit code.
+  const tracing = traced
+    ? await resources.start(
+        'tracing',
+        () => startTracing(process.env, logger),
+        (started) => started.shutdown(),
+      )
+    : undefined;
   const tracer = tracing?.tracer;
   const availability = new DatabaseAvailability(logger);
   // A worker's primary checked the budget and applied the migrations once, before forking.
@@ -57,38 +87,53 @@ export async function serve(config: Config): Promise<void> {
   const registry = config.metricsPort === undefined ? undefined : createMetricsRegistry(workerSlot());
   if (registry && worker) answerPrimary(registry);
   const databaseMetrics = registry && new DatabaseMetrics(registry);
+  // Each process its own cache of verified keys; its pool's connections LISTEN for key changes.
+  const keyCaching = prepareVerifiedKeyCaching({ maxEntries: config.apiKeyCacheSize });
+  // And its event streams, told of changes by the database's notifications as the key cache is.
+  const eventChanges = prepareEventChanges();
   // Behind a pooler a LISTEN would stay on whichever server connection ran it, and that connection
   // would hear notifications while no client holds it: only the dedicated connections listen.
   const pooled = config.databaseDirectUrl !== undefined;
-  const database = await openDatabase(
-    { DATABASE_URL: config.databaseUrl, DATABASE_DIRECT_URL: config.databaseDirectUrl, DATA_DIR: config.dataDir },
-    {
-      migrate: !worker,
-      poolSize: config.databasePoolSize,
-      onConnect: pooled ? undefined : onConnectAll(keyCaching.onConnect, eventChanges.onConnect),
-      preparedStatements: config.databasePreparedStatements,
-      timeoutMs: config.databaseTimeoutMs,
-      onAnswer: availability.answered,
-      onMigrationApplied: announceMigration,
-      telemetry: { tracer, times: databaseMetrics },
-      log: logger,
-    },
+  const database = await resources.start(
+    'database',
+    () =>
+      openDatabase(
+        { DATABASE_URL: config.databaseUrl, DATABASE_DIRECT_URL: config.databaseDirectUrl, DATA_DIR: config.dataDir },
+        {
+          migrate: !worker,
+          poolSize: config.databasePoolSize,
+          onConnect: pooled ? undefined : onConnectAll(keyCaching.onConnect, eventChanges.onConnect),
+          preparedStatements: config.databasePreparedStatements,
+          timeoutMs: config.databaseTimeoutMs,
+          onAnswer: availability.answered,
+          onMigrationApplied: announceMigration,
+          telemetry: { tracer, times: databaseMetrics },
+          log: logger,
+        },
+      ),
+    (opened) => opened.close(),
   );
   databaseMetrics?.watchPool(database.pool);
   // Every process behind one proxy must sign forms alike: a configured secret, or the database's.
   const formSecret = config.csrfSecret ?? (await loadServiceSecret(database.prisma, 'csrf'));
-  logListenerOutages(keyCaching.listener, logger, {
-    lost:
-      'API key cache off, and revoked keys end their event streams only at their next lease renewal: ' +
-      'the connection listening for key changes was lost; reconnecting',
-    back: 'API key cache on again: listening for key changes',
-  });
-  logListenerOutages(eventChanges.listener, logger, {
-    lost: 'Event streams ended and refused: the connection listening for event changes was lost; reconnecting',
-    back: 'Event streams open again: listening for event changes',
-  });
-  keyCaching.start(database);
-  eventChanges.start(database);
+  await resources.start(
+    'listening for key and event changes',
+    () => {
+      logListenerOutages(keyCaching.listener, logger, {
+        lost:
+          'API key cache off, and revoked keys end their event streams only at their next lease renewal: ' +
+          'the connection listening for key changes was lost; reconnecting',
+        back: 'API key cache on again: listening for key changes',
+      });
+      logListenerOutages(eventChanges.listener, logger, {
+        lost: 'Event streams ended and refused: the connection listening for event changes was lost; reconnecting',
+        back: 'Event streams open again: listening for event changes',
+      });
+      keyCaching.start(database);
+      eventChanges.start(database);
+    },
+    () => Promise.all([keyCaching.close(), eventChanges.close()]),
+  );
   let serviceMetrics: ServiceMetrics | undefined;
   const container = buildContainer({
     prisma: database.prisma,
@@ -143,81 +188,79 @@ export async function serve(config: Config): Promise<void> {
     logger,
   );
   const connections = gracefulClose(server);
+  await resources.start(
+    'HTTP listener',
+    () => listenOn(server, config.port, config.host),
+    // Stop accepting, end the event streams (their clients resume elsewhere), and let in-flight
+    // requests finish for at most the grace: a stuck client must not hold a deploy. See
+    // docs/operations.md.
+    async (_listening, reason) => {
+      const closed = connections.close(config.shutdownGraceMs);
+      eventStreams.closeAll();
+      if (worker) report({ type: 'stopped-accepting' });
+      else
+        console.log(
+          `${reason}: no longer accepting connections; requests in flight get ${config.shutdownGraceMs} ms to finish.`,
+        );
+      const { cut } = await closed;
+      if (cut)
+        console.log(
+          `Shutdown grace over: the connections still open were closed${worker ? ` (worker ${process.pid})` : ''}.`,
+        );
+    },
+  );
   const metricsServer =
     registry && !worker
       ? createMetricsServer(registry, (error) => logger.error({ err: error }, 'metrics failed'))
       : null;
-  await listenOn(server, config.port, config.host)
-    .then(() => metricsServer && listenForMetrics(metricsServer, config))
-    .catch(async (error: unknown) => {
-      server.close();
-      await stopListening();
-      await database.close();
-      throw error;
-    });
+  if (metricsServer)
+    await resources.start(
+      'metrics listener',
+      () => listenForMetrics(metricsServer, config),
+      () => metricsServer.close(),
+    );
+  return { logger, database, server, budget };
+}
+
+/** At SIGTERM or SIGINT (or a worker's primary asking), stops every resource, then exits. */
+function stopOnSignal(resources: ProcessResources): void {
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals): void => {
     // A worker hears of the stop from its primary, and may hear the signal itself too (Ctrl+C
     // reaches the whole process group): it stops once.
     if (stopping) return;
     stopping = true;
-    // Stop accepting, end the event streams (their clients resume elsewhere), let in-flight
-    // requests finish (for at most the grace: a stuck client must not hold a deploy), then release
-    // the database and exit 0. See docs/operations.md.
-    const closed = connections.close(config.shutdownGraceMs);
-    metricsServer?.close();
-    eventStreams.closeAll();
-    if (worker) report({ type: 'stopped-accepting' });
-    else
-      console.log(
-        `${signal}: no longer accepting connections; requests in flight get ${config.shutdownGraceMs} ms to finish.`,
-      );
-    void closed
-      .then(({ cut }) => {
-        if (cut)
-          console.log(
-            `Shutdown grace over: the connections still open were closed${worker ? ` (worker ${process.pid})` : ''}.`,
-          );
-        return stopListening().then(() => database.close());
-      })
-      .then(
-        () => 0,
-        (error: unknown) => {
-          console.error(error);
-          return 1;
-        },
-      )
-      // Last, whatever the database's close did, so that its spans leave too. Bounded, and never
-      // the exit code: a collector that is down is a warning.
-      .then(async (code) => {
-        await tracing?.shutdown();
-        process.exit(code);
-      });
+    void resources.stopAll(signal).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
   };
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
   // A worker that has not come this far is stopped by a plain signal: it has nothing to finish.
-  if (worker) {
+  if (cluster.isWorker) {
     process.on('message', (message) => {
       if (isShutdownRequest(message)) shutdown(message.signal);
     });
   }
-  // Said only once the stop is handled: a SIGTERM sent the moment a supervisor reads this line
-  // must stop the service cleanly, not end it by the signal's default.
-  if (!worker) {
-    const address = server.address();
-    const port = typeof address === 'object' && address ? address.port : config.port;
-    const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
-    console.log(`Time Navigation Service listening on http://${host}:${port} (Node ${process.version})`);
-    console.log(`Data: ${database.description}`);
-    if (database.mode === 'embedded')
-      console.log(
-        'The embedded database is for trying the service and for development: it does not survive a power loss ' +
-          '(docs/operations.md#power-loss). Set DATABASE_URL for data that must.',
-      );
-    if (budget) console.log(budget);
-    for (const warning of configWarnings(config)) logger.warn(warning);
-  }
+}
+
+function announce(config: Config, { logger, database, server, budget }: Started): void {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host === '0.0.0.0' ? 'localhost' : config.host;
+  console.log(`Time Navigation Service listening on http://${host}:${port} (Node ${process.version})`);
+  console.log(`Data: ${database.description}`);
+  if (database.mode === 'embedded')
+    console.log(
+      'The embedded database is for trying the service and for development: it does not survive a power loss ' +
+        '(docs/operations.md#power-loss). Set DATABASE_URL for data that must.',
+    );
+  if (budget) console.log(budget);
+  for (const warning of configWarnings(config)) logger.warn(warning);
 }
 
 /** A cluster worker's slot (WORKER_SLOT, set by its primary; the same across restarts), else none. */

@@ -33,6 +33,11 @@ describe('readConfig', () => {
     });
   });
 
+  it('takes an empty variable as unset, as a compose file that names it without a value leaves it', () => {
+    const empty = { PORT: '', METRICS_PORT: ' ', LOG_LEVEL: '', DATABASE_URL: '', WEB_CONCURRENCY: '' };
+    expect(readConfig(empty)).toEqual(readConfig({}));
+  });
+
   it('reads every setting', () => {
     const config = readConfig({
       PORT: '8080',

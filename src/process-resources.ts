@@ -1,0 +1,38 @@
+/**
+ * What one process started, in order: the telemetry, the database, its listening connections, the
+ * HTTP listeners. Each is stopped in the reverse order, so that nothing stops before what still uses
+ * it: at a stop signal, and as well when a later one fails to start, so that a start that fails
+ * half-way leaves no connection or listener behind.
+ */
+export class ProcessResources {
+  private readonly started: { readonly name: string; readonly stop: (reason: string) => unknown }[] = [];
+
+  /** Starts a resource after those already started; `stop` is kept for `stopAll`, told why. */
+  async start<T>(
+    name: string,
+    start: () => T | Promise<T>,
+    stop: (resource: T, reason: string) => unknown,
+  ): Promise<T> {
+    const resource = await start();
+    this.started.push({ name, stop: (reason) => stop(resource, reason) });
+    return resource;
+  }
+
+  /**
+   * Stops every resource, the last started first. One that fails to stop does not keep the others
+   * up: each is stopped, and then the failures are thrown together. `reason` (a signal's name) is
+   * what the stops say in their log lines.
+   */
+  async stopAll(reason: string): Promise<void> {
+    const failures: Error[] = [];
+    for (let next = this.started.pop(); next; next = this.started.pop()) {
+      try {
+        await next.stop(reason);
+      } catch (error) {
+        failures.push(new Error(`stopping ${next.name} failed`, { cause: error }));
+      }
+    }
+    if (failures.length === 1) throw failures[0];
+    if (failures.length > 1) throw new AggregateError(failures, 'stopping the process failed');
+  }
+}

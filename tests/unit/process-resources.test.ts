@@ -1,0 +1,84 @@
+import { ProcessResources } from '../../src/process-resources';
+
+describe('ProcessResources', () => {
+  it('stops what it started in the reverse order, each told why', async () => {
+    const resources = new ProcessResources();
+    const stopped: string[] = [];
+    for (const name of ['tracing', 'database', 'listener'])
+      await resources.start(
+        name,
+        () => name.toUpperCase(),
+        (resource, reason) => stopped.push(`${resource} ${reason}`),
+      );
+
+    await resources.stopAll('SIGTERM');
+
+    expect(stopped).toEqual(['LISTENER SIGTERM', 'DATABASE SIGTERM', 'TRACING SIGTERM']);
+  });
+
+  it('stops only what started when a start fails, and each once', async () => {
+    const resources = new ProcessResources();
+    const stopped: string[] = [];
+    await resources.start(
+      'database',
+      () => 'db',
+      () => stopped.push('database'),
+    );
+    await expect(
+      resources.start(
+        'listener',
+        () => Promise.reject(new Error('EADDRINUSE')),
+        () => stopped.push('listener'),
+      ),
+    ).rejects.toThrow('EADDRINUSE');
+
+    await resources.stopAll('start failed');
+    await resources.stopAll('SIGTERM');
+
+    expect(stopped).toEqual(['database']);
+  });
+
+  it('stops the others when one fails to stop, then names each failure', async () => {
+    const resources = new ProcessResources();
+    const stopped: string[] = [];
+    await resources.start(
+      'tracing',
+      () => 1,
+      () => stopped.push('tracing'),
+    );
+    await resources.start(
+      'database',
+      () => 2,
+      () => Promise.reject(new Error('connection lost')),
+    );
+    await resources.start(
+      'metrics',
+      () => 3,
+      () => {
+        throw new Error('not listening');
+      },
+    );
+
+    const failure = await resources.stopAll('SIGINT').then(
+      () => null,
+      (error: unknown) => error,
+    );
+
+    expect(stopped).toEqual(['tracing']);
+    expect(failure).toBeInstanceOf(AggregateError);
+    const errors = (failure as AggregateError).errors as Error[];
+    expect(errors.map((error) => error.message)).toEqual(['stopping metrics failed', 'stopping database failed']);
+    expect(errors.map((error) => (error.cause as Error).message)).toEqual(['not listening', 'connection lost']);
+  });
+
+  it('throws a single failure as itself', async () => {
+    const resources = new ProcessResources();
+    await resources.start(
+      'database',
+      () => 1,
+      () => Promise.reject(new Error('connection lost')),
+    );
+
+    await expect(resources.stopAll('SIGTERM')).rejects.toThrow('stopping database failed');
+  });
+});
