@@ -183,6 +183,36 @@ describe('event streams', () => {
     ]);
   });
 
+  it('gives a caught-up that moves nothing on no id, and reads an empty Last-Event-ID as none', async () => {
+    const a = await newAccount();
+    await a.post('/v1/pause-time');
+    await arriveAt(a, '1600-01-01T01:00:00Z');
+    const first = watch(a, { location: PLACE, time_range: DAY_1600 });
+    const [, caughtUp] = await first.waitFor(2);
+    first.close();
+    const url = `${served.url}/v1/monitor-events?location=${encodeURIComponent(PLACE)}&time_range=${DAY_1600}`;
+
+    // Nothing written since: the caught-up of the resumed stream is where the client already is.
+    const resumed = await rawStream(url, asking(a.account.auth, { 'Last-Event-ID': String(caughtUp?.id) }));
+    const fresh = await rawStream(url, asking(a.account.auth, { 'Last-Event-ID': '' }));
+    try {
+      expect(resumed.status).toBe(200);
+      await waitUntil(() => resumed.body().includes('event: caught-up\n'));
+      expect(resumed.body()).toContain(`retry: ${LIMITS.retryMs}\n\nevent: caught-up\n`);
+      expect(resumed.body()).not.toContain('id: ');
+
+      expect(fresh.status).toBe(200);
+      await waitUntil(() => fresh.body().includes('event: caught-up\n'));
+      const ids = [...fresh.body().matchAll(/^id: (.+)$/gm)].map(([, id]) => id);
+      expect(fresh.body()).toContain('event: recorded\n');
+      expect(ids).toHaveLength(2);
+      expect(new Set(ids).size).toBe(2);
+    } finally {
+      resumed.close();
+      fresh.close();
+    }
+  });
+
   it('resumes a Last-Event-ID only for the place and range its stream watched', async () => {
     const a = await newAccount();
     await a.post('/v1/pause-time');
@@ -445,6 +475,7 @@ describe('event streams: the protocol and its refusals', () => {
         const over = await rawStream(url(''), asking(key));
         open.push(over);
         expect(over.status).toBe(429);
+        expect(over.headers['retry-after']).toBe('5');
       }
       while (t.eventStreams.size < LIMITS.perProcess) {
         const b = await t.signUp();

@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import request from 'supertest';
 import { MAX_KEPT_ANSWER_BYTES } from '../../src/core/ports/idempotency-store';
 import { textDigest } from '../../src/infrastructure/persistence/postgres/text-digest';
@@ -35,11 +36,24 @@ describe('Idempotency-Key', () => {
   let keys = 0;
   const newKey = () => `key-${Date.now()}-${++keys}`;
 
+  const logLines: Array<{ request_id?: string; replayed?: boolean; code?: string }> = [];
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({
+      logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line)) }),
+    });
     me = await t.signUp();
   });
   afterAll(() => t.close());
+
+  /** The request log's line of a request, once written (when its connection closes). */
+  const logLineOf = async (requestId: unknown) => {
+    for (let tries = 0; tries < 200; tries += 1) {
+      const line = logLines.find((candidate) => candidate.request_id === requestId);
+      if (line) return line;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`no log line of request ${String(requestId)}`);
+  };
 
   const createAnchor = (account: TestAccount, key: string | undefined, body: object) => {
     const sent = request(t.app).post('/v1/anchors').set('Authorization', account.auth);
@@ -171,23 +185,35 @@ describe('Idempotency-Key', () => {
     const retry = await createAnchor(me, key, {});
     expect(first.status).toBe(400);
     expect(first.body.code).toBe('validation_failed');
-    expect({ status: retry.status, body: retry.body }).toEqual({ status: 400, body: first.body });
+    // The first answer, but for the request id: this request's, as its X-Request-Id says.
+    const requestId = retry.headers['x-request-id'];
+    expect({ status: retry.status, body: retry.body }).toEqual({
+      status: 400,
+      body: { ...first.body, request_id: requestId },
+    });
+    expect(requestId).not.toBe(first.headers['x-request-id']);
+    // Its log line says it replayed; the first's does not.
+    expect(await logLineOf(requestId)).toMatchObject({ replayed: true, code: 'validation_failed' });
+    expect((await logLineOf(first.headers['x-request-id'])).replayed).toBeUndefined();
     expect(retry.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(retry.headers['idempotent-replayed']).toBe('true');
   });
 
-  it('replays a refusal word for word, even one echoing a field named with U+0000', async () => {
+  it('replays a refusal word for word but its request id, even one echoing a field named with U+0000', async () => {
     const key = newKey();
     const body = { description: 'Odd field', '\u0000odd': 1 };
     const first = await createAnchor(me, key, body);
     const retry = await createAnchor(me, key, body);
     expect([first.status, first.body.code]).toEqual([400, 'validation_failed']);
     expect(first.text).toContain('\\u0000odd');
+    const firstId = String(first.headers['x-request-id']);
+    const retryId = String(retry.headers['x-request-id']);
     expect({ status: retry.status, text: retry.text, replayed: retry.headers['idempotent-replayed'] }).toEqual({
       status: 400,
-      text: first.text,
+      text: first.text.replace(`"request_id":"${firstId}"`, `"request_id":"${retryId}"`),
       replayed: 'true',
     });
+    expect(retry.text).not.toContain(firstId);
   });
 
   it('keeps a state conflict (409): the retry gets it even after the state changed', async () => {
@@ -314,7 +340,7 @@ describe('Idempotency-Key', () => {
       const retry = await post('/v1/anchors', { description: 'Too late' }, key);
       expect({ status: retry.status, body: retry.body, replayed: retry.headers['idempotent-replayed'] }).toEqual({
         status: 409,
-        body: refused.body,
+        body: { ...refused.body, request_id: retry.headers['x-request-id'] },
         replayed: 'true',
       });
     });

@@ -250,6 +250,26 @@ describe('real responses conform to GET /openapi.json', () => {
     }
   });
 
+  it("HEAD of each GET that changes nothing: the GET's answers, without their bodies", async () => {
+    const heads = contract.operations().filter(({ method }) => method === 'head');
+    expect(heads.map(({ operation }) => operation.operationId)).toContain('listTimelinesHead');
+    for (const { path, operation } of heads) {
+      const parameters = operation.parameters ?? [];
+      // The documented examples, but for the timeline: the account's own.
+      const valueOf = (name: string) =>
+        name === 'timeline_id' ? 'primary' : String(parameters.find((p) => p.name === name)?.example);
+      const url = path.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(valueOf(name)));
+      const query = Object.fromEntries(
+        parameters.filter((p) => p.in === 'query' && p.example !== undefined).map((p) => [p.name, valueOf(p.name)]),
+      );
+      const id = String(operation.operationId);
+      const head = () => request(t.app).head(url).query(query);
+      const success = await expectDocumented(id, 200, head().set('Authorization', me.account.auth));
+      expect({ id, body: success.text ?? '' }).toEqual({ id, body: '' });
+      await expectDocumented(id, 401, head());
+    }
+  });
+
   it('checked a success and an error of every operation in the document (a success if it documents no error)', () => {
     const operations = contract.operations().map(({ operation }) => operation.operationId);
     const unchecked = operations.filter((id) => contract.checked.get(id)?.size !== contract.kindsOf(id).length);

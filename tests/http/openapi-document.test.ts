@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import request from 'supertest';
 import { buildContainer } from '../../src/composition/container';
@@ -58,6 +60,32 @@ describe('GET /openapi.json', () => {
     expect(document).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(routes))));
   });
 
+  it('says what the service checks: a whole-number limit, a path id of 1 to 200 characters', () => {
+    const parameters = contract.operations().flatMap(({ operation }) => operation.parameters ?? []);
+    const limits = parameters.filter((parameter) => parameter.name === 'limit');
+    expect(limits.length).toBeGreaterThan(0);
+    for (const limit of limits) expect(limit.schema).toMatchObject({ type: 'integer', minimum: 1 });
+    const ids = parameters.filter((parameter) => parameter.in === 'path');
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) expect(id.schema).toMatchObject({ type: 'string', minLength: 1, maxLength: 200 });
+  });
+
+  it('lists items_stranded among the refusals of a travel home', () => {
+    const conflict = contract.operation('createTravel').operation.responses['409'];
+    expect(Object.keys(conflict?.content?.['application/problem+json']?.examples ?? {})).toContain('items_stranded');
+  });
+
+  it('declares every member a problem may carry, as docs/errors.md lists them', () => {
+    const errorsDoc = readFileSync(join(__dirname, '../../docs/errors.md'), 'utf8');
+    const members = errorsDoc
+      .split('\n')
+      .filter((line) => /^\| `[a-z_]+` \| \d{3} \|/.test(line))
+      .flatMap((line) => [...(line.split('|').at(-2) ?? '').matchAll(/`([a-z_]+)`/g)].map(([, name]) => name));
+    expect(members).toContain('item_ids');
+    const problem = document.components.schemas?.ProblemResponse as { properties: Record<string, unknown> };
+    expect([...new Set(members)].filter((member) => !(member! in problem.properties))).toEqual([]);
+  });
+
   it('leaves no route of the table undocumented', () => {
     expect(documentationGaps(routes)).toEqual([]);
   });
@@ -82,13 +110,18 @@ describe('GET /openapi.json', () => {
         expect(operation.security).toEqual([]);
       }
     }
-    // The route table, and the probes app.ts answers beside it.
+    // The route table, its GETs' HEADs (but of a GET that registers something), and the probes
+    // app.ts answers beside it.
+    const heads = routes
+      .filter((route) => route.method === 'get' && !route.changesState)
+      .map((route) => `${route.operationId}Head`);
     expect(
       contract
         .operations()
         .map(({ operation }) => operation.operationId)
         .sort(),
-    ).toEqual([...routes.map((route) => route.operationId), 'health', 'readiness'].sort());
+    ).toEqual([...routes.map((route) => route.operationId), ...heads, 'health', 'readiness'].sort());
+    expect(heads).not.toContain('retrieveItemHead');
   });
 
   it('names its licence and a contact, and describes every operation beyond its summary', () => {

@@ -85,7 +85,13 @@ describe('with the database away, every operation answers the 503 its document d
       parameters.filter((p) => p.in === 'query' && p.example !== undefined).map((p) => [p.name, String(p.example)]),
     );
     const body = operation.requestBody?.content['application/json']?.example;
-    const sent = (method === 'get' ? request(app).get(url).query(query) : request(app).post(url)).set(headers);
+    const asked =
+      method === 'get'
+        ? request(app).get(url).query(query)
+        : method === 'head'
+          ? request(app).head(url).query(query)
+          : request(app).post(url);
+    const sent = asked.set(headers);
     const keyed = operation.security?.length === 0 ? sent : sent.set('Authorization', auth);
     return typeof body === 'object' && body !== null ? keyed.send(body) : keyed;
   }

@@ -19,6 +19,8 @@ export interface AnswerLocals {
   refusedStatus?: number;
   /** Why the request failed, when the service can say it in a line (the database was unavailable). */
   failureReason?: string;
+  /** The answer is the one kept for an earlier request with its Idempotency-Key, sent again. */
+  replayed?: boolean;
   /** The answer is an event stream, whose end is not an abort. */
   eventStream?: boolean;
 }

@@ -1,3 +1,4 @@
+import { MAX_PATH_PARAMETER_LENGTH } from './dtos/limits';
 import type { IRouter, Request, RequestHandler, Response } from 'express';
 import type { Principal } from '../../core/use-cases/accounts/authenticate-api-key';
 import { type AdmissionGate, LeftTheQueue } from './admission/admission-gate';
@@ -54,7 +55,8 @@ export function mountRoutes(
       const stream = route.stream;
       if (stream && streaming && principal && asksForStream(req)) {
         const request = { body: req.body, query: req.query, params: pathParameters(req.params) };
-        const start = () => stream({ ...request, lastEventId: req.get('Last-Event-ID') }, principal);
+        // An empty Last-Event-ID is none, as the event stream standard reads an empty id.
+        const start = () => stream({ ...request, lastEventId: req.get('Last-Event-ID') || undefined }, principal);
         return streaming.streams.serve(res, principal, start, streaming.endings);
       }
       const respond = () =>
@@ -92,8 +94,6 @@ async function admitted<T>(
     leave();
   }
 }
-
-const MAX_PATH_PARAMETER_LENGTH = 200;
 
 /** A GET (not a HEAD) whose client prefers an event stream to JSON. */
 function asksForStream(req: Request): boolean {

@@ -1,6 +1,7 @@
 /** One Server-Sent Events message. `data` is one line (JSON has no raw line break). */
 export interface SseMessage {
-  readonly id: string;
+  /** Its position, to resume from; none when it does not move the position on. */
+  readonly id?: string;
   readonly event: string;
   readonly data: string;
   /** The trace of the request that wrote what it carries (a W3C traceparent), if known. */

@@ -84,7 +84,8 @@ export class OpenStream {
       for await (const message of readOutsideTrace(source)) {
         if (res.writableEnded) break;
         const span = deliveries?.start(message, streamSpan);
-        const flushed = res.write(`id: ${message.id}\nevent: ${message.event}\ndata: ${message.data}\n\n`);
+        const id = message.id === undefined ? '' : `id: ${message.id}\n`;
+        const flushed = res.write(`${id}event: ${message.event}\ndata: ${message.data}\n\n`);
         span?.end();
         delivered.set(message.event, (delivered.get(message.event) ?? 0) + 1);
         if (!flushed) await drained(res);

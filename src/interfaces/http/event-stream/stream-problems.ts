@@ -4,13 +4,17 @@ import { Problem } from '../problem';
 
 const RETRY = { 'Retry-After': String(RETRY_AFTER_SECONDS) };
 
-/** The account holds its most streams, all its keys and every process together. */
+/**
+ * The account holds its most streams, all its keys and every process together. Retry-After, which
+ * every 429 carries: a stream of the account must end first, which one of its clients may be doing.
+ */
 export function tooManyStreams(limit: number): Problem {
   return new Problem(
     429,
     'too_many_streams',
     `This account holds its most event streams (${limit}), all its API keys together; close one first.`,
     { limit },
+    RETRY,
   );
 }
 

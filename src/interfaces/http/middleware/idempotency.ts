@@ -75,7 +75,8 @@ export function idempotency(
       case 'answered':
         return named(res, keyed.response);
       case 'replay':
-        return named(res, { ...keyed.response, headers: { ...keyed.response.headers, [REPLAYED_HEADER]: 'true' } });
+        localsOf(res).replayed = true;
+        return named(res, replayed(keyed.response, localsOf(res).requestId));
       case 'reused':
         throw new Problem(
           422,
@@ -126,6 +127,18 @@ async function keptAnswer(respond: Respond, requestId: unknown): Promise<StoredR
     body: answer.body,
     headers: { 'content-type': JSON_CONTENT_TYPE, ...answer.headers },
   };
+}
+
+/**
+ * A kept answer sent again, marked as such. A refusal's `request_id` is this request's, as its
+ * X-Request-Id and its log line (which says it replayed) are: the id a client quotes leads to the
+ * request it sent. The rest is the first answer, word for word.
+ */
+function replayed(answer: KeptResponse, requestId: string | undefined): KeptResponse {
+  const headers = { ...answer.headers, [REPLAYED_HEADER]: 'true' };
+  if (answer.status < 400) return { ...answer, headers };
+  const problem = JSON.parse(answer.json) as Record<string, unknown>;
+  return { ...answer, headers, json: JSON.stringify({ ...problem, request_id: requestId }) };
 }
 
 /**

@@ -40,6 +40,8 @@ export function requestLog(logger: Logger): RequestStep {
         code: locals.problemCode,
         // Why a request failed when the service can say it in a line (the database was unavailable).
         reason: locals.failureReason,
+        // The answer kept for an earlier request with its Idempotency-Key, sent again.
+        replayed: locals.replayed,
         // The request's trace (trace-request.ts), when tracing is on.
         ...locals.traceIds,
       };

@@ -20,7 +20,10 @@ export function buildOpenApiDocument(routes: readonly Route[]): JsonObject {
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const route of routes) {
     const path = openApiPath(route.path);
-    paths[path] = { ...paths[path], [route.method]: operationOf(route, schemas) };
+    const operation = operationOf(route, schemas);
+    paths[path] = { ...paths[path], [route.method]: operation };
+    // Express answers HEAD with the GET's handler; a GET that registers something refuses it (405).
+    if (route.method === 'get' && !route.changesState) paths[path] = { ...paths[path], head: headOf(operation) };
   }
   Object.assign(paths, probePaths(schemas));
   const families = new Set<string>(routes.map((route) => route.family));
@@ -31,7 +34,11 @@ export function buildOpenApiDocument(routes: readonly Route[]): JsonObject {
       version: '1',
       description:
         'Travel to moments and timelines, set anchors, carry items home and check for paradoxes. Three families of ' +
-        'operations share one state per account. Every failure is an RFC 9457 problem with a stable `code`.',
+        'operations share one state per account. Every failure is an RFC 9457 problem with a stable `code`.\n\n' +
+        'Beyond the operations listed: a path that exists answers another method with `405 method_not_allowed` ' +
+        'and an `Allow` header naming its methods (and a `Link` to the operation of the other family when there ' +
+        'is one); a path that does not exist answers `404 route_not_found`. Every GET answers HEAD alike, without ' +
+        'its body, but a GET that registers something (`HEAD` is refused there with 405).',
       // As package.json's UNLICENSED: no one is granted a licence (SPDX has no id for that, hence a LicenseRef).
       license: { name: 'Proprietary: all rights reserved', identifier: 'LicenseRef-Proprietary' },
       contact: { name: 'Time Navigation Service team' },
@@ -56,6 +63,21 @@ export function buildOpenApiDocument(routes: readonly Route[]): JsonObject {
         },
       },
     },
+  };
+}
+
+/** A GET's HEAD: the same parameters and answers, without their bodies. */
+function headOf(get: JsonObject): JsonObject {
+  const responses = Object.entries(get.responses as Record<string, JsonObject>).map(([status, response]) => [
+    status,
+    { description: response.description, headers: response.headers },
+  ]);
+  return {
+    ...get,
+    operationId: `${String(get.operationId)}Head`,
+    summary: `${String(get.summary)} (headers only)`,
+    description: 'As the GET, without the body of its answer.',
+    responses: Object.fromEntries(responses),
   };
 }
 

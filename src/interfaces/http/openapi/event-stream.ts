@@ -7,7 +7,9 @@ export const STREAM_DESCRIPTION =
   '`event: caught-up` (data: `{"timeline_id"}`) once everything recorded so far is sent, then each change as it ' +
   'is written by any process: a new event (`recorded`) or one a manipulation moved (`updated`, its whole new ' +
   "state, which may be outside the range now). Each message's `data` is one event as in `events`, and its `id` " +
-  'a position: send it back as `Last-Event-ID` when reconnecting to receive what came after it, nothing twice. ' +
+  'a position: send it back as `Last-Event-ID` when reconnecting to receive what came after it, nothing twice ' +
+  '(a `caught-up` with nothing new since the message before it, or since `Last-Event-ID`, has no `id`; an empty ' +
+  '`Last-Event-ID` is none). ' +
   '`retry` says how long to wait before reconnecting, and a comment line every 15 s keeps an idle stream open. ' +
   'Without `timeline_id` the stream watches the timeline the traveller is on when it opens. A stream ends when ' +
   'the service stops or loses its database: reconnect with `Last-Event-ID`.';

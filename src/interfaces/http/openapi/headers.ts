@@ -16,6 +16,32 @@ export const SHARED_HEADERS = {
     required: true,
     schema: { type: 'integer', minimum: 1 },
   },
+  'Cache-Control': {
+    description:
+      "Always `no-store`: answers hold an account's state, and some the secret of an API key; no cache " +
+      'along the way keeps them (middleware/answer-headers.ts).',
+    required: true,
+    schema: { type: 'string', enum: ['no-store'] },
+  },
+  'X-Content-Type-Options': {
+    description: 'Always `nosniff`: a browser never reads a JSON or problem body as another type.',
+    required: true,
+    schema: { type: 'string', enum: ['nosniff'] },
+  },
+  'RateLimit-Policy': {
+    description:
+      'On the answers a rate limit counted (every request with an API key; sign-up and sign-in, per client ' +
+      'address): the quota, e.g. `"default";q=100;w=1` (draft-ietf-httpapi-ratelimit-headers-10).',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'With `RateLimit-Policy`: what is left of the quota, e.g. `"default";r=99;t=1`.',
+    schema: { type: 'string' },
+  },
+  'X-Accel-Buffering': {
+    description: 'With `text/event-stream` only: `no`, so that a proxy (nginx) passes each message on at once.',
+    schema: { type: 'string', enum: ['no'] },
+  },
   'Idempotent-Replayed': {
     description:
       '`true` when this is the answer kept for an earlier request with the same `Idempotency-Key`, ' +
@@ -34,5 +60,19 @@ export function headerRef(name: keyof typeof SHARED_HEADERS): JsonObject {
  */
 export const REPLAYABLE_STATUSES: ReadonlySet<number> = new Set([400, 404, 409, 422]);
 
-/** Every answer of the service carries its request id (middleware/request-id.ts). */
-export const REQUEST_ID: Readonly<Record<string, JsonObject>> = { 'X-Request-Id': headerRef('X-Request-Id') };
+/**
+ * What every answer of the service carries: its request id (middleware/request-id.ts) and the
+ * headers of middleware/answer-headers.ts.
+ */
+export const ANSWER_HEADERS: Readonly<Record<string, JsonObject>> = {
+  'X-Request-Id': headerRef('X-Request-Id'),
+  'Cache-Control': headerRef('Cache-Control'),
+  'X-Content-Type-Options': headerRef('X-Content-Type-Options'),
+};
+
+/** What an answer of an operation may carry beyond those: the rate limit's fields. */
+export const OPERATION_HEADERS: Readonly<Record<string, JsonObject>> = {
+  ...ANSWER_HEADERS,
+  'RateLimit-Policy': headerRef('RateLimit-Policy'),
+  RateLimit: headerRef('RateLimit'),
+};

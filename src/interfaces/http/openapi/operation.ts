@@ -1,7 +1,8 @@
+import { MAX_PATH_PARAMETER_LENGTH } from '../dtos/limits';
 import type { Family, Route } from '../route';
 import { EVENT_STREAM_CONTENT, LAST_EVENT_ID_PARAMETER, STREAM_DESCRIPTION } from './event-stream';
 import { exampleOf } from './examples';
-import { headerRef, REQUEST_ID } from './headers';
+import { headerRef, OPERATION_HEADERS } from './headers';
 import { errorCodesOf, errorResponses } from './problems';
 import { refTo, type JsonObject } from './schemas';
 
@@ -82,7 +83,8 @@ function successResponse(
   return {
     description: docs.response.name.replace(/Response$/, '').replace(/([a-z])([A-Z])/g, '$1 $2'),
     headers: {
-      ...REQUEST_ID,
+      ...OPERATION_HEADERS,
+      ...(streams ? { 'X-Accel-Buffering': headerRef('X-Accel-Buffering') } : {}),
       ...Object.fromEntries(headers),
       ...(replayed ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
     },
@@ -119,7 +121,8 @@ function pathParameters(route: Route, example: Readonly<Record<string, unknown>>
     name,
     in: 'path',
     required: true,
-    schema: { type: 'string', maxLength: 100 },
+    // As express-routes.ts reads it: a NUL or more than the bound is refused (validation_failed).
+    schema: { type: 'string', minLength: 1, maxLength: MAX_PATH_PARAMETER_LENGTH, pattern: '^[^\\u0000]+$' },
     ...(example?.[name] === undefined ? {} : { example: example[name] }),
   }));
 }

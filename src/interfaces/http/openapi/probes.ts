@@ -1,7 +1,7 @@
 import type { ClassConstructor } from 'class-transformer';
 import { HealthResponse, NotReadyResponse, ReadyResponse } from '../dtos/responses/probes.response';
 import { exampleOf } from './examples';
-import { headerRef, REQUEST_ID } from './headers';
+import { ANSWER_HEADERS, headerRef } from './headers';
 import { refTo, type JsonObject } from './schemas';
 
 export const PROBES_TAG = {
@@ -40,7 +40,7 @@ export function probePaths(schemas: Readonly<Record<string, JsonObject>>): Recor
               NotReadyResponse,
               schemas,
             ),
-            headers: { ...REQUEST_ID, 'Retry-After': headerRef('Retry-After-Unavailable') },
+            headers: { ...ANSWER_HEADERS, 'Retry-After': headerRef('Retry-After-Unavailable') },
           },
         },
       ),
@@ -65,7 +65,7 @@ function json(
   const schema = refTo(response);
   return {
     description,
-    headers: REQUEST_ID,
+    headers: ANSWER_HEADERS,
     content: { 'application/json': { schema, example: exampleOf(schema, schemas) } },
   };
 }

@@ -1,13 +1,17 @@
 import { STATUS_BY_CODE, TITLE_BY_STATUS } from '../error-statuses';
 import type { Route } from '../route';
-import { headerRef, REPLAYABLE_STATUSES, REQUEST_ID } from './headers';
+import { headerRef, OPERATION_HEADERS, REPLAYABLE_STATUSES } from './headers';
 import type { JsonObject } from './schemas';
 
 /**
- * Codes any operation can answer: its input is parsed and validated, it is rate limited (per account,
- * or per address for sign-up), it reaches the database, which may be away, and the service can fail.
+ * Codes any operation can answer: its request is read (client-errors.ts: unreadable, too slow,
+ * headers too large) and its input parsed and validated, it is rate limited (per account, or per
+ * address for sign-up), it reaches the database, which may be away, and the service can fail.
  */
 const EVERY_OPERATION = [
+  'malformed_request',
+  'request_timeout',
+  'headers_too_large',
   'malformed_json',
   'validation_failed',
   'payload_too_large',
@@ -24,19 +28,14 @@ const WITH_A_KEY = ['missing_api_key', 'invalid_api_key', 'too_many_failed_attem
 /** An authenticated POST honours `Idempotency-Key` (middleware/idempotency.ts). */
 const IDEMPOTENT = ['idempotency_key_reused', 'idempotency_answer_not_kept'];
 
-const RATE_LIMIT_HEADERS: JsonObject = {
+const TOO_MANY_HEADERS: JsonObject = {
   'Retry-After': {
     description:
       'Seconds to wait: until the window ends (`rate_limited`, `too_many_failed_attempts`), ' +
-      'or 1 (`too_many_requests_in_flight`).',
+      '1 (`too_many_requests_in_flight`), or 5 (`too_many_streams`).',
     required: true,
-    schema: { type: 'integer' },
+    schema: { type: 'integer', minimum: 1 },
   },
-  'RateLimit-Policy': {
-    description: 'The quota, e.g. `"default";q=100;w=1` (draft-ietf-httpapi-ratelimit-headers-10).',
-    schema: { type: 'string' },
-  },
-  RateLimit: { description: 'What is left of it, e.g. `"default";r=0;t=1`.', schema: { type: 'string' } },
 };
 
 export const PROBLEM_SCHEMA = { $ref: '#/components/schemas/ProblemResponse' };
@@ -77,7 +76,7 @@ function headersOf(status: number): JsonObject {
     return {
       'WWW-Authenticate': { description: 'Bearer challenge (RFC 6750).', required: true, schema: { type: 'string' } },
     };
-  if (status === 429) return RATE_LIMIT_HEADERS;
+  if (status === 429) return TOO_MANY_HEADERS;
   if (status === 503) return { 'Retry-After': headerRef('Retry-After-Unavailable') };
   return {};
 }
@@ -87,7 +86,7 @@ function errorResponse(status: number, codes: readonly string[], replayable: boo
   return {
     description: `${title}: ${codes.map((code) => `\`${code}\``).join(', ')} (docs/errors.md).`,
     headers: {
-      ...REQUEST_ID,
+      ...OPERATION_HEADERS,
       ...headersOf(status),
       ...(replayable ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
     },

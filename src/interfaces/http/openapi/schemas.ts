@@ -31,6 +31,10 @@ const customConverters: Converters = {
   isNotBlank: { type: 'string' as const, pattern: '\\S' },
   // A marker splitForms turns into the object's two forms.
   excludesProperties: (meta) => ({ [EXCLUDES]: meta.constraints?.[0] ?? [] }),
+  // A bound says nothing of the type: the library's own converters add `type: number`, which
+  // overwrites an IsInt's `integer` (a `limit` of 1.5 is refused).
+  min: (meta) => ({ minimum: meta.constraints?.[0] as number }),
+  max: (meta) => ({ maximum: meta.constraints?.[0] as number }),
 };
 
 /**

@@ -49,15 +49,28 @@ export async function watchEventsAt(
       if (!(error instanceof UnreachedStreamPosition)) throw error;
       throw Problem.validation([{ field: 'Last-Event-ID', message: 'is a position this account has not reached' }]);
     });
-  return { [Symbol.asyncIterator]: () => messagesOf(watch, scope), close: () => watch.close() };
+  return { [Symbol.asyncIterator]: () => messagesOf(watch, scope, lastEventId), close: () => watch.close() };
 }
 
-/** Each message's `data` is the event as the listing presents it; `caught-up` names the timeline. */
-async function* messagesOf(watch: EventWatch, scope: string): AsyncGenerator<SseMessage> {
+/**
+ * Each message's `data` is the event as the listing presents it; `caught-up` names the timeline.
+ * A message carries an `id` only where it moves the stream's position on: a `caught-up` with nothing
+ * new since the last message (or since `Last-Event-ID`) has none, so that no two ids are the same,
+ * and the client's last id stays the position to resume from.
+ */
+async function* messagesOf(
+  watch: EventWatch,
+  scope: string,
+  resumedFrom: string | undefined,
+): AsyncGenerator<SseMessage> {
+  let lastId = resumedFrom;
   for await (const watched of watch) {
     const data = watched.kind === 'caught-up' ? { timeline_id: watch.timelineId } : presentEvent(watched.event);
+    const id = encodeStreamPosition(watched.position, scope);
+    const moved = id !== lastId;
+    lastId = id;
     yield {
-      id: encodeStreamPosition(watched.position, scope),
+      ...(moved ? { id } : {}),
       event: watched.kind,
       data: JSON.stringify(data),
       origin: watched.kind === 'caught-up' ? null : watched.origin,

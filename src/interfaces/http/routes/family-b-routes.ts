@@ -38,6 +38,7 @@ const TRAVEL_ERRORS = [
   'timeline_closed',
   'items_already_home',
   'items_not_on_journey',
+  'items_stranded',
   'unknown_items',
 ];
 

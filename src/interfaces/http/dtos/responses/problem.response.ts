@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
+import { IsArray, IsIn, IsInt, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { ApiField } from '../../openapi/api-field';
 
@@ -15,7 +15,13 @@ export class FieldErrorResponse {
   message!: string;
 }
 
-/** RFC 9457 problem (problem.ts): the one shape of every failure. Some codes add members (docs/errors.md). */
+/** Which codes carry a member (docs/errors.md lists them too). */
+const MEMBER_OF = (...codes: string[]): string => `With ${codes.map((code) => `\`${code}\``).join(', ')}.`;
+
+/**
+ * RFC 9457 problem (problem.ts): the one shape of every failure. Some codes add members, each
+ * declared here; a client ignores one it does not know, as RFC 9457 asks (docs/errors.md).
+ */
 @JSONSchema({ additionalProperties: true, description: 'RFC 9457 problem details; branch on `code`.' })
 export class ProblemResponse {
   @Matches(/^\/problems\/[a-z_]+$/) @ApiField({ example: '/problems/validation_failed' }) type!: string;
@@ -36,12 +42,96 @@ export class ProblemResponse {
     description: 'validation_failed only.',
   })
   errors?: FieldErrorResponse[];
+  @IsOptional()
+  @IsString()
+  @ApiField({
+    example: 'tml_7d1e0c5a9b3f4e21a8c6d2f0b4e9a713',
+    description: MEMBER_OF(
+      'timeline_not_found',
+      'timeline_window_expired',
+      'timeline_closed',
+      'items_stranded',
+      'unknown_event',
+    ),
+  })
+  timeline_id?: string;
+  @IsOptional()
+  @IsString()
+  @ApiField({ example: 'anc_5c0b1f9e2d7a4c3b8e6f1a0d9c2b7e45', description: MEMBER_OF('anchor_not_found') })
+  anchor_id?: string;
+  @IsOptional()
+  @IsString()
+  @ApiField({ example: 'evt_2b8e6f1a0d9c4b7e45c0b1f9e2d7a4c3', description: MEMBER_OF('event_not_found') })
+  event_id?: string;
+  @IsOptional()
+  @IsString()
+  @ApiField({ example: 'tml_unknown', description: MEMBER_OF('destination_not_found') })
+  destination?: string;
+  @IsOptional()
+  @IsString()
+  @ApiField({ example: 'tml_7d1e0c5a9b3f4e21a8c6d2f0b4e9a713', description: MEMBER_OF('journey_in_progress') })
+  current_timeline_id?: string;
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @ApiField({
+    example: ['itm_3b241101e2bb42558caf4136c566a962'],
+    description: MEMBER_OF('unknown_items', 'items_already_home', 'items_not_on_journey'),
+  })
+  item_ids?: string[];
+  @IsOptional()
+  @IsString()
+  @ApiField({ example: 'Moon landing', description: MEMBER_OF('unknown_event') })
+  significant_event?: string;
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  @ApiField({ example: ['<n>m', '<n>h', '<n>d'], description: MEMBER_OF('invalid_duration') })
+  accepted_forms?: string[];
+  @IsOptional()
+  @IsInt()
+  @ApiField({
+    example: 20,
+    description: MEMBER_OF(
+      'too_many_requests_in_flight',
+      'too_many_streams',
+      'stream_capacity_reached',
+      'too_many_api_keys',
+    ),
+  })
+  limit?: number;
+  @IsOptional()
+  @IsInt()
+  @ApiField({ example: 60, description: MEMBER_OF('too_many_failed_attempts') })
+  retry_after_seconds?: number;
+  @IsOptional()
+  @IsInt()
+  @ApiField({
+    example: 200,
+    description: MEMBER_OF('idempotency_answer_not_kept') + ' The status of the answer not kept.',
+  })
+  first_status?: number;
+  @IsOptional()
+  @IsIn(['too_long', 'quota_reached'])
+  @ApiField({
+    example: 'too_long',
+    description:
+      MEMBER_OF('idempotency_answer_not_kept') + ' Why it was not kept: longer than 64 KiB, or past the hourly quota.',
+  })
+  not_kept_because?: string;
+  @IsOptional()
+  @IsString()
+  @ApiField({
+    example: 'key_5c0b1f9e2d7a4c3b',
+    description: MEMBER_OF('api_key_not_found', 'console_key_not_rollable'),
+  })
+  key_id?: string;
   @IsString()
   @ApiField({
     example: '3f1c2a9e-7b4d-4e8a-9c61-2d5f0b8e4a17',
     description:
-      'The `X-Request-Id` of the request that produced this answer (a replay under an `Idempotency-Key` keeps the ' +
-      'first one); quote it when you report a problem.',
+      'The `X-Request-Id` of the request answered (a replay under an `Idempotency-Key` too: the replaying ' +
+      "request's); quote it when you report a problem.",
   })
   request_id!: string;
 }
