@@ -12,7 +12,7 @@ import {
 } from 'class-validator';
 import { MAX_PAGE_SIZE } from '../../../core/use-cases/timelines/list-timelines';
 import { ExcludesProperties, IsDateTime, IsWindow } from '../validation/decorators';
-import { Checks, Identifier, Required, Text } from '../validation/fields';
+import { Checks, Cursor, Identifier, Required, Text } from '../validation/fields';
 import { FromDigits, Optional } from '../validation/optional';
 import { MAX_ID_LENGTH, MAX_LIST_LENGTH, MAX_NAME_LENGTH, MAX_TEXT_LENGTH } from './limits';
 
@@ -100,6 +100,6 @@ export class ListTimelinesQueryDto {
   limit?: number;
 
   @Optional()
-  @Checks(IsString(), MaxLength(200))
+  @Cursor()
   cursor?: string;
 }

@@ -1,7 +1,7 @@
-import { IsInt, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, Max, Min } from 'class-validator';
 import { MAX_EVENT_PAGE_SIZE } from '../../../core/use-cases/events/list-events';
 import { IsDateTime, IsTimeRange } from '../validation/decorators';
-import { Checks, Identifier, Required, Text } from '../validation/fields';
+import { Checks, Cursor, Identifier, Required, Text } from '../validation/fields';
 import { FromDigits, Optional } from '../validation/optional';
 import { MAX_ID_LENGTH, MAX_NAME_LENGTH } from './limits';
 
@@ -25,7 +25,7 @@ export class EventPageDto {
   limit?: number;
 
   @Optional()
-  @Checks(IsString(), MaxLength(200))
+  @Cursor()
   cursor?: string;
 }
 

@@ -4,6 +4,7 @@ import { validationMetadatasToSchemas } from 'class-validator-jsonschema';
 import { DURATION_FORMS } from '../../../core/domain/duration';
 import { MAX_WINDOW_MINUTES } from '../../../core/domain/timeline';
 import { DATE_TIME_HINT } from '../validation/decorators';
+import { DATE_TIME_PATTERN, TIME_RANGE_PATTERN, WINDOW_PATTERN } from '../validation/patterns';
 import { EXCLUDES, splitForms } from './forms';
 
 export type JsonObject = { [key: string]: unknown };
@@ -14,17 +15,22 @@ type Converters = NonNullable<Parameters<typeof validationMetadatasToSchemas>[0]
 
 /** Our own class-validator decorators (validation/decorators.ts), as JSON Schema. */
 const customConverters: Converters = {
-  isDateTime: { type: 'string' as const, format: 'date-time', description: `RFC 3339: ${DATE_TIME_HINT}` },
+  isDateTime: {
+    type: 'string' as const,
+    format: 'date-time',
+    pattern: DATE_TIME_PATTERN,
+    description: `RFC 3339: ${DATE_TIME_HINT}`,
+  },
   isWindow: {
     type: 'string' as const,
-    pattern: '^\\s*[1-9][0-9]{0,4} minutes?\\s*$',
+    pattern: WINDOW_PATTERN,
     description: `'<n> minutes', n from 1 to ${MAX_WINDOW_MINUTES}`,
   },
   // The same form as the core's Duration.parse; the conformance test sends one through both.
   isDuration: { type: 'string' as const, pattern: '^[1-9][0-9]{0,6}[mhd]$', description: DURATION_FORMS },
   isTimeRange: {
     type: 'string' as const,
-    pattern: '^[^/]+/[^/]+$',
+    pattern: TIME_RANGE_PATTERN,
     description: '<start>/<end>: two RFC 3339 date-times, the start not after the end (both included)',
   },
   // trim() removes the same white space \s matches, so the pattern says what IsNotBlank checks.

@@ -1,4 +1,14 @@
-import { IsDefined, IsNotEmpty, IsString, MaxLength, registerDecorator, type ValidationOptions } from 'class-validator';
+import {
+  IsDefined,
+  IsNotEmpty,
+  IsString,
+  Matches,
+  MaxLength,
+  registerDecorator,
+  type ValidationOptions,
+} from 'class-validator';
+import { JSONSchema } from 'class-validator-jsonschema';
+import { CURSOR_PATTERN } from './patterns';
 
 const BLANK = '$property must not be empty or only white space';
 
@@ -38,3 +48,19 @@ export function Text(max: number): PropertyDecorator {
 export function Identifier(max: number): PropertyDecorator {
   return Checks(IsString(), IsNotEmpty({ message: '$property must not be empty' }), MaxLength(max));
 }
+
+/** A page's cursor: a previous page's `next_cursor`, base64url (what it decodes to is checked where it is read). */
+export function Cursor(): PropertyDecorator {
+  return Checks(
+    IsString(),
+    MaxLength(200),
+    Matches(new RegExp(CURSOR_PATTERN), { message: '$property must be a next_cursor value from a previous page' }),
+    (target, property) => CURSOR_DOCUMENTATION(target, String(property)),
+  );
+}
+
+const CURSOR_DOCUMENTATION = JSONSchema({
+  description:
+    'The `next_cursor` of the previous page of this listing, as it was given; any other text is refused ' +
+    '(`validation_failed`) even when it matches the pattern.',
+});
