@@ -3,10 +3,9 @@
 // and the other way round, but for the rules a pattern cannot say, named here one by one.
 import fc from 'fast-check';
 import { parseDateTime } from '../../../src/core/domain/date-time';
-import { DomainError } from '../../../src/core/domain/errors';
 import { TimeRange } from '../../../src/core/domain/time-range';
 import { encodeCursor } from '../../../src/interfaces/http/cursor';
-import { parseWindow } from '../../../src/interfaces/http/validation/decorators';
+import { acceptedBy, parseWindow } from '../../../src/interfaces/http/validation/decorators';
 import {
   CURSOR_PATTERN,
   DATE_TIME_PATTERN,
@@ -49,18 +48,6 @@ function notAMomentOfTheSpan(text: string): boolean {
   utc.setUTCHours(Number(hour), Number(minute) - sign * (offsetHours * 60 + offsetMinutes), Number(second));
   return utc.getUTCFullYear() < 1 || utc.getUTCFullYear() > 9999;
 }
-
-const acceptedBy =
-  (parse: (text: string) => unknown) =>
-  (text: string): boolean => {
-    try {
-      parse(text);
-      return true;
-    } catch (error) {
-      if (error instanceof DomainError) return false;
-      throw error;
-    }
-  };
 
 const matches = (pattern: string) => (text: string) => new RegExp(pattern).test(text);
 

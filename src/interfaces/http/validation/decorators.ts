@@ -60,7 +60,7 @@ export function ExcludesProperties(others: readonly string[], options?: Validati
 }
 
 /** True when the core's validating factory accepts the text (it throws a DomainError otherwise). */
-function acceptedBy(parse: (text: string) => unknown): (value: unknown) => boolean {
+export function acceptedBy(parse: (text: string) => unknown): (value: unknown) => boolean {
   return (value) => {
     if (typeof value !== 'string') return false;
     try {
