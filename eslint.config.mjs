@@ -31,7 +31,7 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     plugins: { '@stylistic': stylistic },
     rules: {
-      // A promise nobody awaits hides its failure (style.md: un-awaited promises in tests).
+      // A promise nobody awaits hides its failure: a test passes while what it started fails after it.
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/await-thenable': 'error',

@@ -1,6 +1,7 @@
-// Three kinds of tests, visible by folder and by project name:
-// unit (the pure core, with in-memory fakes), integration (Prisma adapters and the database on a
-// real PostgreSQL), http (the whole app through supertest).
+// Four kinds of tests, visible by folder and by project name: unit (the pure core, with in-memory
+// fakes), integration (the adapters and the database), http (the whole app through supertest) and
+// e2e (Chromium through the dashboard and the console). integration, http and e2e run on
+// PostgreSQL: the server DATABASE_URL names, or else the embedded PGlite.
 const tsJest = ['ts-jest', {}];
 
 /** @type {import('jest').Config} */

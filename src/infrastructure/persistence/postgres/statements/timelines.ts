@@ -1,4 +1,4 @@
-import { kysely, type RowOf, type Slots, statement } from '../kysely';
+import { kysely, type Slots, statement } from '../kysely';
 
 /** A timeline of the account by its id: the busiest read of timelines (every GET of a timeline). */
 export const FIND_TIMELINE = statement((p: Slots<{ readonly accountId: string; readonly timelineId: string }>) =>
@@ -16,6 +16,3 @@ export const FIND_TIMELINE = statement((p: Slots<{ readonly accountId: string; r
     .where('account_id', '=', p.accountId)
     .where('id', '=', p.timelineId),
 );
-
-/** A timeline's columns, named as the repository's TimelineRow names them. */
-export type TimelineRow = RowOf<typeof FIND_TIMELINE>;
