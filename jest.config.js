@@ -3,10 +3,13 @@
 // e2e (Chromium through the dashboard and the console). integration, http and e2e run on
 // PostgreSQL: the server DATABASE_URL names, or else the embedded PGlite.
 const tsJest = ['ts-jest', {}];
+// Suites that drive a program from Debian this machine lacks (tests/support/required-tools.js).
+const withoutTools = require('./tests/support/required-tools.js').suitesWithoutTheirTools();
 
 /** @type {import('jest').Config} */
 const base = {
   testEnvironment: 'node',
+  testPathIgnorePatterns: ['/node_modules/', ...withoutTools],
   transform: { '^.+\\.ts$': tsJest },
   moduleFileExtensions: ['ts', 'js', 'json'],
   // The generated Prisma client (module node20) imports its TypeScript siblings as `./x.js`.
@@ -25,7 +28,7 @@ const serverOnly = onServer ? [] : ['\\.server\\.test\\.ts$'];
 const database = {
   globalSetup: '<rootDir>/tests/support/test-database-global-setup.ts',
   globalTeardown: '<rootDir>/tests/support/test-database-global-teardown.ts',
-  testPathIgnorePatterns: ['/node_modules/', ...serverOnly],
+  testPathIgnorePatterns: ['/node_modules/', ...serverOnly, ...withoutTools],
 };
 
 /** @type {import('jest').Config} */
