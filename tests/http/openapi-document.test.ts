@@ -7,6 +7,7 @@ import { allRoutes } from '../../src/interfaces/http/app';
 import { TravelToMomentDto } from '../../src/interfaces/http/dtos/shared.dto';
 import { STATUS_BY_CODE } from '../../src/interfaces/http/error-statuses';
 import { documentationGaps } from '../../src/interfaces/http/openapi/coverage';
+import { errorCodesOf } from '../../src/interfaces/http/openapi/problems';
 import { buildOpenApiDocument } from '../../src/interfaces/http/openapi/document';
 import { openApiPath } from '../../src/interfaces/http/openapi/operation';
 import { TimeRange } from '../../src/core/domain/time-range';
@@ -84,6 +85,45 @@ describe('GET /openapi.json', () => {
     expect(members).toContain('item_ids');
     const problem = document.components.schemas?.ProblemResponse as { properties: Record<string, unknown> };
     expect([...new Set(members)].filter((member) => !(member! in problem.properties))).toEqual([]);
+  });
+
+  describe('and docs/api.md, which tells the same operations in prose', () => {
+    const apiDoc = () => readFileSync(join(__dirname, '../../docs/api.md'), 'utf8');
+    /** `METHOD /path` of each operation a client calls: not the probes, not a GET's HEAD. */
+    const operationsOfDocument = () =>
+      contract
+        .operations()
+        .filter(({ method, path }) => method !== 'head' && !/^\/(healthz|readyz)$/.test(path))
+        .map(({ method, path }) => `${method.toUpperCase()} ${path}`)
+        .sort();
+    /** The text of the section of one operation, up to the next heading. */
+    const sectionOf = (text: string, operation: string) => text.split(`### \`${operation}\``)[1]?.split(/\n##/)[0];
+
+    it('lists every operation of the document in its contents and gives each a section', () => {
+      const text = apiDoc();
+      const listed = [...text.matchAll(/^\| [^|]+ \| \[`([A-Z]+ [^`]+)`\]/gm)].map(([, operation]) => operation);
+      expect([...listed].sort()).toEqual(operationsOfDocument());
+      for (const operation of listed)
+        expect({ operation, section: sectionOf(text, operation) !== undefined }).toEqual({
+          operation,
+          section: true,
+        });
+    });
+
+    it("names, in each operation's errors, exactly the codes its route adds to the common ones", () => {
+      const text = apiDoc();
+      for (const route of routes) {
+        if (!route.docs) continue;
+        const operation = `${route.method.toUpperCase()} ${openApiPath(route.path)}`;
+        const errorsLine = sectionOf(text, operation)?.split('\nErrors:')[1]?.split('\n\n')[0] ?? '';
+        const named = [...errorsLine.matchAll(/`\d{3} ([a-z_]+)`/g)].map(([, code]) => code);
+        const common = new Set(errorCodesOf({ ...route, docs: { ...route.docs, errors: [] } }));
+        expect({ operation, codes: [...new Set(named.filter((code) => !common.has(code!)))].sort() }).toEqual({
+          operation,
+          codes: [...route.docs.errors].sort(),
+        });
+      }
+    });
   });
 
   it('leaves no route of the table undocumented', () => {
