@@ -208,7 +208,9 @@ export function readConfig(env: Env): Config {
   const problems: string[] = [];
   const settings = readSettings(env, problems);
   const derived = readDerived(env, settings, problems);
-  problems.push(...RULES.flatMap((rule) => rule({ ...settings, ...derived, env }) ?? []));
+  // A rule across settings means something only once each of them reads right: a refused value
+  // stands in as its fallback, which a rule would misread (an unset DATABASE_URL).
+  if (problems.length === 0) problems.push(...RULES.flatMap((rule) => rule({ ...settings, ...derived, env }) ?? []));
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   const { acceptEmbeddedDatabase, accountRequestsRunning, accountRequestsQueued, streamsPerKey, ...plain } = settings;
   const { streamsPerProcess, streamHeartbeatMs, streamsPerAccount, ...rest } = { ...plain, ...derived };

@@ -47,7 +47,7 @@ describe('Idempotency-Key', () => {
 
   /** The request log's line of a request, once written (when its connection closes). */
   const logLineOf = async (requestId: unknown) => {
-    for (let tries = 0; tries < 200; tries += 1) {
+    for (let tries = 0; tries < 1_000; tries += 1) {
       const line = logLines.find((candidate) => candidate.request_id === requestId);
       if (line) return line;
       await new Promise((resolve) => setTimeout(resolve, 10));

@@ -38,6 +38,15 @@ describe('readConfig', () => {
     expect(readConfig(empty)).toEqual(readConfig({}));
   });
 
+  it('checks the rules across settings only once each setting reads right', () => {
+    const message =
+      'Invalid configuration:\n- DATABASE_URL must be a postgresql:// connection string (or unset, for the ' +
+      'embedded database).';
+    expect(() => readConfig({ DATABASE_URL: 'mysql://x', WEB_CONCURRENCY: '2', NODE_ENV: 'production' })).toThrow(
+      new ConfigError(message),
+    );
+  });
+
   it('reads every setting', () => {
     const config = readConfig({
       PORT: '8080',

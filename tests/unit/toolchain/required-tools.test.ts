@@ -28,6 +28,16 @@ describe('suites that need a program from Debian', () => {
     expect(tools.missingToolLines()).toEqual([]);
   });
 
+  it('are not named for a program whose suites need a server, when the run has none', () => {
+    process.env.PGBOUNCER = '/nowhere/pgbouncer';
+    delete process.env.TNS_REQUIRE_TOOLS;
+    delete process.env.DATABASE_URL;
+    expect(tools.missingToolLines().join('\n')).not.toContain('pgbouncer');
+
+    process.env.DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
+    expect(tools.missingToolLines().join('\n')).toContain('apt-get install pgbouncer');
+  });
+
   it('are run where the program is there', () => {
     process.env.CHROMIUM_PATH = process.execPath;
     delete process.env.TNS_REQUIRE_TOOLS;

@@ -18,6 +18,9 @@ export function compiledStatement(
   let compiled = kept.get(shape);
   if (!compiled) {
     compiled = compileOnce<Source>(gatedStatement(writes, gates));
+    // A value built into the text would be kept with its shape and sent again with other writes.
+    if (compiled.parameters.some((parameter) => !('slot' in parameter)))
+      throw new Error('a write statement takes every value from its writes and gates');
     if (kept.size < KEPT_SHAPES) kept.set(shape, compiled);
   }
   return {

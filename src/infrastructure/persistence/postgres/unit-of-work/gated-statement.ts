@@ -172,7 +172,7 @@ export function gatedStatement(writes: readonly Write[], { guard, claim }: Gates
 function guardQuery(db: GatedCreator, guard: Guard, after: Gate | null) {
   const set: TravellerSet = {};
   if (guard.set) for (const column of typedKeys(guard.set)) if (column !== 'account_id') setFromInput(set, column);
-  const update = db.updateTable('travellers').set({ ...set, version: sql<string>`travellers.version + 1` });
+  const update = db.updateTable('travellers').set({ version: sql<string>`travellers.version + 1`, ...set });
   return (after ? update.from(after) : update)
     .where('travellers.account_id', '=', guardInput('accountId'))
     .where('travellers.version', '=', guardInput('version'))
@@ -264,21 +264,25 @@ function writeQuery(write: Write, index: number, gate: Gate | null) {
     }
     case 'update': {
       const update = anyTable.updateTable(table).set(values);
-      return (gate ? update.from(gate) : update).where((eb) => eb.and(rowOf(write, index)));
+      let named = gate ? update.from(gate) : update;
+      for (const [ref, value] of rowOf(write, index))
+        named = value === null ? named.where(ref, 'is', null) : named.where(ref, '=', value);
+      return named;
     }
     case 'delete': {
       const remove = anyTable.deleteFrom(table);
-      return (gate ? remove.using(gate) : remove).where((eb) => eb.and(rowOf(write, index)));
+      let named = gate ? remove.using(gate) : remove;
+      for (const [ref, value] of rowOf(write, index))
+        named = value === null ? named.where(ref, 'is', null) : named.where(ref, '=', value);
+      return named;
     }
   }
 }
 
-/** The conditions that name a write's row: each column equal to its slot, or null. */
-function rowOf(write: Write, index: number): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(write.where).map(([column, value]) => [
-      `${write.table}.${column}`,
-      value === null ? null : writeInput({ from: 'where', write: index, column }),
-    ]),
-  );
+/** The conditions that name a write's row: each column and its slot, or null. */
+function rowOf(write: Write, index: number): [string, RawBuilder<unknown> | null][] {
+  return Object.entries(write.where).map(([column, value]) => [
+    `${write.table}.${column}`,
+    value === null ? null : writeInput({ from: 'where', write: index, column }),
+  ]);
 }
