@@ -75,8 +75,7 @@ export function idempotency(
       case 'answered':
         return named(res, keyed.response);
       case 'replay':
-        localsOf(res).replayed = true;
-        return named(res, replayed(keyed.response, localsOf(res).requestId));
+        return replayed(res, keyed.response);
       case 'reused':
         throw new Problem(
           422,
@@ -130,15 +129,19 @@ async function keptAnswer(respond: Respond, requestId: unknown): Promise<StoredR
 }
 
 /**
- * A kept answer sent again, marked as such. A refusal's `request_id` is this request's, as its
- * X-Request-Id and its log line (which says it replayed) are: the id a client quotes leads to the
- * request it sent. The rest is the first answer, word for word.
+ * A kept answer sent again, marked as such, its problem named as `named` names it (parsed once). A
+ * refusal's `request_id` is this request's, as its X-Request-Id and its log line (which says it
+ * replayed) are: the id a client quotes leads to the request it sent. The rest is the first
+ * answer, word for word.
  */
-function replayed(answer: KeptResponse, requestId: string | undefined): KeptResponse {
+function replayed(res: Response, answer: KeptResponse): KeptResponse {
+  const locals = localsOf(res);
+  locals.replayed = true;
   const headers = { ...answer.headers, [REPLAYED_HEADER]: 'true' };
   if (answer.status < 400) return { ...answer, headers };
-  const problem = JSON.parse(answer.json) as Record<string, unknown>;
-  return { ...answer, headers, json: JSON.stringify({ ...problem, request_id: requestId }) };
+  const problem = { ...(JSON.parse(answer.json) as Record<string, unknown>), request_id: locals.requestId };
+  nameProblem(res, { status: answer.status, body: problem });
+  return { ...answer, headers, json: JSON.stringify(problem) };
 }
 
 /**
