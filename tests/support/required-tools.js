@@ -22,22 +22,32 @@ function found(program) {
   return (process.env.PATH || '').split(delimiter).some((dir) => dir !== '' && executable(join(dir, program)));
 }
 
+// `variables`: where a suite finds the program; a test file that reads one, or imports (through any
+// of tests/support) a module that does, drives the program and must be among `suites`
+// (tests/unit/toolchain/required-tools.test.ts).
 const TOOLS = [
   {
     packages: ['chromium'],
     instead: 'set CHROMIUM_PATH',
+    variables: ['CHROMIUM_PATH'],
     present: () => found(process.env.CHROMIUM_PATH || '/usr/bin/chromium'),
     suites: ['tests/e2e/'],
   },
   {
     packages: ['nginx', 'openssl'],
     instead: 'set NGINX_PATH',
+    variables: ['NGINX_PATH'],
     present: () => found(process.env.NGINX_PATH || '/usr/sbin/nginx') && found('openssl'),
-    suites: ['tests/http/reverse-proxy.test.ts', 'tests/http/otlp-traces.server.test.ts'],
+    suites: [
+      'tests/http/reverse-proxy.test.ts',
+      'tests/http/event-stream-proxy.test.ts',
+      'tests/http/otlp-traces.server.test.ts',
+    ],
   },
   {
     packages: ['pgbouncer', 'gettext-base'],
     instead: 'set PGBOUNCER',
+    variables: ['PGBOUNCER'],
     present: () => found(process.env.PGBOUNCER || '/usr/sbin/pgbouncer') && found('envsubst'),
     suites: ['tests/http/connection-pooler.server.test.ts', 'tests/http/failover.server.test.ts'],
     // Its suites run only against a server; without one, they are left out for that reason.
@@ -46,6 +56,7 @@ const TOOLS = [
   {
     packages: ['prometheus'],
     instead: 'set PROMETHEUS and PROMTOOL',
+    variables: ['PROMETHEUS', 'PROMTOOL'],
     present: () => found(process.env.PROMETHEUS || 'prometheus') && found(process.env.PROMTOOL || 'promtool'),
     suites: ['tests/integration/prometheus/alert-rules.test.ts', 'tests/http/prometheus-scrape.server.test.ts'],
   },
@@ -72,4 +83,4 @@ function missingToolLines() {
   );
 }
 
-module.exports = { suitesWithoutTheirTools, missingToolLines };
+module.exports = { TOOLS, suitesWithoutTheirTools, missingToolLines };

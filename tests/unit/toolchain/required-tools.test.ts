@@ -1,10 +1,37 @@
 // A contributor without a program from Debian still runs npm test: the suites that drive it are
 // left out, with a line naming what to install; CI (TNS_REQUIRE_TOOLS) leaves nothing out.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const tools = require('../../support/required-tools.js') as {
+  TOOLS: ReadonlyArray<{ packages: string[]; variables: string[]; suites: string[] }>;
   suitesWithoutTheirTools(): string[];
   missingToolLines(): string[];
 };
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+/** Every TypeScript file under tests/, by its path from the repository's root. */
+function testSources(): string[] {
+  return readdirSync(path.join(ROOT, 'tests'), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => path.join('tests', file));
+}
+
+/** The files under tests/ that `file` imports, directly or through others. */
+function reachedFrom(file: string, imports: ReadonlyMap<string, string[]>): Set<string> {
+  const reached = new Set<string>([file]);
+  const pending = [file];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    for (const imported of imports.get(next) ?? []) {
+      if (reached.has(imported)) continue;
+      reached.add(imported);
+      pending.push(imported);
+    }
+  }
+  return reached;
+}
 
 describe('suites that need a program from Debian', () => {
   const saved = { ...process.env };
@@ -36,6 +63,28 @@ describe('suites that need a program from Debian', () => {
 
     process.env.DATABASE_URL = 'postgresql://postgres@127.0.0.1:5432/postgres';
     expect(tools.missingToolLines().join('\n')).toContain('apt-get install pgbouncer');
+  });
+
+  it('are every test file that drives the program, through whatever module of tests/support', () => {
+    const sources = testSources().filter((file) => !file.startsWith('tests/unit/toolchain/'));
+    const texts = new Map(sources.map((file) => [file, readFileSync(path.join(ROOT, file), 'utf8')]));
+    const imports = new Map(
+      [...texts].map(([file, text]) => [
+        file,
+        [...text.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((match) => path.join(path.dirname(file), `${match[1]}.ts`)),
+      ]),
+    );
+    for (const tool of tools.TOOLS) {
+      const readers = sources.filter((file) =>
+        tool.variables.some((variable) => new RegExp(`process\\.env\\.${variable}\\b`).test(texts.get(file) ?? '')),
+      );
+      const drivers = sources.filter(
+        (file) => file.endsWith('.test.ts') && readers.some((reader) => reachedFrom(file, imports).has(reader)),
+      );
+      const listed = drivers.filter((file) => tool.suites.some((suite) => file.startsWith(suite)));
+      expect({ tool: tool.packages[0], drivers }).toEqual({ tool: tool.packages[0], drivers: listed });
+      expect(drivers.length).toBeGreaterThan(0);
+    }
   });
 
   it('are run where the program is there', () => {
