@@ -14,7 +14,7 @@ import { TimeRange } from '../../src/core/domain/time-range';
 import { EXAMPLE_IDS } from '../../src/interfaces/http/dtos/responses/ids';
 import { decodeStreamPosition, streamScope } from '../../src/interfaces/http/event-stream/stream-position';
 import { defineRoute, type Route } from '../../src/interfaces/http/route';
-import { OpenApiContract, type OpenApiDocument } from '../support/http/openapi-contract';
+import { OpenApiContract, type OpenApiDocument, type OpenApiOperation } from '../support/http/openapi-contract';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 
 describe('GET /openapi.json', () => {
@@ -109,6 +109,54 @@ describe('GET /openapi.json', () => {
           section: true,
         });
     });
+
+    it('lists in each field table exactly the fields the document takes, required as it requires them', () => {
+      const text = apiDoc();
+      const operations = contract
+        .operations()
+        .filter(({ method, path }) => method !== 'head' && !/^\/(healthz|readyz|openapi\.json)$/.test(path));
+      // A section without a table of its own says "the same ... as [`OTHER`](#...)": the fields are written once.
+      const fieldsTold = (operation: string): Record<string, string> => {
+        const section = sectionOf(text, operation) ?? '';
+        const rows = [...section.matchAll(/^\| `([a-z_]+)` \| [^|]+ \| (required|optional)\b/gm)];
+        const same = /\bsame\b[^.]*?\bas\s+\[`([A-Z]+ [^`]+)`\]\(#/i.exec(section.split('\n\n')[1] ?? '');
+        if (rows.length === 0 && same?.[1]) return fieldsTold(same[1]);
+        return Object.fromEntries(rows.map(([, field, rule]) => [field, rule]));
+      };
+      const told = operations.map(({ method, path }) => {
+        const operation = `${method.toUpperCase()} ${path}`;
+        return { operation, fields: fieldsTold(operation) };
+      });
+      const taken = operations.map(({ method, path, operation }) => ({
+        operation: `${method.toUpperCase()} ${path}`,
+        fields: fieldsOf(operation),
+      }));
+      expect(told).toEqual(taken);
+    });
+
+    /** What the document takes: a body's properties, or else the query's parameters (a GET's body mirrors them). */
+    const fieldsOf = (operation: OpenApiOperation): Record<string, 'required' | 'optional'> => {
+      const body = operation.requestBody?.content['application/json']?.schema;
+      if (body && !operation.parameters?.some((parameter) => parameter.in === 'query')) {
+        const schema = resolved(body) as { properties?: Record<string, unknown>; required?: string[] };
+        return Object.fromEntries(
+          Object.keys(schema.properties ?? {}).map((field) => [
+            field,
+            schema.required?.includes(field) ? 'required' : 'optional',
+          ]),
+        );
+      }
+      return Object.fromEntries(
+        (operation.parameters ?? [])
+          .filter((parameter) => parameter.in === 'query')
+          .map((parameter) => [parameter.name, parameter.required ? 'required' : 'optional']),
+      );
+    };
+    const resolved = (schema: Record<string, unknown>): Record<string, unknown> => {
+      const ref = schema.$ref;
+      if (typeof ref !== 'string') return schema;
+      return resolved(document.components.schemas[ref.replace('#/components/schemas/', '')] ?? {});
+    };
 
     it("names, in each operation's errors, exactly the codes its route adds to the common ones", () => {
       const text = apiDoc();
