@@ -48,7 +48,7 @@ import { KeyedRequests } from '../infrastructure/persistence/postgres/unit-of-wo
 import { LruVerifiedKeyCache } from '../infrastructure/api-key-cache/lru-verified-key-cache';
 import { ZxcvbnCommonPasswords } from '../infrastructure/passwords/zxcvbn-common-passwords';
 import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
-import { ScryptCredentialHasher } from '../infrastructure/system/scrypt-credential-hasher';
+import { type ScryptCost, ScryptCredentialHasher } from '../infrastructure/system/scrypt-credential-hasher';
 import { SystemWallClock } from '../infrastructure/system/system-wall-clock';
 import { SIGN_INS_NOT_COUNTED } from '../infrastructure/metrics/sign-in-metrics';
 import { DEFAULT_FAILED_API_KEYS, MemoryFailedAttempts } from '../infrastructure/throttling/memory-failed-attempts';
@@ -72,6 +72,11 @@ export interface ContainerOptions {
   readonly sql: SqlRunner;
   /** Tests freeze or advance time through this; production uses the system clock. */
   readonly wallClock?: WallClock;
+  /**
+   * What a password hash costs: SHIPPED_SCRYPT_COST unless given. Tests that do not test hashing
+   * make it cheaper (tests/support/http/test-app.ts): a hash as shipped is a sixth of a second of CPU.
+   */
+  readonly scryptCost?: ScryptCost;
   /**
    * API keys verified lately (prepareVerifiedKeyCaching in verified-key-cache.ts, which also makes
    * the database's changes reach it). Without one nothing is cached: every request reads its key.
@@ -111,7 +116,7 @@ export function buildContainer(options: ContainerOptions): Container {
   bindPort(container, transactionBoundary, boundary);
   bindPort(container, wallClock, clock);
   bindPort(container, idGenerator, new RandomIdGenerator());
-  bindPort(container, credentialHasher, new ScryptCredentialHasher());
+  bindPort(container, credentialHasher, new ScryptCredentialHasher(options.scryptCost));
   bindPort(container, commonPasswords, new ZxcvbnCommonPasswords());
   bindPort(container, rateCounterStore, new PostgresRateCounterStore(database.prisma, database.sql));
   bindPort(container, verifiedKeyCache, options.verifiedKeyCache ?? new LruVerifiedKeyCache({ maxEntries: 0 }));

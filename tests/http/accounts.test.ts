@@ -1,10 +1,12 @@
 import request from 'supertest';
+import { SHIPPED_SCRYPT_COST } from '../../src/infrastructure/system/scrypt-credential-hasher';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 
 describe('POST /v1/accounts', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp();
+    // The hashing as shipped, which this file checks.
+    t = await startTestApp({ scryptCost: SHIPPED_SCRYPT_COST });
   });
   afterAll(() => t.close());
 

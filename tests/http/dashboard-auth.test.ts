@@ -2,7 +2,7 @@ import request from 'supertest';
 import { MAX_SESSIONS_PER_ACCOUNT } from '../../src/core/domain/session';
 import { aBrowser, type Browser, csrfOf, freshKeyOf, PASSWORD, uniqueEmail } from '../support/http/browser';
 import { earlierPasswordHash } from '../support/builders/earlier-password-hash';
-import { startTestApp, type TestApp } from '../support/http/test-app';
+import { QUICK_SCRYPT_COST, startTestApp, type TestApp } from '../support/http/test-app';
 import { ScryptCredentialHasher } from '../../src/infrastructure/system/scrypt-credential-hasher';
 
 const SAME_MESSAGE = 'The email or password is not right, or sign-in is paused after repeated failures.';
@@ -178,7 +178,8 @@ describe('dashboard: signing up, in and out', () => {
     expect((await here.logIn(account.email, 'Password123!')).status).toBe(303);
     expect((await elsewhere.logIn(account.email, 'Password123!')).status).toBe(303);
     const stored = await t.prisma.account.findUniqueOrThrow({ where: { id: account.id } });
-    expect(stored.passwordHash).toMatch(/^scrypt2\$32768\$8\$3\$/);
+    const { N, r, p } = QUICK_SCRYPT_COST;
+    expect(stored.passwordHash).toMatch(new RegExp(`^scrypt2\\$${N}\\$${r}\\$${p}\\$`));
     expect(stored.passwordChangeDue).toBe(true);
     expect((await here.get('/dashboard')).text).toContain('Your password was accepted under an earlier rule');
 

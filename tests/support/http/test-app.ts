@@ -23,6 +23,7 @@ import { isDatabaseUnavailable } from '../../../src/infrastructure/database/pris
 import { MemoryFailedAttempts } from '../../../src/infrastructure/throttling/memory-failed-attempts';
 import { databaseReadiness } from '../../../src/infrastructure/database/readiness';
 import { createApp } from '../../../src/interfaces/http/app';
+import type { ScryptCost } from '../../../src/infrastructure/system/scrypt-credential-hasher';
 import { type EventStreamLimits, EventStreams } from '../../../src/interfaces/http/event-stream/event-streams';
 import { ShiftableWallClock } from '../shiftable-wall-clock';
 import { connectToTestDatabase, provisionTestDatabase, type TestDatabase } from '../test-database';
@@ -78,7 +79,15 @@ export interface TestAppOptions {
   readonly metrics?: HttpMetrics;
   /** Unknown, revoked or expired API keys per client address a minute, as API_KEY_FAILURES_PER_MINUTE sets it. */
   readonly apiKeyFailuresPerMinute?: number;
+  /** What a password hash costs: QUICK_SCRYPT_COST unless a test checks the service's own (SHIPPED_SCRYPT_COST). */
+  readonly scryptCost?: ScryptCost;
 }
+
+/**
+ * The scheme and code of the service's hashing at a 64th of its cost. As shipped, a hash is a sixth
+ * of a second of CPU; the suites sign up some 400 accounts, and would spend a minute on it.
+ */
+export const QUICK_SCRYPT_COST: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
 
 /** How long an app may take to start listening for key changes before the test gives up. */
 const SUBSCRIBE_TIMEOUT_MS = 10_000;
@@ -117,6 +126,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     prisma: database.prisma,
     sql: database.sql,
     wallClock: clock,
+    scryptCost: options.scryptCost ?? QUICK_SCRYPT_COST,
     verifiedKeyCache: keyCaching.cache,
     eventChanges: eventChanges.signals,
     failedApiKeys:

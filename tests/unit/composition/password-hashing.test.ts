@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { buildContainer } from '../../../src/composition/container';
+import { credentialHasher } from '../../../src/composition/tokens';
+import type { CredentialHasher } from '../../../src/core/ports/credential-hasher';
+import type { PrismaClient } from '../../../src/infrastructure/database/prisma-client';
+import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
+
+// The HTTP suites hash at a lower cost (tests/support/http/test-app.ts): the service's own
+// composition, which names no cost, must hash as shipped.
+describe("the service's container", () => {
+  const database = { prisma: {} as PrismaClient, sql: {} as SqlRunner };
+
+  it('hashes passwords at the shipped cost unless told another', async () => {
+    const shipped = buildContainer(database).get<CredentialHasher>(credentialHasher);
+    expect(await shipped.hashPassword('correct horse battery')).toMatch(/^scrypt2\$32768\$8\$3\$/);
+
+    const cheaper = buildContainer({ ...database, scryptCost: { N: 1024, r: 8, p: 1 } });
+    expect(await cheaper.get<CredentialHasher>(credentialHasher).hashPassword('x')).toMatch(/^scrypt2\$1024\$8\$1\$/);
+  });
+});
