@@ -34,12 +34,11 @@ describe('a first start killed at any moment', () => {
   });
 
   it('leaves a data folder the next start completes', async () => {
-    // How long a whole first start takes here, to spread the kills over it.
-    const started = Date.now();
-    const whole = await startServiceProcess({ ...EMBEDDED, DATA_DIR: await newFolder() });
-    const firstStartMs = Date.now() - started;
-    // With the signal, should it end by one: a stop that is not clean says how it ended.
-    expect(await whole.kill('SIGTERM')).toEqual({ code: 0, signal: null });
+    // How long a whole first start takes here, to spread the kills over it: the quicker of two. The
+    // first start of a run may also compile the service's TypeScript into tsx's cache, which later
+    // starts skip; a kill at 0.6 of that one came after a later start had listened (seen on a fresh
+    // clone).
+    const firstStartMs = Math.min(await wholeFirstStart(await newFolder()), await wholeFirstStart(await newFolder()));
 
     const kills: Array<{ readonly afterMs: number } | { readonly printed: RegExp }> = [
       ...KILL_AT.map((share) => ({ afterMs: Math.round(firstStartMs * share) })),
@@ -79,6 +78,16 @@ describe('a first start killed at any moment', () => {
   });
 });
 
+/** How long a first start on `folder` takes to listen; stopped by a signal, it must end by one. */
+async function wholeFirstStart(folder: string): Promise<number> {
+  const started = Date.now();
+  const whole = await startServiceProcess({ ...EMBEDDED, DATA_DIR: folder });
+  const tookMs = Date.now() - started;
+  // A stop that is not clean says how it ended.
+  expect(await whole.kill('SIGTERM')).toEqual({ code: 0, signal: null });
+  return tookMs;
+}
+
 function migrationNames(): Promise<string[]> {
   return migrationNamesIn(migrationsDirectory());
 }
@@ -105,8 +114,12 @@ function saidApplied(output: string): string[] {
   return [...output.matchAll(/^Applied migration (\S+)$/gm)].map((match) => match[1] ?? '');
 }
 
-/** Kill points among the migrations: after the first, a few in the middle, before the last. */
+/**
+ * Kill points among the migrations: after the first (the bookkeeping table made, one row in it), in
+ * the middle, before the last. Each migration commits whole (migrate-database.ts), so a kill between
+ * two is alike wherever it lands; the kills by time land among them too.
+ */
 async function migrationsAppliedBefore(): Promise<number[]> {
   const count = (await migrationNames()).length;
-  return [...new Set([1, 2, Math.floor(count / 3), Math.floor(count / 2), Math.floor((2 * count) / 3), count - 1])];
+  return [...new Set([1, Math.floor(count / 2), count - 1])];
 }

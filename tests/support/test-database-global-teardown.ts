@@ -9,8 +9,10 @@ export default async function globalTeardown(): Promise<void> {
   // Several projects may each run this teardown: the first one cleans, the others find nothing.
   delete process.env[TEST_DATABASE_ENV.runId];
 
-  const snapshotFile = process.env[TEST_DATABASE_ENV.snapshotFile];
-  if (snapshotFile) await rm(snapshotFile, { force: true });
+  for (const variable of [TEST_DATABASE_ENV.snapshotFile, TEST_DATABASE_ENV.blankSnapshotFile]) {
+    const file = process.env[variable];
+    if (file) await rm(file, { force: true });
+  }
 
   const serverUrl = process.env.DATABASE_URL?.trim();
   if (!serverUrl) return;

@@ -13,6 +13,8 @@ export const TEST_DATABASE_ENV = {
   template: 'TEST_DATABASE_TEMPLATE',
   /** A migrated PGlite snapshot (used when DATABASE_URL is unset). */
   snapshotFile: 'TEST_DATABASE_SNAPSHOT_FILE',
+  /** The same PGlite before any migration (the migration runner's tests start from it). */
+  blankSnapshotFile: 'TEST_DATABASE_BLANK_SNAPSHOT_FILE',
 } as const;
 
 /** Prefix of every database the tests create: `tns_test_<run id>_...`. */

@@ -7,7 +7,11 @@
 // Both go through the same @prisma/adapter-pg path as the service.
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { EMBEDDED_POOL_SIZE, startInMemoryPostgres } from '../../src/infrastructure/database/embedded-postgres';
+import {
+  EMBEDDED_POOL_SIZE,
+  type InMemoryPostgres,
+  startInMemoryPostgres,
+} from '../../src/infrastructure/database/embedded-postgres';
 import { migrateDatabase } from '../../src/infrastructure/database/migrate-database';
 import {
   createDatabaseClients,
@@ -90,11 +94,19 @@ export function connectToTestDatabase(
   };
 }
 
+/** An in-memory PGlite before any migration: from the global setup's snapshot, or made on the spot. */
+export async function startBlankInMemoryPostgres(): Promise<InMemoryPostgres> {
+  return startInMemoryPostgres(await snapshotIn(TEST_DATABASE_ENV.blankSnapshotFile));
+}
+
+async function snapshotIn(variable: string): Promise<{ initialData?: Blob }> {
+  const file = process.env[variable];
+  return file ? { initialData: new Blob([await readFile(file)]) } : {};
+}
+
 async function provisionInMemory(options: Pick<PrismaClientOptions, 'onConnect'>): Promise<TestDatabase> {
   const snapshotFile = process.env[TEST_DATABASE_ENV.snapshotFile];
-  const server = await startInMemoryPostgres(
-    snapshotFile ? { initialData: new Blob([await readFile(snapshotFile)]) } : {},
-  );
+  const server = await startInMemoryPostgres(await snapshotIn(TEST_DATABASE_ENV.snapshotFile));
   try {
     if (!snapshotFile) await migrateDatabase(server.connectionString);
   } catch (error) {

@@ -6,7 +6,6 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { startInMemoryPostgres } from '../../../src/infrastructure/database/embedded-postgres';
 import {
   MIGRATION_LOCK_KEY,
   MigrationFailed,
@@ -22,6 +21,7 @@ import {
   withDatabase,
 } from '../../support/test-database-names';
 import { serverOnly } from '../../support/server-only';
+import { startBlankInMemoryPostgres } from '../../support/test-database';
 import { waitFor } from '../../support/wait-for';
 
 const serverUrl = process.env.DATABASE_URL?.trim();
@@ -66,7 +66,7 @@ async function emptyDatabase(): Promise<EmptyDatabase> {
       },
     };
   }
-  const server = await startInMemoryPostgres();
+  const server = await startBlankInMemoryPostgres();
   return { connectionString: server.connectionString, close: () => server.stop() };
 }
 
@@ -83,7 +83,7 @@ async function query<T>(connectionString: string, sql: string): Promise<T[]> {
 /** The migrations of this package, as the runner reads them. */
 const migrationNamesOnDisk = () => migrationNames(migrationsDirectory());
 
-// Starting PGlite (WebAssembly PostgreSQL) takes about two seconds; a migration run, a fraction.
+// Starting PGlite (WebAssembly PostgreSQL) takes up to a few seconds on a busy machine.
 jest.setTimeout(30_000);
 
 describe('migrateDatabase', () => {
