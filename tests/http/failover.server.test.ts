@@ -268,16 +268,29 @@ describe('failover', () => {
     stream.close();
     const seen = stream.received.filter((message) => message.type === 'recorded');
     const lastId = stream.received[stream.received.length - 1].id;
-    const resumed = openStream(
-      `${service.url}/v1/monitor-events?location=${encodeURIComponent(PLACE)}&time_range=${RANGE}`,
-      traveller.auth,
-      { lastEventId: lastId },
-    );
-    await waitFor(() => resumed.received.some((message) => message.type === 'caught-up'), {
-      what: 'the resumed stream to catch up',
-      timeoutMs: 20_000,
-    });
-    resumed.close();
+    // Refused while the service cannot hear changes yet (503 with Retry-After: 1), it is opened
+    // again, as a client honouring Retry-After does, at most 30 times.
+    const refused: number[] = [];
+    let resumed: ReturnType<typeof openStream> | undefined;
+    while (!resumed) {
+      const attempt = openStream(
+        `${service.url}/v1/monitor-events?location=${encodeURIComponent(PLACE)}&time_range=${RANGE}`,
+        traveller.auth,
+        { lastEventId: lastId },
+      );
+      await waitFor(
+        () => attempt.refusals.length > 0 || attempt.received.some((message) => message.type === 'caught-up'),
+        {
+          what: `the resumed stream to catch up (refused before: ${refused.join(', ') || 'never'})`,
+          timeoutMs: 20_000,
+        },
+      );
+      attempt.close();
+      if (attempt.refusals.length === 0) resumed = attempt;
+      refused.push(...attempt.refusals);
+      expect(refused.length).toBeLessThan(30);
+      if (!resumed) await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
     const delivered: Received[] = [...seen, ...resumed.received.filter((message) => message.type === 'recorded')];
     const arrivals = await arrivalsAt(cluster.url, traveller.id);
     expect(delivered.map((message) => message.data.event_id)).toEqual(arrivals);

@@ -55,9 +55,15 @@ export function openStream(
   waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
   /** Connections the client opened so far (1, then one per reconnection). */
   readonly opened: number;
+  /**
+   * The status of each answer that was not a stream (a 429 or 503 refusal): after one the WHATWG
+   * EventSource gives up, where a client honouring its Retry-After opens a stream again.
+   */
+  readonly refusals: readonly number[];
   close(): void;
 } {
   const received: Received[] = [];
+  const refusals: number[] = [];
   let opened = 0;
   const waiters: Array<() => void> = [];
   const source = new EventSource(url, {
@@ -67,7 +73,9 @@ export function openStream(
       if (opened === 0 && options.lastEventId) headers['Last-Event-ID'] = options.lastEventId;
       else if (opened > 0) await options.reconnectAfter;
       opened += 1;
-      return fetch(input, { ...init, headers });
+      const answer = await fetch(input, { ...init, headers });
+      if (answer.status !== 200) refusals.push(answer.status);
+      return answer;
     },
   });
   for (const type of TYPES) {
@@ -81,6 +89,7 @@ export function openStream(
     get opened() {
       return opened;
     },
+    refusals,
     waitFor(count, timeoutMs = 5_000) {
       return new Promise((resolve, reject) => {
         const timer = setTimeout(
