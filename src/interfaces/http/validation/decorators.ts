@@ -5,7 +5,8 @@ import { DomainError } from '../../../core/domain/errors';
 import { TimeRange } from '../../../core/domain/time-range';
 import { MAX_WINDOW_MINUTES } from '../../../core/domain/timeline';
 
-export const DATE_TIME_HINT = 'an ISO 8601 date-time in UTC between years 0001 and 9999, like 2024-05-01T12:00:00Z';
+export const DATE_TIME_HINT =
+  'an ISO 8601 date-time with Z or an offset, between years 0001 and 9999, like 2024-05-01T12:00:00Z';
 
 /** A real RFC 3339 date-time within years 0001-9999. */
 export function IsDateTime(options?: ValidationOptions): PropertyDecorator {
@@ -92,8 +93,8 @@ export function IsTimeRange(options?: ValidationOptions): PropertyDecorator {
       propertyName: String(propertyName),
       options: {
         message:
-          '$property must be <start>/<end>, two ISO 8601 date-times in UTC with the start not after the end, ' +
-          'like 2024-01-01T00:00:00Z/2024-01-02T00:00:00Z',
+          '$property must be <start>/<end>, two ISO 8601 date-times with Z or an offset, the start not after ' +
+          'the end, like 2024-01-01T00:00:00Z/2024-01-02T00:00:00Z',
         ...options,
       },
       validator: { validate: acceptedBy(TimeRange.parse) },

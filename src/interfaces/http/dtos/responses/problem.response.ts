@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsInt, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
 import { JSONSchema } from 'class-validator-jsonschema';
 import { ApiField } from '../../openapi/api-field';
+import { DATE_TIME_HINT } from '../../validation/decorators';
 
 export class FieldErrorResponse {
   @IsString()
@@ -9,8 +10,7 @@ export class FieldErrorResponse {
   field!: string;
   @IsString()
   @ApiField({
-    example:
-      'destination_time must be an ISO 8601 date-time in UTC between years 0001 and 9999, like 2024-05-01T12:00:00Z',
+    example: `destination_time must be ${DATE_TIME_HINT}`,
   })
   message!: string;
 }
