@@ -15,6 +15,7 @@ import { EXAMPLE_IDS } from '../../src/interfaces/http/dtos/responses/ids';
 import { decodeStreamPosition, streamScope } from '../../src/interfaces/http/event-stream/stream-position';
 import { defineRoute, type Route } from '../../src/interfaces/http/route';
 import { OpenApiContract, type OpenApiDocument, type OpenApiOperation } from '../support/http/openapi-contract';
+import { resolved } from '../support/http/schema-arbitrary';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 
 describe('GET /openapi.json', () => {
@@ -138,7 +139,10 @@ describe('GET /openapi.json', () => {
     const fieldsOf = (operation: OpenApiOperation): Record<string, 'required' | 'optional'> => {
       const body = operation.requestBody?.content['application/json']?.schema;
       if (body && !operation.parameters?.some((parameter) => parameter.in === 'query')) {
-        const schema = resolved(body) as { properties?: Record<string, unknown>; required?: string[] };
+        const schema = resolved(body, document.components.schemas) as {
+          properties?: Record<string, unknown>;
+          required?: string[];
+        };
         return Object.fromEntries(
           Object.keys(schema.properties ?? {}).map((field) => [
             field,
@@ -151,11 +155,6 @@ describe('GET /openapi.json', () => {
           .filter((parameter) => parameter.in === 'query')
           .map((parameter) => [parameter.name, parameter.required ? 'required' : 'optional']),
       );
-    };
-    const resolved = (schema: Record<string, unknown>): Record<string, unknown> => {
-      const ref = schema.$ref;
-      if (typeof ref !== 'string') return schema;
-      return resolved(document.components.schemas[ref.replace('#/components/schemas/', '')] ?? {});
     };
 
     it("names, in each operation's errors, exactly the codes its route adds to the common ones", () => {

@@ -105,10 +105,10 @@ async function snapshotIn(variable: string): Promise<{ initialData?: Blob }> {
 }
 
 async function provisionInMemory(options: Pick<PrismaClientOptions, 'onConnect'>): Promise<TestDatabase> {
-  const snapshotFile = process.env[TEST_DATABASE_ENV.snapshotFile];
-  const server = await startInMemoryPostgres(await snapshotIn(TEST_DATABASE_ENV.snapshotFile));
+  const snapshot = await snapshotIn(TEST_DATABASE_ENV.snapshotFile);
+  const server = await startInMemoryPostgres(snapshot);
   try {
-    if (!snapshotFile) await migrateDatabase(server.connectionString);
+    if (!snapshot.initialData) await migrateDatabase(server.connectionString);
   } catch (error) {
     await server.stop();
     throw error;
