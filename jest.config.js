@@ -44,9 +44,9 @@ const workers = availableParallelism() + (onServer ? 0 : 1);
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: workers,
-  // Without a server each test file boots its own PGlite (WebAssembly) and restores a snapshot into
-  // it: about 3 s alone, and past Jest's 5 s for a hook on two busy cores. (Jest reads the timeout
-  // of the whole run, not a project's.)
+  // Without a server a test file's PGlite (WebAssembly) starts from a snapshot on the pool's thread
+  // (tests/support/pglite-pool.ts): on a new thread, past Jest's 5 s for a hook on two busy cores.
+  // (Jest reads the timeout of the whole run, not a project's.)
   ...(onServer ? {} : { testTimeout: 30_000 }),
   reporters: ['default', '<rootDir>/tests/support/server-only-reporter.js'],
   projects: [

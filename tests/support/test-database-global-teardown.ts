@@ -1,6 +1,6 @@
 // Jest globalTeardown: removes what the global setup made, and any test database of this run
 // that a crashed worker left behind.
-import { rm } from 'node:fs/promises';
+import { POOL_GLOBAL, type PglitePool } from './pglite-pool';
 import { TEST_DATABASE_ENV, TEST_DATABASE_PREFIX, withAdminClient } from './test-database-names';
 
 export default async function globalTeardown(): Promise<void> {
@@ -9,10 +9,9 @@ export default async function globalTeardown(): Promise<void> {
   // Several projects may each run this teardown: the first one cleans, the others find nothing.
   delete process.env[TEST_DATABASE_ENV.runId];
 
-  for (const variable of [TEST_DATABASE_ENV.snapshotFile, TEST_DATABASE_ENV.blankSnapshotFile]) {
-    const file = process.env[variable];
-    if (file) await rm(file, { force: true });
-  }
+  const pool = (globalThis as Record<symbol, PglitePool | undefined>)[POOL_GLOBAL];
+  delete (globalThis as Record<symbol, unknown>)[POOL_GLOBAL];
+  await pool?.stop();
 
   const serverUrl = process.env.DATABASE_URL?.trim();
   if (!serverUrl) return;

@@ -11,10 +11,8 @@ export const TEST_DATABASE_ENV = {
   runId: 'TEST_DATABASE_RUN_ID',
   /** The migrated template database on the DATABASE_URL server. */
   template: 'TEST_DATABASE_TEMPLATE',
-  /** A migrated PGlite snapshot (used when DATABASE_URL is unset). */
-  snapshotFile: 'TEST_DATABASE_SNAPSHOT_FILE',
-  /** The same PGlite before any migration (the migration runner's tests start from it). */
-  blankSnapshotFile: 'TEST_DATABASE_BLANK_SNAPSHOT_FILE',
+  /** Where the in-memory PGlite databases are handed out (pglite-pool.ts; when DATABASE_URL is unset). */
+  poolUrl: 'TEST_DATABASE_POOL_URL',
 } as const;
 
 /** Prefix of every database the tests create: `tns_test_<run id>_...`. */

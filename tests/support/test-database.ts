@@ -2,23 +2,18 @@
 // another test file or Jest worker:
 // - DATABASE_URL set (a real PostgreSQL server): a new database created as a copy of a template
 //   database that test-database-global-setup.ts migrated once for the whole run, dropped on close;
-// - DATABASE_URL unset: an in-memory PGlite served over a local socket, started from a migrated
-//   snapshot made by the global setup (or created and migrated on the spot without one).
+// - DATABASE_URL unset: an in-memory PGlite started from a migrated snapshot, served over a local
+//   socket by the pool in Jest's parent process (pglite-pool.ts), ended on close.
 // Both go through the same @prisma/adapter-pg path as the service.
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import {
-  EMBEDDED_POOL_SIZE,
-  type InMemoryPostgres,
-  startInMemoryPostgres,
-} from '../../src/infrastructure/database/embedded-postgres';
-import { migrateDatabase } from '../../src/infrastructure/database/migrate-database';
+import { EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded-postgres';
 import {
   createDatabaseClients,
   type PrismaClient,
   type PrismaClientOptions,
 } from '../../src/infrastructure/database/prisma-client';
 import type { SqlRunner } from '../../src/infrastructure/persistence/postgres/sql-runner';
+import type { PoolSnapshot } from './pglite-pool';
 import { TEST_DATABASE_ENV, TEST_DATABASE_PREFIX, withAdminClient, withDatabase } from './test-database-names';
 
 export interface TestDatabase {
@@ -94,40 +89,55 @@ export function connectToTestDatabase(
   };
 }
 
-/** An in-memory PGlite before any migration: from the global setup's snapshot, or made on the spot. */
-export async function startBlankInMemoryPostgres(): Promise<InMemoryPostgres> {
-  return startInMemoryPostgres(await snapshotIn(TEST_DATABASE_ENV.blankSnapshotFile));
+/** A database of the pool (pglite-pool.ts) before any migration, for the migration runner's tests. */
+export function provisionBlankInMemoryDatabase(): Promise<PooledDatabase> {
+  return fromPool('blank');
 }
 
-async function snapshotIn(variable: string): Promise<{ initialData?: Blob }> {
-  const file = process.env[variable];
-  return file ? { initialData: new Blob([await readFile(file)]) } : {};
+interface PooledDatabase {
+  readonly connectionString: string;
+  close(): Promise<void>;
+}
+
+async function fromPool(from: PoolSnapshot): Promise<PooledDatabase> {
+  const poolUrl = process.env[TEST_DATABASE_ENV.poolUrl];
+  if (!poolUrl) {
+    throw new Error(
+      'provisionTestDatabase without DATABASE_URL needs the Jest globalSetup/globalTeardown of ' +
+        'tests/support/test-database-global-setup.ts and -teardown.ts (see jest.config.js).',
+    );
+  }
+  const opened = await fetch(`${poolUrl}/databases`, { method: 'POST', body: JSON.stringify({ from }) });
+  if (opened.status !== 201)
+    throw new Error(`the test database pool answered ${opened.status}: ${await opened.text()}`);
+  const { id, connectionString } = (await opened.json()) as { id: string; connectionString: string };
+  return {
+    connectionString,
+    async close() {
+      const closed = await fetch(`${poolUrl}/databases/${id}`, { method: 'DELETE' });
+      if (closed.status !== 204)
+        throw new Error(`the test database pool answered ${closed.status}: ${await closed.text()}`);
+    },
+  };
 }
 
 async function provisionInMemory(options: Pick<PrismaClientOptions, 'onConnect'>): Promise<TestDatabase> {
-  const snapshot = await snapshotIn(TEST_DATABASE_ENV.snapshotFile);
-  const server = await startInMemoryPostgres(snapshot);
-  try {
-    if (!snapshot.initialData) await migrateDatabase(server.connectionString);
-  } catch (error) {
-    await server.stop();
-    throw error;
-  }
+  const database = await fromPool('migrated');
   // One connection, as the service uses in embedded mode (see embedded-postgres.ts).
-  const { prisma, sql } = createDatabaseClients(server.connectionString, {
+  const { prisma, sql } = createDatabaseClients(database.connectionString, {
     ...options,
     maxConnections: EMBEDDED_POOL_SIZE,
   });
   return {
     prisma,
     sql,
-    connectionString: server.connectionString,
+    connectionString: database.connectionString,
     mode: 'embedded',
     async close() {
       try {
         await prisma.$disconnect();
       } finally {
-        await server.stop();
+        await database.close();
       }
     },
   };

@@ -22,7 +22,7 @@ import type { Dirent } from 'node:fs';
 import { chmod, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { acquireDataDirLock } from './data-dir-lock';
-import type { PgliteSource } from './pglite-thread';
+import type { PgliteSource } from './pglite-module';
 import { PgliteSupervisor, type SupervisorLog } from './pglite-supervisor';
 
 /** Pool size for any client of the embedded server that may run queries concurrently. */
@@ -33,7 +33,7 @@ export const EMBEDDED_POOL_SIZE = 1;
  * (1), Prisma Studio (its postgres.js pool opens up
  * to 10) and a psql. A connection beyond this is refused with "too many clients" (53300).
  */
-const MAX_SOCKET_CONNECTIONS = 16;
+export const MAX_SOCKET_CONNECTIONS = 16;
 
 /**
  * PostgreSQL settings of the embedded database, where PGlite keeps a server's defaults. Its shared
@@ -52,7 +52,10 @@ export const EMBEDDED_SETTINGS: Readonly<Record<string, string>> = {
  * Given at every start, so that a data folder made before keeps no other value, and to initdb, whose
  * temporary PostgreSQL then runs with them too (and writes them to postgresql.conf).
  */
-const SETTINGS = Object.entries(EMBEDDED_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
+export const EMBEDDED_SETTING_FLAGS: readonly string[] = Object.entries(EMBEDDED_SETTINGS).flatMap(([name, value]) => [
+  '-c',
+  `${name}=${value}`,
+]);
 
 /** Name of the file, beside the data directory, that holds the URL of the running server. */
 export const CONNECTION_URL_FILE = 'connection-url';
@@ -181,7 +184,14 @@ async function serve(
   // New at each start, known only to this process and, through connection-url (0600), its owner.
   const password = randomBytes(24).toString('base64url');
   const supervisor = new PgliteSupervisor(
-    { source, settings: SETTINGS, host: '127.0.0.1', port, maxConnections: MAX_SOCKET_CONNECTIONS, password },
+    {
+      source,
+      settings: EMBEDDED_SETTING_FLAGS,
+      host: '127.0.0.1',
+      port,
+      maxConnections: MAX_SOCKET_CONNECTIONS,
+      password,
+    },
     log,
   );
   const address = await supervisor.start();

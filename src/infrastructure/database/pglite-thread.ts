@@ -7,14 +7,11 @@
 // The clients' bytes go from their sockets to PGlite within this thread: nothing of a statement
 // crosses between threads.
 import { parentPort, workerData } from 'node:worker_threads';
-import { loadPglite, type PGlite } from './pglite-module';
+import { openPglite, type PGlite, type PgliteSource } from './pglite-module';
 import { PgliteWireServer } from './pglite-wire-server';
 
-/** What the thread starts from: a data directory, or a database in memory (from a dump). */
-export type PgliteSource =
-  { readonly dataDir: string } | { readonly inMemory: true; readonly initialData?: ArrayBuffer };
-
 export interface PgliteThreadData {
+  /** What the thread starts from: a data directory, or a database in memory (from a dump). */
   readonly source: PgliteSource;
   /** PostgreSQL's `-c` settings, at every start and at initdb. */
   readonly settings: readonly string[];
@@ -36,26 +33,13 @@ export type ThreadReport =
   | { readonly type: 'dumped'; readonly data: ArrayBuffer }
   | { readonly type: 'stopped' };
 
-async function open(data: PgliteThreadData): Promise<PGlite> {
-  const { PGlite } = await loadPglite();
-  const options = {
-    startParams: [...PGlite.defaultStartParams, ...data.settings],
-    initDbStartParams: [...data.settings],
-  };
-  const { source } = data;
-  if ('dataDir' in source) return new PGlite(source.dataDir, options);
-  return source.initialData
-    ? new PGlite({ ...options, loadDataDir: new Blob([source.initialData]) })
-    : new PGlite('memory://', options);
-}
-
 async function run(port: NonNullable<typeof parentPort>, data: PgliteThreadData): Promise<void> {
   const report = (message: ThreadReport, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer);
   const heartbeat = setInterval(() => report({ type: 'beat' }), data.heartbeatMs);
   let db: PGlite;
   let server: PgliteWireServer;
   try {
-    db = await open(data);
+    db = await openPglite(data.source, data.settings);
   } catch (error) {
     clearInterval(heartbeat);
     report({ type: 'failed', message: messageOf(error) });

@@ -21,7 +21,7 @@ import {
   withDatabase,
 } from '../../support/test-database-names';
 import { serverOnly } from '../../support/server-only';
-import { startBlankInMemoryPostgres } from '../../support/test-database';
+import { provisionBlankInMemoryDatabase } from '../../support/test-database';
 import { waitFor } from '../../support/wait-for';
 
 const serverUrl = process.env.DATABASE_URL?.trim();
@@ -66,8 +66,7 @@ async function emptyDatabase(): Promise<EmptyDatabase> {
       },
     };
   }
-  const server = await startBlankInMemoryPostgres();
-  return { connectionString: server.connectionString, close: () => server.stop() };
+  return provisionBlankInMemoryDatabase();
 }
 
 async function query<T>(connectionString: string, sql: string): Promise<T[]> {

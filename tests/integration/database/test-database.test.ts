@@ -19,6 +19,22 @@ describe('provisionTestDatabase', () => {
     }
   });
 
+  it('gives a caller none of what an earlier, closed database held', async () => {
+    // Without DATABASE_URL the next database is served by the thread that served the closed one
+    // (tests/support/pglite-pool.ts): it must start from the snapshot again, not from what was left.
+    for (const round of [1, 2, 3]) {
+      const database = await provisionTestDatabase();
+      try {
+        expect({ round, accounts: await database.prisma.account.count() }).toEqual({ round, accounts: 0 });
+        await database.prisma.account.create({
+          data: { id: `acc-${round}`, email: `ada${round}@example.com`, passwordHash: 'x', createdAt: new Date() },
+        });
+      } finally {
+        await database.close();
+      }
+    }
+  });
+
   it('runs interactive transactions of one client one after the other', async () => {
     const database = await provisionTestDatabase();
     try {
