@@ -12,7 +12,7 @@
 //   DELETE /databases/<id>                           -> 204, the database gone
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, request as httpRequest, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -162,6 +162,46 @@ export class PglitePool {
     }
     await thread.terminate();
   }
+}
+
+export interface PooledDatabase {
+  readonly connectionString: string;
+  /** Ends the database; its thread serves the next one. */
+  close(): Promise<void>;
+}
+
+/** A new database from the pool at `poolUrl`, started from the snapshot `from`. */
+export async function openPooledDatabase(poolUrl: string, from: PoolSnapshot): Promise<PooledDatabase> {
+  const opened = await ask(`${poolUrl}/databases`, 'POST', JSON.stringify({ from }));
+  if (opened.status !== 201) throw new Error(`the test database pool answered ${opened.status}: ${opened.body}`);
+  const { id, connectionString } = JSON.parse(opened.body) as { id: string; connectionString: string };
+  return {
+    connectionString,
+    async close() {
+      const closed = await ask(`${poolUrl}/databases/${id}`, 'DELETE');
+      if (closed.status !== 204) throw new Error(`the test database pool answered ${closed.status}: ${closed.body}`);
+    },
+  };
+}
+
+/**
+ * One request on a connection of its own. fetch keeps connections open between requests, and one
+ * that the pool's server closed as idle while the test's process was too busy to notice was reused:
+ * "other side closed" (seen on a loaded machine).
+ */
+function ask(url: string, method: string, body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(url, { method, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+      );
+      response.on('error', reject);
+    });
+    sent.on('error', reject);
+    sent.end(body);
+  });
 }
 
 /** One copy the threads share, so a database's start does not copy the snapshot across threads. */

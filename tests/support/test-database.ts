@@ -13,7 +13,7 @@ import {
   type PrismaClientOptions,
 } from '../../src/infrastructure/database/prisma-client';
 import type { SqlRunner } from '../../src/infrastructure/persistence/postgres/sql-runner';
-import type { PoolSnapshot } from './pglite-pool';
+import { openPooledDatabase, type PooledDatabase, type PoolSnapshot } from './pglite-pool';
 import { TEST_DATABASE_ENV, TEST_DATABASE_PREFIX, withAdminClient, withDatabase } from './test-database-names';
 
 export interface TestDatabase {
@@ -94,11 +94,6 @@ export function provisionBlankInMemoryDatabase(): Promise<PooledDatabase> {
   return fromPool('blank');
 }
 
-interface PooledDatabase {
-  readonly connectionString: string;
-  close(): Promise<void>;
-}
-
 async function fromPool(from: PoolSnapshot): Promise<PooledDatabase> {
   const poolUrl = process.env[TEST_DATABASE_ENV.poolUrl];
   if (!poolUrl) {
@@ -107,18 +102,7 @@ async function fromPool(from: PoolSnapshot): Promise<PooledDatabase> {
         'tests/support/test-database-global-setup.ts and -teardown.ts (see jest.config.js).',
     );
   }
-  const opened = await fetch(`${poolUrl}/databases`, { method: 'POST', body: JSON.stringify({ from }) });
-  if (opened.status !== 201)
-    throw new Error(`the test database pool answered ${opened.status}: ${await opened.text()}`);
-  const { id, connectionString } = (await opened.json()) as { id: string; connectionString: string };
-  return {
-    connectionString,
-    async close() {
-      const closed = await fetch(`${poolUrl}/databases/${id}`, { method: 'DELETE' });
-      if (closed.status !== 204)
-        throw new Error(`the test database pool answered ${closed.status}: ${await closed.text()}`);
-    },
-  };
+  return openPooledDatabase(poolUrl, from);
 }
 
 async function provisionInMemory(options: Pick<PrismaClientOptions, 'onConnect'>): Promise<TestDatabase> {
