@@ -35,8 +35,9 @@ const database = {
 
 // Without a server, one worker more than the machine has cores. Jest's default is one fewer (one
 // worker on two cores), and much of a database test's time is spent waiting for PGlite's thread, a
-// spawned service or a browser: on this two-core machine, one run each, all 160 files took 277 s
-// with two workers (86% of both cores busy) and 243 s with three (94%). With a server, as many as
+// spawned service or a browser: on this two-core machine, one run each, all 161 files took 198 s
+// with two workers and 169 s with three (2026-11-28, PGlite served by tests/support/pglite-pool.ts).
+// With a server, as many as
 // cores: PostgreSQL's own processes take the rest, and under three workers on two cores CI failed
 // tests whose timing holds otherwise.
 const workers = availableParallelism() + (onServer ? 0 : 1);
