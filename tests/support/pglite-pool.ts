@@ -75,6 +75,8 @@ class PoolThread {
 }
 
 export class PglitePool {
+  /** Every thread made, whatever it is doing; `idle` and `open` say which serve nothing, and what. */
+  private readonly threads = new Set<PoolThread>();
   private readonly idle: PoolThread[] = [];
   private readonly open = new Map<string, PoolThread>();
   private readonly snapshots: Record<PoolSnapshot, SharedArrayBuffer>;
@@ -100,9 +102,8 @@ export class PglitePool {
   async stop(): Promise<void> {
     this.server.close();
     this.server.closeAllConnections();
-    const threads = [...this.idle.splice(0), ...this.open.values()];
-    this.open.clear();
-    await Promise.all(threads.map((thread) => thread.terminate()));
+    // Every thread, a busy one too: one left running would keep Jest's process from exiting.
+    await Promise.all([...this.threads].map((thread) => thread.terminate()));
   }
 
   private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -120,7 +121,7 @@ export class PglitePool {
   }
 
   private async openDatabase(from: PoolSnapshot): Promise<{ id: string; connectionString: string }> {
-    const thread = this.idle.pop() ?? new PoolThread();
+    const thread = this.idle.pop() ?? this.newThread();
     const password = randomBytes(24).toString('base64url');
     let report: PoolThreadReport;
     try {
@@ -131,7 +132,9 @@ export class PglitePool {
         password,
       });
     } catch (error) {
-      await this.release(thread);
+      // A failed open leaves the thread serving nothing (pglite-pool-thread.ts): it serves the next.
+      if (thread.usable) this.idle.push(thread);
+      else this.threads.delete(thread);
       throw error;
     }
     if (report.type !== 'opened') throw new Error(`a test database thread answered ${report.type} to open`);
@@ -148,19 +151,10 @@ export class PglitePool {
     this.idle.push(thread);
   }
 
-  /** Back to the idle threads after a failed open, once its PGlite is closed; a broken thread is ended. */
-  private async release(thread: PoolThread): Promise<void> {
-    if (
-      thread.usable &&
-      (await thread.ask({ type: 'close' }).then(
-        () => true,
-        () => false,
-      ))
-    ) {
-      this.idle.push(thread);
-      return;
-    }
-    await thread.terminate();
+  private newThread(): PoolThread {
+    const thread = new PoolThread();
+    this.threads.add(thread);
+    return thread;
   }
 }
 

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { type InMemoryPostgres, startInMemoryPostgres } from '../../src/infrastructure/database/embedded-postgres';
 import { migrateDatabase } from '../../src/infrastructure/database/migrate-database';
-import { POOL_GLOBAL, PglitePool } from './pglite-pool';
+import { POOL_GLOBAL, PglitePool, type PgliteSnapshots } from './pglite-pool';
 import { TEST_DATABASE_ENV, TEST_DATABASE_PREFIX, withAdminClient, withDatabase } from './test-database-names';
 
 export default async function globalSetup(): Promise<void> {
@@ -27,18 +27,21 @@ export default async function globalSetup(): Promise<void> {
     return;
   }
 
+  const { pool, url } = await PglitePool.start(await takeSnapshots());
+  (globalThis as Record<symbol, unknown>)[POOL_GLOBAL] = pool;
+  process.env[TEST_DATABASE_ENV.poolUrl] = url;
+}
+
+/** A new in-memory PGlite, dumped before the migrations and after. */
+async function takeSnapshots(): Promise<PgliteSnapshots> {
   const scratch = await startInMemoryPostgres();
-  let snapshots;
   try {
     const blank = await snapshotOf(scratch);
     await migrateDatabase(scratch.connectionString);
-    snapshots = { blank, migrated: await snapshotOf(scratch) };
+    return { blank, migrated: await snapshotOf(scratch) };
   } finally {
     await scratch.stop();
   }
-  const { pool, url } = await PglitePool.start(snapshots);
-  (globalThis as Record<symbol, unknown>)[POOL_GLOBAL] = pool;
-  process.env[TEST_DATABASE_ENV.poolUrl] = url;
 }
 
 async function snapshotOf(database: InMemoryPostgres): Promise<Uint8Array> {
