@@ -14,7 +14,7 @@ import {
   MONITORED_PLACE,
   MONITORED_RANGE,
   PARADOX_RANGE,
-  seedDisplacedEvents,
+  paradoxTimelines,
   seedEvents,
 } from './seed';
 import { measureNoisyNeighbour, NOISY_NEIGHBOUR, type NoisyNeighbourFigures } from './noisy-neighbour';
@@ -258,15 +258,7 @@ async function prepare(url: string, databaseUrl: string): Promise<Load[]> {
 /** The paradox checks on an empty timeline and on a crowded one, of an account of their own. */
 async function prepareParadoxChecks(url: string, databaseUrl: string): Promise<Load[]> {
   if (!PARADOX_CHECKS.some((check) => ONLY.test(check))) return [];
-  const checker = await signUp(url, 'checker');
-  const timelineOf = async (name: string) =>
-    String(
-      (await call(url, checker.auth, 'POST', '/v1/timelines', { name, destination_time: '1815-06-18T11:00:00Z' })).id,
-    );
-  const empty = await timelineOf('Quiet timeline');
-  const crowded = await timelineOf('Crowded timeline');
-  console.error('seeding 10,000 displaced events ...');
-  await seedDisplacedEvents(databaseUrl, checker.id, crowded);
+  const { checker, empty, crowded } = await paradoxTimelines(url, databaseUrl, 'checker');
   const headers = { authorization: checker.auth };
   return [empty, crowded].flatMap((timelineId) => {
     const crowd = timelineId === crowded;

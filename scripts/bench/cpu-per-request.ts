@@ -3,7 +3,9 @@
 // load's floor (its statements alone behind the bare app: floors.ts). Less disturbed by the other
 // processes on the machine than requests per second, so it is how two builds, or the service and
 // its floor, are compared (docs/performance.md). Loads: healthz, anchors, keyed-anchors, fast-forward, timeline,
-// monitor-events (on an account seeded with a million events, as `npm run bench` seeds it).
+// monitor-events (on an account seeded with a million events, as `npm run bench` seeds it),
+// monitor-paradox (on a timeline of 10,000 displaced events, against the same request on an empty
+// timeline rather than a floor: the paradox goal compares the two).
 // PostgreSQL's figure counts every process named `postgres` on this machine: the server must run
 // here, and be the only one busy. BENCH_POOLER=pgbouncer puts Debian's PgBouncer, as deploy/pgbouncer
 // configures it, between the service and PostgreSQL (the floor stays on PostgreSQL itself), and
@@ -14,7 +16,14 @@ import { FLOOR_ACCOUNT_HEADER } from './floors';
 import type { Load } from './measure';
 import { drive } from './measure';
 import { askProbe, cpuSeconds, processesNamed, processTree, residentMiB, type Started } from './processes';
-import { createBenchDatabase, MONITORED_PLACE, MONITORED_RANGE, seedEvents } from './seed';
+import {
+  createBenchDatabase,
+  MONITORED_PLACE,
+  MONITORED_RANGE,
+  PARADOX_RANGE,
+  paradoxTimelines,
+  seedEvents,
+} from './seed';
 import { call, signUp, signUpMany, startBare, startService } from './service';
 import { startPgBouncer, type PgBouncer } from '../../tests/support/pooler/pgbouncer';
 
@@ -22,7 +31,15 @@ const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WRITER_ACCOUNTS = 200;
-const LOADS = ['healthz', 'anchors', 'keyed-anchors', 'fast-forward', 'timeline', 'monitor-events'] as const;
+const LOADS = [
+  'healthz',
+  'anchors',
+  'keyed-anchors',
+  'fast-forward',
+  'timeline',
+  'monitor-events',
+  'monitor-paradox',
+] as const;
 type LoadName = (typeof LOADS)[number];
 
 const isLoadName = (name: string | undefined): name is LoadName => LOADS.some((each) => each === name);
@@ -43,20 +60,22 @@ async function main(): Promise<void> {
     env: pooler ? { DATABASE_DIRECT_URL: databaseUrl } : {},
   });
   try {
-    const { load, floor, modelled } = await prepare(service.url, databaseUrl, name);
+    const { load, floor, floorOnService, modelled } = await prepare(service.url, databaseUrl, name);
     const bare = await startBare({ serviceDatabaseUrl: databaseUrl });
+    const floorServer = floorOnService ? service : bare;
+    const floorName = floorOnService ? 'on an empty timeline' : 'its floor';
     try {
       await drive(service.url, load, CONNECTIONS, 3); // warm-up, not counted
-      await drive(bare.url, floor, CONNECTIONS, 3);
+      await drive(floorServer.url, floor, CONNECTIONS, 3);
       if (modelled) await drive(bare.url, modelled, CONNECTIONS, 3);
       for (let round = 1; round <= rounds; round++) {
         if (gcProbe) await askProbe(service, 'gc-probe'); // counts from here
         const measured = await measureCpu(service, load);
         const collected = gcProbe ? `; ${collections(await askProbe(service, 'gc-probe'), measured.requests)}` : '';
         console.log(`${name} round ${round}: ${measured.line}${collected}`);
-        const floorMeasured = await measureCpu(bare, floor);
+        const floorMeasured = await measureCpu(floorServer, floor);
         console.log(
-          `${name} round ${round}, its floor: ${floorMeasured.line}; service ${against(measured, floorMeasured)}`,
+          `${name} round ${round}, ${floorName}: ${floorMeasured.line}; service ${against(measured, floorMeasured)}`,
         );
         if (!modelled) continue;
         const modelledMeasured = await measureCpu(bare, modelled);
@@ -166,7 +185,7 @@ async function prepare(
   url: string,
   databaseUrl: string,
   name: LoadName,
-): Promise<{ load: Load; floor: Load; modelled?: Load }> {
+): Promise<{ load: Load; floor: Load; floorOnService?: boolean; modelled?: Load }> {
   if (name === 'healthz')
     return { load: { name, method: 'GET', path: '/healthz' }, floor: { name, method: 'GET', path: '/bare' } };
   if (name === 'monitor-events') {
@@ -178,6 +197,19 @@ async function prepare(
       floor: readOnFloor(name, `/floor/listing?${monitored}`, watcher.id),
       modelled: readOnFloor(name, `/floor/modelled/listing?${monitored}`, watcher.id),
     };
+  }
+  if (name === 'monitor-paradox') {
+    const { checker, empty, crowded } = await paradoxTimelines(url, databaseUrl, 'cpu-checker');
+    const monitorOn = (timelineId: string): Load => {
+      const monitored = new URLSearchParams({ timeline_id: timelineId, time_range: PARADOX_RANGE });
+      return {
+        name,
+        method: 'GET',
+        path: `/api/v1/monitor-paradox?${monitored}`,
+        headers: { authorization: checker.auth },
+      };
+    };
+    return { load: monitorOn(crowded), floor: monitorOn(empty), floorOnService: true };
   }
   const writers = await signUpMany(url, 'cpu-writer', WRITER_ACCOUNTS);
   const rotate = writers.map((each) => each.auth);

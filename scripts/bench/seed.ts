@@ -1,5 +1,6 @@
 import { Client } from 'pg';
 import { textDigest } from '../../src/infrastructure/persistence/postgres/text-digest';
+import { call, signUp } from './service';
 
 export const SEEDED_EVENTS = 1_000_000;
 /** Places the million events are spread over: a monitored place holds 1,000 of them, over a century. */
@@ -69,6 +70,23 @@ export async function seedEvents(
 export const DISPLACED_EVENTS = 10_000;
 /** A range holding every one of them, by current and by original time. */
 export const PARADOX_RANGE = '1800-01-01T00:00:00Z/1830-01-01T00:00:00Z';
+
+/**
+ * An account of its own with two timelines for the paradox loads: one empty, one crowded with
+ * DISPLACED_EVENTS displaced events.
+ */
+export async function paradoxTimelines(url: string, databaseUrl: string, who: string) {
+  const checker = await signUp(url, who);
+  const timelineOf = async (name: string) =>
+    String(
+      (await call(url, checker.auth, 'POST', '/v1/timelines', { name, destination_time: '1815-06-18T11:00:00Z' })).id,
+    );
+  const empty = await timelineOf('Quiet timeline');
+  const crowded = await timelineOf('Crowded timeline');
+  console.error('seeding 10,000 displaced events ...');
+  await seedDisplacedEvents(databaseUrl, checker.id, crowded);
+  return { checker, empty, crowded };
+}
 
 /**
  * Gives a timeline `events` item retrievals, each moved by manipulation an hour from when it first

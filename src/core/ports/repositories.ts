@@ -152,7 +152,7 @@ export interface EventReads {
   /**
    * Events of the timeline, at every place, whose current or original time is in range, by current
    * time then id: a page after the cursor. Those moved out of the range by manipulation are listed
-   * when they are among the first CHECK_BOUNDS.counted manipulated events by original time in it:
+   * when they are among the first MOVED_OUT_SIFTED manipulated events by original time in it:
    * every one of them unless a tally of the range's manipulated events is capped.
    */
   listInRange(accountId: string, timelineId: string, page: RangePage): Promise<ListedEvent[]>;

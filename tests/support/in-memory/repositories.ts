@@ -2,7 +2,7 @@ import type { Account, ApiKey } from '../../../src/core/domain/account';
 import type { Anchor } from '../../../src/core/domain/anchor';
 import { EmailAlreadyRegistered } from '../../../src/core/domain/errors';
 import type { Item } from '../../../src/core/domain/item';
-import { CHECK_BOUNDS, type ProposedName, type RecordedUnderName } from '../../../src/core/domain/paradox';
+import { MOVED_OUT_SIFTED, type ProposedName, type RecordedUnderName } from '../../../src/core/domain/paradox';
 import type { Session } from '../../../src/core/domain/session';
 import type { Tally, TallyBounds } from '../../../src/core/domain/tally';
 import { tallyOf } from '../tally-of';
@@ -312,7 +312,7 @@ export class InMemoryEventRepository implements EventRepository {
       events
         .filter((event) => event.revision > 0 && range.contains(event.originalTime))
         .sort((a, b) => byTimeThenId({ time: a.originalTime, id: a.id }, { time: b.originalTime, id: b.id }))
-        .slice(0, CHECK_BOUNDS.counted),
+        .slice(0, MOVED_OUT_SIFTED),
     );
     return events
       .filter((event) => range.contains(event.time) || candidates.has(event))

@@ -2,7 +2,7 @@
 // the compiled text's `$n` from named inputs, in the order Kysely numbered them (every occurrence its
 // own). Checked without a database: each `$n` is written back as the input that fills it, and the
 // text is read where each input goes.
-import { CHECK_BOUNDS } from '../../../src/core/domain/paradox';
+import { MOVED_OUT_SIFTED } from '../../../src/core/domain/paradox';
 import type { Statement } from '../../../src/infrastructure/persistence/postgres/kysely';
 import { IN_RANGE, LISTINGS } from '../../../src/infrastructure/persistence/postgres/statements/event-listing';
 import { READ_KEY } from '../../../src/infrastructure/persistence/postgres/statements/idempotency-keys';
@@ -40,7 +40,7 @@ const AFTER = '("time", "id") > (:afterTime, :afterId)';
 const RANGE = ['accountId', 'timelineId', 'start', 'end', 'limit'];
 const RANGE_READS = [
   '"account_id" = :accountId and "timeline_id" = :timelineId and "time" >= :start and "time" <= :end',
-  `"original_time" >= :start and "original_time" <= :end order by "original_time", "id" limit ${CHECK_BOUNDS.counted}`,
+  `"original_time" >= :start and "original_time" <= :end order by "original_time", "id" limit ${MOVED_OUT_SIFTED}`,
   'where ("time" < :start or "time" > :end)',
   '"events"."account_id" = :accountId and "events"."id" = "page"."id" limit 1',
   'limit :limit',

@@ -1,8 +1,8 @@
 // The event listing (monitor-events, scan-events, GET /events) and the listing of a range at every
 // place (monitor-paradox): each form a statement of its own, compiled once. Their plans are held by
 // tests/integration/repositories/event-listing-plan.server.test.ts.
+import { MOVED_OUT_SIFTED } from '../../../../core/domain/paradox';
 import { type ExpressionBuilder, type Selection, sql } from 'kysely';
-import { CHECK_BOUNDS } from '../../../../core/domain/paradox';
 import { type DB, kysely, type RowOf, type Slots, type Statement, statement } from '../kysely';
 import type { SqlRunner } from '../sql-runner';
 
@@ -186,9 +186,9 @@ function inRange(p: Slots<InRange>, within: Slots<Cursor> | null, movedOut: Slot
 
 /**
  * Those moved out of the range, paged by time: sifted from the first manipulated events by original
- * time in the range, as many as a paradox check counts (CHECK_BOUNDS.counted; one ordered range of
- * the partial index of manipulated events, read without its rows), and read whole for the page's
- * alone, each by its key. Past that many, `manipulated_count_capped` says so (docs/paradoxes.md).
+ * time in the range, MOVED_OUT_SIFTED of them (one ordered range of the partial index of manipulated
+ * events, read without its rows), and read whole for the page's alone, each by its key. Past that
+ * many, `manipulated_count_capped` says so (docs/paradoxes.md).
  * Sifting the whole index range instead read every manipulated event of the range, when all happen
  * in it still (10,000 rows removed by a filter, for none).
  */
@@ -204,7 +204,7 @@ function movedOutOf(p: Slots<InRange>, cursor: Slots<Cursor> | null) {
     .select(['id', 'time'])
     .orderBy('original_time')
     .orderBy('id')
-    .limit(sql.lit(CHECK_BOUNDS.counted));
+    .limit(sql.lit(MOVED_OUT_SIFTED));
   const page = kysely
     .selectFrom(candidates.as('candidate'))
     .where((eb) => eb.or([eb('time', '<', p.start), eb('time', '>', p.end)]))
