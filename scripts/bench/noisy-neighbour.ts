@@ -6,7 +6,8 @@
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { measure, type Figures, type Load } from './measure';
-import type { NoisyPlan, NoisyReport } from './noisy-load';
+import type { NoisyPlan, NoisyReport, StreamChurn } from './noisy-load';
+import { DEFAULT_STREAM_LIMITS } from '../../src/interfaces/http/event-stream/event-streams';
 import { call, signUp, startService } from './service';
 import { PARADOX_RANGE, seedDisplacedEvents, seedEvents } from './seed';
 
@@ -24,7 +25,7 @@ const NOISY_EVENTS = 500_000;
 export interface NoisyNeighbourFigures {
   /** Per quiet load: its figures alone, then beside the noisy account. */
   readonly quiet: readonly { readonly load: string; readonly alone: Figures; readonly beside: Figures }[];
-  /** The noisy account's answers over the run: successes, and refusals by its limits (429). */
+  /** The noisy account's answers over the run: successes, and refusals by its limits (429, or 503 for a stream). */
   readonly noisy: { readonly ok: number; readonly refused: number };
 }
 
@@ -67,6 +68,7 @@ export async function measureNoisyNeighbour(databaseUrl: string, seconds: number
       },
     ];
     const noisyLoads = noisyMix(noisy.auth, crowded);
+    const streams = streamChurn(noisy.auth);
     const figures = [];
     let ok = 0;
     let refused = 0;
@@ -76,6 +78,7 @@ export async function measureNoisyNeighbour(databaseUrl: string, seconds: number
       const noise = await driveElsewhere({
         url: service.url,
         loads: noisyLoads,
+        streams,
         seconds: seconds + Math.min(3, seconds) + 2,
       });
       await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -136,6 +139,23 @@ function noisyMix(auth: string, crowded: string): { readonly load: Load; readonl
       connections: NOISY_CONNECTIONS - 2 * share,
     },
   ];
+}
+
+/**
+ * The noisy account's event streams, as many at once as it may hold (EVENT_STREAMS_PER_ACCOUNT's
+ * default), each dropped as soon as its catch-up arrives and opened again: every opening claims a
+ * slot, reads the catch-up and gives the slot back.
+ */
+function streamChurn(auth: string): StreamChurn {
+  const watched = new URLSearchParams({
+    location: 'Observatory 1',
+    time_range: '1900-01-01T00:00:00Z/2100-01-01T00:00:00Z',
+  });
+  return {
+    path: `/v1/monitor-events?${watched}`,
+    headers: { authorization: auth },
+    concurrent: DEFAULT_STREAM_LIMITS.perAccount,
+  };
 }
 
 /**

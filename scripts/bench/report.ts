@@ -236,8 +236,8 @@ export function formatReport(run: {
     ...(noisy
       ? [
           '',
-          `One account beside a noisy one (its paradox checks, widest scans, keyed, ${noisy.noisy.ok} answered, ` +
-            `${noisy.noisy.refused} refused 429): the quiet account's p99 ` +
+          `One account beside a noisy one (its paradox checks, widest scans, keyed, streams opened and dropped; ` +
+            `${noisy.noisy.ok} answered, ${noisy.noisy.refused} refused by its limits): the quiet account's p99 ` +
             noisy.quiet
               .map((quiet) => `${quiet.load} ${quiet.alone.p99Ms} ms alone, ${quiet.beside.p99Ms} ms beside`)
               .join('; ') +
