@@ -5,14 +5,15 @@
 // its own (noisy-load.ts), as another client's would be.
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
-import { measure, type Figures, type Load } from './measure';
+import type { Figures, Load } from './measure';
+import { measurePaced } from './paced';
 import type { NoisyPlan, NoisyReport, StreamChurn } from './noisy-load';
 import { DEFAULT_STREAM_LIMITS } from '../../src/interfaces/http/event-stream/event-streams';
 import { call, signUp, startService } from './service';
 import { PARADOX_RANGE, seedDisplacedEvents, seedEvents } from './seed';
 
 export const NOISY_NEIGHBOUR = 'one account beside a noisy one';
-/** What the quiet account sends, each on connections of its own, as a small integrator would. */
+/** What the quiet account sends, evenly paced on connections of its own, as a small integrator would. */
 const QUIET_CONNECTIONS = 4;
 /** Both accounts keep within the default rate limit (100 a second): the quiet one at half of it. */
 const RATE_LIMIT_PER_SECOND = 100;
@@ -73,7 +74,7 @@ export async function measureNoisyNeighbour(databaseUrl: string, seconds: number
     let ok = 0;
     let refused = 0;
     for (const load of quietLoads) {
-      const alone = await measure(service.url, load, QUIET_CONNECTIONS, seconds);
+      const alone = await measurePaced(service.url, load, QUIET_CONNECTIONS, seconds);
       // The noisy loads start first and run past the quiet one's warm-up and measurement.
       const noise = await driveElsewhere({
         url: service.url,
@@ -82,7 +83,7 @@ export async function measureNoisyNeighbour(databaseUrl: string, seconds: number
         seconds: seconds + Math.min(3, seconds) + 2,
       });
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      const beside = await measure(service.url, load, QUIET_CONNECTIONS, seconds);
+      const beside = await measurePaced(service.url, load, QUIET_CONNECTIONS, seconds);
       const answered = await noise.done;
       ok += answered.ok;
       refused += answered.refused;
