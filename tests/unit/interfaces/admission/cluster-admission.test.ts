@@ -56,7 +56,14 @@ function track(entering: Promise<() => void>) {
   return state;
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+/**
+ * Lets every message in flight arrive: each hop is a setImmediate, so a few turns of the event loop
+ * deliver them whatever the machine's pace. A 20 ms timer lost the race once on a busy machine: its
+ * turn came before the second hop's.
+ */
+const settle = async () => {
+  for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
+};
 const never = () => undefined;
 
 describe('requests in flight across the workers of a cluster', () => {
