@@ -46,6 +46,11 @@ export async function measure(baseUrl: string, load: Load, connections: number, 
   };
 }
 
+/** The headers every request of `load` carries: its own, and the JSON type when it has a body. */
+export function headersOf(load: Load): Record<string, string> {
+  return { ...(load.body === undefined ? {} : { 'content-type': 'application/json' }), ...load.headers };
+}
+
 /** One autocannon run of `load`, no warm-up. */
 export function drive(baseUrl: string, load: Load, connections: number, seconds: number): Promise<autocannon.Result> {
   let sequence = 0;
@@ -62,7 +67,7 @@ export function drive(baseUrl: string, load: Load, connections: number, seconds:
     connections,
     duration: seconds,
     method: load.method,
-    headers: { ...(load.body === undefined ? {} : { 'content-type': 'application/json' }), ...load.headers },
+    headers: headersOf(load),
     body: load.body === undefined ? undefined : JSON.stringify(load.body),
     ...((freshHeader || rotate) && { requests: [{ setupRequest: perRequest }] }),
     ...(load.perSecond !== undefined && { overallRate: load.perSecond }),

@@ -6,7 +6,7 @@
 // An integrator's ordinary traffic is spread over the second: here one request every 1/perSecond s.
 import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import type { Figures, Load } from './measure';
+import { type Figures, headersOf, type Load } from './measure';
 
 /** `load` at `load.perSecond`, evenly spaced, on at most `connections` kept-alive sockets, after a warm-up. */
 export async function measurePaced(
@@ -15,12 +15,13 @@ export async function measurePaced(
   connections: number,
   seconds: number,
 ): Promise<Figures> {
-  if (load.perSecond === undefined) throw new Error(`${load.name}: a paced load needs perSecond`);
+  const { perSecond } = load;
+  if (perSecond === undefined) throw new Error(`${load.name}: a paced load needs perSecond`);
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   try {
-    await sendPaced(baseUrl, load, agent, Math.min(3, seconds));
+    await sendPaced(baseUrl, load, perSecond, agent, Math.min(3, seconds));
     const latencies: number[] = [];
-    const failures = await sendPaced(baseUrl, load, agent, seconds, latencies);
+    const failures = await sendPaced(baseUrl, load, perSecond, agent, seconds, latencies);
     latencies.sort((a, b) => a - b);
     const at = (share: number) =>
       Math.round(latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]);
@@ -36,20 +37,21 @@ export async function measurePaced(
 }
 
 /**
- * Sends one request every 1/perSecond s for `seconds`, each timed from its sending to the end of its
+ * Sends one request every 1/`perSecond` s for `seconds`, each timed from its sending to the end of its
  * answer (a request waiting for a free socket waits on the clock), into `latencies`; the failures.
  */
 async function sendPaced(
   baseUrl: string,
   load: Load,
+  perSecond: number,
   agent: Agent,
   seconds: number,
   latencies: number[] = [],
 ): Promise<number> {
-  const interval = 1000 / (load.perSecond ?? 1);
-  const count = Math.round(seconds * (load.perSecond ?? 1));
+  const interval = 1000 / perSecond;
+  const count = Math.round(seconds * perSecond);
   const body = load.body === undefined ? undefined : JSON.stringify(load.body);
-  const headers = { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...load.headers };
+  const headers = headersOf(load);
   const start = performance.now();
   let failures = 0;
   const sent: Promise<void>[] = [];

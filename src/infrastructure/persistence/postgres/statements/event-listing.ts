@@ -1,8 +1,8 @@
 // The event listing (monitor-events, scan-events, GET /events) and the listing of a range at every
 // place (monitor-paradox): each form a statement of its own, compiled once. Their plans are held by
 // tests/integration/repositories/event-listing-plan.server.test.ts.
-import { MOVED_OUT_SIFTED } from '../../../../core/domain/paradox';
 import { type ExpressionBuilder, type Selection, sql } from 'kysely';
+import { MOVED_OUT_SIFTED } from '../../../../core/domain/paradox';
 import { type DB, kysely, type RowOf, type Slots, type Statement, statement } from '../kysely';
 import type { SqlRunner } from '../sql-runner';
 
