@@ -22,12 +22,25 @@ const QUIET_PER_SECOND = RATE_LIMIT_PER_SECOND / 2;
 const NOISY_CONNECTIONS = 50;
 /** Events of the noisy account: 500 at each of its 1,000 places, so a scan fills its largest page. */
 const NOISY_EVENTS = 500_000;
+/** What the noisy account sends: its three kinds of request, and its streams. */
+const NOISY_LOAD_NAMES = ['check-paradox', 'monitor-paradox', 'scan-events', 'streams'];
+/**
+ * BENCH_NOISY_LOADS=<names>: only these of NOISY_LOAD_NAMES (all unless set), to see which of them
+ * the quiet account waits for. The goal is read only beside all of them.
+ */
+const NOISY_LOADS = process.env.BENCH_NOISY_LOADS?.split(',').map((name) => name.trim());
+for (const name of NOISY_LOADS ?? [])
+  if (!NOISY_LOAD_NAMES.includes(name))
+    throw new Error(`BENCH_NOISY_LOADS: no noisy load ${name}; they are ${NOISY_LOAD_NAMES.join(', ')}`);
+const sends = (name: string) => NOISY_LOADS === undefined || NOISY_LOADS.includes(name);
 
 export interface NoisyNeighbourFigures {
   /** Per quiet load: its figures alone, then beside the noisy account. */
   readonly quiet: readonly { readonly load: string; readonly alone: Figures; readonly beside: Figures }[];
   /** The noisy account's answers over the run: successes, and refusals by its limits (429, or 503 for a stream). */
   readonly noisy: { readonly ok: number; readonly refused: number };
+  /** The noisy account's loads it sent (`streams` for its streams), and those left out (BENCH_NOISY_LOADS). */
+  readonly noisyLoads: { readonly sent: readonly string[]; readonly left: readonly string[] };
 }
 
 /**
@@ -68,8 +81,8 @@ export async function measureNoisyNeighbour(databaseUrl: string, seconds: number
         perSecond: QUIET_PER_SECOND,
       },
     ];
-    const noisyLoads = noisyMix(noisy.auth, crowded);
-    const streams = streamChurn(noisy.auth);
+    const noisyLoads = noisyMix(noisy.auth, crowded).filter(({ load }) => sends(load.name));
+    const streams = { ...streamChurn(noisy.auth), ...(!sends('streams') && { concurrent: 0 }) };
     const figures = [];
     let ok = 0;
     let refused = 0;
@@ -90,7 +103,11 @@ export async function measureNoisyNeighbour(databaseUrl: string, seconds: number
       figures.push({ load: load.name, alone, beside });
       console.error(`measured ${NOISY_NEIGHBOUR}: ${load.name} p99 ${alone.p99Ms} ms alone, ${beside.p99Ms} ms beside`);
     }
-    return { quiet: figures, noisy: { ok, refused } };
+    return {
+      quiet: figures,
+      noisy: { ok, refused },
+      noisyLoads: { sent: NOISY_LOAD_NAMES.filter(sends), left: NOISY_LOAD_NAMES.filter((name) => !sends(name)) },
+    };
   } finally {
     await service.stop();
   }

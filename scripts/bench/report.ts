@@ -173,16 +173,22 @@ export function checkTargets(
       : 'not measured',
     met: !!streams && streams.delivered === streams.expected && streams.duplicates === 0,
   });
+  // Beside part of the noisy account's loads (BENCH_NOISY_LOADS), the share is shown but is not the goal's.
+  const partly = (noisy?.noisyLoads.left.length ?? 0) > 0;
   for (const load of ['GET /timelines', 'POST /v1/anchors']) {
     const quiet = noisy?.quiet.find((each) => each.load === load);
     const share = quiet ? quiet.beside.p99Ms / Math.max(1, quiet.alone.p99Ms) : null;
+    const measured =
+      quiet && share !== null ? `${share.toFixed(2)} (${quiet.beside.p99Ms} ms against ${quiet.alone.p99Ms} ms)` : null;
     verdicts.push({
       goal: `a quiet account's ${load} p99 beside a noisy one ≤ ${BESIDE_NOISY_OF_ALONE} × alone`,
       figure:
-        quiet && share !== null
-          ? `${share.toFixed(2)} (${quiet.beside.p99Ms} ms against ${quiet.alone.p99Ms} ms)`
-          : 'not measured',
-      met: share !== null && share <= BESIDE_NOISY_OF_ALONE,
+        measured === null
+          ? 'not measured'
+          : partly
+            ? `${measured} beside only ${noisy?.noisyLoads.sent.join(', ')}`
+            : measured,
+      met: !partly && share !== null && share <= BESIDE_NOISY_OF_ALONE,
     });
   }
   const failed = [
@@ -236,7 +242,7 @@ export function formatReport(run: {
     ...(noisy
       ? [
           '',
-          `One account beside a noisy one (its paradox checks, widest scans, keyed, streams opened and dropped; ` +
+          `One account beside a noisy one (its ${noisy.noisyLoads.sent.join(', ')}; ` +
             `${noisy.noisy.ok} answered, ${noisy.noisy.refused} refused by its limits): the quiet account's p99 ` +
             noisy.quiet
               .map((quiet) => `${quiet.load} ${quiet.alone.p99Ms} ms alone, ${quiet.beside.p99Ms} ms beside`)

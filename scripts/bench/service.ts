@@ -1,6 +1,7 @@
 // The service as the benchmarks start it, and the API calls they prepare their loads with.
+import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { otlpSinkEndpoint } from './otlp-sink';
+import { otlpSinkEndpoint, TRACE_FILE } from './otlp-sink';
 import { startProcess, type Started } from './processes';
 
 const ROOT = join(__dirname, '../..');
@@ -8,6 +9,8 @@ const ROOT = join(__dirname, '../..');
 const SERVICE_NODE_FLAGS = (process.env.BENCH_SERVICE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 /** The same for the bare app (bare-express.ts): BENCH_BARE_NODE_FLAGS. */
 const BARE_NODE_FLAGS = (process.env.BENCH_BARE_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+/** BENCH_SERVICE_LOG=<file>: every service's request log from its start, appended there, to read its requests. */
+const SERVICE_LOG = process.env.BENCH_SERVICE_LOG;
 
 export interface ServiceOptions {
   /** Node flags before the script's, besides BENCH_SERVICE_NODE_FLAGS. */
@@ -26,7 +29,8 @@ export async function startService(
   options: ServiceOptions = {},
 ): Promise<Started> {
   const nodeFlags = [...(options.nodeFlags ?? []), ...SERVICE_NODE_FLAGS];
-  return startProcess(process.execPath, ['--enable-source-maps', ...nodeFlags, join(ROOT, 'dist/main.js')], {
+  const args = ['--enable-source-maps', ...nodeFlags, join(ROOT, 'dist/main.js')];
+  const started = await startProcess(process.execPath, args, {
     NODE_ENV: 'production',
     // As `npm start` and the container image run it (.env.example).
     NODE_OPTIONS: process.env.NODE_OPTIONS ?? '--max-old-space-size=128 --max-semi-space-size=16',
@@ -48,11 +52,15 @@ export async function startService(
     ...(process.env.BENCH_TRACES ? await tracing(process.env.BENCH_TRACES) : {}),
     ...options.env,
   });
+  if (SERVICE_LOG) started.child.stdout?.pipe(createWriteStream(SERVICE_LOG, { flags: 'a' }));
+  return started;
 }
 
 async function tracing(ratio: string): Promise<NodeJS.ProcessEnv> {
   return {
     OTEL_EXPORTER_OTLP_ENDPOINT: await otlpSinkEndpoint(),
+    // Kept spans are read as text; the cost is measured with the default, protobuf.
+    ...(TRACE_FILE && { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }),
     OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
     OTEL_TRACES_SAMPLER_ARG: ratio,
   };
