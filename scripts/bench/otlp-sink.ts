@@ -17,8 +17,10 @@ export function otlpSinkEndpoint(): Promise<string> {
       const chunks: Buffer[] = [];
       if (TRACE_FILE) req.on('data', (chunk: Buffer) => chunks.push(chunk));
       else req.resume();
-      req.on('end', () => TRACE_FILE && appendFileSync(TRACE_FILE, `${Buffer.concat(chunks).toString()}\n`));
-      req.on('end', () => res.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end());
+      req.on('end', () => {
+        if (TRACE_FILE) appendFileSync(TRACE_FILE, `${Buffer.concat(chunks).toString()}\n`);
+        res.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end();
+      });
     });
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
