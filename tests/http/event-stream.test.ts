@@ -2,8 +2,11 @@
 // each change as it is written, resumable with Last-Event-ID (docs/decisions.md, "Event streams").
 // Read by the `eventsource` package, a real SSE client.
 import { request as httpRequest } from 'node:http';
+import pino from 'pino';
+import request from 'supertest';
 import { TimeRange } from '../../src/core/domain/time-range';
 import { streamScope } from '../../src/interfaces/http/event-stream/stream-position';
+import { textDigest } from '../../src/infrastructure/persistence/postgres/text-digest';
 import { asAccount, type AccountClient } from '../support/http/as-account';
 import { aBrowser, freshKeyOf } from '../support/http/browser';
 import { openStream, type Received, serveOnLoopback } from '../support/http/event-stream-client';
@@ -563,6 +566,21 @@ function asking(auth: string, more: Record<string, string> = {}): Record<string,
   return { Accept: 'text/event-stream', Authorization: auth, ...more };
 }
 
+/** `count` events at `place` on the account's timeline, one a minute from 1600-01-01, as the service writes them. */
+async function recordEvents(t: TestApp, accountId: string, place: string, count: number): Promise<void> {
+  await t.sql.query(
+    `INSERT INTO events (account_id, id, timeline_id, kind, time, original_time, description, location,
+                         description_key, location_key, subject_id, recorded_at, revision)
+     SELECT $1, 'evt_' || lpad(to_hex(n), 32, '0'), travellers.timeline_id, 'arrival',
+            timestamptz '1600-01-01 00:00:00Z' + n * interval '1 minute',
+            timestamptz '1600-01-01 00:00:00Z' + n * interval '1 minute',
+            'Reading ' || n, $2, encode(sha256(convert_to('reading ' || n, 'UTF8')), 'hex'), $3, NULL, now(), 0
+       FROM travellers, generate_series(1, $4::int) AS n
+      WHERE travellers.account_id = $1`,
+    [accountId, place, textDigest(place), count],
+  );
+}
+
 async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
@@ -573,9 +591,14 @@ async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<v
 
 describe('event streams under the rate limit', () => {
   let t: TestApp;
+  const logLines: Array<Record<string, unknown>> = [];
   let served: Awaited<ReturnType<typeof serveOnLoopback>>;
   beforeAll(async () => {
-    t = await startTestApp({ eventStreams: LIMITS, rateLimit: { perAccountPerSecond: 2 } });
+    t = await startTestApp({
+      eventStreams: LIMITS,
+      rateLimit: { perAccountPerSecond: 2 },
+      logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line)) }),
+    });
     served = await serveOnLoopback(t.app);
   });
   afterAll(async () => {
@@ -594,5 +617,40 @@ describe('event streams under the rate limit', () => {
     // Two a second: the third in the same second is refused, the first two stream.
     expect(opened.map((stream) => stream.status)).toEqual([200, 200, 429]);
     expect(opened[2]?.headers['retry-after']).toBeDefined();
+  });
+
+  it('has a catch-up pay a request per 100 events after the first 100, waiting for the next window', async () => {
+    const a = await t.signUp();
+    await recordEvents(t, a.id, 'Great Library', 250);
+    // Frozen at the start of a window two minutes ahead: the opening and the first further 100
+    // events spend the quota of 2, so the 201st waits until the test moves time on.
+    t.clock.freezeAt(new Date((Math.floor(Date.now() / 60_000) + 2) * 60_000));
+    const waitsBefore = t.eventStreams.catchUpWaits;
+    const stream = openStream(
+      `${served.url}/v1/monitor-events?location=Great%20Library&time_range=${DAY_1600}`,
+      a.auth,
+    );
+    try {
+      await stream.waitFor(200);
+      await waitUntil(() => t.eventStreams.catchUpWaits > waitsBefore);
+      expect(stream.received).toHaveLength(200);
+      // The catch-up spent the account's quota: its other requests in that second are refused.
+      const listing = await request(t.app).get('/timelines').set('Authorization', a.auth);
+      expect(listing.status).toBe(429);
+
+      t.clock.advanceSeconds(1);
+      const all = await stream.waitFor(251);
+      expect(all.slice(0, 250).map(({ data }) => data.description)).toEqual(
+        Array.from({ length: 250 }, (_, n) => `Reading ${n + 1}`),
+      );
+      expect(all[250]?.type).toBe('caught-up');
+    } finally {
+      stream.close();
+    }
+    // Its log line adds up its waits: each for the one second its window had left.
+    const waits = t.eventStreams.catchUpWaits - waitsBefore;
+    await waitUntil(() => logLines.some((line) => line.msg === 'event stream ended' && line.account_id === a.id));
+    const ended = logLines.find((line) => line.msg === 'event stream ended' && line.account_id === a.id);
+    expect(ended?.catch_up_waited_s).toBe(waits);
   });
 });

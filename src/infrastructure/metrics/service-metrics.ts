@@ -9,6 +9,7 @@ export interface ServiceMetricSources {
     readonly size: number;
     readonly limit: number;
     readonly delivered: ReadonlyMap<string, number>;
+    readonly catchUpWaits: number;
   };
 }
 
@@ -92,6 +93,12 @@ export class ServiceMetrics {
         }
       },
     });
+    countedAt(
+      registers,
+      'tns_event_stream_catch_up_waits_total',
+      "Times an event stream's catch-up waited for its account's rate limit (a request's worth per 100 events).",
+      () => sources.eventStreams.catchUpWaits,
+    );
     this.reruns = new Counter({
       name: 'tns_exclusive_write_reruns_total',
       help: "Exclusive writes of an account run again, by reason: 'conflict' or 'state-moved'.",

@@ -7,6 +7,7 @@ import type { StreamSlots } from '../../../src/core/ports/stream-slots';
 import type { EventStreamSource } from '../../../src/interfaces/http/event-stream/event-stream-source';
 import { EventStreams } from '../../../src/interfaces/http/event-stream/event-streams';
 import type { StreamEndings } from '../../../src/interfaces/http/event-stream/open-stream';
+import type { ChargeAccount } from '../../../src/interfaces/http/middleware/rate-limit';
 import { traceRequests } from '../../../src/interfaces/http/middleware/trace-request';
 
 /**
@@ -20,6 +21,8 @@ export async function oneStreamServed(
   endings: StreamEndings,
   tracer?: Tracer,
   leaseMs = 3_600_000,
+  /** The account's rate limit, which the stream's catch-up pays (catch-up-pacing.ts). */
+  charge?: ChargeAccount,
 ) {
   const streams = new EventStreams(slots, { perProcess: 4, perAccount: 2, heartbeatMs: 60_000, retryMs: 100, leaseMs });
   const app = express();
@@ -28,7 +31,7 @@ export async function oneStreamServed(
   let served: Promise<void> = Promise.resolve();
   app.get('/stream', (_req, res) => {
     answer = res;
-    served = streams.serve(res, { apiKeyId: 'key_1', accountId: 'acc_1' }, async () => source, endings);
+    served = streams.serve(res, { apiKeyId: 'key_1', accountId: 'acc_1' }, async () => source, endings, charge);
     // A refusal is answered, as the route's problem handler answers it: the connection is let go.
     served.catch(() => res.status(401).end());
   });

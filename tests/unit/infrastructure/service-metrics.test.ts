@@ -7,7 +7,7 @@ function sources() {
   return {
     database: { available: true, outages: 0, diskFullRefusals: 0 },
     keyCache: { stats: () => ({ entries: 4, hits: 90, misses: 10 }) },
-    eventStreams: { size: 5, limit: 2000, delivered: new Map([['recorded', 7]]) },
+    eventStreams: { size: 5, limit: 2000, delivered: new Map([['recorded', 7]]), catchUpWaits: 2 },
   };
 }
 
@@ -29,16 +29,19 @@ it('reads the database, the key cache and the streams when scraped', async () =>
   expect(samplesOf(text, 'tns_event_streams_open')).toEqual([5]);
   expect(samplesOf(text, 'tns_event_streams_max')).toEqual([2000]);
   expect(samplesOf(text, 'tns_event_stream_messages_total', { event: 'recorded' })).toEqual([7]);
+  expect(samplesOf(text, 'tns_event_stream_catch_up_waits_total')).toEqual([2]);
   expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'conflict' })).toEqual([2]);
   expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'state-moved' })).toEqual([1]);
 
   // An outage, and more lookups: the counters go on from where they were.
   from.database = { available: false, outages: 1, diskFullRefusals: 3 };
   from.keyCache = { stats: () => ({ entries: 4, hits: 95, misses: 12 }) };
+  from.eventStreams = { ...from.eventStreams, catchUpWaits: 5 };
   text = await registry.metrics();
   expect(samplesOf(text, 'tns_db_available')).toEqual([0]);
   expect(samplesOf(text, 'tns_db_outages_total')).toEqual([1]);
   expect(samplesOf(text, 'tns_db_disk_full_refusals_total')).toEqual([3]);
   expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'hit' })).toEqual([95]);
   expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'miss' })).toEqual([12]);
+  expect(samplesOf(text, 'tns_event_stream_catch_up_waits_total')).toEqual([5]);
 });

@@ -83,3 +83,39 @@ it("renews the streams' leases outside the trace of the stream that started the 
     await tracing.close();
   }
 });
+
+it("marks each wait of a stream's catch-up for its account's rate limit on the stream's request span", async () => {
+  const tracing = startInMemoryTracing();
+  const closed = signal();
+  const source: EventStreamSource = {
+    close: () => closed.resolve(),
+    async *[Symbol.asyncIterator]() {
+      for (let n = 1; n <= 101; n += 1) yield { id: String(n), event: 'recorded', data: '{}' };
+      await closed.promise;
+    },
+  };
+  // The quota spent: the 101st event waits a minute, unless the stream ends first.
+  const refused = async () => ({ allowed: false, remaining: 0, resetSeconds: 60 });
+  const endings = { onUnavailable: () => undefined, isUnavailable: () => false, logError: () => undefined };
+  const { streams, answer, served, close } = await oneStreamServed(
+    new FreeSlots(),
+    source,
+    endings,
+    tracing.tracer,
+    undefined,
+    refused,
+  );
+  try {
+    await waitFor(() => streams.catchUpWaits === 1, { what: 'the catch-up waiting' });
+    expect(answer().locals.catchUpWaitedSeconds).toBe(60);
+  } finally {
+    close();
+    await served();
+  }
+  await waitFor(() => tracing.named('GET /stream').length === 1, { what: "the stream's request span" });
+  const [span] = tracing.named('GET /stream');
+  expect(span?.events.map(({ name, attributes }) => ({ name, attributes }))).toEqual([
+    { name: 'catch-up waited for the rate limit', attributes: { retry_after_s: 60 } },
+  ]);
+  await tracing.close();
+});

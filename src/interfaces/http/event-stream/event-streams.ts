@@ -1,4 +1,4 @@
-import { context, ROOT_CONTEXT } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, type Span, trace } from '@opentelemetry/api';
 import type { DeliverySpans } from './delivery-spans';
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
@@ -6,6 +6,9 @@ import { InvalidApiKey } from '../../../core/domain/errors';
 import { FeedInterrupted } from '../../../core/ports/event-feed';
 import type { StreamSlots } from '../../../core/ports/stream-slots';
 import type { EventStreamSource } from './event-stream-source';
+import type { ChargeAccount } from '../middleware/rate-limit';
+import { localsOf } from '../answer-locals';
+import { pacedCatchUp } from './catch-up-pacing';
 import { OpenStream, type StreamEndings } from './open-stream';
 import { capacityReached, notStreamingNow, tooManyStreams, unheard } from './stream-problems';
 
@@ -50,6 +53,8 @@ export class EventStreams {
   private readonly open = new Map<string, OpenStream>();
   /** Messages written on this process's streams since it started, by event name, for the metrics. */
   readonly delivered = new Map<string, number>();
+  /** Times a stream's catch-up waited for its account's rate limit since the process started, for the metrics. */
+  catchUpWaits = 0;
   private readonly leaseMs: number;
   private renewal: NodeJS.Timeout | undefined;
   private closing = false;
@@ -75,13 +80,15 @@ export class EventStreams {
 
   /**
    * Answers `res` with the stream `start` opens. Refusals (the limits, and whatever `start` throws
-   * before the first byte: an unknown timeline, a bad Last-Event-ID) are thrown as problems.
+   * before the first byte: an unknown timeline, a bad Last-Event-ID) are thrown as problems. With
+   * `charge` (the per-account rate limit), its catch-up is paid for as it goes (catch-up-pacing.ts).
    */
   async serve(
     res: Response,
     key: { readonly apiKeyId: string; readonly accountId: string },
     start: () => Promise<EventStreamSource>,
     endings: StreamEndings,
+    charge?: ChargeAccount,
   ): Promise<void> {
     if (this.closing) throw notStreamingNow();
     if (this.open.size >= this.limits.perProcess) throw capacityReached(this.limits.perProcess);
@@ -117,7 +124,19 @@ export class EventStreams {
       if (!res.destroyed) throw notStreamingNow();
       return;
     }
-    await stream.send(source, this.limits, endings, this.delivered, this.deliveries);
+    const span = trace.getActiveSpan();
+    const sent = charge
+      ? pacedCatchUp(source, charge, key.accountId, stream.endedSignal, (seconds) => this.waited(res, seconds, span))
+      : source;
+    await stream.send(sent, this.limits, endings, this.delivered, this.deliveries);
+  }
+
+  /** A catch-up waits for its account's rate limit: counted, on the stream's log line and its request's span. */
+  private waited(res: Response, retryAfterSeconds: number, span: Span | undefined): void {
+    this.catchUpWaits += 1;
+    const locals = localsOf(res);
+    locals.catchUpWaitedSeconds = (locals.catchUpWaitedSeconds ?? 0) + retryAfterSeconds;
+    span?.addEvent('catch-up waited for the rate limit', { retry_after_s: retryAfterSeconds });
   }
 
   /**

@@ -26,6 +26,7 @@ export class OpenStream {
   private source: EventStreamSource | null = null;
   private heartbeat: NodeJS.Timeout | undefined;
   private done = false;
+  private readonly ending = new AbortController();
 
   constructor(
     /** Whose slot the stream holds: its key's account. */
@@ -45,10 +46,16 @@ export class OpenStream {
     return this.done;
   }
 
+  /** Aborted when the stream ends: what the stream waits for stops waiting. */
+  get endedSignal(): AbortSignal {
+    return this.ending.signal;
+  }
+
   /** Lets go of everything and, once the answer has started, ends it (a refusal before is the problem handler's). */
   end(): void {
     if (this.done) return;
     this.done = true;
+    this.ending.abort();
     clearInterval(this.heartbeat);
     this.source?.close();
     this.onEnd(this);

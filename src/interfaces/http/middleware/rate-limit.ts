@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { RateLimitPolicy } from '../../../core/domain/rate-limit';
+import type { RateLimitDecision, RateLimitPolicy } from '../../../core/domain/rate-limit';
 import type { CountRequest } from '../../../core/use-cases/rate-limiting/count-request';
 import { clientOf } from '../client-address';
 import { Problem } from '../problem';
@@ -74,8 +74,20 @@ export function pagesAsked(req: Request): number {
   return Math.ceil(Math.min(limit, LARGEST_PAGE) / ITEMS_PER_REQUEST);
 }
 
+/**
+ * Charges an account `cost` more requests under the per-account limit, outside a request's steps:
+ * an event stream's catch-up pays for its events as it sends them (catch-up-pacing.ts).
+ */
+export type ChargeAccount = (accountId: string, cost: number) => Promise<RateLimitDecision>;
+
+export function accountCharge(countRequest: CountRequest, perSecond: number): ChargeAccount {
+  const policy = accountPolicy(perSecond);
+  return (accountId, cost) => countRequest.execute({ key: accountKeyOf(accountId), policy, cost });
+}
+
 const ACCOUNT_LIMIT = 'for this account (all its API keys together; a page counts one per 100 items asked for)';
-const accountKey = (_req: Request, res: Response) => `account:${String(localsOf(res).principal?.accountId)}`;
+const accountKeyOf = (accountId: string) => `account:${accountId}`;
+const accountKey = (_req: Request, res: Response) => accountKeyOf(String(localsOf(res).principal?.accountId));
 const accountPolicy = (perSecond: number) => ({ name: 'default', quota: perSecond, windowSeconds: 1 });
 
 /**
