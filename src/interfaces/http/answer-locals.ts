@@ -23,8 +23,8 @@ export interface AnswerLocals {
   replayed?: boolean;
   /** The answer is an event stream, whose end is not an abort. */
   eventStream?: boolean;
-  /** Seconds an event stream's catch-up waited for its account's rate limit (catch-up-pacing.ts). */
-  catchUpWaitedSeconds?: number;
+  /** Times an event stream's catch-up waited for its account's rate limit (catch-up-pacing.ts). */
+  catchUpWaits?: number;
 }
 
 /** The request's locals, typed. */

@@ -21,7 +21,7 @@ import { authenticate } from './middleware/authenticate';
 import { httpMetrics, type HttpMetrics } from './middleware/http-metrics';
 import { traceRequests } from './middleware/trace-request';
 import { idempotency } from './middleware/idempotency';
-import { accountCharge, perAccount, perAccountPages, perAddress } from './middleware/rate-limit';
+import { accountLimit, perAccount, perAccountPages, perAddress } from './middleware/rate-limit';
 import { middlewareOf } from './request-step';
 import { sendAnswer } from './send-answer';
 import { failureReason, problemHandler, RETRY_AFTER_SECONDS, routeNotFound } from './middleware/problem-handler';
@@ -147,7 +147,7 @@ export function createApp(container: Container, options: AppOptions): Express {
   const streaming = {
     streams: options.eventStreams ?? new EventStreams(container.get(StreamSlots)),
     endings: { isUnavailable, onUnavailable, logError: logFault },
-    charge: perAccountPerSecond > 0 ? accountCharge(countRequest, perAccountPerSecond) : undefined,
+    accountLimit: perAccountPerSecond > 0 ? accountLimit(countRequest, perAccountPerSecond) : undefined,
   };
   const keptAnswers = new KeptAnswers(countRequest, options.keptAnswersMibPerHour);
   mountRoutes(app, routes, authenticated, {

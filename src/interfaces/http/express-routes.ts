@@ -4,7 +4,7 @@ import type { Principal } from '../../core/use-cases/accounts/authenticate-api-k
 import { type AdmissionGate, LeftTheQueue } from './admission/admission-gate';
 import type { EventStreams, StreamEndings } from './event-stream/event-streams';
 import type { IdempotentResponder } from './middleware/idempotency';
-import type { ChargeAccount } from './middleware/rate-limit';
+import type { AccountLimit } from './middleware/rate-limit';
 import { jsonBody } from './middleware/json-body';
 import { utf8Query } from './middleware/utf8-query';
 import { type FieldError, Problem } from './problem';
@@ -18,7 +18,7 @@ export interface Streaming {
   readonly streams: EventStreams;
   readonly endings: StreamEndings;
   /** The per-account rate limit, which a stream's catch-up pays as it goes (none: unlimited). */
-  readonly charge?: ChargeAccount;
+  readonly accountLimit?: AccountLimit;
 }
 
 /** What the authenticated routes go through besides their steps; each optional. */
@@ -60,7 +60,7 @@ export function mountRoutes(
         const request = { body: req.body, query: req.query, params: pathParameters(req.params) };
         // An empty Last-Event-ID is none, as the event stream standard reads an empty id.
         const start = () => stream({ ...request, lastEventId: req.get('Last-Event-ID') || undefined }, principal);
-        return streaming.streams.serve(res, principal, start, streaming.endings, streaming.charge);
+        return streaming.streams.serve(res, principal, start, streaming.endings, streaming.accountLimit);
       }
       const respond = () =>
         route.invoke({ body: req.body, query: req.query, params: pathParameters(req.params) }, principal);

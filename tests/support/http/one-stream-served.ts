@@ -7,7 +7,7 @@ import type { StreamSlots } from '../../../src/core/ports/stream-slots';
 import type { EventStreamSource } from '../../../src/interfaces/http/event-stream/event-stream-source';
 import { EventStreams } from '../../../src/interfaces/http/event-stream/event-streams';
 import type { StreamEndings } from '../../../src/interfaces/http/event-stream/open-stream';
-import type { ChargeAccount } from '../../../src/interfaces/http/middleware/rate-limit';
+import type { AccountLimit } from '../../../src/interfaces/http/middleware/rate-limit';
 import { traceRequests } from '../../../src/interfaces/http/middleware/trace-request';
 
 /**
@@ -20,9 +20,14 @@ export async function oneStreamServed(
   source: EventStreamSource,
   endings: StreamEndings,
   tracer?: Tracer,
-  leaseMs = 3_600_000,
-  /** The account's rate limit, which the stream's catch-up pays (catch-up-pacing.ts). */
-  charge?: ChargeAccount,
+  {
+    leaseMs = 3_600_000,
+    accountLimit,
+  }: {
+    readonly leaseMs?: number;
+    /** The account's rate limit, which the stream's catch-up pays (catch-up-pacing.ts). */
+    readonly accountLimit?: AccountLimit;
+  } = {},
 ) {
   const streams = new EventStreams(slots, { perProcess: 4, perAccount: 2, heartbeatMs: 60_000, retryMs: 100, leaseMs });
   const app = express();
@@ -31,7 +36,7 @@ export async function oneStreamServed(
   let served: Promise<void> = Promise.resolve();
   app.get('/stream', (_req, res) => {
     answer = res;
-    served = streams.serve(res, { apiKeyId: 'key_1', accountId: 'acc_1' }, async () => source, endings, charge);
+    served = streams.serve(res, { apiKeyId: 'key_1', accountId: 'acc_1' }, async () => source, endings, accountLimit);
     // A refusal is answered, as the route's problem handler answers it: the connection is let go.
     served.catch(() => res.status(401).end());
   });

@@ -1,22 +1,29 @@
 // A stream's catch-up pays for its events as the listing's pages do: one request of its account per
-// 100 events after the first 100, waiting for the next window when the quota is spent
-// (docs/decisions.md, "Event streams").
+// 100 events after the first 100, taking at most half of each window's quota, and waiting for the
+// next window when it may not take more (docs/decisions.md, "Event streams").
 import type { RateLimitDecision } from '../../../src/core/domain/rate-limit';
 import { pacedCatchUp } from '../../../src/interfaces/http/event-stream/catch-up-pacing';
 import type { EventStreamSource, SseMessage } from '../../../src/interfaces/http/event-stream/event-stream-source';
+import type { AccountLimit } from '../../../src/interfaces/http/middleware/rate-limit';
 import { waitFor } from '../../support/wait-for';
 
 const event = (n: number, kind = 'recorded'): SseMessage => ({ id: `p${n}`, event: kind, data: `{"n":${n}}` });
 const caughtUp: SseMessage = { event: 'caught-up', data: '{}' };
+const events = (count: number, from = 1, kind = 'recorded') =>
+  Array.from({ length: count }, (_, n) => event(from + n, kind));
 
-/** A source of these messages, noting how many were taken from it and whether it was closed. */
+/** A source of these messages, noting how many were taken from it and whether it was let go. */
 function sourceOf(messages: readonly SseMessage[]) {
-  const seen = { taken: 0, closed: false };
+  const seen = { taken: 0, returned: false, closed: false };
   const source: EventStreamSource = {
     async *[Symbol.asyncIterator]() {
-      for (const message of messages) {
-        seen.taken += 1;
-        yield message;
+      try {
+        for (const message of messages) {
+          seen.taken += 1;
+          yield message;
+        }
+      } finally {
+        seen.returned = true;
       }
     },
     close: () => {
@@ -26,95 +33,97 @@ function sourceOf(messages: readonly SseMessage[]) {
   return { source, seen };
 }
 
-/** Allows the first `allowed` charges, then refuses with Retry-After `retryAfter` until `allowed` grows. */
-function account(allowed: number, retryAfter = 1) {
-  const state = { allowed, charged: 0, refused: 0 };
-  const charge = async (_accountId: string, cost: number): Promise<RateLimitDecision> => {
-    expect(cost).toBe(1);
-    if (state.charged < state.allowed) {
-      state.charged += 1;
-      return { allowed: true, remaining: state.allowed - state.charged, resetSeconds: retryAfter };
-    }
-    state.refused += 1;
-    return { allowed: false, remaining: 0, resetSeconds: retryAfter };
+/**
+ * An account whose quota is `quota` a second, answering each charge with `decide(n)` for the n-th
+ * charge (from 1): by default, allowed with a whole quota left.
+ */
+function account(quota: number, decide: (n: number) => Partial<RateLimitDecision> = () => ({})) {
+  const charges: number[] = [];
+  const limit: AccountLimit = {
+    quota,
+    async charge(_accountId, cost) {
+      charges.push(cost);
+      return { allowed: true, remaining: quota, resetSeconds: 1, ...decide(charges.length) };
+    },
   };
-  return { charge, state };
+  return { limit, charges };
 }
 
-async function collect(source: AsyncIterable<SseMessage>, count = Infinity): Promise<SseMessage[]> {
-  const out: SseMessage[] = [];
-  for await (const message of source) {
-    out.push(message);
-    if (out.length >= count) break;
-  }
-  return out;
+/** Reads `source` paced by `limit` to its end, noting how many messages had come when each wait began. */
+async function readAll(
+  source: EventStreamSource,
+  limit: AccountLimit,
+  waitsAt: number[] = [],
+  ended = new AbortController().signal,
+) {
+  const received: SseMessage[] = [];
+  const paced = pacedCatchUp(source, limit, 'acc', ended, () => waitsAt.push(received.length));
+  for await (const message of paced) received.push(message);
+  return received;
 }
 
 it('charges one request before the 101st and the 201st event of the catch-up, none after caught-up', async () => {
-  const messages = [
-    ...Array.from({ length: 250 }, (_, n) => event(n + 1)),
-    caughtUp,
-    ...Array.from({ length: 150 }, (_, n) => event(251 + n, 'updated')),
-  ];
+  const messages = [...events(250), caughtUp, ...events(150, 251, 'updated')];
   const { source } = sourceOf(messages);
-  const { charge, state } = account(10);
-  const waits: number[] = [];
-  const sent = await collect(pacedCatchUp(source, charge, 'acc', new AbortController().signal, (s) => waits.push(s)));
-  expect(sent).toEqual(messages);
-  expect(state.charged).toBe(2);
-  expect(waits).toEqual([]);
+  const { limit, charges } = account(100);
+  const waitsAt: number[] = [];
+  expect(await readAll(source, limit, waitsAt)).toEqual(messages);
+  expect(charges).toEqual([1, 1]);
+  expect(waitsAt).toEqual([]);
 });
 
 it('charges nothing for a catch-up of 100 events or fewer', async () => {
-  const messages = [...Array.from({ length: 100 }, (_, n) => event(n + 1)), caughtUp];
-  const { source } = sourceOf(messages);
-  const { charge, state } = account(0);
-  const sent = await collect(pacedCatchUp(source, charge, 'acc', new AbortController().signal, () => undefined));
-  expect(sent).toHaveLength(101);
-  expect(state.charged + state.refused).toBe(0);
+  const { source } = sourceOf([...events(100), caughtUp]);
+  const { limit, charges } = account(100, () => ({ allowed: false, remaining: 0 }));
+  expect(await readAll(source, limit)).toHaveLength(101);
+  expect(charges).toEqual([]);
 });
 
-it('holds the 101st event back while the quota is spent, and sends it once a charge is allowed', async () => {
-  const messages = [...Array.from({ length: 101 }, (_, n) => event(n + 1)), caughtUp];
+it('holds the 101st event back through a refusal, then sends it once a charge is allowed', async () => {
+  const messages = [...events(101), caughtUp];
   const { source } = sourceOf(messages);
-  // Refused until the test allows one more: each refusal waits its Retry-After (here 1 s) and asks again.
-  const { charge, state } = account(0, 1);
-  const waits: number[] = [];
-  const received: SseMessage[] = [];
-  const done = (async () => {
-    for await (const message of pacedCatchUp(source, charge, 'acc', new AbortController().signal, (s) => waits.push(s)))
-      received.push(message);
-  })();
-  await waitFor(() => waits.length === 1, { what: 'a wait' });
-  expect(received).toHaveLength(100);
-  state.allowed = 1;
-  await done;
-  expect(received).toEqual(messages);
-  expect(waits).toEqual([1]);
-  expect(state.refused).toBe(1);
+  const { limit, charges } = account(100, (n) => (n === 1 ? { allowed: false, remaining: 0 } : {}));
+  const waitsAt: number[] = [];
+  expect(await readAll(source, limit, waitsAt)).toEqual(messages);
+  expect(waitsAt).toEqual([100]);
+  expect(charges).toEqual([1, 1]);
+});
+
+it('waits for the next window once a charge leaves less than half of the quota to the account', async () => {
+  const messages = [...events(301), caughtUp];
+  const { source } = sourceOf(messages);
+  // A quota of 10: the first charge leaves 5 (half: no wait), the second 4 (less: the third waits first).
+  const { limit, charges } = account(10, (n) => ({ remaining: 6 - n }));
+  const waitsAt: number[] = [];
+  expect(await readAll(source, limit, waitsAt)).toEqual(messages);
+  expect(charges).toEqual([1, 1, 1]);
+  expect(waitsAt).toEqual([300]);
 });
 
 it('stops waiting and ends when the stream ends during a wait, taking nothing more from its source', async () => {
-  const messages = [...Array.from({ length: 300 }, (_, n) => event(n + 1)), caughtUp];
-  const { source, seen } = sourceOf(messages);
-  const { charge } = account(0, 60);
+  const { source, seen } = sourceOf([...events(300), caughtUp]);
+  // A minute's Retry-After: only the stream's end ends this wait within the test's time.
+  const { limit } = account(100, () => ({ allowed: false, remaining: 0, resetSeconds: 60 }));
   const ended = new AbortController();
-  const waits: number[] = [];
-  const received: SseMessage[] = [];
-  const done = (async () => {
-    for await (const message of pacedCatchUp(source, charge, 'acc', ended.signal, (s) => waits.push(s)))
-      received.push(message);
-  })();
-  await waitFor(() => waits.length === 1, { what: 'a wait' });
+  const waitsAt: number[] = [];
+  const read = readAll(source, limit, waitsAt, ended.signal);
+  await waitFor(() => waitsAt.length === 1, { what: 'a wait' });
   ended.abort();
-  // A minute's Retry-After: only the abort ends this wait within the test's time.
-  await done;
-  expect(received).toHaveLength(100);
+  expect(await read).toHaveLength(100);
   expect(seen.taken).toBe(101);
+  expect(seen.returned).toBe(true);
+});
+
+it('ends with the error of a charge that fails (the database gone), letting go of its source', async () => {
+  const { source, seen } = sourceOf([...events(150), caughtUp]);
+  const unavailable = new Error('connection terminated');
+  const limit: AccountLimit = { quota: 100, charge: () => Promise.reject(unavailable) };
+  await expect(readAll(source, limit)).rejects.toBe(unavailable);
+  expect(seen.returned).toBe(true);
 });
 
 it('closes the source it paces', () => {
   const { source, seen } = sourceOf([]);
-  pacedCatchUp(source, account(0).charge, 'acc', new AbortController().signal, () => undefined).close();
+  pacedCatchUp(source, account(1).limit, 'acc', new AbortController().signal, () => undefined).close();
   expect(seen.closed).toBe(true);
 });

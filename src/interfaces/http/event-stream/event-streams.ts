@@ -6,7 +6,7 @@ import { InvalidApiKey } from '../../../core/domain/errors';
 import { FeedInterrupted } from '../../../core/ports/event-feed';
 import type { StreamSlots } from '../../../core/ports/stream-slots';
 import type { EventStreamSource } from './event-stream-source';
-import type { ChargeAccount } from '../middleware/rate-limit';
+import type { AccountLimit } from '../middleware/rate-limit';
 import { localsOf } from '../answer-locals';
 import { pacedCatchUp } from './catch-up-pacing';
 import { OpenStream, type StreamEndings } from './open-stream';
@@ -81,14 +81,14 @@ export class EventStreams {
   /**
    * Answers `res` with the stream `start` opens. Refusals (the limits, and whatever `start` throws
    * before the first byte: an unknown timeline, a bad Last-Event-ID) are thrown as problems. With
-   * `charge` (the per-account rate limit), its catch-up is paid for as it goes (catch-up-pacing.ts).
+   * `accountLimit`, its catch-up is paid for as it goes (catch-up-pacing.ts).
    */
   async serve(
     res: Response,
     key: { readonly apiKeyId: string; readonly accountId: string },
     start: () => Promise<EventStreamSource>,
     endings: StreamEndings,
-    charge?: ChargeAccount,
+    accountLimit?: AccountLimit,
   ): Promise<void> {
     if (this.closing) throw notStreamingNow();
     if (this.open.size >= this.limits.perProcess) throw capacityReached(this.limits.perProcess);
@@ -125,8 +125,10 @@ export class EventStreams {
       return;
     }
     const span = trace.getActiveSpan();
-    const sent = charge
-      ? pacedCatchUp(source, charge, key.accountId, stream.endedSignal, (seconds) => this.waited(res, seconds, span))
+    const sent = accountLimit
+      ? pacedCatchUp(source, accountLimit, key.accountId, stream.endedSignal, (seconds) =>
+          this.waited(res, seconds, span),
+        )
       : source;
     await stream.send(sent, this.limits, endings, this.delivered, this.deliveries);
   }
@@ -135,7 +137,7 @@ export class EventStreams {
   private waited(res: Response, retryAfterSeconds: number, span: Span | undefined): void {
     this.catchUpWaits += 1;
     const locals = localsOf(res);
-    locals.catchUpWaitedSeconds = (locals.catchUpWaitedSeconds ?? 0) + retryAfterSeconds;
+    locals.catchUpWaits = (locals.catchUpWaits ?? 0) + 1;
     span?.addEvent('catch-up waited for the rate limit', { retry_after_s: retryAfterSeconds });
   }
 

@@ -75,14 +75,21 @@ export function pagesAsked(req: Request): number {
 }
 
 /**
- * Charges an account `cost` more requests under the per-account limit, outside a request's steps:
- * an event stream's catch-up pays for its events as it sends them (catch-up-pacing.ts).
+ * The per-account limit, charged outside a request's steps: an event stream's catch-up pays for its
+ * events as it sends them (catch-up-pacing.ts).
  */
-export type ChargeAccount = (accountId: string, cost: number) => Promise<RateLimitDecision>;
+export interface AccountLimit {
+  /** Requests an account may make a second. */
+  readonly quota: number;
+  charge(accountId: string, cost: number): Promise<RateLimitDecision>;
+}
 
-export function accountCharge(countRequest: CountRequest, perSecond: number): ChargeAccount {
+export function accountLimit(countRequest: CountRequest, perSecond: number): AccountLimit {
   const policy = accountPolicy(perSecond);
-  return (accountId, cost) => countRequest.execute({ key: accountKeyOf(accountId), policy, cost });
+  return {
+    quota: perSecond,
+    charge: (accountId, cost) => countRequest.execute({ key: accountKeyOf(accountId), policy, cost }),
+  };
 }
 
 const ACCOUNT_LIMIT = 'for this account (all its API keys together; a page counts one per 100 items asked for)';

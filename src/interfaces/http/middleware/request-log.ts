@@ -42,8 +42,8 @@ export function requestLog(logger: Logger): RequestStep {
         reason: locals.failureReason,
         // The answer kept for an earlier request with its Idempotency-Key, sent again.
         replayed: locals.replayed,
-        // An event stream's catch-up held back by its account's rate limit, for this long in all.
-        catch_up_waited_s: locals.catchUpWaitedSeconds,
+        // How often an event stream's catch-up waited for its account's rate limit.
+        catch_up_waits: locals.catchUpWaits,
         // The request's trace (trace-request.ts), when tracing is on.
         ...locals.traceIds,
       };

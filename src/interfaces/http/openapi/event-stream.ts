@@ -11,8 +11,8 @@ export const STREAM_DESCRIPTION =
   '(a `caught-up` with nothing new since the message before it, or since `Last-Event-ID`, has no `id`; an empty ' +
   '`Last-Event-ID` is none). ' +
   'Opening a stream counts as one request against the rate limit, and what it sends before `caught-up` one ' +
-  'more per 100 events after the first 100, as the listing counts its pages: when the quota is spent the ' +
-  'stream waits for the next window and goes on. ' +
+  'more per 100 events after the first 100, as the listing counts its pages, taking at most half of each ' +
+  "second's quota: past that the stream waits for the next second and goes on. " +
   '`retry` says how long to wait before reconnecting, and a comment line every 15 s keeps an idle stream open. ' +
   'Without `timeline_id` the stream watches the timeline the traveller is on when it opens. A stream ends when ' +
   'the service stops or loses its database: reconnect with `Last-Event-ID`.';
