@@ -5,7 +5,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { holdWrites } from '../support/hold-writes';
+import { holdTable, holdWrites } from '../support/hold-writes';
 import { serverOnly } from '../support/server-only';
 import { startTestApp, type TestAccount, type TestApp } from '../support/http/test-app';
 
@@ -56,7 +56,7 @@ serverOnly(() =>
       const release = await holdWritesOf(account);
       const running = [setAnchor(account, 'Running 1'), setAnchor(account, 'Running 2')];
       // One waits for the lock, the other behind it in the process's queue of the account's writes.
-      await waitForLockWaiters(1);
+      await waitForLockWaiters(t, 1);
 
       const server = t.app.listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
@@ -87,17 +87,87 @@ serverOnly(() =>
       expect(set.map((anchor) => anchor.description).sort()).toEqual(['After', 'Running 1', 'Running 2']);
       expect(t.takeLoggedErrors()).toEqual([]);
     }, 30_000);
-
-    /** Until `count` statements wait for a lock: the account's requests that run. */
-    async function waitForLockWaiters(count: number): Promise<void> {
-      for (let tries = 0; tries < 200; tries += 1) {
-        const [row] = await t.prisma.$queryRaw<{ waiting: number }[]>`
-          SELECT count(*)::int AS waiting FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-        if ((row?.waiting ?? 0) >= count) return;
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      throw new Error(`${count} statements never waited for the lock`);
-    }
   }),
 );
+
+serverOnly(() =>
+  describe('event streams among the requests in flight', () => {
+    let t: TestApp;
+
+    beforeAll(async () => {
+      t = await startTestApp({ accountRequests: { running: 1, queued: 0 } });
+    });
+    afterAll(() => t.close());
+
+    it('counts a stream while it opens, and not once it is open', async () => {
+      const account = await t.signUp();
+      const streamPath = '/v1/monitor-events?location=Here&time_range=1600-01-01T00:00:00Z/1600-01-02T00:00:00Z';
+      // Its one request that runs reads its timelines, held back by a lock on their table (a write of
+      // its own would hold its traveller, which a stream's opening waits for too, before its turn).
+      const release = await holdTable(t.prisma, 'timelines');
+      const listed = request(t.app)
+        .get('/timelines')
+        .set('Authorization', account.auth)
+        .then((answer) => answer);
+      await waitForLockWaiters(t, 1);
+
+      // Opening a stream is one more, refused before it streams.
+      const refused = await request(t.app)
+        .get(streamPath)
+        .set('Authorization', account.auth)
+        .set('Accept', 'text/event-stream');
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ code: 'too_many_requests_in_flight' });
+      await release();
+      expect((await listed).status).toBe(200);
+
+      // Open, it holds no turn: the account's requests run beside it.
+      const server = t.app.listen(0, '127.0.0.1');
+      await new Promise((resolve) => server.once('listening', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        const opened = await firstBytesOf(port, streamPath, account.auth);
+        expect(opened.status).toBe(200);
+        expect(opened.text).toContain('event: caught-up');
+        expect((await request(t.app).get('/timelines').set('Authorization', account.auth)).status).toBe(200);
+        opened.close();
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+      expect(t.takeLoggedErrors()).toEqual([]);
+    }, 30_000);
+  }),
+);
+
+/** A stream's status and what it sent until its `caught-up`, left open until `close()`. */
+function firstBytesOf(port: number, path: string, auth: string) {
+  return new Promise<{ status: number; text: string; close: () => void }>((resolve, reject) => {
+    const asked = httpRequest(
+      { host: '127.0.0.1', port, path, agent: false, headers: { Authorization: auth, Accept: 'text/event-stream' } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          if (text.includes('event: caught-up'))
+            resolve({ status: res.statusCode ?? 0, text, close: () => asked.destroy() });
+        });
+      },
+    );
+    asked.on('error', reject);
+    asked.end();
+  });
+}
+
+/** Until `count` statements wait for a lock: the account's requests that run. */
+async function waitForLockWaiters(t: TestApp, count: number): Promise<void> {
+  for (let tries = 0; tries < 200; tries += 1) {
+    const [row] = await t.prisma.$queryRaw<{ waiting: number }[]>`
+      SELECT count(*)::int AS waiting FROM pg_stat_activity
+      WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+    if ((row?.waiting ?? 0) >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`${count} statements never waited for the lock`);
+}

@@ -27,7 +27,7 @@ export interface RouteGates {
   readonly idempotent?: IdempotentResponder;
   /** Serves a GET asking for `text/event-stream` of a route that streams. */
   readonly streaming?: Streaming;
-  /** Bounds an account's operations running at once (an event stream, which has limits of its own, aside). */
+  /** Bounds an account's operations running at once (an event stream only while it opens). */
   readonly admission?: AdmissionGate;
   /** Steps of an authenticated route that need its parsed body (what a page asked for costs). */
   readonly afterBody?: readonly RequestStep[];
@@ -59,8 +59,17 @@ export function mountRoutes(
       if (stream && streaming && principal && asksForStream(req)) {
         const request = { body: req.body, query: req.query, params: pathParameters(req.params) };
         // An empty Last-Event-ID is none, as the event stream standard reads an empty id.
-        const start = () => stream({ ...request, lastEventId: req.get('Last-Event-ID') || undefined }, principal);
-        return streaming.streams.serve(res, principal, start, streaming.endings, streaming.accountLimit);
+        const open = () => stream({ ...request, lastEventId: req.get('Last-Event-ID') || undefined }, principal);
+        // Its opening (up to its first page read) is one of the account's requests in flight; once
+        // open, for hours, it is not: its limits and its paced catch-up bound it then.
+        const start = admission ? () => admitted(admission, principal.accountId, res, open) : open;
+        try {
+          return await streaming.streams.serve(res, principal, start, streaming.endings, streaming.accountLimit);
+        } catch (error) {
+          // Its client is gone while it waited its turn, and nothing ran: there is no one to answer.
+          if (!(error instanceof LeftTheQueue)) throw error;
+          return;
+        }
       }
       const respond = () =>
         route.invoke({ body: req.body, query: req.query, params: pathParameters(req.params) }, principal);
