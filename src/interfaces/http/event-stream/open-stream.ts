@@ -25,7 +25,7 @@ export class OpenStream {
   keyChangedWhileOpening = false;
   private source: EventStreamSource | null = null;
   private heartbeat: NodeJS.Timeout | undefined;
-  private done = false;
+  /** Aborted once, by `end()`: whether the stream has ended, and what its waits listen to. */
   private readonly ending = new AbortController();
 
   constructor(
@@ -43,7 +43,7 @@ export class OpenStream {
   }
 
   get ended(): boolean {
-    return this.done;
+    return this.ending.signal.aborted;
   }
 
   /** Aborted when the stream ends: what the stream waits for stops waiting. */
@@ -53,8 +53,7 @@ export class OpenStream {
 
   /** Lets go of everything and, once the answer has started, ends it (a refusal before is the problem handler's). */
   end(): void {
-    if (this.done) return;
-    this.done = true;
+    if (this.ended) return;
     this.ending.abort();
     clearInterval(this.heartbeat);
     this.source?.close();
@@ -100,7 +99,7 @@ export class OpenStream {
     } catch (error) {
       // A read cut short by the stream's own end (its client left, the service stopping and closing
       // its pool) is that ending, not a fault: no one is left to answer, and nothing was lost.
-      if (!this.done) logEnding(error, endings);
+      if (!this.ended) logEnding(error, endings);
     } finally {
       this.end();
     }
