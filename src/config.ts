@@ -81,7 +81,8 @@ export interface Config {
   /**
    * ACCOUNT_REQUESTS_RUNNING and ACCOUNT_REQUESTS_QUEUED: API requests of one account that run at
    * once on this instance, all its keys and every worker together (default 8), and how many more
-   * wait their turn (default 100); past both, 429 too_many_requests_in_flight.
+   * wait their turn (default 100); past both, 429 too_many_requests_in_flight. Up to
+   * ACCOUNT_REQUESTS_RUNNING start at once, the next at the pace of RATE_LIMIT_PER_SECOND (by cost).
    */
   readonly accountRequests: AdmissionLimits;
   /**
@@ -216,7 +217,12 @@ export function readConfig(env: Env): Config {
   const { streamsPerProcess, streamHeartbeatMs, streamsPerAccount, ...rest } = { ...plain, ...derived };
   return {
     ...rest,
-    accountRequests: { running: accountRequestsRunning, queued: accountRequestsQueued },
+    // An account's requests start spread over the second at its rate limit (docs/decisions.md).
+    accountRequests: {
+      running: accountRequestsRunning,
+      queued: accountRequestsQueued,
+      startsPerSecond: rest.rateLimitPerSecond,
+    },
     eventStreams: {
       perProcess: streamsPerProcess,
       perAccount: streamsPerAccount,

@@ -156,11 +156,14 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
     tracer && new DeliverySpans(tracer),
   );
   endStreamsOfChangedKeys(keyCaching.listener, eventStreams);
+  // A worker's requests are counted with its siblings' by the primary: one account's limit per instance.
+  const admission = worker ? new ClusterAdmission(config.accountRequests) : new LocalAdmission(config.accountRequests);
   if (registry) {
     serviceMetrics = new ServiceMetrics(registry, {
       database: availability,
       keyCache: keyCaching.cache,
       eventStreams,
+      turnWaits: admission.waits,
     });
   }
   const app = createApp(container, {
@@ -175,8 +178,7 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
     rateLimit: { perAccountPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
     keptAnswersMibPerHour: config.idempotencyKeptMibPerHour,
     eventStreams,
-    // A worker's requests are counted with its siblings' by the primary: one account's limit per instance.
-    admission: worker ? new ClusterAdmission(config.accountRequests) : new LocalAdmission(config.accountRequests),
+    admission,
   });
   const server = createHttpServer(
     app,

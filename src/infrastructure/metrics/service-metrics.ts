@@ -11,6 +11,11 @@ export interface ServiceMetricSources {
     readonly delivered: ReadonlyMap<string, number>;
     readonly catchUpWaits: number;
   };
+  /** API requests that waited for their turn, and how long: behind their account's running ones, or for its pace. */
+  readonly turnWaits: {
+    readonly queued: { readonly requests: number; readonly seconds: number };
+    readonly paced: { readonly requests: number; readonly seconds: number };
+  };
 }
 
 /**
@@ -99,6 +104,7 @@ export class ServiceMetrics {
       "Times an event stream's catch-up waited for its account's rate limit (a request's worth per 100 events).",
       () => sources.eventStreams.catchUpWaits,
     );
+    turnWaitCounters(registers, sources.turnWaits);
     this.reruns = new Counter({
       name: 'tns_exclusive_write_reruns_total',
       help: "Exclusive writes of an account run again, by reason: 'conflict' or 'state-moved'.",
@@ -109,6 +115,32 @@ export class ServiceMetrics {
 
   rerun(reason: RerunReason): void {
     this.reruns.inc({ reason });
+  }
+}
+
+/** Requests' waits for their turn, by reason: 'in_flight' (their account's requests) or 'pace'. */
+function turnWaitCounters(registers: Registry[], waits: ServiceMetricSources['turnWaits']): void {
+  const byReason = { in_flight: waits.queued, pace: waits.paced } as const;
+  for (const [measure, name, help] of [
+    ['requests', 'tns_account_turn_waits_total', 'API requests'],
+    ['seconds', 'tns_account_turn_wait_seconds_total', 'Seconds API requests'],
+  ] as const) {
+    const seen = { in_flight: 0, pace: 0 };
+    new Counter({
+      name,
+      help:
+        `${help} waited for their turn, by reason: 'in_flight' (behind their account's requests ` +
+        `running, ACCOUNT_REQUESTS_RUNNING) or 'pace' (their account's starts spread over the second).`,
+      labelNames: ['reason'],
+      registers,
+      collect() {
+        for (const reason of ['in_flight', 'pace'] as const) {
+          const total = byReason[reason][measure];
+          this.inc({ reason }, total - seen[reason]);
+          seen[reason] = total;
+        }
+      },
+    });
   }
 }
 

@@ -23,6 +23,11 @@ export interface AnswerLocals {
   replayed?: boolean;
   /** The answer is an event stream, whose end is not an abort. */
   eventStream?: boolean;
+  /**
+   * Milliseconds the operation waited for its turn: behind its account's requests in flight, then
+   * for its account's pace (admission/).
+   */
+  turnWaitMs?: number;
   /** Times an event stream's catch-up waited for its account's rate limit (catch-up-pacing.ts). */
   catchUpWaits?: number;
 }

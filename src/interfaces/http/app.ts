@@ -153,7 +153,8 @@ export function createApp(container: Container, options: AppOptions): Express {
   mountRoutes(app, routes, authenticated, {
     idempotent: idempotency(container.get(IdempotencyStore), keptAnswers, options.metrics?.keysInUse),
     streaming,
-    admission: options.admission ?? new LocalAdmission(DEFAULT_ADMISSION_LIMITS),
+    admission:
+      options.admission ?? new LocalAdmission({ ...DEFAULT_ADMISSION_LIMITS, startsPerSecond: perAccountPerSecond }),
     afterBody: perAccountPerSecond > 0 ? [perAccountPages(countRequest, perAccountPerSecond)] : [],
   });
   const csrf = new CsrfGuard(options.formSecret);

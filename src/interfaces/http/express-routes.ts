@@ -1,10 +1,11 @@
+import { trace } from '@opentelemetry/api';
 import { MAX_PATH_PARAMETER_LENGTH } from './dtos/limits';
 import type { IRouter, Request, RequestHandler, Response } from 'express';
 import type { Principal } from '../../core/use-cases/accounts/authenticate-api-key';
 import { type AdmissionGate, LeftTheQueue } from './admission/admission-gate';
 import type { EventStreams, StreamEndings } from './event-stream/event-streams';
 import type { IdempotentResponder } from './middleware/idempotency';
-import type { AccountLimit } from './middleware/rate-limit';
+import { type AccountLimit, pagesAsked } from './middleware/rate-limit';
 import { jsonBody } from './middleware/json-body';
 import { utf8Query } from './middleware/utf8-query';
 import { type FieldError, Problem } from './problem';
@@ -62,7 +63,7 @@ export function mountRoutes(
         const open = () => stream({ ...request, lastEventId: req.get('Last-Event-ID') || undefined }, principal);
         // Its opening (up to its first page read) is one of the account's requests in flight; once
         // open, for hours, it is not: its limits and its paced catch-up bound it then.
-        const start = admission ? () => admitted(admission, principal.accountId, res, open) : open;
+        const start = admission ? () => admitted(admission, principal.accountId, res, 1, open) : open;
         try {
           return await streaming.streams.serve(res, principal, start, streaming.endings, streaming.accountLimit);
         } catch (error) {
@@ -76,7 +77,7 @@ export function mountRoutes(
       const operate = () => (keyed ? keyed(req, res, respond) : respond());
       if (!admission || !principal) return sendAnswer(res, await operate());
       try {
-        sendAnswer(res, await admitted(admission, principal.accountId, res, operate));
+        sendAnswer(res, await admitted(admission, principal.accountId, res, pagesAsked(req), operate));
       } catch (error) {
         // Its client is gone and nothing ran: there is no one to answer.
         if (!(error instanceof LeftTheQueue)) throw error;
@@ -91,15 +92,28 @@ export function mountRoutes(
   }
 }
 
-/** Runs `operate` once the account's turn comes, and lets the next of its requests run after it. */
+/**
+ * Runs `operate` once the account's turn comes (its pace counting `cost`, what the request counts
+ * as against the rate limit), and lets the next of its requests run after it. A wait shows on the
+ * request's log line and its span.
+ */
 async function admitted<T>(
   gate: AdmissionGate,
   accountId: string,
   res: Response,
+  cost: number,
   operate: () => Promise<T>,
 ): Promise<T> {
   // A client gone while the request's steps ran has had its 'close' already.
-  const leave = await gate.enter(accountId, (listener) => (res.closed ? listener() : res.once('close', listener)));
+  const whenGone = (listener: () => void) => (res.closed ? listener() : res.once('close', listener));
+  const { leave, queuedMs, pacedMs } = await gate.enter(accountId, whenGone, cost);
+  if (queuedMs > 0 || pacedMs > 0) {
+    localsOf(res).turnWaitMs = Math.round(queuedMs + pacedMs);
+    trace.getActiveSpan()?.addEvent('waited for its turn', {
+      queued_ms: Math.round(queuedMs),
+      paced_ms: Math.round(pacedMs),
+    });
+  }
   try {
     return await operate();
   } finally {

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { Logger } from 'pino';
+import type { Tracer } from '@opentelemetry/api';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { Express } from 'express';
@@ -81,6 +82,8 @@ export interface TestAppOptions {
   readonly apiKeyFailuresPerMinute?: number;
   /** What a password hash costs: QUICK_SCRYPT_COST unless a test checks the service's own (SHIPPED_SCRYPT_COST). */
   readonly scryptCost?: ScryptCost;
+  /** Traces each request, as OTEL_* settings turn tracing on. */
+  readonly tracer?: Tracer;
 }
 
 /**
@@ -147,6 +150,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     keptAnswersMibPerHour: options.keptAnswersMibPerHour,
     admission: options.accountRequests && new LocalAdmission(options.accountRequests),
     metrics: options.metrics,
+    tracer: options.tracer,
     eventStreams,
   });
   return {

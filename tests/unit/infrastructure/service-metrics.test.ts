@@ -8,10 +8,11 @@ function sources() {
     database: { available: true, outages: 0, diskFullRefusals: 0 },
     keyCache: { stats: () => ({ entries: 4, hits: 90, misses: 10 }) },
     eventStreams: { size: 5, limit: 2000, delivered: new Map([['recorded', 7]]), catchUpWaits: 2 },
+    turnWaits: { queued: { requests: 3, seconds: 0.25 }, paced: { requests: 6, seconds: 1.5 } },
   };
 }
 
-it('reads the database, the key cache and the streams when scraped', async () => {
+it("reads the database, the key cache, the streams and the requests' turns when scraped", async () => {
   const registry = createMetricsRegistry();
   const from = sources();
   const metrics = new ServiceMetrics(registry, from);
@@ -30,6 +31,10 @@ it('reads the database, the key cache and the streams when scraped', async () =>
   expect(samplesOf(text, 'tns_event_streams_max')).toEqual([2000]);
   expect(samplesOf(text, 'tns_event_stream_messages_total', { event: 'recorded' })).toEqual([7]);
   expect(samplesOf(text, 'tns_event_stream_catch_up_waits_total')).toEqual([2]);
+  expect(samplesOf(text, 'tns_account_turn_waits_total', { reason: 'in_flight' })).toEqual([3]);
+  expect(samplesOf(text, 'tns_account_turn_waits_total', { reason: 'pace' })).toEqual([6]);
+  expect(samplesOf(text, 'tns_account_turn_wait_seconds_total', { reason: 'in_flight' })).toEqual([0.25]);
+  expect(samplesOf(text, 'tns_account_turn_wait_seconds_total', { reason: 'pace' })).toEqual([1.5]);
   expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'conflict' })).toEqual([2]);
   expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'state-moved' })).toEqual([1]);
 
@@ -37,6 +42,7 @@ it('reads the database, the key cache and the streams when scraped', async () =>
   from.database = { available: false, outages: 1, diskFullRefusals: 3 };
   from.keyCache = { stats: () => ({ entries: 4, hits: 95, misses: 12 }) };
   from.eventStreams = { ...from.eventStreams, catchUpWaits: 5 };
+  Object.assign(from.turnWaits.paced, { requests: 8, seconds: 2 });
   text = await registry.metrics();
   expect(samplesOf(text, 'tns_db_available')).toEqual([0]);
   expect(samplesOf(text, 'tns_db_outages_total')).toEqual([1]);
@@ -44,4 +50,7 @@ it('reads the database, the key cache and the streams when scraped', async () =>
   expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'hit' })).toEqual([95]);
   expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'miss' })).toEqual([12]);
   expect(samplesOf(text, 'tns_event_stream_catch_up_waits_total')).toEqual([5]);
+  expect(samplesOf(text, 'tns_account_turn_waits_total', { reason: 'pace' })).toEqual([8]);
+  expect(samplesOf(text, 'tns_account_turn_wait_seconds_total', { reason: 'pace' })).toEqual([2]);
+  expect(samplesOf(text, 'tns_account_turn_waits_total', { reason: 'in_flight' })).toEqual([3]);
 });

@@ -7,15 +7,69 @@ export type WhenGone = (listener: () => void) => void;
 /** Lets the next request of the account run: call once, when the request's work is done. */
 export type Leave = () => void;
 
+/** A request that may run: how long it waited for its turn, and how to let the next one run. */
+export interface Admitted {
+  readonly leave: Leave;
+  /** Milliseconds it waited behind its account's requests in flight. */
+  readonly queuedMs: number;
+  /** Milliseconds it then waited for its account's pace. */
+  readonly pacedMs: number;
+}
+
 /**
  * Admits each API request of an account to run: at once while fewer than the account's limit
  * run, in arrival order once one of them is done, or refused (`429 too_many_requests_in_flight`)
- * when the account's queue is full too. A request whose client goes away while it waits leaves
- * the queue having done nothing.
+ * when the account's queue is full too; then starts it when its account's pace allows. A request
+ * whose client goes away while it waits leaves having done nothing.
  */
 export interface AdmissionGate {
   readonly limits: AdmissionLimits;
-  enter(accountId: string, whenGone: WhenGone): Promise<Leave>;
+  /** The requests that waited, and how long, since the process started (for its metrics). */
+  readonly waits: TurnWaits;
+  /** `cost`: what the request counts as against its account's rate limit (a page by its size). */
+  enter(accountId: string, whenGone: WhenGone, cost?: number): Promise<Admitted>;
+}
+
+/** What a gate's requests waited for: their account's requests in flight, and its pace. */
+export class TurnWaits {
+  readonly queued = { requests: 0, seconds: 0 };
+  readonly paced = { requests: 0, seconds: 0 };
+
+  count(admitted: Admitted): Admitted {
+    for (const [tally, ms] of [
+      [this.queued, admitted.queuedMs],
+      [this.paced, admitted.pacedMs],
+    ] as const) {
+      if (ms <= 0) continue;
+      tally.requests++;
+      tally.seconds += ms / 1000;
+    }
+    return admitted;
+  }
+}
+
+/**
+ * Waits out a running request's pace, and says how long it waited (ms). Its client gone meanwhile,
+ * it leaves (giving its place to the next) and rejects with LeftTheQueue: nothing ran.
+ */
+export async function paced(delayMs: number, whenGone: WhenGone, leave: Leave): Promise<number> {
+  if (delayMs <= 0) return 0;
+  const from = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    let started = false;
+    const timer = setTimeout(() => {
+      started = true;
+      resolve();
+    }, delayMs);
+    // Heard at the end of every answer too: by then the request has started, and leaves when done.
+    whenGone(() => {
+      if (started) return;
+      clearTimeout(timer);
+      leave();
+      reject(new LeftTheQueue());
+    });
+  });
+  return performance.now() - from;
 }
 
 /** How long a refused client waits before trying again: one of its running requests is likely done by then. */

@@ -5,7 +5,15 @@ import type { Worker } from 'node:cluster';
 import { AccountAdmission, type AdmissionLimits } from './account-admission';
 import { hasType } from '../../../worker-messages';
 import { Problem } from '../problem';
-import { type AdmissionGate, type Leave, LeftTheQueue, tooManyInFlight, type WhenGone } from './admission-gate';
+import {
+  type Admitted,
+  type AdmissionGate,
+  LeftTheQueue,
+  paced,
+  tooManyInFlight,
+  TurnWaits,
+  type WhenGone,
+} from './admission-gate';
 
 /** A worker asks for a request to run, or says it is done or gave up waiting. */
 interface AdmissionAsk {
@@ -13,6 +21,8 @@ interface AdmissionAsk {
   readonly op: 'enter' | 'leave';
   readonly id: number;
   readonly accountId?: string;
+  /** What the request counts as against its account's rate limit (enter). */
+  readonly cost?: number;
 }
 
 /** The primary says a request runs (now, or after waiting) or is refused. */
@@ -20,6 +30,10 @@ interface AdmissionAnswer {
   readonly type: 'admission';
   readonly id: number;
   readonly entry: 'running' | 'refused';
+  /** It waited behind its account's requests in flight. */
+  readonly queued?: boolean;
+  /** Milliseconds it waits for its account's pace before it starts. */
+  readonly delayMs?: number;
 }
 
 function isAdmission(message: unknown): message is { readonly type: 'admission'; readonly id: number } {
@@ -37,7 +51,8 @@ type WorkerEnd = Pick<Worker, 'id' | 'send' | 'isConnected'>;
 
 /** A worker's gate: each request asks the primary, and waits for its answer. */
 export class ClusterAdmission implements AdmissionGate {
-  private readonly pending = new Map<number, (entry: AdmissionAnswer['entry'] | 'unanswered') => void>();
+  readonly waits = new TurnWaits();
+  private readonly pending = new Map<number, (answer: AdmissionAnswer | 'unanswered') => void>();
   private nextId = 0;
 
   constructor(
@@ -49,7 +64,7 @@ export class ClusterAdmission implements AdmissionGate {
       const answer = this.pending.get(message.id);
       this.pending.delete(message.id);
       // A request that gave up waiting has already said so; the primary hears that after admitting it.
-      answer?.(message.entry as AdmissionAnswer['entry']);
+      answer?.(message as AdmissionAnswer);
     });
     // The primary is gone (the worker is about to stop): no answer will come to those waiting.
     channel.on('disconnect', () => {
@@ -58,20 +73,24 @@ export class ClusterAdmission implements AdmissionGate {
     });
   }
 
-  async enter(accountId: string, whenGone: WhenGone): Promise<Leave> {
+  async enter(accountId: string, whenGone: WhenGone, cost = 1): Promise<Admitted> {
     const id = this.nextId++;
-    const entry = await new Promise<AdmissionAnswer['entry'] | 'unanswered'>((resolve, reject) => {
+    const arrived = performance.now();
+    const answered = await new Promise<AdmissionAnswer | 'unanswered'>((resolve, reject) => {
       this.pending.set(id, resolve);
-      this.ask({ type: 'admission', op: 'enter', id, accountId });
+      this.ask({ type: 'admission', op: 'enter', id, accountId, cost });
       whenGone(() => {
         if (!this.pending.delete(id)) return;
         this.ask({ type: 'admission', op: 'leave', id });
         reject(new LeftTheQueue());
       });
     });
-    if (entry === 'refused') throw tooManyInFlight(this.limits);
-    if (entry === 'unanswered') throw primaryGone();
-    return () => this.ask({ type: 'admission', op: 'leave', id });
+    if (answered === 'unanswered') throw primaryGone();
+    if (answered.entry === 'refused') throw tooManyInFlight(this.limits);
+    const leave = () => this.ask({ type: 'admission', op: 'leave', id });
+    const queuedMs = answered.queued ? performance.now() - arrived : 0;
+    const pacedMs = await paced(answered.delayMs ?? 0, whenGone, leave);
+    return this.waits.count({ leave, queuedMs, pacedMs });
   }
 
   private ask(message: AdmissionAsk): void {
@@ -103,8 +122,9 @@ export class AdmissionServer {
     const ask = message as AdmissionAsk;
     const holder = `${worker.id}/${ask.id}`;
     if (ask.op === 'enter') {
-      const entry = this.rule.enter(String(ask.accountId), holder);
-      if (entry !== 'queued') tell(worker, answer(ask.id, entry));
+      const entry = this.rule.enter(String(ask.accountId), holder, ask.cost);
+      if (entry === 'refused') tell(worker, { type: 'admission', id: ask.id, entry });
+      else if (entry === 'running') tell(worker, this.running(holder, ask.id, false));
     } else {
       this.admit(this.rule.leave(holder));
     }
@@ -121,7 +141,12 @@ export class AdmissionServer {
     if (holder === null) return;
     const [workerId, id] = holder.split('/').map(Number);
     const worker = workerId === undefined ? undefined : this.workerOf(workerId);
-    if (worker && id !== undefined) tell(worker, answer(id, 'running'));
+    if (worker && id !== undefined) tell(worker, this.running(holder, id, true));
+  }
+
+  /** The answer that lets a request run, once its account's pace allows. */
+  private running(holder: string, id: number, queued: boolean): AdmissionAnswer {
+    return { type: 'admission', id, entry: 'running', queued, delayMs: this.rule.startDelay(holder) };
   }
 }
 
@@ -144,8 +169,4 @@ function primaryGone(): Problem {
       'Retry-After': '1',
     },
   );
-}
-
-function answer(id: number, entry: AdmissionAnswer['entry']): AdmissionAnswer {
-  return { type: 'admission', id, entry };
 }

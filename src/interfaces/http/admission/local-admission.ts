@@ -1,8 +1,17 @@
 import { AccountAdmission, type AdmissionLimits } from './account-admission';
-import { type AdmissionGate, type Leave, LeftTheQueue, tooManyInFlight, type WhenGone } from './admission-gate';
+import {
+  type Admitted,
+  type AdmissionGate,
+  LeftTheQueue,
+  paced,
+  tooManyInFlight,
+  TurnWaits,
+  type WhenGone,
+} from './admission-gate';
 
 /** The gate of a process that serves alone (WEB_CONCURRENCY=1): the counts live here. */
 export class LocalAdmission implements AdmissionGate {
+  readonly waits = new TurnWaits();
   private readonly rule: AccountAdmission<number>;
   /** Waiting requests' wake-ups, by holder. */
   private readonly waiting = new Map<number, () => void>();
@@ -12,10 +21,11 @@ export class LocalAdmission implements AdmissionGate {
     this.rule = new AccountAdmission(limits);
   }
 
-  async enter(accountId: string, whenGone: WhenGone): Promise<Leave> {
+  async enter(accountId: string, whenGone: WhenGone, cost = 1): Promise<Admitted> {
     const holder = this.nextHolder++;
-    const entry = this.rule.enter(accountId, holder);
+    const entry = this.rule.enter(accountId, holder, cost);
     if (entry === 'refused') throw tooManyInFlight(this.limits);
+    const arrived = performance.now();
     if (entry === 'queued') {
       await new Promise<void>((resolve, reject) => {
         this.waiting.set(holder, resolve);
@@ -26,7 +36,10 @@ export class LocalAdmission implements AdmissionGate {
         });
       });
     }
-    return () => this.wake(this.rule.leave(holder));
+    const leave = () => this.wake(this.rule.leave(holder));
+    const queuedMs = entry === 'queued' ? performance.now() - arrived : 0;
+    const pacedMs = await paced(this.rule.startDelay(holder), whenGone, leave);
+    return this.waits.count({ leave, queuedMs, pacedMs });
   }
 
   private wake(next: number | null): void {

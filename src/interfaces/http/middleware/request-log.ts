@@ -42,6 +42,8 @@ export function requestLog(logger: Logger): RequestStep {
         reason: locals.failureReason,
         // The answer kept for an earlier request with its Idempotency-Key, sent again.
         replayed: locals.replayed,
+        // How long the operation waited for its turn among its account's requests (its pace included).
+        turn_wait_ms: locals.turnWaitMs,
         // How often an event stream's catch-up waited for its account's rate limit.
         catch_up_waits: locals.catchUpWaits,
         // The request's trace (trace-request.ts), when tracing is on.

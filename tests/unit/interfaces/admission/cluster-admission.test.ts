@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { LeftTheQueue } from '../../../../src/interfaces/http/admission/admission-gate';
+import { type Admitted, LeftTheQueue } from '../../../../src/interfaces/http/admission/admission-gate';
 import { AdmissionServer, ClusterAdmission } from '../../../../src/interfaces/http/admission/cluster-admission';
 import { LocalAdmission } from '../../../../src/interfaces/http/admission/local-admission';
 import { Problem } from '../../../../src/interfaces/http/problem';
@@ -8,7 +8,7 @@ import { Problem } from '../../../../src/interfaces/http/problem';
  * Workers and their primary joined as node:cluster joins them, each message delivered on a later
  * turn of the event loop (IPC is asynchronous).
  */
-function cluster(workerCount: number, limits: { running: number; queued: number }) {
+function cluster(workerCount: number, limits: { running: number; queued: number; startsPerSecond?: number }) {
   const channels = new Map<number, EventEmitter & { send: (message: unknown) => boolean }>();
   const primaryEnds = new Map<
     number,
@@ -43,14 +43,15 @@ function cluster(workerCount: number, limits: { running: number; queued: number 
 }
 
 /** Who holds a place in order: a request's state as the test sees it. */
-function track(entering: Promise<() => void>) {
-  const state: { admitted: boolean; refused: unknown; leave: (() => void) | null } = {
+function track(entering: Promise<Admitted>) {
+  const state: { admitted: boolean; refused: unknown; leave: (() => void) | null; pacedMs: number } = {
     admitted: false,
     refused: null,
     leave: null,
+    pacedMs: 0,
   };
   entering.then(
-    (leave) => Object.assign(state, { admitted: true, leave }),
+    ({ leave, pacedMs }) => Object.assign(state, { admitted: true, leave, pacedMs }),
     (error: unknown) => Object.assign(state, { refused: error }),
   );
   return state;
@@ -162,5 +163,93 @@ describe('requests in flight in a process serving alone', () => {
     first.leave?.();
     await settle();
     expect(second.admitted).toBe(true);
+  });
+});
+
+describe("an account's pace", () => {
+  // 20 starts a second: one every 50 ms once the first (running: 1) has started. The pace's clock
+  // and its timers are Jest's; the messages (setImmediate) still travel.
+  const limits = { running: 1, queued: 2, startsPerSecond: 20 };
+  beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick', 'queueMicrotask'] }));
+  afterEach(() => jest.useRealTimers());
+
+  it('starts a request that comes while another runs no sooner than its pace allows', async () => {
+    const gate = new LocalAdmission(limits);
+    const first = track(gate.enter('acc_a', never));
+    const second = track(gate.enter('acc_a', never));
+    await settle();
+    expect([first.admitted, second.admitted]).toEqual([true, false]);
+    jest.advanceTimersByTime(10);
+    first.leave?.();
+    await settle();
+    // Its place is free after 10 ms, and its pace not come until 50 ms after the first started.
+    expect(second.admitted).toBe(false);
+    jest.advanceTimersByTime(39);
+    await settle();
+    expect(second.admitted).toBe(false);
+    jest.advanceTimersByTime(1);
+    await settle();
+    expect(second.admitted).toBe(true);
+    expect(second.pacedMs).toBe(40);
+    expect(gate.waits.paced).toEqual({ requests: 1, seconds: 0.04 });
+    expect(gate.waits.queued).toEqual({ requests: 1, seconds: 0.01 });
+    // Another account's request is not held by this one's pace.
+    const other = track(gate.enter('acc_b', never));
+    await settle();
+    expect(other.admitted).toBe(true);
+  });
+
+  it.each([
+    ['in a process serving alone', () => [new LocalAdmission(limits)]],
+    ['in a cluster, the next on another worker', () => cluster(2, limits).gates],
+  ])('lets a request whose client went away during its pace leave, its turn to the next, %s', async (_, gatesOf) => {
+    const [one, two = one] = gatesOf();
+    if (!one || !two) throw new Error('a gate');
+    const first = track(one.enter('acc_a', never));
+    await settle();
+    let goAway = () => undefined as void;
+    const gone = track(one.enter('acc_a', (listener) => (goAway = listener)));
+    const next = track(two.enter('acc_a', never));
+    await settle();
+    first.leave?.();
+    await settle();
+    goAway();
+    await settle();
+    expect(gone.refused).toBeInstanceOf(LeftTheQueue);
+    // The next took its place and its turn: it starts when the gone one would have, not 50 ms later.
+    jest.advanceTimersByTime(50);
+    await settle();
+    expect(next.admitted).toBe(true);
+    expect(next.pacedMs).toBe(50);
+  });
+
+  it("is kept by the cluster's primary for every worker, which waits the delay it is told", async () => {
+    const { gates } = cluster(2, limits);
+    const [one, two] = gates;
+    if (!one || !two) throw new Error('two workers');
+    const first = track(one.enter('acc_a', never));
+    await settle();
+    const second = track(two.enter('acc_a', never));
+    await settle();
+    first.leave?.();
+    await settle();
+    expect(second.admitted).toBe(false);
+    jest.advanceTimersByTime(50);
+    await settle();
+    expect(second.admitted).toBe(true);
+    expect(second.pacedMs).toBe(50);
+    expect(two.waits.paced.requests).toBe(1);
+  });
+
+  it('holds no one when the pace is a million a second', async () => {
+    const gate = new LocalAdmission({ running: 1, queued: 5, startsPerSecond: 1_000_000 });
+    const entered = Array.from({ length: 5 }, () => track(gate.enter('acc_a', never)));
+    await settle();
+    for (const request of entered) {
+      expect(request.admitted).toBe(true);
+      request.leave?.();
+      await settle();
+    }
+    expect(gate.waits.paced.requests).toBe(0);
   });
 });
