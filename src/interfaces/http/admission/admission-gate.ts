@@ -36,16 +36,16 @@ export class TurnWaits {
   readonly paced = { requests: 0, seconds: 0 };
 
   count(admitted: Admitted): Admitted {
-    for (const [tally, ms] of [
-      [this.queued, admitted.queuedMs],
-      [this.paced, admitted.pacedMs],
-    ] as const) {
-      if (ms <= 0) continue;
-      tally.requests++;
-      tally.seconds += ms / 1000;
-    }
+    tally(this.queued, admitted.queuedMs);
+    tally(this.paced, admitted.pacedMs);
     return admitted;
   }
+}
+
+function tally(waits: { requests: number; seconds: number }, ms: number): void {
+  if (ms <= 0) return;
+  waits.requests++;
+  waits.seconds += ms / 1000;
 }
 
 /**
@@ -53,7 +53,6 @@ export class TurnWaits {
  * it leaves (giving its place to the next) and rejects with LeftTheQueue: nothing ran.
  */
 export async function paced(delayMs: number, whenGone: WhenGone, leave: Leave): Promise<number> {
-  if (delayMs <= 0) return 0;
   const from = performance.now();
   await new Promise<void>((resolve, reject) => {
     let started = false;

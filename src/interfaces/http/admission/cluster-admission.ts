@@ -89,7 +89,8 @@ export class ClusterAdmission implements AdmissionGate {
     if (answered.entry === 'refused') throw tooManyInFlight(this.limits);
     const leave = () => this.ask({ type: 'admission', op: 'leave', id });
     const queuedMs = answered.queued ? performance.now() - arrived : 0;
-    const pacedMs = await paced(answered.delayMs ?? 0, whenGone, leave);
+    const delay = answered.delayMs ?? 0;
+    const pacedMs = delay > 0 ? await paced(delay, whenGone, leave) : 0;
     return this.waits.count({ leave, queuedMs, pacedMs });
   }
 

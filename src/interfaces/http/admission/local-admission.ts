@@ -38,7 +38,8 @@ export class LocalAdmission implements AdmissionGate {
     }
     const leave = () => this.wake(this.rule.leave(holder));
     const queuedMs = entry === 'queued' ? performance.now() - arrived : 0;
-    const pacedMs = await paced(this.rule.startDelay(holder), whenGone, leave);
+    const delay = this.rule.startDelay(holder);
+    const pacedMs = delay > 0 ? await paced(delay, whenGone, leave) : 0;
     return this.waits.count({ leave, queuedMs, pacedMs });
   }
 
