@@ -93,7 +93,8 @@ export class AccountAdmission<H> {
     const paceTaken = Math.min(request.cost, this.limits.startsPerSecond ?? 1) * this.interval;
     this.paceDue.set(request.accountId, due + paceTaken);
     // A timer waits at least a millisecond: less (a pace of a million a second) is no wait.
-    const delay = due - this.burst - now >= 1 ? due - this.burst - now : 0;
+    const ahead = due - this.burst - now;
+    const delay = ahead >= 1 ? ahead : 0;
     request.start = { at: now + delay, paceTaken };
     return delay;
   }

@@ -35,10 +35,17 @@ export class TurnWaits {
   readonly queued = { requests: 0, seconds: 0 };
   readonly paced = { requests: 0, seconds: 0 };
 
-  count(admitted: Admitted): Admitted {
-    tally(this.queued, admitted.queuedMs);
-    tally(this.paced, admitted.pacedMs);
-    return admitted;
+  /**
+   * The request may run after `queuedMs` behind its account's running ones: it starts once its pace
+   * allows (after `delayMs`), and its waits are counted. No wait, no promise.
+   */
+  start(leave: Leave, queuedMs: number, delayMs: number, whenGone: WhenGone): Admitted | Promise<Admitted> {
+    tally(this.queued, queuedMs);
+    if (delayMs <= 0) return { leave, queuedMs, pacedMs: 0 };
+    return paced(delayMs, whenGone, leave).then((pacedMs) => {
+      tally(this.paced, pacedMs);
+      return { leave, queuedMs, pacedMs };
+    });
   }
 }
 
@@ -52,7 +59,7 @@ function tally(waits: { requests: number; seconds: number }, ms: number): void {
  * Waits out a running request's pace, and says how long it waited (ms). Its client gone meanwhile,
  * it leaves (giving its place to the next) and rejects with LeftTheQueue: nothing ran.
  */
-export async function paced(delayMs: number, whenGone: WhenGone, leave: Leave): Promise<number> {
+async function paced(delayMs: number, whenGone: WhenGone, leave: Leave): Promise<number> {
   const from = performance.now();
   await new Promise<void>((resolve, reject) => {
     let started = false;

@@ -9,7 +9,6 @@ import {
   type Admitted,
   type AdmissionGate,
   LeftTheQueue,
-  paced,
   tooManyInFlight,
   TurnWaits,
   type WhenGone,
@@ -89,9 +88,7 @@ export class ClusterAdmission implements AdmissionGate {
     if (answered.entry === 'refused') throw tooManyInFlight(this.limits);
     const leave = () => this.ask({ type: 'admission', op: 'leave', id });
     const queuedMs = answered.queued ? performance.now() - arrived : 0;
-    const delay = answered.delayMs ?? 0;
-    const pacedMs = delay > 0 ? await paced(delay, whenGone, leave) : 0;
-    return this.waits.count({ leave, queuedMs, pacedMs });
+    return this.waits.start(leave, queuedMs, answered.delayMs ?? 0, whenGone);
   }
 
   private ask(message: AdmissionAsk): void {

@@ -3,7 +3,6 @@ import {
   type Admitted,
   type AdmissionGate,
   LeftTheQueue,
-  paced,
   tooManyInFlight,
   TurnWaits,
   type WhenGone,
@@ -38,9 +37,7 @@ export class LocalAdmission implements AdmissionGate {
     }
     const leave = () => this.wake(this.rule.leave(holder));
     const queuedMs = entry === 'queued' ? performance.now() - arrived : 0;
-    const delay = this.rule.startDelay(holder);
-    const pacedMs = delay > 0 ? await paced(delay, whenGone, leave) : 0;
-    return this.waits.count({ leave, queuedMs, pacedMs });
+    return this.waits.start(leave, queuedMs, this.rule.startDelay(holder), whenGone);
   }
 
   private wake(next: number | null): void {
