@@ -16,6 +16,7 @@ import {
   wholeNumber,
 } from './config-values';
 import { type AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from './interfaces/http/admission/account-admission';
+import { DEFAULT_ANONYMOUS_PER_MINUTE } from './interfaces/http/middleware/address-limits';
 import { DEFAULT_KEPT_MIB_PER_HOUR, MAX_KEPT_MIB_PER_HOUR } from './core/use-cases/idempotency/kept-answers';
 
 /** Settings read from the environment once at start, each checked with a message that says what is wrong. */
@@ -66,6 +67,13 @@ export interface Config {
    * (default 10; 0 = off).
    */
   readonly rateLimitAccountsPerMinute: number;
+  /**
+   * RATE_LIMIT_ANONYMOUS_PER_MINUTE: requests that carry no API key an operation checks (health
+   * checks, pages, the OpenAPI document, API requests without a key) per client address a minute on
+   * this instance (default 600; 0 = off); past it, 429 rate_limited. Each of WEB_CONCURRENCY workers
+   * counts its share in its memory (rateLimitAnonymousPerProcess).
+   */
+  readonly rateLimitAnonymousPerMinute: number;
   /**
    * API_KEY_FAILURES_PER_MINUTE: requests with an unknown, revoked or expired API key per client
    * address a minute on this instance (default 30; 0 = off); past it the address's requests with a
@@ -173,6 +181,7 @@ const SETTINGS = {
   logLevel: ['LOG_LEVEL', oneOf(LOG_LEVELS, 'info')],
   rateLimitPerSecond: ['RATE_LIMIT_PER_SECOND', wholeNumber(100)],
   rateLimitAccountsPerMinute: ['RATE_LIMIT_ACCOUNTS_PER_MINUTE', wholeNumber(10)],
+  rateLimitAnonymousPerMinute: ['RATE_LIMIT_ANONYMOUS_PER_MINUTE', wholeNumber(DEFAULT_ANONYMOUS_PER_MINUTE)],
   apiKeyFailuresPerMinute: ['API_KEY_FAILURES_PER_MINUTE', wholeNumber(DEFAULT_FAILED_API_KEYS.failures)],
   idempotencyKeptMibPerHour: [
     'IDEMPOTENCY_KEPT_MIB_PER_HOUR',
@@ -360,4 +369,11 @@ function trustProxy(env: Env, name: string): boolean | number | string {
  */
 export function apiKeyFailuresPerProcess(config: Pick<Config, 'apiKeyFailuresPerMinute' | 'webConcurrency'>): number {
   return Math.ceil(config.apiKeyFailuresPerMinute / config.webConcurrency);
+}
+
+/** A worker's share of RATE_LIMIT_ANONYMOUS_PER_MINUTE, as apiKeyFailuresPerProcess's. */
+export function rateLimitAnonymousPerProcess(
+  config: Pick<Config, 'rateLimitAnonymousPerMinute' | 'webConcurrency'>,
+): number {
+  return Math.ceil(config.rateLimitAnonymousPerMinute / config.webConcurrency);
 }

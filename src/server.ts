@@ -8,7 +8,13 @@ import { buildContainer } from './composition/container';
 import { StreamSlots } from './core/ports/stream-slots';
 import { onConnectAll, prepareEventChanges } from './composition/event-changes';
 import { endStreamsOfChangedKeys, prepareVerifiedKeyCaching } from './composition/verified-key-cache';
-import { apiKeyFailuresPerProcess, type Config, configWarnings, databaseServerUrl } from './config';
+import {
+  apiKeyFailuresPerProcess,
+  type Config,
+  configWarnings,
+  databaseServerUrl,
+  rateLimitAnonymousPerProcess,
+} from './config';
 import { checkConnectionBudget } from './connection-budget';
 import { DatabaseAvailability } from './infrastructure/database/database-availability';
 import type { NotificationListener } from './infrastructure/database/notification-listener';
@@ -18,6 +24,7 @@ import { isDatabaseUnavailable } from './infrastructure/database/prisma-client';
 import { databaseReadiness } from './infrastructure/database/readiness';
 import { loadServiceSecret } from './infrastructure/persistence/postgres/service-secrets';
 import { MemoryFailedAttempts } from './infrastructure/throttling/memory-failed-attempts';
+import { CountInProcess } from './core/use-cases/rate-limiting/count-in-process';
 import { ClusterAdmission } from './interfaces/http/admission/cluster-admission';
 import { LocalAdmission } from './interfaces/http/admission/local-admission';
 import { createApp } from './interfaces/http/app';
@@ -164,6 +171,7 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
       keyCache: keyCaching.cache,
       eventStreams,
       turnWaits: admission.waits,
+      countsInProcess: container.get(CountInProcess),
     });
   }
   const app = createApp(container, {
@@ -175,7 +183,11 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
     readiness: databaseReadiness(database.prisma, database.trouble),
     isUnavailable: isDatabaseUnavailable,
     onUnavailable: availability.lost,
-    rateLimit: { perAccountPerSecond: config.rateLimitPerSecond, accountsPerMinute: config.rateLimitAccountsPerMinute },
+    rateLimit: {
+      perAccountPerSecond: config.rateLimitPerSecond,
+      accountsPerMinute: config.rateLimitAccountsPerMinute,
+      anonymousPerMinute: rateLimitAnonymousPerProcess(config),
+    },
     keptAnswersMibPerHour: config.idempotencyKeptMibPerHour,
     eventStreams,
     admission,

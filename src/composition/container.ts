@@ -32,6 +32,7 @@ import { MonitorParadox } from '../core/use-cases/paradoxes/monitor-paradox';
 import { CreateTimeline } from '../core/use-cases/timelines/create-timeline';
 import { GetTimeline } from '../core/use-cases/timelines/get-timeline';
 import { ListTimelines } from '../core/use-cases/timelines/list-timelines';
+import { CountInProcess } from '../core/use-cases/rate-limiting/count-in-process';
 import { CountRequest } from '../core/use-cases/rate-limiting/count-request';
 import { Travel } from '../core/use-cases/travels/travel';
 import { TravelToMoment } from '../core/use-cases/travels/travel-to-moment';
@@ -158,5 +159,8 @@ export function buildContainer(options: ContainerOptions): Container {
   bindCore(WatchEvents, transactionBoundary, eventFeed);
   bindCore(ManipulateEvent, transactionBoundary, idGenerator, wallClock);
   bindCore(CountRequest, rateCounterStore, wallClock);
+  // Without use-case spans: it answers from memory for requests that carry no key, and a span for
+  // each would cost what its limit spares.
+  container.bind(CountInProcess).toConstantValue(new CountInProcess(clock));
   return container;
 }

@@ -1,4 +1,10 @@
-import { apiKeyFailuresPerProcess, ConfigError, configWarnings, readConfig } from '../../src/config';
+import {
+  apiKeyFailuresPerProcess,
+  ConfigError,
+  configWarnings,
+  rateLimitAnonymousPerProcess,
+  readConfig,
+} from '../../src/config';
 
 describe('readConfig', () => {
   it('runs with no settings at all: port 3000, embedded database in .data, no proxy trusted', () => {
@@ -17,6 +23,7 @@ describe('readConfig', () => {
       logLevel: 'info',
       rateLimitPerSecond: 100,
       rateLimitAccountsPerMinute: 10,
+      rateLimitAnonymousPerMinute: 600,
       apiKeyFailuresPerMinute: 30,
       idempotencyKeptMibPerHour: 64,
       accountRequests: { running: 8, queued: 100, startsPerSecond: 100 },
@@ -63,6 +70,7 @@ describe('readConfig', () => {
       LOG_LEVEL: 'WARN',
       RATE_LIMIT_PER_SECOND: '0',
       RATE_LIMIT_ACCOUNTS_PER_MINUTE: '5',
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0',
       API_KEY_FAILURES_PER_MINUTE: '0',
       IDEMPOTENCY_KEPT_MIB_PER_HOUR: '8',
       ACCOUNT_REQUESTS_RUNNING: '4',
@@ -95,6 +103,7 @@ describe('readConfig', () => {
       logLevel: 'warn',
       rateLimitPerSecond: 0,
       rateLimitAccountsPerMinute: 5,
+      rateLimitAnonymousPerMinute: 0,
       apiKeyFailuresPerMinute: 0,
       idempotencyKeptMibPerHour: 8,
       accountRequests: { running: 4, queued: 0, startsPerSecond: 0 },
@@ -127,6 +136,15 @@ describe('readConfig', () => {
     expect(apiKeyFailuresPerProcess({ apiKeyFailuresPerMinute: 30, webConcurrency: 4 })).toBe(8);
     expect(apiKeyFailuresPerProcess({ apiKeyFailuresPerMinute: 1, webConcurrency: 4 })).toBe(1);
     expect(apiKeyFailuresPerProcess({ apiKeyFailuresPerMinute: 0, webConcurrency: 4 })).toBe(0);
+  });
+
+  it('gives each worker its share of the requests without a key, counted in its memory', () => {
+    expect(rateLimitAnonymousPerProcess({ rateLimitAnonymousPerMinute: 600, webConcurrency: 1 })).toBe(600);
+    expect(rateLimitAnonymousPerProcess({ rateLimitAnonymousPerMinute: 601, webConcurrency: 4 })).toBe(151);
+    expect(rateLimitAnonymousPerProcess({ rateLimitAnonymousPerMinute: 0, webConcurrency: 4 })).toBe(0);
+    expect(() => readConfig({ RATE_LIMIT_ANONYMOUS_PER_MINUTE: 'many' })).toThrow(
+      /RATE_LIMIT_ANONYMOUS_PER_MINUTE must be a whole number/,
+    );
   });
 
   it('refuses a metrics port that is no port, or the public one', () => {

@@ -1,4 +1,5 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { MAX_KEYS_PER_WINDOW } from '../../core/use-cases/rate-limiting/count-in-process';
 import type { RerunReason } from '../persistence/postgres/unit-of-work/account-units';
 
 /** What the service's own metrics read when scraped: each source keeps its own counts. */
@@ -16,6 +17,8 @@ export interface ServiceMetricSources {
     readonly queued: { readonly requests: number; readonly seconds: number };
     readonly paced: { readonly requests: number; readonly seconds: number };
   };
+  /** The per-address counts kept in this process's memory (CountInProcess). */
+  readonly countsInProcess: { readonly uncounted: number };
 }
 
 /**
@@ -105,6 +108,13 @@ export class ServiceMetrics {
       () => sources.eventStreams.catchUpWaits,
     );
     turnWaitCounters(registers, sources.turnWaits);
+    countedAt(
+      registers,
+      'tns_rate_limit_uncounted_total',
+      'Requests without a key served uncounted: their address was first seen when the minute had already ' +
+        `counted ${MAX_KEYS_PER_WINDOW} addresses (the per-address counts in memory are bounded).`,
+      () => sources.countsInProcess.uncounted,
+    );
     this.reruns = new Counter({
       name: 'tns_exclusive_write_reruns_total',
       help: "Exclusive writes of an account run again, by reason: 'conflict' or 'state-moved'.",

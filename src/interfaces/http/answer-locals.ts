@@ -15,6 +15,13 @@ export interface AnswerLocals {
   traceIds?: { readonly trace_id: string; readonly span_id: string };
   /** Which problem was answered (a 429 may be any of several limits), kept answers included. */
   problemCode?: string;
+  /** The rate limit that refused the request, by its policy's name (`anonymous`, `accounts`, ...). */
+  limitRefused?: string;
+  /**
+   * The account endpoints' per-address limit counted the request (address-limits.ts): the anonymous
+   * allowance does not count it again.
+   */
+  countedByAddress?: boolean;
   /** Answered by the HTTP server itself, with this status (client-errors.ts), not by the app. */
   refusedStatus?: number;
   /** Why the request failed, when the service can say it in a line (the database was unavailable). */

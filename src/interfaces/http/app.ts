@@ -6,6 +6,7 @@ import { IdempotencyStore } from '../../core/ports/idempotency-store';
 import { StreamSlots } from '../../core/ports/stream-slots';
 import { AuthenticateApiKey } from '../../core/use-cases/accounts/authenticate-api-key';
 import { KeptAnswers } from '../../core/use-cases/idempotency/kept-answers';
+import { CountInProcess } from '../../core/use-cases/rate-limiting/count-in-process';
 import { CountRequest } from '../../core/use-cases/rate-limiting/count-request';
 import { DEFAULT_ADMISSION_LIMITS } from './admission/account-admission';
 import type { AdmissionGate } from './admission/admission-gate';
@@ -21,8 +22,9 @@ import { authenticate } from './middleware/authenticate';
 import { httpMetrics, type HttpMetrics } from './middleware/http-metrics';
 import { traceRequests } from './middleware/trace-request';
 import { idempotency } from './middleware/idempotency';
-import { accountLimit, perAccount, perAccountPages, perAddress } from './middleware/rate-limit';
-import { middlewareOf } from './request-step';
+import { accountLimit, perAccount, perAccountPages } from './middleware/rate-limit';
+import { perAddressAccounts, perAddressAnonymous } from './middleware/address-limits';
+import { middlewareOf, runSteps } from './request-step';
 import { sendAnswer } from './send-answer';
 import { failureReason, problemHandler, RETRY_AFTER_SECONDS, routeNotFound } from './middleware/problem-handler';
 import { requestId } from './middleware/request-id';
@@ -61,9 +63,14 @@ export interface AppOptions {
   readonly formSecret: string;
   /**
    * Requests per account per second and account requests per client address per minute, counted in
-   * the database so every process shares them; absent or 0 leaves that limit off.
+   * the database so every process shares them, and requests without a key per client address per
+   * minute, this process's share (counted in its memory); absent or 0 leaves that limit off.
    */
-  readonly rateLimit?: { readonly perAccountPerSecond?: number; readonly accountsPerMinute?: number };
+  readonly rateLimit?: {
+    readonly perAccountPerSecond?: number;
+    readonly accountsPerMinute?: number;
+    readonly anonymousPerMinute?: number;
+  };
   /** MiB of answers an account's Idempotency-Keys keep per hour (default DEFAULT_KEPT_MIB_PER_HOUR). */
   readonly keptAnswersMibPerHour?: number;
   /**
@@ -118,18 +125,23 @@ export function createApp(container: Container, options: AppOptions): Express {
       ...(options.metrics ? [httpMetrics(options.metrics)] : []),
     ]),
   );
-  // Liveness for the container's HEALTHCHECK and the proxy: no key, no data.
-  app.get('/healthz', (_req, res) => {
+  const countRequest = container.get(CountRequest);
+  const { perAccountPerSecond = 0, accountsPerMinute = 0, anonymousPerMinute = 0 } = options.rateLimit ?? {};
+  // What carries no key an operation checks is counted per address, in this process (address-limits.ts).
+  const keyless =
+    anonymousPerMinute > 0 ? [perAddressAnonymous(container.get(CountInProcess), anonymousPerMinute)] : [];
+  // Liveness for the container's HEALTHCHECK and the proxy: no key, no data. Ahead of the routes:
+  // probed every few seconds, it walks no other.
+  app.get('/healthz', async (req, res) => {
+    await runSteps(keyless, req, res);
     sendAnswer(res, { status: 200, body: { status: 'ok' } });
   });
-  const routes = allRoutes(container);
-  app.get('/openapi.json', serveOpenApi(routes));
-  const countRequest = container.get(CountRequest);
-  const { perAccountPerSecond = 0, accountsPerMinute = 0 } = options.rateLimit ?? {};
-  if (accountsPerMinute > 0) app.post(ACCOUNT_PATHS, middlewareOf([perAddress(countRequest, accountsPerMinute)]));
+  // Ahead of the public account operation and the dashboard's forms, so that it counts them first.
+  if (accountsPerMinute > 0)
+    app.post(ACCOUNT_PATHS, middlewareOf([perAddressAccounts(countRequest, accountsPerMinute)]));
   // The per-account limit needs the principal, so it runs right after authentication.
   const authenticated = [
-    authenticate(container.get(AuthenticateApiKey)),
+    authenticate(container.get(AuthenticateApiKey), keyless),
     ...(perAccountPerSecond > 0 ? [perAccount(countRequest, perAccountPerSecond)] : []),
   ];
   const logFault =
@@ -139,9 +151,6 @@ export function createApp(container: Container, options: AppOptions): Express {
   const onUnavailable = (reason: string, error: unknown) => options.onUnavailable?.(reason, error);
   const logError = (error: unknown) =>
     isUnavailable(error) ? onUnavailable(failureReason(error), error) : logFault(error);
-  // Ahead of the API's routes. The balancer's probe may be the only request in a quiet moment, so
-  // an outage it finds is reported as any request's.
-  app.get('/readyz', readyz(options.readiness, { isUnavailable, onUnavailable, logFault }));
   // The API first: its requests are nearly all of them, and Express tries routes in order. The
   // pages' paths and the API's do not overlap, so the order changes no answer.
   const streaming = {
@@ -150,13 +159,21 @@ export function createApp(container: Container, options: AppOptions): Express {
     accountLimit: perAccountPerSecond > 0 ? accountLimit(countRequest, perAccountPerSecond) : undefined,
   };
   const keptAnswers = new KeptAnswers(countRequest, options.keptAnswersMibPerHour);
+  const routes = allRoutes(container);
   mountRoutes(app, routes, authenticated, {
+    keyless,
     idempotent: idempotency(container.get(IdempotencyStore), keptAnswers, options.metrics?.keysInUse),
     streaming,
     admission:
       options.admission ?? new LocalAdmission({ ...DEFAULT_ADMISSION_LIMITS, startsPerSecond: perAccountPerSecond }),
     afterBody: perAccountPerSecond > 0 ? [perAccountPages(countRequest, perAccountPerSecond)] : [],
   });
+  // Past the API's operations, no request carries a key that anything checks.
+  if (keyless.length > 0) app.use(middlewareOf(keyless));
+  app.get('/openapi.json', serveOpenApi(routes));
+  // The balancer's probe may be the only request in a quiet moment, so an outage it finds is
+  // reported as any request's.
+  app.get('/readyz', readyz(options.readiness, { isUnavailable, onUnavailable, logFault }));
   const csrf = new CsrfGuard(options.formSecret);
   app.use(dashboardRouter(container, csrf, new KnownDevices(options.formSecret)));
   app.use(docsConsoleRouter(container, csrf));

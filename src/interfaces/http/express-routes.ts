@@ -32,6 +32,11 @@ export interface RouteGates {
   readonly admission?: AdmissionGate;
   /** Steps of an authenticated route that need its parsed body (what a page asked for costs). */
   readonly afterBody?: readonly RequestStep[];
+  /**
+   * Steps ahead of what no key is checked for: the routes open to anyone, and the 405s of the API's
+   * paths (the anonymous allowance of the address).
+   */
+  readonly keyless?: readonly RequestStep[];
 }
 
 /**
@@ -45,13 +50,13 @@ export function mountRoutes(
   authenticated: readonly RequestStep[],
   gates: RouteGates = {},
 ): void {
-  const { idempotent, streaming, admission, afterBody = [] } = gates;
+  const { idempotent, streaming, admission, afterBody = [], keyless = [] } = gates;
   for (const route of routes) {
     // Express answers HEAD with the GET handler; a GET that registers something must not run twice.
-    if (route.method === 'get' && route.changesState) router.head(route.path, methodNotAllowed('GET'));
+    if (route.method === 'get' && route.changesState) router.head(route.path, methodNotAllowed(keyless, 'GET'));
     const steps: RequestStep[] = route.authenticated
       ? [...authenticated, utf8Query, jsonBody, ...afterBody]
-      : [utf8Query, jsonBody];
+      : [...keyless, utf8Query, jsonBody];
     const keyed = idempotent && route.authenticated && route.method === 'post' ? idempotent : null;
     router[route.method](route.path, async (req, res) => {
       await runSteps(steps, req, res);
@@ -87,7 +92,11 @@ export function mountRoutes(
   for (const [path, { methods, headAllowed }] of methodsByPath(routes)) {
     router.all(
       path,
-      methodNotAllowed([...methods, ...(headAllowed ? ['HEAD'] : [])].join(', '), unversionedTwin(path, routes)),
+      methodNotAllowed(
+        keyless,
+        [...methods, ...(headAllowed ? ['HEAD'] : [])].join(', '),
+        unversionedTwin(path, routes),
+      ),
     );
   }
 }
@@ -144,8 +153,9 @@ function pathParameters(raw: Record<string, string | string[]>): Record<string, 
   return params;
 }
 
-function methodNotAllowed(allow: string, twin?: UnversionedTwin): RequestHandler {
-  return (req) => {
+function methodNotAllowed(keyless: readonly RequestStep[], allow: string, twin?: UnversionedTwin): RequestHandler {
+  return async (req, res) => {
+    await runSteps(keyless, req, res);
     const elsewhere = twin?.methods.has(req.method) ? twin.path : undefined;
     const hint = elsewhere ? ` ${req.method} ${elsewhere} is the operation you may be looking for.` : '';
     const headers: Record<string, string> = elsewhere

@@ -23,7 +23,7 @@ import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres
 import { isDatabaseUnavailable } from '../../../src/infrastructure/database/prisma-client';
 import { MemoryFailedAttempts } from '../../../src/infrastructure/throttling/memory-failed-attempts';
 import { databaseReadiness } from '../../../src/infrastructure/database/readiness';
-import { createApp } from '../../../src/interfaces/http/app';
+import { type AppOptions, createApp } from '../../../src/interfaces/http/app';
 import type { ScryptCost } from '../../../src/infrastructure/system/scrypt-credential-hasher';
 import { type EventStreamLimits, EventStreams } from '../../../src/interfaces/http/event-stream/event-streams';
 import { ShiftableWallClock } from '../shiftable-wall-clock';
@@ -64,8 +64,11 @@ export interface TestAppOptions {
   readonly trustProxy?: boolean | number | string;
   /** Request log lines go here when given (as the service's go to stdout). */
   readonly logger?: Logger;
-  /** Rate limits, as RATE_LIMIT_PER_SECOND and RATE_LIMIT_ACCOUNTS_PER_MINUTE set them; off unless given. */
-  readonly rateLimit?: { readonly perAccountPerSecond?: number; readonly accountsPerMinute?: number };
+  /**
+   * Rate limits, as RATE_LIMIT_PER_SECOND, RATE_LIMIT_ACCOUNTS_PER_MINUTE and
+   * RATE_LIMIT_ANONYMOUS_PER_MINUTE set them; off unless given.
+   */
+  readonly rateLimit?: AppOptions['rateLimit'];
   /** Another app's database to share, as a second service process would (with its own pool and cache). */
   readonly sharing?: Pick<TestApp, 'connectionString' | 'mode'>;
   /** How the listeners of key and event changes reconnect (tests hold them). */

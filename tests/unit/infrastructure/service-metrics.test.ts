@@ -9,6 +9,7 @@ function sources() {
     keyCache: { stats: () => ({ entries: 4, hits: 90, misses: 10 }) },
     eventStreams: { size: 5, limit: 2000, delivered: new Map([['recorded', 7]]), catchUpWaits: 2 },
     turnWaits: { queued: { requests: 3, seconds: 0.25 }, paced: { requests: 6, seconds: 1.5 } },
+    countsInProcess: { uncounted: 8 },
   };
 }
 
@@ -35,6 +36,7 @@ it("reads the database, the key cache, the streams and the requests' turns when 
   expect(samplesOf(text, 'tns_account_turn_waits_total', { reason: 'pace' })).toEqual([6]);
   expect(samplesOf(text, 'tns_account_turn_wait_seconds_total', { reason: 'in_flight' })).toEqual([0.25]);
   expect(samplesOf(text, 'tns_account_turn_wait_seconds_total', { reason: 'pace' })).toEqual([1.5]);
+  expect(samplesOf(text, 'tns_rate_limit_uncounted_total')).toEqual([8]);
   expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'conflict' })).toEqual([2]);
   expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'state-moved' })).toEqual([1]);
 

@@ -1,6 +1,7 @@
-import { fixedWindow, type RateLimitDecision, type RateLimitPolicy, type Window } from '../../domain/rate-limit';
+import { fixedWindow, type RateLimitDecision, type Window } from '../../domain/rate-limit';
 import type { RateCounterStore } from '../../ports/rate-counter-store';
 import type { WallClock } from '../../ports/wall-clock';
+import type { CountedRequest, RequestCounter } from './request-counter';
 
 const SWEEP_EVERY_MS = 60_000;
 /**
@@ -31,7 +32,7 @@ interface Allowance {
  * shared store, so the quota holds across every process; this process keeps only what it has
  * claimed of the current window (docs/decisions.md, "Rate limits").
  */
-export class CountRequest {
+export class CountRequest implements RequestCounter {
   private nextSweepAt = 0;
   private readonly allowances = new Map<string, Allowance>();
 
@@ -40,13 +41,9 @@ export class CountRequest {
     private readonly clock: WallClock,
   ) {}
 
-  async execute(input: {
-    readonly key: string;
-    readonly policy: RateLimitPolicy;
-    readonly cost?: number;
-  }): Promise<RateLimitDecision> {
-    const { key, policy, cost = 1 } = input;
-    if (!Number.isInteger(cost) || cost < 0) throw new RangeError(`a request costs a whole number, not ${cost}`);
+  async execute(input: CountedRequest): Promise<RateLimitDecision> {
+    const { key, policy } = input;
+    const cost = costOf(input);
     const now = this.clock.now();
     const window = fixedWindow(now, policy.windowSeconds);
     await this.sweep(now);
@@ -99,4 +96,11 @@ export class CountRequest {
     }
     await this.counters.deleteWindowsOver(now);
   }
+}
+
+/** What a counted request costs: 1 unless it says otherwise, and always a whole number. */
+export function costOf(input: CountedRequest): number {
+  const { cost = 1 } = input;
+  if (!Number.isInteger(cost) || cost < 0) throw new RangeError(`a request costs a whole number, not ${cost}`);
+  return cost;
 }

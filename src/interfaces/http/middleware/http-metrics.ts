@@ -18,6 +18,8 @@ export class HttpMetrics {
   readonly active: Gauge<'http_request_method'>;
   /** Which problem each refusal was: the reason behind a status (a 429 is one of several limits). */
   readonly problems: Counter<'code'>;
+  /** Which rate limit each 429 of one was, by its policy's name: never by address or account. */
+  readonly rateLimitRefusals: Counter<'limit'>;
   readonly replays: Counter;
   /** Requests whose Idempotency-Key is being honoured: the keys in use now (counted by idempotency.ts). */
   readonly keysInUse: Gauge;
@@ -50,6 +52,15 @@ export class HttpMetrics {
       name: 'tns_http_problems_total',
       help: 'Problem answers, by code (docs/errors.md): rate limits, refused keys, stream limits, conflicts, faults.',
       labelNames: ['code'],
+      registers: [registry],
+    });
+    this.rateLimitRefusals = new Counter({
+      name: 'tns_rate_limit_refusals_total',
+      help:
+        "Requests refused by a rate limit, by its policy: 'default' (per account), 'accounts' and " +
+        "'accounts-network' (sign-up and sign-in per address and per network), 'anonymous' (requests " +
+        "without a key per address), 'failed-keys' (unknown API keys per address).",
+      labelNames: ['limit'],
       registers: [registry],
     });
     this.replays = new Counter({
@@ -105,8 +116,9 @@ export function httpMetrics(metrics: HttpMetrics): RequestStep {
         metrics
           .durationOf(method, routeOf(req), status === null ? '' : String(status))
           .observe(Number(process.hrtime.bigint() - started) / 1e9);
-      const { problemCode } = localsOf(res);
+      const { problemCode, limitRefused } = localsOf(res);
       if (problemCode !== undefined) metrics.problems.inc({ code: problemCode });
+      if (limitRefused !== undefined) metrics.rateLimitRefusals.inc({ limit: limitRefused });
       if (res.getHeader('Idempotent-Replayed') === 'true') metrics.replays.inc();
     });
   };

@@ -1,43 +1,77 @@
 import type { Request, Response } from 'express';
 import type { RateLimitDecision, RateLimitPolicy } from '../../../core/domain/rate-limit';
 import type { CountRequest } from '../../../core/use-cases/rate-limiting/count-request';
-import { clientOf } from '../client-address';
+import type { RequestCounter } from '../../../core/use-cases/rate-limiting/request-counter';
 import { Problem } from '../problem';
 import type { RequestStep } from '../request-step';
 import { localsOf } from '../answer-locals';
 
+/** A policy, and whom it counts a request against. */
+export interface Limit {
+  readonly policy: RateLimitPolicy;
+  /** Whose requests, for the refusal's sentence: `from this address`. */
+  readonly describe: string;
+  readonly keyOf: (req: Request, res: Response) => string;
+}
+
 /**
- * Counts each request against `policy` for the key `keyOf` names, and answers with the
- * RateLimit-Policy and RateLimit fields of draft-ietf-httpapi-ratelimit-headers-10 (structured
- * fields: `"name";q=<quota>;w=<window>` and `"name";r=<remaining>;t=<seconds to reset>`). Over the
- * quota: 429 `rate_limited` with Retry-After, before the operation does anything.
+ * Counts each request against `limit`, and answers with the RateLimit-Policy and RateLimit fields
+ * of draft-ietf-httpapi-ratelimit-headers-10 (structured fields: `"name";q=<quota>;w=<window>` and
+ * `"name";r=<remaining>;t=<seconds to reset>`). Over the quota: 429 `rate_limited` with
+ * Retry-After, before the operation does anything.
  */
 export function rateLimit(
-  countRequest: CountRequest,
-  policy: RateLimitPolicy,
-  describe: string,
-  keyOf: (req: Request, res: Response) => string,
+  counter: RequestCounter,
+  limit: Limit,
   costOf: (req: Request) => number = () => 1,
 ): RequestStep {
-  const policyField = `"${policy.name}";q=${policy.quota};w=${policy.windowSeconds}`;
+  const { policy } = limit;
+  const policyField = policyItem(policy);
   return async (req, res) => {
     const cost = costOf(req);
     if (cost === 0) return;
-    const decision = await countRequest.execute({ key: keyOf(req, res), policy, cost });
+    const decision = await counter.execute({ key: limit.keyOf(req, res), policy, cost });
     res.setHeader('RateLimit-Policy', policyField);
-    res.setHeader('RateLimit', `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`);
-    if (!decision.allowed) {
-      throw new Problem(
-        429,
-        'rate_limited',
-        `Too many requests ${describe}: at most ${policy.quota} ` +
-          `per ${policy.windowSeconds === 1 ? 'second' : `${policy.windowSeconds} seconds`}. ` +
-          `Retry after ${decision.resetSeconds} s.`,
-        {},
-        { 'Retry-After': String(decision.resetSeconds) },
-      );
+    res.setHeader('RateLimit', decisionItem(policy, decision));
+    if (!decision.allowed) throw refusal(res, limit, decision);
+  };
+}
+
+/**
+ * As `rateLimit`, against several limits in turn (an address, then its network), both fields
+ * listing each: a request one limit refuses is not counted against the next, so a client over its
+ * own limit does not spend what its neighbours share.
+ */
+export function rateLimits(counter: RequestCounter, limits: readonly Limit[]): RequestStep {
+  const policyField = limits.map((limit) => policyItem(limit.policy)).join(', ');
+  return async (req, res) => {
+    const items: string[] = [];
+    res.setHeader('RateLimit-Policy', policyField);
+    for (const limit of limits) {
+      const decision = await counter.execute({ key: limit.keyOf(req, res), policy: limit.policy });
+      items.push(decisionItem(limit.policy, decision));
+      res.setHeader('RateLimit', items.join(', '));
+      if (!decision.allowed) throw refusal(res, limit, decision);
     }
   };
+}
+
+const policyItem = (policy: RateLimitPolicy) => `"${policy.name}";q=${policy.quota};w=${policy.windowSeconds}`;
+const decisionItem = (policy: RateLimitPolicy, decision: RateLimitDecision) =>
+  `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`;
+
+/** The 429 of a limit, which the request's log line and the metrics name by its policy. */
+function refusal(res: Response, { policy, describe }: Limit, decision: RateLimitDecision): Problem {
+  localsOf(res).limitRefused = policy.name;
+  return new Problem(
+    429,
+    'rate_limited',
+    `Too many requests ${describe}: at most ${policy.quota} ` +
+      `per ${policy.windowSeconds === 1 ? 'second' : `${policy.windowSeconds} seconds`}. ` +
+      `Retry after ${decision.resetSeconds} s.`,
+    {},
+    { 'Retry-After': String(decision.resetSeconds) },
+  );
 }
 
 /**
@@ -46,7 +80,7 @@ export function rateLimit(
  * `authenticate`, which puts the principal in res.locals.
  */
 export function perAccount(countRequest: CountRequest, perSecond: number): RequestStep {
-  return rateLimit(countRequest, accountPolicy(perSecond), ACCOUNT_LIMIT, accountKey);
+  return rateLimit(countRequest, accountLimitOf(perSecond));
 }
 
 /** Items of a page counted as one request (the default page of events). */
@@ -63,7 +97,7 @@ const LARGEST_PAGE = 500;
 export function perAccountPages(countRequest: CountRequest, perSecond: number): RequestStep {
   // At most the whole quota: with a small RATE_LIMIT_PER_SECOND the largest page is still possible.
   const costOf = (req: Request) => Math.min(pagesAsked(req), perSecond) - 1;
-  return rateLimit(countRequest, accountPolicy(perSecond), ACCOUNT_LIMIT, accountKey, costOf);
+  return rateLimit(countRequest, accountLimitOf(perSecond), costOf);
 }
 
 /** Requests a page of `limit` items counts as: 1 without a limit, or for one that validation refuses. */
@@ -92,16 +126,10 @@ export function accountLimit(countRequest: CountRequest, perSecond: number): Acc
   };
 }
 
-const ACCOUNT_LIMIT = 'for this account (all its API keys together; a page counts one per 100 items asked for)';
 const accountKeyOf = (accountId: string) => `account:${accountId}`;
-const accountKey = (_req: Request, res: Response) => accountKeyOf(String(localsOf(res).principal?.accountId));
 const accountPolicy = (perSecond: number) => ({ name: 'default', quota: perSecond, windowSeconds: 1 });
-
-/**
- * The per-address limit of the public account endpoints and the password change (req.ip honours
- * TRUST_PROXY; an IPv6 client counted by its /64, as clientOf says).
- */
-export function perAddress(countRequest: CountRequest, perMinute: number): RequestStep {
-  const policy = { name: 'accounts', quota: perMinute, windowSeconds: 60 };
-  return rateLimit(countRequest, policy, 'from this address', (req) => `address:${clientOf(req.ip)}`);
-}
+const accountLimitOf = (perSecond: number): Limit => ({
+  policy: accountPolicy(perSecond),
+  describe: 'for this account (all its API keys together; a page counts one per 100 items asked for)',
+  keyOf: (_req, res) => accountKeyOf(String(localsOf(res).principal?.accountId)),
+});

@@ -38,6 +38,8 @@ export function requestLog(logger: Logger): RequestStep {
         request_id: locals.requestId,
         // The problem answered, if any: which of the refusals of one status it was.
         code: locals.problemCode,
+        // The rate limit that refused it, by its policy's name (`anonymous`, `accounts`, ...).
+        rate_limit: locals.limitRefused,
         // Why a request failed when the service can say it in a line (the database was unavailable).
         reason: locals.failureReason,
         // The answer kept for an earlier request with its Idempotency-Key, sent again.
