@@ -31,11 +31,13 @@ export const SHARED_HEADERS = {
   'RateLimit-Policy': {
     description:
       'On the answers a rate limit counted (every request with an API key; sign-up and sign-in, per client ' +
-      'address): the quota, e.g. `"default";q=100;w=1` (draft-ietf-httpapi-ratelimit-headers-10).',
+      'address and network; requests without a key, per client address): the quotas, e.g. `"default";q=100;w=1` ' +
+      '(draft-ietf-httpapi-ratelimit-headers-10).',
     schema: { type: 'string' },
   },
   RateLimit: {
-    description: 'With `RateLimit-Policy`: what is left of the quota, e.g. `"default";r=99;t=1`.',
+    description:
+      'With `RateLimit-Policy`: what is left of each quota that counted the request, e.g. `"default";r=99;t=1`.',
     schema: { type: 'string' },
   },
   'X-Accel-Buffering': {

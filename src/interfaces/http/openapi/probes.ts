@@ -1,12 +1,16 @@
 import type { ClassConstructor } from 'class-transformer';
 import { HealthResponse, NotReadyResponse, ReadyResponse } from '../dtos/responses/probes.response';
 import { exampleOf } from './examples';
-import { ANSWER_HEADERS, headerRef } from './headers';
+import { headerRef, OPERATION_HEADERS } from './headers';
+import { errorResponses } from './problems';
 import { refTo, type JsonObject } from './schemas';
 
 export const PROBES_TAG = {
   name: 'Probes',
-  description: 'For a proxy or orchestrator: is the process alive, is it ready for traffic. No key needed.',
+  description:
+    'For a proxy or orchestrator: is the process alive, is it ready for traffic. No key needed: like every ' +
+    "request without one, a probe counts against its address's allowance (RATE_LIMIT_ANONYMOUS_PER_MINUTE, " +
+    '600 a minute by default), far above what a health checker sends.',
 };
 
 export const PROBE_RESPONSES: readonly ClassConstructor<object>[] = [HealthResponse, ReadyResponse, NotReadyResponse];
@@ -22,6 +26,7 @@ export function probePaths(schemas: Readonly<Record<string, JsonObject>>): Recor
           'process should be restarted, not waited for.',
         {
           200: json('The process is alive.', HealthResponse, schemas),
+          ...TOO_MANY,
         },
       ),
     },
@@ -40,13 +45,17 @@ export function probePaths(schemas: Readonly<Record<string, JsonObject>>): Recor
               NotReadyResponse,
               schemas,
             ),
-            headers: { ...ANSWER_HEADERS, 'Retry-After': headerRef('Retry-After-Unavailable') },
+            headers: { ...OPERATION_HEADERS, 'Retry-After': headerRef('Retry-After-Unavailable') },
           },
+          ...TOO_MANY,
         },
       ),
     },
   };
 }
+
+/** A probe is a request without a key: past its address's allowance, 429 (middleware/address-limits.ts). */
+const TOO_MANY = errorResponses(['rate_limited']);
 
 function probe(
   operationId: string,
@@ -65,7 +74,7 @@ function json(
   const schema = refTo(response);
   return {
     description,
-    headers: ANSWER_HEADERS,
+    headers: OPERATION_HEADERS,
     content: { 'application/json': { schema, example: exampleOf(schema, schemas) } },
   };
 }
