@@ -46,6 +46,8 @@ export async function startService(
     // limit off, to measure what counting costs (docs/performance.md).
     RATE_LIMIT_PER_SECOND: process.env.BENCH_RATE_LIMIT_PER_SECOND ?? '1000000',
     RATE_LIMIT_ACCOUNTS_PER_MINUTE: '1000',
+    // The healthz load sends requests without a key from one address: counted, never refused.
+    RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000000',
     // BENCH_METRICS_PORT=<port> turns the metrics on (unscraped), to measure what counting costs.
     ...(process.env.BENCH_METRICS_PORT ? { METRICS_PORT: process.env.BENCH_METRICS_PORT } : {}),
     // BENCH_TRACES=<ratio> turns tracing on, sampling that share of the requests, exported to a sink.

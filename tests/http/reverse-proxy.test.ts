@@ -1,9 +1,10 @@
 import { ALL_TIME, asAccount } from '../support/http/as-account';
 import { getOperations, retrieveTheLamp } from '../support/http/get-operations';
 import { csrfOf, PASSWORD, uniqueEmail } from '../support/http/browser';
+import { aWindowStart } from '../support/http/rate-limit-windows';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 import { behindNginx, type BehindNginx } from '../support/reverse-proxy/behind-nginx';
-import { proxyClient, type ProxyClient, type ProxyResponse } from '../support/reverse-proxy/client';
+import { keptAlive, proxyClient, type ProxyClient, type ProxyResponse } from '../support/reverse-proxy/client';
 import { freeLoopbackPort } from '../support/free-port';
 import { startNginx, type Nginx } from '../support/reverse-proxy/nginx';
 import { serviceLog, type ServiceLog } from '../support/service-log';
@@ -16,6 +17,15 @@ import { waitFor } from '../support/wait-for';
 jest.setTimeout(60_000);
 
 const ACCOUNTS_PER_MINUTE = 3;
+/** The network bound of the account endpoints: five addresses' worth. */
+const ACCOUNTS_PER_NETWORK = 5 * ACCOUNTS_PER_MINUTE;
+const ANONYMOUS_PER_MINUTE = 40;
+/** The template's: sign-up and sign-in pass their first request and a burst of 20 at once. */
+const SIGN_UP_PASSES = 21;
+/** The template's: every request, per address, 200 a second with a burst of 200. */
+const REQUESTS_BURST = 200;
+const REQUESTS_PER_SECOND = 200;
+const HSTS = 'max-age=63072000';
 
 describe('behind nginx, with TRUST_PROXY=1 (the one nginx hop)', () => {
   let t: TestApp;
@@ -28,7 +38,7 @@ describe('behind nginx, with TRUST_PROXY=1 (the one nginx hop)', () => {
     t = await startTestApp({
       trustProxy: 1,
       logger: log.logger,
-      rateLimit: { accountsPerMinute: ACCOUNTS_PER_MINUTE },
+      rateLimit: { accountsPerMinute: ACCOUNTS_PER_MINUTE, anonymousPerMinute: ANONYMOUS_PER_MINUTE },
     });
     proxy = await behindNginx(t.app);
     client = proxy.client;
@@ -102,7 +112,10 @@ describe('behind nginx, with TRUST_PROXY=1 (the one nginx hop)', () => {
       for (let remaining = ACCOUNTS_PER_MINUTE - 1; remaining >= 0; remaining -= 1) {
         const response = await openAccount(client, '127.0.0.2', spoofed);
         expect(response.status).toBe(201);
-        expect(response.headers['ratelimit']).toBe(`"accounts";r=${remaining};t=60`);
+        const ofNetwork = ACCOUNTS_PER_NETWORK - ACCOUNTS_PER_MINUTE + remaining;
+        expect(response.headers['ratelimit']).toBe(
+          `"accounts";r=${remaining};t=60, "accounts-network";r=${ofNetwork};t=60`,
+        );
       }
       const refused = await openAccount(client, '127.0.0.2', spoofed);
       expect(refused.status).toBe(429);
@@ -110,10 +123,136 @@ describe('behind nginx, with TRUST_PROXY=1 (the one nginx hop)', () => {
       // Another client behind the same nginx has its whole allowance.
       const other = await openAccount(client, '127.0.0.3');
       expect(other.status).toBe(201);
-      expect(other.headers['ratelimit']).toBe(`"accounts";r=${ACCOUNTS_PER_MINUTE - 1};t=60`);
+      // Its network (127.0.0.0/24) has counted the first's three.
+      expect(other.headers['ratelimit']).toBe(
+        `"accounts";r=${ACCOUNTS_PER_MINUTE - 1};t=60, ` +
+          `"accounts-network";r=${ACCOUNTS_PER_NETWORK - ACCOUNTS_PER_MINUTE - 1};t=60`,
+      );
       expect(await addressesCounted(t, window)).toEqual(['address:127.0.0.2', 'address:127.0.0.3']);
     });
   });
+
+  describe("nginx's request rates (limit_req), in front of the service's own limits", () => {
+    it('passes a burst of sign-ups, which the service limits itself, then refuses the rest itself', async () => {
+      t.clock.freezeAt(aWindowStart(5));
+      const { answers, seconds } = await timed(async () => {
+        const sent: ProxyResponse[] = [];
+        for (let i = 0; i < SIGN_UP_PASSES + 9; i += 1) sent.push(await openAccount(client, '127.0.1.1'));
+        return sent;
+      });
+      const { byService, byNginx } = answeredBy(answers);
+      // The service's limit holds behind nginx: three accounts, then its own 429 with RateLimit fields.
+      expect(byService.slice(0, ACCOUNTS_PER_MINUTE).map((response) => response.status)).toEqual([201, 201, 201]);
+      for (const response of byService.slice(ACCOUNTS_PER_MINUTE))
+        expect([response.status, response.body.code]).toEqual([429, 'rate_limited']);
+      // nginx passes the first and its burst of 20 (one more every 3 s), and refuses the rest.
+      expect(answers.slice(0, SIGN_UP_PASSES)).toEqual(byService.slice(0, SIGN_UP_PASSES));
+      expect(byService.length).toBeLessThanOrEqual(SIGN_UP_PASSES + Math.ceil(seconds / 3));
+      expect(byNginx.length).toBeGreaterThan(0);
+      expectRefusedByNginx(byNginx[0], '3');
+    });
+
+    it('holds sign-ins and password changes to a zone of their own', async () => {
+      t.clock.freezeAt(aWindowStart(6));
+      const signIn = () =>
+        client({
+          method: 'POST',
+          path: '/login',
+          from: '127.0.1.2',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ email: uniqueEmail('signin'), password: PASSWORD }).toString(),
+        });
+      const { answers, seconds } = await timed(async () => {
+        const sent: ProxyResponse[] = [];
+        for (let i = 0; i < SIGN_UP_PASSES + 9; i += 1) sent.push(await signIn());
+        return sent;
+      });
+      const { byService, byNginx } = answeredBy(answers);
+      // The form without its token is refused by the service (403), past its limit with its 429.
+      expect(byService.map((response) => response.status)).toEqual([
+        ...Array<number>(ACCOUNTS_PER_MINUTE).fill(403),
+        ...Array<number>(byService.length - ACCOUNTS_PER_MINUTE).fill(429),
+      ]);
+      expect(answers.slice(0, SIGN_UP_PASSES)).toEqual(byService.slice(0, SIGN_UP_PASSES));
+      expect(byService.length).toBeLessThanOrEqual(SIGN_UP_PASSES + Math.ceil(seconds / 3));
+      expectRefusedByNginx(byNginx[0], '3');
+      // The sign-up zone is another: this address may still sign up, as far as nginx is concerned.
+      const signUp = await openAccount(client, '127.0.1.2');
+      expect([signUp.status, signUp.body.code, signUp.headers['ratelimit']]).toEqual([
+        429,
+        'rate_limited',
+        '"accounts";r=0;t=60',
+      ]);
+    });
+
+    it("refuses a flood from one address past 200 a second; the service's own allowance holds behind it", async () => {
+      t.clock.freezeAt(aWindowStart(7));
+      const agent = keptAlive(proxy.nginx, '127.0.1.3', 16);
+      const flood = 3 * REQUESTS_BURST;
+      const { answers, seconds } = await timed(() =>
+        Promise.all(Array.from({ length: flood }, () => client({ path: '/healthz', from: '127.0.1.3', agent }))),
+      ).finally(() => agent.destroy());
+      const { byService, byNginx } = answeredBy(answers);
+      expect(byNginx.length).toBeGreaterThan(0);
+      expect(byService.length).toBeGreaterThan(REQUESTS_BURST);
+      expect(byService.length).toBeLessThanOrEqual(REQUESTS_BURST + 1 + Math.ceil(REQUESTS_PER_SECOND * seconds));
+      // Behind nginx, the service counts the client's own address: its allowance of requests
+      // without a key, then its own 429.
+      const statuses = byService.map((response) => response.status);
+      expect(statuses.filter((status) => status === 200)).toHaveLength(ANONYMOUS_PER_MINUTE);
+      expect(statuses.filter((status) => status !== 200).every((status) => status === 429)).toBe(true);
+      expectRefusedByNginx(byNginx[0], '1');
+      // Another client behind the same nginx has its whole allowance, at nginx and at the service.
+      const other = await client({ path: '/healthz', from: '127.0.1.4' });
+      expect([other.status, other.headers['ratelimit']]).toEqual([
+        200,
+        `"anonymous";r=${ANONYMOUS_PER_MINUTE - 1};t=60`,
+      ]);
+    });
+
+    it("sends Strict-Transport-Security with the service's answers and its own", async () => {
+      const answer = await client({ path: '/healthz', from: '127.0.1.5' });
+      expect([answer.status, answer.headers['strict-transport-security']]).toEqual([200, HSTS]);
+      const refused = await client({ path: '/timelines', from: '127.0.1.5' });
+      expect([refused.status, refused.headers['strict-transport-security']]).toEqual([401, HSTS]);
+      const tooLarge = await client({
+        method: 'POST',
+        path: '/v1/anchors',
+        from: '127.0.1.5',
+        body: { description: 'x'.repeat(2 * 1024 * 1024) },
+      });
+      expect([tooLarge.status, tooLarge.headers['strict-transport-security']]).toEqual([413, HSTS]);
+    });
+  });
+
+  /** Which answers the service gave (each carries its RateLimit fields here) and which nginx did. */
+  function answeredBy(answers: readonly ProxyResponse[]) {
+    const byService = answers.filter((response) => response.headers['ratelimit'] !== undefined);
+    const byNginx = answers.filter((response) => response.headers['ratelimit'] === undefined);
+    for (const response of byService)
+      expect(serviceLogLine(log, String(response.headers['x-request-id']))).toBeDefined();
+    return { byService, byNginx };
+  }
+
+  /** nginx's own 429: a problem document like the service's, without its RateLimit fields, never reaching it. */
+  function expectRefusedByNginx(response: ProxyResponse | undefined, retryAfter: string): void {
+    expect(response?.status).toBe(429);
+    const id = String(response?.headers['x-request-id']);
+    expect(response?.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response?.headers).toEqual(
+      expect.objectContaining({
+        'retry-after': retryAfter,
+        'strict-transport-security': HSTS,
+        'x-content-type-options': 'nosniff',
+        'cache-control': 'no-store',
+      }),
+    );
+    expect(response?.body).toEqual(
+      expect.objectContaining({ type: '/problems/rate_limited', status: 429, code: 'rate_limited', request_id: id }),
+    );
+    expect(response?.body.detail).toContain('the proxy in front of the service');
+    expect(serviceLogLine(log, id)).toBeUndefined();
+  }
 
   describe('HTTPS, as nginx reports it in X-Forwarded-Proto', () => {
     it('signs a browser up through nginx: the Origin check passes and the cookies are Secure', async () => {
@@ -281,6 +420,7 @@ describe('nginx with the service down', () => {
     expect(response.status).toBe(502);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(response.headers['retry-after']).toBe('5');
+    expect(response.headers['strict-transport-security']).toBe(HSTS);
     expect(response.headers['x-request-id']).toBe('down-1');
     expect([response.headers['x-content-type-options'], response.headers['cache-control']]).toEqual([
       'nosniff',
@@ -297,9 +437,11 @@ describe('nginx with the service down', () => {
   });
 });
 
-/** The start of a whole minute ahead: frozen there, a test's requests all fall in one window. */
-function aWindowStart(minutesAhead: number): Date {
-  return new Date((Math.floor(Date.now() / 60_000) + minutesAhead) * 60_000);
+/** What `send` answered, and how many seconds it took. */
+async function timed<T>(send: () => Promise<T>): Promise<{ answers: T; seconds: number }> {
+  const started = performance.now();
+  const answers = await send();
+  return { answers, seconds: (performance.now() - started) / 1000 };
 }
 
 function openAccount(client: ProxyClient, from: string, headers: Record<string, string> = {}): Promise<ProxyResponse> {

@@ -35,7 +35,8 @@ function blockOf(ip: string | undefined, prefixes: Prefixes): string {
   if (address.kind() === 'ipv4') {
     // A single address is written as it is, as the counters have always keyed it.
     if (prefixes.ipv4 === 32) return address.toString();
-    return `${ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/${prefixes.ipv4}`).toString()}/${prefixes.ipv4}`;
+    const network = ipaddr.IPv4.networkAddressFromCIDR(`${address.toString()}/${prefixes.ipv4}`);
+    return `${network.toString()}/${prefixes.ipv4}`;
   }
   const cidr = `${address.toNormalizedString()}/${prefixes.ipv6}`;
   return `${ipaddr.IPv6.networkAddressFromCIDR(cidr).toString()}/${prefixes.ipv6}`;
