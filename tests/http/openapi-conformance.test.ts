@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { ALL_TIME, asAccount, type AccountClient } from '../support/http/as-account';
 import { OpenApiContract } from '../support/http/openapi-contract';
+import { aWindowStart } from '../support/http/rate-limit-windows';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 
 /**
@@ -13,8 +14,12 @@ describe('real responses conform to GET /openapi.json', () => {
   let contract: OpenApiContract;
   const ids = { anchor: '', timeline: '', item: '', event: '' };
 
+  // Requests without a key are counted per address, as the service counts them; the probes' flood
+  // below names its own address (X-Forwarded-For), so the rest keep theirs.
+  const ANONYMOUS_PER_MINUTE = 50;
+
   beforeAll(async () => {
-    t = await startTestApp();
+    t = await startTestApp({ trustProxy: true, rateLimit: { anonymousPerMinute: ANONYMOUS_PER_MINUTE } });
     me = asAccount(t, await t.signUp());
     contract = new OpenApiContract((await request(t.app).get('/openapi.json')).body);
   });
@@ -238,6 +243,11 @@ describe('real responses conform to GET /openapi.json', () => {
   it('the probes, ready and not ready', async () => {
     await expectDocumented('health', 200, anonymous().get('/healthz'));
     await expectDocumented('readiness', 200, anonymous().get('/readyz'));
+    // Past its address's allowance of requests without a key, a probe too is refused.
+    t.clock.freezeAt(aWindowStart(1));
+    const probe = () => anonymous().get('/healthz').set('X-Forwarded-For', '198.51.100.99');
+    for (let i = 0; i < ANONYMOUS_PER_MINUTE; i += 1) expect((await probe()).status).toBe(200);
+    await expectDocumented('health', 429, probe());
     // A migration this build ships, marked not applied: the process must not take traffic.
     const [last] = await t.prisma.$queryRaw<
       Array<{ id: string }>
