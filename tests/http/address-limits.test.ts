@@ -16,6 +16,8 @@ const uniqueEmail = () => `limited-${process.pid}-${Date.now()}-${++emails}@exam
 
 describe('requests without an API key, per client address (RATE_LIMIT_ANONYMOUS_PER_MINUTE)', () => {
   const QUOTA = 10;
+  const FAILED_KEYS = 2;
+  const unknownKey = `Bearer tns_${'A'.repeat(43)}`;
   let t: TestApp;
   let log: ServiceLog;
   let registry: ReturnType<typeof createMetricsRegistry>;
@@ -29,6 +31,7 @@ describe('requests without an API key, per client address (RATE_LIMIT_ANONYMOUS_
       logger: log.logger,
       metrics: new HttpMetrics(registry),
       rateLimit: { anonymousPerMinute: QUOTA, accountsPerMinute: 5 },
+      apiKeyFailuresPerMinute: FAILED_KEYS,
     });
     account = await t.signUp();
   });
@@ -104,9 +107,7 @@ describe('requests without an API key, per client address (RATE_LIMIT_ANONYMOUS_
     // The address's allowance is spent: its keyed requests go on, and an unknown key is refused as
     // unknown (counted as a failed key, not here).
     expect((await keyed()).status).toBe(200);
-    const unknown = await from(address)
-      .get('/timelines')
-      .set('Authorization', `Bearer tns_${'A'.repeat(43)}`);
+    const unknown = await from(address).get('/timelines').set('Authorization', unknownKey);
     expect([unknown.status, unknown.body.code, unknown.headers['ratelimit']]).toEqual([
       401,
       'invalid_api_key',
@@ -146,6 +147,16 @@ describe('requests without an API key, per client address (RATE_LIMIT_ANONYMOUS_
     expect(text).not.toMatch(/tns_rate_limit_refusals_total\{[^}]*203\.0\.113/);
     expect(log.lines.find((line) => line.request_id === 'anonymous-refused-1')).toEqual(
       expect.objectContaining({ code: 'rate_limited', rate_limit: 'anonymous', res: { status: 429 } }),
+    );
+
+    // The failed keys' limit is named alike.
+    const unknown = () => from('203.0.113.16').get('/timelines').set('Authorization', unknownKey);
+    for (let i = 0; i < FAILED_KEYS; i += 1) expect((await unknown()).status).toBe(401);
+    const locked = await unknown().set('X-Request-Id', 'failed-keys-refused-1');
+    expect([locked.status, locked.body.code]).toEqual([429, 'too_many_failed_attempts']);
+    expect(samplesOf(await registry.metrics(), 'tns_rate_limit_refusals_total', { limit: 'failed-keys' })).toEqual([1]);
+    expect(log.lines.find((line) => line.request_id === 'failed-keys-refused-1')).toEqual(
+      expect.objectContaining({ code: 'too_many_failed_attempts', rate_limit: 'failed-keys' }),
     );
   });
 });
