@@ -8,7 +8,7 @@ interface Prefixes {
 
 /** One subscriber: an IPv4 address, or the IPv6 /64 one subscriber is given (RFC 6177). */
 const CLIENT: Prefixes = { ipv4: 32, ipv6: 64 };
-/** One site or organisation: an IPv4 /24, or the IPv6 /48 a site is given (RFC 6177). */
+/** One site or organisation: an IPv4 /24, or an IPv6 /48, the most an end site is usually given (RFC 6177). */
 const NETWORK: Prefixes = { ipv4: 24, ipv6: 48 };
 
 /**
