@@ -20,7 +20,7 @@ import { DatabaseAvailability } from './infrastructure/database/database-availab
 import type { NotificationListener } from './infrastructure/database/notification-listener';
 import { announceMigration } from './infrastructure/database/migrate-database';
 import { type OpenDatabase, openDatabase } from './infrastructure/database/open-database';
-import { isDatabaseUnavailable } from './infrastructure/database/prisma-client';
+import { databaseFailureOf } from './infrastructure/database/database-failures';
 import { databaseReadiness } from './infrastructure/database/readiness';
 import { loadServiceSecret } from './infrastructure/persistence/postgres/service-secrets';
 import { MemoryFailedAttempts } from './infrastructure/throttling/memory-failed-attempts';
@@ -181,8 +181,9 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
     formSecret,
     logger,
     readiness: databaseReadiness(database.prisma, database.trouble),
-    isUnavailable: isDatabaseUnavailable,
+    databaseFailureOf,
     onUnavailable: availability.lost,
+    onTimedOut: availability.timedOut,
     rateLimit: {
       perAccountPerSecond: config.rateLimitPerSecond,
       accountsPerMinute: config.rateLimitAccountsPerMinute,

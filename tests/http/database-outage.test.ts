@@ -4,13 +4,10 @@ import request from 'supertest';
 import { buildContainer } from '../../src/composition/container';
 import { DatabaseAvailability } from '../../src/infrastructure/database/database-availability';
 import { EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded-postgres';
-import {
-  createDatabaseClients,
-  isDatabaseUnavailable,
-  type PrismaClient,
-} from '../../src/infrastructure/database/prisma-client';
+import { createDatabaseClients, type PrismaClient } from '../../src/infrastructure/database/prisma-client';
 import { LruVerifiedKeyCache } from '../../src/infrastructure/api-key-cache/lru-verified-key-cache';
 import { databaseReadiness } from '../../src/infrastructure/database/readiness';
+import { databaseFailureOf } from '../../src/infrastructure/database/database-failures';
 import { createApp } from '../../src/interfaces/http/app';
 import { proxyInFrontOf, type TcpProxy } from '../support/tcp-proxy';
 import { provisionTestDatabase, type TestDatabase } from '../support/test-database';
@@ -36,7 +33,7 @@ describe('when the database is down', () => {
     app = createApp(buildContainer({ prisma, sql: clients.sql, verifiedKeyCache }), {
       formSecret: randomBytes(32).toString('base64url'),
       readiness: databaseReadiness(prisma),
-      isUnavailable: isDatabaseUnavailable,
+      databaseFailureOf,
       logError: (error) => errors.push(error),
     });
   });
@@ -132,7 +129,7 @@ describe('when the database stops answering', () => {
       {
         formSecret: randomBytes(32).toString('base64url'),
         readiness: databaseReadiness(prisma),
-        isUnavailable: isDatabaseUnavailable,
+        databaseFailureOf,
         onUnavailable: availability.lost,
         logger,
       },

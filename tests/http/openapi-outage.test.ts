@@ -3,12 +3,9 @@ import request from 'supertest';
 import { buildContainer } from '../../src/composition/container';
 import { LruVerifiedKeyCache } from '../../src/infrastructure/api-key-cache/lru-verified-key-cache';
 import { EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded-postgres';
-import {
-  createDatabaseClients,
-  isDatabaseUnavailable,
-  type DatabaseClients,
-} from '../../src/infrastructure/database/prisma-client';
+import { createDatabaseClients, type DatabaseClients } from '../../src/infrastructure/database/prisma-client';
 import { databaseReadiness } from '../../src/infrastructure/database/readiness';
+import { databaseFailureOf } from '../../src/infrastructure/database/database-failures';
 import { createApp } from '../../src/interfaces/http/app';
 import { OpenApiContract, type LocatedOperation, type OpenApiDocument } from '../support/http/openapi-contract';
 import { proxyInFrontOf, type TcpProxy } from '../support/tcp-proxy';
@@ -42,7 +39,7 @@ describe('with the database away, every operation answers the 503 its document d
       {
         formSecret: randomBytes(32).toString('base64url'),
         readiness: databaseReadiness(clients.prisma),
-        isUnavailable: isDatabaseUnavailable,
+        databaseFailureOf,
         logError: () => undefined,
         ...(options.rateLimit ? { rateLimit: { perAccountPerSecond: 1_000, accountsPerMinute: 1_000 } } : {}),
       },

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { isDiskFull } from '../persistence/postgres/postgres-errors';
+import { type DatabaseTimeout, isDiskFull } from './database-failures';
 
 /** While writes keep being refused for a full disk, the line saying so is written again this often. */
 export const DISK_FULL_LINE_EVERY_MS = 60_000;
@@ -12,6 +12,9 @@ export const DISK_FULL_LINE_EVERY_MS = 60_000;
  * A full disk is not such an outage: reads still answer while writes that need room are refused, so
  * "available again" would follow every refusal. It has a line of its own instead, written once and
  * again each DISK_FULL_LINE_EVERY_MS while refusals go on, with how many there were meanwhile.
+ *
+ * Nor is a statement the database gave up on at its bound (database-failures.ts): that request's
+ * own, with no line beyond the request's, only counted.
  */
 export class DatabaseAvailability {
   private unavailableSince: number | null = null;
@@ -21,6 +24,8 @@ export class DatabaseAvailability {
   outages = 0;
   /** Requests refused for a full disk since the process started, for the metrics. */
   diskFullRefusals = 0;
+  /** Requests whose statement the database gave up on at its bound since the process started, by reason. */
+  readonly timeouts = new Map<DatabaseTimeout, number>();
 
   constructor(private readonly logger: Pick<Logger, 'warn' | 'info'>) {}
 
@@ -34,6 +39,11 @@ export class DatabaseAvailability {
     this.unavailableSince = Date.now();
     this.outages += 1;
     this.logger.warn({ reason }, 'database unavailable: requests that need it are answered 503 until it answers again');
+  };
+
+  /** A request's statement ran past a bound of the database (the other requests are served meanwhile). */
+  readonly timedOut = (reason: DatabaseTimeout): void => {
+    this.timeouts.set(reason, (this.timeouts.get(reason) ?? 0) + 1);
   };
 
   get available(): boolean {

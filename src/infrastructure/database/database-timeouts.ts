@@ -51,7 +51,7 @@ export function closeWhenStalled(client: ClientBase, waitMs: number, onAnswer: (
 }
 
 /**
- * Shaped as the socket's own timeout, so node-postgres, Prisma's adapter and isDatabaseUnavailable
+ * Shaped as the socket's own timeout, so node-postgres, Prisma's adapter and databaseFailureOf
  * all read it as one.
  */
 function stalled(waitMs: number): Error {

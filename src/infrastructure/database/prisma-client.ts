@@ -4,7 +4,6 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { type ClientBase, Pool, type PoolConfig } from 'pg';
 import { Prisma, PrismaClient } from '../persistence/prisma/generated/client';
-import { driverErrorKind, postgresCode } from '../persistence/postgres/postgres-errors';
 import type { SqlRunner } from '../persistence/postgres/sql-runner';
 import {
   CANCEL_ANSWER_MS,
@@ -101,75 +100,4 @@ export function createDatabaseClients(connectionString: string, options: PrismaC
 
 export function createPrismaClient(connectionString: string, options: PrismaClientOptions = {}): PrismaClient {
   return createDatabaseClients(connectionString, options).prisma;
-}
-
-/**
- * Prisma's codes for "the database cannot be used right now" (unreachable, timed out, connection
- * closed, pool exhausted): a passing condition the client should retry, not a fault of its request.
- * A statement PostgreSQL cancelled at the bound comes as a database error with the server's code.
- */
-const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
-/** The same as the driver adapter's kinds of failure: all a raw statement's error (P2010) says of a lost connection. */
-const UNAVAILABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
-
-export function isDatabaseUnavailable(error: unknown): boolean {
-  if (error instanceof Prisma.PrismaClientKnownRequestError) {
-    const code = postgresCode(error);
-    const kind = driverErrorKind(error);
-    return (
-      UNAVAILABLE_CODES.has(error.code) ||
-      (typeof code === 'string' && isOutageCode(code)) ||
-      (typeof kind === 'string' && UNAVAILABLE_KINDS.has(kind))
-    );
-  }
-  return error instanceof Prisma.PrismaClientInitializationError || isConnectionFailure(error);
-}
-
-/**
- * PostgreSQL received the statement and refused it (a constraint, a type): nothing of it was
- * written. Unlike a connection lost on the way back, after which it may have committed.
- */
-export function isRefusedByDatabase(error: unknown): boolean {
-  if (isDatabaseUnavailable(error)) return false;
-  if (error instanceof Prisma.PrismaClientKnownRequestError) return true;
-  if (typeof error !== 'object' || error === null) return false;
-  const { severity, code } = error as { severity?: unknown; code?: unknown };
-  return typeof severity === 'string' && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
-}
-
-/** The same for statements sent straight on the pool: node-postgres' and the socket's own errors. */
-const SOCKET_CODES = new Set([
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
-// SQLSTATE: 25006 read-only transaction (the server reached is a standby: a failover in progress,
-// its proxy not yet leading to the new primary; the service itself never opens a read-only
-// transaction), 53100 disk full (a write cannot grow a file: passing once space is freed), 53300
-// too many connections, 57014 cancelled (statement_timeout: the bound), 57P01-57P03 shutting down
-// or starting up.
-const SERVER_CODES = new Set(['25006', '53100', '53300', '57014', '57P01', '57P02', '57P03']);
-
-/**
- * A SQLSTATE that says the database cannot serve now: SERVER_CODES, or class 08 (connection
- * exception), which is also what a pooler in between answers when it cannot reach the server
- * (PgBouncer's 08P01 "server login has been failing", mid-failover).
- */
-function isOutageCode(code: string): boolean {
-  return SERVER_CODES.has(code) || code.startsWith('08');
-}
-const POOL_MESSAGES =
-  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
-
-function isConnectionFailure(error: unknown): boolean {
-  // By shape, not `instanceof Error`: the socket's errors may come from another realm (a VM context).
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  if (typeof code === 'string' && (SOCKET_CODES.has(code) || isOutageCode(code))) return true;
-  return typeof message === 'string' && POOL_MESSAGES.test(message);
 }

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import type { PrismaClient } from '../persistence/prisma/generated/client';
 import { migrationsDirectory } from './package-root';
-import { isDatabaseUnavailable } from './prisma-client';
+import { databaseFailureOf } from './database-failures';
 
 export interface Readiness {
   readonly ready: boolean;
@@ -10,6 +10,14 @@ export interface Readiness {
   /** What asking the database failed with, when it did: an outage is reported as every request's. */
   readonly failure?: unknown;
 }
+
+/** What /readyz says when asking the database failed, by how it failed (database-failures.ts). */
+const NOT_READY_BECAUSE = {
+  unavailable: 'the database does not answer',
+  statement_timeout: 'the database did not answer within DATABASE_TIMEOUT_MS',
+  lock_timeout: 'the database did not answer within its lock_timeout',
+  refused: 'the database cannot be read',
+} as const;
 
 /**
  * Ready means: the database answers, and every migration this build ships is applied (a process of a
@@ -35,10 +43,10 @@ export function databaseReadiness(
         ? { ready: true }
         : { ready: false, reason: `${pending.length} migration(s) not applied` };
     } catch (failure) {
-      // Any failure to ask is the answer itself: the database cannot be reached, or it answers but
-      // refuses the read (privileges, a schema not the service's).
-      const reason = isDatabaseUnavailable(failure) ? 'the database does not answer' : 'the database cannot be read';
-      return { ready: false, reason, failure };
+      // Any failure to ask is the answer itself: the database cannot be reached, gave up on the read
+      // (it waited behind a lock past the bound), or it answers but refuses the read (privileges, a
+      // schema not the service's).
+      return { ready: false, reason: NOT_READY_BECAUSE[databaseFailureOf(failure) ?? 'refused'], failure };
     }
   };
 }

@@ -4,7 +4,13 @@ import type { RerunReason } from '../persistence/postgres/unit-of-work/account-u
 
 /** What the service's own metrics read when scraped: each source keeps its own counts. */
 export interface ServiceMetricSources {
-  readonly database: { readonly available: boolean; readonly outages: number; readonly diskFullRefusals: number };
+  readonly database: {
+    readonly available: boolean;
+    readonly outages: number;
+    readonly diskFullRefusals: number;
+    /** Requests whose statement the database gave up on at its bound, by reason (statement_timeout, lock_timeout). */
+    readonly timeouts: ReadonlyMap<string, number>;
+  };
   readonly keyCache: { stats(): { readonly entries: number; readonly hits: number; readonly misses: number } };
   readonly eventStreams: {
     readonly size: number;
@@ -51,6 +57,14 @@ export class ServiceMetrics {
       'Requests answered 503 because the database could not grow a file for their write (53100).',
       () => sources.database.diskFullRefusals,
     );
+    countedByLabel(
+      registers,
+      'tns_db_timeouts_total',
+      'Requests answered 503 operation_timed_out, the database having stopped their statement, by reason: ' +
+        "'statement_timeout' (DATABASE_TIMEOUT_MS) or 'lock_timeout'. Not an outage.",
+      'reason',
+      () => sources.database.timeouts,
+    );
     const seen = { hits: 0, misses: 0 };
     new Counter({
       name: 'tns_api_key_cache_lookups_total',
@@ -88,19 +102,13 @@ export class ServiceMetrics {
         this.set(sources.eventStreams.limit);
       },
     });
-    const deliveredSeen = new Map<string, number>();
-    new Counter({
-      name: 'tns_event_stream_messages_total',
-      help: "Messages written on event streams, by event: 'recorded', 'updated', 'caught-up'.",
-      labelNames: ['event'],
+    countedByLabel(
       registers,
-      collect() {
-        for (const [event, count] of sources.eventStreams.delivered) {
-          this.inc({ event }, count - (deliveredSeen.get(event) ?? 0));
-          deliveredSeen.set(event, count);
-        }
-      },
-    });
+      'tns_event_stream_messages_total',
+      "Messages written on event streams, by event: 'recorded', 'updated', 'caught-up'.",
+      'event',
+      () => sources.eventStreams.delivered,
+    );
     countedAt(
       registers,
       'tns_event_stream_catch_up_waits_total',
@@ -165,6 +173,29 @@ function countedAt(registers: Registry[], name: string, help: string, total: () 
       const now = total();
       this.inc(now - seen);
       seen = now;
+    },
+  });
+}
+
+/** A counter by one label that follows the totals its source keeps per value of the label. */
+function countedByLabel(
+  registers: Registry[],
+  name: string,
+  help: string,
+  label: string,
+  totals: () => ReadonlyMap<string, number>,
+): void {
+  const seen = new Map<string, number>();
+  new Counter({
+    name,
+    help,
+    labelNames: [label],
+    registers,
+    collect() {
+      for (const [value, total] of totals()) {
+        this.inc({ [label]: value }, total - (seen.get(value) ?? 0));
+        seen.set(value, total);
+      }
     },
   });
 }

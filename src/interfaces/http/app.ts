@@ -26,7 +26,13 @@ import { accountLimit, perAccount, perAccountPages } from './middleware/rate-lim
 import { perAddressAccounts, perAddressAnonymous } from './middleware/address-limits';
 import { middlewareOf, runSteps } from './request-step';
 import { sendAnswer } from './send-answer';
-import { failureReason, problemHandler, RETRY_AFTER_SECONDS, routeNotFound } from './middleware/problem-handler';
+import {
+  databaseFailureReason,
+  failureReason,
+  problemHandler,
+  RETRY_AFTER_SECONDS,
+  routeNotFound,
+} from './middleware/problem-handler';
 import { requestId } from './middleware/request-id';
 import { requestLog } from './middleware/request-log';
 import { serveOpenApi } from './openapi/serve';
@@ -36,22 +42,33 @@ import { familyARoutes } from './routes/family-a-routes';
 import { familyBRoutes } from './routes/family-b-routes';
 import { familyCRoutes } from './routes/family-c-routes';
 import { localsOf } from './answer-locals';
+import type { DatabaseFailureOf, DatabaseTimeout } from './database-failure';
 
 export interface AppOptions {
   /** Where failures that are not the client's fault are reported. */
   readonly logError?: (error: unknown) => void;
   /** One JSON line per request when given (the service passes pino; tests usually do not). */
   readonly logger?: Logger;
-  /** Recognises a failure of the database itself, answered 503 with Retry-After (the client retries). */
-  readonly isUnavailable?: (error: unknown) => boolean;
   /**
-   * Hears each such failure, with its reason in a line, instead of `logError`: an outage is one
-   * condition (logged once by the listener), not a fault of every request it fails.
+   * Recognises a failure of the database itself, answered 503 with Retry-After (the client retries):
+   * `service_unavailable` while it is out of reach, `operation_timed_out` when it gave up on the
+   * request's statement at its bound.
+   */
+  readonly databaseFailureOf?: DatabaseFailureOf;
+  /**
+   * Hears each request the database's unavailability failed, with its reason in a line, instead of
+   * `logError`: an outage is one condition (logged once by the listener), not a fault of every
+   * request it fails.
    */
   readonly onUnavailable?: (reason: string, error: unknown) => void;
   /**
+   * Hears each request whose statement the database gave up on at its bound, instead of `logError`
+   * (the metrics count them): that request's own failure, neither an outage nor a fault.
+   */
+  readonly onTimedOut?: (reason: DatabaseTimeout) => void;
+  /**
    * `GET /readyz`: the database answers and its migrations are applied; `failure`, what asking it
-   * failed with, goes through `isUnavailable` and `onUnavailable` as a request's would.
+   * failed with, goes through `databaseFailureOf` and its listeners as a request's would.
    */
   readonly readiness?: () => Promise<{ readonly ready: boolean; readonly reason?: string; readonly failure?: unknown }>;
   /**
@@ -147,15 +164,21 @@ export function createApp(container: Container, options: AppOptions): Express {
   const logFault =
     options.logError ??
     (options.logger ? (error: unknown) => options.logger?.error({ err: error }, 'request failed') : console.error);
-  const isUnavailable = options.isUnavailable ?? (() => false);
+  const databaseFailureOf = options.databaseFailureOf ?? (() => null);
+  const isUnavailable = (error: unknown) => databaseFailureOf(error) === 'unavailable';
   const onUnavailable = (reason: string, error: unknown) => options.onUnavailable?.(reason, error);
-  const logError = (error: unknown) =>
-    isUnavailable(error) ? onUnavailable(failureReason(error), error) : logFault(error);
+  // Every failure that is not a problem the service chose: an outage, a timeout, or a fault.
+  const report = (error: unknown) => {
+    const failure = databaseFailureOf(error);
+    if (failure === null) logFault(error);
+    else if (failure === 'unavailable') onUnavailable(failureReason(error), error);
+    else options.onTimedOut?.(failure);
+  };
   // The API first: its requests are nearly all of them, and Express tries routes in order. The
   // pages' paths and the API's do not overlap, so the order changes no answer.
   const streaming = {
     streams: options.eventStreams ?? new EventStreams(container.get(StreamSlots)),
-    endings: { isUnavailable, onUnavailable, logError: logFault },
+    endings: { isUnavailable, onUnavailable, logError: report },
     accountLimit: perAccountPerSecond > 0 ? accountLimit(countRequest, perAccountPerSecond) : undefined,
   };
   const keptAnswers = new KeptAnswers(countRequest, options.keptAnswersMibPerHour);
@@ -173,19 +196,20 @@ export function createApp(container: Container, options: AppOptions): Express {
   app.get('/openapi.json', serveOpenApi(routes));
   // The balancer's probe may be the only request in a quiet moment, so an outage it finds is
   // reported as any request's.
-  app.get('/readyz', readyz(options.readiness, { isUnavailable, onUnavailable, logFault }));
+  app.get('/readyz', readyz(options.readiness, { databaseFailureOf, report, logFault }));
   const csrf = new CsrfGuard(options.formSecret);
   app.use(dashboardRouter(container, csrf, new KnownDevices(options.formSecret)));
   app.use(docsConsoleRouter(container, csrf));
   app.use(routeNotFound);
-  app.use(problemHandler(logError, isUnavailable));
+  app.use(problemHandler(report, databaseFailureOf));
   return app;
 }
 
-/** How /readyz reports what asking the database failed with: as an outage, or as a fault. */
+/** How /readyz reports what asking the database failed with: as a request's failure of the database, or as a fault. */
 interface ReadinessFailures {
-  readonly isUnavailable: (error: unknown) => boolean;
-  readonly onUnavailable: (reason: string, error: unknown) => void;
+  readonly databaseFailureOf: DatabaseFailureOf;
+  /** A failure of the database, heard as a request's (an outage logged once, a timeout counted). */
+  readonly report: (error: unknown) => void;
   readonly logFault: (error: unknown) => void;
 }
 
@@ -197,11 +221,12 @@ function readyz(readiness: AppOptions['readiness'], failures: ReadinessFailures)
   return async (_req, res) => {
     const state = readiness ? await readiness() : { ready: true };
     const failure = state.failure;
-    if (failure !== undefined && failures.isUnavailable(failure)) {
-      // As a request the outage fails: the outage's one line, and the reason on this request's.
-      const reason = failureReason(failure);
-      failures.onUnavailable(reason, failure);
-      localsOf(res).failureReason = `database unavailable: ${reason}`;
+    const ofDatabase = failure === undefined ? null : failures.databaseFailureOf(failure);
+    if (ofDatabase !== null) {
+      // As a request the database fails: an outage's one line or a timeout's count, and the reason
+      // on this request's.
+      failures.report(failure);
+      localsOf(res).failureReason = databaseFailureReason(ofDatabase, failure);
     } else if (failure !== undefined) {
       if (!faultLogged) failures.logFault(failure);
       faultLogged = true;

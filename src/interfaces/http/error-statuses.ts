@@ -61,6 +61,8 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   too_many_failed_attempts: 429,
   internal_error: 500,
   service_unavailable: 503,
+  // the database gave up on the request's statement at its bound (docs/decisions.md, "A statement past its bound")
+  operation_timed_out: 503,
   stream_capacity_reached: 503,
 };
 

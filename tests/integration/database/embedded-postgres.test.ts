@@ -14,7 +14,9 @@ import {
   startEmbeddedPostgres,
   startInMemoryPostgres,
 } from '../../../src/infrastructure/database/embedded-postgres';
+import { databaseFailureOf } from '../../../src/infrastructure/database/database-failures';
 import { openDatabase } from '../../../src/infrastructure/database/open-database';
+import { createDatabaseClients } from '../../../src/infrastructure/database/prisma-client';
 import { loadPglite } from '../../../src/infrastructure/database/pglite-module';
 
 // Starting PGlite (WebAssembly PostgreSQL) takes about two seconds; a migration run, a fraction.
@@ -138,6 +140,27 @@ describe('embedded PostgreSQL', () => {
       await lock.release();
     } finally {
       parent.kill('SIGKILL');
+    }
+  });
+
+  // What a statement past DATABASE_TIMEOUT_MS gives on the embedded path (docs/decisions.md, "A
+  // statement past its bound"): PGlite, in single-user mode, has no timer to cancel it.
+  it('cancels no statement at statement_timeout: the pool finds the silence, an outage', async () => {
+    const server = await startInMemoryPostgres();
+    const clients = createDatabaseClients(server.connectionString, { maxConnections: 1, timeoutMs: 200 });
+    const client = new Client({ connectionString: server.connectionString });
+    try {
+      await client.connect();
+      await client.query('SET statement_timeout = 100');
+      const { rows } = await client.query<{ slept: string }>('SELECT pg_sleep(0.4)::text AS slept');
+      expect(rows).toEqual([{ slept: '' }]);
+      await client.end();
+
+      const failure = await clients.sql.query('SELECT pg_sleep(1)', []).catch((error: unknown) => error);
+      expect([(failure as { code?: unknown }).code, databaseFailureOf(failure)]).toEqual(['ETIMEDOUT', 'unavailable']);
+    } finally {
+      await clients.prisma.$disconnect();
+      await server.stop();
     }
   });
 });

@@ -4,7 +4,8 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createDatabaseClients, isDatabaseUnavailable } from '../../../src/infrastructure/database/prisma-client';
+import { databaseFailureOf, isDatabaseUnavailable } from '../../../src/infrastructure/database/database-failures';
+import { createDatabaseClients } from '../../../src/infrastructure/database/prisma-client';
 import { proxyInFrontOf, type TcpProxy } from '../../support/tcp-proxy';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 import { within } from '../../support/wait-for';
@@ -136,5 +137,18 @@ describe('statements on the shared pool', () => {
     expect(isDatabaseUnavailable(fromPool)).toBe(true);
     const fromPrisma = await database.prisma.$executeRawUnsafe(refusal).catch((error: unknown) => error);
     expect(isDatabaseUnavailable(fromPrisma)).toBe(true);
+  });
+
+  // The database gave up on the statement at its bound: that request's failure, not an outage.
+  it.each([
+    { code: '57014', condition: 'query_canceled', message: 'canceling statement due to statement timeout' },
+    { code: '55P03', condition: 'lock_not_available', message: 'canceling statement due to lock timeout' },
+  ])("takes PostgreSQL's $code for a timeout, not an outage", async ({ code, condition, message }) => {
+    const refusal = `DO $$ BEGIN RAISE EXCEPTION '${message}' USING ERRCODE = '${condition}'; END $$`;
+    const reason = code === '57014' ? 'statement_timeout' : 'lock_timeout';
+    const fromPool = await database.sql.query(refusal, []).catch((error: unknown) => error);
+    expect([(fromPool as { code?: unknown }).code, databaseFailureOf(fromPool)]).toEqual([code, reason]);
+    const fromPrisma = await database.prisma.$executeRawUnsafe(refusal).catch((error: unknown) => error);
+    expect(databaseFailureOf(fromPrisma)).toBe(reason);
   });
 });

@@ -1,12 +1,10 @@
-import {
-  createDatabaseClients,
-  isDatabaseUnavailable,
-  type DatabaseClients,
-} from '../../../src/infrastructure/database/prisma-client';
+import { databaseFailureOf } from '../../../src/infrastructure/database/database-failures';
+import { createDatabaseClients, type DatabaseClients } from '../../../src/infrastructure/database/prisma-client';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 
 // DATABASE_TIMEOUT_MS on the server's side: PostgreSQL cancels a statement that runs longer (its
-// locks and work end with it), and the service reads the cancel as the database being unavailable (503).
+// locks and work end with it), and the service reads the cancel as that request's timeout (503
+// operation_timed_out), not as the database being unavailable.
 describe('statement_timeout of the request pool', () => {
   let database: TestDatabase;
   let clients: DatabaseClients;
@@ -21,19 +19,46 @@ describe('statement_timeout of the request pool', () => {
     await database.close();
   });
 
-  it('cancels a statement beyond the bound, on both runners, as unavailable, and the pool serves on', async () => {
+  it('cancels a statement beyond the bound, on both runners, as a timeout, and the pool serves on', async () => {
     for (const slow of [
       () => clients.sql.query('SELECT pg_sleep(3)', []),
       () => clients.prisma.$queryRaw`SELECT pg_sleep(3)`,
     ]) {
-      const failure = await slow().then(
-        () => null,
-        (error: unknown) => error,
-      );
-      expect(isDatabaseUnavailable(failure)).toBe(true);
+      const failure = await slow().catch((error: unknown) => error);
+      expect(databaseFailureOf(failure)).toBe('statement_timeout');
     }
     expect(await clients.sql.query("SELECT current_setting('statement_timeout') AS bound", [])).toEqual([
       { bound: '300ms' },
     ]);
   });
+
+  it("reads a model query's cancel, waiting behind another session's lock, as a timeout", async () => {
+    const lock = await lockTimelines();
+    const failure = await clients.prisma.timeline
+      .findMany({ where: { accountId: 'nobody' } })
+      .catch((error: unknown) => error);
+    await lock.release();
+    expect(databaseFailureOf(failure)).toBe('statement_timeout');
+    expect(await clients.prisma.timeline.findMany({ where: { accountId: 'nobody' } })).toEqual([]);
+  });
+
+  /** Another session holds the timelines table until released: a read of it waits. */
+  async function lockTimelines(): Promise<{ release(): Promise<void> }> {
+    const holder = createDatabaseClients(database.connectionString, { maxConnections: 1, timeoutMs: 10_000 });
+    const released = Promise.withResolvers<void>();
+    const held = Promise.withResolvers<void>();
+    const transaction = holder.prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe('LOCK TABLE timelines IN ACCESS EXCLUSIVE MODE');
+      held.resolve();
+      await released.promise;
+    });
+    await held.promise;
+    return {
+      async release() {
+        released.resolve();
+        await transaction;
+        await holder.prisma.$disconnect();
+      },
+    };
+  }
 });

@@ -20,7 +20,7 @@ import { DEFAULT_API_KEY_CACHE_SIZE } from '../../../src/config';
 import type { NotificationListenerOptions } from '../../../src/infrastructure/database/notification-listener';
 import type { PrismaClient } from '../../../src/infrastructure/persistence/prisma/generated/client';
 import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
-import { isDatabaseUnavailable } from '../../../src/infrastructure/database/prisma-client';
+import { databaseFailureOf } from '../../../src/infrastructure/database/database-failures';
 import { MemoryFailedAttempts } from '../../../src/infrastructure/throttling/memory-failed-attempts';
 import { databaseReadiness } from '../../../src/infrastructure/database/readiness';
 import { type AppOptions, createApp } from '../../../src/interfaces/http/app';
@@ -148,7 +148,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     formSecret: randomBytes(32).toString('base64url'),
     logger: options.logger,
     readiness: databaseReadiness(database.prisma),
-    isUnavailable: isDatabaseUnavailable,
+    databaseFailureOf,
     rateLimit: options.rateLimit,
     keptAnswersMibPerHour: options.keptAnswersMibPerHour,
     admission: options.accountRequests && new LocalAdmission(options.accountRequests),

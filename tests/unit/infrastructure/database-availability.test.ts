@@ -84,3 +84,14 @@ it('gives a full disk one line, not an outage that ends at every read, and repea
   expect(lines[1]).toMatchObject({ reason: 'could not extend file', refused_since_last_line: 4 });
   expect(availability.diskFullRefusals).toBe(6);
 });
+
+it('counts statements stopped at their bound by reason, with no line and no outage', () => {
+  const { lines, logger } = logged();
+  const availability = new DatabaseAvailability(logger);
+  availability.timedOut('statement_timeout');
+  availability.timedOut('statement_timeout');
+  availability.timedOut('lock_timeout');
+
+  expect(Object.fromEntries(availability.timeouts)).toEqual({ statement_timeout: 2, lock_timeout: 1 });
+  expect([availability.available, availability.outages, lines]).toEqual([true, 0, []]);
+});

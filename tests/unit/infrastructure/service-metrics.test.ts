@@ -5,7 +5,12 @@ import { samplesOf } from '../../support/metrics/exposition';
 
 function sources() {
   return {
-    database: { available: true, outages: 0, diskFullRefusals: 0 },
+    database: {
+      available: true,
+      outages: 0,
+      diskFullRefusals: 0,
+      timeouts: new Map([['statement_timeout', 2]]),
+    },
     keyCache: { stats: () => ({ entries: 4, hits: 90, misses: 10 }) },
     eventStreams: { size: 5, limit: 2000, delivered: new Map([['recorded', 7]]), catchUpWaits: 2 },
     turnWaits: { queued: { requests: 3, seconds: 0.25 }, paced: { requests: 6, seconds: 1.5 } },
@@ -25,6 +30,7 @@ it("reads the database, the key cache, the streams and the requests' turns when 
   expect(samplesOf(text, 'tns_db_available')).toEqual([1]);
   expect(samplesOf(text, 'tns_db_outages_total')).toEqual([0]);
   expect(samplesOf(text, 'tns_db_disk_full_refusals_total')).toEqual([0]);
+  expect(samplesOf(text, 'tns_db_timeouts_total', { reason: 'statement_timeout' })).toEqual([2]);
   expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'hit' })).toEqual([90]);
   expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'miss' })).toEqual([10]);
   expect(samplesOf(text, 'tns_api_key_cache_entries')).toEqual([4]);
@@ -41,7 +47,15 @@ it("reads the database, the key cache, the streams and the requests' turns when 
   expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'state-moved' })).toEqual([1]);
 
   // An outage, and more lookups: the counters go on from where they were.
-  from.database = { available: false, outages: 1, diskFullRefusals: 3 };
+  from.database = {
+    available: false,
+    outages: 1,
+    diskFullRefusals: 3,
+    timeouts: new Map([
+      ['statement_timeout', 3],
+      ['lock_timeout', 1],
+    ]),
+  };
   from.keyCache = { stats: () => ({ entries: 4, hits: 95, misses: 12 }) };
   from.eventStreams = { ...from.eventStreams, catchUpWaits: 5 };
   Object.assign(from.turnWaits.paced, { requests: 8, seconds: 2 });
@@ -49,6 +63,8 @@ it("reads the database, the key cache, the streams and the requests' turns when 
   expect(samplesOf(text, 'tns_db_available')).toEqual([0]);
   expect(samplesOf(text, 'tns_db_outages_total')).toEqual([1]);
   expect(samplesOf(text, 'tns_db_disk_full_refusals_total')).toEqual([3]);
+  expect(samplesOf(text, 'tns_db_timeouts_total', { reason: 'statement_timeout' })).toEqual([3]);
+  expect(samplesOf(text, 'tns_db_timeouts_total', { reason: 'lock_timeout' })).toEqual([1]);
   expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'hit' })).toEqual([95]);
   expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'miss' })).toEqual([12]);
   expect(samplesOf(text, 'tns_event_stream_catch_up_waits_total')).toEqual([5]);

@@ -11,6 +11,7 @@ export interface StreamEndings {
   /** The database went away (logged once per outage, as every request's 503), for `error`. */
   readonly onUnavailable: (reason: string, error: unknown) => void;
   readonly isUnavailable: (error: unknown) => boolean;
+  /** Any other failure: a statement the database gave up on (counted), or a fault (logged whole). */
   readonly logError: (error: unknown) => void;
 }
 

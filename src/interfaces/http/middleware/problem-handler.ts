@@ -4,6 +4,7 @@ import { Problem } from '../problem';
 import type { HttpResponse } from '../route';
 import { sendAnswer } from '../send-answer';
 import { localsOf } from '../answer-locals';
+import type { DatabaseFailure, DatabaseFailureOf } from '../database-failure';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
@@ -22,21 +23,30 @@ export const routeNotFound: RequestHandler = (req) => {
   throw new Problem(404, 'route_not_found', `No operation is served at ${req.method} ${req.path}.`);
 };
 
-/** The last stop of every failure: expected ones become their problem, anything else a bare 500. */
+/**
+ * The last stop of every failure: expected ones become their problem, a failure of the database
+ * its 503, anything else a bare 500. `report` hears every failure that is not a problem the service
+ * chose: an outage, a timeout, a fault (app.ts tells them apart).
+ */
 export function problemHandler(
-  logError: (error: unknown) => void,
-  isUnavailable: (error: unknown) => boolean = () => false,
+  report: (error: unknown) => void,
+  databaseFailureOf: DatabaseFailureOf = () => null,
 ): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
-    const down = isUnavailable(error);
-    const problem = down ? unavailable() : toProblem(error);
+    const failure = databaseFailureOf(error);
+    const problem = failure === null ? toProblem(error) : databaseProblem(failure);
     // The request's log line says why it failed; a whole error is logged only for a fault of the
     // service, not for a refusal it chose (a 503 of a process at its limit of streams).
-    if (down) localsOf(res).failureReason = `database unavailable: ${failureReason(error)}`;
+    if (failure !== null) localsOf(res).failureReason = databaseFailureReason(failure, error);
     else if (error instanceof Problem && problem.status >= 500) localsOf(res).failureReason = problem.code;
-    if (problem.status >= 500 && !(error instanceof Problem)) logError(error);
+    if (problem.status >= 500 && !(error instanceof Problem)) report(error);
     sendProblem(res, problem);
   };
+}
+
+/** The `reason` of a request's log line for a failure of the database: its kind, then the database's words. */
+export function databaseFailureReason(failure: DatabaseFailure, error: unknown): string {
+  return `${failure === 'unavailable' ? 'database unavailable' : failure}: ${failureReason(error)}`;
 }
 
 /**
@@ -52,8 +62,12 @@ export function failureReason(error: unknown): string {
   return (lines.at(-1) ?? 'unknown failure').slice(0, 200);
 }
 
-/** Seconds a client should wait before retrying while the database is away. */
+/** Seconds a client should wait before retrying while the database is away, or after it gave up on a statement. */
 export const RETRY_AFTER_SECONDS = 5;
+
+function databaseProblem(failure: DatabaseFailure): Problem {
+  return failure === 'unavailable' ? unavailable() : timedOut();
+}
 
 function unavailable(): Problem {
   return new Problem(
@@ -68,7 +82,22 @@ function unavailable(): Problem {
   );
 }
 
-/** The problem an error is answered with, before the database's unavailability is considered. */
+/**
+ * The database stopped the request's statement at its time bound: the request's own work took too
+ * long, while the database serves the others (docs/decisions.md, "A statement past its bound").
+ */
+function timedOut(): Problem {
+  return new Problem(
+    503,
+    'operation_timed_out',
+    'The request took longer than the service allows its work in the database, and was stopped there. ' +
+      'Retry shortly; send writes with an Idempotency-Key, so a retry never applies one twice.',
+    {},
+    { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+  );
+}
+
+/** The problem an error is answered with, before a failure of the database is considered. */
 export function toProblem(error: unknown): Problem {
   if (error instanceof Problem) return error;
   if (error instanceof DomainError) return Problem.fromDomain(error);

@@ -12,7 +12,7 @@ export const SHARED_HEADERS = {
   'Retry-After-Unavailable': {
     description:
       'Seconds to wait before trying again: the database could not be reached or did not answer in time, ' +
-      'or the service is not ready.',
+      'it stopped the request at its time bound, or the service is not ready.',
     required: true,
     schema: { type: 'integer', minimum: 1 },
   },

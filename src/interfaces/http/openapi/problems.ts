@@ -6,7 +6,8 @@ import type { JsonObject } from './schemas';
 /**
  * Codes any operation can answer: its request is read (client-errors.ts: unreadable, too slow,
  * headers too large) and its input parsed and validated, it is rate limited (per account, or per
- * address for sign-up), it reaches the database, which may be away, and the service can fail.
+ * address for sign-up), it reaches the database, which may be away or give up on its statement, and
+ * the service can fail.
  */
 const EVERY_OPERATION = [
   'malformed_request',
@@ -19,6 +20,7 @@ const EVERY_OPERATION = [
   'rate_limited',
   'internal_error',
   'service_unavailable',
+  'operation_timed_out',
 ];
 /**
  * A key names the account, whose requests in flight are bounded (admission/); a client address

@@ -1,6 +1,6 @@
 import { trace } from '@opentelemetry/api';
 import type { Repositories } from '../../../../core/ports/repositories';
-import { isDatabaseUnavailable, isRefusedByDatabase } from '../../../database/prisma-client';
+import { databaseFailureOf, isRefusedByDatabase } from '../../../database/database-failures';
 import { isDeadlock } from '../postgres-errors';
 import type { SqlRunner } from '../sql-runner';
 import { readStart, versionOf } from '../repositories/traveller-repository';
@@ -69,8 +69,7 @@ export class AccountUnits {
         try {
           result = await work(this.repositoriesOf(unit));
         } catch (error) {
-          if (error instanceof UnitOfWorkMisuse || isDatabaseUnavailable(error) || (await this.stillAt(unit)))
-            throw error;
+          if (endsTheWork(error) || (await this.stillAt(unit))) throw error;
           this.rerun(accountId, 'state-moved');
           continue;
         }
@@ -106,8 +105,7 @@ export class AccountUnits {
         (result) => ({ result }),
         (error: unknown) => ({ error }),
       );
-      if ('error' in answer && (answer.error instanceof UnitOfWorkMisuse || isDatabaseUnavailable(answer.error)))
-        throw answer.error;
+      if ('error' in answer && endsTheWork(answer.error)) throw answer.error;
       if ((await versionOf(this.sql, accountId)) === before) {
         if ('error' in answer) throw answer.error;
         return answer.result;
@@ -166,4 +164,12 @@ export class AccountUnits {
     // On the span of the use case that ran again, when tracing is on (docs/operations.md, "Traces").
     trace.getActiveSpan()?.addEvent('exclusive write ran again', { reason });
   }
+}
+
+/**
+ * A failure that running the work again cannot mend: a defect, or the database failing it (out of
+ * reach, or past its time bound, which a second run would only meet again).
+ */
+function endsTheWork(error: unknown): boolean {
+  return error instanceof UnitOfWorkMisuse || databaseFailureOf(error) !== null;
 }
