@@ -22,6 +22,7 @@ import { announceMigration } from './infrastructure/database/migrate-database';
 import { type OpenDatabase, openDatabase } from './infrastructure/database/open-database';
 import { databaseFailureOf } from './infrastructure/database/database-failures';
 import { databaseReadiness } from './infrastructure/database/readiness';
+import { EmbeddedAnalysis } from './infrastructure/database/statistics/embedded-analysis';
 import { loadServiceSecret } from './infrastructure/persistence/postgres/service-secrets';
 import { MemoryFailedAttempts } from './infrastructure/throttling/memory-failed-attempts';
 import { CountInProcess } from './core/use-cases/rate-limiting/count-in-process';
@@ -121,6 +122,15 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
     (opened) => opened.close(),
   );
   databaseMetrics?.watchPool(database.pool);
+  // PGlite never analyses its tables by itself: the service does, as they grow (stopped before the database).
+  const analysis =
+    database.mode === 'embedded'
+      ? await resources.start(
+          'refreshing the embedded database statistics',
+          () => new EmbeddedAnalysis(database.sql, { log: logger, tracer }).started(),
+          (started) => started.stop(),
+        )
+      : undefined;
   // Every process behind one proxy must sign forms alike: a configured secret, or the database's.
   const formSecret = config.csrfSecret ?? (await loadServiceSecret(database.prisma, 'csrf'));
   await resources.start(
@@ -172,6 +182,7 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
       eventStreams,
       turnWaits: admission.waits,
       countsInProcess: container.get(CountInProcess),
+      tableAnalyses: analysis?.analysed,
     });
   }
   const app = createApp(container, {

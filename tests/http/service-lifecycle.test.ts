@@ -240,6 +240,8 @@ describe('METRICS_PORT', () => {
       // Each statement timed by its summary, and each wait for a connection.
       expect(sumOf(text, 'db_client_operation_duration_seconds_count')).toBeGreaterThan(0);
       expect(sumOf(text, 'db_client_connection_wait_time_seconds_count')).toBeGreaterThan(0);
+      // The service analyses the embedded database's tables as they grow (PGlite never does), and only there.
+      expect(text.includes('# TYPE tns_embedded_db_analyses_total counter')).toBe(!onServer);
       expect((await call(service.url, 'GET', '/metrics')).status).toBe(404);
       expect(await service.stop()).toBe(0);
       await expect(fetch(`http://127.0.0.1:${metricsPort}/metrics`)).rejects.toThrow();

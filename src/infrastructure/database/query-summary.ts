@@ -50,6 +50,7 @@ const COMMANDS = new Set([
   'LOCK',
   'TRUNCATE',
   'CALL',
+  'ANALYZE',
 ]);
 /** Keywords followed by the table a statement reads or writes. */
 const TARGET_BEFORE = new Set(['FROM', 'INTO', 'UPDATE', 'JOIN', 'TABLE']);

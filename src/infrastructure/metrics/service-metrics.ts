@@ -18,6 +18,8 @@ export interface ServiceMetricSources {
     readonly delivered: ReadonlyMap<string, number>;
     readonly catchUpWaits: number;
   };
+  /** Tables of the embedded database analysed by the service, by table (none on a PostgreSQL server). */
+  readonly tableAnalyses?: ReadonlyMap<string, number>;
   /** API requests that waited for their turn, and how long: behind their account's running ones, or for its pace. */
   readonly turnWaits: {
     readonly queued: { readonly requests: number; readonly seconds: number };
@@ -123,6 +125,15 @@ export class ServiceMetrics {
         `counted ${MAX_KEYS_PER_WINDOW} addresses (the per-address counts in memory are bounded).`,
       () => sources.countsInProcess.uncounted,
     );
+    const tableAnalyses = sources.tableAnalyses;
+    if (tableAnalyses)
+      countedByLabel(
+        registers,
+        'tns_embedded_db_analyses_total',
+        'Tables of the embedded database the service analysed (ANALYZE) after they changed by a tenth, by table.',
+        'db_collection_name',
+        () => tableAnalyses,
+      );
     this.reruns = new Counter({
       name: 'tns_exclusive_write_reruns_total',
       help: "Exclusive writes of an account run again, by reason: 'conflict' or 'state-moved'.",

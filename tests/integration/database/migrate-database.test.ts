@@ -118,6 +118,24 @@ describe('migrateDatabase', () => {
     expect(tables.map((row) => row.table_name)).toEqual([...SCHEMA_TABLES].sort());
   });
 
+  it('ends with statistics of the tables whose plans depend on them (ANALYZE)', async () => {
+    await migrateDatabase(database.connectionString);
+
+    const analysed = await query<{ relname: string }>(
+      database.connectionString,
+      'SELECT relname FROM pg_stat_user_tables WHERE last_analyze IS NOT NULL ORDER BY relname',
+    );
+    expect(analysed.map((row) => row.relname)).toEqual([
+      'event_manipulations',
+      'event_stream_slots',
+      'events',
+      'idempotency_keys',
+      'items',
+      'rate_limit_counters',
+      'timelines',
+    ] satisfies Array<keyof DB>);
+  });
+
   it('applies the migrations exactly once when several clients migrate at the same time', async () => {
     // On a server, distinct connection strings (one per simulated service instance) bypass the
     // in-process queue, so only the advisory lock stands between the runs. PGlite has a single

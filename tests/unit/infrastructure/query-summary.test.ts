@@ -20,6 +20,7 @@ it.each([
   ['select * from unnest($1::text[]) as t(id) join events e on e.id = t.id', 'SELECT events'],
   ["SET TIME ZONE 'UTC'; SET statement_timeout = 5000", 'SET'],
   ['BEGIN', 'BEGIN'],
+  ['ANALYZE "timelines"', 'ANALYZE'],
   ['LISTEN "tns_key_changes"', 'LISTEN'],
   ['SELECT pg_notify($1, $2)', 'SELECT'],
   ['', 'OTHER'],

@@ -15,6 +15,7 @@ function sources() {
     eventStreams: { size: 5, limit: 2000, delivered: new Map([['recorded', 7]]), catchUpWaits: 2 },
     turnWaits: { queued: { requests: 3, seconds: 0.25 }, paced: { requests: 6, seconds: 1.5 } },
     countsInProcess: { uncounted: 8 },
+    tableAnalyses: new Map([['events', 2]]),
   };
 }
 
@@ -45,6 +46,7 @@ it("reads the database, the key cache, the streams and the requests' turns when 
   expect(samplesOf(text, 'tns_rate_limit_uncounted_total')).toEqual([8]);
   expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'conflict' })).toEqual([2]);
   expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'state-moved' })).toEqual([1]);
+  expect(samplesOf(text, 'tns_embedded_db_analyses_total', { db_collection_name: 'events' })).toEqual([2]);
 
   // An outage, and more lookups: the counters go on from where they were.
   from.database = {
@@ -71,4 +73,10 @@ it("reads the database, the key cache, the streams and the requests' turns when 
   expect(samplesOf(text, 'tns_account_turn_waits_total', { reason: 'pace' })).toEqual([8]);
   expect(samplesOf(text, 'tns_account_turn_wait_seconds_total', { reason: 'pace' })).toEqual([2]);
   expect(samplesOf(text, 'tns_account_turn_waits_total', { reason: 'in_flight' })).toEqual([3]);
+});
+
+it("counts the embedded database's analyses only where the service makes them", async () => {
+  const registry = createMetricsRegistry();
+  new ServiceMetrics(registry, { ...sources(), tableAnalyses: undefined });
+  expect(await registry.metrics()).not.toContain('tns_embedded_db_analyses_total');
 });
