@@ -11,6 +11,7 @@ import { describeExternalDatabase } from './infrastructure/database/describe-ser
 import { AdmissionServer } from './interfaces/http/admission/cluster-admission';
 import { createMetricsServer, listenForMetrics } from './interfaces/http/metrics-server';
 import { clusterMetrics } from './infrastructure/metrics/cluster-metrics';
+import { instanceWorkGauges } from './infrastructure/metrics/service-metrics';
 import { createMetricsRegistry } from './infrastructure/metrics/metrics-registry';
 import { isWorkerReport, type ShutdownRequest } from './worker-messages';
 
@@ -59,7 +60,7 @@ class ClusterPrimary {
     private readonly budget: string,
     private readonly logger: Logger,
   ) {
-    this.admission = new AdmissionServer(config.accountRequests, (id) => cluster.workers?.[id]);
+    this.admission = new AdmissionServer(config.accountRequests, config.instanceWork, (id) => cluster.workers?.[id]);
   }
 
   start(): void {
@@ -129,6 +130,7 @@ class ClusterPrimary {
     const workers = () => Object.values(cluster.workers ?? {}).filter((each) => each !== undefined);
     // Its own process too: the primary forks, restarts and holds every connection's first moments.
     const own = createMetricsRegistry('primary');
+    instanceWorkGauges(own, { load: () => this.admission.load, limits: this.admission.share });
     const failed = (error: unknown) => this.logger.error({ err: error }, 'metrics failed');
     this.metricsServer = createMetricsServer(clusterMetrics(workers, own, failed), failed);
     await listenForMetrics(this.metricsServer, this.config);

@@ -17,6 +17,7 @@ import {
 } from './config-values';
 import { type AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from './interfaces/http/admission/account-admission';
 import { DEFAULT_ANONYMOUS_PER_MINUTE } from './interfaces/http/middleware/address-limits';
+import type { FairShareLimits } from './interfaces/http/admission/fair-share';
 import { DEFAULT_KEPT_MIB_PER_HOUR, MAX_KEPT_MIB_PER_HOUR } from './core/use-cases/idempotency/kept-answers';
 
 /** Settings read from the environment once at start, each checked with a message that says what is wrong. */
@@ -94,6 +95,14 @@ export interface Config {
    */
   readonly accountRequests: AdmissionLimits;
   /**
+   * INSTANCE_WORK_RUNNING and INSTANCE_REQUESTS_QUEUED: the weight of API requests that run at once
+   * on this instance, every account and worker together (default: DATABASE_POOL_SIZE times
+   * WEB_CONCURRENCY, an ordinary request weighing 1), and how many more wait for it, served by
+   * account in turn (default 20 times as many); past both, 503 server_busy (docs/decisions.md,
+   * "Fair share of the instance").
+   */
+  readonly instanceWork: FairShareLimits;
+  /**
    * SHUTDOWN_GRACE_MS: how long in-flight requests may run after SIGTERM before their connections are
    * closed (default 10 s).
    */
@@ -155,6 +164,8 @@ const DEFAULT_POOL_SIZE = 10;
 const DEFAULT_CONNECTION_BUDGET = 80;
 /** PgBouncer's default_pool_size: its server connections per database and user. */
 const DEFAULT_POOLER_CONNECTIONS = 20;
+/** Requests that may wait for the instance, per weight it runs at once: a wait of some 20 turns. */
+const QUEUED_PER_RUNNING_WEIGHT = 20;
 /** Some 10,000 keys in use at once cost a few MB per process; a key not kept costs one indexed read. */
 export const DEFAULT_API_KEY_CACHE_SIZE = 10_000;
 
@@ -223,7 +234,14 @@ export function readConfig(env: Env): Config {
   if (problems.length === 0) problems.push(...RULES.flatMap((rule) => rule({ ...settings, ...derived, env }) ?? []));
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   const { acceptEmbeddedDatabase, accountRequestsRunning, accountRequestsQueued, streamsPerKey, ...plain } = settings;
-  const { streamsPerProcess, streamHeartbeatMs, streamsPerAccount, ...rest } = { ...plain, ...derived };
+  const {
+    streamsPerProcess,
+    streamHeartbeatMs,
+    streamsPerAccount,
+    instanceWorkRunning,
+    instanceRequestsQueued,
+    ...rest
+  } = { ...plain, ...derived };
   return {
     ...rest,
     // An account's requests start spread over the second at its rate limit (docs/decisions.md).
@@ -232,6 +250,7 @@ export function readConfig(env: Env): Config {
       queued: accountRequestsQueued,
       startsPerSecond: rest.rateLimitPerSecond,
     },
+    instanceWork: { running: instanceWorkRunning, queued: instanceRequestsQueued },
     eventStreams: {
       perProcess: streamsPerProcess,
       perAccount: streamsPerAccount,
@@ -253,6 +272,12 @@ function readDerived(env: Env, settings: Settings, problems: string[]) {
   // One account at its limit leaves nine tenths of a full process to the others.
   const accountShare = Math.max(1, Math.floor(settings.streamsPerProcess / 10));
   const read = <T>(name: string, reader: Reader<T>): T => reader(env, name, problems);
+  const databasePoolSize = read('DATABASE_POOL_SIZE', countFromOne(defaultPoolSize, 1_000, 'connections per process'));
+  // As much work at once as the instance's connections can take; more would wait in the pools, unfairly.
+  const instanceWorkRunning = read(
+    'INSTANCE_WORK_RUNNING',
+    countFromOne(databasePoolSize * settings.webConcurrency, 100_000, 'weight of requests at once'),
+  );
   return {
     databasePoolerConnections: pooled
       ? read(
@@ -260,7 +285,12 @@ function readDerived(env: Env, settings: Settings, problems: string[]) {
           countFromOne(DEFAULT_POOLER_CONNECTIONS, 10_000, "the pooler's server connections"),
         )
       : undefined,
-    databasePoolSize: read('DATABASE_POOL_SIZE', countFromOne(defaultPoolSize, 1_000, 'connections per process')),
+    databasePoolSize,
+    instanceWorkRunning,
+    instanceRequestsQueued: read(
+      'INSTANCE_REQUESTS_QUEUED',
+      wholeNumber(QUEUED_PER_RUNNING_WEIGHT * instanceWorkRunning, 'none waits'),
+    ),
     // A pooler in transaction mode hands a client's statements to any of its server connections,
     // where a statement prepared on another is unknown (PgBouncer before 1.21, or without
     // max_prepared_statements).

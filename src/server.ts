@@ -174,7 +174,9 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
   );
   endStreamsOfChangedKeys(keyCaching.listener, eventStreams);
   // A worker's requests are counted with its siblings' by the primary: one account's limit per instance.
-  const admission = worker ? new ClusterAdmission(config.accountRequests) : new LocalAdmission(config.accountRequests);
+  const admission = worker
+    ? new ClusterAdmission(config.accountRequests)
+    : new LocalAdmission(config.accountRequests, config.instanceWork);
   if (registry) {
     serviceMetrics = new ServiceMetrics(registry, {
       database: availability,
@@ -183,6 +185,9 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
       turnWaits: admission.waits,
       countsInProcess: container.get(CountInProcess),
       tableAnalyses: analysis?.analysed,
+      // A worker's requests are scheduled by its primary, which shows the instance's work.
+      instanceWork:
+        admission instanceof LocalAdmission ? { load: () => admission.load, limits: admission.share } : undefined,
     });
   }
   const app = createApp(container, {

@@ -27,6 +27,7 @@ describe('readConfig', () => {
       apiKeyFailuresPerMinute: 30,
       idempotencyKeptMibPerHour: 64,
       accountRequests: { running: 8, queued: 100, startsPerSecond: 100 },
+      instanceWork: { running: 10, queued: 200 },
       shutdownGraceMs: 10_000,
       webConcurrency: 1,
       databasePoolSize: 10,
@@ -75,6 +76,8 @@ describe('readConfig', () => {
       IDEMPOTENCY_KEPT_MIB_PER_HOUR: '8',
       ACCOUNT_REQUESTS_RUNNING: '4',
       ACCOUNT_REQUESTS_QUEUED: '0',
+      INSTANCE_WORK_RUNNING: '30',
+      INSTANCE_REQUESTS_QUEUED: '0',
       SHUTDOWN_GRACE_MS: '2500',
       WEB_CONCURRENCY: '4',
       DATABASE_POOL_SIZE: '6',
@@ -107,6 +110,7 @@ describe('readConfig', () => {
       apiKeyFailuresPerMinute: 0,
       idempotencyKeptMibPerHour: 8,
       accountRequests: { running: 4, queued: 0, startsPerSecond: 0 },
+      instanceWork: { running: 30, queued: 0 },
       shutdownGraceMs: 2500,
       webConcurrency: 4,
       databasePoolSize: 6,
@@ -118,6 +122,20 @@ describe('readConfig', () => {
       httpKeepAliveTimeoutMs: 65_000,
       eventStreams: { perProcess: 5_000, perAccount: 3, heartbeatMs: 30_000, retryMs: 2_000 },
     });
+  });
+
+  it("sizes the instance's work at once by its connections, and what may wait by that", () => {
+    const instanceWork = (env: Record<string, string>) => readConfig(env).instanceWork;
+    expect(
+      instanceWork({ DATABASE_URL: 'postgresql://u@db/x', WEB_CONCURRENCY: '4', DATABASE_POOL_SIZE: '6' }),
+    ).toEqual({
+      running: 24,
+      queued: 480,
+    });
+    expect(instanceWork({ INSTANCE_WORK_RUNNING: '3' })).toEqual({ running: 3, queued: 60 });
+    expect(() => readConfig({ INSTANCE_WORK_RUNNING: '0' })).toThrow(
+      /INSTANCE_WORK_RUNNING must be a whole number from 1/,
+    );
   });
 
   it("holds an account's streams to a tenth of a process's, and names the old per-key setting", () => {

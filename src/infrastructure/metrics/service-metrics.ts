@@ -20,13 +20,25 @@ export interface ServiceMetricSources {
   };
   /** Tables of the embedded database analysed by the service, by table (none on a PostgreSQL server). */
   readonly tableAnalyses?: ReadonlyMap<string, number>;
-  /** API requests that waited for their turn, and how long: behind their account's running ones, or for its pace. */
+  /**
+   * API requests that waited for their turn, and how long, by `<reason>/<cost class>`: behind their
+   * account's running ones (`in_flight`), for its pace (`pace`), or for the instance's work (`busy`);
+   * and those shed (503 server_busy) by cost class.
+   */
   readonly turnWaits: {
-    readonly queued: { readonly requests: number; readonly seconds: number };
-    readonly paced: { readonly requests: number; readonly seconds: number };
+    readonly waited: ReadonlyMap<string, { readonly requests: number; readonly seconds: number }>;
+    readonly shed: ReadonlyMap<string, number>;
   };
   /** The per-address counts kept in this process's memory (CountInProcess). */
   readonly countsInProcess: { readonly uncounted: number };
+  /** The instance's work at once, where this process holds it (alone; a cluster's primary holds it otherwise). */
+  readonly instanceWork?: InstanceWorkSource;
+}
+
+/** The instance's fair share of work: its load now and its limits. */
+export interface InstanceWorkSource {
+  load(): { readonly runningWeight: number; readonly queued: number };
+  readonly limits: { readonly running: number; readonly queued: number };
 }
 
 /**
@@ -134,6 +146,7 @@ export class ServiceMetrics {
         'db_collection_name',
         () => tableAnalyses,
       );
+    if (sources.instanceWork) instanceWorkGauges(registry, sources.instanceWork);
     this.reruns = new Counter({
       name: 'tns_exclusive_write_reruns_total',
       help: "Exclusive writes of an account run again, by reason: 'conflict' or 'state-moved'.",
@@ -147,30 +160,75 @@ export class ServiceMetrics {
   }
 }
 
-/** Requests' waits for their turn, by reason: 'in_flight' (their account's requests) or 'pace'. */
+const TURN_WAIT_HELP =
+  "by reason: 'in_flight' (behind their account's requests running, ACCOUNT_REQUESTS_RUNNING), 'pace' " +
+  "(their account's starts spread over the second) or 'busy' (the instance's work at once, served by " +
+  "account in turn), and cost class: 'light' (weight 1), 'medium' (2 to 4) or 'heavy' (5 or more).";
+
+/** Requests' waits for their turn by reason and cost class, and those shed by cost class. */
 function turnWaitCounters(registers: Registry[], waits: ServiceMetricSources['turnWaits']): void {
-  const byReason = { in_flight: waits.queued, pace: waits.paced } as const;
   for (const [measure, name, help] of [
     ['requests', 'tns_account_turn_waits_total', 'API requests'],
     ['seconds', 'tns_account_turn_wait_seconds_total', 'Seconds API requests'],
   ] as const) {
-    const seen = { in_flight: 0, pace: 0 };
+    const seen = new Map<string, number>();
     new Counter({
       name,
-      help:
-        `${help} waited for their turn, by reason: 'in_flight' (behind their account's requests ` +
-        `running, ACCOUNT_REQUESTS_RUNNING) or 'pace' (their account's starts spread over the second).`,
-      labelNames: ['reason'],
+      help: `${help} waited for their turn, ${TURN_WAIT_HELP}`,
+      labelNames: ['reason', 'cost_class'],
       registers,
       collect() {
-        for (const reason of ['in_flight', 'pace'] as const) {
-          const total = byReason[reason][measure];
-          this.inc({ reason }, total - seen[reason]);
-          seen[reason] = total;
+        for (const [key, tally] of waits.waited) {
+          const [reason, costClass] = key.split('/');
+          this.inc({ reason, cost_class: costClass }, tally[measure] - (seen.get(key) ?? 0));
+          seen.set(key, tally[measure]);
         }
       },
     });
   }
+  const shedSeen = new Map<string, number>();
+  new Counter({
+    name: 'tns_requests_shed_total',
+    help: 'API requests refused 503 server_busy (too many waiting for the instance), by cost class.',
+    labelNames: ['cost_class'],
+    registers,
+    collect() {
+      for (const [costClass, count] of waits.shed) {
+        this.inc({ cost_class: costClass }, count - (shedSeen.get(costClass) ?? 0));
+        shedSeen.set(costClass, count);
+      }
+    },
+  });
+}
+
+/**
+ * The instance's work at once and its queue, read at each scrape from whoever holds them: the
+ * process alone, or a cluster's primary (on its own registry).
+ */
+export function instanceWorkGauges(registry: Registry, source: InstanceWorkSource): void {
+  const registers = [registry];
+  for (const [name, help, read] of [
+    [
+      'tns_instance_work_running',
+      'Weight of the API requests running now over the instance (INSTANCE_WORK_RUNNING bounds it).',
+      () => source.load().runningWeight,
+    ],
+    ['tns_instance_work_running_max', 'INSTANCE_WORK_RUNNING.', () => source.limits.running],
+    [
+      'tns_instance_requests_waiting',
+      "API requests waiting for the instance's work, every account (INSTANCE_REQUESTS_QUEUED bounds it).",
+      () => source.load().queued,
+    ],
+    ['tns_instance_requests_waiting_max', 'INSTANCE_REQUESTS_QUEUED.', () => source.limits.queued],
+  ] as const)
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read());
+      },
+    });
 }
 
 /** A counter that follows a total its source keeps: each scrape adds what the total grew by since. */

@@ -11,6 +11,7 @@ import { CountRequest } from '../../core/use-cases/rate-limiting/count-request';
 import { DEFAULT_ADMISSION_LIMITS } from './admission/account-admission';
 import type { AdmissionGate } from './admission/admission-gate';
 import { LocalAdmission } from './admission/local-admission';
+import { DEFAULT_FAIR_SHARE } from './admission/fair-share';
 import { CsrfGuard } from './dashboard/csrf';
 import { dashboardRouter } from './dashboard/dashboard-router';
 import { KnownDevices } from './dashboard/known-device';
@@ -188,7 +189,8 @@ export function createApp(container: Container, options: AppOptions): Express {
     idempotent: idempotency(container.get(IdempotencyStore), keptAnswers, options.metrics?.keysInUse),
     streaming,
     admission:
-      options.admission ?? new LocalAdmission({ ...DEFAULT_ADMISSION_LIMITS, startsPerSecond: perAccountPerSecond }),
+      options.admission ??
+      new LocalAdmission({ ...DEFAULT_ADMISSION_LIMITS, startsPerSecond: perAccountPerSecond }, DEFAULT_FAIR_SHARE),
     afterBody: perAccountPerSecond > 0 ? [perAccountPages(countRequest, perAccountPerSecond)] : [],
   });
   // Past the API's operations, no request carries a key that anything checks.

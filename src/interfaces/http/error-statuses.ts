@@ -64,6 +64,8 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   // the database gave up on the request's statement at its bound (docs/decisions.md, "A statement past its bound")
   operation_timed_out: 503,
   stream_capacity_reached: 503,
+  // more requests waiting for the instance than it takes (docs/decisions.md, "Fair share of the instance")
+  server_busy: 503,
 };
 
 export const TITLE_BY_STATUS: Readonly<Record<number, string>> = {

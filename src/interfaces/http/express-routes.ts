@@ -6,6 +6,8 @@ import { type AdmissionGate, LeftTheQueue } from './admission/admission-gate';
 import type { EventStreams, StreamEndings } from './event-stream/event-streams';
 import type { IdempotentResponder } from './middleware/idempotency';
 import { type AccountLimit, pagesAsked } from './middleware/rate-limit';
+import type { RequestCost } from './admission/admission-scheduler';
+import { weightOf } from './admission/request-weights';
 import { jsonBody } from './middleware/json-body';
 import { utf8Query } from './middleware/utf8-query';
 import { type FieldError, Problem } from './problem';
@@ -68,7 +70,7 @@ export function mountRoutes(
         const open = () => stream({ ...request, lastEventId: req.get('Last-Event-ID') || undefined }, principal);
         // Its opening (up to its first page read) is one of the account's requests in flight; once
         // open, for hours, it is not: its limits and its paced catch-up bound it then.
-        const start = admission ? () => admitted(admission, principal.accountId, res, 1, open) : open;
+        const start = admission ? () => admitted(admission, principal.accountId, res, ORDINARY, open) : open;
         try {
           return await streaming.streams.serve(res, principal, start, streaming.endings, streaming.accountLimit);
         } catch (error) {
@@ -82,7 +84,8 @@ export function mountRoutes(
       const operate = () => (keyed ? keyed(req, res, respond) : respond());
       if (!admission || !principal) return sendAnswer(res, await operate());
       try {
-        sendAnswer(res, await admitted(admission, principal.accountId, res, pagesAsked(req), operate));
+        const cost = { cost: pagesAsked(req), weight: weightOf(req) };
+        sendAnswer(res, await admitted(admission, principal.accountId, res, cost, operate));
       } catch (error) {
         // Its client is gone and nothing ran: there is no one to answer.
         if (!(error instanceof LeftTheQueue)) throw error;
@@ -101,26 +104,32 @@ export function mountRoutes(
   }
 }
 
+/** What an ordinary request costs: one request against the rate limit, one weight of the instance's work. */
+const ORDINARY: RequestCost = { cost: 1, weight: 1 };
+
 /**
- * Runs `operate` once the account's turn comes (its pace counting `cost`, what the request counts
- * as against the rate limit), and lets the next of its requests run after it. A wait shows on the
+ * Runs `operate` once the request's turn comes (its account's pace counting `cost.cost`, the
+ * instance's fair share `cost.weight`), and lets the next request run after it. A wait shows on the
  * request's log line and its span.
  */
 async function admitted<T>(
   gate: AdmissionGate,
   accountId: string,
   res: Response,
-  cost: number,
+  cost: RequestCost,
   operate: () => Promise<T>,
 ): Promise<T> {
   // A client gone while the request's steps ran has had its 'close' already.
   const whenGone = (listener: () => void) => (res.closed ? listener() : res.once('close', listener));
-  const { leave, queuedMs, pacedMs } = await gate.enter(accountId, whenGone, cost);
-  if (queuedMs > 0 || pacedMs > 0) {
-    localsOf(res).turnWaitMs = Math.round(queuedMs + pacedMs);
+  const { leave, queuedMs, pacedMs, busyMs } = await gate.enter(accountId, whenGone, cost);
+  const waitedMs = queuedMs + pacedMs + busyMs;
+  if (waitedMs >= 1) {
+    localsOf(res).turnWaitMs = Math.round(waitedMs);
     trace.getActiveSpan()?.addEvent('waited for its turn', {
       queued_ms: Math.round(queuedMs),
       paced_ms: Math.round(pacedMs),
+      busy_ms: Math.round(busyMs),
+      weight: cost.weight,
     });
   }
   try {

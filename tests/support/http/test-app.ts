@@ -5,7 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { Express } from 'express';
 import request from 'supertest';
-import type { AdmissionLimits } from '../../../src/interfaces/http/admission/account-admission';
+import {
+  type AdmissionLimits,
+  DEFAULT_ADMISSION_LIMITS,
+} from '../../../src/interfaces/http/admission/account-admission';
+import { DEFAULT_FAIR_SHARE, type FairShareLimits } from '../../../src/interfaces/http/admission/fair-share';
 import { LocalAdmission } from '../../../src/interfaces/http/admission/local-admission';
 import type { HttpMetrics } from '../../../src/interfaces/http/middleware/http-metrics';
 import { buildContainer } from '../../../src/composition/container';
@@ -51,6 +55,8 @@ export interface TestApp {
   /** Its open event streams (closeAll: as the service stopping). */
   readonly eventStreams: EventStreams;
   readonly clock: ShiftableWallClock;
+  /** The admission gate, when the options set its limits (accountRequests, instanceWork). */
+  readonly admission: LocalAdmission | undefined;
   signUp(): Promise<TestAccount>;
   /** The internal errors the app logged so far, taken: a test that provokes one asserts on it. */
   takeLoggedErrors(): unknown[];
@@ -79,6 +85,8 @@ export interface TestAppOptions {
   readonly keptAnswersMibPerHour?: number;
   /** An account's requests running at once and waiting, as ACCOUNT_REQUESTS_RUNNING and _QUEUED set them. */
   readonly accountRequests?: AdmissionLimits;
+  /** The instance's work at once and waiting, as INSTANCE_WORK_RUNNING and INSTANCE_REQUESTS_QUEUED set them. */
+  readonly instanceWork?: FairShareLimits;
   /** The HTTP server metrics, as METRICS_PORT turns them on. */
   readonly metrics?: HttpMetrics;
   /** Unknown, revoked or expired API keys per client address a minute, as API_KEY_FAILURES_PER_MINUTE sets it. */
@@ -142,6 +150,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   const eventStreams = new EventStreams(container.get(StreamSlots), options.eventStreams);
   endStreamsOfChangedKeys(keyCaching.listener, eventStreams);
+  const admission =
+    options.accountRequests || options.instanceWork
+      ? new LocalAdmission(
+          options.accountRequests ?? DEFAULT_ADMISSION_LIMITS,
+          options.instanceWork ?? DEFAULT_FAIR_SHARE,
+        )
+      : undefined;
   const app = createApp(container, {
     logError: (error) => errors.push(error),
     trustProxy: options.trustProxy ?? false,
@@ -151,7 +166,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     databaseFailureOf,
     rateLimit: options.rateLimit,
     keptAnswersMibPerHour: options.keptAnswersMibPerHour,
-    admission: options.accountRequests && new LocalAdmission(options.accountRequests),
+    admission,
     metrics: options.metrics,
     tracer: options.tracer,
     eventStreams,
@@ -166,6 +181,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     eventChanges,
     eventStreams,
     clock,
+    admission,
     async signUp() {
       const email = `traveller-${process.pid}-${++accounts}-${Date.now()}@example.com`;
       const response = await request(app).post('/v1/accounts').send({ email, password: 'correct horse battery' });

@@ -13,7 +13,15 @@ function sources() {
     },
     keyCache: { stats: () => ({ entries: 4, hits: 90, misses: 10 }) },
     eventStreams: { size: 5, limit: 2000, delivered: new Map([['recorded', 7]]), catchUpWaits: 2 },
-    turnWaits: { queued: { requests: 3, seconds: 0.25 }, paced: { requests: 6, seconds: 1.5 } },
+    turnWaits: {
+      waited: new Map([
+        ['in_flight/light', { requests: 3, seconds: 0.25 }],
+        ['pace/light', { requests: 6, seconds: 1.5 }],
+        ['busy/heavy', { requests: 2, seconds: 0.5 }],
+      ]),
+      shed: new Map([['heavy', 4]]),
+    },
+    instanceWork: { load: () => ({ runningWeight: 7, queued: 12 }), limits: { running: 10, queued: 200 } },
     countsInProcess: { uncounted: 8 },
     tableAnalyses: new Map([['events', 2]]),
   };
@@ -39,11 +47,18 @@ it("reads the database, the key cache, the streams and the requests' turns when 
   expect(samplesOf(text, 'tns_event_streams_max')).toEqual([2000]);
   expect(samplesOf(text, 'tns_event_stream_messages_total', { event: 'recorded' })).toEqual([7]);
   expect(samplesOf(text, 'tns_event_stream_catch_up_waits_total')).toEqual([2]);
-  expect(samplesOf(text, 'tns_account_turn_waits_total', { reason: 'in_flight' })).toEqual([3]);
-  expect(samplesOf(text, 'tns_account_turn_waits_total', { reason: 'pace' })).toEqual([6]);
+  expect(samplesOf(text, 'tns_account_turn_waits_total', { reason: 'in_flight', cost_class: 'light' })).toEqual([3]);
+  expect(samplesOf(text, 'tns_account_turn_waits_total', { reason: 'pace', cost_class: 'light' })).toEqual([6]);
+  expect(samplesOf(text, 'tns_account_turn_waits_total', { reason: 'busy', cost_class: 'heavy' })).toEqual([2]);
   expect(samplesOf(text, 'tns_account_turn_wait_seconds_total', { reason: 'in_flight' })).toEqual([0.25]);
   expect(samplesOf(text, 'tns_account_turn_wait_seconds_total', { reason: 'pace' })).toEqual([1.5]);
   expect(samplesOf(text, 'tns_rate_limit_uncounted_total')).toEqual([8]);
+  expect(samplesOf(text, 'tns_account_turn_wait_seconds_total', { reason: 'busy' })).toEqual([0.5]);
+  expect(samplesOf(text, 'tns_requests_shed_total', { cost_class: 'heavy' })).toEqual([4]);
+  expect(samplesOf(text, 'tns_instance_work_running')).toEqual([7]);
+  expect(samplesOf(text, 'tns_instance_work_running_max')).toEqual([10]);
+  expect(samplesOf(text, 'tns_instance_requests_waiting')).toEqual([12]);
+  expect(samplesOf(text, 'tns_instance_requests_waiting_max')).toEqual([200]);
   expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'conflict' })).toEqual([2]);
   expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'state-moved' })).toEqual([1]);
   expect(samplesOf(text, 'tns_embedded_db_analyses_total', { db_collection_name: 'events' })).toEqual([2]);
@@ -60,7 +75,8 @@ it("reads the database, the key cache, the streams and the requests' turns when 
   };
   from.keyCache = { stats: () => ({ entries: 4, hits: 95, misses: 12 }) };
   from.eventStreams = { ...from.eventStreams, catchUpWaits: 5 };
-  Object.assign(from.turnWaits.paced, { requests: 8, seconds: 2 });
+  from.turnWaits.waited.set('pace/light', { requests: 8, seconds: 2 });
+  from.turnWaits.shed.set('heavy', 5);
   text = await registry.metrics();
   expect(samplesOf(text, 'tns_db_available')).toEqual([0]);
   expect(samplesOf(text, 'tns_db_outages_total')).toEqual([1]);
@@ -73,6 +89,7 @@ it("reads the database, the key cache, the streams and the requests' turns when 
   expect(samplesOf(text, 'tns_account_turn_waits_total', { reason: 'pace' })).toEqual([8]);
   expect(samplesOf(text, 'tns_account_turn_wait_seconds_total', { reason: 'pace' })).toEqual([2]);
   expect(samplesOf(text, 'tns_account_turn_waits_total', { reason: 'in_flight' })).toEqual([3]);
+  expect(samplesOf(text, 'tns_requests_shed_total', { cost_class: 'heavy' })).toEqual([5]);
 });
 
 it("counts the embedded database's analyses only where the service makes them", async () => {

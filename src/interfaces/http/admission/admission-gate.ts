@@ -1,81 +1,70 @@
 import { Problem } from '../problem';
 import type { AdmissionLimits } from './account-admission';
+import type { RequestCost, Waited } from './admission-scheduler';
+import { type WeightClass, weightClassOf } from './request-weights';
 
 /** Hears once that the request's client went away (its response closed before it was sent). */
 export type WhenGone = (listener: () => void) => void;
 
-/** Lets the next request of the account run: call once, when the request's work is done. */
+/** Lets the next request run: call once, when the request's work is done. */
 export type Leave = () => void;
 
 /** A request that may run: how long it waited for its turn, and how to let the next one run. */
-export interface Admitted {
+export interface Admitted extends Waited {
   readonly leave: Leave;
-  /** Milliseconds it waited behind its account's requests in flight. */
-  readonly queuedMs: number;
-  /** Milliseconds it then waited for its account's pace. */
-  readonly pacedMs: number;
 }
 
 /**
- * Admits each API request of an account to run: at once while fewer than the account's limit
- * run, in arrival order once one of them is done, or refused (`429 too_many_requests_in_flight`)
- * when the account's queue is full too; then starts it when its account's pace allows. A request
- * whose client goes away while it waits leaves having done nothing.
+ * Admits each API request to run (admission-scheduler.ts): at once while its account and the
+ * instance have room, else in its turn, or refused: `429 too_many_requests_in_flight` when its
+ * account's queue is full, `503 server_busy` when the instance's is. A request whose client goes
+ * away while it waits leaves having done nothing.
  */
 export interface AdmissionGate {
   readonly limits: AdmissionLimits;
-  /** The requests that waited, and how long, since the process started (for its metrics). */
+  /** The requests that waited, and how long, and those shed, since the process started (for its metrics). */
   readonly waits: TurnWaits;
-  /** `cost`: what the request counts as against its account's rate limit (a page by its size). */
-  enter(accountId: string, whenGone: WhenGone, cost?: number): Promise<Admitted>;
+  enter(accountId: string, whenGone: WhenGone, cost: RequestCost): Promise<Admitted>;
 }
 
-/** What a gate's requests waited for: their account's requests in flight, and its pace. */
+/** Requests and seconds, for one reason and weight class of waiting. */
+interface Tally {
+  requests: number;
+  seconds: number;
+}
+
+/** Why requests waited: their account's requests in flight, its pace, or the instance's work. */
+export type WaitReason = 'in_flight' | 'pace' | 'busy';
+
+/** What a gate's requests waited for, by reason and weight class, and how many were shed. */
 export class TurnWaits {
-  readonly queued = { requests: 0, seconds: 0 };
-  readonly paced = { requests: 0, seconds: 0 };
+  readonly waited = new Map<`${WaitReason}/${WeightClass}`, Tally>();
+  readonly shed = new Map<WeightClass, number>();
 
-  /**
-   * The request may run after `queuedMs` behind its account's running ones: it starts once its pace
-   * allows (after `delayMs`), and its waits are counted. No wait, no promise.
-   */
-  start(leave: Leave, queuedMs: number, delayMs: number, whenGone: WhenGone): Admitted | Promise<Admitted> {
-    tally(this.queued, queuedMs);
-    if (delayMs <= 0) return { leave, queuedMs, pacedMs: 0 };
-    return paced(delayMs, whenGone, leave).then((pacedMs) => {
-      tally(this.paced, pacedMs);
-      return { leave, queuedMs, pacedMs };
-    });
+  /** The request runs after the waits of `waited`: they are counted. */
+  admitted(leave: Leave, waited: Waited, weight: number): Admitted {
+    const weightClass = weightClassOf(weight);
+    this.tally('in_flight', weightClass, waited.queuedMs);
+    this.tally('pace', weightClass, waited.pacedMs);
+    this.tally('busy', weightClass, waited.busyMs);
+    return { leave, ...waited };
   }
-}
 
-function tally(waits: { requests: number; seconds: number }, ms: number): void {
-  if (ms <= 0) return;
-  waits.requests++;
-  waits.seconds += ms / 1000;
-}
+  /** The request was refused for the instance's work (503 server_busy): counted. */
+  refused(weight: number): Problem {
+    const weightClass = weightClassOf(weight);
+    this.shed.set(weightClass, (this.shed.get(weightClass) ?? 0) + 1);
+    return serverBusy();
+  }
 
-/**
- * Waits out a running request's pace, and says how long it waited (ms). Its client gone meanwhile,
- * it leaves (giving its place to the next) and rejects with LeftTheQueue: nothing ran.
- */
-async function paced(delayMs: number, whenGone: WhenGone, leave: Leave): Promise<number> {
-  const from = performance.now();
-  await new Promise<void>((resolve, reject) => {
-    let started = false;
-    const timer = setTimeout(() => {
-      started = true;
-      resolve();
-    }, delayMs);
-    // Heard at the end of every answer too: by then the request has started, and leaves when done.
-    whenGone(() => {
-      if (started) return;
-      clearTimeout(timer);
-      leave();
-      reject(new LeftTheQueue());
-    });
-  });
-  return performance.now() - from;
+  private tally(reason: WaitReason, weightClass: WeightClass, ms: number): void {
+    if (ms <= 0) return;
+    const key = `${reason}/${weightClass}` as const;
+    const tally = this.waited.get(key) ?? { requests: 0, seconds: 0 };
+    tally.requests++;
+    tally.seconds += ms / 1000;
+    this.waited.set(key, tally);
+  }
 }
 
 /** How long a refused client waits before trying again: one of its running requests is likely done by then. */
@@ -89,6 +78,20 @@ export function tooManyInFlight(limits: AdmissionLimits): Problem {
       `together); retry after ${RETRY_AFTER_SECONDS} s, or send fewer at once.`,
     { limit: limits.running + limits.queued },
     { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+  );
+}
+
+/** How long a shed client waits: the instance's queue moves within about that. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
+function serverBusy(): Problem {
+  return new Problem(
+    503,
+    'server_busy',
+    'The service has more requests waiting than it takes at once, over every account; this one was not run. ' +
+      `Retry after ${BUSY_RETRY_AFTER_SECONDS} s.`,
+    {},
+    { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) },
   );
 }
 

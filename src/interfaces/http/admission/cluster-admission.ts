@@ -2,7 +2,9 @@
 // requests of each account, so the limits hold for the instance and not once per worker. The
 // messages travel on the IPC channel node:cluster gives each worker.
 import type { Worker } from 'node:cluster';
-import { AccountAdmission, type AdmissionLimits } from './account-admission';
+import type { AdmissionLimits } from './account-admission';
+import { AdmissionScheduler, type Refusal, type RequestCost, type Waited } from './admission-scheduler';
+import type { FairShareLimits } from './fair-share';
 import { hasType } from '../../../worker-messages';
 import { Problem } from '../problem';
 import {
@@ -20,20 +22,14 @@ interface AdmissionAsk {
   readonly op: 'enter' | 'leave';
   readonly id: number;
   readonly accountId?: string;
-  /** What the request counts as against its account's rate limit (enter). */
-  readonly cost?: number;
+  /** What the request costs (enter). */
+  readonly cost?: RequestCost;
 }
 
-/** The primary says a request runs (now, or after waiting) or is refused. */
-interface AdmissionAnswer {
-  readonly type: 'admission';
-  readonly id: number;
-  readonly entry: 'running' | 'refused';
-  /** It waited behind its account's requests in flight. */
-  readonly queued?: boolean;
-  /** Milliseconds it waits for its account's pace before it starts. */
-  readonly delayMs?: number;
-}
+/** The primary says a request runs (having waited `waited`) or is refused. */
+type AdmissionAnswer = { readonly type: 'admission'; readonly id: number } & (
+  { readonly entry: 'running'; readonly waited: Waited } | { readonly entry: 'refused'; readonly refusal: Refusal }
+);
 
 function isAdmission(message: unknown): message is { readonly type: 'admission'; readonly id: number } {
   return hasType(message, 'admission') && 'id' in message && typeof message.id === 'number';
@@ -72,9 +68,8 @@ export class ClusterAdmission implements AdmissionGate {
     });
   }
 
-  async enter(accountId: string, whenGone: WhenGone, cost = 1): Promise<Admitted> {
+  async enter(accountId: string, whenGone: WhenGone, cost: RequestCost): Promise<Admitted> {
     const id = this.nextId++;
-    const arrived = performance.now();
     const answered = await new Promise<AdmissionAnswer | 'unanswered'>((resolve, reject) => {
       this.pending.set(id, resolve);
       this.ask({ type: 'admission', op: 'enter', id, accountId, cost });
@@ -85,10 +80,10 @@ export class ClusterAdmission implements AdmissionGate {
       });
     });
     if (answered === 'unanswered') throw primaryGone();
-    if (answered.entry === 'refused') throw tooManyInFlight(this.limits);
+    if (answered.entry === 'refused')
+      throw answered.refusal === 'busy' ? this.waits.refused(cost.weight) : tooManyInFlight(this.limits);
     const leave = () => this.ask({ type: 'admission', op: 'leave', id });
-    const queuedMs = answered.queued ? performance.now() - arrived : 0;
-    return this.waits.start(leave, queuedMs, answered.delayMs ?? 0, whenGone);
+    return this.waits.admitted(leave, answered.waited, cost.weight);
   }
 
   private ask(message: AdmissionAsk): void {
@@ -98,7 +93,7 @@ export class ClusterAdmission implements AdmissionGate {
 
 /** The primary's side: counts every worker's requests, answers them, and frees a worker's when it exits. */
 export class AdmissionServer {
-  private readonly rule: AccountAdmission<string>;
+  private readonly scheduler: AdmissionScheduler<string>;
   /**
    * Workers that exited: Node may deliver a worker's last messages after its exit, and a place
    * given to one of them would never be given back (worker ids are not reused).
@@ -107,10 +102,14 @@ export class AdmissionServer {
 
   constructor(
     limits: AdmissionLimits,
+    readonly share: FairShareLimits,
     /** The live worker of an id (node:cluster's `cluster.workers`). */
     private readonly workerOf: (workerId: number) => WorkerEnd | undefined,
   ) {
-    this.rule = new AccountAdmission(limits);
+    this.scheduler = new AdmissionScheduler(limits, share, {
+      run: (holder, waited) => this.answer(holder, { entry: 'running', waited }),
+      refuse: (holder, refusal) => this.answer(holder, { entry: 'refused', refusal }),
+    });
   }
 
   /** Handles a worker's message if it is about admission; false otherwise. */
@@ -119,32 +118,30 @@ export class AdmissionServer {
     if (this.exitedWorkers.has(worker.id)) return true;
     const ask = message as AdmissionAsk;
     const holder = `${worker.id}/${ask.id}`;
-    if (ask.op === 'enter') {
-      const entry = this.rule.enter(String(ask.accountId), holder, ask.cost);
-      if (entry === 'refused') tell(worker, { type: 'admission', id: ask.id, entry });
-      else if (entry === 'running') tell(worker, this.running(holder, ask.id, false));
-    } else {
-      this.admit(this.rule.leave(holder));
-    }
+    if (ask.op === 'enter') this.scheduler.enter(String(ask.accountId), holder, ask.cost ?? { cost: 1, weight: 1 });
+    else this.scheduler.leave(holder);
     return true;
   }
 
-  /** A worker exited: its requests, running or waiting, leave; others of their accounts take their places. */
+  /** A worker exited: its requests, running or waiting, leave; others take their places. */
   exited(workerId: number): void {
     this.exitedWorkers.add(workerId);
-    for (const next of this.rule.leaveAll((holder) => holder.startsWith(`${workerId}/`))) this.admit(next);
+    this.scheduler.leaveAll((holder) => holder.startsWith(`${workerId}/`));
   }
 
-  private admit(holder: string | null): void {
-    if (holder === null) return;
+  /** The instance's work now (for the primary's gauges and tests). */
+  get load(): { readonly runningWeight: number; readonly queued: number } {
+    return this.scheduler.load;
+  }
+
+  private answer(
+    holder: string,
+    outcome:
+      { readonly entry: 'running'; readonly waited: Waited } | { readonly entry: 'refused'; readonly refusal: Refusal },
+  ): void {
     const [workerId, id] = holder.split('/').map(Number);
     const worker = workerId === undefined ? undefined : this.workerOf(workerId);
-    if (worker && id !== undefined) tell(worker, this.running(holder, id, true));
-  }
-
-  /** The answer that lets a request run, once its account's pace allows. */
-  private running(holder: string, id: number, queued: boolean): AdmissionAnswer {
-    return { type: 'admission', id, entry: 'running', queued, delayMs: this.rule.startDelay(holder) };
+    if (worker && id !== undefined) tell(worker, { type: 'admission', id, ...outcome });
   }
 }
 

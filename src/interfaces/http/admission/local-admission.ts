@@ -1,4 +1,4 @@
-import { AccountAdmission, type AdmissionLimits } from './account-admission';
+import type { AdmissionLimits } from './account-admission';
 import {
   type Admitted,
   type AdmissionGate,
@@ -7,43 +7,64 @@ import {
   TurnWaits,
   type WhenGone,
 } from './admission-gate';
+import { AdmissionScheduler, type Refusal, type RequestCost, type Waited } from './admission-scheduler';
+import type { FairShareLimits } from './fair-share';
+
+type Settled = { readonly waited: Waited } | { readonly refusal: Refusal };
 
 /** The gate of a process that serves alone (WEB_CONCURRENCY=1): the counts live here. */
 export class LocalAdmission implements AdmissionGate {
   readonly waits = new TurnWaits();
-  private readonly rule: AccountAdmission<number>;
-  /** Waiting requests' wake-ups, by holder. */
-  private readonly waiting = new Map<number, () => void>();
+  private readonly scheduler: AdmissionScheduler<number>;
+  /** Waiting requests' answers, by holder. */
+  private readonly waiting = new Map<number, (settled: Settled) => void>();
+  /** What the scheduler said of the entering request before it returned (no wait: no promise). */
+  private settledAtOnce: { readonly holder: number; readonly settled: Settled } | null = null;
   private nextHolder = 0;
 
-  constructor(readonly limits: AdmissionLimits) {
-    this.rule = new AccountAdmission(limits);
+  constructor(
+    readonly limits: AdmissionLimits,
+    readonly share: FairShareLimits,
+  ) {
+    const settle = (holder: number, settled: Settled) => {
+      const answer = this.waiting.get(holder);
+      if (answer === undefined) this.settledAtOnce = { holder, settled };
+      this.waiting.delete(holder);
+      answer?.(settled);
+    };
+    this.scheduler = new AdmissionScheduler(limits, share, {
+      run: (holder, waited) => settle(holder, { waited }),
+      refuse: (holder, refusal) => settle(holder, { refusal }),
+    });
   }
 
-  async enter(accountId: string, whenGone: WhenGone, cost = 1): Promise<Admitted> {
+  async enter(accountId: string, whenGone: WhenGone, cost: RequestCost): Promise<Admitted> {
     const holder = this.nextHolder++;
-    const entry = this.rule.enter(accountId, holder, cost);
-    if (entry === 'refused') throw tooManyInFlight(this.limits);
-    const arrived = performance.now();
-    if (entry === 'queued') {
-      await new Promise<void>((resolve, reject) => {
+    this.scheduler.enter(accountId, holder, cost);
+    const settled =
+      this.settledAtOnceFor(holder) ??
+      (await new Promise<Settled>((resolve, reject) => {
         this.waiting.set(holder, resolve);
         whenGone(() => {
           if (!this.waiting.delete(holder)) return;
-          this.rule.leave(holder);
+          this.scheduler.leave(holder);
           reject(new LeftTheQueue());
         });
-      });
-    }
-    const leave = () => this.wake(this.rule.leave(holder));
-    const queuedMs = entry === 'queued' ? performance.now() - arrived : 0;
-    return this.waits.start(leave, queuedMs, this.rule.startDelay(holder), whenGone);
+      }));
+    if ('refusal' in settled)
+      throw settled.refusal === 'busy' ? this.waits.refused(cost.weight) : tooManyInFlight(this.limits);
+    return this.waits.admitted(() => this.scheduler.leave(holder), settled.waited, cost.weight);
   }
 
-  private wake(next: number | null): void {
-    if (next === null) return;
-    const resolve = this.waiting.get(next);
-    this.waiting.delete(next);
-    resolve?.();
+  /** The instance's work now: weight running, requests waiting for it (for its gauges). */
+  get load(): { readonly runningWeight: number; readonly queued: number } {
+    return this.scheduler.load;
+  }
+
+  /** What the scheduler said of `holder` while it entered, if it said it then (read once). */
+  private settledAtOnceFor(holder: number): Settled | null {
+    const atOnce = this.settledAtOnce;
+    this.settledAtOnce = null;
+    return atOnce?.holder === holder ? atOnce.settled : null;
   }
 }

@@ -23,10 +23,16 @@ const EVERY_OPERATION = [
   'operation_timed_out',
 ];
 /**
- * A key names the account, whose requests in flight are bounded (admission/); a client address
- * presenting failing keys is refused for a while (authenticate-api-key.ts).
+ * A key names the account, whose requests in flight are bounded, as is the instance's work at once
+ * (admission/); a client address presenting failing keys is refused for a while (authenticate-api-key.ts).
  */
-const WITH_A_KEY = ['missing_api_key', 'invalid_api_key', 'too_many_failed_attempts', 'too_many_requests_in_flight'];
+const WITH_A_KEY = [
+  'missing_api_key',
+  'invalid_api_key',
+  'too_many_failed_attempts',
+  'too_many_requests_in_flight',
+  'server_busy',
+];
 /** An authenticated POST honours `Idempotency-Key` (middleware/idempotency.ts). */
 const IDEMPOTENT = ['idempotency_key_reused', 'idempotency_answer_not_kept'];
 

@@ -3,18 +3,27 @@ import { type Admitted, LeftTheQueue } from '../../../../src/interfaces/http/adm
 import { AdmissionServer, ClusterAdmission } from '../../../../src/interfaces/http/admission/cluster-admission';
 import { LocalAdmission } from '../../../../src/interfaces/http/admission/local-admission';
 import { Problem } from '../../../../src/interfaces/http/problem';
+import type { FairShareLimits } from '../../../../src/interfaces/http/admission/fair-share';
+
+/** An ordinary request; and an instance with room for all of them, so that only the account's limits hold. */
+const ORDINARY = { cost: 1, weight: 1 };
+const ROOMY: FairShareLimits = { running: 100, queued: 100 };
 
 /**
  * Workers and their primary joined as node:cluster joins them, each message delivered on a later
  * turn of the event loop (IPC is asynchronous).
  */
-function cluster(workerCount: number, limits: { running: number; queued: number; startsPerSecond?: number }) {
+function cluster(
+  workerCount: number,
+  limits: { running: number; queued: number; startsPerSecond?: number },
+  share: FairShareLimits = ROOMY,
+) {
   const channels = new Map<number, EventEmitter & { send: (message: unknown) => boolean }>();
   const primaryEnds = new Map<
     number,
     { id: number; send: (message: unknown) => boolean; isConnected: () => boolean }
   >();
-  const server = new AdmissionServer(limits, (id) => primaryEnds.get(id));
+  const server = new AdmissionServer(limits, share, (id) => primaryEnds.get(id));
   const gates = Array.from({ length: workerCount }, (_, index) => {
     const id = index + 1;
     const channel = Object.assign(new EventEmitter(), {
@@ -72,12 +81,12 @@ describe('requests in flight across the workers of a cluster', () => {
     const { gates } = cluster(2, { running: 1, queued: 1 });
     const [one, two] = gates;
     if (!one || !two) throw new Error('two workers');
-    const first = track(one.enter('acc_a', never));
+    const first = track(one.enter('acc_a', never, ORDINARY));
     await settle();
-    const second = track(two.enter('acc_a', never));
+    const second = track(two.enter('acc_a', never, ORDINARY));
     await settle();
-    const third = track(one.enter('acc_a', never));
-    const other = track(two.enter('acc_b', never));
+    const third = track(one.enter('acc_a', never, ORDINARY));
+    const other = track(two.enter('acc_b', never, ORDINARY));
     await settle();
 
     expect([first.admitted, second.admitted, third.admitted, other.admitted]).toEqual([true, false, false, true]);
@@ -94,9 +103,9 @@ describe('requests in flight across the workers of a cluster', () => {
     const { gates, exit } = cluster(2, { running: 1, queued: 1 });
     const [one, two] = gates;
     if (!one || !two) throw new Error('two workers');
-    track(one.enter('acc_a', never));
+    track(one.enter('acc_a', never, ORDINARY));
     await settle();
-    const waiting = track(two.enter('acc_a', never));
+    const waiting = track(two.enter('acc_a', never, ORDINARY));
     await settle();
     expect(waiting.admitted).toBe(false);
     exit(1);
@@ -112,9 +121,9 @@ describe('requests in flight across the workers of a cluster', () => {
     server.exited(1);
     server.heard(
       { id: 1, send: () => true, isConnected: () => false },
-      { type: 'admission', op: 'enter', id: 0, accountId: 'acc_a' },
+      { type: 'admission', op: 'enter', id: 0, accountId: 'acc_a', cost: ORDINARY },
     );
-    const next = track(two.enter('acc_a', never));
+    const next = track(two.enter('acc_a', never, ORDINARY));
     await settle();
     expect(next.admitted).toBe(true);
   });
@@ -123,9 +132,9 @@ describe('requests in flight across the workers of a cluster', () => {
     const { gates, channels } = cluster(1, { running: 1, queued: 1 });
     const [gate] = gates;
     if (!gate) throw new Error('one worker');
-    track(gate.enter('acc_a', never));
+    track(gate.enter('acc_a', never, ORDINARY));
     await settle();
-    const waiting = track(gate.enter('acc_a', never));
+    const waiting = track(gate.enter('acc_a', never, ORDINARY));
     await settle();
     channels.get(1)?.emit('disconnect');
     await settle();
@@ -136,11 +145,11 @@ describe('requests in flight across the workers of a cluster', () => {
     const { gates } = cluster(1, { running: 1, queued: 2 });
     const [gate] = gates;
     if (!gate) throw new Error('one worker');
-    const running = track(gate.enter('acc_a', never));
+    const running = track(gate.enter('acc_a', never, ORDINARY));
     await settle();
     let goAway = () => undefined as void;
-    const gone = track(gate.enter('acc_a', (listener) => (goAway = listener)));
-    const next = track(gate.enter('acc_a', never));
+    const gone = track(gate.enter('acc_a', (listener) => (goAway = listener), ORDINARY));
+    const next = track(gate.enter('acc_a', never, ORDINARY));
     await settle();
     goAway();
     await settle();
@@ -153,10 +162,10 @@ describe('requests in flight across the workers of a cluster', () => {
 
 describe('requests in flight in a process serving alone', () => {
   it('runs the limit, queues the next, refuses the rest, and wakes the next in order', async () => {
-    const gate = new LocalAdmission({ running: 1, queued: 1 });
-    const first = track(gate.enter('acc_a', never));
-    const second = track(gate.enter('acc_a', never));
-    const third = track(gate.enter('acc_a', never));
+    const gate = new LocalAdmission({ running: 1, queued: 1 }, ROOMY);
+    const first = track(gate.enter('acc_a', never, ORDINARY));
+    const second = track(gate.enter('acc_a', never, ORDINARY));
+    const third = track(gate.enter('acc_a', never, ORDINARY));
     await settle();
     expect([first.admitted, second.admitted]).toEqual([true, false]);
     expect(third.refused).toMatchObject({ status: 429, code: 'too_many_requests_in_flight' });
@@ -174,9 +183,9 @@ describe("an account's pace", () => {
   afterEach(() => jest.useRealTimers());
 
   it('starts a request that comes while another runs no sooner than its pace allows', async () => {
-    const gate = new LocalAdmission(limits);
-    const first = track(gate.enter('acc_a', never));
-    const second = track(gate.enter('acc_a', never));
+    const gate = new LocalAdmission(limits, ROOMY);
+    const first = track(gate.enter('acc_a', never, ORDINARY));
+    const second = track(gate.enter('acc_a', never, ORDINARY));
     await settle();
     expect([first.admitted, second.admitted]).toEqual([true, false]);
     jest.advanceTimersByTime(10);
@@ -191,25 +200,25 @@ describe("an account's pace", () => {
     await settle();
     expect(second.admitted).toBe(true);
     expect(second.pacedMs).toBe(40);
-    expect(gate.waits.paced).toEqual({ requests: 1, seconds: 0.04 });
-    expect(gate.waits.queued).toEqual({ requests: 1, seconds: 0.01 });
+    expect(gate.waits.waited.get('pace/light')).toEqual({ requests: 1, seconds: 0.04 });
+    expect(gate.waits.waited.get('in_flight/light')).toEqual({ requests: 1, seconds: 0.01 });
     // Another account's request is not held by this one's pace.
-    const other = track(gate.enter('acc_b', never));
+    const other = track(gate.enter('acc_b', never, ORDINARY));
     await settle();
     expect(other.admitted).toBe(true);
   });
 
   it.each([
-    ['in a process serving alone', () => [new LocalAdmission(limits)]],
+    ['in a process serving alone', () => [new LocalAdmission(limits, ROOMY)]],
     ['in a cluster, the next on another worker', () => cluster(2, limits).gates],
   ])('lets a request whose client went away during its pace leave, its turn to the next, %s', async (_, gatesOf) => {
     const [one, two = one] = gatesOf();
     if (!one || !two) throw new Error('a gate');
-    const first = track(one.enter('acc_a', never));
+    const first = track(one.enter('acc_a', never, ORDINARY));
     await settle();
     let goAway = () => undefined as void;
-    const gone = track(one.enter('acc_a', (listener) => (goAway = listener)));
-    const next = track(two.enter('acc_a', never));
+    const gone = track(one.enter('acc_a', (listener) => (goAway = listener), ORDINARY));
+    const next = track(two.enter('acc_a', never, ORDINARY));
     await settle();
     first.leave?.();
     await settle();
@@ -227,9 +236,9 @@ describe("an account's pace", () => {
     const { gates } = cluster(2, limits);
     const [one, two] = gates;
     if (!one || !two) throw new Error('two workers');
-    const first = track(one.enter('acc_a', never));
+    const first = track(one.enter('acc_a', never, ORDINARY));
     await settle();
-    const second = track(two.enter('acc_a', never));
+    const second = track(two.enter('acc_a', never, ORDINARY));
     await settle();
     first.leave?.();
     await settle();
@@ -238,18 +247,18 @@ describe("an account's pace", () => {
     await settle();
     expect(second.admitted).toBe(true);
     expect(second.pacedMs).toBe(50);
-    expect(two.waits.paced.requests).toBe(1);
+    expect(two.waits.waited.get('pace/light')?.requests).toBe(1);
   });
 
   it('holds no one when the pace is a million a second', async () => {
-    const gate = new LocalAdmission({ running: 1, queued: 5, startsPerSecond: 1_000_000 });
-    const entered = Array.from({ length: 5 }, () => track(gate.enter('acc_a', never)));
+    const gate = new LocalAdmission({ running: 1, queued: 5, startsPerSecond: 1_000_000 }, ROOMY);
+    const entered = Array.from({ length: 5 }, () => track(gate.enter('acc_a', never, ORDINARY)));
     await settle();
     for (const request of entered) {
       expect(request.admitted).toBe(true);
       request.leave?.();
       await settle();
     }
-    expect(gate.waits.paced.requests).toBe(0);
+    expect(gate.waits.waited.get('pace/light')).toBeUndefined();
   });
 });
