@@ -18,6 +18,7 @@ import {
   seedEvents,
 } from './seed';
 import { measureNoisyNeighbour, NOISY_NEIGHBOUR, type NoisyNeighbourFigures } from './noisy-neighbour';
+import { CROWD, crowdLines, crowdVerdicts, measureCrowd, type CrowdFigures } from './crowd';
 import { measureStreams, type StreamFigures } from './streams';
 import { writeLoads } from './write-loads';
 import {
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
   let peakMiB = 0;
   let streams: StreamFigures | null = null;
   let noisy: NoisyNeighbourFigures | null = null;
+  let crowd: CrowdFigures | null = null;
   try {
     rows.push(...(await measureBare(bare.url)));
     let loads: Load[] | undefined;
@@ -115,6 +117,8 @@ async function main(): Promise<void> {
     }
     // On a fresh process too, with the default limits: one account's share beside another's.
     if (ONLY.test(NOISY_NEIGHBOUR)) noisy = await measureNoisyNeighbour(databaseUrl, SECONDS);
+    // And again: many accounts or addresses, each within its limits, beside a quiet one.
+    if (ONLY.test(CROWD)) crowd = await measureCrowd(databaseUrl, SECONDS);
   } finally {
     await bare.stop();
   }
@@ -122,16 +126,23 @@ async function main(): Promise<void> {
     `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
     `Node ${process.version}`;
   const measured = withFloors(rows);
-  const verdicts = checkTargets(measured, peakMiB, streams, noisy);
-  const report = formatReport({ machine, seconds: SECONDS, rows: measured, peakMiB, streams, noisy, verdicts });
+  const verdicts = [...checkTargets(measured, peakMiB, streams, noisy), ...crowdVerdicts(crowd)];
+  const report = formatReport({
+    machine,
+    seconds: SECONDS,
+    rows: measured,
+    peakMiB,
+    streams,
+    noisy,
+    more: crowdLines(crowd),
+    verdicts,
+  });
   console.log(report);
   const out = join(ROOT, 'test-output/bench');
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'latest.md'), `${report}\n`);
-  writeFileSync(
-    join(out, 'latest.json'),
-    `${JSON.stringify({ machine, seconds: SECONDS, rows: measured, peakMiB, streams, noisy, verdicts }, null, 2)}\n`,
-  );
+  const figures = { machine, seconds: SECONDS, rows: measured, peakMiB, streams, noisy, crowd, verdicts };
+  writeFileSync(join(out, 'latest.json'), `${JSON.stringify(figures, null, 2)}\n`);
   if (verdicts.some((verdict) => !verdict.met)) process.exitCode = 1;
 }
 

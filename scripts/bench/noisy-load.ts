@@ -16,7 +16,8 @@ export interface StreamChurn {
 export interface NoisyPlan {
   readonly url: string;
   readonly loads: readonly { readonly load: Load; readonly connections: number }[];
-  readonly streams: StreamChurn;
+  /** None: no streams. */
+  readonly streams?: StreamChurn;
   readonly seconds: number;
 }
 
@@ -49,21 +50,24 @@ function openAndDrop(url: string, churn: StreamChurn): Promise<{ status: number;
  * limit, and retrying at once would measure a flood of refusals rather than the streams.
  */
 async function churnStreams(plan: NoisyPlan, answers: Answers): Promise<void> {
+  const { streams } = plan;
+  if (!streams) return;
   const until = Date.now() + plan.seconds * 1000;
   const churner = async () => {
     while (Date.now() < until) {
-      const { status, retryAfterS } = await openAndDrop(plan.url, plan.streams);
+      const { status, retryAfterS } = await openAndDrop(plan.url, streams);
       if (status === 200) answers.ok++;
       else if (status === 429 || status === 503) answers.refused++;
       if (status !== 200) await new Promise((resolve) => setTimeout(resolve, retryAfterS * 1000));
     }
   };
-  await Promise.all(Array.from({ length: plan.streams.concurrent }, churner));
+  await Promise.all(Array.from({ length: streams.concurrent }, churner));
 }
 
-/** What this process answers: that it started, then the noisy account's answers by kind. */
+/** What this process answers: that it started, then the answers by kind (`shed`: 503 server_busy). */
 export type NoisyReport =
-  { readonly kind: 'driving' } | { readonly kind: 'done'; readonly ok: number; readonly refused: number };
+  | { readonly kind: 'driving' }
+  | { readonly kind: 'done'; readonly ok: number; readonly refused: number; readonly shed: number };
 
 function report(message: NoisyReport): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -80,11 +84,13 @@ process.once('message', (plan: NoisyPlan) => {
     .then(() => Promise.all([Promise.all(driven), churned]))
     .then(async ([results]) => {
       let { ok, refused } = streamed;
+      let shed = 0;
       for (const result of results) {
         ok += result['2xx'];
         refused += result.statusCodeStats?.['429']?.count ?? 0;
+        shed += result.statusCodeStats?.['503']?.count ?? 0;
       }
-      await report({ kind: 'done', ok, refused });
+      await report({ kind: 'done', ok, refused, shed });
       process.exit(0);
     })
     .catch((error: unknown) => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Figures, Load } from './measure';
 import { measurePaced } from './paced';
 import type { NoisyPlan, NoisyReport, StreamChurn } from './noisy-load';
+import type { SignUpPlan } from './sign-up-load';
 import { DEFAULT_STREAM_LIMITS } from '../../src/interfaces/http/event-stream/event-streams';
 import { call, signUp, startService } from './service';
 import { PARADOX_RANGE, seedDisplacedEvents, seedEvents } from './seed';
@@ -176,20 +177,30 @@ function streamChurn(auth: string): StreamChurn {
   };
 }
 
+/** What a load driven elsewhere answered: successes, refusals by the account's limits, and 503 server_busy. */
+export interface DrivenAnswers {
+  readonly ok: number;
+  readonly refused: number;
+  readonly shed: number;
+}
+
 /**
- * Runs `plan` in a child process (noisy-load.ts), resolved once it drives the loads; `done` with
- * the noisy account's answers when they end.
+ * Runs `plan` in a child process (`script`: noisy-load.ts unless named), resolved once it drives
+ * the loads; `done` with the answers when they end.
  */
-function driveElsewhere(plan: NoisyPlan): Promise<{ readonly done: Promise<{ ok: number; refused: number }> }> {
-  const child = fork(join(__dirname, 'noisy-load.ts'), [], { execArgv: ['--import', 'tsx'] });
+export function driveElsewhere<P extends NoisyPlan | SignUpPlan>(
+  plan: P,
+  script = 'noisy-load.ts',
+): Promise<{ readonly done: Promise<DrivenAnswers> }> {
+  const child = fork(join(__dirname, script), [], { execArgv: ['--import', 'tsx'] });
   return new Promise((resolveDriving, reject) => {
-    const done = new Promise<{ ok: number; refused: number }>((resolveDone, rejectDone) => {
+    const done = new Promise<DrivenAnswers>((resolveDone, rejectDone) => {
       child.on('message', (message: NoisyReport) => {
         if (message.kind === 'driving') resolveDriving({ done });
-        else resolveDone({ ok: message.ok, refused: message.refused });
+        else resolveDone({ ok: message.ok, refused: message.refused, shed: message.shed });
       });
       child.once('exit', (code) => {
-        const failure = new Error(`the noisy load's process exited with ${String(code)} before its report`);
+        const failure = new Error(`the load's process (${script}) exited with ${String(code)} before its report`);
         reject(failure);
         rejectDone(failure);
       });

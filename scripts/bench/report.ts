@@ -214,6 +214,8 @@ export function formatReport(run: {
   peakMiB: number;
   streams: StreamFigures | null;
   noisy?: NoisyNeighbourFigures | null;
+  /** Lines of further measurements (the crowd's), after the noisy neighbour's. */
+  more?: readonly string[];
   verdicts: readonly Verdict[];
 }): string {
   const streams = run.streams;
@@ -250,6 +252,7 @@ export function formatReport(run: {
             '.',
         ]
       : []),
+    ...(run.more ?? []),
     '',
     '| goal | figure | met |',
     '|---|---|---|',
