@@ -33,6 +33,8 @@ const MANY_CONNECTIONS = 300;
 /** The quiet p99 beside the crowd at most this many times alone; memory at most this share above its level. */
 const BESIDE_OF_ALONE = 2;
 const FLAT_MEMORY = 1.1;
+/** The loads beside the quiet one run until it is measured, but never longer than this. */
+const BESIDE_AT_MOST_SECONDS = 600;
 
 export interface CrowdFigures {
   readonly quiet: readonly {
@@ -69,31 +71,65 @@ export async function measureCrowd(databaseUrl: string, seconds: number): Promis
     checkAlone = await measure(service.url, { ...checkLoad(crowd[0]), perSecond: undefined }, 1, seconds);
     for (const load of quietLoads(quiet)) {
       const alone = await measurePaced(service.url, load, 1, seconds);
-      const checking = await driveElsewhere<NoisyPlan>({
-        url: service.url,
-        loads: crowd.map((account) => ({ load: checkLoad(account), connections: CROWD_CONNECTIONS })),
-        seconds: seconds + Math.min(3, seconds) + 2,
-      });
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      const besideChecks = await measurePaced(service.url, load, 1, seconds);
-      checks = add(checks, await checking.done);
-      const signing = await driveElsewhere<SignUpPlan>(
-        { url: service.url, addresses: SIGN_UP_ADDRESSES, everySeconds: SIGN_UP_EVERY_SECONDS, seconds: seconds + 5 },
-        'sign-up-load.ts',
+      const besideChecks = await besideLoad(
+        driveElsewhere<NoisyPlan>({
+          url: service.url,
+          loads: crowd.map((account) => ({ load: checkLoad(account), connections: CROWD_CONNECTIONS })),
+          seconds: BESIDE_AT_MOST_SECONDS,
+        }),
+        1,
+        () => measurePaced(service.url, load, 1, seconds),
       );
-      await new Promise((resolve) => setTimeout(resolve, SIGN_UP_EVERY_SECONDS * 1000));
-      const besideSignUps = await measurePaced(service.url, load, 1, seconds);
-      signUps = add(signUps, await signing.done);
-      quietFigures.push({ load: load.name, alone, besideChecks, besideSignUps });
+      checks = add(checks, besideChecks.answers);
+      const besideSignUps = await besideLoad(
+        driveElsewhere<SignUpPlan>(
+          {
+            url: service.url,
+            addresses: SIGN_UP_ADDRESSES,
+            everySeconds: SIGN_UP_EVERY_SECONDS,
+            seconds: BESIDE_AT_MOST_SECONDS,
+          },
+          'sign-up-load.ts',
+        ),
+        SIGN_UP_EVERY_SECONDS,
+        () => measurePaced(service.url, load, 1, seconds),
+      );
+      signUps = add(signUps, besideSignUps.answers);
+      quietFigures.push({
+        load: load.name,
+        alone,
+        besideChecks: besideChecks.quiet,
+        besideSignUps: besideSignUps.quiet,
+      });
       console.error(
-        `measured ${CROWD}: ${load.name} p99 ${alone.p99Ms} ms alone, ${besideChecks.p99Ms} ms beside the checks, ` +
-          `${besideSignUps.p99Ms} ms beside the sign-ups`,
+        `measured ${CROWD}: ${load.name} p99 ${alone.p99Ms} ms alone, ${besideChecks.quiet.p99Ms} ms beside the ` +
+          `checks, ${besideSignUps.quiet.p99Ms} ms beside the sign-ups`,
       );
     }
   } finally {
     await service.stop();
   }
   return { quiet: quietFigures, checkAlone, checks, signUps, many: await measureMany(databaseUrl, seconds) };
+}
+
+/**
+ * Measures the quiet load while `driving` runs (after `settleSeconds` for it to reach its pace), then
+ * stops it. It must still run when the measurement ends: a quiet load slowed down takes longer to
+ * measure, and a measurement that outlasted the load beside it would be the quiet load alone.
+ */
+async function besideLoad(
+  driving: ReturnType<typeof driveElsewhere>,
+  settleSeconds: number,
+  measureQuiet: () => Promise<Figures>,
+): Promise<{ readonly quiet: Figures; readonly answers: DrivenAnswers }> {
+  const load = await driving;
+  let ended = false;
+  void load.done.then(() => (ended = true));
+  await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000));
+  const quiet = await measureQuiet();
+  if (ended) throw new Error(`${CROWD}: the load beside the quiet one ended before its measurement did`);
+  load.stop();
+  return { quiet, answers: await load.done };
 }
 
 function quietLoads(quiet: SeededAccount): Load[] {

@@ -53,6 +53,16 @@ export function headersOf(load: Load): Record<string, string> {
 
 /** One autocannon run of `load`, no warm-up. */
 export function drive(baseUrl: string, load: Load, connections: number, seconds: number): Promise<autocannon.Result> {
+  return driveStoppable(baseUrl, load, connections, seconds).result;
+}
+
+/** One autocannon run of `load` for at most `seconds`, which `stop` ends sooner (its result then). */
+export function driveStoppable(
+  baseUrl: string,
+  load: Load,
+  connections: number,
+  seconds: number,
+): { readonly result: Promise<autocannon.Result>; stop(): void } {
   let sequence = 0;
   const { freshHeader, rotate, rotateHeader = 'authorization' } = load;
   const perRequest = (request: autocannon.Request): autocannon.Request => {
@@ -62,14 +72,21 @@ export function drive(baseUrl: string, load: Load, connections: number, seconds:
     if (rotate) headers[rotateHeader] = rotate[sequence % rotate.length];
     return { ...request, headers };
   };
-  return autocannon({
-    url: new URL(load.path, baseUrl).toString(),
-    connections,
-    duration: seconds,
-    method: load.method,
-    headers: headersOf(load),
-    body: load.body === undefined ? undefined : JSON.stringify(load.body),
-    ...((freshHeader || rotate) && { requests: [{ setupRequest: perRequest }] }),
-    ...(load.perSecond !== undefined && { overallRate: load.perSecond }),
+  let instance: autocannon.Instance | undefined;
+  const result = new Promise<autocannon.Result>((resolve, reject) => {
+    instance = autocannon(
+      {
+        url: new URL(load.path, baseUrl).toString(),
+        connections,
+        duration: seconds,
+        method: load.method,
+        headers: headersOf(load),
+        body: load.body === undefined ? undefined : JSON.stringify(load.body),
+        ...((freshHeader || rotate) && { requests: [{ setupRequest: perRequest }] }),
+        ...(load.perSecond !== undefined && { overallRate: load.perSecond }),
+      },
+      (error, finished) => (error ? reject(error) : resolve(finished)),
+    );
   });
+  return { result, stop: () => instance?.stop() };
 }

@@ -3,7 +3,7 @@
 // (pages of 140 KB over 50 connections) delayed the quiet answers as measured, by a wait the
 // quiet account's own client would never see.
 import { request } from 'node:http';
-import { drive, type Load } from './measure';
+import { driveStoppable, type Load } from './measure';
 
 /** Event streams opened and dropped as soon as their catch-up arrives, `concurrent` at a time. */
 export interface StreamChurn {
@@ -49,12 +49,15 @@ function openAndDrop(url: string, churn: StreamChurn): Promise<{ status: number;
  * its Retry-After, as a client within its limits does: the other loads keep the account at its rate
  * limit, and retrying at once would measure a flood of refusals rather than the streams.
  */
+/** When the loads end: after the plan's seconds, or sooner when the parent says `stop`. */
+const ending = { until: 0 };
+
 async function churnStreams(plan: NoisyPlan, answers: Answers): Promise<void> {
   const { streams } = plan;
   if (!streams) return;
-  const until = Date.now() + plan.seconds * 1000;
+  const { until } = ending;
   const churner = async () => {
-    while (Date.now() < until) {
+    while (Date.now() < Math.min(until, ending.until)) {
       const { status, retryAfterS } = await openAndDrop(plan.url, streams);
       if (status === 200) answers.ok++;
       else if (status === 429 || status === 503) answers.refused++;
@@ -77,7 +80,14 @@ function report(message: NoisyReport): Promise<void> {
 }
 
 process.once('message', (plan: NoisyPlan) => {
-  const driven = plan.loads.map((each) => drive(plan.url, each.load, each.connections, plan.seconds));
+  ending.until = Date.now() + plan.seconds * 1000;
+  const runs = plan.loads.map((each) => driveStoppable(plan.url, each.load, each.connections, plan.seconds));
+  // The parent's next message ends the loads now (it has measured what it drove them for).
+  process.once('message', () => {
+    ending.until = Date.now();
+    for (const run of runs) run.stop();
+  });
+  const driven = runs.map((run) => run.result);
   const streamed: Answers = { ok: 0, refused: 0 };
   const churned = churnStreams(plan, streamed);
   void report({ kind: 'driving' })

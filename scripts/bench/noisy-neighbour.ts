@@ -186,17 +186,17 @@ export interface DrivenAnswers {
 
 /**
  * Runs `plan` in a child process (`script`: noisy-load.ts unless named), resolved once it drives
- * the loads; `done` with the answers when they end.
+ * the loads; `done` with the answers when they end, after the plan's seconds or once `stop` says so.
  */
 export function driveElsewhere<P extends NoisyPlan | SignUpPlan>(
   plan: P,
   script = 'noisy-load.ts',
-): Promise<{ readonly done: Promise<DrivenAnswers> }> {
+): Promise<{ readonly done: Promise<DrivenAnswers>; stop(): void }> {
   const child = fork(join(__dirname, script), [], { execArgv: ['--import', 'tsx'] });
   return new Promise((resolveDriving, reject) => {
     const done = new Promise<DrivenAnswers>((resolveDone, rejectDone) => {
       child.on('message', (message: NoisyReport) => {
-        if (message.kind === 'driving') resolveDriving({ done });
+        if (message.kind === 'driving') resolveDriving({ done, stop: () => child.send({ stop: true }) });
         else resolveDone({ ok: message.ok, refused: message.refused, shed: message.shed });
       });
       child.once('exit', (code) => {

@@ -21,12 +21,14 @@ function report(message: NoisyReport): Promise<void> {
 
 process.once('message', (plan: SignUpPlan) => {
   const answers = { ok: 0, refused: 0, shed: 0 };
-  const until = Date.now() + plan.seconds * 1000;
+  const ending = { until: Date.now() + plan.seconds * 1000 };
+  // The parent's next message ends the sign-ups now.
+  process.once('message', () => (ending.until = Date.now()));
   const address = async (n: number) => {
     const source = `127.0.${n + 1}.1`;
     // Spread over the first interval, so that the addresses do not all start at once.
     await new Promise((resolve) => setTimeout(resolve, (n / plan.addresses) * plan.everySeconds * 1000));
-    for (let sent = 0; Date.now() < until; sent++) {
+    for (let sent = 0; Date.now() < ending.until; sent++) {
       const started = Date.now();
       const { status } = await signUpFrom(plan.url, source, `crowd-${process.pid}-${n}-${sent}@bench.example`);
       if (status === 201) answers.ok++;

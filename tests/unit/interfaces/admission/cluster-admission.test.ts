@@ -99,6 +99,24 @@ describe('requests in flight across the workers of a cluster', () => {
     expect(second.admitted).toBe(true);
   });
 
+  it("shares the instance's work over every worker: one worker's request holds it, another's is shed", async () => {
+    const { gates } = cluster(2, { running: 8, queued: 8 }, { running: 1, queued: 1 });
+    const [one, two] = gates;
+    if (!one || !two) throw new Error('two workers');
+    const running = track(one.enter('acc_a', never, ORDINARY));
+    await settle();
+    const waiting = track(two.enter('acc_b', never, ORDINARY));
+    await settle();
+    const shed = track(one.enter('acc_c', never, ORDINARY));
+    await settle();
+    expect([running.admitted, waiting.admitted]).toEqual([true, false]);
+    expect(shed.refused).toMatchObject({ status: 503, code: 'server_busy' });
+    expect(one.waits.shed.get('light')).toBe(1);
+    running.leave?.();
+    await settle();
+    expect(waiting.admitted).toBe(true);
+  });
+
   it("gives a worker's places to another's waiting requests when it exits", async () => {
     const { gates, exit } = cluster(2, { running: 1, queued: 1 });
     const [one, two] = gates;

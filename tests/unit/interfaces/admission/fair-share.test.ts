@@ -1,4 +1,4 @@
-// The instance's fair share between accounts: start-time fair queuing, weighted, bounded.
+// The instance's fair share between accounts: the least loaded account's request next, weighted, bounded.
 import { FairShare } from '../../../../src/interfaces/http/admission/fair-share';
 
 /** A share whose changes are recorded in order: who started, who was shed. */
@@ -29,26 +29,29 @@ it('runs up to its weight at once, and the rest wait', () => {
 });
 
 it('serves an account with one request waiting next, however many other accounts are busy', () => {
-  const { enter, leave, started } = shareOf(4, 1000);
-  // Twenty busy accounts: four of theirs run, and each has four more waiting.
-  for (let n = 0; n < 20; n++) for (let r = 0; r < 5; r++) enter(`busy${n}`, `busy${n}/${r}`);
-  expect(started).toHaveLength(4);
+  const { enter, leave, started } = shareOf(20, 1000);
+  // Twenty busy accounts: one of each runs, and each has four more waiting.
+  for (let r = 0; r < 5; r++) for (let n = 0; n < 20; n++) enter(`busy${n}`, `busy${n}/${r}`);
+  expect(started).toHaveLength(20);
   enter('quiet', 'quiet/0');
-  leave(started[0] ?? '');
-  expect(started[4]).toBe('quiet/0');
+  // One busy account's request ends, leaving it nothing running, like the quiet one, but four waiting.
+  leave('busy7/0');
+  expect(started[20]).toBe('quiet/0');
 });
 
-it('makes a heavy account wait behind its own work: both backlogged, they are served equal weight', () => {
-  const { enter, leave, started } = shareOf(1, 1000);
-  for (let r = 0; r < 20; r++) {
-    enter('heavy', `heavy/${r}`, 5);
-    for (let l = 0; l < 5; l++) enter('light', `light/${r * 5 + l}`);
-  }
-  // One at a time: the first 30 served are five lights for each heavy one, whatever arrived first.
-  for (let served = 0; served < 30; served++) leave(started[served] ?? '');
-  const first30 = started.slice(0, 30);
-  expect(first30.filter((holder) => holder.startsWith('heavy'))).toHaveLength(5);
-  expect(first30.filter((holder) => holder.startsWith('light'))).toHaveLength(25);
+it('makes a heavy account wait behind its own work: the account with less running goes first', () => {
+  const { enter, leave, started } = shareOf(6, 1000);
+  for (let r = 0; r < 4; r++) enter('heavy', `heavy/${r}`, 5);
+  for (let r = 0; r < 4; r++) enter('light', `light/${r}`);
+  // heavy/0 runs (5 of 6); light/0 fits beside it; heavy's next waits behind its own, and is first in line.
+  expect(started).toEqual(['heavy/0', 'light/0']);
+  leave('light/0');
+  // light has nothing running, heavy 5: light's next goes first.
+  expect(started.at(-1)).toBe('light/1');
+  leave('heavy/0');
+  leave('light/1');
+  // Both have nothing running now: the older request, heavy/1, goes first, and holds the rest until it fits.
+  expect(started.slice(3)).toEqual(['heavy/1', 'light/2']);
 });
 
 it('runs a request heavier than the whole share alone', () => {
@@ -60,19 +63,14 @@ it('runs a request heavier than the whole share alone', () => {
   expect(started).toEqual(['big', 'small']);
 });
 
-it('holds the rest behind a heavy request that does not fit yet, but not a lighter one served before it', () => {
+it('holds the rest behind a heavy request that does not fit yet', () => {
   const { enter, leave, started } = shareOf(4, 10);
   enter('a', 'a1', 3);
   enter('b', 'b1', 3); // waits: 3 + 3 > 4
-  enter('b', 'b2'); // behind b1, its own account's work
+  enter('c', 'c1'); // c has nothing running either, and came later: behind b1
   expect(started).toEqual(['a1']);
-  // An account idle until now comes before b's requests, and fits beside a1.
-  enter('c', 'c1');
-  expect(started).toEqual(['a1', 'c1']);
   leave('a1');
-  expect(started).toEqual(['a1', 'c1', 'b1']);
-  leave('c1');
-  expect(started).toEqual(['a1', 'c1', 'b1', 'b2']);
+  expect(started).toEqual(['a1', 'b1', 'c1']);
 });
 
 it('sheds the newest request of the account with the most waiting when the queue is full', () => {
@@ -99,7 +97,7 @@ it('sheds everything that would wait when none may', () => {
   expect([started, shed]).toEqual([['a1'], ['b1']]);
 });
 
-it('lets a waiting request leave, and does not charge its account for it', () => {
+it('lets a waiting request leave', () => {
   const { enter, leave, started, share } = shareOf(1, 10);
   enter('a', 'a1');
   enter('b', 'b1');
@@ -108,37 +106,22 @@ it('lets a waiting request leave, and does not charge its account for it', () =>
   expect(share.load.queued).toBe(1);
   leave('a1');
   expect(started).toEqual(['a1', 'c1']);
-  // c has been served, b has not (b1 left unserved): b's next goes before c's, though it comes later.
-  enter('c', 'c2');
-  enter('b', 'b2');
-  leave('c1');
-  expect(started).toEqual(['a1', 'c1', 'b2']);
+  expect(share.load).toEqual({ runningWeight: 1, queued: 0 });
 });
 
-it('forgets every finish tag once idle: no account is held back for what it ran before', () => {
-  const { enter, leave, started, share } = shareOf(1, 10);
-  enter('a', 'a1', 5);
-  leave('a1');
-  expect(share.taggedAccounts).toBe(0);
-  // a's next request is not behind b's for a1.
-  enter('b', 'b1');
-  enter('b', 'b2');
-  enter('a', 'a2');
-  leave('b1');
-  expect(started).toEqual(['a1', 'b1', 'a2']);
-});
-
-it('forgets, while busy, the finish tags the virtual time has passed', () => {
-  const { enter, leave, share } = shareOf(1, 2_000);
-  enter('busy', 'busy/0');
-  // A thousand accounts come and go while the busy one keeps the instance busy and moves the virtual time on.
-  for (let n = 1; n <= 1_000; n++) {
-    enter(`acc${n}`, `one/${n}`);
-    enter('busy', `busy/${n}`);
-    leave(`busy/${n - 1}`);
-    leave(`one/${n}`);
+it('orders by the work running and waiting now, not by what ran before', () => {
+  const { enter, leave, started } = shareOf(1, 10);
+  // a has had a hundred requests served; b none.
+  for (let r = 0; r < 100; r++) {
+    enter('a', `a${r}`);
+    leave(`a${r}`);
   }
-  expect(share.taggedAccounts).toBeLessThan(10);
+  enter('c', 'c1');
+  enter('a', 'a100');
+  enter('b', 'b1');
+  leave('c1');
+  // Neither has anything running or more than one waiting: the older request goes first.
+  expect(started.slice(-2)).toEqual(['c1', 'a100']);
 });
 
 it('refuses limits that are not whole numbers, or no work at all', () => {
