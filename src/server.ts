@@ -39,6 +39,8 @@ import { createMetricsRegistry } from './infrastructure/metrics/metrics-registry
 import { ServiceMetrics } from './infrastructure/metrics/service-metrics';
 import { SignInMetrics } from './infrastructure/metrics/sign-in-metrics';
 import { DatabaseMetrics } from './infrastructure/metrics/database-metrics';
+import { countProcessedSpans } from './infrastructure/metrics/tracing-metrics';
+import { keptTraceContext } from './infrastructure/telemetry/sampling';
 import { startTracing, traceIdsOfLogLine, tracingConfigured } from './infrastructure/telemetry/tracing';
 import { gracefulClose } from './interfaces/http/graceful-close';
 import { isShutdownRequest, type WorkerReport } from './worker-messages';
@@ -95,6 +97,7 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
   const registry = config.metricsPort === undefined ? undefined : createMetricsRegistry(workerSlot());
   if (registry && worker) answerPrimary(registry);
   const databaseMetrics = registry && new DatabaseMetrics(registry);
+  if (registry && tracing) countProcessedSpans(registry, tracing);
   // Each process its own cache of verified keys; its pool's connections LISTEN for key changes.
   const keyCaching = prepareVerifiedKeyCaching({ maxEntries: config.apiKeyCacheSize });
   // And its event streams, told of changes by the database's notifications as the key cache is.
@@ -170,7 +173,7 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
   const eventStreams = new EventStreams(
     container.get(StreamSlots),
     config.eventStreams,
-    tracer && new DeliverySpans(tracer),
+    tracer && new DeliverySpans(tracer, keptTraceContext),
   );
   endStreamsOfChangedKeys(keyCaching.listener, eventStreams);
   // A worker's requests are counted with its siblings' by the primary: one account's limit per instance.

@@ -1,5 +1,12 @@
-import { diag, DiagLogLevel, trace, type Tracer } from '@opentelemetry/api';
+import { diag, type DiagLogger, DiagLogLevel, trace, type Tracer } from '@opentelemetry/api';
+import { setGlobalErrorHandler } from '@opentelemetry/core';
 import type { Logger } from 'pino';
+import { DetachedValues } from './detached-values';
+import { samplerFromEnv } from './sampling';
+import { spanProcessorsFromEnv } from './span-export';
+import { spanLimitsFromEnv } from './span-limits';
+import { SpanLossLog } from './span-loss-log';
+import { type ProcessedSpans, SpanOutcomes } from './span-outcomes';
 
 /** The service's name in traces unless OTEL_SERVICE_NAME (or OTEL_RESOURCE_ATTRIBUTES) says another. */
 export const SERVICE_NAME = 'time-navigation-service';
@@ -22,8 +29,8 @@ export function tracingConfigured(env: Environment): boolean {
   );
 }
 
-/** A running SDK: its tracer; flush its spans and stop it when the process stops. */
-export interface Tracing {
+/** A running SDK: its tracer, what became of its spans; flush its spans and stop it when the process stops. */
+export interface Tracing extends ProcessedSpans {
   readonly tracer: Tracer;
   /** Never rejects, and settles within TRACING_SHUTDOWN_MS: a failed export is logged, not thrown. */
   shutdown(): Promise<void>;
@@ -72,29 +79,37 @@ export function traceIdsOfLogLine(): Record<string, string> {
 
 /**
  * Starts OpenTelemetry's Node SDK for traces only, configured by the standard OTEL_* variables
- * (exporter and protocol, endpoint, headers, sampler, propagators, resource, batch processor): the
- * service's spans are made by hand at a few places (docs/operations.md, "Traces"), so no
- * instrumentation is loaded. Its metrics are Prometheus's (METRICS_PORT) and its logs are lines on
- * stdout, so the SDK's metric and log exporters stay off. Called only when tracingConfigured(env):
- * a service without tracing loads none of the SDK.
+ * (exporter and protocol, endpoint, headers, timeout, sampler, propagators, resource, batch
+ * processor, span limits): the service's spans are made by hand at a few places
+ * (docs/operations.md, "Traces"), so no instrumentation is loaded. Its metrics are Prometheus's
+ * (METRICS_PORT) and its logs are lines on stdout, so the SDK's metric and log exporters stay off.
+ * Called only when tracingConfigured(env): a service without tracing loads none of the SDK.
+ *
+ * What tracing may hold is bounded whatever clients send and however slow the collector: attribute
+ * values by span-limits.ts, spans waiting by the batch processor's queue, exports in flight by
+ * span-export.ts, each export by its timeout; the sampler is the service's own (sampling.ts). What
+ * it drops is counted (`processedSpans`) and said at most once a minute (SpanLossLog).
  */
 export async function startTracing(env: Environment, logger: Logger): Promise<Tracing> {
-  // The SDK's own complaints (an exporter that cannot reach its collector) as the service's log lines.
-  diag.setLogger(
-    {
-      error: (message, ...args) => logger.error({ args }, `OpenTelemetry: ${message}`),
-      warn: (message, ...args) => logger.warn({ args }, `OpenTelemetry: ${message}`),
-      info: () => undefined,
-      debug: () => undefined,
-      verbose: () => undefined,
-    },
-    { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true },
-  );
+  const warn = (message: string) => logger.warn(`OpenTelemetry: ${message}`);
+  diag.setLogger(sdkDiagnostics(logger), { logLevel: DiagLogLevel.WARN, suppressOverrideMessage: true });
+  const losses = new SpanLossLog(logger);
+  // The batch processors hand their failed exports to the global handler: counted and said with the
+  // spans lost, not a line each.
+  setGlobalErrorHandler(losses.exportFailed);
+  const outcomes = new SpanOutcomes(losses.spansLost);
   const { NodeSDK } = await import('@opentelemetry/sdk-node');
   const named =
     Boolean(env.OTEL_SERVICE_NAME?.trim()) || /(^|,)\s*service\.name\s*=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '');
+  const spanLimits = spanLimitsFromEnv(env, warn);
   const sdk = new NodeSDK({
     ...(!named && { serviceName: SERVICE_NAME }),
+    sampler: samplerFromEnv(env, warn),
+    spanLimits,
+    spanProcessors: [
+      new DetachedValues(spanLimits.attributeValueLengthLimit),
+      ...(await spanProcessorsFromEnv(env, outcomes.meterProvider(), warn)),
+    ],
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [],
@@ -102,6 +117,26 @@ export async function startTracing(env: Environment, logger: Logger): Promise<Tr
   sdk.start();
   return {
     tracer: trace.getTracer(SERVICE_NAME),
+    processedSpans: () => outcomes.processedSpans(),
     shutdown: () => shutdownWithin(() => sdk.shutdown(), logger, TRACING_SHUTDOWN_MS),
+  };
+}
+
+/**
+ * The SDK's own complaints (an exporter that cannot reach its collector) as the service's log
+ * lines, but for the batch processor's "Dropped N spans because maxQueueSize reached", which comes
+ * each time its queue takes a span again after a loss: those spans are counted and said by
+ * SpanLossLog, at most once a minute.
+ */
+function sdkDiagnostics(logger: Logger): DiagLogger {
+  const dropped = /because maxQueueSize reached/;
+  return {
+    error: (message, ...args) => logger.error({ args }, `OpenTelemetry: ${message}`),
+    warn: (message, ...args) => {
+      if (!dropped.test(message)) logger.warn({ args }, `OpenTelemetry: ${message}`);
+    },
+    info: () => undefined,
+    debug: () => undefined,
+    verbose: () => undefined,
   };
 }

@@ -3,7 +3,13 @@
 // so parents follow awaits as in the service.
 import { context, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import {
+  InMemorySpanExporter,
+  type ReadableSpan,
+  type Sampler,
+  SimpleSpanProcessor,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
 
 export interface InMemoryTracing {
   readonly tracer: Tracer;
@@ -13,9 +19,13 @@ export interface InMemoryTracing {
   close(): Promise<void>;
 }
 
-export function startInMemoryTracing(): InMemoryTracing {
+/** `sampler`: the service's (sampling.ts), say; OpenTelemetry's default (parent-based, always on) otherwise. */
+export function startInMemoryTracing(options: { readonly sampler?: Sampler } = {}): InMemoryTracing {
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const provider = new TracerProvider({
+    sampler: options.sampler,
+    spanProcessors: [new SimpleSpanProcessor({ exporter })],
+  });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   const spans = () => exporter.getFinishedSpans();

@@ -1,6 +1,8 @@
-// A delivery's span follows its writer's sampling decision, is the writer's child, and is linked to
-// the stream's own request (the parent needs no link of its own).
+// A delivery's span follows its writer's sampling decision (the service's own sampler draws for a
+// caller's context, not for the writer's, which the service kept), is the writer's child, and is
+// linked to the stream's own request (the parent needs no link of its own).
 import { SpanKind, TraceFlags } from '@opentelemetry/api';
+import { keptTraceContext, ServiceDrawSampler } from '../../../src/infrastructure/telemetry/sampling';
 import { DeliverySpans } from '../../../src/interfaces/http/event-stream/delivery-spans';
 import { parentOf, startInMemoryTracing, type InMemoryTracing } from '../../support/telemetry/in-memory-tracing';
 
@@ -20,7 +22,7 @@ describe('delivery spans', () => {
   afterEach(() => tracing.close());
 
   const delivered = (flags: string) =>
-    new DeliverySpans(tracing.tracer).start(
+    new DeliverySpans(tracing.tracer, keptTraceContext).start(
       { id: '1', event: 'recorded', data: '{}', origin: `00-${WRITER_TRACE}-${WRITER_SPAN}-${flags}` },
       STREAM,
     );
@@ -36,5 +38,19 @@ describe('delivery spans', () => {
 
   it('makes no span for a writer that was not sampled', () => {
     expect(delivered('00')).toBeUndefined();
+  });
+});
+
+describe("delivery spans under the service's own sampler", () => {
+  it("follow their sampled writer where the service's draw would sample nothing", async () => {
+    const tracing = startInMemoryTracing({ sampler: new ServiceDrawSampler(0) });
+    try {
+      new DeliverySpans(tracing.tracer, keptTraceContext)
+        .start({ id: '1', event: 'recorded', data: '{}', origin: `00-${WRITER_TRACE}-${WRITER_SPAN}-01` }, STREAM)
+        ?.end();
+      expect(tracing.named('deliver recorded').map((span) => span.spanContext().traceId)).toEqual([WRITER_TRACE]);
+    } finally {
+      await tracing.close();
+    }
   });
 });

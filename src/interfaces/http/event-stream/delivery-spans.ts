@@ -1,4 +1,5 @@
 import {
+  type Context,
   type Link,
   ROOT_CONTEXT,
   type Span,
@@ -22,7 +23,15 @@ const getter = { get: (carrier: Record<string, string>, key: string) => carrier[
  * follows its writer's sampling decision.
  */
 export class DeliverySpans {
-  constructor(private readonly tracer: Tracer) {}
+  /**
+   * `keptContext`: the context to start a delivery in, under its writer's span context. The
+   * service's sampler draws for a caller's context; the writer's is the service's own, read back
+   * from the event, and its decision is followed (sampling.ts, keptTraceContext).
+   */
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly keptContext: (writer: SpanContext) => Context,
+  ) {}
 
   /** The span of `message` being written, or undefined; the caller ends it once written. */
   start(message: SseMessage, stream: SpanContext | undefined): Span | undefined {
@@ -35,7 +44,7 @@ export class DeliverySpans {
     return this.tracer.startSpan(
       `deliver ${message.event}`,
       { kind: SpanKind.PRODUCER, links, attributes: { 'tns.event_stream.event': message.event } },
-      trace.setSpanContext(ROOT_CONTEXT, writer),
+      this.keptContext(writer),
     );
   }
 }

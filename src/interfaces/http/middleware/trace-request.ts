@@ -48,16 +48,26 @@ export function traceRequests(tracer: Tracer): RequestHandler {
 }
 
 function describeRequest(span: Span, req: Request, method: string): void {
-  const query = req.originalUrl.indexOf('?');
   span.setAttributes({
     [ATTR_HTTP_REQUEST_METHOD]: method,
-    [ATTR_URL_PATH]: query < 0 ? req.originalUrl : req.originalUrl.slice(0, query),
+    [ATTR_URL_PATH]: pathOf(req.originalUrl),
     [ATTR_URL_SCHEME]: req.protocol,
     [ATTR_NETWORK_PROTOCOL_VERSION]: req.httpVersion,
     // As the request log: the address `trust proxy` (TRUST_PROXY) resolves.
     ...(req.ip !== undefined && { [ATTR_CLIENT_ADDRESS]: req.ip }),
     ...(req.headers['user-agent'] !== undefined && { [ATTR_USER_AGENT_ORIGINAL]: req.headers['user-agent'] }),
   });
+}
+
+/**
+ * The URL's path, a string of its own when the URL has a query: V8 makes a slice of 13 characters
+ * or more a view into the whole string, and the span, waiting in its queue for an export, would
+ * keep the whole URL (a client's query of many KB) alive. The request's text is Latin-1, a
+ * character a byte, as Node's HTTP parser reads it.
+ */
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query < 0 ? url : Buffer.from(url.slice(0, query), 'latin1').toString('latin1');
 }
 
 function endRequest(span: Span, req: Request, res: Response, method: string): void {
