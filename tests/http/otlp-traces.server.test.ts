@@ -2,10 +2,12 @@
 // receiver in the test (tests/support/telemetry/otlp-receiver.ts), which decodes every span, in
 // binary protobuf and in JSON. Checked: the caller's trace continued (directly and through the
 // shipped nginx), the server, use-case and statement spans and their parents, what a statement span
-// carries and never carries, a change's delivery on a stream in the writer's trace, and the log
-// lines' trace ids. Needs DATABASE_URL (two workers on one database).
+// carries and never carries, a change's delivery on a stream in the writer's trace, the log
+// lines' trace ids, and each worker's count of its exported spans in the cluster's one scrape.
+// Needs DATABASE_URL (two workers on one database).
 import { randomBytes } from 'node:crypto';
 import { freeLoopbackPort } from '../support/free-port';
+import { samplesOf } from '../support/metrics/exposition';
 import { call, signUpThrough } from '../support/process-client';
 import { openStream } from '../support/http/event-stream-client';
 import { proxyClient } from '../support/reverse-proxy/client';
@@ -67,9 +69,11 @@ describe('traces exported over OTLP', () => {
   });
 
   it('continues the caller trace into the use case and its statements (http/protobuf, two workers)', async () => {
+    const metricsPort = await freeLoopbackPort();
     service = await startServiceProcess({
       DATABASE_URL: database.connectionString,
       WEB_CONCURRENCY: '2',
+      METRICS_PORT: String(metricsPort),
       LOG_LEVEL: 'info',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
       OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf',
@@ -148,6 +152,20 @@ describe('traces exported over OTLP', () => {
     );
     expect(JSON.parse(line)).toMatchObject({ trace_id: caller.traceId, span_id: server.spanId });
     expect(receiver.refused).toEqual([]);
+
+    // Each worker counts its exported spans, in the primary's one scrape; none lost.
+    const scrape = async () => (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const exported = await waitFor(
+      async () => {
+        const text = await scrape();
+        const byWorker = samplesOf(text, 'otel_sdk_processor_span_processed_total', { error_type: '' });
+        return byWorker.length === 2 && byWorker.reduce((sum, count) => sum + count, 0) >= spans.length && text;
+      },
+      { what: "the exported spans in the workers' metrics", timeoutMs: 10_000 },
+    );
+    expect(samplesOf(exported, 'otel_sdk_processor_span_processed_total', { error_type: 'queue_full' })).toEqual([
+      0, 0,
+    ]);
     expect(await service.stop()).toBe(0);
     service = undefined;
   }, 90_000);

@@ -1,7 +1,9 @@
 // Spans kept in memory, for tests that run the service's code in-process: OpenTelemetry's own SDK
-// with its in-memory exporter, and the context manager the Node SDK registers (AsyncLocalStorage),
-// so parents follow awaits as in the service.
-import { context, type Tracer } from '@opentelemetry/api';
+// with its in-memory exporter, and the context manager and propagator the Node SDK registers
+// (AsyncLocalStorage; W3C trace context), so parents follow awaits and a caller's `traceparent` is
+// read as in the service.
+import { context, propagation, type Tracer } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
   InMemorySpanExporter,
@@ -28,6 +30,7 @@ export function startInMemoryTracing(options: { readonly sampler?: Sampler } = {
   });
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const spans = () => exporter.getFinishedSpans();
   return {
     tracer: provider.getTracer('test'),
@@ -36,6 +39,7 @@ export function startInMemoryTracing(options: { readonly sampler?: Sampler } = {
     async close() {
       await provider.shutdown();
       context.disable();
+      propagation.disable();
     },
   };
 }
