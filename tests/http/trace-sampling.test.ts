@@ -1,4 +1,4 @@
-// A client cannot make its requests traced (docs/decisions.md, "Trace sampling"): at a ratio below
+// A client cannot make its requests traced (docs/decisions.md, "Traces"): at a ratio below
 // 1, requests carrying a sampled `traceparent` with the lowest trace id there is are sampled at the
 // ratio, by the service's own draw, and those sampled continue the caller's trace. A parent-based
 // sampler, named for a service behind a proxy that decides, follows the caller.

@@ -61,8 +61,8 @@ export class ServiceDrawSampler implements Sampler {
 }
 
 /**
- * The sampler OTEL_TRACES_SAMPLER names (docs/operations.md, "Traces"; docs/decisions.md,
- * "Trace sampling"). Unset, `traceidratio` and a name the service does not know all draw for
+ * The sampler OTEL_TRACES_SAMPLER names (docs/operations.md, "Sampling"; docs/decisions.md,
+ * "Traces"). Unset, `traceidratio` and a name the service does not know all draw for
  * themselves (ServiceDrawSampler), at OTEL_TRACES_SAMPLER_ARG for `traceidratio`, 1 otherwise;
  * `always_on` and `always_off` are OpenTelemetry's; the `parentbased_*` ones, OpenTelemetry's too,
  * follow a caller's decision, for a service behind a proxy that makes that decision itself.

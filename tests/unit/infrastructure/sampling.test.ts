@@ -1,4 +1,4 @@
-// The service decides which traces it samples (docs/decisions.md, "Trace sampling"): a caller's
+// The service decides which traces it samples (docs/decisions.md, "Traces"): a caller's
 // trace id is continued, but neither its sampled flag nor its trace id's value sways the draw,
 // unless an operator names a parent-based sampler (a trusted proxy decides).
 import { ROOT_CONTEXT, type SpanContext, SpanKind, trace, TraceFlags } from '@opentelemetry/api';
