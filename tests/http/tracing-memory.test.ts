@@ -33,11 +33,26 @@ async function startOptions(): Promise<{ nodeOptions: string; heapMiB: number }>
   return { nodeOptions, heapMiB };
 }
 
+interface StalledCollector {
+  readonly endpoint: string;
+  /** Exports it was sent. */
+  requests(): number;
+  /** The most exports it held open at once. */
+  mostAtOnce(): number;
+  close(): Promise<void>;
+}
+
 /** A collector that takes connections and reads requests, and never answers one. */
-async function stalledCollector(): Promise<{ endpoint: string; requests: () => number; close(): Promise<void> }> {
+async function stalledCollector(): Promise<StalledCollector> {
   let requests = 0;
-  const server: Server = createServer((req) => {
+  let open = 0;
+  let mostAtOnce = 0;
+  const server: Server = createServer((req, res) => {
     requests++;
+    open++;
+    mostAtOnce = Math.max(mostAtOnce, open);
+    // Never answered: closed when the exporter gives up on it.
+    res.once('close', () => open--);
     req.resume();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -46,6 +61,7 @@ async function stalledCollector(): Promise<{ endpoint: string; requests: () => n
   return {
     endpoint: `http://127.0.0.1:${port}`,
     requests: () => requests,
+    mostAtOnce: () => mostAtOnce,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -75,6 +91,8 @@ it('lives under its heap bound with a stalled collector, counting and saying wha
       ...store.env,
       NODE_OPTIONS: nodeOptions,
       LOG_LEVEL: 'warn',
+      // The per-address limit off: every request served, and a span each.
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0',
       METRICS_PORT: String(metricsPort),
       OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint,
     });
@@ -124,15 +142,19 @@ it('lives under its heap bound with a stalled collector, counting and saying wha
     expect(load.non2xx).toBe(0);
     expect(load.requests.total).toBeGreaterThan(10_000);
     expect(collector.requests()).toBeGreaterThan(0);
+    // One export in flight at a time, each ended by its timeout.
+    expect(collector.mostAtOnce()).toBe(1);
     expect(scrapes).toBeGreaterThan(LOAD_SECONDS / 2);
     expect(peakHeap).toBeLessThan(heapMiB * MIB);
 
     const text = await metrics();
     expect(sumOf(text, 'otel_sdk_processor_span_processed_total', { error_type: 'queue_full' })).toBeGreaterThan(0);
-    // Said at once, then at most once a minute.
-    const lossLines = (service.output().match(/spans not exported/g) ?? []).length;
+    // Said at once, then at most once a minute, and no other line of OpenTelemetry's about it.
+    const lines = service.output().split('\n');
+    const lossLines = lines.filter((line) => line.includes('spans not exported')).length;
     expect(lossLines).toBeGreaterThanOrEqual(2);
     expect(lossLines).toBeLessThanOrEqual(1 + Math.ceil(LOAD_SECONDS / 60));
+    expect(lines.filter((line) => line.includes('OpenTelemetry:'))).toHaveLength(lossLines);
     expect(await service.stop()).toBe(0);
     service = undefined;
   } finally {

@@ -21,13 +21,13 @@ export const EXPORTS_IN_FLIGHT = 1;
  * The span processors of the exporters OTEL_TRACES_EXPORTER names (default `otlp`): a batch
  * processor each, configured by the OTEL_BSP_* variables as OpenTelemetry's Node SDK would (its
  * queue bounded by OTEL_BSP_MAX_QUEUE_SIZE, 2,048 spans by default), and reporting what became of
- * its spans to `outcomes`. The OTLP exporter reads its endpoint, headers, timeout and compression
+ * its spans to `selfObservation`. The OTLP exporter reads its endpoint, headers, timeout and compression
  * from the OTEL_EXPORTER_OTLP_* variables itself; the service sets only how many exports may be in
  * flight. `zipkin` is not offered: its exporter neither bounds its exports in flight nor times them out.
  */
 export async function spanProcessorsFromEnv(
   env: Environment,
-  outcomes: MeterProvider,
+  selfObservation: MeterProvider,
   warn: (message: string) => void,
 ): Promise<BatchSpanProcessor[]> {
   const names = (env.OTEL_TRACES_EXPORTER ?? '')
@@ -38,7 +38,8 @@ export async function spanProcessorsFromEnv(
   const processors: BatchSpanProcessor[] = [];
   for (const name of new Set(names.length > 0 ? names : ['otlp'])) {
     const exporter = await exporterNamed(name, env, warn);
-    if (exporter) processors.push(new BatchSpanProcessor({ ...options, exporter, selfObsMeterProvider: outcomes }));
+    if (exporter)
+      processors.push(new BatchSpanProcessor({ ...options, exporter, selfObsMeterProvider: selfObservation }));
   }
   return processors;
 }

@@ -123,8 +123,8 @@ export async function startTracing(env: Environment, logger: Logger): Promise<Tr
 }
 
 /**
- * The SDK's own complaints (an exporter that cannot reach its collector) as the service's log
- * lines, but for the batch processor's "Dropped N spans because maxQueueSize reached", which comes
+ * The SDK's own complaints (a setting it cannot read) as the service's log lines, but for the
+ * batch processor's "Dropped N spans because maxQueueSize reached", which comes
  * each time its queue takes a span again after a loss: those spans are counted and said by
  * SpanLossLog, at most once a minute.
  */
