@@ -43,7 +43,7 @@ export interface CrowdFigures {
     readonly besideChecks: Figures;
     readonly besideSignUps: Figures;
   }[];
-  /** One 100-name check at a time, alone: what the weight of a check (5) stands for against a plain read's. */
+  /** One 100-name check at a time, alone: what the weight of a check (9) stands for against a plain read's. */
   readonly checkAlone: Figures | null;
   readonly checks: DrivenAnswers;
   readonly signUps: DrivenAnswers;
@@ -254,7 +254,7 @@ export function crowdLines(crowd: CrowdFigures | null): string[] {
       '.' +
       (crowd.checkAlone
         ? ` A 100-name check alone, one at a time: p50 ${crowd.checkAlone.p50Ms} ms ` +
-          '(its weight, 5, stands for five plain reads).'
+          '(its weight, 9, stands for some eight plain reads).'
         : ''),
   ];
 }

@@ -101,7 +101,7 @@ export function perAccountPages(countRequest: CountRequest, perSecond: number): 
 }
 
 /** Requests a page of `limit` items counts as: 1 without a limit, or for one that validation refuses. */
-export function pagesAsked(req: Request): number {
+export function pagesAsked(req: Pick<Request, 'body' | 'query'>): number {
   const asked: unknown = (req.body as { limit?: unknown } | undefined)?.limit ?? req.query.limit;
   const limit = typeof asked === 'string' && /^\d{1,4}$/.test(asked) ? Number(asked) : asked;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) return 1;
