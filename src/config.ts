@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { DEFAULT_DATABASE_TIMEOUT_MS } from './infrastructure/database/database-timeouts';
+import { DEFAULT_PASSWORD_CHECKS_QUEUED, defaultPasswordThreads } from './infrastructure/passwords/password-pool';
 import { DEFAULT_FAILED_API_KEYS } from './infrastructure/throttling/memory-failed-attempts';
 import { DEFAULT_STREAM_LIMITS, type EventStreamLimits } from './interfaces/http/event-stream/event-streams';
 import {
@@ -103,6 +105,13 @@ export interface Config {
    */
   readonly instanceWork: FairShareLimits;
   /**
+   * PASSWORD_CHECK_THREADS: threads of this process's pool for password work, scrypt and zxcvbn
+   * (default: the host's cores less one, shared by its WEB_CONCURRENCY processes, at least one).
+   * PASSWORD_CHECKS_QUEUED: work that may wait for one, in each lane (default 32; 0: none waits);
+   * past it, 503 password_checks_busy.
+   */
+  readonly passwordChecks: { readonly threads: number; readonly queued: number };
+  /**
    * SHUTDOWN_GRACE_MS: how long in-flight requests may run after SIGTERM before their connections are
    * closed (default 10 s).
    */
@@ -203,6 +212,7 @@ const SETTINGS = {
     countFromOne(DEFAULT_ADMISSION_LIMITS.running, 1000, 'requests of one account at once'),
   ],
   accountRequestsQueued: ['ACCOUNT_REQUESTS_QUEUED', wholeNumber(DEFAULT_ADMISSION_LIMITS.queued, 'none waits')],
+  passwordChecksQueued: ['PASSWORD_CHECKS_QUEUED', wholeNumber(DEFAULT_PASSWORD_CHECKS_QUEUED, 'none waits')],
   shutdownGraceMs: ['SHUTDOWN_GRACE_MS', wholeNumber(10_000, 'no grace')],
   webConcurrency: ['WEB_CONCURRENCY', countFromOne(1, MAX_WEB_CONCURRENCY, 'worker processes')],
   apiKeyCacheSize: ['API_KEY_CACHE_SIZE', wholeNumber(DEFAULT_API_KEY_CACHE_SIZE)],
@@ -242,8 +252,10 @@ export function readConfig(env: Env): Config {
     instanceRequestsQueued,
     ...rest
   } = { ...plain, ...derived };
+  const { passwordCheckThreads, passwordChecksQueued, ...others } = rest;
   return {
-    ...rest,
+    ...others,
+    passwordChecks: { threads: passwordCheckThreads, queued: passwordChecksQueued },
     // An account's requests start spread over the second at its rate limit (docs/decisions.md).
     accountRequests: {
       running: accountRequestsRunning,
@@ -290,6 +302,10 @@ function readDerived(env: Env, settings: Settings, problems: string[]) {
     instanceRequestsQueued: read(
       'INSTANCE_REQUESTS_QUEUED',
       wholeNumber(QUEUED_PER_RUNNING_WEIGHT * instanceWorkRunning, 'none waits'),
+    ),
+    passwordCheckThreads: read(
+      'PASSWORD_CHECK_THREADS',
+      countFromOne(defaultPasswordThreads(availableParallelism(), settings.webConcurrency), 256, 'threads per process'),
     ),
     // A pooler in transaction mode hands a client's statements to any of its server connections,
     // where a statement prepared on another is unknown (PgBouncer before 1.21, or without

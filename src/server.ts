@@ -41,6 +41,8 @@ import { SignInMetrics } from './infrastructure/metrics/sign-in-metrics';
 import { DatabaseMetrics } from './infrastructure/metrics/database-metrics';
 import { countProcessedSpans } from './infrastructure/metrics/tracing-metrics';
 import { keptTraceContext } from './infrastructure/telemetry/sampling';
+import { PasswordWorkMetrics } from './infrastructure/metrics/password-work-metrics';
+import { createPasswordPool } from './infrastructure/passwords/password-pool';
 import { startTracing, traceIdsOfLogLine, tracingConfigured } from './infrastructure/telemetry/tracing';
 import { gracefulClose } from './interfaces/http/graceful-close';
 import { isShutdownRequest, type WorkerReport } from './worker-messages';
@@ -154,6 +156,15 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
     },
     () => Promise.all([keyCaching.close(), eventChanges.close()]),
   );
+  // Its threads started now, so that the first sign-ups do not wait for one to load; closed after
+  // the HTTP listener, once the requests in flight are done with them.
+  const passwordMetrics = registry && new PasswordWorkMetrics(registry);
+  const passwordPool = await resources.start(
+    'password work threads',
+    () => createPasswordPool({ ...config.passwordChecks, events: passwordMetrics, tracer, warm: true }),
+    (pool) => pool.close(),
+  );
+  passwordMetrics?.watch(passwordPool);
   let serviceMetrics: ServiceMetrics | undefined;
   const container = buildContainer({
     prisma: database.prisma,
@@ -167,6 +178,7 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
     },
     failedApiKeys: new MemoryFailedAttempts({ failures: apiKeyFailuresPerProcess(config), windowSeconds: 60 }),
     signInEvents: registry && new SignInMetrics(registry),
+    passwordPool,
     tracer,
   });
   // The process's event streams: ended first when it stops.

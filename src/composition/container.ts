@@ -47,9 +47,11 @@ import { PostgresTransactionBoundary } from '../infrastructure/persistence/postg
 import type { RerunListener } from '../infrastructure/persistence/postgres/unit-of-work/account-units';
 import { KeyedRequests } from '../infrastructure/persistence/postgres/unit-of-work/keyed-requests';
 import { LruVerifiedKeyCache } from '../infrastructure/api-key-cache/lru-verified-key-cache';
-import { ZxcvbnCommonPasswords } from '../infrastructure/passwords/zxcvbn-common-passwords';
+import { defaultPasswordPool, type PasswordPool } from '../infrastructure/passwords/password-pool';
+import { PooledCommonPasswords } from '../infrastructure/passwords/pooled-common-passwords';
+import type { ScryptCost } from '../infrastructure/passwords/scrypt-hashing';
 import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
-import { type ScryptCost, ScryptCredentialHasher } from '../infrastructure/system/scrypt-credential-hasher';
+import { ScryptCredentialHasher } from '../infrastructure/system/scrypt-credential-hasher';
 import { SystemWallClock } from '../infrastructure/system/system-wall-clock';
 import { SIGN_INS_NOT_COUNTED } from '../infrastructure/metrics/sign-in-metrics';
 import { DEFAULT_FAILED_API_KEYS, MemoryFailedAttempts } from '../infrastructure/throttling/memory-failed-attempts';
@@ -78,6 +80,11 @@ export interface ContainerOptions {
    * make it cheaper (tests/support/http/test-app.ts): a hash as shipped is a sixth of a second of CPU.
    */
   readonly scryptCost?: ScryptCost;
+  /**
+   * Where hashing and the strength check run: the process's pool of password work, which its
+   * owner closes. Default: one of the default size, whose idle threads never keep the process up.
+   */
+  readonly passwordPool?: PasswordPool;
   /**
    * API keys verified lately (prepareVerifiedKeyCaching in verified-key-cache.ts, which also makes
    * the database's changes reach it). Without one nothing is cached: every request reads its key.
@@ -117,8 +124,9 @@ export function buildContainer(options: ContainerOptions): Container {
   bindPort(container, transactionBoundary, boundary);
   bindPort(container, wallClock, clock);
   bindPort(container, idGenerator, new RandomIdGenerator());
-  bindPort(container, credentialHasher, new ScryptCredentialHasher(options.scryptCost));
-  bindPort(container, commonPasswords, new ZxcvbnCommonPasswords());
+  const passwordPool = options.passwordPool ?? defaultPasswordPool();
+  bindPort(container, credentialHasher, new ScryptCredentialHasher(passwordPool, options.scryptCost));
+  bindPort(container, commonPasswords, new PooledCommonPasswords(passwordPool));
   bindPort(container, rateCounterStore, new PostgresRateCounterStore(database.prisma, database.sql));
   bindPort(container, verifiedKeyCache, options.verifiedKeyCache ?? new LruVerifiedKeyCache({ maxEntries: 0 }));
   const signals = options.eventChanges ?? new EventChangeSignals({ suspended: true });

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { SHIPPED_SCRYPT_COST } from '../../src/infrastructure/system/scrypt-credential-hasher';
+import { SHIPPED_SCRYPT_COST } from '../../src/infrastructure/passwords/scrypt-hashing';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 
 describe('POST /v1/accounts', () => {

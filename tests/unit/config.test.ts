@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import {
   apiKeyFailuresPerProcess,
   ConfigError,
@@ -5,6 +6,7 @@ import {
   rateLimitAnonymousPerProcess,
   readConfig,
 } from '../../src/config';
+import { defaultPasswordThreads } from '../../src/infrastructure/passwords/password-pool';
 
 describe('readConfig', () => {
   it('runs with no settings at all: port 3000, embedded database in .data, no proxy trusted', () => {
@@ -28,6 +30,7 @@ describe('readConfig', () => {
       idempotencyKeptMibPerHour: 64,
       accountRequests: { running: 8, queued: 100, startsPerSecond: 100 },
       instanceWork: { running: 10, queued: 200 },
+      passwordChecks: { threads: defaultPasswordThreads(availableParallelism(), 1), queued: 32 },
       shutdownGraceMs: 10_000,
       webConcurrency: 1,
       databasePoolSize: 10,
@@ -78,6 +81,8 @@ describe('readConfig', () => {
       ACCOUNT_REQUESTS_QUEUED: '0',
       INSTANCE_WORK_RUNNING: '30',
       INSTANCE_REQUESTS_QUEUED: '0',
+      PASSWORD_CHECK_THREADS: '3',
+      PASSWORD_CHECKS_QUEUED: '0',
       SHUTDOWN_GRACE_MS: '2500',
       WEB_CONCURRENCY: '4',
       DATABASE_POOL_SIZE: '6',
@@ -111,6 +116,7 @@ describe('readConfig', () => {
       idempotencyKeptMibPerHour: 8,
       accountRequests: { running: 4, queued: 0, startsPerSecond: 0 },
       instanceWork: { running: 30, queued: 0 },
+      passwordChecks: { threads: 3, queued: 0 },
       shutdownGraceMs: 2500,
       webConcurrency: 4,
       databasePoolSize: 6,
@@ -162,6 +168,23 @@ describe('readConfig', () => {
     expect(rateLimitAnonymousPerProcess({ rateLimitAnonymousPerMinute: 0, webConcurrency: 4 })).toBe(0);
     expect(() => readConfig({ RATE_LIMIT_ANONYMOUS_PER_MINUTE: 'many' })).toThrow(
       /RATE_LIMIT_ANONYMOUS_PER_MINUTE must be a whole number/,
+    );
+  });
+
+  it("leaves the API a core: password threads are the host's cores less one, shared by its workers", () => {
+    expect(defaultPasswordThreads(2, 1)).toBe(1);
+    expect(defaultPasswordThreads(8, 1)).toBe(7);
+    expect(defaultPasswordThreads(8, 3)).toBe(2);
+    // Never none: each worker process needs one, even where they outnumber the cores.
+    expect(defaultPasswordThreads(1, 1)).toBe(1);
+    expect(defaultPasswordThreads(2, 4)).toBe(1);
+    const server = { DATABASE_URL: 'postgresql://u@db:5432/x' };
+    expect(readConfig({ ...server, WEB_CONCURRENCY: '64' }).passwordChecks.threads).toBe(1);
+    expect(() => readConfig({ PASSWORD_CHECK_THREADS: '0' })).toThrow(
+      "PASSWORD_CHECK_THREADS must be a whole number from 1 to 256 (threads per process), not '0'.",
+    );
+    expect(() => readConfig({ PASSWORD_CHECKS_QUEUED: 'some' })).toThrow(
+      /PASSWORD_CHECKS_QUEUED must be a whole number/,
     );
   });
 

@@ -5,7 +5,23 @@ export interface Account {
   readonly passwordHash: string;
   /** Its password was accepted under an earlier rule that refuses it now (found at its sign-in). */
   readonly passwordChangeDue: boolean;
+  /**
+   * Moves on at each password change. A browser's device cookie carries the stamp it was issued
+   * with, so a change ends the cookies of every browser but the one that made it (docs/dashboard.md).
+   */
+  readonly deviceStamp: number;
   readonly createdAt: Date;
+}
+
+/** A new account's device stamp; each password change adds one. */
+export const FIRST_DEVICE_STAMP = 0;
+
+/**
+ * Whether a browser's device cookie (its signature and age already checked, `presentedStamp` the
+ * stamp it carries; null when it has none for this email) is one of the account as it is now.
+ */
+export function isKnownDevice(account: Pick<Account, 'deviceStamp'>, presentedStamp: number | null): boolean {
+  return presentedStamp !== null && presentedStamp === account.deviceStamp;
 }
 
 export interface ApiKey {

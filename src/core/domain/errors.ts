@@ -234,6 +234,22 @@ export class TooManyFailedAttempts extends DomainError {
   }
 }
 
+/**
+ * Too much password work waits in the pool that runs it (hashing and the strength check): the
+ * request is refused before its password is looked at, and may be sent again after
+ * `retryAfterSeconds` (docs/decisions.md, "Password work").
+ */
+export class PasswordChecksBusy extends DomainError {
+  readonly code = 'password_checks_busy';
+  constructor(readonly retryAfterSeconds: number) {
+    super(
+      `Too many password checks are waiting on this server right now; nothing was done. ` +
+        `Try again in ${retryAfterSeconds} s.`,
+      { retry_after_seconds: retryAfterSeconds },
+    );
+  }
+}
+
 /** The dashboard's password change, when the current password given is not the account's. */
 export class WrongCurrentPassword extends DomainError {
   readonly code = 'current_password_wrong';

@@ -1,4 +1,5 @@
 import type { CommonPasswords } from '../ports/common-passwords';
+import type { PasswordWorkTurn } from '../ports/password-work';
 import { BlankPassword, CommonPassword, ShortPassword, type UnacceptablePassword } from './errors';
 
 /**
@@ -33,22 +34,29 @@ export function passwordContext(normalisedEmail: string): string[] {
  * without the white space around it, and not one a guesser tries first (NIST SP 800-63B-4
  * 3.1.1.2): a breached password, or one made from such words, repeats, sequences, keyboard runs or
  * dates, or from `context` (the account's email). No composition rules: NIST advises against them.
- * Null when the password passes; else why it does not.
+ * Null when the password passes; else why it does not. The last rule is the costly one, run in its
+ * `turn` in the password work's pool; the others are checked first, for nothing.
  */
-export function refusalOf(
+export async function refusalOf(
   password: string,
   common: CommonPasswords,
   context: readonly string[],
-): UnacceptablePassword | null {
+  turn: PasswordWorkTurn,
+): Promise<UnacceptablePassword | null> {
   const meaningful = normalisePassword(password).trim();
   if (meaningful === '') return new BlankPassword();
   if ([...meaningful].length < MIN_PASSWORD_LENGTH) return new ShortPassword(MIN_PASSWORD_LENGTH);
-  if (common.matches(meaningful, context)) return new CommonPassword();
+  if (await common.matches(meaningful, context, turn)) return new CommonPassword();
   return null;
 }
 
 /** Refuses a new password the rules refuse (its raw length is checked with the request's shape). */
-export function checkNewPassword(password: string, common: CommonPasswords, context: readonly string[]): void {
-  const refusal = refusalOf(password, common, context);
+export async function checkNewPassword(
+  password: string,
+  common: CommonPasswords,
+  context: readonly string[],
+  turn: PasswordWorkTurn,
+): Promise<void> {
+  const refusal = await refusalOf(password, common, context, turn);
   if (refusal) throw refusal;
 }

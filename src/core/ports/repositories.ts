@@ -16,6 +16,9 @@ import type { Traveller } from '../domain/traveller';
  * exclusive work. Every account-owned lookup takes the account: nothing crosses accounts.
  */
 
+/** What an account keeps of its password: the hash, whether it is due to change, the device stamp. */
+export type StoredPassword = Pick<Account, 'passwordHash' | 'passwordChangeDue' | 'deviceStamp'>;
+
 export interface AccountReads {
   findByEmail(email: string): Promise<Account | null>;
   findById(accountId: string): Promise<Account | null>;
@@ -24,8 +27,8 @@ export interface AccountReads {
 export interface AccountRepository extends AccountReads {
   /** Throws EmailAlreadyRegistered when the email is taken, also when a concurrent sign-up wins. */
   add(account: Account): Promise<void>;
-  /** Replaces the account's password hash and whether its password is due to be changed. */
-  updatePassword(accountId: string, password: Pick<Account, 'passwordHash' | 'passwordChangeDue'>): Promise<void>;
+  /** Replaces the account's password hash, whether its password is due to be changed, and its device stamp. */
+  updatePassword(accountId: string, password: StoredPassword): Promise<void>;
 }
 
 export interface ApiKeyReads {

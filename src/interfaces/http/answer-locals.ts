@@ -37,6 +37,8 @@ export interface AnswerLocals {
   turnWaitMs?: number;
   /** Times an event stream's catch-up waited for its account's rate limit (catch-up-pacing.ts). */
   catchUpWaits?: number;
+  /** Milliseconds the request's password work (hashing, the strength check) waited for a thread of its pool. */
+  passwordWaitMs?: number;
 }
 
 /** The request's locals, typed. */

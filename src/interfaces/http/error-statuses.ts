@@ -66,6 +66,8 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   stream_capacity_reached: 503,
   // more requests waiting for the instance than it takes (docs/decisions.md, "Fair share of the instance")
   server_busy: 503,
+  // too much password work waits in its pool (docs/decisions.md, "Password work")
+  password_checks_busy: 503,
 };
 
 export const TITLE_BY_STATUS: Readonly<Record<number, string>> = {

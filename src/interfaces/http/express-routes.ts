@@ -15,6 +15,7 @@ import { runSteps, type RequestStep } from './request-step';
 import { sendAnswer } from './send-answer';
 import type { Route } from './route';
 import { localsOf } from './answer-locals';
+import { passwordClientOf } from './password-client';
 
 /** Where routes that stream hand their streams: the process's open streams, and how their ends are logged. */
 export interface Streaming {
@@ -79,8 +80,10 @@ export function mountRoutes(
           return;
         }
       }
+      // An operation open to anyone is told its client, whose turn its password work takes.
+      const client = route.authenticated ? undefined : passwordClientOf(req, res);
       const respond = () =>
-        route.invoke({ body: req.body, query: req.query, params: pathParameters(req.params) }, principal);
+        route.invoke({ body: req.body, query: req.query, params: pathParameters(req.params), client }, principal);
       const operate = () => (keyed ? keyed(req, res, respond) : respond());
       if (!admission || !principal) return sendAnswer(res, await operate());
       try {

@@ -1,4 +1,5 @@
 import type { ClassConstructor } from 'class-transformer';
+import type { PasswordClient } from '../../core/ports/password-work';
 import type { Principal } from '../../core/use-cases/accounts/authenticate-api-key';
 import type { EventStreamSource } from './event-stream/event-stream-source';
 import { Problem } from './problem';
@@ -35,6 +36,11 @@ export interface RawRequest {
   readonly body: unknown;
   readonly query: unknown;
   readonly params: Readonly<Record<string, string>>;
+  /**
+   * Who sent it, for the operations open to anyone (signing up): their password work takes its
+   * turn by client address. The transport gives it to those alone.
+   */
+  readonly client?: PasswordClient;
 }
 
 /**
@@ -109,12 +115,22 @@ function authenticated(principal: Principal | null): Principal {
   return principal;
 }
 
-/** An operation open to anyone (signing up). */
+/** An operation open to anyone (signing up); its handler is told who sent it. */
 export function definePublicRoute<B extends object = object, Q extends object = object>(
   definition: Definition<B, Q>,
-  handle: (request: Valid<B, Q>) => Promise<HttpResponse>,
+  handle: (request: Valid<B, Q>, client: PasswordClient) => Promise<HttpResponse>,
 ): Route {
-  return { ...definition, authenticated: false, invoke: (request) => handle(validate(definition, request)) };
+  return {
+    ...definition,
+    authenticated: false,
+    invoke: (request) => handle(validate(definition, request), clientOf(request)),
+  };
+}
+
+/** The adapter gives an open operation its client; this guards against a route mounted without it. */
+function clientOf(request: RawRequest): PasswordClient {
+  if (!request.client) throw new Error(`an operation open to anyone was not given its client`);
+  return request.client;
 }
 
 function validate<B extends object, Q extends object>(definition: Definition<B, Q>, request: RawRequest): Valid<B, Q> {

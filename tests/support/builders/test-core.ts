@@ -30,7 +30,6 @@ import { GetTimeline } from '../../../src/core/use-cases/timelines/get-timeline'
 import { ListTimelines } from '../../../src/core/use-cases/timelines/list-timelines';
 import { Travel } from '../../../src/core/use-cases/travels/travel';
 import { TravelToMoment } from '../../../src/core/use-cases/travels/travel-to-moment';
-import { ZxcvbnCommonPasswords } from '../../../src/infrastructure/passwords/zxcvbn-common-passwords';
 import { LruVerifiedKeyCache } from '../../../src/infrastructure/api-key-cache/lru-verified-key-cache';
 import {
   FakeCredentialHasher,
@@ -39,6 +38,7 @@ import {
   InMemoryDatabase,
   InMemoryIdempotencyStore,
   InMemoryTransactionBoundary,
+  InThreadCommonPasswords,
   SequentialIdGenerator,
 } from '../in-memory';
 
@@ -53,7 +53,7 @@ export function createTestCore(start: string = PRESENT, boundary: InMemoryBounda
   const clock = new FrozenWallClock(start);
   const ids = new SequentialIdGenerator();
   const hasher = new FakeCredentialHasher();
-  const commonPasswords = new ZxcvbnCommonPasswords();
+  const commonPasswords = new InThreadCommonPasswords();
   // The service's counter of password attempts, read by the tests that look at it.
   const metrics = new Registry();
   const signInEvents = new SignInMetrics(metrics);
@@ -73,6 +73,7 @@ export function createTestCore(start: string = PRESENT, boundary: InMemoryBounda
     clock,
     ids,
     hasher,
+    commonPasswords,
     keyCache,
     createAccount,
     failedApiKeys,

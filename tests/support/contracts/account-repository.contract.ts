@@ -16,6 +16,19 @@ export function accountRepositoryContract(name: string, makeRepositories: MakeRe
       expect((await accounts.findById('acc_1'))?.createdAt.getTime()).toBe(Date.parse('2030-01-01T12:34:56.789Z'));
     });
 
+    it("replaces an account's stored password, its change-due mark and its device stamp together", async () => {
+      const { tx } = subject.current;
+      await tx.exclusive('acc_1', (repos) =>
+        repos.accounts.add(anAccountRecord('acc_1', { email: 'ada@example.com' })),
+      );
+      const stored = { passwordHash: 'a new hash', passwordChangeDue: true, deviceStamp: 3 };
+      await tx.exclusive('acc_1', (repos) => repos.accounts.updatePassword('acc_1', stored));
+
+      expect(await subject.current.repos.accounts.findById('acc_1')).toEqual(
+        anAccountRecord('acc_1', { email: 'ada@example.com', ...stored }),
+      );
+    });
+
     it('finds nothing for an unknown email or id', async () => {
       const { accounts } = subject.current.repos;
       await accounts.add(anAccountRecord('acc_1', { email: 'ada@example.com' }));

@@ -41,6 +41,7 @@ export function anAccountRecord(id: string, overrides: Partial<Account> = {}): A
     email: `${id}@example.com`,
     passwordHash: `hash-of-${id}`,
     passwordChangeDue: false,
+    deviceStamp: 0,
     createdAt: new Date('2030-01-01T11:59:59.123Z'),
     ...overrides,
   };

@@ -28,7 +28,13 @@ import { databaseFailureOf } from '../../../src/infrastructure/database/database
 import { MemoryFailedAttempts } from '../../../src/infrastructure/throttling/memory-failed-attempts';
 import { databaseReadiness } from '../../../src/infrastructure/database/readiness';
 import { type AppOptions, createApp } from '../../../src/interfaces/http/app';
-import type { ScryptCost } from '../../../src/infrastructure/system/scrypt-credential-hasher';
+import type { ScryptCost } from '../../../src/infrastructure/passwords/scrypt-hashing';
+import {
+  createPasswordPool,
+  DEFAULT_PASSWORD_CHECKS_QUEUED,
+  type PasswordPool,
+  type PasswordWorkEvents,
+} from '../../../src/infrastructure/passwords/password-pool';
 import { type EventStreamLimits, EventStreams } from '../../../src/interfaces/http/event-stream/event-streams';
 import { ShiftableWallClock } from '../shiftable-wall-clock';
 import { connectToTestDatabase, provisionTestDatabase, type TestDatabase } from '../test-database';
@@ -57,6 +63,8 @@ export interface TestApp {
   readonly clock: ShiftableWallClock;
   /** The admission gate, when the options set its limits (accountRequests, instanceWork). */
   readonly admission: LocalAdmission | undefined;
+  /** Where its password work runs: a pool of its own, closed with the app. */
+  readonly passwordPool: PasswordPool;
   signUp(): Promise<TestAccount>;
   /** The internal errors the app logged so far, taken: a test that provokes one asserts on it. */
   takeLoggedErrors(): unknown[];
@@ -95,6 +103,15 @@ export interface TestAppOptions {
   readonly scryptCost?: ScryptCost;
   /** Traces each request, as OTEL_* settings turn tracing on. */
   readonly tracer?: Tracer;
+  /**
+   * The password work's pool, as PASSWORD_CHECK_THREADS and PASSWORD_CHECKS_QUEUED size it (one
+   * thread and the default queue unless given), and who hears of its work (the metrics).
+   */
+  readonly passwordChecks?: {
+    readonly threads?: number;
+    readonly queued?: number;
+    readonly events?: PasswordWorkEvents;
+  };
 }
 
 /**
@@ -136,11 +153,18 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
   const clock = new ShiftableWallClock();
   const errors: unknown[] = [];
+  const passwordPool = createPasswordPool({
+    threads: options.passwordChecks?.threads ?? 1,
+    queued: options.passwordChecks?.queued ?? DEFAULT_PASSWORD_CHECKS_QUEUED,
+    events: options.passwordChecks?.events,
+    tracer: options.tracer,
+  });
   const container = buildContainer({
     prisma: database.prisma,
     sql: database.sql,
     wallClock: clock,
     scryptCost: options.scryptCost ?? QUICK_SCRYPT_COST,
+    passwordPool,
     verifiedKeyCache: keyCaching.cache,
     eventChanges: eventChanges.signals,
     failedApiKeys:
@@ -182,6 +206,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     eventStreams,
     clock,
     admission,
+    passwordPool,
     async signUp() {
       const email = `traveller-${process.pid}-${++accounts}-${Date.now()}@example.com`;
       const response = await request(app).post('/v1/accounts').send({ email, password: 'correct horse battery' });
@@ -196,6 +221,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       // The streams and listening connections first: the database's close may drop the database under them.
       eventStreams.closeAll();
       await stopListening();
+      await passwordPool.close();
       await database.close();
       // A 500 in any test of the file is a defect even when the test did not look at it.
       if (errors.length > 0) throw new Error(`the app logged ${errors.length} internal error(s): ${String(errors[0])}`);

@@ -1,17 +1,22 @@
 import { createHash } from 'node:crypto';
 import type { CredentialHasher, PasswordCheck, PresentedPassword } from '../../../src/core/ports/credential-hasher';
+import type { PasswordWorkTurn } from '../../../src/core/ports/password-work';
 
 /**
  * Deterministic and fast; verifyPassword really compares the password with the hash. A hash made
  * as the real one made them before normalising (`typedHash`) holds the password as typed, and is
- * outdated, as the real hasher's are.
+ * outdated, as the real hasher's are. The turns the password work was asked in are kept.
  */
 export class FakeCredentialHasher implements CredentialHasher {
-  async hashPassword(normalised: string): Promise<string> {
+  readonly turns: PasswordWorkTurn[] = [];
+
+  async hashPassword(normalised: string, turn: PasswordWorkTurn): Promise<string> {
+    this.turns.push(turn);
     return `hashed(${normalised})`;
   }
 
-  async verifyPassword(password: PresentedPassword, hash: string): Promise<PasswordCheck> {
+  async verifyPassword(password: PresentedPassword, hash: string, turn: PasswordWorkTurn): Promise<PasswordCheck> {
+    this.turns.push(turn);
     if (hash.startsWith('hashed-as-typed(')) return { matches: hash === typedHash(password.typed), outdated: true };
     return { matches: hash === `hashed(${password.normalised})`, outdated: false };
   }

@@ -1,5 +1,6 @@
 export { FakeCredentialHasher } from './fake-credential-hasher';
 export { FrozenWallClock } from './frozen-wall-clock';
+export { InThreadCommonPasswords } from './in-thread-common-passwords';
 export { InMemoryDatabase, type DatabaseContents } from './in-memory-database';
 export {
   type InMemoryBoundaryOptions,

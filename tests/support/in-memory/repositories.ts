@@ -6,6 +6,7 @@ import { MOVED_OUT_SIFTED, type ProposedName, type RecordedUnderName } from '../
 import type { Session } from '../../../src/core/domain/session';
 import type { Tally, TallyBounds } from '../../../src/core/domain/tally';
 import { tallyOf } from '../tally-of';
+import type { StoredPassword } from '../../../src/core/ports/repositories';
 import { textKey } from '../../../src/core/domain/text-key';
 import type { TimeRange } from '../../../src/core/domain/time-range';
 import type { Timeline } from '../../../src/core/domain/timeline';
@@ -59,10 +60,7 @@ export class InMemoryAccountRepository implements AccountRepository {
     return this.table.get(accountId) ?? null;
   }
 
-  async updatePassword(
-    accountId: string,
-    password: Pick<Account, 'passwordHash' | 'passwordChangeDue'>,
-  ): Promise<void> {
+  async updatePassword(accountId: string, password: StoredPassword): Promise<void> {
     const account = this.table.get(accountId);
     if (account) this.table.update(accountId, { ...account, ...password }, this.journal);
   }

@@ -117,12 +117,13 @@ describe('SequentialIdGenerator', () => {
 describe('FakeCredentialHasher', () => {
   it('verifies the right password and refuses a wrong one', async () => {
     const hasher = new FakeCredentialHasher();
-    const hash = await hasher.hashPassword('s3cret-enough-for-now');
+    const turn = { clientAddress: '192.0.2.1', knownDevice: false };
+    const hash = await hasher.hashPassword('s3cret-enough-for-now', turn);
     const presented = (password: string) => ({ typed: password, normalised: password });
-    expect(await hasher.verifyPassword(presented('s3cret-enough-for-now'), hash)).toEqual({
+    expect(await hasher.verifyPassword(presented('s3cret-enough-for-now'), hash, turn)).toEqual({
       matches: true,
       outdated: false,
     });
-    expect((await hasher.verifyPassword(presented('S3cret-enough-for-now'), hash)).matches).toBe(false);
+    expect((await hasher.verifyPassword(presented('S3cret-enough-for-now'), hash, turn)).matches).toBe(false);
   });
 });

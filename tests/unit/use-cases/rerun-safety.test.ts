@@ -65,7 +65,7 @@ async function journey(core: TestCore, asRequest: AsRequest = (produce) => produ
       email: 'rerun@example.com',
       password: PASSWORD,
       clientAddress: CLIENT,
-      knownDevice: false,
+      deviceStamp: null,
     }),
   );
   return { answers, contents: core.database.contents() };

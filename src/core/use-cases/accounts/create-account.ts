@@ -1,4 +1,4 @@
-import { normaliseEmail, type Account } from '../../domain/account';
+import { FIRST_DEVICE_STAMP, normaliseEmail, type Account } from '../../domain/account';
 import { EmailAlreadyRegistered } from '../../domain/errors';
 import { checkNewPassword, normalisePassword, passwordContext } from '../../domain/password';
 import { Timeline } from '../../domain/timeline';
@@ -6,11 +6,12 @@ import { Traveller } from '../../domain/traveller';
 import type { CommonPasswords } from '../../ports/common-passwords';
 import type { CredentialHasher } from '../../ports/credential-hasher';
 import type { IdGenerator } from '../../ports/id-generator';
+import { type PasswordClient, turnOf } from '../../ports/password-work';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
 import { newApiKey } from '../api-keys/new-api-key';
 
-export interface CreateAccountInput {
+export interface CreateAccountInput extends PasswordClient {
   readonly email: string;
   readonly password: string;
 }
@@ -34,18 +35,21 @@ export class CreateAccount {
   async execute(input: CreateAccountInput): Promise<CreatedAccount> {
     // First: a refused password costs no database read.
     const email = normaliseEmail(input.email);
-    checkNewPassword(input.password, this.commonPasswords, passwordContext(email));
+    // A new account: no browser knows it yet.
+    const turn = turnOf(input, false);
+    await checkNewPassword(input.password, this.commonPasswords, passwordContext(email), turn);
     const taken = await this.transactions.read((repos) => repos.accounts.findByEmail(email));
     if (taken) throw new EmailAlreadyRegistered();
 
     // Hash outside the transaction: scrypt is deliberately slow and must not hold a connection.
-    const passwordHash = await this.hasher.hashPassword(normalisePassword(input.password));
+    const passwordHash = await this.hasher.hashPassword(normalisePassword(input.password), turn);
     const now = this.clock.now();
     const account: Account = {
       id: this.ids.newId('acc'),
       email,
       passwordHash,
       passwordChangeDue: false,
+      deviceStamp: FIRST_DEVICE_STAMP,
       createdAt: now,
     };
     const first = newApiKey({ ids: this.ids, hasher: this.hasher }, account.id, now, null);

@@ -1,4 +1,4 @@
-import { type Account, normaliseEmail } from '../../domain/account';
+import { type Account, isKnownDevice, normaliseEmail } from '../../domain/account';
 import { normalisePassword, passwordContext, refusalOf } from '../../domain/password';
 import type { CommonPasswords } from '../../ports/common-passwords';
 import type { SignInEvents } from '../../ports/sign-in-events';
@@ -6,21 +6,27 @@ import { InvalidCredentials } from '../../domain/errors';
 import { sessionsToEndBeforeOpening } from '../../domain/session';
 import type { CredentialHasher } from '../../ports/credential-hasher';
 import type { IdGenerator } from '../../ports/id-generator';
+import { type PasswordClient, type PasswordWorkTurn, turnOf } from '../../ports/password-work';
+import type { StoredPassword } from '../../ports/repositories';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
 import { countAttempt, settleRightAttempt } from './password-attempts';
 import { endSessions, openSession, type OpenedSession } from './session-lifecycle';
 
-export interface LogInInput {
+export interface LogInInput extends PasswordClient {
   readonly email: string;
   readonly password: string;
-  /** Where the attempt comes from, for the per-address throttles. */
-  readonly clientAddress: string;
   /**
-   * The browser proved it signed in to this email before (its known-device cookie): the
-   * account-wide back-off neither counts nor stops it.
+   * The stamp of the browser's device cookie for this email (its signature and age checked), null
+   * when it has none. Of the account's current stamp, the browser is known: the account-wide
+   * back-off neither counts nor stops it, and its password work goes first.
    */
-  readonly knownDevice: boolean;
+  readonly deviceStamp: number | null;
+}
+
+/** A session opened, and the stamp the browser's device cookie is to carry. */
+export interface LoggedIn extends OpenedSession {
+  readonly deviceStamp: number;
 }
 
 /**
@@ -41,19 +47,16 @@ export class LogIn {
     private readonly events: SignInEvents,
   ) {}
 
-  async execute(input: LogInInput): Promise<OpenedSession> {
+  async execute(input: LogInInput): Promise<LoggedIn> {
     const email = normaliseEmail(input.email);
     const now = this.clock.now();
-    const [found, attempt] = await Promise.all([
-      this.transactions.read((repos) => repos.accounts.findByEmail(email)),
-      this.transactions.count(({ signInAttempts }) =>
-        countAttempt(
-          signInAttempts,
-          { email, clientAddress: input.clientAddress, knownDevice: input.knownDevice },
-          now,
-        ),
-      ),
-    ]);
+    // The account first: whether the browser is known depends on its stamp, which a password
+    // change moves, and decides which counters the attempt meets.
+    const found = await this.transactions.read((repos) => repos.accounts.findByEmail(email));
+    const knownDevice = found !== null && isKnownDevice(found, input.deviceStamp);
+    const attempt = await this.transactions.count(({ signInAttempts }) =>
+      countAttempt(signInAttempts, { email, clientAddress: input.clientAddress, knownDevice }, now),
+    );
     // Locked: refuse without spending a password verification (the answer is the same as for a
     // wrong password, and an unknown email locks just the same, so nothing is revealed).
     if (!attempt.mayEvaluate) {
@@ -62,17 +65,19 @@ export class LogIn {
     }
 
     const presented = { typed: input.password, normalised: normalisePassword(input.password) };
+    const turn = turnOf(input, knownDevice);
     let account = found;
     // Twice at most: the hash verified may be replaced before the session opens (a password
     // change, or another sign-in hashing it again): the password is checked against the new one.
     for (let round = 0; round < 2; round++) {
-      const check = await this.hasher.verifyPassword(presented, account?.passwordHash ?? (await this.dummy()));
+      const hash = account?.passwordHash ?? (await this.dummy(turn));
+      const check = await this.hasher.verifyPassword(presented, hash, turn);
       if (!account || !check.matches) {
         this.events.attempted('sign_in', 'wrong');
         throw new InvalidCredentials();
       }
       // The password is right: now is the one moment it can be hashed again and held to today's rule.
-      const password = await this.passwordAsOfNow(account, presented.normalised, check.outdated);
+      const password = await this.passwordAsOfNow(account, presented.normalised, check.outdated, turn);
       if (round === 0)
         await this.transactions.count(({ signInAttempts }) => settleRightAttempt(signInAttempts, attempt));
       const opened = await this.open(account, password, now);
@@ -91,9 +96,9 @@ export class LogIn {
   /** The session, unless the account's password hash is no longer the one verified (then null). */
   private open(
     verified: Account,
-    password: Pick<Account, 'passwordHash' | 'passwordChangeDue'> | null,
+    password: Omit<StoredPassword, 'deviceStamp'> | null,
     now: Date,
-  ): Promise<OpenedSession | null> {
+  ): Promise<LoggedIn | null> {
     return this.transactions.exclusive(verified.id, async (repos) => {
       const [account, sessions] = await Promise.all([
         repos.accounts.findById(verified.id),
@@ -104,8 +109,9 @@ export class LogIn {
       // with its console key revoked.
       await endSessions(repos, sessionsToEndBeforeOpening(sessions, now), now);
       const opened = await openSession(repos, { ids: this.ids, hasher: this.hasher }, verified.id, now);
-      if (password) await repos.accounts.updatePassword(verified.id, password);
-      return opened;
+      // Hashed again or marked: the same password, so the browsers that know the account still do.
+      if (password) await repos.accounts.updatePassword(verified.id, { ...password, deviceStamp: account.deviceStamp });
+      return { ...opened, deviceStamp: account.deviceStamp };
     });
   }
 
@@ -118,16 +124,28 @@ export class LogIn {
     account: Account,
     normalised: string,
     outdated: boolean,
-  ): Promise<Pick<Account, 'passwordHash' | 'passwordChangeDue'> | null> {
-    const passwordChangeDue = refusalOf(normalised, this.commonPasswords, passwordContext(account.email)) !== null;
+    turn: PasswordWorkTurn,
+  ): Promise<Omit<StoredPassword, 'deviceStamp'> | null> {
+    const refusal = await refusalOf(normalised, this.commonPasswords, passwordContext(account.email), turn);
+    const passwordChangeDue = refusal !== null;
     if (!outdated && passwordChangeDue === account.passwordChangeDue) return null;
-    const passwordHash = outdated ? await this.hasher.hashPassword(normalised) : account.passwordHash;
+    const passwordHash = outdated ? await this.hasher.hashPassword(normalised, turn) : account.passwordHash;
     return { passwordHash, passwordChangeDue };
   }
 
-  /** A real hash of the hasher's kind, made once, for unknown emails to be verified against. */
-  private dummy(): Promise<string> {
-    this.dummyHash ??= this.hasher.hashPassword('not the password of any account');
+  /**
+   * A real hash of the hasher's kind, made once, for unknown emails to be verified against; in
+   * the turn of the first sign-in that needs it. Made again when that one was refused (the pool
+   * was busy), rather than every later one failing with it.
+   */
+  private dummy(turn: PasswordWorkTurn): Promise<string> {
+    if (this.dummyHash === null) {
+      const made = this.hasher.hashPassword('not the password of any account', turn);
+      this.dummyHash = made;
+      void made.catch(() => {
+        if (this.dummyHash === made) this.dummyHash = null;
+      });
+    }
     return this.dummyHash;
   }
 }

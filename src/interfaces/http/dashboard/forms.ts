@@ -1,5 +1,6 @@
 import express, { type Request, type Response } from 'express';
-import type { DomainError } from '../../../core/domain/errors';
+import type { DomainError, PasswordChecksBusy } from '../../../core/domain/errors';
+import { localsOf } from '../answer-locals';
 import { STATUS_BY_CODE } from '../error-statuses';
 import type { Problem } from '../problem';
 import type { CsrfGuard } from './csrf';
@@ -57,6 +58,16 @@ export function refuseForgery(res: Response): void {
 /** The status of a form's page that answers a domain error: the API's status for the same code. */
 export function statusOf(error: DomainError): number {
   return STATUS_BY_CODE[error.code] ?? 400;
+}
+
+/**
+ * A form refused because too much password work waits (`password_checks_busy`): its page says
+ * so, with the API's status and `Retry-After`; the answer's log line and metrics name the code.
+ */
+export function busyStatus(res: Response, error: PasswordChecksBusy): number {
+  res.set('Retry-After', String(error.retryAfterSeconds));
+  localsOf(res).problemCode = error.code;
+  return statusOf(error);
 }
 
 export function validationMessage(problem: Problem): string {

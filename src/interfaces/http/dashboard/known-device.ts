@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Request, Response } from 'express';
+import type { CookieOptions, Request, Response } from 'express';
 import { normaliseEmail } from '../../../core/domain/account';
 import { readCookie } from './session-cookie';
 
@@ -7,12 +7,18 @@ import { readCookie } from './session-cookie';
 export const DEVICE_COOKIE = 'tns_device';
 /** How long a browser stays known without signing in again. */
 const KNOWN_FOR_MS = 180 * 24 * 60 * 60 * 1000;
+/** `issuedAt.stamp.signature`: milliseconds, the account's device stamp, an HMAC of both and the email. */
+const COOKIE_VALUE = /^(\d{1,15})\.(\d{1,9})\.([\w-]{43})$/;
 
 /**
  * A browser that signed in to an email keeps a cookie saying so, signed with the service's form
- * secret and bound to that email (which it does not contain): its later sign-ins to it pass the
- * account-wide back-off that guessing from elsewhere sets off (docs/dashboard.md). It holds no
- * session and opens nothing; one email per browser, the last signed in to.
+ * secret and bound to that email (which it does not contain) and to the account's device stamp as
+ * it was then: its later sign-ins and password changes pass the account-wide back-off that guessing
+ * from elsewhere sets off, and its password work goes first (docs/dashboard.md). The core compares
+ * the stamp with the account's, which a password change moves on, so a change ends every other
+ * browser's cookie; the browser that changed it is given a new one. It holds no session and opens
+ * nothing; one email per browser, the last signed in to. Sent to every path of the service: it is
+ * read at /login and at the dashboard's password change, whose paths share no other prefix.
  */
 export class KnownDevices {
   constructor(
@@ -20,31 +26,35 @@ export class KnownDevices {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Whether the request's cookie says its browser signed in to `email` within the last 180 days. */
-  isKnown(req: Request, email: string): boolean {
-    const [issued, signature] = (readCookie(req, DEVICE_COOKIE) ?? '').split('.');
+  /**
+   * The device stamp the request's cookie carries for `email`, when it is this service's, for
+   * that email, and issued within the last 180 days; otherwise null.
+   */
+  stampFor(req: Request, email: string): number | null {
+    const parts = COOKIE_VALUE.exec(readCookie(req, DEVICE_COOKIE) ?? '');
+    if (!parts) return null;
+    const [, issued, stamp, signature] = parts;
     const issuedAt = Number(issued);
-    if (!signature || !/^\d{1,15}$/.test(issued ?? '') || this.now() - issuedAt > KNOWN_FOR_MS) return false;
-    const expected = Buffer.from(this.sign(email, issuedAt));
+    if (this.now() - issuedAt > KNOWN_FOR_MS) return null;
+    const expected = Buffer.from(this.sign(email, issuedAt, Number(stamp)));
     const presented = Buffer.from(signature);
-    return presented.length === expected.length && timingSafeEqual(presented, expected);
+    return presented.length === expected.length && timingSafeEqual(presented, expected) ? Number(stamp) : null;
   }
 
-  /** Marks the browser as known to `email`, after it signed in to it. */
-  remember(req: Request, res: Response, email: string): void {
+  /** Marks the browser as known to `email`, at the account's device stamp, after it signed in or changed it. */
+  remember(req: Request, res: Response, email: string, stamp: number): void {
     const issuedAt = this.now();
-    res.cookie(DEVICE_COOKIE, `${issuedAt}.${this.sign(email, issuedAt)}`, {
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: req.secure,
-      path: '/login',
-      maxAge: KNOWN_FOR_MS,
-    });
+    const options: CookieOptions = { httpOnly: true, sameSite: 'lax', secure: req.secure };
+    const value = `${issuedAt}.${stamp}.${this.sign(email, issuedAt, stamp)}`;
+    res.cookie(DEVICE_COOKIE, value, { ...options, path: '/', maxAge: KNOWN_FOR_MS });
+    // A browser may still hold one that an earlier version set for /login alone, which it would
+    // send first there (the longer path first), hiding this one: it ends.
+    res.clearCookie(DEVICE_COOKIE, { ...options, path: '/login' });
   }
 
-  private sign(email: string, issuedAt: number): string {
+  private sign(email: string, issuedAt: number, stamp: number): string {
     return createHmac('sha256', this.secret)
-      .update(`device:${normaliseEmail(email)}:${issuedAt}`)
+      .update(`device:${normaliseEmail(email)}:${issuedAt}:${stamp}`)
       .digest('base64url');
   }
 }

@@ -1,6 +1,11 @@
 import type { Router } from 'express';
 import type { Container } from 'inversify';
-import { EmailAlreadyRegistered, InvalidCredentials, UnacceptablePassword } from '../../../core/domain/errors';
+import {
+  EmailAlreadyRegistered,
+  InvalidCredentials,
+  PasswordChecksBusy,
+  UnacceptablePassword,
+} from '../../../core/domain/errors';
 import { ListApiKeys } from '../../../core/use-cases/api-keys/list-api-keys';
 import { LogIn } from '../../../core/use-cases/sessions/log-in';
 import { LogOut } from '../../../core/use-cases/sessions/log-out';
@@ -8,10 +13,11 @@ import { SignUp } from '../../../core/use-cases/sessions/sign-up';
 import { CreateAccountDto } from '../dtos/account.dto';
 import { Problem } from '../problem';
 import { validateInput } from '../validation/validate-input';
-import { clientOf } from '../client-address';
+import { passwordClientOf } from '../password-client';
 import type { CsrfGuard } from './csrf';
 import type { KnownDevices } from './known-device';
 import {
+  busyStatus,
   formField,
   formNonce,
   parseForm,
@@ -57,13 +63,14 @@ export function addSessionRoutes(
       const opened = await logIn.execute({
         email,
         password,
-        clientAddress: clientOf(req.ip),
-        knownDevice: devices.isKnown(req, email),
+        ...passwordClientOf(req, res),
+        deviceStamp: devices.stampFor(req, email),
       });
       setSessionCookie(req, res, opened.token);
-      devices.remember(req, res, email);
+      devices.remember(req, res, email, opened.deviceStamp);
       res.redirect(303, next);
     } catch (error) {
+      if (error instanceof PasswordChecksBusy) return again(busyStatus(res, error), error.message);
       if (!(error instanceof InvalidCredentials)) throw error;
       again(statusOf(error), error.message);
     }
@@ -84,9 +91,13 @@ export function addSessionRoutes(
     try {
       // The same rules as POST /v1/accounts, from the same DTO.
       const input = validateInput(CreateAccountDto, { email, password: formField(req, 'password') ?? '' });
-      const created = await signUp.execute({ email: input.email, password: input.password });
+      const created = await signUp.execute({
+        email: input.email,
+        password: input.password,
+        ...passwordClientOf(req, res),
+      });
       setSessionCookie(req, res, created.session.token);
-      devices.remember(req, res, input.email);
+      devices.remember(req, res, input.email, created.account.deviceStamp);
       const signedIn = await pages.resolve(created.session.token);
       const [first] = (await listApiKeys.execute({ accountId: created.account.id })).filter((key) =>
         created.apiKey.startsWith(key.prefix),
@@ -101,6 +112,7 @@ export function addSessionRoutes(
       if (error instanceof Problem && error.code === 'validation_failed') return again(400, validationMessage(error));
       if (error instanceof EmailAlreadyRegistered) return again(statusOf(error), `${error.message} Sign in instead.`);
       if (error instanceof UnacceptablePassword) return again(statusOf(error), error.message);
+      if (error instanceof PasswordChecksBusy) return again(busyStatus(res, error), error.message);
       throw error;
     }
   });

@@ -100,7 +100,7 @@ function timedOut(): Problem {
 /** The problem an error is answered with, before a failure of the database is considered. */
 export function toProblem(error: unknown): Problem {
   if (error instanceof Problem) return error;
-  if (error instanceof DomainError) return Problem.fromDomain(error);
+  if (error instanceof DomainError) return Problem.fromDomain(error, retryAfterOf(error));
   switch (bodyParserFailure(error)) {
     case 'entity.parse.failed':
       return new Problem(400, 'malformed_json', 'The request body is not valid JSON.');
@@ -119,6 +119,13 @@ export function toProblem(error: unknown): Problem {
         clientFault(error) ?? new Problem(500, 'internal_error', 'The service failed to answer; the failure is logged.')
       );
   }
+}
+
+/** A refusal that says when to come back (`retryAfterSeconds`) says it in `Retry-After` too. */
+function retryAfterOf(error: DomainError): Record<string, string> {
+  return 'retryAfterSeconds' in error && typeof error.retryAfterSeconds === 'number'
+    ? { 'Retry-After': String(error.retryAfterSeconds) }
+    : {};
 }
 
 function clientFault(error: unknown): Problem | null {

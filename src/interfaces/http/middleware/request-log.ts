@@ -48,6 +48,8 @@ export function requestLog(logger: Logger): RequestStep {
         turn_wait_ms: locals.turnWaitMs,
         // How often an event stream's catch-up waited for its account's rate limit.
         catch_up_waits: locals.catchUpWaits,
+        // How long its password work waited for a thread of the password pool, in its client's turn.
+        password_wait_ms: locals.passwordWaitMs,
         // The request's trace (trace-request.ts), when tracing is on.
         ...locals.traceIds,
       };

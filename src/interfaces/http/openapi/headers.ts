@@ -12,8 +12,8 @@ export const SHARED_HEADERS = {
   'Retry-After-Unavailable': {
     description:
       'Seconds to wait before trying again: the database could not be reached or did not answer in time, ' +
-      'it stopped the request at its time bound, the service is not ready, or it has more requests waiting ' +
-      'than it takes (`server_busy`).',
+      'it stopped the request at its time bound, the service is not ready, it has more requests waiting ' +
+      'than it takes (`server_busy`), or too many password checks wait (`password_checks_busy`).',
     required: true,
     schema: { type: 'integer', minimum: 1 },
   },

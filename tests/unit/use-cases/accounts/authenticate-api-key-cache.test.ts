@@ -17,18 +17,18 @@ function countKeyReads(): { readonly count: () => number } {
 afterEach(() => jest.restoreAllMocks());
 
 async function anAccount(core: TestCore, email = 'ada@example.com') {
-  const { account, apiKey } = await core.createAccount.execute({ email, password: PASSWORD });
+  const { account, apiKey } = await core.createAccount.execute({ email, password: PASSWORD, clientAddress: CLIENT });
   const keyId = core.database.apiKeysOf(account.id)[0]?.id ?? '';
   return { accountId: account.id, apiKey, keyId };
 }
 
 async function aConsoleKey(core: TestCore) {
-  await core.createAccount.execute({ email: 'ada@example.com', password: PASSWORD });
+  await core.createAccount.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: CLIENT });
   const { token, session } = await core.logIn.execute({
     email: 'ada@example.com',
     password: PASSWORD,
     clientAddress: '192.0.2.1',
-    knownDevice: false,
+    deviceStamp: null,
   });
   return { token, session, consoleKey: core.hasher.deriveConsoleKey(token).key };
 }
@@ -139,7 +139,7 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
       email: 'ada@example.com',
       password: PASSWORD,
       clientAddress: '192.0.2.1',
-      knownDevice: false,
+      deviceStamp: null,
     });
     await expect(
       other.authenticateApiKey.execute({ apiKey: second.consoleKey, client: CLIENT }),

@@ -22,7 +22,11 @@ async function failTimes(core: TestCore, times: number, client = CLIENT): Promis
 
 it('refuses a client past its failures before looking its key up, and says when to retry', async () => {
   const core = createTestCore();
-  const { apiKey } = await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough-for-now' });
+  const { apiKey } = await core.createAccount.execute({
+    email: 'ada@example.com',
+    password: 's3cret-enough-for-now',
+    clientAddress: CLIENT,
+  });
   await failTimes(core, LIMIT);
   const reads = jest.spyOn(InMemoryApiKeyRepository.prototype, 'findByDigest');
 
@@ -46,6 +50,7 @@ it('lets a key verified lately through from a client past its failures, and othe
   const { account, apiKey } = await core.createAccount.execute({
     email: 'ada@example.com',
     password: 's3cret-enough-for-now',
+    clientAddress: CLIENT,
   });
   await core.authenticateApiKey.execute({ apiKey, client: CLIENT });
   await failTimes(core, LIMIT);
@@ -65,7 +70,11 @@ it('lets a key verified lately through from a client past its failures, and othe
 
 it('counts only failures that cost a read: malformed keys and valid ones do not count', async () => {
   const core = createTestCore();
-  const { apiKey } = await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough-for-now' });
+  const { apiKey } = await core.createAccount.execute({
+    email: 'ada@example.com',
+    password: 's3cret-enough-for-now',
+    clientAddress: CLIENT,
+  });
   for (let index = 0; index < LIMIT * 2; index += 1) {
     await expect(core.authenticateApiKey.execute({ apiKey: 'not-a-key', client: CLIENT })).rejects.toBeInstanceOf(
       InvalidApiKey,

@@ -4,10 +4,15 @@ import { CLIENT, createTestCore, PRESENT } from '../../../support/builders/test-
 describe('AuthenticateApiKey', () => {
   it('turns a valid key into the account and key it acts for', async () => {
     const core = createTestCore();
-    await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough-for-now' });
+    await core.createAccount.execute({
+      email: 'ada@example.com',
+      password: 's3cret-enough-for-now',
+      clientAddress: CLIENT,
+    });
     const { account, apiKey } = await core.createAccount.execute({
       email: 'grace@example.com',
       password: 's3cret-enough-for-now',
+      clientAddress: CLIENT,
     });
     const [storedKey] = core.database.apiKeysOf(account.id);
 
@@ -23,7 +28,11 @@ describe('AuthenticateApiKey', () => {
     ['an empty key', ''],
   ])('refuses %s with InvalidApiKey', async (_label, apiKey) => {
     const core = createTestCore();
-    await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough-for-now' });
+    await core.createAccount.execute({
+      email: 'ada@example.com',
+      password: 's3cret-enough-for-now',
+      clientAddress: CLIENT,
+    });
 
     await expect(core.authenticateApiKey.execute({ apiKey, client: CLIENT })).rejects.toBeInstanceOf(InvalidApiKey);
   });
@@ -33,6 +42,7 @@ describe('AuthenticateApiKey', () => {
     const { apiKey } = await core.createAccount.execute({
       email: 'ada@example.com',
       password: 's3cret-enough-for-now',
+      clientAddress: CLIENT,
     });
     const altered = `${apiKey.slice(0, -1)}${apiKey.endsWith('Z') ? 'Y' : 'Z'}`;
 
@@ -46,6 +56,7 @@ describe('AuthenticateApiKey', () => {
     const { apiKey } = await core.createAccount.execute({
       email: 'ada@example.com',
       password: 's3cret-enough-for-now',
+      clientAddress: CLIENT,
     });
 
     await expect(core.authenticateApiKey.execute({ apiKey: ` ${apiKey}`, client: CLIENT })).rejects.toBeInstanceOf(
@@ -77,12 +88,16 @@ describe('AuthenticateApiKey', () => {
 
   it('refuses a key past its expiry (a console key whose session ended)', async () => {
     const core = createTestCore();
-    await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough-for-now' });
+    await core.createAccount.execute({
+      email: 'ada@example.com',
+      password: 's3cret-enough-for-now',
+      clientAddress: CLIENT,
+    });
     const { token } = await core.logIn.execute({
       email: 'ada@example.com',
       password: 's3cret-enough-for-now',
       clientAddress: '192.0.2.1',
-      knownDevice: false,
+      deviceStamp: null,
     });
     const consoleKey = core.hasher.deriveConsoleKey(token).key;
     await core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT });
@@ -98,6 +113,7 @@ describe('AuthenticateApiKey', () => {
     const { account, apiKey } = await core.createAccount.execute({
       email: 'ada@example.com',
       password: 's3cret-enough-for-now',
+      clientAddress: CLIENT,
     });
     const lastUsed = () => core.database.apiKeysOf(account.id)[0]?.lastUsedAt;
     expect(lastUsed()).toBeNull();

@@ -6,24 +6,30 @@ import {
 } from '../../../../src/core/domain/errors';
 import { Timeline } from '../../../../src/core/domain/timeline';
 import { Traveller } from '../../../../src/core/domain/traveller';
-import { createTestCore, PRESENT } from '../../../support/builders/test-core';
+import { CLIENT, createTestCore, PRESENT } from '../../../support/builders/test-core';
 
 describe('CreateAccount', () => {
   it('opens the account with a hashed password and a lower-cased email', async () => {
     const core = createTestCore();
     // Typed with a zero-width space and a full-width letter: held as it normalises (password.ts).
     const typed = 's3cret-enough-for-\u200bnow\uff01';
-    const { account } = await core.createAccount.execute({ email: '  Ada@Example.COM ', password: typed });
+    const { account } = await core.createAccount.execute({
+      email: '  Ada@Example.COM ',
+      password: typed,
+      clientAddress: CLIENT,
+    });
 
+    const turn = { clientAddress: CLIENT, knownDevice: false };
     expect(account).toEqual({
       id: 'acc_1',
       email: 'ada@example.com',
-      passwordHash: await core.hasher.hashPassword('s3cret-enough-for-now!'),
+      passwordHash: await core.hasher.hashPassword('s3cret-enough-for-now!', turn),
       passwordChangeDue: false,
+      deviceStamp: 0,
       createdAt: new Date(PRESENT),
     });
     const presented = { typed, normalised: 's3cret-enough-for-now!' };
-    expect((await core.hasher.verifyPassword(presented, account.passwordHash)).matches).toBe(true);
+    expect((await core.hasher.verifyPassword(presented, account.passwordHash, turn)).matches).toBe(true);
     expect(core.database.contents().accounts).toEqual([account]);
   });
 
@@ -32,6 +38,7 @@ describe('CreateAccount', () => {
     const { account } = await core.createAccount.execute({
       email: 'ada@example.com',
       password: 's3cret-enough-for-now',
+      clientAddress: CLIENT,
     });
 
     expect(core.database.timeline(account.id, 'primary')).toEqual(Timeline.primary(account.id, new Date(PRESENT)));
@@ -44,6 +51,7 @@ describe('CreateAccount', () => {
     const { account, apiKey } = await core.createAccount.execute({
       email: 'ada@example.com',
       password: 's3cret-enough-for-now',
+      clientAddress: CLIENT,
     });
 
     expect(core.database.apiKeysOf(account.id)).toEqual([
@@ -68,19 +76,31 @@ describe('CreateAccount', () => {
     ['surrounding white space', '  ada@example.com  '],
   ])('refuses an email already registered, in %s, and changes nothing', async (_label, email) => {
     const core = createTestCore();
-    await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough-for-now' });
+    await core.createAccount.execute({
+      email: 'ada@example.com',
+      password: 's3cret-enough-for-now',
+      clientAddress: CLIENT,
+    });
     const before = core.database.contents();
 
-    await expect(core.createAccount.execute({ email, password: 'another-secret-of-ada' })).rejects.toBeInstanceOf(
-      EmailAlreadyRegistered,
-    );
+    await expect(
+      core.createAccount.execute({ email, password: 'another-secret-of-ada', clientAddress: CLIENT }),
+    ).rejects.toBeInstanceOf(EmailAlreadyRegistered);
     expect(core.database.contents()).toEqual(before);
   });
 
   it('gives two accounts separate keys, travellers and primary timelines', async () => {
     const core = createTestCore();
-    const first = await core.createAccount.execute({ email: 'ada@example.com', password: 's3cret-enough-for-now' });
-    const second = await core.createAccount.execute({ email: 'grace@example.com', password: 's3cret-enough-for-now' });
+    const first = await core.createAccount.execute({
+      email: 'ada@example.com',
+      password: 's3cret-enough-for-now',
+      clientAddress: CLIENT,
+    });
+    const second = await core.createAccount.execute({
+      email: 'grace@example.com',
+      password: 's3cret-enough-for-now',
+      clientAddress: CLIENT,
+    });
 
     expect(second.account.id).not.toBe(first.account.id);
     expect(second.apiKey).not.toBe(first.apiKey);
@@ -101,7 +121,9 @@ describe('CreateAccount', () => {
   ])('refuses the password %j with %p, and stores nothing', async (password, refusal) => {
     const core = createTestCore();
 
-    await expect(core.createAccount.execute({ email: 'ada@example.com', password })).rejects.toBeInstanceOf(refusal);
+    await expect(
+      core.createAccount.execute({ email: 'ada@example.com', password, clientAddress: CLIENT }),
+    ).rejects.toBeInstanceOf(refusal);
     expect(core.database.contents().accounts).toEqual([]);
     expect(core.database.contents().timelines).toEqual([]);
   });

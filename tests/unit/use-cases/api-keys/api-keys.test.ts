@@ -11,6 +11,7 @@ async function anAccountWithKey() {
   const { account, apiKey } = await core.createAccount.execute({
     email: 'ada@example.com',
     password: 's3cret-enough-for-now',
+    clientAddress: CLIENT,
   });
   return { core, accountId: account.id, apiKey };
 }
@@ -67,7 +68,11 @@ describe('API keys', () => {
 
   it("does not roll a session's console key", async () => {
     const core = createTestCore();
-    const created = await core.signUp.execute({ email: 'ada@example.com', password: 's3cret-enough-for-now' });
+    const created = await core.signUp.execute({
+      email: 'ada@example.com',
+      password: 's3cret-enough-for-now',
+      clientAddress: CLIENT,
+    });
     const keyId = created.session.session.consoleKeyId ?? '';
     await expect(core.rollApiKey.execute({ accountId: created.account.id, keyId })).rejects.toBeInstanceOf(
       ConsoleKeyNotRollable,
@@ -76,7 +81,11 @@ describe('API keys', () => {
 
   it("revokes a key at once; revoking again, or another account's key, is ApiKeyNotFound", async () => {
     const { core, accountId, apiKey } = await anAccountWithKey();
-    const other = await core.createAccount.execute({ email: 'grace@example.com', password: 's3cret-enough-for-now' });
+    const other = await core.createAccount.execute({
+      email: 'grace@example.com',
+      password: 's3cret-enough-for-now',
+      clientAddress: CLIENT,
+    });
     const otherKeyId = core.database.apiKeysOf(other.account.id)[0]?.id ?? '';
 
     await core.revokeApiKey.execute({ accountId, keyId: 'key_1' });

@@ -13,9 +13,13 @@ const ADDRESS = '192.0.2.1';
 
 async function signedIn() {
   const core = createTestCore();
-  const { account } = await core.createAccount.execute({ email: 'ada@example.com', password: PASSWORD });
+  const { account } = await core.createAccount.execute({
+    email: 'ada@example.com',
+    password: PASSWORD,
+    clientAddress: ADDRESS,
+  });
   const signIn = (password: string) =>
-    core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS, knownDevice: false });
+    core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS, deviceStamp: null });
   const [here, elsewhere] = [await signIn(PASSWORD), await signIn(PASSWORD)];
   const changing = (currentPassword: string, newPassword: string) =>
     core.changePassword.execute({
@@ -24,7 +28,7 @@ async function signedIn() {
       currentPassword,
       newPassword,
       clientAddress: ADDRESS,
-      knownDevice: false,
+      deviceStamp: null,
     });
   return { core, account, here, elsewhere, signIn, changing };
 }
@@ -32,7 +36,11 @@ async function signedIn() {
 it('replaces the password, keeps the session asking and ends the others with their console keys', async () => {
   const { core, account, here, elsewhere, signIn, changing } = await signedIn();
   await core.transactions.exclusive(account.id, (repos) =>
-    repos.accounts.updatePassword(account.id, { passwordHash: account.passwordHash, passwordChangeDue: true }),
+    repos.accounts.updatePassword(account.id, {
+      passwordHash: account.passwordHash,
+      passwordChangeDue: true,
+      deviceStamp: 0,
+    }),
   );
 
   await changing(PASSWORD, NEW_PASSWORD);
@@ -65,7 +73,7 @@ it('refuses a wrong current password, and pauses after 5 from one address, the r
   await expect(changing(PASSWORD, NEW_PASSWORD)).rejects.toBeInstanceOf(WrongCurrentPassword);
   expect(core.database.contents().accounts).toEqual(before);
   core.clock.advanceMinutes(15);
-  await expect(changing(PASSWORD, NEW_PASSWORD)).resolves.toBeUndefined();
+  await expect(changing(PASSWORD, NEW_PASSWORD)).resolves.toEqual({ deviceStamp: 1 });
 });
 
 it('is held back by the account-wide back-off as a sign-in is, unless the browser is known', async () => {
@@ -76,21 +84,49 @@ it('is held back by the account-wide back-off as a sign-in is, unless the browse
         email: 'ada@example.com',
         password: 'wrong',
         clientAddress: `203.0.113.${failure % 10}`,
-        knownDevice: false,
+        deviceStamp: null,
       }),
     ).rejects.toBeInstanceOf(InvalidCredentials);
-  const changing = (knownDevice: boolean) =>
+  const changing = (deviceStamp: number | null) =>
     core.changePassword.execute({
       accountId: account.id,
       sessionId: here.session.id,
       currentPassword: PASSWORD,
       newPassword: NEW_PASSWORD,
       clientAddress: '198.51.100.5',
-      knownDevice,
+      deviceStamp,
     });
 
-  await expect(changing(false)).rejects.toBeInstanceOf(WrongCurrentPassword);
-  await expect(changing(true)).resolves.toBeUndefined();
+  await expect(changing(null)).rejects.toBeInstanceOf(WrongCurrentPassword);
+  await expect(changing(here.deviceStamp + 1)).rejects.toBeInstanceOf(WrongCurrentPassword);
+  await expect(changing(here.deviceStamp)).resolves.toEqual({ deviceStamp: here.deviceStamp + 1 });
+});
+
+it("moves the account's device stamp on: only the browser that changed the password stays known", async () => {
+  const { core, account, here } = await signedIn();
+  const { deviceStamp } = await core.changePassword.execute({
+    accountId: account.id,
+    sessionId: here.session.id,
+    currentPassword: PASSWORD,
+    newPassword: NEW_PASSWORD,
+    clientAddress: ADDRESS,
+    deviceStamp: here.deviceStamp,
+  });
+
+  expect(deviceStamp).toBe(here.deviceStamp + 1);
+  expect(core.database.contents().accounts.find((each) => each.id === account.id)?.deviceStamp).toBe(deviceStamp);
+  // Its new cookie's stamp goes ahead in the password work's pool; the one of before does not.
+  const signIn = (stamp: number) =>
+    core.logIn.execute({
+      email: 'ada@example.com',
+      password: NEW_PASSWORD,
+      clientAddress: ADDRESS,
+      deviceStamp: stamp,
+    });
+  await signIn(here.deviceStamp);
+  expect(core.hasher.turns.at(-1)?.knownDevice).toBe(false);
+  await signIn(deviceStamp);
+  expect(core.hasher.turns.at(-1)?.knownDevice).toBe(true);
 });
 
 describe('a password change racing a sign-in with the old password', () => {
@@ -102,8 +138,8 @@ describe('a password change racing a sign-in with the old password', () => {
     let held = false;
     let reached: () => void = () => undefined;
     const heldThere = new Promise<void>((resolve) => (reached = resolve));
-    jest.spyOn(core.hasher, 'verifyPassword').mockImplementation(async (presented, hash) => {
-      const check = await verify(presented, hash);
+    jest.spyOn(core.hasher, 'verifyPassword').mockImplementation(async (presented, hash, turn) => {
+      const check = await verify(presented, hash, turn);
       if (!held && presented.typed === password) {
         held = true;
         reached();
@@ -120,14 +156,18 @@ describe('a password change racing a sign-in with the old password', () => {
     const { core, account, here, changing } = await signedIn();
     // An earlier hash: the sign-in would hash the old password again on success.
     await core.transactions.exclusive(account.id, (repos) =>
-      repos.accounts.updatePassword(account.id, { passwordHash: typedHash(PASSWORD), passwordChangeDue: false }),
+      repos.accounts.updatePassword(account.id, {
+        passwordHash: typedHash(PASSWORD),
+        passwordChangeDue: false,
+        deviceStamp: 0,
+      }),
     );
     const hold = holdVerificationOf(core, PASSWORD);
     const attacker = core.logIn.execute({
       email: 'ada@example.com',
       password: PASSWORD,
       clientAddress: '203.0.113.9',
-      knownDevice: false,
+      deviceStamp: null,
     });
     await hold.heldThere;
 

@@ -9,7 +9,7 @@ const ADDRESS = '192.0.2.1';
 
 async function withAccount(email = 'ada@example.com'): Promise<{ core: TestCore; accountId: string }> {
   const core = createTestCore();
-  const { account } = await core.createAccount.execute({ email, password: PASSWORD });
+  const { account } = await core.createAccount.execute({ email, password: PASSWORD, clientAddress: ADDRESS });
   return { core, accountId: account.id };
 }
 
@@ -20,7 +20,7 @@ describe('LogIn', () => {
       email: ' ADA@example.com ',
       password: PASSWORD,
       clientAddress: ADDRESS,
-      knownDevice: false,
+      deviceStamp: null,
     });
 
     expect(opened.session.accountId).toBe(accountId);
@@ -44,7 +44,7 @@ describe('LogIn', () => {
     const verify = jest.spyOn(core.hasher, 'verifyPassword');
 
     await expect(
-      core.logIn.execute({ email, password, clientAddress: ADDRESS, knownDevice: false }),
+      core.logIn.execute({ email, password, clientAddress: ADDRESS, deviceStamp: null }),
     ).rejects.toBeInstanceOf(InvalidCredentials);
     expect(verify).toHaveBeenCalledTimes(1);
     expect(core.database.contents().apiKeys).toHaveLength(1);
@@ -53,7 +53,7 @@ describe('LogIn', () => {
   it('locks an email from one address after 5 failures in 15 minutes for 15 minutes, right or not', async () => {
     const { core } = await withAccount();
     const attempt = (password: string) =>
-      core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS, knownDevice: false });
+      core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS, deviceStamp: null });
     for (let failure = 0; failure < 5; failure++)
       await expect(attempt('wrong')).rejects.toBeInstanceOf(InvalidCredentials);
 
@@ -68,7 +68,7 @@ describe('LogIn', () => {
   it('counts failures in a window: 4 failures, 15 minutes apart from the next, never lock', async () => {
     const { core } = await withAccount();
     const attempt = (password: string) =>
-      core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS, knownDevice: false });
+      core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS, deviceStamp: null });
     for (let failure = 0; failure < 4; failure++)
       await expect(attempt('wrong')).rejects.toBeInstanceOf(InvalidCredentials);
     core.clock.advanceMinutes(15);
@@ -80,7 +80,7 @@ describe('LogIn', () => {
   it('keeps the owner at another address signing in while guesses from one address are locked', async () => {
     const { core } = await withAccount();
     const from = (clientAddress: string, password: string) =>
-      core.logIn.execute({ email: 'ada@example.com', password, clientAddress, knownDevice: false });
+      core.logIn.execute({ email: 'ada@example.com', password, clientAddress, deviceStamp: null });
     for (let failure = 0; failure < 6; failure++)
       await expect(from('203.0.113.9', 'wrong')).rejects.toBeInstanceOf(InvalidCredentials);
     await expect(from('203.0.113.9', PASSWORD)).rejects.toBeInstanceOf(InvalidCredentials);
@@ -90,8 +90,9 @@ describe('LogIn', () => {
 
   it('backs off unknown browsers after 50 failures in an hour from anywhere, not known ones', async () => {
     const { core } = await withAccount();
-    const attempt = (clientAddress: string, password: string, knownDevice = false) =>
-      core.logIn.execute({ email: 'ada@example.com', password, clientAddress, knownDevice });
+    // The account's stamp: a browser that signed in to it before, since its last password change.
+    const attempt = (clientAddress: string, password: string, known = false) =>
+      core.logIn.execute({ email: 'ada@example.com', password, clientAddress, deviceStamp: known ? 0 : null });
     // 49 guesses from ten addresses: none meets its own lock.
     for (let failure = 0; failure < 49; failure++)
       await expect(attempt(`203.0.113.${failure % 10}`, 'wrong')).rejects.toBeInstanceOf(InvalidCredentials);
@@ -117,19 +118,19 @@ describe('LogIn', () => {
           email: `guess${failure}@example.com`,
           password: 'x',
           clientAddress: ADDRESS,
-          knownDevice: false,
+          deviceStamp: null,
         }),
       ).rejects.toBeInstanceOf(InvalidCredentials);
     }
     await expect(
-      core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS, knownDevice: false }),
+      core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS, deviceStamp: null }),
     ).rejects.toBeInstanceOf(InvalidCredentials);
     await expect(
       core.logIn.execute({
         email: 'ada@example.com',
         password: PASSWORD,
         clientAddress: '192.0.2.2',
-        knownDevice: false,
+        deviceStamp: null,
       }),
     ).resolves.toBeDefined();
   });
@@ -140,14 +141,14 @@ describe('LogIn', () => {
       email: 'ada@example.com',
       password: PASSWORD,
       clientAddress: ADDRESS,
-      knownDevice: false,
+      deviceStamp: null,
     });
     core.clock.advanceMinutes(13 * 60);
     await core.logIn.execute({
       email: 'ada@example.com',
       password: PASSWORD,
       clientAddress: ADDRESS,
-      knownDevice: false,
+      deviceStamp: null,
     });
 
     expect(core.database.sessionsOf(accountId).map((session) => session.id)).not.toContain(first.session.id);
@@ -157,7 +158,7 @@ describe('LogIn', () => {
   it('keeps at most MAX_SESSIONS_PER_ACCOUNT sessions: signing in past it ends the oldest and its key', async () => {
     const { core, accountId } = await withAccount();
     const signIn = () =>
-      core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS, knownDevice: false });
+      core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS, deviceStamp: null });
     const opened = [];
     for (let n = 0; n < MAX_SESSIONS_PER_ACCOUNT + 2; n++) {
       opened.push(await signIn());
@@ -187,11 +188,12 @@ describe('LogIn, for a password set under earlier rules', () => {
       email: 'early@example.com',
       passwordHash: typedHash(typedPassword),
       passwordChangeDue: false,
+      deviceStamp: 0,
       createdAt: core.clock.now(),
     };
     await core.transactions.exclusive(account.id, (repos) => repos.accounts.add(account));
     const signIn = (password: string) =>
-      core.logIn.execute({ email: account.email, password, clientAddress: ADDRESS, knownDevice: false });
+      core.logIn.execute({ email: account.email, password, clientAddress: ADDRESS, deviceStamp: null });
     const stored = () => core.database.contents().accounts.find((each) => each.id === account.id);
     return { core, signIn, stored };
   }
@@ -226,7 +228,7 @@ describe('LogIn, for a password set under earlier rules', () => {
 it('counts each attempt by its outcome, never by who made it', async () => {
   const { core } = await withAccount();
   const attempt = (password: string) =>
-    core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS, knownDevice: false });
+    core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS, deviceStamp: null });
   await attempt(PASSWORD);
   for (let failure = 0; failure < 5; failure++)
     await expect(attempt('wrong')).rejects.toBeInstanceOf(InvalidCredentials);

@@ -5,7 +5,7 @@ const PASSWORD = 's3cret-enough-for-now';
 
 async function signedUp() {
   const core = createTestCore();
-  const created = await core.signUp.execute({ email: 'ada@example.com', password: PASSWORD });
+  const created = await core.signUp.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: CLIENT });
   return { core, created, token: created.session.token };
 }
 

@@ -1,6 +1,6 @@
 import type { Account } from '../../../../core/domain/account';
 import { EmailAlreadyRegistered } from '../../../../core/domain/errors';
-import type { AccountRepository } from '../../../../core/ports/repositories';
+import type { AccountRepository, StoredPassword } from '../../../../core/ports/repositories';
 import type { Account as AccountRow, PrismaClient } from '../../prisma/generated/client';
 import { isUniqueViolation } from '../postgres-errors';
 import type { Writes } from '../unit-of-work/writes';
@@ -17,6 +17,7 @@ export class PostgresAccountRepository implements AccountRepository {
       email: account.email,
       password_hash: account.passwordHash,
       password_change_due: account.passwordChangeDue,
+      device_stamp: account.deviceStamp,
       created_at: account.createdAt,
     };
     // Two sign-ups racing for one email: the unique index decides, the loser gets the domain answer.
@@ -35,11 +36,15 @@ export class PostgresAccountRepository implements AccountRepository {
     return row && accountOf(row);
   }
 
-  updatePassword(accountId: string, password: Pick<Account, 'passwordHash' | 'passwordChangeDue'>): Promise<void> {
+  updatePassword(accountId: string, password: StoredPassword): Promise<void> {
     return this.writes.update(
       'accounts',
       { id: accountId },
-      { password_hash: password.passwordHash, password_change_due: password.passwordChangeDue },
+      {
+        password_hash: password.passwordHash,
+        password_change_due: password.passwordChangeDue,
+        device_stamp: password.deviceStamp,
+      },
     );
   }
 }
@@ -50,6 +55,7 @@ function accountOf(row: AccountRow): Account {
     email: row.email,
     passwordHash: row.passwordHash,
     passwordChangeDue: row.passwordChangeDue,
+    deviceStamp: row.deviceStamp,
     createdAt: row.createdAt,
   };
 }

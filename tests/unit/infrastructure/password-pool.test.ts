@@ -1,0 +1,147 @@
+// The password work's pool over threads the test holds: what starts when, what waits and why,
+// what is refused and when to come back. No real thread runs here (password-threads.test.ts).
+import { PasswordChecksBusy } from '../../../src/core/domain/errors';
+import type { PasswordWorkTurn } from '../../../src/core/ports/password-work';
+import {
+  PasswordPool,
+  type PasswordWorkEvents,
+  type WaitReason,
+} from '../../../src/infrastructure/passwords/password-pool';
+import type { PasswordTask, PasswordTaskKind } from '../../../src/infrastructure/passwords/password-tasks';
+import { HeldThreads, settle } from '../../support/passwords/held-threads';
+
+/** The events the pool tells, kept. */
+class KeptEvents implements PasswordWorkEvents {
+  readonly waits: { kind: PasswordTaskKind; reason: WaitReason; seconds: number }[] = [];
+  readonly runs: { kind: PasswordTaskKind; seconds: number }[] = [];
+  readonly refusals: PasswordTaskKind[] = [];
+  waited(kind: PasswordTaskKind, reason: WaitReason, seconds: number): void {
+    this.waits.push({ kind, reason, seconds });
+  }
+  ran(kind: PasswordTaskKind, seconds: number): void {
+    this.runs.push({ kind, seconds });
+  }
+  refused(kind: PasswordTaskKind): void {
+    this.refusals.push(kind);
+  }
+}
+
+const verifyTask = (label: string) =>
+  ({
+    kind: 'verify',
+    presented: { typed: label, normalised: label },
+    stored: 'scrypt2$...',
+    current: { N: 1024, r: 8, p: 1 },
+  }) as const;
+const turnOf = (clientAddress: string, knownDevice = false): PasswordWorkTurn => ({ clientAddress, knownDevice });
+const labelOf = (task: PasswordTask) => (task.kind === 'verify' ? task.presented.typed : task.kind);
+
+function aPool(threads: number, queued: number) {
+  let now = 0;
+  const held = new HeldThreads(threads);
+  const events = new KeptEvents();
+  const pool = new PasswordPool(held, { queued, events, now: () => now });
+  return { pool, held, events, advance: (ms: number) => (now += ms) };
+}
+
+it('runs as many as it has threads at once; the rest start in turn by address as threads free', async () => {
+  const { pool, held } = aPool(1, 10);
+  const answers = ['a1', 'a2', 'a3', 'b1', 'c1'].map((label) => pool.run(verifyTask(label), turnOf(label[0] ?? '')));
+  await settle();
+  expect(held.started.map(labelOf)).toEqual(['a1']);
+  expect(pool.stats()).toEqual({ threads: 1, running: 1, queued: 4 });
+
+  for (let step = 0; step < 5; step++) await held.finishOldest('done');
+  expect(held.started.map(labelOf)).toEqual(['a1', 'b1', 'c1', 'a2', 'a3']);
+  await expect(Promise.all(answers)).resolves.toHaveLength(5);
+  expect(pool.stats()).toEqual({ threads: 1, running: 0, queued: 0 });
+});
+
+it("starts a known browser's work before the others waiting, even from a busy address", async () => {
+  const { pool, held } = aPool(1, 10);
+  void pool.run(verifyTask('a1'), turnOf('a'));
+  void pool.run(verifyTask('a2'), turnOf('a'));
+  void pool.run(verifyTask('b1'), turnOf('b'));
+  void pool.run(verifyTask('owner'), turnOf('a', true));
+  await settle();
+  await held.finishOldest('done');
+  expect(held.started.map(labelOf)).toEqual(['a1', 'owner']);
+});
+
+it('says why each piece of work waited and for how long, and tells the request how long it waited', async () => {
+  const { pool, held, events, advance } = aPool(1, 10);
+  const told: number[] = [];
+  void pool.run(verifyTask('a1'), turnOf('a'));
+  void pool.run(verifyTask('a2'), turnOf('a'));
+  void pool.run(verifyTask('b1'), { clientAddress: 'b', knownDevice: false, onWait: (ms) => told.push(ms) });
+  void pool.run(verifyTask('k1'), turnOf('k', true));
+  await settle();
+  advance(250);
+  for (let step = 0; step < 4; step++) await held.finishOldest('done');
+
+  expect(events.waits).toEqual([
+    { kind: 'verify', reason: 'none', seconds: 0 },
+    { kind: 'verify', reason: 'known_device', seconds: 0.25 },
+    { kind: 'verify', reason: 'other_addresses', seconds: 0.25 },
+    { kind: 'verify', reason: 'own_address', seconds: 0.25 },
+  ]);
+  expect(told).toEqual([250]);
+  expect(events.runs.map((run) => run.kind)).toEqual(['verify', 'verify', 'verify', 'verify']);
+});
+
+it('refuses work past its bound with PasswordChecksBusy, saying when the queue will have started', async () => {
+  const { pool, held, events, advance } = aPool(1, 2);
+  // Runs of 3 s each: the estimate of the queue's time follows them.
+  for (let run = 0; run < 10; run++) {
+    const answer = pool.run(verifyTask(`x${run}`), turnOf('x'));
+    await settle();
+    advance(3_000);
+    await held.finishOldest('done');
+    await answer;
+  }
+  void pool.run(verifyTask('a1'), turnOf('a'));
+  void pool.run(verifyTask('a2'), turnOf('a'));
+  void pool.run(verifyTask('a3'), turnOf('a'));
+  const refused = pool.run(verifyTask('a4'), turnOf('a'));
+
+  await expect(refused).rejects.toBeInstanceOf(PasswordChecksBusy);
+  const busy: unknown = await refused.catch((error: unknown) => error);
+  // Two waiting, about 3 s each on one thread: some 6 s.
+  expect(busy instanceof PasswordChecksBusy && busy.retryAfterSeconds).toBeGreaterThanOrEqual(5);
+  expect(busy instanceof PasswordChecksBusy && busy.retryAfterSeconds).toBeLessThanOrEqual(6);
+  expect(events.refusals).toEqual(['verify']);
+  expect(held.started.map(labelOf).slice(-1)).toEqual(['a1']);
+});
+
+it("refuses the newest of the address holding most, rather than another address's first", async () => {
+  const { pool, held } = aPool(1, 2);
+  void pool.run(verifyTask('a1'), turnOf('a'));
+  const a2 = pool.run(verifyTask('a2'), turnOf('a'));
+  const a3 = pool.run(verifyTask('a3'), turnOf('a'));
+  const b1 = pool.run(verifyTask('b1'), turnOf('b'));
+  await expect(a3).rejects.toBeInstanceOf(PasswordChecksBusy);
+  for (let step = 0; step < 3; step++) await held.finishOldest('done');
+  await expect(Promise.all([a2, b1])).resolves.toEqual(['done', 'done']);
+  expect(held.started.map(labelOf)).toEqual(['a1', 'b1', 'a2']);
+});
+
+it("passes a thread's failure on, and keeps serving", async () => {
+  const { pool, held } = aPool(1, 10);
+  const failing = pool.run(verifyTask('a1'), turnOf('a'));
+  const next = pool.run(verifyTask('b1'), turnOf('b'));
+  await settle();
+  await held.failOldest(new Error('out of memory'));
+  await expect(failing).rejects.toThrow('out of memory');
+  await held.finishOldest('done');
+  await expect(next).resolves.toBe('done');
+});
+
+it('fails what waits when closed, and closes its threads', async () => {
+  const { pool, held } = aPool(1, 10);
+  void pool.run(verifyTask('a1'), turnOf('a'));
+  const waiting = pool.run(verifyTask('b1'), turnOf('b'));
+  await pool.close();
+  await expect(waiting).rejects.toThrow('closed');
+  expect(held.closed).toBe(true);
+  await expect(pool.run(verifyTask('c1'), turnOf('c'))).rejects.toThrow('closed');
+});
