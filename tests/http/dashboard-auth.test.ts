@@ -12,6 +12,18 @@ function setCookie(response: request.Response, name: string): string | undefined
   return Array.isArray(cookies) ? cookies.find((cookie: string) => cookie.startsWith(`${name}=`)) : undefined;
 }
 
+/** The account-wide back-off of `email`, as guessing from many addresses sets it off: 51 failures this hour. */
+async function backOff(t: TestApp, email: string): Promise<void> {
+  const now = t.clock.now().getTime();
+  const counter = {
+    failures: 51,
+    windowStartedAt: new Date(now - 59 * 60_000),
+    lockedUntil: new Date(now + 60 * 60_000),
+  };
+  const key = `email:${email}`;
+  await t.prisma.loginThrottle.upsert({ where: { key }, create: { key, ...counter }, update: counter });
+}
+
 describe('dashboard: signing up, in and out', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -143,27 +155,42 @@ describe('dashboard: signing up, in and out', () => {
     const known = aBrowser(t);
     const email = uniqueEmail('known');
     const signedUp = await known.signUp(email);
-    expect(setCookie(signedUp, 'tns_device')).toMatch(/^tns_device=\d+\.[\w-]{43}; Max-Age=15552000; Path=\/login; /);
+    expect(setCookie(signedUp, 'tns_device')).toMatch(/^tns_device=\d+\.0\.[\w-]{43}; Max-Age=15552000; Path=\/; /);
     expect(setCookie(signedUp, 'tns_device')).toMatch(/; HttpOnly; SameSite=Lax$/);
     expect((await known.submit('/logout')).status).toBe(303);
     const other = aBrowser(t);
     await other.signUp(uniqueEmail('other'));
     await other.submit('/logout');
     // Guessing from many addresses set off the account's back-off an hour ago... less a minute.
-    const now = t.clock.now();
-    await t.prisma.loginThrottle.create({
-      data: {
-        key: `email:${email}`,
-        failures: 51,
-        windowStartedAt: new Date(now.getTime() - 59 * 60_000),
-        lockedUntil: new Date(now.getTime() + 60 * 60_000),
-      },
-    });
+    await backOff(t, email);
 
     expect((await aBrowser(t).logIn(email)).status).toBe(401);
     // Known to another email only: unknown to this one.
     expect((await other.logIn(email)).status).toBe(401);
     expect((await known.logIn(email)).status).toBe(303);
+  }, 30_000);
+
+  it('lets its known browser change the password during the back-off, and forgets every other browser', async () => {
+    const email = uniqueEmail('changing');
+    const here = aBrowser(t);
+    await here.signUp(email);
+    const elsewhere = aBrowser(t);
+    expect((await elsewhere.logIn(email)).status).toBe(303);
+    // Guessing from many addresses set off the account's back-off.
+    await backOff(t, email);
+    const changed = await here.submit('/dashboard/password', {
+      current_password: PASSWORD,
+      new_password: 'a quiet lantern over the fjord',
+    });
+    expect(changed.status).toBe(200);
+    // Issued again to this browser, with the account's new stamp, for every path.
+    expect(setCookie(changed, 'tns_device')).toMatch(/^tns_device=\d+\.1\.[\w-]{43}; Max-Age=15552000; Path=\/; /);
+
+    // The back-off still holds: the browser that changed it passes, the one that knew the account before does not.
+    expect((await elsewhere.logIn(email, 'a quiet lantern over the fjord')).status).toBe(401);
+    expect((await aBrowser(t).logIn(email, 'a quiet lantern over the fjord')).status).toBe(401);
+    expect((await here.submit('/logout')).status).toBe(303);
+    expect((await here.logIn(email, 'a quiet lantern over the fjord')).status).toBe(303);
   }, 30_000);
 
   it('asks an account whose password the rule now refuses for another, and changes it', async () => {

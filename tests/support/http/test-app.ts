@@ -30,11 +30,11 @@ import { databaseReadiness } from '../../../src/infrastructure/database/readines
 import { type AppOptions, createApp } from '../../../src/interfaces/http/app';
 import type { ScryptCost } from '../../../src/infrastructure/passwords/scrypt-hashing';
 import {
-  createPasswordPool,
   DEFAULT_PASSWORD_CHECKS_QUEUED,
-  type PasswordPool,
+  PasswordPool,
   type PasswordWorkEvents,
 } from '../../../src/infrastructure/passwords/password-pool';
+import { PasswordThreads, type TaskThreads } from '../../../src/infrastructure/passwords/password-threads';
 import { type EventStreamLimits, EventStreams } from '../../../src/interfaces/http/event-stream/event-streams';
 import { ShiftableWallClock } from '../shiftable-wall-clock';
 import { connectToTestDatabase, provisionTestDatabase, type TestDatabase } from '../test-database';
@@ -104,11 +104,11 @@ export interface TestAppOptions {
   /** Traces each request, as OTEL_* settings turn tracing on. */
   readonly tracer?: Tracer;
   /**
-   * The password work's pool, as PASSWORD_CHECK_THREADS and PASSWORD_CHECKS_QUEUED size it (one
-   * thread and the default queue unless given), and who hears of its work (the metrics).
+   * The password work's pool: its threads (one worker thread unless given; tests may hold them),
+   * the work that may wait, as PASSWORD_CHECKS_QUEUED sets it, and who hears of its work (the metrics).
    */
   readonly passwordChecks?: {
-    readonly threads?: number;
+    readonly threads?: TaskThreads;
     readonly queued?: number;
     readonly events?: PasswordWorkEvents;
   };
@@ -153,8 +153,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
 
   const clock = new ShiftableWallClock();
   const errors: unknown[] = [];
-  const passwordPool = createPasswordPool({
-    threads: options.passwordChecks?.threads ?? 1,
+  const passwordPool = new PasswordPool(options.passwordChecks?.threads ?? new PasswordThreads(1), {
     queued: options.passwordChecks?.queued ?? DEFAULT_PASSWORD_CHECKS_QUEUED,
     events: options.passwordChecks?.events,
     tracer: options.tracer,

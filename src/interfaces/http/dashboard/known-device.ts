@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { CookieOptions, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { normaliseEmail } from '../../../core/domain/account';
-import { readCookie } from './session-cookie';
+import { readCookieValues } from './session-cookie';
 
 /** Set by a successful sign-in: this browser signed in to that email before (OWASP's device cookie). */
 export const DEVICE_COOKIE = 'tns_device';
@@ -31,7 +31,28 @@ export class KnownDevices {
    * that email, and issued within the last 180 days; otherwise null.
    */
   stampFor(req: Request, email: string): number | null {
-    const parts = COOKIE_VALUE.exec(readCookie(req, DEVICE_COOKIE) ?? '');
+    // One an earlier version set for /login alone may come first there: each is tried.
+    for (const value of readCookieValues(req, DEVICE_COOKIE)) {
+      const stamp = this.stampOf(value, email);
+      if (stamp !== null) return stamp;
+    }
+    return null;
+  }
+
+  /** Marks the browser as known to `email`, at the account's device stamp, after it signed in or changed it. */
+  remember(req: Request, res: Response, email: string, stamp: number): void {
+    const issuedAt = this.now();
+    res.cookie(DEVICE_COOKIE, `${issuedAt}.${stamp}.${this.sign(email, issuedAt, stamp)}`, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: req.secure,
+      path: '/',
+      maxAge: KNOWN_FOR_MS,
+    });
+  }
+
+  private stampOf(value: string, email: string): number | null {
+    const parts = COOKIE_VALUE.exec(value);
     if (!parts) return null;
     const [, issued, stamp, signature] = parts;
     const issuedAt = Number(issued);
@@ -39,17 +60,6 @@ export class KnownDevices {
     const expected = Buffer.from(this.sign(email, issuedAt, Number(stamp)));
     const presented = Buffer.from(signature);
     return presented.length === expected.length && timingSafeEqual(presented, expected) ? Number(stamp) : null;
-  }
-
-  /** Marks the browser as known to `email`, at the account's device stamp, after it signed in or changed it. */
-  remember(req: Request, res: Response, email: string, stamp: number): void {
-    const issuedAt = this.now();
-    const options: CookieOptions = { httpOnly: true, sameSite: 'lax', secure: req.secure };
-    const value = `${issuedAt}.${stamp}.${this.sign(email, issuedAt, stamp)}`;
-    res.cookie(DEVICE_COOKIE, value, { ...options, path: '/', maxAge: KNOWN_FOR_MS });
-    // A browser may still hold one that an earlier version set for /login alone, which it would
-    // send first there (the longer path first), hiding this one: it ends.
-    res.clearCookie(DEVICE_COOKIE, { ...options, path: '/login' });
   }
 
   private sign(email: string, issuedAt: number, stamp: number): string {

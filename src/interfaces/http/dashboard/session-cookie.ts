@@ -17,6 +17,22 @@ export function readCookie(req: Request, name: string): string | undefined {
 }
 
 /**
+ * Every value the request carries for the cookie `name`: a browser sends one cookie per path that
+ * matches, the longest path first, and `readCookie` sees the first alone. Values are taken as sent
+ * (the service's cookies need no decoding).
+ */
+export function readCookieValues(req: Request, name: string): string[] {
+  const header = req.get('cookie');
+  if (!header) return [];
+  return header
+    .split(';')
+    .map((pair) => pair.trim())
+    .filter((pair) => pair.startsWith(`${name}=`))
+    .map((pair) => pair.slice(name.length + 1))
+    .filter((value) => value.length <= MAX_COOKIE_VALUE_LENGTH);
+}
+
+/**
  * HttpOnly (no script reads it), SameSite=Lax (not sent on cross-site posts), Secure when the
  * request came over HTTPS (directly, or through a proxy trusted with TRUST_PROXY).
  */

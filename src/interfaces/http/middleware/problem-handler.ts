@@ -36,10 +36,12 @@ export function problemHandler(
     const failure = databaseFailureOf(error);
     const problem = failure === null ? toProblem(error) : databaseProblem(failure);
     // The request's log line says why it failed; a whole error is logged only for a fault of the
-    // service, not for a refusal it chose (a 503 of a process at its limit of streams).
+    // service, not for a refusal it chose (a 503 of a process at its limit of streams, or of its
+    // password work's pool).
+    const chosen = error instanceof Problem || error instanceof DomainError;
     if (failure !== null) localsOf(res).failureReason = databaseFailureReason(failure, error);
-    else if (error instanceof Problem && problem.status >= 500) localsOf(res).failureReason = problem.code;
-    if (problem.status >= 500 && !(error instanceof Problem)) report(error);
+    else if (chosen && problem.status >= 500) localsOf(res).failureReason = problem.code;
+    if (problem.status >= 500 && !chosen) report(error);
     sendProblem(res, problem);
   };
 }

@@ -33,6 +33,19 @@ describe('CreateAccount', () => {
     expect(core.database.contents().accounts).toEqual([account]);
   });
 
+  it("checks and hashes the password in its client's turn, known to no browser yet", async () => {
+    const core = createTestCore();
+    await core.createAccount.execute({
+      email: 'ada@example.com',
+      password: 's3cret-enough-for-now',
+      clientAddress: CLIENT,
+    });
+    expect([...core.commonPasswords.turns, ...core.hasher.turns]).toEqual([
+      { clientAddress: CLIENT, knownDevice: false, onWait: undefined },
+      { clientAddress: CLIENT, knownDevice: false, onWait: undefined },
+    ]);
+  });
+
   it('creates the primary timeline and a traveller at home with a running clock', async () => {
     const core = createTestCore();
     const { account } = await core.createAccount.execute({

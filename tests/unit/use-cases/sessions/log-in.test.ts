@@ -110,6 +110,30 @@ describe('LogIn', () => {
     await expect(attempt('198.51.100.3', PASSWORD)).resolves.toBeDefined();
   });
 
+  it("runs its password work in its client's turn, ahead only with the account's device stamp", async () => {
+    const { core } = await withAccount();
+    const waited: number[] = [];
+    const signIn = (deviceStamp: number | null) =>
+      core.logIn.execute({
+        email: 'ada@example.com',
+        password: PASSWORD,
+        clientAddress: ADDRESS,
+        deviceStamp,
+        onPasswordWait: (ms) => waited.push(ms),
+      });
+    const lastTurns = () => [core.hasher.turns.at(-1), core.commonPasswords.turns.at(-1)];
+
+    expect((await signIn(0)).deviceStamp).toBe(0);
+    for (const turn of lastTurns()) expect(turn).toMatchObject({ clientAddress: ADDRESS, knownDevice: true });
+    for (const stale of [1, null]) {
+      await signIn(stale);
+      for (const turn of lastTurns()) expect(turn).toMatchObject({ clientAddress: ADDRESS, knownDevice: false });
+    }
+    // What the pool says of its wait reaches the request.
+    core.hasher.turns.at(-1)?.onWait?.(12);
+    expect(waited).toEqual([12]);
+  });
+
   it('locks an address after 20 failures, whatever the emails, but not other addresses', async () => {
     const { core } = await withAccount();
     for (let failure = 0; failure < 20; failure++) {
