@@ -1,5 +1,5 @@
 import { isKnownDevice } from '../../domain/account';
-import { WrongCurrentPassword } from '../../domain/errors';
+import { PasswordChecksBusy, WrongCurrentPassword } from '../../domain/errors';
 import { checkNewPassword, normalisePassword, passwordContext } from '../../domain/password';
 import type { CommonPasswords } from '../../ports/common-passwords';
 import type { SignInEvents } from '../../ports/sign-in-events';
@@ -7,7 +7,7 @@ import type { CredentialHasher } from '../../ports/credential-hasher';
 import { type PasswordClient, turnOf } from '../../ports/password-work';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
-import { countAttempt, settleRightAttempt } from './password-attempts';
+import { countAttempt, giveBackAttempt, settleRightAttempt } from './password-attempts';
 import { endSessions } from './session-lifecycle';
 
 /** `clientAddress`: a wrong current password counts as a wrong sign-in from there. */
@@ -57,13 +57,21 @@ export class ChangePassword {
       throw new WrongCurrentPassword();
     }
     const current = { typed: input.currentPassword, normalised: normalisePassword(input.currentPassword) };
-    if (!(await this.hasher.verifyPassword(current, account.passwordHash, turn)).matches) {
+    const check = await this.hasher
+      .verifyPassword(current, account.passwordHash, turn)
+      .catch(async (error: unknown) => {
+        // Never verified: the attempt is given back.
+        if (error instanceof PasswordChecksBusy)
+          await this.transactions.count(({ signInAttempts }) => giveBackAttempt(signInAttempts, attempt));
+        throw error;
+      });
+    if (!check.matches) {
       this.events.attempted('password_change', 'wrong');
       throw new WrongCurrentPassword();
     }
+    await this.transactions.count(({ signInAttempts }) => settleRightAttempt(signInAttempts, attempt));
 
     const passwordHash = await this.hasher.hashPassword(normalisePassword(input.newPassword), turn);
-    await this.transactions.count(({ signInAttempts }) => settleRightAttempt(signInAttempts, attempt));
     const deviceStamp = await this.transactions.exclusive(account.id, async (repos) => {
       const [stored, sessions] = await Promise.all([
         repos.accounts.findById(account.id),

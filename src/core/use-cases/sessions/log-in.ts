@@ -2,15 +2,15 @@ import { type Account, isKnownDevice, normaliseEmail } from '../../domain/accoun
 import { normalisePassword, passwordContext, refusalOf } from '../../domain/password';
 import type { CommonPasswords } from '../../ports/common-passwords';
 import type { SignInEvents } from '../../ports/sign-in-events';
-import { InvalidCredentials } from '../../domain/errors';
+import { InvalidCredentials, PasswordChecksBusy } from '../../domain/errors';
 import { sessionsToEndBeforeOpening } from '../../domain/session';
-import type { CredentialHasher } from '../../ports/credential-hasher';
+import type { CredentialHasher, PasswordCheck, PresentedPassword } from '../../ports/credential-hasher';
 import type { IdGenerator } from '../../ports/id-generator';
 import { type PasswordClient, type PasswordWorkTurn, turnOf } from '../../ports/password-work';
 import type { StoredPassword } from '../../ports/repositories';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
-import { countAttempt, settleRightAttempt } from './password-attempts';
+import { type CountedAttempt, countAttempt, giveBackAttempt, settleRightAttempt } from './password-attempts';
 import { endSessions, openSession, type OpenedSession } from './session-lifecycle';
 
 export interface LogInInput extends PasswordClient {
@@ -70,16 +70,15 @@ export class LogIn {
     // Twice at most: the hash verified may be replaced before the session opens (a password
     // change, or another sign-in hashing it again): the password is checked against the new one.
     for (let round = 0; round < 2; round++) {
-      const hash = account?.passwordHash ?? (await this.dummy(turn));
-      const check = await this.hasher.verifyPassword(presented, hash, turn);
+      const check = await this.verified(presented, account, turn, round === 0 ? attempt : null);
       if (!account || !check.matches) {
         this.events.attempted('sign_in', 'wrong');
         throw new InvalidCredentials();
       }
-      // The password is right: now is the one moment it can be hashed again and held to today's rule.
-      const password = await this.passwordAsOfNow(account, presented.normalised, check.outdated, turn);
       if (round === 0)
         await this.transactions.count(({ signInAttempts }) => settleRightAttempt(signInAttempts, attempt));
+      // The password is right: now is the one moment it can be hashed again and held to today's rule.
+      const password = await this.passwordAsOfNow(account, presented.normalised, check.outdated, turn);
       const opened = await this.open(account, password, now);
       if (opened) {
         this.events.attempted('sign_in', 'right');
@@ -91,6 +90,26 @@ export class LogIn {
     // Its hash changed twice while it checked: counted as refused, as answered.
     this.events.attempted('sign_in', 'wrong');
     throw new InvalidCredentials();
+  }
+
+  /**
+   * The password checked against the account's hash, or the dummy hash when there is no account.
+   * Refused by the password work's pool as busy, the attempt it counted (`counted`) is given back.
+   */
+  private async verified(
+    presented: PresentedPassword,
+    account: Account | null,
+    turn: PasswordWorkTurn,
+    counted: CountedAttempt | null,
+  ): Promise<PasswordCheck> {
+    try {
+      const hash = account?.passwordHash ?? (await this.dummy(turn));
+      return await this.hasher.verifyPassword(presented, hash, turn);
+    } catch (error) {
+      if (error instanceof PasswordChecksBusy && counted)
+        await this.transactions.count(({ signInAttempts }) => giveBackAttempt(signInAttempts, counted));
+      throw error;
+    }
   }
 
   /** The session, unless the account's password hash is no longer the one verified (then null). */

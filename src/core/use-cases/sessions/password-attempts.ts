@@ -60,3 +60,11 @@ export async function settleRightAttempt(attempts: SignInAttempts, attempt: Coun
   const [[pairKey], ...others] = attempt.counters;
   await Promise.all([attempts.clear(pairKey), ...others.map(([key]) => attempts.forgive(key))]);
 }
+
+/**
+ * The attempt was counted but its password never verified (the password work's pool refused it as
+ * busy): every counter gives it back, so that retrying when told to uses up no allowance.
+ */
+export async function giveBackAttempt(attempts: SignInAttempts, attempt: CountedAttempt): Promise<void> {
+  await Promise.all(attempt.counters.map(([key]) => attempts.forgive(key)));
+}

@@ -38,7 +38,8 @@ export function problemHandler(
     // The request's log line says why it failed; a whole error is logged only for a fault of the
     // service, not for a refusal it chose (a 503 of a process at its limit of streams, or of its
     // password work's pool).
-    const chosen = error instanceof Problem || error instanceof DomainError;
+    // (A domain error without a status in the table is a defect, answered 500, and logged.)
+    const chosen = error instanceof Problem || (error instanceof DomainError && problem.status !== 500);
     if (failure !== null) localsOf(res).failureReason = databaseFailureReason(failure, error);
     else if (chosen && problem.status >= 500) localsOf(res).failureReason = problem.code;
     if (problem.status >= 500 && !chosen) report(error);

@@ -1,4 +1,5 @@
 import {
+  PasswordChecksBusy,
   CommonPassword,
   InvalidCredentials,
   ShortPassword,
@@ -73,6 +74,15 @@ it('refuses a wrong current password, and pauses after 5 from one address, the r
   await expect(changing(PASSWORD, NEW_PASSWORD)).rejects.toBeInstanceOf(WrongCurrentPassword);
   expect(core.database.contents().accounts).toEqual(before);
   core.clock.advanceMinutes(15);
+  await expect(changing(PASSWORD, NEW_PASSWORD)).resolves.toEqual({ deviceStamp: 1 });
+});
+
+it('gives back an attempt whose current password the busy password work never verified', async () => {
+  const { core, changing } = await signedIn();
+  jest.spyOn(core.hasher, 'verifyPassword').mockRejectedValue(new PasswordChecksBusy(2));
+  for (let attempt = 0; attempt < 6; attempt++)
+    await expect(changing(PASSWORD, NEW_PASSWORD)).rejects.toBeInstanceOf(PasswordChecksBusy);
+  jest.restoreAllMocks();
   await expect(changing(PASSWORD, NEW_PASSWORD)).resolves.toEqual({ deviceStamp: 1 });
 });
 

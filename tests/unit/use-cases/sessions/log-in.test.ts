@@ -1,4 +1,4 @@
-import { InvalidCredentials } from '../../../../src/core/domain/errors';
+import { InvalidCredentials, PasswordChecksBusy } from '../../../../src/core/domain/errors';
 import { MAX_SESSIONS_PER_ACCOUNT } from '../../../../src/core/domain/session';
 import { createTestCore, type TestCore } from '../../../support/builders/test-core';
 import { typedHash } from '../../../support/in-memory/fake-credential-hasher';
@@ -132,6 +132,20 @@ describe('LogIn', () => {
     // What the pool says of its wait reaches the request.
     core.hasher.turns.at(-1)?.onWait?.(12);
     expect(waited).toEqual([12]);
+  });
+
+  it('gives back the attempts the password work refused as busy: retrying uses up no allowance', async () => {
+    const { core } = await withAccount();
+    jest.spyOn(core.hasher, 'verifyPassword').mockRejectedValue(new PasswordChecksBusy(3));
+    for (let attempt = 0; attempt < 30; attempt++)
+      await expect(
+        core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS, deviceStamp: null }),
+      ).rejects.toBeInstanceOf(PasswordChecksBusy);
+    jest.restoreAllMocks();
+
+    await expect(
+      core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS, deviceStamp: null }),
+    ).resolves.toBeDefined();
   });
 
   it('locks an address after 20 failures, whatever the emails, but not other addresses', async () => {
