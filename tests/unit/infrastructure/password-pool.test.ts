@@ -9,6 +9,7 @@ import {
 } from '../../../src/infrastructure/passwords/password-pool';
 import type { PasswordTask, PasswordTaskKind } from '../../../src/infrastructure/passwords/password-tasks';
 import { HeldThreads, settle } from '../../support/passwords/held-threads';
+import { startInMemoryTracing } from '../../support/telemetry/in-memory-tracing';
 
 /** The events the pool tells, kept. */
 class KeptEvents implements PasswordWorkEvents {
@@ -144,4 +145,38 @@ it('fails what waits when closed, and closes its threads', async () => {
   await expect(waiting).rejects.toThrow('closed');
   expect(held.closed).toBe(true);
   await expect(pool.run(verifyTask('c1'), turnOf('c'))).rejects.toThrow('closed');
+});
+
+it('makes each piece of work a span, child of the one that asked for it: its wait, or its refusal', async () => {
+  const tracing = startInMemoryTracing();
+  try {
+    let now = 0;
+    const held = new HeldThreads(1);
+    const pool = new PasswordPool(held, { queued: 1, tracer: tracing.tracer, now: () => now });
+    await tracing.tracer.startActiveSpan('LogIn', async (parent) => {
+      const first = pool.run(verifyTask('a1'), turnOf('a'));
+      const second = pool.run(verifyTask('b1'), turnOf('b'));
+      await expect(pool.run(verifyTask('c1'), turnOf('c'))).rejects.toBeInstanceOf(PasswordChecksBusy);
+      now += 40;
+      await held.finishOldest('done');
+      await held.finishOldest('done');
+      await Promise.all([first, second]);
+      parent.end();
+    });
+
+    const spans = tracing.named('password verify');
+    const parent = tracing.named('LogIn')[0];
+    expect(spans.map((span) => span.parentSpanContext?.spanId)).toEqual(Array(3).fill(parent?.spanContext().spanId));
+    expect(spans.map((span) => span.attributes)).toEqual([
+      { 'tns.password_work.kind': 'verify', 'error.type': 'password_checks_busy' },
+      { 'tns.password_work.kind': 'verify', 'tns.password_work.wait_reason': 'none', 'tns.password_work.wait_ms': 0 },
+      {
+        'tns.password_work.kind': 'verify',
+        'tns.password_work.wait_reason': 'other_addresses',
+        'tns.password_work.wait_ms': 40,
+      },
+    ]);
+  } finally {
+    await tracing.close();
+  }
 });
