@@ -174,7 +174,7 @@ export class PasswordPool {
 }
 
 /**
- * Work that may wait in each lane (PASSWORD_CHECKS_QUEUED's default): on one thread, some six
+ * Work that may wait in each lane (PASSWORD_CHECKS_QUEUED's default): on one idle thread, some six
  * seconds of verifications at the shipped cost, past which a client is better told when to retry.
  */
 export const DEFAULT_PASSWORD_CHECKS_QUEUED = 32;
