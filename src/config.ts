@@ -20,7 +20,12 @@ import {
 import { type AdmissionLimits, DEFAULT_ADMISSION_LIMITS } from './interfaces/http/admission/account-admission';
 import { DEFAULT_ANONYMOUS_PER_MINUTE } from './interfaces/http/middleware/address-limits';
 import type { FairShareLimits } from './interfaces/http/admission/fair-share';
-import { DEFAULT_KEPT_MIB_PER_HOUR, MAX_KEPT_MIB_PER_HOUR } from './core/use-cases/idempotency/kept-answers';
+import {
+  DEFAULT_KEPT_MIB_PER_HOUR,
+  DEFAULT_KEYS_PER_HOUR,
+  MAX_KEPT_MIB_PER_HOUR,
+  MAX_KEYS_PER_HOUR,
+} from './core/use-cases/idempotency/kept-answers';
 
 /** Settings read from the environment once at start, each checked with a message that says what is wrong. */
 export interface Config {
@@ -86,9 +91,15 @@ export interface Config {
   readonly apiKeyFailuresPerMinute: number;
   /**
    * IDEMPOTENCY_KEPT_MIB_PER_HOUR: MiB of answers an account's Idempotency-Keys keep per hour, all
-   * its keys together (default 64, at most 256); past it, requests are done but their answers not kept.
+   * its keys together (default 64, at most 256); past it, keyed requests are refused before they act.
    */
   readonly idempotencyKeptMibPerHour: number;
+  /**
+   * IDEMPOTENCY_KEYS_PER_HOUR: requests with an Idempotency-Key an account may make per hour, all
+   * its keys together (default 72,000, at most 10,000,000); past it, or past its kept MiB, a keyed
+   * request is refused before it acts (429 idempotency_quota_exceeded), but for a retry of a kept key.
+   */
+  readonly idempotencyKeysPerHour: number;
   /**
    * ACCOUNT_REQUESTS_RUNNING and ACCOUNT_REQUESTS_QUEUED: API requests of one account that run at
    * once on this instance, all its keys and every worker together (default 8), and how many more
@@ -206,6 +217,10 @@ const SETTINGS = {
   idempotencyKeptMibPerHour: [
     'IDEMPOTENCY_KEPT_MIB_PER_HOUR',
     countFromOne(DEFAULT_KEPT_MIB_PER_HOUR, MAX_KEPT_MIB_PER_HOUR, 'MiB of kept answers per account an hour'),
+  ],
+  idempotencyKeysPerHour: [
+    'IDEMPOTENCY_KEYS_PER_HOUR',
+    countFromOne(DEFAULT_KEYS_PER_HOUR, MAX_KEYS_PER_HOUR, 'keyed requests per account an hour'),
   ],
   accountRequestsRunning: [
     'ACCOUNT_REQUESTS_RUNNING',

@@ -221,6 +221,7 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
       anonymousPerMinute: rateLimitAnonymousPerProcess(config),
     },
     keptAnswersMibPerHour: config.idempotencyKeptMibPerHour,
+    keptKeysPerHour: config.idempotencyKeysPerHour,
     eventStreams,
     admission,
   });

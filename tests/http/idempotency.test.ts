@@ -2,7 +2,11 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { MAX_KEPT_ANSWER_BYTES } from '../../src/core/ports/idempotency-store';
 import { textDigest } from '../../src/infrastructure/persistence/postgres/text-digest';
+import { createMetricsRegistry } from '../../src/infrastructure/metrics/metrics-registry';
+import { HttpMetrics } from '../../src/interfaces/http/middleware/http-metrics';
 import { startTestApp, type TestAccount, type TestApp } from '../support/http/test-app';
+import { sumOf } from '../support/metrics/exposition';
+import { waitFor } from '../support/wait-for';
 
 /** 500 events at the Observatory on the account's traveller's timeline, as the service would have recorded them. */
 async function recordSightings(t: TestApp, account: TestAccount): Promise<void> {
@@ -396,53 +400,167 @@ describe('Idempotency-Key', () => {
   });
 });
 
+/** Twenty minutes into the current hour, frozen: a test cannot straddle the hour's window. */
+function twentyPastTheHour(): Date {
+  const HOUR_MS = 3_600_000;
+  return new Date(Math.floor(Date.now() / HOUR_MS) * HOUR_MS + 20 * 60_000);
+}
+
+/** Rows of the account's Idempotency-Keys, and the bytes of their kept answers. */
+async function keptKeys(t: TestApp, account: TestAccount): Promise<{ rows: number; bytes: number }> {
+  const [row] = await t.prisma.$queryRawUnsafe<{ rows: bigint; bytes: bigint }[]>(
+    `SELECT count(*)::bigint AS rows, COALESCE(sum(octet_length(response_body::text)), 0)::bigint AS bytes
+     FROM idempotency_keys WHERE account_id = $1`,
+    account.id,
+  );
+  return { rows: Number(row?.rows ?? 0), bytes: Number(row?.bytes ?? 0) };
+}
+
+describe('Idempotency-Key: the keyed requests one account makes in an hour', () => {
+  const registry = createMetricsRegistry();
+  const logLines: Array<{ request_id?: string; code?: string }> = [];
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await startTestApp({
+      keptKeysPerHour: 3,
+      metrics: new HttpMetrics(registry),
+      logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line)) }),
+    });
+    t.clock.freezeAt(twentyPastTheHour());
+  });
+  afterAll(() => t.close());
+
+  const createAnchor = (account: TestAccount, key: string | undefined, description: string) => {
+    const sent = request(t.app).post('/v1/anchors').set('Authorization', account.auth);
+    return (key === undefined ? sent : sent.set('Idempotency-Key', key)).send({ description });
+  };
+  const anchors = (account: TestAccount, description: string) =>
+    t.prisma.anchor.count({ where: { accountId: account.id, description } });
+
+  it('refuses a new key past the bound before it acts: 429 with Retry-After, no anchor, no row', async () => {
+    const me = await t.signUp();
+    for (const n of [1, 2, 3]) expect((await createAnchor(me, `bound-${n}`, `Within ${n}`)).status).toBe(201);
+    const before = await registry.metrics();
+
+    const refused = await createAnchor(me, 'bound-4', 'Past the bound');
+
+    expect(refused.status).toBe(429);
+    expect(refused.headers['retry-after']).toBe('2400');
+    expect(refused.body).toMatchObject({
+      type: '/problems/idempotency_quota_exceeded',
+      status: 429,
+      code: 'idempotency_quota_exceeded',
+      quota: 'keys',
+    });
+    expect(await anchors(me, 'Past the bound')).toBe(0);
+    expect(await keptKeys(t, me)).toMatchObject({ rows: 3 });
+    // Sent again within the hour, it is refused again, and still acts on nothing.
+    expect((await createAnchor(me, 'bound-4', 'Past the bound')).status).toBe(429);
+    expect(await anchors(me, 'Past the bound')).toBe(0);
+    expect(await keptKeys(t, me)).toMatchObject({ rows: 3 });
+    // Operators see it: by quota in its own counter, by code in the problems and on the log line.
+    const after = await registry.metrics();
+    const increase = (name: string, labels: Record<string, string>) =>
+      sumOf(after, name, labels) - sumOf(before, name, labels);
+    expect(increase('tns_idempotency_quota_refusals_total', { quota: 'keys' })).toBe(2);
+    expect(increase('tns_idempotency_quota_refusals_total', { quota: 'kept_bytes' })).toBe(0);
+    expect(increase('tns_http_problems_total', { code: 'idempotency_quota_exceeded' })).toBe(2);
+    const logLine = await waitFor(() => logLines.find((line) => line.request_id === refused.body.request_id), {
+      what: "the refused request's log line",
+    });
+    expect(logLine.code).toBe('idempotency_quota_exceeded');
+  });
+
+  it('past the bound, still replays a kept key and serves requests without one', async () => {
+    const me = await t.signUp();
+    const first = await createAnchor(me, 'kept-1', 'Kept');
+    for (const n of [2, 3]) await createAnchor(me, `kept-${n}`, `Kept ${n}`);
+    expect((await createAnchor(me, 'kept-4', 'Refused')).status).toBe(429);
+
+    const retry = await createAnchor(me, 'kept-1', 'Kept');
+    const reused = await createAnchor(me, 'kept-1', 'Another request');
+    const unkeyed = await createAnchor(me, undefined, 'Without a key');
+
+    expect({ status: retry.status, body: retry.body }).toEqual({ status: 201, body: first.body });
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(reused.body.code).toBe('idempotency_key_reused');
+    expect(await anchors(me, 'Kept')).toBe(1);
+    expect(await anchors(me, 'Another request')).toBe(0);
+    expect(unkeyed.status).toBe(201);
+    expect(await keptKeys(t, me)).toMatchObject({ rows: 3 });
+  });
+
+  it('lets no more than the bound act of keyed requests sent at once, and counts each account on its own', async () => {
+    const [me, other] = [await t.signUp(), await t.signUp()];
+
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, n) => createAnchor(me, `together-${n}`, 'Sent together')),
+    );
+
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 201, 429, 429, 429]);
+    expect(await anchors(me, 'Sent together')).toBe(3);
+    expect(await keptKeys(t, me)).toMatchObject({ rows: 3 });
+    expect((await createAnchor(other, 'together-0', 'Sent together')).status).toBe(201);
+  });
+
+  it('admits keyed requests again once the hour is over', async () => {
+    const me = await t.signUp();
+    for (const n of [1, 2, 3]) await createAnchor(me, `hourly-${n}`, 'Hourly');
+    expect((await createAnchor(me, 'hourly-4', 'Next hour')).status).toBe(429);
+
+    t.clock.advanceMinutes(40);
+
+    expect((await createAnchor(me, 'hourly-4', 'Next hour')).status).toBe(201);
+    expect(await anchors(me, 'Next hour')).toBe(1);
+  });
+});
+
 describe('Idempotency-Key: what one account keeps in an hour', () => {
   let t: TestApp;
   const MIB = 1024 * 1024;
 
   beforeAll(async () => {
     t = await startTestApp({ keptAnswersMibPerHour: 1 });
+    t.clock.freezeAt(twentyPastTheHour());
   });
   afterAll(() => t.close());
 
-  const keptBytes = async (account: TestAccount) => {
-    const [row] = await t.prisma.$queryRawUnsafe<{ bytes: bigint }[]>(
-      `SELECT COALESCE(sum(octet_length(response_body::text)), 0)::bigint AS bytes
-       FROM idempotency_keys WHERE account_id = $1`,
-      account.id,
-    );
-    return Number(row?.bytes ?? 0);
-  };
-
-  it('keeps answers up to its quota, then does the requests and tells their retries why nothing was kept', async () => {
+  it('keeps answers up to its bytes an hour, then refuses keyed requests before they act', async () => {
     const [noisy, quiet] = [await t.signUp(), await t.signUp()];
     await Promise.all([recordSightings(t, noisy), recordSightings(t, quiet)]);
-    // About 50 KB an answer: under the 64 KiB one answer may keep, 21 of them over the 1 MiB quota.
+    // About 50 KB an answer: under the 64 KiB one answer may keep, about 20 of them in the 1 MiB.
     const answers = [];
-    for (let n = 0; n < 24; n += 1) {
-      const answer = await scanSightings(t, noisy, `scan-${n}`, 200);
-      expect(answer.status).toBe(200);
-      answers.push(answer);
-    }
-    const retries = [];
-    for (let n = 0; n < 24; n += 1) retries.push(await scanSightings(t, noisy, `scan-${n}`, 200));
+    for (let n = 0; n < 24; n += 1) answers.push(await scanSightings(t, noisy, `scan-${n}`, 200));
 
-    const replayed = retries.filter((retry) => retry.headers['idempotent-replayed'] === 'true');
-    const notKept = retries.filter((retry) => retry.status === 409);
-    expect(replayed.length + notKept.length).toBe(24);
-    // The first answers were kept whole, the rest were not: the quota, not the length, held them back.
-    expect(replayed.map((retry) => retry.body)).toEqual(answers.slice(0, replayed.length).map((first) => first.body));
-    expect(notKept.length).toBeGreaterThan(0);
-    for (const retry of notKept) {
-      expect(retry.body).toMatchObject({
-        code: 'idempotency_answer_not_kept',
-        first_status: 200,
-        not_kept_because: 'quota_reached',
-      });
+    const kept = answers.filter((answer) => answer.status === 200);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(kept.length + refused.length).toBe(24);
+    // Refused from the first whose answer might no longer fit: all after it, none before.
+    expect(answers.slice(kept.length).every((answer) => answer.status === 429)).toBe(true);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const answer of refused) {
+      expect(answer.headers['retry-after']).toBe('2400');
+      expect(answer.body).toMatchObject({ code: 'idempotency_quota_exceeded', quota: 'kept_bytes' });
     }
-    const kept = await keptBytes(noisy);
-    expect(kept).toBeLessThanOrEqual(MIB);
-    expect(kept).toBeGreaterThan(MIB - 64 * 1024);
+    const stored = await keptKeys(t, noisy);
+    expect(stored.rows).toBe(kept.length);
+    expect(stored.bytes).toBeLessThanOrEqual(MIB);
+    expect(stored.bytes).toBeGreaterThan(MIB - 2 * 64 * 1024);
+    // Every answer acted on was kept whole, and its retry is replayed past the bound.
+    for (let n = 0; n < kept.length; n += 1) {
+      const retry = await scanSightings(t, noisy, `scan-${n}`, 200);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body).toEqual(kept[n]?.body);
+    }
+    // A write is refused before it acts, too.
+    const write = await request(t.app)
+      .post('/v1/anchors')
+      .set('Authorization', noisy.auth)
+      .set('Idempotency-Key', 'write-past-the-bytes')
+      .send({ description: 'Past the bytes' });
+    expect(write.status).toBe(429);
+    expect(await t.prisma.anchor.count({ where: { accountId: noisy.id, description: 'Past the bytes' } })).toBe(0);
 
     // Another account's answers are its own to keep.
     const key = 'quiet-scan';

@@ -37,6 +37,9 @@ export type KeyedAnswer =
   | { readonly outcome: 'reused' }
   | { readonly outcome: 'not-kept'; readonly status: number; readonly reason: NotKeptReason };
 
+/** What a key already kept answers a request with it: a retry's answer, without acting. */
+export type EarlierAnswer = Exclude<KeyedAnswer, { readonly outcome: 'answered' }>;
+
 /** Whether an answer whose body is `bytes` long (as JSON text) may be kept: null, or why not. */
 export type KeepingRule = (bytes: number) => Promise<NotKeptReason | null>;
 
@@ -74,4 +77,11 @@ export abstract class IdempotencyStore {
     produce: () => Promise<StoredResponse>,
     keeping: KeepingRule,
   ): Promise<KeyedAnswer>;
+
+  /**
+   * What the account's `key`, kept and not expired, answers a request that digests to
+   * `requestDigest`, read only (nothing acts, nothing is claimed): its kept answer replayed, or
+   * `not-kept`, or `reused` for another request. Null when no answer is kept under the key.
+   */
+  abstract earlierAnswer(accountId: string, key: string, requestDigest: string): Promise<EarlierAnswer | null>;
 }

@@ -5,6 +5,7 @@ import type { Container } from 'inversify';
 import { IdempotencyStore } from '../../core/ports/idempotency-store';
 import { StreamSlots } from '../../core/ports/stream-slots';
 import { AuthenticateApiKey } from '../../core/use-cases/accounts/authenticate-api-key';
+import { AnswerKeyedRequest } from '../../core/use-cases/idempotency/answer-keyed-request';
 import { KeptAnswers } from '../../core/use-cases/idempotency/kept-answers';
 import { CountInProcess } from '../../core/use-cases/rate-limiting/count-in-process';
 import { CountRequest } from '../../core/use-cases/rate-limiting/count-request';
@@ -91,6 +92,8 @@ export interface AppOptions {
   };
   /** MiB of answers an account's Idempotency-Keys keep per hour (default DEFAULT_KEPT_MIB_PER_HOUR). */
   readonly keptAnswersMibPerHour?: number;
+  /** Keyed requests an account may make per hour (default DEFAULT_KEYS_PER_HOUR). */
+  readonly keptKeysPerHour?: number;
   /**
    * The process's open event streams, with their limits; the service ends them all when it stops
    * (server.ts). Default: streams with the default limits, owned by the app.
@@ -182,11 +185,14 @@ export function createApp(container: Container, options: AppOptions): Express {
     endings: { isUnavailable, onUnavailable, logError: report },
     accountLimit: perAccountPerSecond > 0 ? accountLimit(countRequest, perAccountPerSecond) : undefined,
   };
-  const keptAnswers = new KeptAnswers(countRequest, options.keptAnswersMibPerHour);
+  const keptAnswers = new KeptAnswers(countRequest, {
+    mibPerHour: options.keptAnswersMibPerHour,
+    keysPerHour: options.keptKeysPerHour,
+  });
   const routes = allRoutes(container);
   mountRoutes(app, routes, authenticated, {
     keyless,
-    idempotent: idempotency(container.get(IdempotencyStore), keptAnswers, options.metrics?.keysInUse),
+    idempotent: idempotency(new AnswerKeyedRequest(container.get(IdempotencyStore), keptAnswers), options.metrics),
     streaming,
     admission:
       options.admission ??

@@ -48,6 +48,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   // Idempotency-Key (docs/decisions.md)
   idempotency_key_reused: 422,
   idempotency_answer_not_kept: 409,
+  idempotency_quota_exceeded: 429,
   // references the request makes that do not hold
   unknown_items: 422,
   unknown_event: 422,

@@ -1,4 +1,5 @@
 import { PostgresIdempotencyStore } from '../../../src/infrastructure/persistence/postgres/idempotency-store';
+import { PostgresRateCounterStore } from '../../../src/infrastructure/persistence/postgres/rate-counter-store';
 import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
 import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
 import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
@@ -19,14 +20,18 @@ export function postgresRepositoriesOnTestDatabase(): MakeRepositories {
   });
   return async () => {
     if (!database) throw new Error('The test database is provisioned in beforeAll.');
-    // Every other table hangs off accounts (ON DELETE CASCADE) except the login counters.
-    await database.prisma.$executeRawUnsafe('TRUNCATE accounts, login_throttles CASCADE');
+    // Every other table hangs off accounts (ON DELETE CASCADE) except the login and rate counters
+    // and the Idempotency-Keys.
+    await database.prisma.$executeRawUnsafe(
+      'TRUNCATE accounts, login_throttles, rate_limit_counters, idempotency_keys CASCADE',
+    );
     // As the service composes them. A new boundary each test: it remembers travellers it wrote.
     const keyed = new KeyedRequests(database.sql);
     return {
       repos: plainRepositories(database),
       tx: new PostgresTransactionBoundary(database, keyed),
       keys: new PostgresIdempotencyStore(database.prisma, database.sql, keyed, { now: () => new Date() }),
+      counters: new PostgresRateCounterStore(database.prisma, database.sql),
       cleanup: async () => {},
     };
   };

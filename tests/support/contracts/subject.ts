@@ -1,5 +1,6 @@
 import type { Account } from '../../../src/core/domain/account';
 import type { IdempotencyStore } from '../../../src/core/ports/idempotency-store';
+import type { RateCounterStore } from '../../../src/core/ports/rate-counter-store';
 import type { Repositories } from '../../../src/core/ports/repositories';
 import type { TransactionBoundary } from '../../../src/core/ports/transaction-boundary';
 
@@ -9,6 +10,8 @@ export interface RepositoriesUnderTest {
   readonly tx: TransactionBoundary;
   /** Keyed requests, produced through `tx`. */
   readonly keys: IdempotencyStore;
+  /** The counters every process shares (rate limits, and what an account's keys keep an hour). */
+  readonly counters: RateCounterStore;
   cleanup(): Promise<void>;
 }
 

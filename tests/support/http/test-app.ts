@@ -91,6 +91,8 @@ export interface TestAppOptions {
   readonly eventStreams?: EventStreamLimits;
   /** MiB of answers an account's Idempotency-Keys keep per hour, as IDEMPOTENCY_KEPT_MIB_PER_HOUR sets it. */
   readonly keptAnswersMibPerHour?: number;
+  /** Keyed requests an account may make per hour, as IDEMPOTENCY_KEYS_PER_HOUR sets it. */
+  readonly keptKeysPerHour?: number;
   /** An account's requests running at once and waiting, as ACCOUNT_REQUESTS_RUNNING and _QUEUED set them. */
   readonly accountRequests?: AdmissionLimits;
   /** The instance's work at once and waiting, as INSTANCE_WORK_RUNNING and INSTANCE_REQUESTS_QUEUED set them. */
@@ -189,6 +191,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     databaseFailureOf,
     rateLimit: options.rateLimit,
     keptAnswersMibPerHour: options.keptAnswersMibPerHour,
+    keptKeysPerHour: options.keptKeysPerHour,
     admission,
     metrics: options.metrics,
     tracer: options.tracer,

@@ -1,6 +1,7 @@
 import {
   IdempotencyStore,
   notKeptReason,
+  type EarlierAnswer,
   type KeepingRule,
   type KeptResponse,
   type KeyedAnswer,
@@ -36,12 +37,10 @@ export class InMemoryIdempotencyStore extends IdempotencyStore {
     keeping: KeepingRule,
   ): Promise<KeyedAnswer> {
     const run = await this.boundary.keyed(produce);
-    const found = this.keys.get(`${accountId}\u0000${key}`);
-    if (found) {
+    const earlier = await this.earlierAnswer(accountId, key, requestDigest);
+    if (earlier) {
       run.discard();
-      if (found.requestDigest !== requestDigest) return { outcome: 'reused' };
-      if (typeof found.kept === 'string') return { outcome: 'not-kept', status: found.status, reason: found.kept };
-      return { outcome: 'replay', response: found.kept };
+      return earlier;
     }
     const { status, body, headers } = run.answer;
     const response: KeptResponse = { status, json: JSON.stringify(body ?? null), headers };
@@ -56,5 +55,13 @@ export class InMemoryIdempotencyStore extends IdempotencyStore {
     run.keep();
     this.keys.set(`${accountId}\u0000${key}`, { requestDigest, status, kept: notKept ?? response });
     return { outcome: 'answered', response };
+  }
+
+  async earlierAnswer(accountId: string, key: string, requestDigest: string): Promise<EarlierAnswer | null> {
+    const found = this.keys.get(`${accountId}\u0000${key}`);
+    if (!found) return null;
+    if (found.requestDigest !== requestDigest) return { outcome: 'reused' };
+    if (typeof found.kept === 'string') return { outcome: 'not-kept', status: found.status, reason: found.kept };
+    return { outcome: 'replay', response: found.kept };
   }
 }

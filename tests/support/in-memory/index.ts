@@ -9,3 +9,4 @@ export {
 } from './in-memory-transaction-boundary';
 export { SequentialIdGenerator } from './sequential-id-generator';
 export { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
+export { InMemoryRateCounters } from './in-memory-rate-counters';

@@ -6,6 +6,7 @@ import { apiKeyRepositoryContract } from '../../support/contracts/api-key-reposi
 import { eventRepositoryContract } from '../../support/contracts/event-repository.contract';
 import { inMemoryRepositories } from '../../support/contracts/in-memory-subject';
 import { itemRepositoryContract } from '../../support/contracts/item-repository.contract';
+import { keyedRequestQuotaContract } from '../../support/contracts/keyed-request-quota.contract';
 import { timelineRepositoryContract } from '../../support/contracts/timeline-repository.contract';
 import { transactionBoundaryContract } from '../../support/contracts/transaction-boundary.contract';
 import { travellerRepositoryContract } from '../../support/contracts/traveller-repository.contract';
@@ -18,3 +19,4 @@ anchorRepositoryContract('InMemoryAnchorRepository', inMemoryRepositories);
 itemRepositoryContract('InMemoryItemRepository', inMemoryRepositories);
 eventRepositoryContract('InMemoryEventRepository', inMemoryRepositories);
 transactionBoundaryContract('InMemoryTransactionBoundary', inMemoryRepositories);
+keyedRequestQuotaContract('InMemoryIdempotencyStore', inMemoryRepositories);

@@ -61,6 +61,20 @@ export class CountRequest implements RequestCounter {
     return { allowed: true, remaining: remaining(), resetSeconds: window.resetSeconds };
   }
 
+  /**
+   * What this process may still allow for the key in its current window as far as it knows,
+   * without asking the store or counting anything: what it claimed and has not used, plus what
+   * nobody had claimed at its last claim (the whole quota before its first). Other processes may
+   * have claimed some of that since; never less than what is really left.
+   */
+  peek(input: { readonly key: string; readonly policy: RateLimitPolicy }): Omit<RateLimitDecision, 'allowed'> {
+    const window = fixedWindow(this.clock.now(), input.policy.windowSeconds);
+    const known = this.allowances.get(input.key);
+    const current = known?.windowStartMs === window.start.getTime() ? known : null;
+    const remaining = current ? current.left + current.unclaimed : input.policy.quota;
+    return { remaining, resetSeconds: window.resetSeconds };
+  }
+
   private allowanceOf(key: string, window: Window, quota: number): Allowance {
     const known = this.allowances.get(key);
     if (known?.windowStartMs === window.start.getTime()) return known;

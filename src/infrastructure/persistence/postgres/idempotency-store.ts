@@ -1,5 +1,6 @@
 import {
   IdempotencyStore,
+  type EarlierAnswer,
   notKeptReason,
   type KeepingRule,
   type KeptResponse,
@@ -69,22 +70,26 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
         keyClaim({ accountId, key, requestDigest }, this.clock.now(), kept(answer)),
       );
       if (claimed) return { outcome: 'answered', response: claimed.kept.response };
-      const [row] = await READ_KEY.run(this.sql, { accountId, key });
-      // Gone since: the next claim takes it.
-      if (!row) continue;
-      if (row.requestDigest !== requestDigest) return { outcome: 'reused' };
-      // Claimed without its answer since, for this request: the next claim takes it over.
-      if (row.responseStatus === null) continue;
-      const headers = stringRecord(row.responseHeaders);
-      const notKept = headers[NOT_KEPT_HEADER];
-      if (notKept !== undefined) {
-        const reason = notKept === 'quota_reached' ? notKept : 'too_long';
-        return { outcome: 'not-kept', status: row.responseStatus, reason };
-      }
-      return { outcome: 'replay', response: { status: row.responseStatus, json: row.responseBody ?? 'null', headers } };
+      // Gone since, or claimed without its answer since for this request: the next claim takes it.
+      const earlier = await this.earlierAnswer(accountId, key, requestDigest);
+      if (earlier) return earlier;
     }
     // Only processes of an earlier release, releasing or claiming the key under this one each time.
     throw new Error(`the Idempotency-Key of account ${accountId} changed hands ${CLAIM_ATTEMPTS} times`);
+  }
+
+  async earlierAnswer(accountId: string, key: string, requestDigest: string): Promise<EarlierAnswer | null> {
+    const [row] = await READ_KEY.run(this.sql, { accountId, key });
+    if (!row || row.createdAt.getTime() <= this.clock.now().getTime() - IDEMPOTENCY_RETENTION_MS) return null;
+    if (row.requestDigest !== requestDigest) return { outcome: 'reused' };
+    if (row.responseStatus === null) return null;
+    const headers = stringRecord(row.responseHeaders);
+    const notKept = headers[NOT_KEPT_HEADER];
+    if (notKept !== undefined) {
+      const reason = notKept === 'quota_reached' ? notKept : 'too_long';
+      return { outcome: 'not-kept', status: row.responseStatus, reason };
+    }
+    return { outcome: 'replay', response: { status: row.responseStatus, json: row.responseBody ?? 'null', headers } };
   }
 
   /** Opportunistic clean-up, so the table holds about one day of keys without a separate job. */

@@ -23,6 +23,8 @@ export class HttpMetrics {
   readonly replays: Counter;
   /** Requests whose Idempotency-Key is being honoured: the keys in use now (counted by idempotency.ts). */
   readonly keysInUse: Gauge;
+  /** Keyed requests refused before they acted, past their account's hourly bound of keys or kept bytes. */
+  readonly quotaRefusals: Counter<'quota'>;
   /**
    * The series of each method, route and status, found once: prom-client checks and hashes the
    * labels of every observation otherwise, which was most of what counting a request cost. The
@@ -71,6 +73,14 @@ export class HttpMetrics {
     this.keysInUse = new Gauge({
       name: 'tns_idempotency_keys_in_use',
       help: 'Requests with an Idempotency-Key being answered now (a retry of one of them waits or is refused).',
+      registers: [registry],
+    });
+    this.quotaRefusals = new Counter({
+      name: 'tns_idempotency_quota_refusals_total',
+      help:
+        'Requests with an Idempotency-Key refused before they acted, their account past its hourly bound ' +
+        '(quota: keys, kept_bytes).',
+      labelNames: ['quota'],
       registers: [registry],
     });
   }

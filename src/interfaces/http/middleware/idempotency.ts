@@ -2,14 +2,13 @@ import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import {
   MAX_KEPT_ANSWER_BYTES,
-  type IdempotencyStore,
   type KeptResponse,
-  type KeyedAnswer,
   type NotKeptReason,
   type StoredResponse,
 } from '../../../core/ports/idempotency-store';
 import type { Principal } from '../../../core/use-cases/accounts/authenticate-api-key';
-import type { KeptAnswers } from '../../../core/use-cases/idempotency/kept-answers';
+import type { AnswerKeyedRequest, KeyedOutcome } from '../../../core/use-cases/idempotency/answer-keyed-request';
+import type { KeptQuota } from '../../../core/use-cases/idempotency/kept-answers';
 import { Problem } from '../problem';
 import type { HttpResponse } from '../route';
 import { JSON_CONTENT_TYPE, nameProblem } from '../send-answer';
@@ -30,10 +29,12 @@ export type IdempotentResponder = (
   respond: Respond,
 ) => Promise<HttpResponse | KeptResponse>;
 
-/** Counts the keys being honoured now: tns_idempotency_keys_in_use (HttpMetrics.keysInUse). */
-export interface KeysInUse {
-  inc(): void;
-  dec(): void;
+/** What operators see of the keys (HttpMetrics): the keys honoured now, and the refusals past a bound. */
+export interface IdempotencyMetrics {
+  /** tns_idempotency_keys_in_use. */
+  readonly keysInUse: { inc(): void; dec(): void };
+  /** tns_idempotency_quota_refusals_total, by the bound that refused. */
+  readonly quotaRefusals: { inc(labels: { quota: KeptQuota }): void };
 }
 
 /**
@@ -43,12 +44,10 @@ export interface KeysInUse {
  * account) and body parsing (the body is part of the request compared), before validation, so a
  * refused request is replayed as refused. A key counts in `keysInUse` while it is honoured: not
  * before (a key refused, or a request still arriving), nor on a request where it means nothing.
+ * Past its account's hourly bound a keyed request is refused before it acts (429), unless its key
+ * already holds an answer.
  */
-export function idempotency(
-  store: IdempotencyStore,
-  keptAnswers: KeptAnswers,
-  keysInUse?: KeysInUse,
-): IdempotentResponder {
+export function idempotency(answerKeyed: AnswerKeyedRequest, metrics?: IdempotencyMetrics): IdempotentResponder {
   return async (req, res, respond) => {
     const key = req.get(IDEMPOTENCY_HEADER);
     if (key === undefined) return respond();
@@ -58,18 +57,17 @@ export function idempotency(
     const principal: Principal | undefined = localsOf(res).principal;
     // Mounted only behind authentication; without an account there is nothing to key on.
     if (!principal) return respond();
-    keysInUse?.inc();
-    let keyed: KeyedAnswer;
+    metrics?.keysInUse.inc();
+    let keyed: KeyedOutcome;
     try {
-      keyed = await store.answerOnce(
-        principal.accountId,
+      keyed = await answerKeyed.execute({
+        accountId: principal.accountId,
         key,
-        requestDigest(req),
-        () => keptAnswer(respond, localsOf(res).requestId),
-        (bytes) => keptAnswers.refusal(principal.accountId, bytes),
-      );
+        requestDigest: requestDigest(req),
+        produce: () => keptAnswer(respond, localsOf(res).requestId),
+      });
     } finally {
-      keysInUse?.dec();
+      metrics?.keysInUse.dec();
     }
     switch (keyed.outcome) {
       case 'answered':
@@ -91,9 +89,25 @@ export function idempotency(
             'or with a new one.',
           { first_status: keyed.status, not_kept_because: keyed.reason },
         );
+      case 'quota-exceeded':
+        metrics?.quotaRefusals.inc({ quota: keyed.quota });
+        throw new Problem(
+          429,
+          'idempotency_quota_exceeded',
+          `${QUOTA_SPENT[keyed.quota]} for this hour: this request was not done. Send it again with the same key ` +
+            'after Retry-After seconds.',
+          { quota: keyed.quota },
+          { 'Retry-After': String(keyed.retryAfterSeconds) },
+        );
     }
   };
 }
+
+/** Which hourly bound is spent, as the 429 says it. */
+const QUOTA_SPENT: Readonly<Record<KeptQuota, string>> = {
+  keys: `This account made its most requests with an ${IDEMPOTENCY_HEADER}`,
+  kept_bytes: `This account's ${IDEMPOTENCY_HEADER}s kept their most answers`,
+};
 
 /** Why an answer was not kept, as the 409 says it. */
 const NOT_KEPT_BECAUSE: Readonly<Record<NotKeptReason, string>> = {

@@ -109,7 +109,10 @@ function idempotencyKeyParameter(route: Route): JsonObject[] {
         '(with `Idempotent-Replayed: true`) instead of acting twice. ' +
         'Duplicates sent at the same time act once and all get that answer. ' +
         'The same key with another request answers `idempotency_key_reused` (422). An answer longer than ' +
-        '64 KiB is not kept: a retry answers `idempotency_answer_not_kept` (409) without acting again.',
+        '64 KiB is not kept: a retry answers `idempotency_answer_not_kept` (409) without acting again. ' +
+        "Past the account's hourly bound of keyed requests or of kept answers, a request with a new key is " +
+        'refused before it acts (`idempotency_quota_exceeded`, 429, with `Retry-After`); a retry of a kept key ' +
+        'still gets its answer.',
       schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
       example: '5f0c6f4e-8a2d-4d0b-9a57-0d6f2f0f7a11',
     },

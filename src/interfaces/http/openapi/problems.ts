@@ -33,13 +33,14 @@ const WITH_A_KEY = [
   'too_many_requests_in_flight',
   'server_busy',
 ];
-/** An authenticated POST honours `Idempotency-Key` (middleware/idempotency.ts). */
-const IDEMPOTENT = ['idempotency_key_reused', 'idempotency_answer_not_kept'];
+/** An authenticated POST honours `Idempotency-Key` (middleware/idempotency.ts), within hourly bounds. */
+const IDEMPOTENT = ['idempotency_key_reused', 'idempotency_answer_not_kept', 'idempotency_quota_exceeded'];
 
 const TOO_MANY_HEADERS: JsonObject = {
   'Retry-After': {
     description:
-      'Seconds to wait: until the window ends (`rate_limited`, `too_many_failed_attempts`), ' +
+      'Seconds to wait: until the window ends (`rate_limited`, `too_many_failed_attempts`, ' +
+      '`idempotency_quota_exceeded`: the hour), ' +
       '1 (`too_many_requests_in_flight`), or 5 (`too_many_streams`).',
     required: true,
     schema: { type: 'integer', minimum: 1 },

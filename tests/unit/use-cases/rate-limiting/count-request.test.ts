@@ -1,27 +1,6 @@
 import { fixedWindow } from '../../../../src/core/domain/rate-limit';
-import type { Window } from '../../../../src/core/domain/rate-limit';
-import type { RateCounterStore } from '../../../../src/core/ports/rate-counter-store';
 import { CountRequest } from '../../../../src/core/use-cases/rate-limiting/count-request';
-import { FrozenWallClock } from '../../../support/in-memory';
-
-/** Counters in a map, as the Prisma adapter keeps them in rate_limit_counters. */
-class InMemoryRateCounters implements RateCounterStore {
-  readonly counts = new Map<string, { key: string; windowEnd: Date; count: number }>();
-  /** Round trips the adapter would make. */
-  hits = 0;
-
-  async hit(key: string, window: Pick<Window, 'start' | 'end'>, amount: number): Promise<number> {
-    this.hits += 1;
-    const id = `${key}@${window.start.toISOString()}`;
-    const row = this.counts.get(id) ?? { key, windowEnd: window.end, count: 0 };
-    this.counts.set(id, { ...row, count: row.count + amount });
-    return row.count + amount;
-  }
-
-  async deleteWindowsOver(now: Date): Promise<void> {
-    for (const [id, row] of this.counts) if (row.windowEnd <= now) this.counts.delete(id);
-  }
-}
+import { FrozenWallClock, InMemoryRateCounters } from '../../../support/in-memory';
 
 const perSecond = { name: 'default', quota: 2, windowSeconds: 1 };
 
@@ -160,6 +139,24 @@ describe('CountRequest', () => {
       clock.advanceMinutes(31);
       expect(await countRequest.execute({ key: 'k', policy: hourly, cost: 1 })).toMatchObject({ allowed: true });
       expect([...counters.counts.values()].map((row) => row.count)).toEqual([1_000]);
+    });
+
+    it('tells what this process may still allow without counting or asking the store', async () => {
+      const clock = new FrozenWallClock('2030-01-01T12:15:00Z');
+      const counters = new InMemoryRateCounters();
+      const processes = [new CountRequest(counters, clock), new CountRequest(counters, clock)];
+      const peek = (process: CountRequest | undefined) => process?.peek({ key: 'k', policy: hourly });
+      // Before its first claim a process knows only the quota.
+      expect(peek(processes[0])).toEqual({ remaining: 16_000, resetSeconds: 2700 });
+      await processes[0]?.execute({ key: 'k', policy: hourly, cost: 6_000 });
+      expect(peek(processes[0])).toEqual({ remaining: 10_000, resetSeconds: 2700 });
+      await processes[1]?.execute({ key: 'k', policy: hourly, cost: 9_000 });
+      // The first has not asked since: what it tells is at least what is left, never less.
+      expect(peek(processes[0])?.remaining).toBe(10_000);
+      expect(peek(processes[1])?.remaining).toBe(1_000);
+      expect(counters.hits).toBe(2);
+      clock.advanceMinutes(45);
+      expect(peek(processes[1])).toEqual({ remaining: 16_000, resetSeconds: 3600 });
     });
 
     it('refuses a cost that is not a whole number', async () => {

@@ -120,6 +120,15 @@ export class ProblemResponse {
   })
   not_kept_because?: string;
   @IsOptional()
+  @IsIn(['keys', 'kept_bytes'])
+  @ApiField({
+    example: 'keys',
+    description:
+      MEMBER_OF('idempotency_quota_exceeded') +
+      " Which of the account's hourly bounds is spent: its keyed requests, or its kept answers' bytes.",
+  })
+  quota?: string;
+  @IsOptional()
   @IsString()
   @ApiField({
     example: 'key_5c0b1f9e2d7a4c3b',
