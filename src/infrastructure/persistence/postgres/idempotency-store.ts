@@ -80,8 +80,10 @@ export class PostgresIdempotencyStore extends IdempotencyStore {
 
   async earlierAnswer(accountId: string, key: string, requestDigest: string): Promise<EarlierAnswer | null> {
     const [row] = await READ_KEY.run(this.sql, { accountId, key });
+    // An expired key counts as never used, as a claim would take it.
     if (!row || row.createdAt.getTime() <= this.clock.now().getTime() - IDEMPOTENCY_RETENTION_MS) return null;
     if (row.requestDigest !== requestDigest) return { outcome: 'reused' };
+    // Claimed by an earlier release without its answer: nothing kept yet.
     if (row.responseStatus === null) return null;
     const headers = stringRecord(row.responseHeaders);
     const notKept = headers[NOT_KEPT_HEADER];
