@@ -67,7 +67,8 @@ function keyOf(hour: number, n: number): string {
 async function main(): Promise<void> {
   const url = await createBenchDatabase(ADMIN_URL, 'time_navigation_kept_keys');
   await migrateDatabase(url);
-  const { prisma, sql } = createDatabaseClients(url, { maxConnections: AT_ONCE });
+  // Summing a day's answers reads the whole table: longer than the service's statements may take.
+  const { prisma, sql } = createDatabaseClients(url, { maxConnections: AT_ONCE, timeoutMs: 600_000 });
   // The first hour's keys made at its end and the last hour's at its start: all 25 are kept at once.
   const start = Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
   let now = start;
@@ -106,7 +107,8 @@ async function sizes(prisma: ReturnType<typeof createDatabaseClients>['prisma'],
     { rows: bigint; kept: bigint; heap: bigint; toast: bigint; indexes: bigint; total: bigint }[]
   >(
     `SELECT (SELECT count(*) FROM idempotency_keys WHERE account_id = $1) AS rows,
-            (SELECT COALESCE(sum(octet_length(response_body::text)), 0) FROM idempotency_keys WHERE account_id = $1) AS kept,
+            (SELECT COALESCE(sum(octet_length(response_body::text)), 0)
+               FROM idempotency_keys WHERE account_id = $1) AS kept,
             pg_relation_size('idempotency_keys') AS heap,
             COALESCE(pg_total_relation_size(NULLIF(c.reltoastrelid, 0)), 0) AS toast,
             pg_indexes_size('idempotency_keys') AS indexes,
@@ -116,7 +118,8 @@ async function sizes(prisma: ReturnType<typeof createDatabaseClients>['prisma'],
   );
   if (!row) throw new Error('no sizes');
   const mib = (value: bigint) => (Number(value) / MIB).toFixed(1);
-  return `| ${hours} | ${row.rows} | ${mib(row.kept)} | ${mib(row.heap)} | ${mib(row.toast)} | ${mib(row.indexes)} | ${mib(row.total)} |`;
+  const columns = [hours, row.rows, mib(row.kept), mib(row.heap), mib(row.toast), mib(row.indexes), mib(row.total)];
+  return `| ${columns.join(' | ')} |`;
 }
 
 main().catch((error: unknown) => {

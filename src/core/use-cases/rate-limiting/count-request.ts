@@ -67,7 +67,7 @@ export class CountRequest implements RequestCounter {
    * nobody had claimed at its last claim (the whole quota before its first). Other processes may
    * have claimed some of that since; never less than what is really left.
    */
-  peek(input: { readonly key: string; readonly policy: RateLimitPolicy }): Omit<RateLimitDecision, 'allowed'> {
+  peek(input: Omit<CountedRequest, 'cost'>): Omit<RateLimitDecision, 'allowed'> {
     const window = fixedWindow(this.clock.now(), input.policy.windowSeconds);
     const known = this.allowances.get(input.key);
     const current = known?.windowStartMs === window.start.getTime() ? known : null;
