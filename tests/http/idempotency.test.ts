@@ -6,6 +6,7 @@ import { createMetricsRegistry } from '../../src/infrastructure/metrics/metrics-
 import { HttpMetrics } from '../../src/interfaces/http/middleware/http-metrics';
 import { startTestApp, type TestAccount, type TestApp } from '../support/http/test-app';
 import { sumOf } from '../support/metrics/exposition';
+import { startInMemoryTracing, type InMemoryTracing } from '../support/telemetry/in-memory-tracing';
 import { waitFor } from '../support/wait-for';
 
 /** 500 events at the Observatory on the account's traveller's timeline, as the service would have recorded them. */
@@ -419,17 +420,23 @@ async function keptKeys(t: TestApp, account: TestAccount): Promise<{ rows: numbe
 describe('Idempotency-Key: the keyed requests one account makes in an hour', () => {
   const registry = createMetricsRegistry();
   const logLines: Array<{ request_id?: string; code?: string }> = [];
+  let tracing: InMemoryTracing;
   let t: TestApp;
 
   beforeAll(async () => {
+    tracing = startInMemoryTracing();
     t = await startTestApp({
       keptKeysPerHour: 3,
       metrics: new HttpMetrics(registry),
       logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line)) }),
+      tracer: tracing.tracer,
     });
     t.clock.freezeAt(twentyPastTheHour());
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await tracing.close();
+  });
 
   const createAnchor = (account: TestAccount, key: string | undefined, description: string) => {
     const sent = request(t.app).post('/v1/anchors').set('Authorization', account.auth);
@@ -470,6 +477,16 @@ describe('Idempotency-Key: the keyed requests one account makes in an hour', () 
       what: "the refused request's log line",
     });
     expect(logLine.code).toBe('idempotency_quota_exceeded');
+    const refusals = await waitFor(
+      () => {
+        const events = tracing
+          .named('POST /v1/anchors')
+          .flatMap((span) => span.events.filter((event) => event.name === 'idempotency quota exceeded'));
+        return events.length === 2 && events;
+      },
+      { what: "the refusals' span events" },
+    );
+    expect(refusals.map((event) => event.attributes)).toEqual([{ quota: 'keys' }, { quota: 'keys' }]);
   });
 
   it('past the bound, still replays a kept key and serves requests without one', async () => {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
 import type { Request, Response } from 'express';
 import {
   MAX_KEPT_ANSWER_BYTES,
@@ -91,6 +92,7 @@ export function idempotency(answerKeyed: AnswerKeyedRequest, metrics?: Idempoten
         );
       case 'quota-exceeded':
         metrics?.quotaRefusals.inc({ quota: keyed.quota });
+        trace.getActiveSpan()?.addEvent('idempotency quota exceeded', { quota: keyed.quota });
         throw new Problem(
           429,
           'idempotency_quota_exceeded',
