@@ -8,6 +8,8 @@ export type Instruction =
   | { kind: 'COPY'; from: string | null; chown: string | null; sources: string[]; destination: string }
   | { kind: 'RUN'; script: string }
   | { kind: 'ENV'; variables: Record<string, string> }
+  | { kind: 'LABEL'; labels: Record<string, string> }
+  | { kind: 'VOLUME'; paths: string[] }
   | { kind: 'USER'; user: string }
   | { kind: 'EXPOSE'; port: number }
   | { kind: 'HEALTHCHECK'; command: Command }
@@ -72,13 +74,18 @@ function shellWords(text: string): string[] {
   return words;
 }
 
-function parseCommand(text: string): Command {
-  if (!text.startsWith('[')) return { form: 'shell', script: text };
-  const argv: unknown = JSON.parse(text);
-  if (!Array.isArray(argv) || argv.length === 0 || !argv.every((arg) => typeof arg === 'string')) {
+/** A non-empty JSON array of strings: the exec form of CMD and HEALTHCHECK, VOLUME's list. */
+function jsonStrings(text: string): string[] {
+  const list: unknown = JSON.parse(text);
+  if (!Array.isArray(list) || list.length === 0 || !list.every((arg) => typeof arg === 'string')) {
     throw new DockerfileError(`not a JSON array of strings: ${text}`);
   }
-  return { form: 'exec', argv: argv.map(String) };
+  return list.map(String);
+}
+
+function parseCommand(text: string): Command {
+  if (!text.startsWith('[')) return { form: 'shell', script: text };
+  return { form: 'exec', argv: jsonStrings(text) };
 }
 
 /** Leading `--name=value` flags, each of which must be in `known`. */
@@ -93,15 +100,27 @@ function takeFlags(words: string[], known: readonly string[]): { flags: Map<stri
   return { flags, rest: words.slice(index) };
 }
 
-function parseEnv(argument: string): Record<string, string> {
-  const variables: Record<string, string> = {};
+/** ENV's and LABEL's `key=value` pairs (not the older `key value` form), without $references. */
+function keyValuePairs(keyword: 'ENV' | 'LABEL', argument: string): Record<string, string> {
+  const pairs: Record<string, string> = {};
   for (const word of shellWords(argument)) {
     const equals = word.indexOf('=');
-    if (equals <= 0) throw new DockerfileError(`ENV takes KEY=value pairs, not: ${word}`);
-    if (word.includes('$')) throw new DockerfileError(`ENV with a $reference is not replayed: ${word}`);
-    variables[word.slice(0, equals)] = word.slice(equals + 1);
+    if (equals <= 0) throw new DockerfileError(`${keyword} takes key=value pairs, not: ${word}`);
+    if (word.includes('$')) throw new DockerfileError(`${keyword} with a $reference is not replayed: ${word}`);
+    pairs[word.slice(0, equals)] = word.slice(equals + 1);
   }
-  return variables;
+  return pairs;
+}
+
+/** VOLUME's paths, as a JSON array or words; absolute, so that they do not depend on WORKDIR. */
+function parseVolume(argument: string): string[] {
+  const paths = argument.startsWith('[') ? jsonStrings(argument) : argument.split(/\s+/);
+  for (const each of paths) {
+    if (!each.startsWith('/') || each.includes('$')) {
+      throw new DockerfileError(`VOLUME takes absolute paths without $references, not: ${each}`);
+    }
+  }
+  return paths;
 }
 
 function parseInstruction(keyword: string, argument: string): Instruction {
@@ -125,7 +144,11 @@ function parseInstruction(keyword: string, argument: string): Instruction {
       if (argument.startsWith('[')) throw new DockerfileError('RUN in exec form is not replayed; use the shell form');
       return { kind: 'RUN', script: argument };
     case 'ENV':
-      return { kind: 'ENV', variables: parseEnv(argument) };
+      return { kind: 'ENV', variables: keyValuePairs('ENV', argument) };
+    case 'LABEL':
+      return { kind: 'LABEL', labels: keyValuePairs('LABEL', argument) };
+    case 'VOLUME':
+      return { kind: 'VOLUME', paths: parseVolume(argument) };
     case 'USER':
       return { kind: 'USER', user: argument };
     case 'EXPOSE': {

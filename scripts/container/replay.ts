@@ -3,18 +3,20 @@
 // stage's CMD as its non-root USER, once against a fresh database on DATABASE_URL's server (as
 // docker-compose.yml runs it), once with no settings (refused: the embedded database must be
 // accepted in production) and once with ACCEPT_EMBEDDED_DATABASE=on (its data in /app/.data).
+// Before that it checks the image itself: the size of its node_modules, its labels, its volumes.
 //
 //   DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres node --import tsx scripts/container/replay.ts
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { BuildContext } from './build-context';
 import { parseDockerfile } from './dockerfile';
+import { checkModulesSize, diskUsageMiB, labelMismatches } from './image-checks';
 import { checkRefusal, checkService } from './service-check';
-import { hostUser, replayStages } from './stages';
+import { hostUser, replayStages, type ReplayedStage } from './stages';
 
 async function withDatabase(serverUrl: string, use: (url: string) => Promise<void>): Promise<void> {
   const name = `container_replay_${randomBytes(6).toString('hex')}`;
@@ -44,6 +46,24 @@ function composeWorkers(project: string): string {
 
 function size(folder: string): string {
   return execFileSync('du', ['-sh', folder], { encoding: 'utf8' }).split('\t')[0] ?? '?';
+}
+
+/** The labels say what the image's own package.json says. */
+function checkLabels(image: ReplayedStage, app: string): void {
+  const wrong = labelMismatches(image.labels, JSON.parse(readFileSync(path.join(app, 'package.json'), 'utf8')));
+  if (wrong.length > 0) throw new Error(`the image's labels:\n${wrong.join('\n')}`);
+  console.log(`replay: labels ${JSON.stringify(image.labels)}`);
+}
+
+/** A new volume starts with the mount point's content and owner: the USER must own it to write there. */
+function checkVolumes(image: ReplayedStage): void {
+  for (const volume of image.volumes) {
+    const owner = statSync(path.join(image.root, volume)).uid;
+    if (owner !== (image.user?.uid ?? 0)) {
+      throw new Error(`VOLUME ${volume} belongs to uid ${owner}, not to the image's USER: the service cannot write it`);
+    }
+  }
+  console.log(`replay: volumes ${image.volumes.join(' ') || 'none'}, owned by the image's USER`);
 }
 
 async function main(): Promise<void> {
@@ -78,8 +98,10 @@ async function main(): Promise<void> {
     const image = replayed[replayed.length - 1];
     if (!image) throw new Error('no stage replayed');
     const app = path.join(image.root, image.workdir);
-    const modules = size(path.join(app, 'node_modules'));
-    console.log(`replay: image ${image.name}: ${app} ${size(app)}, of which node_modules ${modules}`);
+    console.log(`replay: image ${image.name}: ${app} ${size(app)}`);
+    console.log(`replay: ${checkModulesSize(diskUsageMiB(path.join(app, 'node_modules')))}`);
+    checkLabels(image, app);
+    checkVolumes(image);
     const workers = composeWorkers(project);
     await withDatabase(serverUrl, (url) =>
       checkService(image, { DATABASE_URL: url, WEB_CONCURRENCY: workers }, `on PostgreSQL, ${workers} workers`),

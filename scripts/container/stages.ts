@@ -21,6 +21,9 @@ export interface ReplayedStage {
   readonly user: HostUser | null;
   readonly healthcheck: Command | null;
   readonly command: Command | null;
+  readonly labels: Record<string, string>;
+  /** The VOLUME paths: what stays writable when the container's root is read-only. */
+  readonly volumes: string[];
 }
 
 export function hostUser(name: string): HostUser {
@@ -109,6 +112,8 @@ export async function replayStages(
     let user: HostUser | null = null;
     let healthcheck: Command | null = null;
     let command: Command | null = null;
+    let labels: Record<string, string> = {};
+    const volumes: string[] = [];
     const onHost = (containerPath: string): string => path.join(root, path.posix.resolve(workdir, containerPath));
     for (const step of stage.instructions) {
       switch (step.kind) {
@@ -123,6 +128,14 @@ export async function replayStages(
           user = step.user === 'root' ? null : options.unprivileged;
           break;
         case 'EXPOSE':
+          break;
+        case 'LABEL':
+          labels = { ...labels, ...step.labels };
+          break;
+        case 'VOLUME':
+          // Docker makes the mount point in the image, with what is there already as a new volume's content.
+          for (const volume of step.paths) mkdirSync(onHost(volume), { recursive: true });
+          volumes.push(...step.paths);
           break;
         case 'HEALTHCHECK':
           healthcheck = step.command;
@@ -149,7 +162,7 @@ export async function replayStages(
           break;
       }
     }
-    done.set(stage.name, { name: stage.name, root, workdir, env, user, healthcheck, command });
+    done.set(stage.name, { name: stage.name, root, workdir, env, user, healthcheck, command, labels, volumes });
   }
   return [...done.values()];
 }
