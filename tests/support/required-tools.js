@@ -54,6 +54,18 @@ const TOOLS = [
     serverOnly: true,
   },
   {
+    // Its own primary and standby (tests/support/postgres-standby.ts), from the server's programs.
+    packages: ['postgresql-15'],
+    instead: 'set POSTGRES_BINDIR',
+    variables: ['POSTGRES_BINDIR'],
+    present: () =>
+      ['initdb', 'pg_basebackup', 'postgres'].every((program) =>
+        found(join(process.env.POSTGRES_BINDIR || '/usr/lib/postgresql/15/bin', program)),
+      ),
+    suites: ['tests/http/standby.server.test.ts'],
+    serverOnly: true,
+  },
+  {
     packages: ['prometheus'],
     instead: 'set PROMETHEUS and PROMTOOL',
     variables: ['PROMETHEUS', 'PROMTOOL'],

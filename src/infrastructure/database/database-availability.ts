@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import { type DatabaseTimeout, isDiskFull } from './database-failures';
+import { type DatabaseTimeout, isDiskFull, isReadOnly } from './database-failures';
 
-/** While writes keep being refused for a full disk, the line saying so is written again this often. */
-export const DISK_FULL_LINE_EVERY_MS = 60_000;
+/** While writes keep being refused for a full disk or a standby, the line saying so is written again this often. */
+export const REFUSALS_LINE_EVERY_MS = 60_000;
 
 /**
  * Whether this process can reach its database, as its requests find it: one log line when the
@@ -11,30 +11,49 @@ export const DISK_FULL_LINE_EVERY_MS = 60_000;
  *
  * A full disk is not such an outage: reads still answer while writes that need room are refused, so
  * "available again" would follow every refusal. It has a line of its own instead, written once and
- * again each DISK_FULL_LINE_EVERY_MS while refusals go on, with how many there were meanwhile.
+ * again each REFUSALS_LINE_EVERY_MS while refusals go on, with how many there were meanwhile. So has
+ * a server that accepts no writes, a standby (`25006`): the same refusals, for another reason.
  *
  * Nor is a statement the database gave up on at its bound (database-failures.ts): that request's
  * own, with no line beyond the request's, only counted.
  */
 export class DatabaseAvailability {
   private unavailableSince: number | null = null;
-  private diskFullLineAt: number | null = null;
-  private diskFullUnlogged = 0;
+  private readonly diskFull: RepeatedRefusals;
+  private readonly readOnly: RepeatedRefusals;
   /** Outages seen since the process started, for the metrics. */
   outages = 0;
-  /** Requests refused for a full disk since the process started, for the metrics. */
-  diskFullRefusals = 0;
   /** Requests whose statement the database gave up on at its bound since the process started, by reason. */
   readonly timeouts = new Map<DatabaseTimeout, number>();
 
-  constructor(private readonly logger: Pick<Logger, 'warn' | 'info'>) {}
+  constructor(private readonly logger: Pick<Logger, 'warn' | 'info'>) {
+    this.diskFull = new RepeatedRefusals(
+      logger,
+      'database disk full: writes that need room are answered 503 until there is room; reads still answer',
+    );
+    this.readOnly = new RepeatedRefusals(
+      logger,
+      'database read-only (a standby, in recovery): writes are answered 503 until DATABASE_URL leads to the primary',
+    );
+  }
+
+  /** Requests refused for a full disk since the process started, for the metrics. */
+  get diskFullRefusals(): number {
+    return this.diskFull.refusals;
+  }
+
+  /** Requests refused by a server that accepts no writes since the process started, for the metrics. */
+  get readOnlyRefusals(): number {
+    return this.readOnly.refusals;
+  }
 
   /**
    * A request found the database unavailable (unreachable, timed out, connection lost, its disk
-   * full), for `reason`; `error` is what it failed with.
+   * full, a standby), for `reason`; `error` is what it failed with.
    */
   readonly lost = (reason: string, error?: unknown): void => {
-    if (isDiskFull(error)) return this.refusedForRoom(reason);
+    if (isDiskFull(error)) return this.diskFull.refused(reason);
+    if (isReadOnly(error)) return this.readOnly.refused(reason);
     if (this.unavailableSince !== null) return;
     this.unavailableSince = Date.now();
     this.outages += 1;
@@ -57,19 +76,28 @@ export class DatabaseAvailability {
     this.unavailableSince = null;
     this.logger.info({ unavailable_ms: unavailableMs }, 'database available again');
   };
+}
 
-  private refusedForRoom(reason: string): void {
-    this.diskFullRefusals += 1;
+/** Refusals of one condition of the database: counted, and said once each REFUSALS_LINE_EVERY_MS while they go on. */
+class RepeatedRefusals {
+  private lineAt: number | null = null;
+  private unlogged = 0;
+  refusals = 0;
+
+  constructor(
+    private readonly logger: Pick<Logger, 'warn'>,
+    private readonly line: string,
+  ) {}
+
+  refused(reason: string): void {
+    this.refusals += 1;
     const now = Date.now();
-    if (this.diskFullLineAt !== null && now - this.diskFullLineAt < DISK_FULL_LINE_EVERY_MS) {
-      this.diskFullUnlogged += 1;
+    if (this.lineAt !== null && now - this.lineAt < REFUSALS_LINE_EVERY_MS) {
+      this.unlogged += 1;
       return;
     }
-    this.logger.warn(
-      { reason, refused_since_last_line: this.diskFullUnlogged },
-      'database disk full: writes that need room are answered 503 until there is room; reads still answer',
-    );
-    this.diskFullLineAt = now;
-    this.diskFullUnlogged = 0;
+    this.logger.warn({ reason, refused_since_last_line: this.unlogged }, this.line);
+    this.lineAt = now;
+    this.unlogged = 0;
   }
 }

@@ -97,6 +97,16 @@ export function isDiskFull(error: unknown): boolean {
   return sqlStateOf(error) === '53100';
 }
 
+/**
+ * The server reached accepts no writes (25006 read_only_sql_transaction): a standby, for a moment
+ * mid-failover or for as long as DATABASE_URL leads to one. Writes fail and reads may still answer
+ * (a PostgreSQL server's pool, whose new connections LISTEN, fails them too), so, as a full disk, an
+ * outage of its own kind (database-availability.ts).
+ */
+export function isReadOnly(error: unknown): boolean {
+  return sqlStateOf(error) === '25006';
+}
+
 /** The SQLSTATE behind an error: node-postgres' `code`, or the one Prisma keeps in its driver adapter's error. */
 function sqlStateOf(error: unknown): unknown {
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return fieldOf(error, 'code');

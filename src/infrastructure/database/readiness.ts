@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import type { PrismaClient } from '../persistence/prisma/generated/client';
 import { migrationsDirectory } from './package-root';
-import { databaseFailureOf } from './database-failures';
+import { databaseFailureOf, isReadOnly } from './database-failures';
 
 export interface Readiness {
   readonly ready: boolean;
@@ -19,8 +19,12 @@ const NOT_READY_BECAUSE = {
   refused: 'the database cannot be read',
 } as const;
 
+/** What /readyz says of a server that accepts no writes (`pg_is_in_recovery()`, or a refusal with 25006). */
+const STANDBY = 'the database is a standby (in recovery) and accepts no writes: DATABASE_URL must lead to the primary';
+
 /**
- * Ready means: the database answers, and every migration this build ships is applied (a process of a
+ * Ready means: the database answers, it is a primary (a standby refuses every write, and a balancer
+ * should send the requests elsewhere), and every migration this build ships is applied (a process of a
  * newer build must not take traffic on an older schema). `trouble` says why the database cannot
  * answer when the process knows it (OpenDatabase.trouble), which then needs no asking.
  */
@@ -35,6 +39,8 @@ export function databaseReadiness(
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);
     try {
+      const [server] = await prisma.$queryRaw<Array<{ standby: boolean }>>`SELECT pg_is_in_recovery() AS standby`;
+      if (server?.standby) return { ready: false, reason: STANDBY };
       const applied = await prisma.$queryRaw<Array<{ migration_name: string }>>`
         SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
       const done = new Set(applied.map((row) => row.migration_name));
@@ -46,7 +52,9 @@ export function databaseReadiness(
       // Any failure to ask is the answer itself: the database cannot be reached, gave up on the read
       // (it waited behind a lock past the bound), or it answers but refuses the read (privileges, a
       // schema not the service's).
-      return { ready: false, reason: NOT_READY_BECAUSE[databaseFailureOf(failure) ?? 'refused'], failure };
+      // Without a pooler a standby refuses even this read: each new connection of the pool LISTENs first (25006).
+      const reason = isReadOnly(failure) ? STANDBY : NOT_READY_BECAUSE[databaseFailureOf(failure) ?? 'refused'];
+      return { ready: false, reason, failure };
     }
   };
 }

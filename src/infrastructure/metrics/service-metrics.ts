@@ -8,6 +8,7 @@ export interface ServiceMetricSources {
     readonly available: boolean;
     readonly outages: number;
     readonly diskFullRefusals: number;
+    readonly readOnlyRefusals: number;
     /** Requests whose statement the database gave up on at its bound, by reason (statement_timeout, lock_timeout). */
     readonly timeouts: ReadonlyMap<string, number>;
   };
@@ -70,6 +71,12 @@ export class ServiceMetrics {
       'tns_db_disk_full_refusals_total',
       'Requests answered 503 because the database could not grow a file for their write (53100).',
       () => sources.database.diskFullRefusals,
+    );
+    countedAt(
+      registers,
+      'tns_db_read_only_refusals_total',
+      'Requests answered 503 because the server reached accepts no writes: a standby, in recovery (25006).',
+      () => sources.database.readOnlyRefusals,
     );
     countedByLabel(
       registers,

@@ -4,7 +4,11 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { databaseFailureOf, isDatabaseUnavailable } from '../../../src/infrastructure/database/database-failures';
+import {
+  databaseFailureOf,
+  isDatabaseUnavailable,
+  isReadOnly,
+} from '../../../src/infrastructure/database/database-failures';
 import { createDatabaseClients } from '../../../src/infrastructure/database/prisma-client';
 import { proxyInFrontOf, type TcpProxy } from '../../support/tcp-proxy';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
@@ -137,6 +141,8 @@ describe('statements on the shared pool', () => {
     expect(isDatabaseUnavailable(fromPool)).toBe(true);
     const fromPrisma = await database.prisma.$executeRawUnsafe(refusal).catch((error: unknown) => error);
     expect(isDatabaseUnavailable(fromPrisma)).toBe(true);
+    // A standby's, as a full disk's, is said and counted as a condition of its own (database-availability.ts).
+    expect([isReadOnly(fromPool), isReadOnly(fromPrisma)]).toEqual([code === '25006', code === '25006']);
   });
 
   // The database gave up on the statement at its bound: that request's failure, not an outage.

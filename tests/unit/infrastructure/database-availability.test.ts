@@ -1,9 +1,9 @@
-// One line per change of the database's state, and a full disk's own line, written again only
-// while its refusals go on.
+// One line per change of the database's state, and a full disk's and a standby's own lines, each
+// written again only while its refusals go on.
 import pino from 'pino';
 import {
   DatabaseAvailability,
-  DISK_FULL_LINE_EVERY_MS,
+  REFUSALS_LINE_EVERY_MS,
 } from '../../../src/infrastructure/database/database-availability';
 
 interface Line {
@@ -27,6 +27,9 @@ function logged(): { lines: Line[]; logger: pino.Logger } {
 const diskFull = Object.assign(new Error('could not extend file "base/5/16488": No space left on device'), {
   code: '53100',
 });
+
+/** node-postgres' error for a write on a standby. */
+const readOnly = Object.assign(new Error('cannot execute INSERT in a read-only transaction'), { code: '25006' });
 
 beforeEach(() => jest.useFakeTimers({ now: new Date('2026-11-27T10:00:00Z') }));
 afterEach(() => jest.useRealTimers());
@@ -78,11 +81,41 @@ it('gives a full disk one line, not an outage that ends at every read, and repea
     },
   ]);
 
-  jest.advanceTimersByTime(DISK_FULL_LINE_EVERY_MS);
+  jest.advanceTimersByTime(REFUSALS_LINE_EVERY_MS);
   availability.lost('could not extend file', diskFull);
   expect(lines).toHaveLength(2);
   expect(lines[1]).toMatchObject({ reason: 'could not extend file', refused_since_last_line: 4 });
   expect(availability.diskFullRefusals).toBe(6);
+});
+
+it('gives a standby one line of its own, not an outage per write, and repeats it while refusals go on', () => {
+  const { lines, logger } = logged();
+  const availability = new DatabaseAvailability(logger);
+  for (let i = 0; i < 3; i += 1) {
+    availability.lost('cannot execute INSERT in a read-only transaction', readOnly);
+    availability.answered();
+    jest.advanceTimersByTime(1000);
+  }
+
+  expect([availability.available, availability.outages, availability.diskFullRefusals]).toEqual([true, 0, 0]);
+  expect(availability.readOnlyRefusals).toBe(3);
+  expect(lines).toEqual([
+    {
+      level: WARN,
+      reason: 'cannot execute INSERT in a read-only transaction',
+      refused_since_last_line: 0,
+      msg:
+        'database read-only (a standby, in recovery): writes are answered 503 until DATABASE_URL leads to ' +
+        'the primary',
+    },
+  ]);
+
+  jest.advanceTimersByTime(REFUSALS_LINE_EVERY_MS);
+  availability.lost('cannot execute UPDATE in a read-only transaction', readOnly);
+  expect(lines[1]).toMatchObject({
+    reason: 'cannot execute UPDATE in a read-only transaction',
+    refused_since_last_line: 2,
+  });
 });
 
 it('counts statements stopped at their bound by reason, with no line and no outage', () => {

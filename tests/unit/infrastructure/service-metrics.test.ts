@@ -9,6 +9,7 @@ function sources() {
       available: true,
       outages: 0,
       diskFullRefusals: 0,
+      readOnlyRefusals: 0,
       timeouts: new Map([['statement_timeout', 2]]),
     },
     keyCache: { stats: () => ({ entries: 4, hits: 90, misses: 10 }) },
@@ -39,6 +40,7 @@ it("reads the database, the key cache, the streams and the requests' turns when 
   expect(samplesOf(text, 'tns_db_available')).toEqual([1]);
   expect(samplesOf(text, 'tns_db_outages_total')).toEqual([0]);
   expect(samplesOf(text, 'tns_db_disk_full_refusals_total')).toEqual([0]);
+  expect(samplesOf(text, 'tns_db_read_only_refusals_total')).toEqual([0]);
   expect(samplesOf(text, 'tns_db_timeouts_total', { reason: 'statement_timeout' })).toEqual([2]);
   expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'hit' })).toEqual([90]);
   expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'miss' })).toEqual([10]);
@@ -68,6 +70,7 @@ it("reads the database, the key cache, the streams and the requests' turns when 
     available: false,
     outages: 1,
     diskFullRefusals: 3,
+    readOnlyRefusals: 2,
     timeouts: new Map([
       ['statement_timeout', 3],
       ['lock_timeout', 1],
@@ -81,6 +84,7 @@ it("reads the database, the key cache, the streams and the requests' turns when 
   expect(samplesOf(text, 'tns_db_available')).toEqual([0]);
   expect(samplesOf(text, 'tns_db_outages_total')).toEqual([1]);
   expect(samplesOf(text, 'tns_db_disk_full_refusals_total')).toEqual([3]);
+  expect(samplesOf(text, 'tns_db_read_only_refusals_total')).toEqual([2]);
   expect(samplesOf(text, 'tns_db_timeouts_total', { reason: 'statement_timeout' })).toEqual([3]);
   expect(samplesOf(text, 'tns_db_timeouts_total', { reason: 'lock_timeout' })).toEqual([1]);
   expect(samplesOf(text, 'tns_api_key_cache_lookups_total', { result: 'hit' })).toEqual([95]);
