@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
 import { type Config, configWarnings, databaseServerUrl } from './config';
 import { checkConnectionBudget } from './connection-budget';
+import { checkPooler } from './pooler-check';
 import { announceMigration, migrateDatabase } from './infrastructure/database/migrate-database';
 import { describeExternalDatabase } from './infrastructure/database/describe-server';
 import { AdmissionServer } from './interfaces/http/admission/cluster-admission';
@@ -30,6 +31,7 @@ export async function runPrimary(config: Config): Promise<void> {
   // Once, before any worker exists: workers open the database without checking or migrating it.
   // Both on the server itself: behind a pooler the migrations' advisory lock would lock nothing.
   const budget = await checkConnectionBudget(config, server);
+  await checkPooler(config);
   const { applied } = await migrateDatabase(server, { onApplied: announceMigration });
   logger.info({ applied }, 'migrations applied');
   new ClusterPrimary(config, config.databaseUrl, budget, logger).start();

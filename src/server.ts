@@ -16,6 +16,7 @@ import {
   rateLimitAnonymousPerProcess,
 } from './config';
 import { checkConnectionBudget } from './connection-budget';
+import { checkPooler } from './pooler-check';
 import { DatabaseAvailability } from './infrastructure/database/database-availability';
 import type { NotificationListener } from './infrastructure/database/notification-listener';
 import { announceMigration } from './infrastructure/database/migrate-database';
@@ -90,9 +91,10 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
     : undefined;
   const tracer = tracing?.tracer;
   const availability = new DatabaseAvailability(logger);
-  // A worker's primary checked the budget and applied the migrations once, before forking.
+  // A worker's primary checked the budget and the pooler and applied the migrations once, before forking.
   const databaseServer = databaseServerUrl(config);
   const budget = databaseServer && !worker ? await checkConnectionBudget(config, databaseServer) : undefined;
+  if (!worker) await checkPooler(config);
   // The process's metrics when an operator scrapes them: this process's own listener, or its
   // primary's, which gathers every worker's (cluster-primary.ts). A worker answers the primary from
   // the start, before its database is open, so that a scrape does not wait for a worker starting.

@@ -7,10 +7,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Client } from 'pg';
+import { databaseFailureOf } from '../../src/infrastructure/database/database-failures';
+import { createDatabaseClients } from '../../src/infrastructure/database/prisma-client';
 import { openStream } from '../support/http/event-stream-client';
 import { call, signUpThrough, type Answer } from '../support/process-client';
 import { startPgBouncer, type PgBouncer } from '../support/pooler/pgbouncer';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { runServiceToExit, startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { TEST_DATABASE_ENV, TEST_DATABASE_PREFIX, withAdminClient, withDatabase } from '../support/test-database-names';
 import { waitFor } from '../support/wait-for';
 
@@ -240,6 +242,46 @@ it('delivers a write on one instance to an event stream on the other, heard on t
     stream.close();
   }
 });
+
+it('stops a start behind a pooler that does not know its database, saying so, one process or a cluster', async () => {
+  const unknown = new URL(pooler.url);
+  unknown.pathname = '/not_configured';
+  const starts = await Promise.all(
+    ['1', '2'].map((workers) =>
+      runServiceToExit({
+        DATABASE_URL: unknown.toString(),
+        DATABASE_DIRECT_URL: directUrl,
+        SERVICE_REPLICAS: '2',
+        WEB_CONCURRENCY: workers,
+      }),
+    ),
+  );
+  for (const { code, output } of starts) {
+    expect(code).toBe(1);
+    expect(output).toContain(
+      `The connection pooler at ${unknown.host}/not_configured (DATABASE_URL) refuses the service: ` +
+        'no such database: not_configured.',
+    );
+    // Before any worker: none is forked to fail and be replaced.
+    expect(output).not.toContain('worker started');
+  }
+  // What each request would have met: a fault of the configuration, not an outage to wait out.
+  const clients = createDatabaseClients(unknown.toString(), { maxConnections: 1 });
+  try {
+    const refusals = [
+      await clients.prisma.$queryRaw`SELECT 1`.catch((error: unknown) => error),
+      await clients.prisma.account.findFirst().catch((error: unknown) => error),
+      await clients.sql.query('SELECT 1', []).catch((error: unknown) => error),
+    ];
+    expect(refusals.map((error) => [String(error).includes('no such database'), databaseFailureOf(error)])).toEqual([
+      [true, null],
+      [true, null],
+      [true, null],
+    ]);
+  } finally {
+    await clients.prisma.$disconnect();
+  }
+}, 60_000);
 
 it('sends requests through the pooler: without it they are refused with 503, and the server is untouched', async () => {
   const me = await signUpThrough(on(1), 'outage');

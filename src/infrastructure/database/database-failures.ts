@@ -22,8 +22,35 @@ const TIMEOUT_CODES: ReadonlyMap<string, DatabaseTimeout> = new Map([
 // SQLSTATE: 25006 read-only transaction (the server reached is a standby: a failover in progress,
 // its proxy not yet leading to the new primary; the service itself never opens a read-only
 // transaction), 53100 disk full (a write cannot grow a file: passing once space is freed), 53300
-// too many connections, 57P01-57P03 shutting down or starting up.
-const OUTAGE_CODES = new Set(['25006', '53100', '53300', '57P01', '57P02', '57P03']);
+// too many connections, 57P01-57P03 shutting down or starting up; and of class 08 (connection
+// exception) those of the connection itself: 08000 connection_exception, 08001 and 08004 (no
+// connection made), 08003 and 08006 (none, or lost), 08007 (a commit's outcome unknown). Not 08P01.
+const OUTAGE_CODES = new Set([
+  '25006',
+  '53100',
+  '53300',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  '08007',
+]);
+
+/**
+ * 08P01 (protocol_violation) is what PostgreSQL answers a malformed message with (a defect of the
+ * client's, as a statement bound to too few values), and what PgBouncer answers every refusal of its
+ * own with. Of those, an outage is one that says it cannot serve now: it cannot log in to the server
+ * (mid-failover), no server connection came in time, its clients' limit, a server connection lost.
+ * Its others ("no such database", "no such user", a failed login) are its configuration's: a fault
+ * until an operator mends it, which the start reports (pooler-check.ts). Known by its words, the
+ * only thing Prisma keeps of such an error besides the code.
+ */
+const POOLER_OUTAGE =
+  /^(server login has been failing|pgbouncer cannot connect to server|query_wait_timeout|client_login_timeout|no more connections allowed|server conn crashed)/;
 
 /**
  * Prisma's codes for "the database cannot be used right now" (unreachable, timed out, connection
@@ -59,7 +86,7 @@ export function databaseFailureOf(error: unknown): DatabaseFailure | null {
   if (typeof code === 'string') {
     const timeout = TIMEOUT_CODES.get(code);
     if (timeout) return timeout;
-    if (isOutageCode(code)) return 'unavailable';
+    if (OUTAGE_CODES.has(code) || (code === '08P01' && isPoolerOutage(error))) return 'unavailable';
   }
   if (error instanceof Prisma.PrismaClientKnownRequestError) {
     const kind = driverErrorKind(error);
@@ -122,13 +149,13 @@ function driverErrorKind(error: Prisma.PrismaClientKnownRequestError): unknown {
   return fieldOf(fieldOf(error.meta?.driverAdapterError, 'cause'), 'kind');
 }
 
-/**
- * A SQLSTATE that says the database cannot serve now: OUTAGE_CODES, or class 08 (connection
- * exception), which is also what a pooler in between answers when it cannot reach the server
- * (PgBouncer's 08P01 "server login has been failing", mid-failover).
- */
-function isOutageCode(code: string): boolean {
-  return OUTAGE_CODES.has(code) || code.startsWith('08');
+/** A pooler's refusal that says it cannot serve now (POOLER_OUTAGE), through node-postgres or Prisma. */
+function isPoolerOutage(error: unknown): boolean {
+  const message =
+    error instanceof Prisma.PrismaClientKnownRequestError
+      ? fieldOf(fieldOf(error.meta?.driverAdapterError, 'cause'), 'originalMessage')
+      : fieldOf(error, 'message');
+  return typeof message === 'string' && POOLER_OUTAGE.test(message);
 }
 
 function isConnectionFailure(error: unknown): boolean {
