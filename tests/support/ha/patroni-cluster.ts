@@ -26,11 +26,51 @@ const SUPERUSER_PASSWORD = 'tns-ha-superuser';
 const REST_LOGIN = { user: 'patroni', password: 'tns-ha-rest' };
 const REST_AUTHORIZATION = `Basic ${Buffer.from(`${REST_LOGIN.user}:${REST_LOGIN.password}`).toString('base64')}`;
 
-/** Why this machine cannot run the cluster (not root, a program missing), or null when it can. */
-export function clusterUnavailable(): string | null {
-  if (process.getuid?.() !== 0) return 'it runs PostgreSQL as the postgres user, which needs root';
-  const missing = PROGRAMS.filter((program) => !existsSync(program));
+/**
+ * Why this machine cannot run the cluster (not root, a program missing), or null when it can; `uid`
+ * and `exists` say who runs it and what is installed.
+ */
+export function clusterUnavailable(
+  uid = process.getuid?.(),
+  exists: (program: string) => boolean = existsSync,
+): string | null {
+  if (uid !== 0) return 'it runs PostgreSQL as the postgres user, which needs root';
+  const missing = PROGRAMS.filter((program) => !exists(program));
   return missing.length ? `${missing.join(', ')} missing: run 'bash scripts/ensure-ha.sh' as root` : null;
+}
+
+/** What a test of the cluster does here: runs, is skipped with its reason, or fails with it. */
+export type ClusterRun =
+  { readonly run: true } | { readonly run: false; readonly fails: boolean; readonly reason: string };
+
+/**
+ * Where TNS_REQUIRE_TOOLS is set (CI, which installs the programs and runs as root) every suite must
+ * run: one that cannot fails, saying why, rather than pass as skipped. Elsewhere it is skipped with
+ * the reason. `unavailable` is clusterUnavailable()'s answer.
+ */
+export function clusterRun(unavailable: string | null, env: NodeJS.ProcessEnv = process.env): ClusterRun {
+  if (unavailable === null) return { run: true };
+  return { run: false, fails: Boolean(env.TNS_REQUIRE_TOOLS), reason: unavailable };
+}
+
+/** Declares a test, as Jest's `it` does (the cluster's tests are async). */
+type Declare = (name: string, test: () => Promise<void>, timeout?: number) => void;
+
+/**
+ * Jest's `it` for the tests of the cluster, as `here` says: `it`, `it.skip`, or one that declares
+ * each test failing with the reason. `jestIt` is Jest's own unless a test of this gives another.
+ */
+export function clusterTest(here: ClusterRun, jestIt: Declare & { readonly skip: Declare } = it): Declare {
+  if (here.run) return jestIt;
+  if (!here.fails) return jestIt.skip;
+  return (name, _test, timeout) =>
+    jestIt(
+      name,
+      () => {
+        throw new Error(`it cannot run here, and TNS_REQUIRE_TOOLS asks that every suite runs: ${here.reason}`);
+      },
+      timeout,
+    );
 }
 
 export interface Member {
