@@ -22,8 +22,10 @@ export interface ChannelTarget {
 }
 
 export interface NotificationListenerOptions {
-  /** Waited between a lost dedicated connection and the next attempt; default 0.25 s doubling up to 5 s. */
+  /** Waited between a lost dedicated connection and the next attempt; default reconnectDelayMs's. */
   readonly pauseBeforeReconnect?: (attempt: number) => Promise<void>;
+  /** The default pause's random source, in [0, 1): Math.random unless a test fixes it. */
+  readonly random?: () => number;
   /**
    * A connection that died silently (no FIN: a network partition) raises no error by itself: a
    * query this often, answered within `heartbeatTimeoutMs`, proves it alive. Defaults 10 s and 5 s.
@@ -42,6 +44,20 @@ export type NotificationListenerEvents = {
 };
 
 const CONNECT_TIMEOUT_MS = 5_000;
+const FIRST_RECONNECT_MS = 250;
+const LAST_RECONNECT_MS = 5_000;
+
+/**
+ * The pause before reconnection attempt `attempt` (0 the first): a ceiling of 0.25 s doubling up to
+ * 5 s, and a random point of its upper half ("equal jitter"). After a failover every process of every
+ * instance loses its listening connections at once: without the jitter they would all knock on the
+ * new primary at the same moments, over and over; with it they spread over half of each pause, and
+ * still never retry sooner than half of it, however the draw falls.
+ */
+export function reconnectDelayMs(attempt: number, random: () => number): number {
+  const ceiling = Math.min(FIRST_RECONNECT_MS * 2 ** attempt, LAST_RECONNECT_MS);
+  return Math.round(ceiling / 2 + (ceiling / 2) * random());
+}
 
 export class NotificationListener extends EventEmitter<NotificationListenerEvents> {
   private connectionString: string | null = null;
@@ -163,7 +179,7 @@ export class NotificationListener extends EventEmitter<NotificationListenerEvent
   private pause(attempt: number): Promise<void> {
     if (this.options.pauseBeforeReconnect) return this.options.pauseBeforeReconnect(attempt);
     return new Promise((resolve) => {
-      this.reconnectTimer = setTimeout(resolve, Math.min(250 * 2 ** attempt, 5_000));
+      this.reconnectTimer = setTimeout(resolve, reconnectDelayMs(attempt, this.options.random ?? Math.random));
       this.reconnectTimer.unref();
     });
   }
