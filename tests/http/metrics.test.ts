@@ -3,10 +3,12 @@
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import express from 'express';
 import request from 'supertest';
 import { createMetricsRegistry } from '../../src/infrastructure/metrics/metrics-registry';
 import { createMetricsServer } from '../../src/interfaces/http/metrics-server';
-import { HttpMetrics } from '../../src/interfaces/http/middleware/http-metrics';
+import { httpMetrics, HttpMetrics } from '../../src/interfaces/http/middleware/http-metrics';
+import { middlewareOf } from '../../src/interfaces/http/request-step';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 import { openStream, serveOnLoopback } from '../support/http/event-stream-client';
 import { holdWrites } from '../support/hold-writes';
@@ -217,6 +219,40 @@ describe('HTTP server metrics of a request refused before its route', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('the scheme and the failure of each request', () => {
+  it('label url_scheme as the client used it, and error_type a 5xx only, absent otherwise', async () => {
+    const registry = createMetricsRegistry();
+    const app = express();
+    // As TRUST_PROXY sets it: a proxy's X-Forwarded-Proto is the client's scheme.
+    app.set('trust proxy', true);
+    app.use(middlewareOf([httpMetrics(new HttpMetrics(registry))]));
+    app.get('/answered', (_req, res) => void res.status(200).end());
+    app.get('/refused', (_req, res) => void res.status(404).end());
+    app.get('/failed', (_req, res) => void res.status(503).end());
+    await request(app).get('/answered');
+    await request(app).get('/answered').set('X-Forwarded-Proto', 'https');
+    // Not a scheme a client uses: counted as http, so that the label keeps two values.
+    await request(app).get('/answered').set('X-Forwarded-Proto', 'gopher');
+    await request(app).get('/refused');
+    await request(app).get('/failed').set('X-Forwarded-Proto', 'https');
+    const text = await registry.metrics();
+
+    const counts = text
+      .split('\n')
+      .filter((line) => line.startsWith(`${DURATION}_count{`))
+      .map((line) => line.slice(line.indexOf('{'), line.indexOf('}') + 1) + line.slice(line.lastIndexOf(' ')));
+    expect(counts.sort()).toEqual(
+      [
+        '{http_request_method="GET",url_scheme="http",http_route="/answered",http_response_status_code="200"} 2',
+        '{http_request_method="GET",url_scheme="https",http_route="/answered",http_response_status_code="200"} 1',
+        '{http_request_method="GET",url_scheme="http",http_route="/refused",http_response_status_code="404"} 1',
+        '{http_request_method="GET",url_scheme="https",http_route="/failed",http_response_status_code="503",' +
+          'error_type="503"} 1',
+      ].sort(),
+    );
   });
 });
 

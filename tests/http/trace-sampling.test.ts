@@ -6,6 +6,8 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { samplerFromEnv } from '../../src/infrastructure/telemetry/sampling';
 import { startTestApp, type TestApp } from '../support/http/test-app';
+import { serviceLog } from '../support/service-log';
+import { waitFor } from '../support/wait-for';
 import { parentOf, startInMemoryTracing, type InMemoryTracing } from '../support/telemetry/in-memory-tracing';
 
 /** The lowest trace id there is: under a trace-id ratio sampler it would pass at any ratio above 0. */
@@ -65,6 +67,32 @@ describe("sampling a client's requests", () => {
     const [span] = tracing.named('GET /healthz');
     expect(span?.spanContext().traceId).toBe(LOW_TRACE);
     expect(span && parentOf(span)).toBe(callerSpan);
+  }, 60_000);
+
+  it("writes each request's trace_flags beside its ids in its log line: 01 kept, 00 not", async () => {
+    tracing = startInMemoryTracing({
+      sampler: samplerFromEnv(
+        { OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' },
+        noWarning,
+      ),
+    });
+    const log = serviceLog();
+    t = await startTestApp({ tracer: tracing.tracer, logger: log.logger });
+    const callerSpan = randomBytes(8).toString('hex');
+    await request(t.app).get('/healthz').set('traceparent', `00-${LOW_TRACE}-${callerSpan}-01`);
+    await request(t.app).get('/healthz').set('traceparent', `00-${LOW_TRACE}-${callerSpan}-00`);
+    const [server] = tracing.named('GET /healthz');
+    const lines = await waitFor(
+      () => {
+        const found = log.lines.filter((line) => line.msg === 'request completed');
+        return found.length === 2 && found;
+      },
+      { what: 'the two request log lines' },
+    );
+    expect(lines).toEqual([
+      expect.objectContaining({ trace_id: LOW_TRACE, span_id: server?.spanContext().spanId, trace_flags: '01' }),
+      expect.objectContaining({ trace_id: LOW_TRACE, span_id: expect.any(String), trace_flags: '00' }),
+    ]);
   }, 60_000);
 
   it("at parentbased_traceidratio 0: every sampled caller's request, as a trusted proxy decided", async () => {

@@ -7,6 +7,7 @@ import { spanProcessorsFromEnv } from './span-export';
 import { spanLimitsFromEnv } from './span-limits';
 import { SpanLossLog } from './span-loss-log';
 import { type ProcessedSpans, SpanOutcomes } from './span-outcomes';
+import { type TraceLogFields, traceLogFields } from '../../trace-log-fields';
 
 /** The service's name in traces unless OTEL_SERVICE_NAME (or OTEL_RESOURCE_ATTRIBUTES) says another. */
 export const SERVICE_NAME = 'time-navigation-service';
@@ -67,14 +68,13 @@ export async function shutdownWithin(
 }
 
 /**
- * `trace_id` and `span_id` of the span current where a line is logged, for pino's `mixin`: a log
- * line found in the logs leads to its trace, and a trace to its lines. Nothing outside a span.
+ * `trace_id`, `span_id` and `trace_flags` of the span current where a line is logged, for pino's
+ * `mixin`: a log line found in the logs leads to its trace (when its flags say it was sampled), and
+ * a trace to its lines. Nothing outside a span.
  */
-export function traceIdsOfLogLine(): Record<string, string> {
+export function traceIdsOfLogLine(): Partial<TraceLogFields> {
   const span = trace.getActiveSpan();
-  if (!span) return {};
-  const { traceId, spanId } = span.spanContext();
-  return { trace_id: traceId, span_id: spanId };
+  return span ? traceLogFields(span.spanContext()) : {};
 }
 
 /**

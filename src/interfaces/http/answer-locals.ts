@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { Principal } from '../../core/use-cases/accounts/authenticate-api-key';
+import type { TraceLogFields } from '../../trace-log-fields';
 
 /**
  * What the steps of one request tell each other and the answer's listeners (the request log, the
@@ -12,7 +13,7 @@ export interface AnswerLocals {
   /** The account and key the request authenticated as (authenticate.ts). */
   principal?: Principal;
   /** The request's trace (trace-request.ts), when tracing is on: for its log line. */
-  traceIds?: { readonly trace_id: string; readonly span_id: string };
+  traceIds?: TraceLogFields;
   /** Which problem was answered (a 429 may be any of several limits), kept answers included. */
   problemCode?: string;
   /** The rate limit that refused the request, by its policy's name (`anonymous`, `accounts`, ...). */

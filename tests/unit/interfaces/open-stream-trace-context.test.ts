@@ -46,7 +46,11 @@ it("reads a stream's changes outside its request's trace", async () => {
     wake();
     await waitFor(() => spansAtReads.length === 2, { what: 'the read of the wake-up' });
     // The stream's request was traced: its server span was current where the stream was served.
-    expect(answer().locals.traceIds).toEqual({ trace_id: expect.any(String), span_id: expect.any(String) });
+    expect(answer().locals.traceIds).toEqual({
+      trace_id: expect.any(String),
+      span_id: expect.any(String),
+      trace_flags: '01',
+    });
     expect(spansAtReads).toEqual([undefined, undefined]);
   } finally {
     close();
@@ -73,7 +77,11 @@ it("renews the streams' leases outside the trace of the stream that started the 
   const { answer, served, close } = await oneStreamServed(slots, source, endings, tracing.tracer, { leaseMs: 300 });
   try {
     await waitFor(() => slots.spansAtRenewals.length >= 2, { what: 'two renewals' });
-    expect(answer().locals.traceIds).toEqual({ trace_id: expect.any(String), span_id: expect.any(String) });
+    expect(answer().locals.traceIds).toEqual({
+      trace_id: expect.any(String),
+      span_id: expect.any(String),
+      trace_flags: '01',
+    });
     expect(new Set(slots.spansAtRenewals)).toEqual(new Set([undefined]));
   } finally {
     // Past its read of the wake-up, the source ends when the stream closes it.

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { RequestStep } from '../request-step';
-import { answeredStatus, methodOf, routeOf } from './http-semantics';
+import { answeredStatus, errorTypeOf, methodOf, routeOf, schemeOf } from './http-semantics';
 import { localsOf } from '../answer-locals';
 
 /**
@@ -10,11 +10,17 @@ import { localsOf } from '../answer-locals';
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
 /**
+ * The labels of `http.server.request.duration`: its attributes, dots made underscores. `error_type`
+ * only on a request that failed (errorTypeOf), as the conventions ask: absent, not empty, otherwise.
+ */
+type DurationLabels = 'http_request_method' | 'url_scheme' | 'http_route' | 'http_response_status_code' | 'error_type';
+
+/**
  * The HTTP server metrics of OpenTelemetry's semantic conventions, as Prometheus names them:
  * `http.server.request.duration` and `http.server.active_requests`, with their attributes as labels.
  */
 export class HttpMetrics {
-  readonly duration: Histogram<'http_request_method' | 'http_route' | 'http_response_status_code'>;
+  readonly duration: Histogram<DurationLabels>;
   readonly active: Gauge<'http_request_method'>;
   /** Which problem each refusal was: the reason behind a status (a 429 is one of several limits). */
   readonly problems: Counter<'code'>;
@@ -30,17 +36,14 @@ export class HttpMetrics {
    * labels of every observation otherwise, which was most of what counting a request cost. The
    * keys are bounded as the labels are (methods, routes and statuses are few).
    */
-  private readonly timed = new Map<
-    string,
-    Histogram.Internal<'http_request_method' | 'http_route' | 'http_response_status_code'>
-  >();
+  private readonly timed = new Map<string, Histogram.Internal<DurationLabels>>();
   private readonly activeByMethod = new Map<string, Gauge.Internal<'http_request_method'>>();
 
   constructor(registry: Registry) {
     this.duration = new Histogram({
       name: 'http_server_request_duration_seconds',
       help: 'Duration of HTTP server requests, from the request to the end of its answer (event streams aside).',
-      labelNames: ['http_request_method', 'http_route', 'http_response_status_code'],
+      labelNames: ['http_request_method', 'url_scheme', 'http_route', 'http_response_status_code', 'error_type'],
       buckets: DURATION_BUCKETS,
       registers: [registry],
     });
@@ -91,14 +94,18 @@ export class HttpMetrics {
     return series;
   }
 
-  durationOf(method: string, route: string, status: string) {
-    const key = `${method} ${route} ${status}`;
+  /** `status`: the status answered, null for none (the client left first). */
+  durationOf(method: string, scheme: string, route: string, status: number | null) {
+    const key = `${method} ${scheme} ${route} ${status}`;
     let series = this.timed.get(key);
     if (!series) {
+      const errorType = errorTypeOf(status);
       series = this.duration.labels({
         http_request_method: method,
+        url_scheme: scheme,
         http_route: route,
-        http_response_status_code: status,
+        http_response_status_code: status === null ? '' : String(status),
+        ...(errorType !== undefined && { error_type: errorType }),
       });
       this.timed.set(key, series);
     }
@@ -107,9 +114,10 @@ export class HttpMetrics {
 }
 
 /**
- * Counts each request when its answer ends, or when its client leaves first: the route template
- * it matched (never the path: the label's values are the routes), empty when none matched; the
- * status answered, empty when none was. An event stream is active while open, and not timed.
+ * Counts each request when its answer ends, or when its client leaves first: the scheme the client
+ * used, the route template it matched (never the path: the label's values are the routes), empty
+ * when none matched; the status answered, empty when none was; and why it failed, if it did. An
+ * event stream is active while open, and not timed.
  */
 export function httpMetrics(metrics: HttpMetrics): RequestStep {
   return (req, res) => {
@@ -124,7 +132,7 @@ export function httpMetrics(metrics: HttpMetrics): RequestStep {
       // route's latency. Streams are counted by tns_event_streams_open instead.
       if (localsOf(res).eventStream !== true)
         metrics
-          .durationOf(method, routeOf(req), status === null ? '' : String(status))
+          .durationOf(method, schemeOf(req), routeOf(req), status)
           .observe(Number(process.hrtime.bigint() - started) / 1e9);
       const { problemCode, limitRefused } = localsOf(res);
       if (problemCode !== undefined) metrics.problems.inc({ code: problemCode });

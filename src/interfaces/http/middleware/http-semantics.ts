@@ -28,3 +28,21 @@ export function answeredStatus(res: Response): number | null {
   if (res.writableFinished || res.headersSent) return res.statusCode;
   return localsOf(res).refusedStatus ?? null;
 }
+
+/**
+ * `url.scheme`: the scheme the client used, `https` or `http`; behind a proxy trusted with
+ * TRUST_PROXY, the one its `X-Forwarded-Proto` names. Any other value counts as `http`, so that a
+ * label's values stay two.
+ */
+export function schemeOf(req: Request): 'http' | 'https' {
+  return req.protocol === 'https' ? 'https' : 'http';
+}
+
+/**
+ * `error.type` by OpenTelemetry's HTTP server conventions: a 5xx status as text, `aborted` for an
+ * answer never started (its client left first), none for the rest (a 4xx is the client's).
+ */
+export function errorTypeOf(status: number | null): string | undefined {
+  if (status === null) return 'aborted';
+  return status >= 500 ? String(status) : undefined;
+}

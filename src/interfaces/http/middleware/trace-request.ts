@@ -20,14 +20,15 @@ import {
   ATTR_USER_AGENT_ORIGINAL,
 } from '@opentelemetry/semantic-conventions';
 import type { Request, RequestHandler, Response } from 'express';
-import { answeredStatus, methodOf, routeOf } from './http-semantics';
+import { answeredStatus, errorTypeOf, methodOf, routeOf, schemeOf } from './http-semantics';
 import { localsOf } from '../answer-locals';
+import { traceLogFields } from '../../../trace-log-fields';
 
 /**
  * The server span of each request, by OpenTelemetry's HTTP conventions: it continues the trace of
  * an incoming W3C `traceparent` (with its `tracestate`), or starts one; everything the request does
  * runs in its context, so the use case's span and the statements' are its children. Named
- * `GET /timeline/:id` once the route is known. The request's log line carries its ids
+ * `GET /timeline/:id` once the route is known. The request's log line carries its ids and flags
  * (`traceIds` of the request's locals, read by request-log.ts).
  */
 export function traceRequests(tracer: Tracer): RequestHandler {
@@ -35,8 +36,7 @@ export function traceRequests(tracer: Tracer): RequestHandler {
     const parent = propagation.extract(ROOT_CONTEXT, req.headers);
     const method = methodOf(req);
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
-    const { traceId, spanId } = span.spanContext();
-    localsOf(res).traceIds = { trace_id: traceId, span_id: spanId };
+    localsOf(res).traceIds = traceLogFields(span.spanContext());
     // An unsampled request's span records nothing: its attributes and its end would be work for
     // nothing, on most requests at a low sampling ratio (docs/performance.md).
     if (span.isRecording()) {
@@ -51,7 +51,7 @@ function describeRequest(span: Span, req: Request, method: string): void {
   span.setAttributes({
     [ATTR_HTTP_REQUEST_METHOD]: method,
     [ATTR_URL_PATH]: pathOf(req.originalUrl),
-    [ATTR_URL_SCHEME]: req.protocol,
+    [ATTR_URL_SCHEME]: schemeOf(req),
     [ATTR_NETWORK_PROTOCOL_VERSION]: req.httpVersion,
     // As the request log: the address `trust proxy` (TRUST_PROXY) resolves.
     ...(req.ip !== undefined && { [ATTR_CLIENT_ADDRESS]: req.ip }),
@@ -78,10 +78,9 @@ function endRequest(span: Span, req: Request, res: Response, method: string): vo
   }
   const status = answeredStatus(res);
   if (status !== null) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
+  const errorType = errorTypeOf(status);
+  if (errorType !== undefined) span.setAttribute(ATTR_ERROR_TYPE, errorType);
   // A server span fails on a 5xx only: a 4xx is the client's (OpenTelemetry's HTTP conventions).
-  if (status !== null && status >= 500) {
-    span.setAttribute(ATTR_ERROR_TYPE, String(status));
-    span.setStatus({ code: SpanStatusCode.ERROR });
-  } else if (status === null) span.setAttribute(ATTR_ERROR_TYPE, 'aborted');
+  if (status !== null && status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
   span.end();
 }
