@@ -8,7 +8,9 @@ export class SignInMetrics implements SignInEvents {
   constructor(registry: Registry) {
     this.attempts = new Counter({
       name: 'tns_sign_in_attempts_total',
-      help: "Attempts at an account's password, by path (sign_in, password_change) and outcome (right, wrong, locked).",
+      help:
+        "Attempts at an account's password, by path (sign_in, password_change) and outcome (right, wrong, " +
+        'locked; superseded: a password change that lost the race with another change of the hash).',
       labelNames: ['path', 'outcome'],
       registers: [registry],
     });

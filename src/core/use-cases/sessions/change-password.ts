@@ -79,7 +79,7 @@ export class ChangePassword {
       ]);
       // Changed meanwhile (another change, or a sign-in hashing it again): the password proven may
       // no longer be the account's. The person asks again, against the password of now.
-      if (stored?.passwordHash !== account.passwordHash) throw new WrongCurrentPassword();
+      if (stored?.passwordHash !== account.passwordHash) return null;
       await endSessions(
         repos,
         sessions.filter((session) => session.id !== input.sessionId),
@@ -89,6 +89,11 @@ export class ChangePassword {
       await repos.accounts.updatePassword(account.id, { passwordHash, passwordChangeDue: false, deviceStamp: next });
       return next;
     });
+    // Counted once, here: the unit of work may run its function again.
+    if (deviceStamp === null) {
+      this.events.attempted('password_change', 'superseded');
+      throw new WrongCurrentPassword();
+    }
     this.events.attempted('password_change', 'right');
     return { deviceStamp };
   }

@@ -7,6 +7,7 @@ import {
 } from '../../../../src/core/domain/errors';
 import { createTestCore } from '../../../support/builders/test-core';
 import { typedHash } from '../../../support/in-memory/fake-credential-hasher';
+import { samplesOf } from '../../../support/metrics/exposition';
 
 const PASSWORD = 's3cret-enough-for-now';
 const NEW_PASSWORD = 'a quiet lantern over the fjord';
@@ -201,5 +202,10 @@ describe('a password change racing a sign-in with the old password', () => {
 
     await expect(first).rejects.toBeInstanceOf(WrongCurrentPassword);
     expect(core.database.contents().accounts[0]?.passwordHash).toBe('hashed(another quiet lantern by the sea)');
+    // The one that lost the race is counted as such, once: not as a wrong password, nor as nothing.
+    const text = await core.metrics.metrics();
+    const count = (outcome: string) =>
+      samplesOf(text, 'tns_sign_in_attempts_total', { path: 'password_change', outcome });
+    expect([count('right'), count('superseded'), count('wrong')]).toEqual([[1], [1], []]);
   });
 });
