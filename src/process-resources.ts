@@ -7,13 +7,23 @@
 export class ProcessResources {
   private readonly started: { readonly name: string; readonly stop: (reason: string) => unknown }[] = [];
 
-  /** Starts a resource after those already started; `stop` is kept for `stopAll`, told why. */
+  /**
+   * Starts a resource after those already started; `stop` is kept for `stopAll`, told why. A start
+   * that fails says which resource it was, with what it failed with as its cause.
+   */
   async start<T>(
     name: string,
     start: () => T | Promise<T>,
     stop: (resource: T, reason: string) => unknown,
   ): Promise<T> {
-    const resource = await start();
+    let resource: T;
+    try {
+      resource = await start();
+    } catch (error) {
+      throw new Error(`starting ${name} failed: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
+    }
     this.started.push({ name, stop: (reason) => stop(resource, reason) });
     return resource;
   }

@@ -251,13 +251,15 @@ serverOnly(() =>
     }, 120_000);
 
     it.each([
-      ['PORT', '1'],
-      ['PORT', '2'],
-      ['METRICS_PORT', '1'],
-      ['METRICS_PORT', '2'],
+      // The process (a worker, when there are several) that fails names what failed to start.
+      ['PORT', '1', /starting HTTP listener failed: listen EADDRINUSE/],
+      // A worker's listening socket is bound by its primary.
+      ['PORT', '2', /starting HTTP listener failed: bind EADDRINUSE/],
+      ['METRICS_PORT', '1', /starting metrics listener failed: listen EADDRINUSE/],
+      ['METRICS_PORT', '2', /The metrics listener could not start: Error: listen EADDRINUSE/],
     ])(
       'exits 1 when its %s is taken (WEB_CONCURRENCY=%s), never saying it listens',
-      async (setting, workers) => {
+      async (setting, workers, why) => {
         const taken = await occupyPort();
         try {
           const run = await runServiceToExit({
@@ -267,7 +269,7 @@ serverOnly(() =>
             ...LOGGED,
           });
           expect(run.code).toBe(1);
-          expect(run.output).toContain('EADDRINUSE');
+          expect(run.output).toMatch(why);
           expect(run.output).not.toContain('listening on');
         } finally {
           await new Promise((resolve) => taken.server.close(resolve));

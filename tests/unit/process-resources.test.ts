@@ -24,13 +24,18 @@ describe('ProcessResources', () => {
       () => 'db',
       () => stopped.push('database'),
     );
-    await expect(
-      resources.start(
+    const failure = await resources
+      .start(
         'listener',
-        () => Promise.reject(new Error('EADDRINUSE')),
+        () => Promise.reject(new Error('listen EADDRINUSE: address already in use 0.0.0.0:3000')),
         () => stopped.push('listener'),
-      ),
-    ).rejects.toThrow('EADDRINUSE');
+      )
+      .catch((error: unknown) => error);
+    // Its line names the resource, then what it failed with.
+    expect(failure).toMatchObject({
+      message: 'starting listener failed: listen EADDRINUSE: address already in use 0.0.0.0:3000',
+      cause: { message: 'listen EADDRINUSE: address already in use 0.0.0.0:3000' },
+    });
 
     await resources.stopAll('start failed');
     await resources.stopAll('SIGTERM');
