@@ -15,6 +15,7 @@ import { clusterMetrics } from './infrastructure/metrics/cluster-metrics';
 import { instanceWorkGauges } from './infrastructure/metrics/service-metrics';
 import { createMetricsRegistry } from './infrastructure/metrics/metrics-registry';
 import { isWorkerReport, type ShutdownRequest } from './worker-messages';
+import { StopSignals } from './stop-signals';
 
 /** The first restart of a crashed worker waits this long; each further crash soon after doubles it. */
 const RESTART_DELAY_MS = 250;
@@ -28,13 +29,21 @@ export async function runPrimary(config: Config): Promise<void> {
     throw new Error('Worker processes need DATABASE_URL (readConfig refuses them without it).');
   // Written at once, in order with the lines printed beside it, and nothing left in a buffer at exit.
   const logger = pino({ level: config.logLevel }, pino.destination({ dest: 1, sync: true }));
+  // Heard from the first moment, and every one of them, not only the first: npm forwards Ctrl-C's
+  // SIGINT on top of the terminal's own, and a second must not end the primary while it stops. One
+  // during the migrations (each in its transaction) stops the primary once they are applied.
+  const signals = new StopSignals((signal, first) => logger.info({ signal, first }, 'signal heard while stopping'));
   // Once, before any worker exists: workers open the database without checking or migrating it.
   // Both on the server itself: behind a pooler the migrations' advisory lock would lock nothing.
   const budget = await checkConnectionBudget(config, server);
   await checkPooler(config);
   const { applied } = await migrateDatabase(server, { onApplied: announceMigration });
   logger.info({ applied }, 'migrations applied');
-  new ClusterPrimary(config, config.databaseUrl, budget, logger).start();
+  if (signals.received) {
+    console.log(`${signals.received}: stopped before the workers started.`);
+    process.exit(0);
+  }
+  new ClusterPrimary(config, config.databaseUrl, budget, logger).start(signals);
 }
 
 interface Slot {
@@ -65,7 +74,7 @@ class ClusterPrimary {
     this.admission = new AdmissionServer(config.accountRequests, config.instanceWork, (id) => cluster.workers?.[id]);
   }
 
-  start(): void {
+  start(signals: StopSignals): void {
     // The primary accepts each connection and hands it to the workers in turn: an even spread, and
     // a port 0 that every worker shares (the primary binds it once, at the first worker's request).
     cluster.schedulingPolicy = cluster.SCHED_RR;
@@ -75,9 +84,8 @@ class ClusterPrimary {
       else this.admission.heard(worker, message);
     });
     cluster.on('exit', (worker, code, signal) => this.exited(worker, code, signal));
-    process.once('SIGTERM', (signal) => this.stop(signal));
-    process.once('SIGINT', (signal) => this.stop(signal));
     for (let index = 0; index < this.config.webConcurrency; index += 1) this.fork({ index, crashes: 0 });
+    signals.whenStopped((signal) => this.stop(signal));
   }
 
   private fork(slot: Slot): void {

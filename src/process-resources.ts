@@ -6,16 +6,20 @@
  */
 export class ProcessResources {
   private readonly started: { readonly name: string; readonly stop: (reason: string) => unknown }[] = [];
+  private cancelled: string | undefined;
 
   /**
    * Starts a resource after those already started; `stop` is kept for `stopAll`, told why. A start
-   * that fails says which resource it was, with what it failed with as its cause.
+   * that fails says which resource it was, with what it failed with as its cause. Once the start is
+   * cancelled, it throws `StartCancelled` instead, or after the start under way, which is kept to be
+   * stopped with the rest.
    */
   async start<T>(
     name: string,
     start: () => T | Promise<T>,
     stop: (resource: T, reason: string) => unknown,
   ): Promise<T> {
+    this.refuseIfCancelled();
     let resource: T;
     try {
       resource = await start();
@@ -25,7 +29,17 @@ export class ProcessResources {
       });
     }
     this.started.push({ name, stop: (reason) => stop(resource, reason) });
+    this.refuseIfCancelled();
     return resource;
+  }
+
+  /** A stop signal during the start: the resource starting finishes, and no other starts. */
+  cancelStarts(reason: string): void {
+    this.cancelled ??= reason;
+  }
+
+  private refuseIfCancelled(): void {
+    if (this.cancelled !== undefined) throw new StartCancelled(this.cancelled);
   }
 
   /**
@@ -44,5 +58,13 @@ export class ProcessResources {
     }
     if (failures.length === 1) throw failures[0];
     if (failures.length > 1) throw new AggregateError(failures, 'stopping the process failed');
+  }
+}
+
+/** The start was stopped by a signal: not a failure, and the process ends as a stop does. */
+export class StartCancelled extends Error {
+  constructor(readonly reason: string) {
+    super(`${reason} during the start: stopped`);
+    this.name = 'StartCancelled';
   }
 }

@@ -47,7 +47,8 @@ import { createPasswordPool } from './infrastructure/passwords/password-pool';
 import { startTracing, traceIdsOfLogLine, tracingConfigured } from './infrastructure/telemetry/tracing';
 import { gracefulClose } from './interfaces/http/graceful-close';
 import { isShutdownRequest, type WorkerReport } from './worker-messages';
-import { ProcessResources } from './process-resources';
+import { ProcessResources, StartCancelled } from './process-resources';
+import { StopSignals } from './stop-signals';
 import type { Server } from 'node:http';
 
 /**
@@ -56,14 +57,24 @@ import type { Server } from 'node:http';
  */
 export async function serve(config: Config): Promise<void> {
   const resources = new ProcessResources();
+  // Heard from the first moment: a Ctrl-C during the start stops what has started, cleanly.
+  const signals = new StopSignals((signal, first) =>
+    console.log(`${signal} heard while stopping on ${first}: the stop goes on`),
+  );
+  signals.whenStopped((signal) => resources.cancelStarts(signal));
   let started: Started;
   try {
     started = await startAll(config, resources);
   } catch (error) {
-    await resources.stopAll('start failed').catch((stopError: unknown) => console.error(stopError));
-    throw error;
+    const cancelled = error instanceof StartCancelled;
+    await resources
+      .stopAll(cancelled ? error.reason : 'start failed')
+      .catch((stopError: unknown) => console.error(stopError));
+    if (!cancelled) throw error;
+    console.log(`${error.reason}: stopped during the start.`);
+    process.exit(0);
   }
-  stopOnSignal(resources);
+  stopOnSignal(resources, signals);
   // Said only once the stop is handled: a SIGTERM sent the moment a supervisor reads this line
   // must stop the service cleanly, not end it by the signal's default.
   if (!cluster.isWorker) announce(config, started);
@@ -272,13 +283,10 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
 }
 
 /** At SIGTERM or SIGINT (or a worker's primary asking), stops every resource, then exits. */
-function stopOnSignal(resources: ProcessResources): void {
-  let stopping = false;
-  const shutdown = (signal: NodeJS.Signals): void => {
-    // A worker hears of the stop from its primary, and may hear the signal itself too (Ctrl+C
-    // reaches the whole process group): it stops once.
-    if (stopping) return;
-    stopping = true;
+function stopOnSignal(resources: ProcessResources, signals: StopSignals): void {
+  // A worker hears of the stop from its primary, and may hear the signal itself too (Ctrl+C
+  // reaches the whole process group): StopSignals stops it once.
+  signals.whenStopped((signal) => {
     void resources.stopAll(signal).then(
       () => process.exit(0),
       (error: unknown) => {
@@ -286,13 +294,10 @@ function stopOnSignal(resources: ProcessResources): void {
         process.exit(1);
       },
     );
-  };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
-  // A worker that has not come this far is stopped by a plain signal: it has nothing to finish.
+  });
   if (cluster.isWorker) {
     process.on('message', (message) => {
-      if (isShutdownRequest(message)) shutdown(message.signal);
+      if (isShutdownRequest(message)) signals.hear(message.signal);
     });
   }
 }

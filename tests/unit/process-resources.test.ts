@@ -1,4 +1,4 @@
-import { ProcessResources } from '../../src/process-resources';
+import { ProcessResources, StartCancelled } from '../../src/process-resources';
 
 describe('ProcessResources', () => {
   it('stops what it started in the reverse order, each told why', async () => {
@@ -85,5 +85,50 @@ describe('ProcessResources', () => {
     );
 
     await expect(resources.stopAll('SIGTERM')).rejects.toThrow('stopping database failed');
+  });
+});
+
+describe('a stop during the start', () => {
+  it('lets the resource starting finish, starts no other, and keeps the started ones to stop', async () => {
+    const resources = new ProcessResources();
+    const stopped: string[] = [];
+    await resources.start(
+      'tracing',
+      () => 1,
+      () => stopped.push('tracing'),
+    );
+    const starting = resources.start(
+      'database',
+      async () => {
+        resources.cancelStarts('SIGINT');
+        return 2;
+      },
+      () => stopped.push('database'),
+    );
+    await expect(starting).rejects.toEqual(new StartCancelled('SIGINT'));
+    let listenerStarted = false;
+    const listener = resources.start(
+      'listener',
+      () => (listenerStarted = true),
+      () => stopped.push('listener'),
+    );
+    await expect(listener).rejects.toBeInstanceOf(StartCancelled);
+    expect(listenerStarted).toBe(false);
+
+    await resources.stopAll('SIGINT');
+    expect(stopped).toEqual(['database', 'tracing']);
+  });
+
+  it('keeps the first reason', async () => {
+    const resources = new ProcessResources();
+    resources.cancelStarts('SIGINT');
+    resources.cancelStarts('SIGTERM');
+    await expect(
+      resources.start(
+        'x',
+        () => 1,
+        () => undefined,
+      ),
+    ).rejects.toMatchObject({ reason: 'SIGINT' });
   });
 });
