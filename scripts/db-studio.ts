@@ -6,6 +6,8 @@
 //   embedded mode, through the server it announces in <DATA_DIR>/connection-url (PGlite allows one
 //   process per data directory, so Studio cannot open the files itself); if not, this script
 //   starts the embedded server (migrated) for as long as Studio runs.
+// The URL reaches Studio in its environment (prisma.config.ts reads DATABASE_URL), never on its command
+// line, where any local user reads it with `ps`; what this prints names the server, not the password.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,6 +19,7 @@ import {
 } from '../src/infrastructure/database/embedded-postgres';
 import { migrateDatabase } from '../src/infrastructure/database/migrate-database';
 import { DEFAULT_DATA_DIR } from '../src/infrastructure/database/open-database';
+import { describeServer } from '../src/infrastructure/database/describe-server';
 
 async function main(): Promise<number> {
   // The server itself when a pooler is in front: Studio prepares statements, which a pooler in
@@ -29,14 +32,14 @@ async function main(): Promise<number> {
   if (runningUrl) {
     // Studio's connections and the service's take turns on PGlite's one session, an exchange at a
     // time (pglite-wire-server.ts); a long Studio query makes the service's requests wait.
-    console.log(`Using the embedded database of the running service (${runningUrl}).`);
+    console.log(`Using the embedded database of the running service (${describeServer(runningUrl)}).`);
     return runStudio(runningUrl);
   }
 
   const server: EmbeddedPostgres = await startEmbeddedPostgres({ dataDir: path.join(dataDir, 'pgdata') });
   try {
     await migrateDatabase(server.connectionString);
-    console.log(`Started the embedded database in ${dataDir} for Studio (${server.connectionString}).`);
+    console.log(`Started the embedded database in ${dataDir} for Studio (${describeServer(server.connectionString)}).`);
     return await runStudio(server.connectionString);
   } finally {
     await server.stop();
@@ -57,7 +60,7 @@ async function runningServiceUrl(file: string): Promise<string | null> {
   try {
     await client.connect();
   } catch (error) {
-    console.log(`Ignoring ${file}: nothing answers at ${url} (${String(error)}).`);
+    console.log(`Ignoring ${file}: nothing answers at ${describeServer(url)} (${String(error)}).`);
     return null;
   }
   await client.end();
@@ -67,8 +70,9 @@ async function runningServiceUrl(file: string): Promise<string | null> {
 /** Runs Prisma Studio until it exits (Ctrl-C reaches it too); resolves with its exit code. */
 function runStudio(url: string): Promise<number> {
   const offlineCli = path.join(__dirname, 'prisma-offline.js');
-  const child = spawn(process.execPath, [offlineCli, 'studio', '--url', url, ...process.argv.slice(2)], {
+  const child = spawn(process.execPath, [offlineCli, 'studio', ...process.argv.slice(2)], {
     stdio: 'inherit',
+    env: { ...process.env, DATABASE_URL: url },
   });
   const forward = (signal: NodeJS.Signals) => child.kill(signal);
   process.on('SIGINT', forward);

@@ -1,6 +1,6 @@
 // `npm run db:studio` on the embedded database, checked through Studio's own HTTP API (POST /bff)
 // with the adapter its page runs: the schema metadata, then a table's rows, as a page load asks.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inspect } from 'node:util';
@@ -28,6 +28,23 @@ async function loadPage(studio: StudioProcess, table: string): Promise<Array<Rec
 /** The database's error behind a failed Studio call (its query text left out). */
 function explain(error: Error): string {
   return inspect({ message: error.message, cause: error.cause }, { depth: 3 }).slice(0, 800);
+}
+
+/** The embedded server's password, as the service or db:studio wrote it for its owner. */
+async function embeddedPassword(dataDir: string): Promise<string> {
+  const password = new URL((await readFile(path.join(dataDir, 'connection-url'), 'utf8')).trim()).password;
+  expect(password.length).toBeGreaterThanOrEqual(16);
+  return password;
+}
+
+/** The command lines of this machine's processes (what `ps` shows any local user) holding `secret`. */
+async function commandLinesWith(secret: string): Promise<string[]> {
+  const lines: string[] = [];
+  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    const line = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+    if (line.includes(secret)) lines.push(line.replaceAll('\0', ' '));
+  }
+  return lines;
 }
 
 // On a PostgreSQL server (DATABASE_URL), db:studio uses that; these tests are about the embedded one.
@@ -67,6 +84,9 @@ describe('npm run db:studio on the embedded database', () => {
 
     studio = await startStudioProcess({ ...EMBEDDED, DATA_DIR: dataDir });
     expect(studio.output).toContain('Started the embedded database');
+    const password = await embeddedPassword(dataDir);
+    expect(studio.output).not.toContain(password);
+    expect(await commandLinesWith(password)).toEqual([]);
     for (let load = 0; load < LOADS; load += 1) {
       const rows = await loadPage(studio, 'accounts');
       expect(rows.map((row) => row.email)).toEqual(['studio@example.com']);
@@ -78,7 +98,7 @@ describe('npm run db:studio on the embedded database', () => {
     const signUp = await fetch(`${service.url}/v1/accounts`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ email: 'running@example.com', password: 'correct horse battery' }),
+      body: JSON.stringify({ email: 'running@example.com', password: 'studio reads beside it' }),
     });
     expect(signUp.status).toBe(201);
     const body: unknown = await signUp.json();
@@ -86,6 +106,9 @@ describe('npm run db:studio on the embedded database', () => {
 
     studio = await startStudioProcess({ ...EMBEDDED, DATA_DIR: dataDir });
     expect(studio.output).toContain('Using the embedded database of the running service');
+    const password = await embeddedPassword(dataDir);
+    expect(studio.output).not.toContain(password);
+    expect(await commandLinesWith(password)).toEqual([]);
     const running = service;
     const serviceRequest = async () =>
       (
