@@ -11,9 +11,9 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { measuringLag } from '../support/scheduling-lag';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { asRoot } from '../support/as-root';
 import { waitFor } from '../support/wait-for';
 
-const asRoot = process.getuid?.() === 0 ? it : it.skip;
 jest.setTimeout(180_000);
 
 const DISK_MIB = 96;

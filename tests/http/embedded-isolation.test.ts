@@ -6,9 +6,9 @@ import { chmod, lstat, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/pr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
+import { asRoot } from '../support/as-root';
 
 const NOBODY = 65534;
-const asRoot = process.getuid?.() === 0 ? it : it.skip;
 jest.setTimeout(60_000);
 
 /** Every folder and file under `folder`, with its permission bits. */

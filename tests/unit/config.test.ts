@@ -1,4 +1,7 @@
 import { availableParallelism } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseEnv } from 'node:util';
 import {
   apiKeyFailuresPerProcess,
   ConfigError,
@@ -375,5 +378,21 @@ describe('readConfig', () => {
       ];
       for (const env of quiet) expect(configWarnings(readConfig(env))).toEqual([]);
     });
+  });
+});
+
+describe('.env.example copied to .env', () => {
+  // `npm start` loads .env when there is one (node --env-file-if-exists), and .env.example invites the
+  // copy: each of its settings must be one the service accepts, and what it says is each default.
+  it('is read as the defaults it names', () => {
+    const example = parseEnv(readFileSync(join(__dirname, '../../.env.example'), 'utf8'));
+    expect(readConfig(example)).toEqual(readConfig({}));
+  });
+
+  it('is loaded by npm start', () => {
+    const { scripts } = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(scripts['start']).toMatch(/exec node --env-file-if-exists=\.env /);
   });
 });

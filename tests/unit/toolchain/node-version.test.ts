@@ -11,6 +11,7 @@ const read = (file: string): string => readFileSync(path.join(root, file), 'utf8
 
 interface PackageJson {
   readonly engines: Record<string, string>;
+  readonly devEngines: { readonly runtime: Record<string, string> };
   readonly packageManager: string;
   readonly devDependencies: Record<string, string>;
 }
@@ -30,8 +31,8 @@ describe('the pinned Node', () => {
     expect(read('.nvmrc').trim()).toBe(pinned);
   });
 
-  it('is the least version of its major line that `engines` accepts', () => {
-    expect(packageJson.engines['node']).toBe(`^${pinned}`);
+  it('is the runtime devEngines names, which npm does not hold against the Node running npm itself', () => {
+    expect(packageJson.devEngines.runtime).toEqual({ name: 'node', version: pinned, onFail: 'ignore' });
   });
 
   it('is the Node of every stage of the container image', () => {

@@ -32,7 +32,7 @@ export function accountRoutes(container: Container): Route[] {
             'password_too_common',
             'password_checks_busy',
           ],
-          example: { email: 'ada@example.com', password: 'correct horse battery' },
+          example: { email: 'ada@example.com', password: 'analytical engine 1843' },
         },
       },
       async ({ body }, client) => {
