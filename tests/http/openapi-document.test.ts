@@ -15,8 +15,23 @@ import { EXAMPLE_IDS } from '../../src/interfaces/http/dtos/responses/ids';
 import { decodeStreamPosition, streamScope } from '../../src/interfaces/http/event-stream/stream-position';
 import { defineRoute, type Route } from '../../src/interfaces/http/route';
 import { OpenApiContract, type OpenApiDocument, type OpenApiOperation } from '../support/http/openapi-contract';
+import { CHANGELOG_FILE, DOCUMENT_FILE, documentText, WRITE_COMMAND } from '../../scripts/openapi-file';
 import { resolved } from '../support/http/schema-arbitrary';
 import { startTestApp, type TestApp } from '../support/http/test-app';
+
+/** Why the committed document is not the served one (its first line that differs), or undefined. */
+function staleness(committed: string, served: string): string | undefined {
+  if (committed === served) return undefined;
+  const [ours, theirs] = [committed.split('\n'), served.split('\n')];
+  const index = ours.findIndex((line, at) => line !== theirs[at]);
+  const at = index === -1 ? ours.length : index;
+  const shown = (line: string | undefined) =>
+    line === undefined ? 'the end of the file' : `«${line.trim().slice(0, 100)}»`;
+  return (
+    `${DOCUMENT_FILE} is not the document GET /openapi.json serves: line ${at + 1} is ${shown(ours[at])}, ` +
+    `served ${shown(theirs[at])}. Run ${WRITE_COMMAND} and add an entry to ${CHANGELOG_FILE} naming its digest.`
+  );
+}
 
 describe('GET /openapi.json', () => {
   let t: TestApp;
@@ -60,6 +75,21 @@ describe('GET /openapi.json', () => {
 
   it('is the document built from the route table the service runs', () => {
     expect(document).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(routes))));
+  });
+
+  it(`is ${DOCUMENT_FILE}, the document committed at the root`, () => {
+    const committed = readFileSync(join(__dirname, '../..', DOCUMENT_FILE), 'utf8');
+    expect(staleness(committed, documentText(document))).toBeUndefined();
+  });
+
+  it(`says where ${DOCUMENT_FILE} differs and what rewrites it`, () => {
+    const served = documentText(document);
+    expect(staleness(served.replace('"openapi": "3.1.0"', '"openapi": "3.0.3"'), served)).toBe(
+      `${DOCUMENT_FILE} is not the document GET /openapi.json serves: line 2 is «"openapi": "3.0.3",», ` +
+        `served «"openapi": "3.1.0",». Run ${WRITE_COMMAND} and add an entry to ${CHANGELOG_FILE} naming its digest.`,
+    );
+    expect(staleness(served.trimEnd(), served)).toMatch(/line \d+ is the end of the file, served «»/);
+    expect(staleness(`${served}\n`, served)).toMatch(/line \d+ is «», served the end of the file/);
   });
 
   it('says what the service checks: a whole-number limit, a path id of 1 to 200 characters', () => {
