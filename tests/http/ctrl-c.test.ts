@@ -119,6 +119,8 @@ describe('Ctrl-C in the terminal running npm start', () => {
     const apiKey = await signUp(first.url);
     expect(await first.ctrlC()).toEqual({ code: 0, signal: null });
     expect(first.output()).toMatch(/SIGINT: no longer accepting connections/);
+    // Nothing said of a .env that is not there.
+    expect(first.output()).not.toMatch(/\.env not found/);
     expect(existsSync(join(dataDir, 'pgdata.lock'))).toBe(false);
     expect(existsSync(join(dataDir, 'connection-url'))).toBe(false);
 
