@@ -42,6 +42,10 @@ const database = {
 // tests whose timing holds otherwise.
 const workers = availableParallelism() + (onServer ? 0 : 1);
 
+// TEST_PROJECT=<name>: that project alone (npm run test:unit and the like). Jest's own
+// --selectProjects would take a file named after it on the command line for a second project name.
+const only = process.env.TEST_PROJECT;
+
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: workers,
@@ -66,5 +70,5 @@ module.exports = {
     },
     // A real browser (Debian's Chromium) through the dashboard and the try-it console.
     { ...base, ...database, displayName: 'e2e', testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'] },
-  ],
+  ].filter((project) => !only || project.displayName === only),
 };
