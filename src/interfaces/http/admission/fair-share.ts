@@ -50,8 +50,13 @@ function goesBefore<H>(account: AccountShare<H>, head: Waiting<H>, other: Accoun
 export class FairShare<H> {
   private readonly accounts = new Map<string, AccountShare<H>>();
   /** Each request held, running or waiting: its account and weight. */
-  private readonly held = new Map<H, { readonly accountId: string; readonly weight: number; running: boolean }>();
+  private readonly held = new Map<
+    H,
+    { readonly accountId: string; readonly weight: number; running: boolean; besideHead: boolean }
+  >();
   private runningWeight = 0;
+  /** The weight running that started beside a head waiting for room: at most the room the head leaves. */
+  private besideHeadWeight = 0;
   private waitingCount = 0;
   private arrivals = 0;
 
@@ -67,7 +72,7 @@ export class FairShare<H> {
     const account = this.accounts.get(accountId) ?? { runningWeight: 0, waiting: [] };
     this.accounts.set(accountId, account);
     account.waiting.push({ holder, weight: w, arrival: this.arrivals++ });
-    this.held.set(holder, { accountId, weight: w, running: false });
+    this.held.set(holder, { accountId, weight: w, running: false, besideHead: false });
     this.waitingCount++;
     const started = this.dispatch();
     if (this.waitingCount <= this.limits.queued) return { started, shed: [] };
@@ -86,6 +91,7 @@ export class FairShare<H> {
     if (request.running) {
       account.runningWeight -= request.weight;
       this.runningWeight -= request.weight;
+      if (request.besideHead) this.besideHeadWeight -= request.weight;
     } else {
       account.waiting.splice(
         account.waiting.findIndex((each) => each.holder === holder),
@@ -106,32 +112,58 @@ export class FairShare<H> {
     return this.runningWeight === 0 || this.runningWeight + weight <= this.limits.running;
   }
 
-  /** Starts the waiting requests in their order while the next fits: one that does not holds the rest back. */
+  /**
+   * Starts the waiting requests in their order while the next fits. One that does not is the head:
+   * it waits for room, and what fits beside it without taking that room starts meanwhile.
+   */
   private dispatch(): H[] {
     const started: H[] = [];
-    for (let next = this.next(); next && this.fits(next.request.weight); next = this.next()) {
-      const { account, request } = next;
-      account.waiting.shift();
-      this.waitingCount--;
-      account.runningWeight += request.weight;
-      this.runningWeight += request.weight;
-      const held = this.held.get(request.holder);
-      if (held) held.running = true;
-      started.push(request.holder);
+    for (let head = this.next(); head; head = this.next()) {
+      if (this.fits(head.request.weight)) {
+        started.push(this.start(head, false));
+        continue;
+      }
+      const beside = this.next(this.roomBeside(head.request.weight));
+      if (!beside) break;
+      started.push(this.start(beside, true));
     }
     return started;
   }
 
   /**
-   * The oldest waiting request of the account with the least weight running; of those, the account
-   * with fewer waiting, then the older request.
+   * What may start beside a head of `headWeight` that waits: the weight that fits now, less what the
+   * head needs once the work that started before it is done (what started beside it still running).
    */
-  private next(): { account: AccountShare<H>; request: Waiting<H> } | null {
-    if (this.waitingCount === 0) return null;
+  private roomBeside(headWeight: number): number {
+    const fitsNow = this.limits.running - this.runningWeight;
+    const leftByHead = this.limits.running - headWeight - this.besideHeadWeight;
+    return Math.min(fitsNow, leftByHead);
+  }
+
+  private start({ account, request }: { account: AccountShare<H>; request: Waiting<H> }, besideHead: boolean): H {
+    account.waiting.shift();
+    this.waitingCount--;
+    account.runningWeight += request.weight;
+    this.runningWeight += request.weight;
+    if (besideHead) this.besideHeadWeight += request.weight;
+    const held = this.held.get(request.holder);
+    if (held) {
+      held.running = true;
+      held.besideHead = besideHead;
+    }
+    return request.holder;
+  }
+
+  /**
+   * The oldest waiting request of the account with the least weight running; of those, the account
+   * with fewer waiting, then the older request. With `atMost`, only of the requests of that weight or less.
+   */
+  private next(atMost = Infinity): { account: AccountShare<H>; request: Waiting<H> } | null {
+    if (this.waitingCount === 0 || atMost < 1) return null;
     let next: { account: AccountShare<H>; request: Waiting<H> } | null = null;
     for (const account of this.accounts.values()) {
       const head = account.waiting[0];
-      if (head && (next === null || goesBefore(account, head, next.account, next.request)))
+      if (head && head.weight <= atMost && (next === null || goesBefore(account, head, next.account, next.request)))
         next = { account, request: head };
     }
     return next;

@@ -63,14 +63,47 @@ it('runs a request heavier than the whole share alone', () => {
   expect(started).toEqual(['big', 'small']);
 });
 
-it('holds the rest behind a heavy request that does not fit yet', () => {
+it('holds what would take the room a heavy request waits for', () => {
   const { enter, leave, started } = shareOf(4, 10);
   enter('a', 'a1', 3);
   enter('b', 'b1', 3); // waits: 3 + 3 > 4
-  enter('c', 'c1'); // c has nothing running either, and came later: behind b1
+  enter('c', 'c1', 2); // c has nothing running either, and came later: behind b1, and 2 would take b1's room
   expect(started).toEqual(['a1']);
   leave('a1');
+  expect(started).toEqual(['a1', 'b1']);
+  leave('b1');
   expect(started).toEqual(['a1', 'b1', 'c1']);
+});
+
+it('runs what fits beside a waiting heavy request in the room it leaves, never delaying it', () => {
+  const { enter, leave, started, share } = shareOf(10, 100);
+  // A crowd account's 100-name check runs (9 of 10); another's waits for room (9 more).
+  enter('crowd1', 'check1', 9);
+  enter('crowd2', 'check2', 9);
+  // A quiet account's read fits in the 1 that check2 leaves: it runs now, not after check1.
+  enter('quiet', 'read1');
+  expect(started).toEqual(['check1', 'read1']);
+  // A second read would take check2's room: it waits.
+  enter('other', 'read2');
+  expect(started).toEqual(['check1', 'read1']);
+  // check1 ends while read1 still runs: check2 fits beside read1 at once.
+  leave('check1');
+  expect(started).toEqual(['check1', 'read1', 'check2']);
+  expect(share.load).toEqual({ runningWeight: 10, queued: 1 });
+  leave('read1');
+  expect(started.at(-1)).toBe('read2');
+});
+
+it('never runs anything beside a request heavier than the whole share', () => {
+  const { enter, leave, started } = shareOf(4, 10);
+  enter('a', 'a1', 1);
+  enter('b', 'big', 50);
+  enter('c', 'c1', 1);
+  expect(started).toEqual(['a1']);
+  leave('a1');
+  expect(started).toEqual(['a1', 'big']);
+  leave('big');
+  expect(started).toEqual(['a1', 'big', 'c1']);
 });
 
 it('sheds the newest request of the account with the most waiting when the queue is full', () => {
