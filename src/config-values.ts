@@ -1,23 +1,33 @@
 // Readers of one setting each: unset or empty takes the fallback, anything else is checked, and a
-// wrong value adds a message to `problems` saying what was expected. A reader is a value, so that
-// the settings are a table (config.ts): each variable with its reader and its fallback.
+// wrong value adds a message to `problems` saying what was expected. A reader is a value that also
+// says what it accepts, so that the settings are a table (settings.ts) from which the checks, the
+// messages and the documented values all come.
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** Reads the variable `name` of `env`; a wrong value adds its message to `problems`. */
-export type Reader<T> = (env: Env, name: string, problems: string[]) => T;
+export interface Reader<T> {
+  /** Reads the variable `name` of `env`; a wrong value adds its message to `problems`. */
+  readonly read: (env: Env, name: string, problems: string[]) => T;
+  /** What it accepts, as its messages and the settings table say it: "on or off". */
+  readonly accepts: string;
+  /** A value as an operator writes it, where that is not `String(value)` (a method: a table holds every type). */
+  shown?(value: T): string;
+}
 
 const WHOLE_MAX = 2_000_000_000;
 
-/** A whole number from `min` to `max`, described to the operator as `expected`. */
-function wholeNumberIn(fallback: number, min: number, max: number, expected: string): Reader<number> {
-  return (env, name, problems) => {
-    const text = env[name]?.trim() ?? '';
-    if (text === '') return fallback;
-    const value = Number(text);
-    if (/^\d+$/.test(text) && value >= min && value <= max) return value;
-    problems.push(`${name} must be ${expected}, not '${env[name]}'.`);
-    return fallback;
+/** A whole number from `min` to `max`, described to the operator as `accepts`. */
+function wholeNumberIn(fallback: number, min: number, max: number, accepts: string): Reader<number> {
+  return {
+    accepts,
+    read: (env, name, problems) => {
+      const text = env[name]?.trim() ?? '';
+      if (text === '') return fallback;
+      const value = Number(text);
+      if (/^\d+$/.test(text) && value >= min && value <= max) return value;
+      problems.push(`${name} must be ${accepts}, not '${env[name]}'.`);
+      return fallback;
+    },
   };
 }
 
@@ -38,68 +48,97 @@ export function wholeNumber(fallback: number, zero = 'off'): Reader<number> {
 
 /** A TCP port; `undefined` as the fallback makes it optional. */
 export function port<F extends number | undefined>(fallback: F): Reader<number | F> {
-  return (env, name, problems) => {
-    const text = env[name]?.trim() ?? '';
-    if (text === '') return fallback;
-    const value = Number(text);
-    if (Number.isInteger(value) && value >= 0 && value <= 65_535) return value;
-    const unset = fallback === undefined ? ', or unset' : '';
-    problems.push(`${name} must be a whole number from 0 to 65535${unset}, not '${env[name]}'.`);
-    return fallback;
+  const accepts = 'a whole number from 0 to 65535';
+  const unset = fallback === undefined ? ', or unset' : '';
+  return {
+    accepts,
+    read: (env, name, problems) => {
+      const text = env[name]?.trim() ?? '';
+      if (text === '') return fallback;
+      const value = Number(text);
+      if (Number.isInteger(value) && value >= 0 && value <= 65_535) return value;
+      problems.push(`${name} must be ${accepts}${unset}, not '${env[name]}'.`);
+      return fallback;
+    },
   };
 }
 
 /** `on`/`off` (also `true`/`false`, `1`/`0`). */
 export function onOrOff(fallback: boolean): Reader<boolean> {
-  return (env, name, problems) => {
-    const text = env[name]?.trim().toLowerCase() ?? '';
-    if (text === '') return fallback;
-    if (['on', 'true', '1'].includes(text)) return true;
-    if (['off', 'false', '0'].includes(text)) return false;
-    problems.push(`${name} must be on or off, not '${env[name]}'.`);
-    return fallback;
+  const accepts = 'on or off';
+  return {
+    accepts,
+    shown: (value) => (value ? 'on' : 'off'),
+    read: (env, name, problems) => {
+      const text = env[name]?.trim().toLowerCase() ?? '';
+      if (text === '') return fallback;
+      if (['on', 'true', '1'].includes(text)) return true;
+      if (['off', 'false', '0'].includes(text)) return false;
+      problems.push(`${name} must be ${accepts}, not '${env[name]}'.`);
+      return fallback;
+    },
   };
 }
 
-/** Any text, trimmed. */
-export function text<F extends string | undefined>(fallback: F): Reader<string | F> {
-  return (env, name) => env[name]?.trim() || fallback;
+/** Any text, trimmed, described to the operator as `accepts`. */
+export function text<F extends string | undefined>(fallback: F, accepts: string): Reader<string | F> {
+  return { accepts, read: (env, name) => env[name]?.trim() || fallback };
 }
 
 /** A PostgreSQL connection string, or unset; `unset` says what leaving it unset means. */
 export function postgresUrl(unset: string): Reader<string | undefined> {
-  return (env, name, problems) => {
-    const value = env[name]?.trim() || undefined;
-    if (value === undefined || /^postgres(ql)?:\/\//.test(value)) return value;
-    problems.push(`${name} must be a postgresql:// connection string (or unset${unset}).`);
-    return undefined;
+  const accepts = 'a postgresql:// connection string';
+  return {
+    accepts,
+    read: (env, name, problems) => {
+      const value = env[name]?.trim() || undefined;
+      if (value === undefined || /^postgres(ql)?:\/\//.test(value)) return value;
+      problems.push(`${name} must be ${accepts} (or unset${unset}).`);
+      return undefined;
+    },
   };
 }
 
 /** A secret of at least `minLength` characters, or unset; `unset` says what leaving it unset means. */
 export function secret(minLength: number, unset: string): Reader<string | undefined> {
-  return (env, name, problems) => {
-    const value = env[name]?.trim() || undefined;
-    if (value === undefined || value.length >= minLength) return value;
-    problems.push(`${name} must be at least ${minLength} characters (or unset, ${unset}).`);
-    return undefined;
+  const accepts = `at least ${minLength} characters`;
+  return {
+    accepts,
+    // The message never repeats the value: it is a secret.
+    read: (env, name, problems) => {
+      const value = env[name]?.trim() || undefined;
+      if (value === undefined || value.length >= minLength) return value;
+      problems.push(`${name} must be ${accepts} (or unset, ${unset}).`);
+      return undefined;
+    },
   };
 }
 
 /** One of `choices`, any case. */
 export function oneOf<C extends string>(choices: readonly C[], fallback: C): Reader<C> {
-  return (env, name, problems) => {
-    const wanted = env[name]?.trim().toLowerCase() || fallback;
-    const found = choices.find((choice) => choice === wanted);
-    if (found) return found;
-    problems.push(`${name} must be one of ${choices.join(', ')}, not '${env[name]}'.`);
-    return fallback;
+  const accepts = `one of ${choices.join(', ')}`;
+  return {
+    accepts,
+    read: (env, name, problems) => {
+      const wanted = env[name]?.trim().toLowerCase() || fallback;
+      const found = choices.find((choice) => choice === wanted);
+      if (found) return found;
+      problems.push(`${name} must be ${accepts}, not '${env[name]}'.`);
+      return fallback;
+    },
   };
 }
 
-/** A setting that is no more: naming it is a problem that says what replaced it. */
-export function retired(replacement: string): Reader<void> {
-  return (env, name, problems) => {
-    if (env[name] !== undefined) problems.push(`${name} is now ${replacement}`);
+/** Express's 'trust proxy': off, on, a number of hops, or the proxies' addresses; never refused. */
+export function proxyTrust(): Reader<boolean | number | string> {
+  return {
+    accepts: "`false`, `true`, a number of hops, or the proxies' addresses or subnets (`loopback`, `10.0.0.0/8`, ...)",
+    read: (env, name) => {
+      const value = env[name]?.trim().toLowerCase() ?? '';
+      if (value === '' || value === 'false' || value === '0') return false;
+      if (value === 'true') return true;
+      if (/^\d+$/.test(value)) return Number(value);
+      return value;
+    },
   };
 }

@@ -1,7 +1,8 @@
 // Checked once per instance at start, before it migrates or opens a pool: an instance that would
 // take PostgreSQL past max_connections under load refuses to start, saying why and what would fit,
 // rather than answer 503 when its pools fill up (docs/operations.md, "The connection budget").
-import { ConfigError, LISTENERS_PER_PROCESS, type Config } from './config';
+import { ConfigError, type Config } from './config';
+import { LISTENERS_PER_PROCESS } from './settings';
 import {
   budgetProblem,
   connectionDemand,

@@ -5,7 +5,7 @@
 // logged once and counted, not an outage per write; reads still answer.
 import { randomBytes } from 'node:crypto';
 import { prepareVerifiedKeyCaching } from '../../src/composition/verified-key-cache';
-import { DEFAULT_API_KEY_CACHE_SIZE } from '../../src/config';
+import { DEFAULT_API_KEY_CACHE_SIZE } from '../../src/settings';
 import { isReadOnly } from '../../src/infrastructure/database/database-failures';
 import { createDatabaseClients } from '../../src/infrastructure/database/prisma-client';
 import { databaseReadiness } from '../../src/infrastructure/database/readiness';

@@ -8,9 +8,7 @@ import { spanLimitsFromEnv } from './span-limits';
 import { SpanLossLog } from './span-loss-log';
 import { type ProcessedSpans, SpanOutcomes } from './span-outcomes';
 import { type TraceLogFields, traceLogFields } from '../../trace-log-fields';
-
-/** The service's name in traces unless OTEL_SERVICE_NAME (or OTEL_RESOURCE_ATTRIBUTES) says another. */
-export const SERVICE_NAME = 'time-navigation-service';
+import { SERVICE_NAME } from './service-name';
 
 type Environment = Readonly<Record<string, string | undefined>>;
 

@@ -20,7 +20,7 @@ import {
   prepareVerifiedKeyCaching,
   type VerifiedKeyCaching,
 } from '../../../src/composition/verified-key-cache';
-import { DEFAULT_API_KEY_CACHE_SIZE } from '../../../src/config';
+import { DEFAULT_API_KEY_CACHE_SIZE } from '../../../src/settings';
 import type { NotificationListenerOptions } from '../../../src/infrastructure/database/notification-listener';
 import type { PrismaClient } from '../../../src/infrastructure/persistence/prisma/generated/client';
 import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
