@@ -1,7 +1,8 @@
-// Four kinds of tests, visible by folder and by project name: unit (the pure core, with in-memory
-// fakes), integration (the adapters and the database), http (the whole app through supertest) and
-// e2e (Chromium through the dashboard and the console). integration, http and e2e run on
-// PostgreSQL: the server DATABASE_URL names, or else the embedded PGlite.
+// Four kinds of tests, visible by folder and by project name: unit (everything that runs without a
+// database: the core with in-memory fakes, and the adapters', HTTP layer's and toolchain's parts
+// that need none), integration (the adapters and the database), http (the whole app through
+// supertest) and e2e (Chromium through the dashboard and the console). integration, http and e2e
+// run on PostgreSQL: the server DATABASE_URL names, or else the embedded PGlite.
 const { availableParallelism } = require('node:os');
 
 const tsJest = ['ts-jest', {}];
@@ -34,12 +35,11 @@ const database = {
 };
 
 // Without a server, one worker more than the machine has cores. Jest's default is one fewer (one
-// worker on two cores), and much of a database test's time is spent waiting for PGlite's thread, a
-// spawned service or a browser: on this two-core machine, one run each, all 161 files took 198 s
-// with two workers and 169 s with three (2026-11-28, PGlite served by tests/support/pglite-pool.ts).
-// With a server, as many as
-// cores: PostgreSQL's own processes take the rest, and under three workers on two cores CI failed
-// tests whose timing holds otherwise.
+// worker on two cores), and much of a database test's time is spent waiting for PGlite's thread
+// (tests/support/pglite-pool.ts), a spawned service or a browser: on two cores the whole run takes
+// about a seventh less with three workers than with two. With a server, as many as cores:
+// PostgreSQL's own processes take the rest, and under three workers on two cores CI failed tests
+// whose timing holds otherwise.
 const workers = availableParallelism() + (onServer ? 0 : 1);
 
 // TEST_PROJECT=<name>: that project alone (npm run test:unit and the like). Jest's own
