@@ -109,8 +109,9 @@ export interface ContainerOptions {
 }
 
 /**
- * The composition root: the one place that knows which adapter serves which port. Core classes
- * are built by factories here, so the core carries no decorators and no container types.
+ * Where each port meets its adapter, and the use cases are built. Core classes are built by
+ * factories here, so the core carries no decorators and no container types. What the process owns
+ * and starts (the database, metrics, tracing, the password pool) server.ts builds and hands in.
  */
 export function buildContainer(options: ContainerOptions): Container {
   const container = new Container({ defaultScope: 'Singleton' });
