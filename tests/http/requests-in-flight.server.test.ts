@@ -5,9 +5,11 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { LeftTheQueue } from '../../src/interfaces/http/admission/admission-gate';
 import { holdTable, holdWrites } from '../support/hold-writes';
 import { serverOnly } from '../support/server-only';
 import { startTestApp, type TestAccount, type TestApp } from '../support/http/test-app';
+import { waitFor, within } from '../support/wait-for';
 
 serverOnly(() =>
   describe('requests in flight per account', () => {
@@ -51,12 +53,15 @@ serverOnly(() =>
       expect(await anchors(noisy)).toBe(4);
     }, 30_000);
 
-    it('drops a waiting request whose client went away: it does nothing, and the next runs', async () => {
+    it('drops a waiting request whose client left: it does nothing, holds no place, and the next runs', async () => {
       const account = await t.signUp();
+      const admission = t.admission;
+      if (!admission) throw new Error('the app admits no requests');
       const release = await holdWritesOf(account);
       const running = [setAnchor(account, 'Running 1'), setAnchor(account, 'Running 2')];
-      // One waits for the lock, the other behind it in the process's queue of the account's writes.
-      await waitForLockWaiters(t, 1);
+      // Both run: one waits for the lock, the other behind it in the process's queue of the account's writes.
+      await waitFor(() => admission.load.runningWeight === 2, { what: 'both requests to run' });
+      const entering = jest.spyOn(admission, 'enter');
 
       const server = t.app.listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
@@ -73,11 +78,19 @@ serverOnly(() =>
         });
         leaving.on('error', () => undefined);
         leaving.end(body);
-        // Queued behind the two running: it is in once the service has read it. Then the client leaves.
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        // Queued behind the two running once it asked for its turn. Then the client leaves, and the
+        // request leaves the queue.
+        const { turn } = await waitFor(() => entering.mock.results[0] && { turn: entering.mock.results[0].value }, {
+          what: 'the request to ask for its turn',
+        });
         leaving.destroy();
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        const left = await within(
+          turn.catch((error: unknown) => error),
+          { what: 'the request to leave the queue' },
+        );
+        expect(left).toBeInstanceOf(LeftTheQueue);
       } finally {
+        entering.mockRestore();
         await new Promise((resolve) => server.close(resolve));
       }
       const next = setAnchor(account, 'After');
@@ -85,6 +98,8 @@ serverOnly(() =>
       expect((await Promise.all([...running, next])).map((answer) => answer.status)).toEqual([201, 201, 201]);
       const set = await t.prisma.anchor.findMany({ where: { accountId: account.id }, select: { description: true } });
       expect(set.map((anchor) => anchor.description).sort()).toEqual(['After', 'Running 1', 'Running 2']);
+      // The request that left holds no place: once the others are done, nothing runs.
+      await waitFor(() => admission.load.runningWeight === 0, { what: 'every request to give its place back' });
       expect(t.takeLoggedErrors()).toEqual([]);
     }, 30_000);
   }),
