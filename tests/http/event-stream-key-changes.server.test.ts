@@ -4,10 +4,11 @@
 // streams' leases to be renewed (docs/decisions.md, "Event streams"). Needs DATABASE_URL.
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
+import request from 'supertest';
 import { aBrowser, freshKeyOf } from '../support/http/browser';
 import { serveOnLoopback } from '../support/http/event-stream-client';
 import { startTestApp, type TestApp } from '../support/http/test-app';
-import { waitFor } from '../support/wait-for';
+import { waitFor, within } from '../support/wait-for';
 
 // A lease of ten minutes, renewed every 200 s: no renewal comes during a test, so a stream that
 // ends was ended by the change heard.
@@ -20,13 +21,11 @@ interface Watched {
   readonly status: number;
   /** When the service ended the answer (Date.now()), or never while the test runs. */
   readonly ended: Promise<number>;
+  /** The events it sent so far (`recorded` messages). */
+  readonly recorded: number;
+  /** Resolves once it has sent `count` events; rejects when it ends before. */
+  recordedUpTo(count: number): Promise<void>;
   close(): void;
-}
-
-/** Still open once what is already due has run (a stream's end arrives as a socket event). */
-async function isOpen(stream: Watched): Promise<boolean> {
-  const tick = new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 50));
-  return Promise.race([stream.ended.then(() => false), tick]);
 }
 
 function watch(url: string, key: string): Promise<Watched> {
@@ -35,10 +34,32 @@ function watch(url: string, key: string): Promise<Watched> {
       `${url}/v1/monitor-events?${QUERY}`,
       { headers: { Accept: 'text/event-stream', Authorization: `Bearer ${key}` } },
       (res) => {
-        res.resume();
+        let text = '';
+        let recorded = 0;
+        const heard: Array<() => void> = [];
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          recorded = text.split('event: recorded\n').length - 1;
+          heard.splice(0).forEach((check) => check());
+        });
         const ended = once(res, 'end').then(() => Date.now());
         ended.catch(() => undefined);
-        resolve({ status: res.statusCode ?? 0, ended, close: () => req.destroy() });
+        resolve({
+          status: res.statusCode ?? 0,
+          ended,
+          get recorded() {
+            return recorded;
+          },
+          recordedUpTo: (count) =>
+            new Promise((sent, endedBefore) => {
+              const check = (): void => (recorded >= count ? sent() : void heard.push(check));
+              check();
+              const early = () => endedBefore(new Error(`the stream ended after ${recorded} of ${count} events`));
+              ended.then(early, early);
+            }),
+          close: () => req.destroy(),
+        });
       },
     );
     req.on('error', reject);
@@ -74,7 +95,22 @@ describe('event streams of a key that stops, on two processes', () => {
     const untouched = await watch(servedB.url, other);
     open.push(onA, onB, untouched);
     expect([onA.status, onB.status, untouched.status]).toEqual([200, 200, 200]);
-    return { onA, onB, untouched };
+    return { onA, onB, untouched, other };
+  }
+
+  let minutes = 0;
+  /** Open and served: an arrival that `key` records now reaches each of `streams`, none ending first. */
+  async function expectServing(key: string, ...streams: Watched[]): Promise<void> {
+    const counts = streams.map((stream) => stream.recorded + 1);
+    const time = new Date(Date.UTC(1600, 0, 1, 0, ++minutes)).toISOString();
+    const travelled = await request(a.app)
+      .post('/v1/travel')
+      .set('Authorization', `Bearer ${key}`)
+      .send({ destination_time: time, location: 'Here' });
+    expect(travelled.status).toBe(200);
+    await within(Promise.all(streams.map((stream, at) => stream.recordedUpTo(counts[at] ?? 1))), {
+      what: 'the arrival to reach every stream',
+    });
   }
 
   async function expectEndedSoonAfter(
@@ -85,7 +121,7 @@ describe('event streams of a key that stops, on two processes', () => {
     const changed = Date.now();
     const ends = await Promise.all([streams.onA.ended, streams.onB.ended]);
     for (const end of ends) expect(end - changed).toBeLessThan(WITHIN_MS);
-    expect(await isOpen(streams.untouched)).toBe(true);
+    await expectServing(streams.other, streams.untouched);
   }
 
   async function anAccountWithTwoKeys() {
@@ -148,7 +184,7 @@ describe('event streams of a key that stops, on two processes', () => {
     await waitFor(async () => (await leaseOf()).every((lease, at) => lease > (leased[at] ?? Infinity)), {
       what: 'both leases renewed by the check that follows the change',
     });
-    for (const stream of [streams.onA, streams.onB]) expect(await isOpen(stream)).toBe(true);
+    await expectServing(key, streams.onA, streams.onB);
   });
 
   it('checks every stream again when its listener comes back, for a change it could not hear', async () => {
@@ -167,6 +203,6 @@ describe('event streams of a key that stops, on two processes', () => {
     await subscribed;
     const resubscribed = Date.now();
     expect((await streams.onB.ended) - resubscribed).toBeLessThan(WITHIN_MS);
-    expect(await isOpen(streams.untouched)).toBe(true);
+    await expectServing(other, streams.untouched);
   });
 });
