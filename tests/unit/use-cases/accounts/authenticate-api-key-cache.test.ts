@@ -162,14 +162,17 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
 
   it('accepts a console key whose expiry the session moved: the new expiry is read, not the cached one', async () => {
     const core = createTestCore();
-    const { token, consoleKey } = await aConsoleKey(core);
+    const { token, session, consoleKey } = await aConsoleKey(core);
     core.clock.advanceMinutes(12 * 60 - 0.5);
     await core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT });
     core.clock.advanceBy(10_000);
     await core.resolveSession.execute({ sessionToken: token }); // activity: the idle limit, and the key's expiry, move
 
     core.clock.advanceBy(30_000); // past the expiry that was remembered
-    await expect(core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT })).resolves.toBeDefined();
+    expect(await core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT })).toEqual({
+      accountId: session.accountId,
+      apiKeyId: session.consoleKeyId,
+    });
   });
 
   it('does not remember a read that a revocation overtook', async () => {

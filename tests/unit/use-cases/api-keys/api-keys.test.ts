@@ -92,6 +92,9 @@ describe('API keys', () => {
     await expect(core.authenticateApiKey.execute({ apiKey, client: CLIENT })).rejects.toBeInstanceOf(InvalidApiKey);
     await expect(core.revokeApiKey.execute({ accountId, keyId: 'key_1' })).rejects.toBeInstanceOf(ApiKeyNotFound);
     await expect(core.revokeApiKey.execute({ accountId, keyId: otherKeyId })).rejects.toBeInstanceOf(ApiKeyNotFound);
-    await expect(core.authenticateApiKey.execute({ apiKey: other.apiKey, client: CLIENT })).resolves.toBeDefined();
+    expect(await core.authenticateApiKey.execute({ apiKey: other.apiKey, client: CLIENT })).toEqual({
+      accountId: other.account.id,
+      apiKeyId: otherKeyId,
+    });
   });
 });

@@ -8,6 +8,7 @@ import {
 import { createTestCore } from '../../../support/builders/test-core';
 import { typedHash } from '../../../support/in-memory/fake-credential-hasher';
 import { samplesOf } from '../../../support/metrics/exposition';
+import { expectSignedIn } from '../../../support/signed-in';
 
 const PASSWORD = 's3cret-enough-for-now';
 const NEW_PASSWORD = 'a quiet lantern over the fjord';
@@ -53,7 +54,7 @@ it('replaces the password, keeps the session asking and ends the others with the
     passwordHash: `hashed(${NEW_PASSWORD})`,
     passwordChangeDue: false,
   });
-  await expect(signIn(NEW_PASSWORD)).resolves.toBeDefined();
+  await expectSignedIn(core, signIn(NEW_PASSWORD), account.id);
   await expect(signIn(PASSWORD)).rejects.toThrow();
 });
 

@@ -3,6 +3,7 @@ import { MAX_SESSIONS_PER_ACCOUNT } from '../../../../src/core/domain/session';
 import { createTestCore, type TestCore } from '../../../support/builders/test-core';
 import { typedHash } from '../../../support/in-memory/fake-credential-hasher';
 import { samplesOf } from '../../../support/metrics/exposition';
+import { expectSignedIn } from '../../../support/signed-in';
 
 const PASSWORD = 's3cret-enough-for-now';
 const ADDRESS = '192.0.2.1';
@@ -51,7 +52,7 @@ describe('LogIn', () => {
   });
 
   it('locks an email from one address after 5 failures in 15 minutes for 15 minutes, right or not', async () => {
-    const { core } = await withAccount();
+    const { core, accountId } = await withAccount();
     const attempt = (password: string) =>
       core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS, deviceStamp: null });
     for (let failure = 0; failure < 5; failure++)
@@ -61,12 +62,12 @@ describe('LogIn', () => {
     core.clock.advanceMinutes(14);
     await expect(attempt(PASSWORD)).rejects.toBeInstanceOf(InvalidCredentials);
     core.clock.advanceMinutes(1);
-    await expect(attempt(PASSWORD)).resolves.toBeDefined();
+    await expectSignedIn(core, attempt(PASSWORD), accountId);
     expect(core.database.loginCounter('email-address:ada@example.com|192.0.2.1')).toBeUndefined();
   });
 
   it('counts failures in a window: 4 failures, 15 minutes apart from the next, never lock', async () => {
-    const { core } = await withAccount();
+    const { core, accountId } = await withAccount();
     const attempt = (password: string) =>
       core.logIn.execute({ email: 'ada@example.com', password, clientAddress: ADDRESS, deviceStamp: null });
     for (let failure = 0; failure < 4; failure++)
@@ -74,22 +75,22 @@ describe('LogIn', () => {
     core.clock.advanceMinutes(15);
     for (let failure = 0; failure < 4; failure++)
       await expect(attempt('wrong')).rejects.toBeInstanceOf(InvalidCredentials);
-    await expect(attempt(PASSWORD)).resolves.toBeDefined();
+    await expectSignedIn(core, attempt(PASSWORD), accountId);
   });
 
   it('keeps the owner at another address signing in while guesses from one address are locked', async () => {
-    const { core } = await withAccount();
+    const { core, accountId } = await withAccount();
     const from = (clientAddress: string, password: string) =>
       core.logIn.execute({ email: 'ada@example.com', password, clientAddress, deviceStamp: null });
     for (let failure = 0; failure < 6; failure++)
       await expect(from('203.0.113.9', 'wrong')).rejects.toBeInstanceOf(InvalidCredentials);
     await expect(from('203.0.113.9', PASSWORD)).rejects.toBeInstanceOf(InvalidCredentials);
 
-    await expect(from(ADDRESS, PASSWORD)).resolves.toBeDefined();
+    await expectSignedIn(core, from(ADDRESS, PASSWORD), accountId);
   });
 
   it('backs off unknown browsers after 50 failures in an hour from anywhere, not known ones', async () => {
-    const { core } = await withAccount();
+    const { core, accountId } = await withAccount();
     // The account's stamp: a browser that signed in to it before, since its last password change.
     const attempt = (clientAddress: string, password: string, known = false) =>
       core.logIn.execute({ email: 'ada@example.com', password, clientAddress, deviceStamp: known ? 0 : null });
@@ -98,16 +99,16 @@ describe('LogIn', () => {
       await expect(attempt(`203.0.113.${failure % 10}`, 'wrong')).rejects.toBeInstanceOf(InvalidCredentials);
     // A known browser's guesses are not counted against the account.
     await expect(attempt(ADDRESS, 'wrong', true)).rejects.toBeInstanceOf(InvalidCredentials);
-    await expect(attempt('198.51.100.1', PASSWORD)).resolves.toBeDefined();
+    await expectSignedIn(core, attempt('198.51.100.1', PASSWORD), accountId);
 
     // The 50th guess is still evaluated; past it an unknown browser waits an hour, a known one does not.
     await expect(attempt('203.0.113.99', 'wrong')).rejects.toBeInstanceOf(InvalidCredentials);
     await expect(attempt('198.51.100.3', PASSWORD)).rejects.toBeInstanceOf(InvalidCredentials);
-    await expect(attempt(ADDRESS, PASSWORD, true)).resolves.toBeDefined();
+    await expectSignedIn(core, attempt(ADDRESS, PASSWORD, true), accountId);
     core.clock.advanceMinutes(59);
     await expect(attempt('198.51.100.3', PASSWORD)).rejects.toBeInstanceOf(InvalidCredentials);
     core.clock.advanceMinutes(1);
-    await expect(attempt('198.51.100.3', PASSWORD)).resolves.toBeDefined();
+    await expectSignedIn(core, attempt('198.51.100.3', PASSWORD), accountId);
   });
 
   it("runs its password work in its client's turn, ahead only with the account's device stamp", async () => {
@@ -135,7 +136,7 @@ describe('LogIn', () => {
   });
 
   it('gives back the attempts the password work refused as busy: retrying uses up no allowance', async () => {
-    const { core } = await withAccount();
+    const { core, accountId } = await withAccount();
     jest.spyOn(core.hasher, 'verifyPassword').mockRejectedValue(new PasswordChecksBusy(3));
     for (let attempt = 0; attempt < 30; attempt++)
       await expect(
@@ -143,13 +144,15 @@ describe('LogIn', () => {
       ).rejects.toBeInstanceOf(PasswordChecksBusy);
     jest.restoreAllMocks();
 
-    await expect(
+    await expectSignedIn(
+      core,
       core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS, deviceStamp: null }),
-    ).resolves.toBeDefined();
+      accountId,
+    );
   });
 
   it('locks an address after 20 failures, whatever the emails, but not other addresses', async () => {
-    const { core } = await withAccount();
+    const { core, accountId } = await withAccount();
     for (let failure = 0; failure < 20; failure++) {
       await expect(
         core.logIn.execute({
@@ -163,14 +166,16 @@ describe('LogIn', () => {
     await expect(
       core.logIn.execute({ email: 'ada@example.com', password: PASSWORD, clientAddress: ADDRESS, deviceStamp: null }),
     ).rejects.toBeInstanceOf(InvalidCredentials);
-    await expect(
+    await expectSignedIn(
+      core,
       core.logIn.execute({
         email: 'ada@example.com',
         password: PASSWORD,
         clientAddress: '192.0.2.2',
         deviceStamp: null,
       }),
-    ).resolves.toBeDefined();
+      accountId,
+    );
   });
 
   it('clears the sessions of the account that ended unseen, revoking their console keys', async () => {
@@ -233,25 +238,26 @@ describe('LogIn, for a password set under earlier rules', () => {
     const signIn = (password: string) =>
       core.logIn.execute({ email: account.email, password, clientAddress: ADDRESS, deviceStamp: null });
     const stored = () => core.database.contents().accounts.find((each) => each.id === account.id);
-    return { core, signIn, stored };
+    const signsIn = (password: string) => expectSignedIn(core, signIn(password), account.id);
+    return { core, signIn, signsIn, stored };
   }
 
   it('signs in with the password as typed, then holds it hashed as it normalises', async () => {
     const typed = 'quiet lantern\u200b over the fjord';
-    const { signIn, stored } = await anEarlierAccount(typed);
+    const { signsIn, stored } = await anEarlierAccount(typed);
 
-    await expect(signIn(typed)).resolves.toBeDefined();
+    await signsIn(typed);
     expect(stored()).toMatchObject({ passwordHash: 'hashed(quiet lantern over the fjord)', passwordChangeDue: false });
     // From now on either spelling is the same password.
-    await expect(signIn('quiet lantern over the fjord')).resolves.toBeDefined();
+    await signsIn('quiet lantern over the fjord');
   });
 
   it("keeps signing in with a password today's rule refuses, and marks it due to be changed", async () => {
-    const { signIn, stored } = await anEarlierAccount('Password123!');
+    const { signsIn, stored } = await anEarlierAccount('Password123!');
 
-    await expect(signIn('Password123!')).resolves.toBeDefined();
+    await signsIn('Password123!');
     expect(stored()).toMatchObject({ passwordHash: 'hashed(Password123!)', passwordChangeDue: true });
-    await expect(signIn('Password123!')).resolves.toBeDefined();
+    await signsIn('Password123!');
     expect(stored()?.passwordChangeDue).toBe(true);
   });
 

@@ -41,7 +41,12 @@ describe('ResolveSession', () => {
     expect(signedIn.session.lastSeenAt).toEqual(core.clock.now());
     expect(core.database.apiKey(consoleKeyId)?.expiresAt).toEqual(signedIn.deadline);
     core.clock.advanceMinutes(11 * 60);
-    await expect(core.resolveSession.execute({ sessionToken: token })).resolves.toBeDefined();
+    // 22 hours after it opened, alive: the activity 11 hours ago moved the idle limit.
+    expect(await core.resolveSession.execute({ sessionToken: token })).toMatchObject({
+      email: 'ada@example.com',
+      session: { id: signedIn.session.id, accountId: created.account.id, lastSeenAt: core.clock.now() },
+      deadline: new Date(core.clock.now().getTime() + 12 * 60 * 60_000),
+    });
   });
 
   it('ends a session idle for 12 hours, removing it and revoking its console key', async () => {
