@@ -6,6 +6,7 @@ import { context, trace } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { startInMemoryTracing } from '../../support/telemetry/in-memory-tracing';
 import { TimelineNotFound } from '../../../src/core/domain/errors';
+import { ADDRESS_THROTTLE, attemptToRecord } from '../../../src/core/domain/login-throttle';
 import type { Repositories } from '../../../src/core/ports/repositories';
 import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
 import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
@@ -62,6 +63,8 @@ describe("an account's exclusive work", () => {
       inside.travellers.save((await inside.travellers.getForAccount('acc_1')).shiftBy(MINUTE, NOW)),
     );
   const reading = async () => (await repos.travellers.getForAccount('acc_1')).clock.reading;
+  const failuresOf = async (key: string) =>
+    (await database.prisma.loginThrottle.findUnique({ where: { key } }))?.failures ?? 0;
 
   it('applies every kind of write in one statement, each value as written', async () => {
     const manipulation = {
@@ -207,26 +210,44 @@ describe("an account's exclusive work", () => {
     expect(await reading()).toEqual(at('1969-07-20T20:27:40.123Z'));
   });
 
-  it('offers no counters inside a unit: they are statements of their own (TransactionBoundary.count)', async () => {
-    const offered = await boundary.exclusive('acc_1', async (inside) => {
+  it('counts each sign-in attempt in one statement: concurrent ones from two processes all count', async () => {
+    const attempt = attemptToRecord('address:192.0.2.1', ADDRESS_THROTTLE, NOW);
+    const other = aProcess();
+    const counted = await Promise.all(
+      Array.from({ length: 12 }, (_, n) =>
+        (n % 2 === 0 ? boundary : other).count((counters) => counters.signInAttempts.record(attempt)),
+      ),
+    );
+
+    // Each saw its own count: none read a count another was changing.
+    expect(counted.map((counter) => counter.failures).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 12 }, (_, n) => n + 1),
+    );
+    expect(await failuresOf(attempt.key)).toBe(12);
+  });
+
+  it('holds no counter in a unit: a count made while one runs applies at once, and outlives its refusal', async () => {
+    const attempt = attemptToRecord('address:192.0.2.1', ADDRESS_THROTTLE, NOW);
+    const written = signal();
+    const counted = signal();
+    let offered: unknown;
+    const refused = boundary.exclusive('acc_1', async (inside) => {
       // @ts-expect-error: the unit's repositories have no counters, so a unit cannot call one.
-      const counters: unknown = inside.signInAttempts ?? inside.keyUses;
-      return { counters, aggregates: Object.keys(inside).sort() };
+      offered = inside.signInAttempts ?? inside.keyUses;
+      await inside.anchors.add(anAnchor({ id: 'anc_1' }));
+      written.resolve();
+      await within(counted.promise, { what: 'the count made meanwhile' });
+      throw new TimelineNotFound('tml_9');
     });
-    expect(offered).toEqual({
-      counters: undefined,
-      aggregates: [
-        'accounts',
-        'anchors',
-        'apiKeys',
-        'events',
-        'items',
-        'sessions',
-        'timelines',
-        'travellers',
-        'travels',
-      ],
-    });
+    await written.promise;
+    await boundary.count((counters) => counters.signInAttempts.record(attempt));
+    expect(await failuresOf(attempt.key)).toBe(1);
+    counted.resolve();
+
+    await expect(refused).rejects.toThrow(TimelineNotFound);
+    expect(typeof offered).toBe('undefined');
+    expect(await failuresOf(attempt.key)).toBe(1);
+    expect(await database.prisma.anchor.count()).toBe(0);
   });
 
   it('lets a refusal stand when nothing moved, keeping nothing of the refused work', async () => {
