@@ -244,7 +244,7 @@ describe('rate limiting of the public account endpoints per client address', () 
     expect((await signUpFrom('2001:db8:5:6::1', `i-${stamp}@example.com`)).status).toBe(201);
   });
 
-  it('leaves API key requests to the per-key limit, which is off here', async () => {
+  it('leaves API key requests to the per-account limit, which is off here', async () => {
     const me = await t.signUp();
     const response = await request(t.app).get('/timelines').set('Authorization', me.auth);
     expect(response.status).toBe(200);
