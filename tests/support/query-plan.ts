@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { plainRepositories } from '../../src/infrastructure/persistence/postgres/repositories';
+import { plainRepositories } from './plain-repositories';
 import { seedEvents } from '../../scripts/bench/seed';
 import { aPausedTraveller } from './builders/traveller-builder';
 import { thePrimaryTimeline } from './builders/timeline-builder';

@@ -7,7 +7,7 @@ import request from 'supertest';
 import { TimeRange } from '../../../src/core/domain/time-range';
 import type { Repositories } from '../../../src/core/ports/repositories';
 import { PostgresIdempotencyStore } from '../../../src/infrastructure/persistence/postgres/idempotency-store';
-import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
+import { plainRepositories } from '../../support/plain-repositories';
 import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
 import { requestDigest } from '../../../src/interfaces/http/middleware/idempotency';
 import { presentEvent, presentTimeline } from '../../../src/interfaces/http/presenters/resources';

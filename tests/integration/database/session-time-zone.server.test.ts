@@ -2,7 +2,7 @@
 // sends a Date without its offset, so every session of the service must run in UTC. Needs a server
 // (DATABASE_URL): the zone is the database's default, which an in-memory PGlite does not take.
 import { Client } from 'pg';
-import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
+import { plainRepositories } from '../../support/plain-repositories';
 import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
 import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
 import { anEvent } from '../../support/builders/event-builder';

@@ -8,7 +8,7 @@ import { startInMemoryTracing } from '../../support/telemetry/in-memory-tracing'
 import { TimelineNotFound } from '../../../src/core/domain/errors';
 import { ADDRESS_THROTTLE, attemptToRecord } from '../../../src/core/domain/login-throttle';
 import type { Repositories } from '../../../src/core/ports/repositories';
-import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
+import { plainRepositories } from '../../support/plain-repositories';
 import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
 import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
 import type { RerunReason } from '../../../src/infrastructure/persistence/postgres/unit-of-work/account-units';

@@ -7,7 +7,7 @@ import { Client } from 'pg';
 import type { StoredResponse } from '../../../src/core/ports/idempotency-store';
 import type { Repositories } from '../../../src/core/ports/repositories';
 import { PostgresIdempotencyStore } from '../../../src/infrastructure/persistence/postgres/idempotency-store';
-import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
+import { plainRepositories } from '../../support/plain-repositories';
 import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
 import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
 import { aTimeline } from '../../support/builders/timeline-builder';

@@ -10,7 +10,7 @@ import {
 } from '../../../src/core/ports/idempotency-store';
 import type { Repositories } from '../../../src/core/ports/repositories';
 import { PostgresIdempotencyStore } from '../../../src/infrastructure/persistence/postgres/idempotency-store';
-import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
+import { plainRepositories } from '../../support/plain-repositories';
 import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
 import type { RunOptions, SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
 import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';

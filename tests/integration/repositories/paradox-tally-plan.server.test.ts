@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { Client } from 'pg';
 import { CHECK_BOUNDS, MOVED_OUT_SIFTED, NAMED_BOUNDS } from '../../../src/core/domain/paradox';
 import type { Statement } from '../../../src/infrastructure/persistence/postgres/kysely';
-import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
+import { plainRepositories } from '../../support/plain-repositories';
 import { IN_RANGE } from '../../../src/infrastructure/persistence/postgres/statements/event-listing';
 import {
   RECORDED_AT,

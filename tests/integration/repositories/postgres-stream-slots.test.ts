@@ -2,7 +2,7 @@
 // by every process on the database: at most the limit taken, also by concurrent takers and by
 // several keys; a lease that runs out frees its slot; a release frees it at once; a renewal keeps it.
 import { PostgresStreamSlots } from '../../../src/infrastructure/persistence/postgres/stream-slots';
-import { plainRepositories } from '../../../src/infrastructure/persistence/postgres/repositories';
+import { plainRepositories } from '../../support/plain-repositories';
 import { at, givenAccounts } from '../../support/contracts/subject';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 

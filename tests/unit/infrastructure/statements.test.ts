@@ -11,9 +11,9 @@ import { HIT } from '../../../src/infrastructure/persistence/postgres/statements
 import { FIND_TIMELINE } from '../../../src/infrastructure/persistence/postgres/statements/timelines';
 import {
   READ_TRAVELLER,
-  SAVE_TRAVELLER,
   TRAVELLER_VERSION,
 } from '../../../src/infrastructure/persistence/postgres/statements/travellers';
+import { SAVE_TRAVELLER } from '../../support/plain-repositories';
 
 interface Case {
   readonly name: string;

@@ -1,5 +1,5 @@
-import type { Repositories, TravellerRepository } from '../../../core/ports/repositories';
-import { REPOSITORY_READS } from '../../../core/ports/repository-reads';
+import type { ReadRepositories, Repositories, TravellerRepository } from '../../../core/ports/repositories';
+import { onlyReads, REPOSITORY_READS } from '../../../core/ports/repository-reads';
 import type { PrismaClient } from '../prisma/generated/client';
 import type { SqlRunner } from './sql-runner';
 import { PostgresAccountRepository } from './repositories/account-repository';
@@ -10,9 +10,9 @@ import { PostgresItemRepository } from './repositories/item-repository';
 import { PostgresSessionRepository } from './repositories/session-repository';
 import { PostgresTimelineRepository } from './repositories/timeline-repository';
 import { PostgresTravelRepository } from './repositories/travel-repository';
-import { PostgresTravellerRepository } from './repositories/traveller-repository';
+import { PostgresTravellerReads } from './repositories/traveller-repository';
 import type { AccountUnit } from './unit-of-work/account-unit';
-import { ImmediateWrites, type Writes } from './unit-of-work/writes';
+import { NO_WRITES, type Writes } from './unit-of-work/writes';
 
 /** Where the repositories read (Prisma's client, or the SqlRunner for the statements it cannot express). */
 export interface Database {
@@ -20,10 +20,27 @@ export interface Database {
   readonly sql: SqlRunner;
 }
 
-/** The repositories outside any unit of work: each read and each write a statement of its own. */
-export function plainRepositories(db: Database): Repositories {
-  const writes = new ImmediateWrites(db.sql);
-  return repositoriesOn(db, writes, new PostgresTravellerRepository(db.sql, writes), PLAIN);
+/** The reads outside any unit of work, each a statement of its own; no write is within reach. */
+export function readRepositories(db: Database): ReadRepositories {
+  const { prisma, sql } = db;
+  return onlyReads({
+    accounts: new PostgresAccountRepository(prisma, NO_WRITES),
+    apiKeys: new PostgresApiKeyRepository(prisma, NO_WRITES),
+    sessions: new PostgresSessionRepository(prisma, NO_WRITES),
+    travellers: new PostgresTravellerReads(sql),
+    timelines: new PostgresTimelineRepository(prisma, sql, NO_WRITES),
+    anchors: new PostgresAnchorRepository(prisma, NO_WRITES),
+    items: new PostgresItemRepository(prisma, NO_WRITES),
+    events: new PostgresEventRepository(prisma, sql, NO_WRITES),
+  });
+}
+
+/**
+ * The repositories writing through `writes` as they come, their reads as they are: what tests set
+ * up their rows with (tests/support/plain-repositories.ts).
+ */
+export function repositoriesWriting(db: Database, writes: Writes, travellers: TravellerRepository): Repositories {
+  return repositoriesOn(db, writes, travellers, PLAIN);
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Counters } from '../../../core/ports/counters';
 import type { ReadRepositories, Repositories } from '../../../core/ports/repositories';
 import type { TransactionBoundary } from '../../../core/ports/transaction-boundary';
 import { postgresCounters } from './counters';
-import { type Database, plainRepositories, unitRepositories } from './repositories';
+import { type Database, readRepositories, unitRepositories } from './repositories';
 import { AccountUnits, type RerunListener } from './unit-of-work/account-units';
 import type { KeyedRequests } from './unit-of-work/keyed-requests';
 
@@ -13,7 +13,7 @@ import type { KeyedRequests } from './unit-of-work/keyed-requests';
  * account's version). A keyed request's write carries its kept answer (unit-of-work/keyed-requests.ts).
  */
 export class PostgresTransactionBoundary implements TransactionBoundary {
-  private readonly plain: ReadRepositories;
+  private readonly reads: ReadRepositories;
   private readonly counters: Counters;
   private readonly units: AccountUnits;
 
@@ -22,7 +22,7 @@ export class PostgresTransactionBoundary implements TransactionBoundary {
     private readonly keyed: KeyedRequests,
     onRerun?: RerunListener,
   ) {
-    this.plain = plainRepositories(db);
+    this.reads = readRepositories(db);
     this.counters = postgresCounters(db);
     this.units = new AccountUnits(db.sql, (unit) => unitRepositories(db, unit), keyed, onRerun);
   }
@@ -32,16 +32,19 @@ export class PostgresTransactionBoundary implements TransactionBoundary {
   }
 
   async read<T>(work: (repositories: ReadRepositories) => Promise<T>): Promise<T> {
+    this.units.refuseInside('read');
     this.keyed.current()?.beforeRead();
-    return work(this.plain);
+    return work(this.reads);
   }
 
   async snapshot<T>(accountId: string, work: (repositories: ReadRepositories) => Promise<T>): Promise<T> {
+    this.units.refuseInside('consistent read');
     this.keyed.current()?.beforeRead();
-    return this.units.readConsistently(accountId, () => work(this.plain));
+    return this.units.readConsistently(accountId, () => work(this.reads));
   }
 
   async count<T>(work: (counters: Counters) => Promise<T>): Promise<T> {
+    this.units.refuseInside('count');
     this.keyed.current()?.beforeRead();
     return work(this.counters);
   }

@@ -1,31 +1,19 @@
 import { Clock } from '../../../../core/domain/clock';
 import { Traveller } from '../../../../core/domain/traveller';
-import type { TravellerRepository } from '../../../../core/ports/repositories';
+import type { TravellerReads } from '../../../../core/ports/repositories';
 import type { SqlRunner } from '../sql-runner';
-import { READ_TRAVELLER, SAVE_TRAVELLER, TRAVELLER_VERSION } from '../statements/travellers';
+import { READ_TRAVELLER, TRAVELLER_VERSION } from '../statements/travellers';
 import type { KnownTraveller } from '../unit-of-work/known-travellers';
 import type { TravellerRow } from '../unit-of-work/gated-statement';
-import type { Writes } from '../unit-of-work/writes';
 
-/** The account's traveller outside any unit of work; a unit sees its own (AccountUnit.travellers). */
-export class PostgresTravellerRepository implements TravellerRepository {
-  constructor(
-    private readonly sql: SqlRunner,
-    private readonly writes: Writes,
-  ) {}
-
-  add(traveller: Traveller): Promise<void> {
-    return this.writes.insert('travellers', ['account_id'], { ...travellerRow(traveller), version: '0' });
-  }
+/** The account's traveller outside any unit of work, read alone; a unit sees its own (ExclusiveWorkRules). */
+export class PostgresTravellerReads implements TravellerReads {
+  constructor(private readonly sql: SqlRunner) {}
 
   async getForAccount(accountId: string): Promise<Traveller> {
     const start = await readStart(this.sql, accountId);
     if (!start) throw new Error(`account ${accountId} has no traveller`);
     return start.traveller;
-  }
-
-  async save(traveller: Traveller): Promise<void> {
-    await SAVE_TRAVELLER.run(this.sql, travellerRow(traveller));
   }
 }
 

@@ -6,7 +6,7 @@ import type { KnownTraveller } from './known-travellers';
 import type { Row } from '../kysely';
 import type { Guard } from './gated-statement';
 import { type Refusal, WriteSet } from './write-set';
-import { UnitOfWorkMisuse } from '../../../../core/ports/transaction-boundary';
+import { ExclusiveWorkRules } from '../../../../core/ports/exclusive-work-rules';
 import type { Writes } from './writes';
 
 /** Where a unit starts: the traveller and its version, read now or known from before; none for a new account. */
@@ -17,44 +17,40 @@ export interface Start extends KnownTraveller {
 
 /**
  * One run of one account's exclusive work: reads go to the database at once, writes are collected
- * for the unit's one statement, and the traveller is the one the unit started from.
+ * for the unit's one statement, and the traveller is the one the unit started from. The rules every
+ * boundary keeps (a read after a write, the traveller's) are ExclusiveWorkRules'.
  */
 export class AccountUnit implements Writes {
   readonly writes = new WriteSet();
-  private reads = 0;
-  private traveller: Traveller | null;
-  private travellerSaved = false;
+  readonly rules: ExclusiveWorkRules;
 
   constructor(
     readonly accountId: string,
     readonly start: Start | null,
   ) {
-    this.traveller = start?.traveller ?? null;
+    this.rules = new ExclusiveWorkRules(accountId, start?.traveller ?? null);
   }
 
   /** The traveller as the unit leaves it, to remember once its statement applied. */
   get travellerNow(): Traveller | null {
-    return this.traveller;
+    return this.rules.travellerNow;
   }
 
   /** Nothing to write: the unit's answer rests on what it read. */
   get wroteNothing(): boolean {
-    return this.writes.isEmpty && !this.travellerSaved;
+    return this.writes.isEmpty && !this.rules.saved;
   }
 
   /** Read nothing but the traveller, just now: the answer rests on one state without a check. */
   get restsOnFreshStart(): boolean {
-    return this.start?.fresh === true && this.reads === 0;
+    return this.start?.fresh === true && !this.rules.readAnything;
   }
 
   /** The gate of the unit's statement: its traveller still at the version it started from. */
   get guard(): Guard | undefined {
     if (!this.start) return undefined;
-    return {
-      accountId: this.accountId,
-      version: this.start.version,
-      set: this.travellerSaved && this.traveller ? travellerRow(this.traveller) : null,
-    };
+    const saved = this.rules.saved;
+    return { accountId: this.accountId, version: this.start.version, set: saved ? travellerRow(saved) : null };
   }
 
   insert<T extends Table>(
@@ -63,46 +59,31 @@ export class AccountUnit implements Writes {
     row: Row<T>,
     refusal?: Refusal,
   ): Promise<void> {
+    this.rules.beforeWrite();
     this.writes.insert(table, key, row, refusal);
     return Promise.resolve();
   }
 
   update<T extends Table>(table: T, where: Partial<Row<T>>, set: Partial<Row<T>>): Promise<void> {
+    this.rules.beforeWrite();
     this.writes.update(table, where, set);
     return Promise.resolve();
   }
 
   delete<T extends Table>(table: T, where: Partial<Row<T>>): Promise<void> {
+    this.rules.beforeWrite();
     this.writes.delete(table, where);
     return Promise.resolve();
   }
 
   beforeRead(): void {
-    if (!this.wroteNothing) throw new UnitOfWorkMisuse('a read after a write, which would not see it');
-    this.reads += 1;
+    this.rules.beforeRead();
   }
 
   /** The unit's view of the travellers: its own, as it started and as it saves it. */
   travellers(): TravellerRepository {
-    return {
-      getForAccount: (accountId) => {
-        if (accountId !== this.accountId) return Promise.reject(new UnitOfWorkMisuse("another account's traveller"));
-        if (!this.traveller) return Promise.reject(new Error(`account ${accountId} has no traveller`));
-        return Promise.resolve(this.traveller);
-      },
-      save: (traveller) => {
-        if (traveller.accountId !== this.accountId || !this.start)
-          return Promise.reject(new UnitOfWorkMisuse('saving a traveller the unit did not start from'));
-        this.traveller = traveller;
-        this.travellerSaved = true;
-        return Promise.resolve();
-      },
-      add: (traveller) => {
-        if (traveller.accountId !== this.accountId || this.start)
-          return Promise.reject(new UnitOfWorkMisuse('adding a traveller to an account that has one'));
-        this.traveller = traveller;
-        return this.insert('travellers', ['account_id'], { ...travellerRow(traveller), version: '0' });
-      },
-    };
+    return this.rules.travellers((traveller) =>
+      this.insert('travellers', ['account_id'], { ...travellerRow(traveller), version: '0' }),
+    );
   }
 }

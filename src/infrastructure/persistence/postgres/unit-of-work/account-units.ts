@@ -1,4 +1,6 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { trace } from '@opentelemetry/api';
+import type { ExclusiveWorkRules, WorkInside } from '../../../../core/ports/exclusive-work-rules';
 import type { Repositories } from '../../../../core/ports/repositories';
 import { databaseFailureOf, isRefusedByDatabase } from '../../../database/database-failures';
 import { isDeadlock } from '../postgres-errors';
@@ -35,6 +37,8 @@ export type RerunListener = (accountId: string, reason: RerunReason) => void;
 export class AccountUnits {
   private readonly known = new KnownTravellers(KNOWN_TRAVELLERS);
   private readonly queue = new AccountQueue();
+  /** The rules of the unit whose work is running, where the boundary is asked for more. */
+  private readonly inside = new AsyncLocalStorage<ExclusiveWorkRules>();
 
   constructor(
     private readonly sql: SqlRunner,
@@ -43,7 +47,13 @@ export class AccountUnits {
     private readonly onRerun: RerunListener = () => undefined,
   ) {}
 
+  /** Refuses work asked of the boundary from inside a unit's work (ExclusiveWorkRules). */
+  refuseInside(what: WorkInside): void {
+    this.inside.getStore()?.refuseInside(what);
+  }
+
   async run<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T> {
+    this.refuseInside('second unit');
     const request = this.keyed.current();
     request?.beforeUnit();
     try {
@@ -67,7 +77,7 @@ export class AccountUnits {
         const unit = new AccountUnit(accountId, start);
         let result: T;
         try {
-          result = await work(this.repositoriesOf(unit));
+          result = await this.inside.run(unit.rules, () => work(this.repositoriesOf(unit)));
         } catch (error) {
           if (endsTheWork(error) || (await this.stillAt(unit))) throw error;
           this.rerun(accountId, 'state-moved');
@@ -132,6 +142,12 @@ export class AccountUnits {
       // gives the domain's answer. Anything else (a connection lost on the way back) leaves it
       // unknown whether the statement committed, so it is not run again.
       throw (isRefusedByDatabase(error) && unit.writes.refusalOf(error)) || error;
+    }
+    // A save found no row. Removed by another writer, the unit runs again; never there, it is a defect.
+    if (applied.missing) {
+      if (await this.stillAt(unit)) throw unit.rules.savedNothing(`one of ${unit.writes.updatedRows}`);
+      this.known.forget(unit.accountId);
+      return 'conflict';
     }
     if (applied.keyTaken) return 'key-taken';
     if (guard && applied.version === null) {

@@ -1,5 +1,6 @@
 // A unit of work's one statement: each write a data-modifying CTE that acts only when the
-// statement's gates let it. The guard: the account's traveller still at the version the unit
+// statement's gates let it. The rows its updates change are there (a save of a row never added
+// writes nothing, and the statement says so). The guard: the account's traveller still at the version the unit
 // started from. The claim: a keyed request's Idempotency-Key, claimed with the answer kept for its
 // retries; with a guard, the traveller is first locked at that version. A single statement commits
 // whole or not at all, with no BEGIN or COMMIT. Built with slots for every value, to be compiled
@@ -104,6 +105,7 @@ const TRACED: Partial<Record<Table, string>> = {
 
 /** What each gate's CTE answers, so that the gates and what follows them are typed by the schema's `DB`. */
 type GateTables = {
+  present: { present: number };
   locked: { locked: number };
   claim: { claimed: number };
   guard: { version: string };
@@ -121,26 +123,36 @@ type AnyTables = Record<string, Record<string, unknown>>;
 const anyTable = kysely.withTables<AnyTables>();
 
 /**
- * The statement: for a keyed request the traveller locked at the version read, then the key claimed
- * with the answer; the guard (moves the version on, and sets the traveller's columns, only if the
- * version is the one read); then each write, acting once per row of the last gate. It answers the
- * new version and whether the key was still kept for a request; with no gate, the writes apply as
- * they are.
+ * The statement: when it updates rows, whether each is there; for a keyed request the traveller
+ * locked at the version read, then the key claimed with the answer; the guard (moves the version
+ * on, and sets the traveller's columns, only if the version is the one read); then each write,
+ * acting once per row of the last gate. It answers the new version, whether the key was still kept
+ * for a request, and whether a row to update was missing; with no gate, the writes apply as they are.
  */
 export function gatedStatement(writes: readonly Write[], { guard, claim }: Gates) {
   let query: GatedCreator = gated;
   let gate: Gate | null = null;
+  const updates = writes.flatMap((write, index) => (write.kind === 'update' ? [{ write, index }] : []));
+  if (updates.length > 0) {
+    query = query.with('present', (db) =>
+      db
+        .selectNoFrom(sql<number>`1`.as('present'))
+        .where((eb) => eb.and(updates.map(({ write, index }) => eb.exists(rowQuery(write, index))))),
+    );
+    gate = 'present';
+  }
   if (claim && guard) {
     // Locked before the claim: once the key is claimed, no other writer can move the traveller
     // past the guard, so the claim and the writes apply together or not at all.
-    query = query.with('locked', (db) =>
-      db
+    const after = gate;
+    query = query.with('locked', (db) => {
+      const locked = db
         .selectFrom('travellers')
         .select(sql<number>`1`.as('locked'))
         .where('account_id', '=', guardInput('accountId'))
-        .where('version', '=', guardInput('version'))
-        .forUpdate(),
-    );
+        .where('version', '=', guardInput('version'));
+      return (after ? locked.where(sql<boolean>`EXISTS (SELECT 1 FROM present)`) : locked).forUpdate();
+    });
     gate = 'locked';
   }
   if (claim) {
@@ -164,6 +176,7 @@ export function gatedStatement(writes: readonly Write[], { guard, claim }: Gates
   const answers: AliasedRawBuilder<unknown, string>[] = [
     ...(guard ? [sql`(SELECT version::text FROM guard)`.as('version')] : []),
     ...(claim ? [taken.as('taken')] : []),
+    ...(updates.length > 0 ? [sql<boolean>`NOT EXISTS (SELECT 1 FROM present)`.as('missing')] : []),
   ];
   return query.selectNoFrom(answers.length > 0 ? answers : [sql`1`.as('applied')]);
 }
@@ -277,6 +290,15 @@ function writeQuery(write: Write, index: number, gate: Gate | null) {
       return named;
     }
   }
+}
+
+/** The row a write names, as a query for it. */
+function rowQuery(write: Write, index: number) {
+  const table: string = write.table;
+  let named = anyTable.selectFrom(table).select(sql<number>`1`.as('one'));
+  for (const [ref, value] of rowOf(write, index))
+    named = value === null ? named.where(ref, 'is', null) : named.where(ref, '=', value);
+  return named;
 }
 
 /** The conditions that name a write's row: each column and its slot, or null. */

@@ -17,6 +17,8 @@ export interface Applied {
   readonly version: string | null;
   /** The key is still kept for a request (this one's retry or another's): nothing was written. */
   readonly keyTaken: boolean;
+  /** A row to update was not there: nothing was written. */
+  readonly missing: boolean;
 }
 
 /**
@@ -59,6 +61,14 @@ export class WriteSet {
     this.push({ kind: 'delete', table, where, set: {} });
   }
 
+  /** The rows the writes update, named for a report: "items itm_1, timelines tml_2". */
+  get updatedRows(): string {
+    return this.writes
+      .filter((write) => write.kind === 'update')
+      .map((write) => `${write.table} ${Object.values(write.where).join('/')}`)
+      .join(', ');
+  }
+
   /** The domain's answer for PostgreSQL's refusal of the statement, if one of the writes knows it. */
   refusalOf(error: unknown): Error | null {
     for (const refusal of this.refusals) {
@@ -72,8 +82,16 @@ export class WriteSet {
   async apply(sql: SqlRunner, gates: Gates = {}): Promise<Applied> {
     const { text, values } = compiledStatement(this.writes, gates, activeTraceparent());
     const options: RunOptions = { prepare: this.writes.length <= PREPARED_WRITES };
-    const [found] = await sql.query<{ version?: string | null; taken?: boolean }>(text, values, options);
-    return { version: gates.guard ? (found?.version ?? null) : null, keyTaken: found?.taken === true };
+    const [found] = await sql.query<{ version?: string | null; taken?: boolean; missing?: boolean }>(
+      text,
+      values,
+      options,
+    );
+    return {
+      version: gates.guard ? (found?.version ?? null) : null,
+      keyTaken: found?.taken === true,
+      missing: found?.missing === true,
+    };
   }
 
   private push(write: Write): void {

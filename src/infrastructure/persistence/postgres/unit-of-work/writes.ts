@@ -1,11 +1,11 @@
-import type { SqlRunner } from '../sql-runner';
+import { UnitOfWorkMisuse } from '../../../../core/ports/transaction-boundary';
 import type { Row, Table } from '../kysely';
-import { type Refusal, WriteSet } from './write-set';
+import type { Refusal } from './write-set';
 
 /**
- * What a repository writes through. Outside a unit of work each write is a statement of its own,
- * sent at once (ImmediateWrites); inside one, the writes are collected for the unit's one
- * statement (AccountUnit).
+ * What a repository writes through: inside a unit of work, the writes are collected for the unit's
+ * one statement (AccountUnit); the service writes nowhere else (NO_WRITES). Tests set up their
+ * rows through writes of their own (tests/support/plain-repositories.ts).
  */
 export interface Writes {
   insert<T extends Table>(
@@ -23,36 +23,17 @@ export interface Writes {
   beforeRead(): void;
 }
 
-/** Each write a statement of its own, unguarded: for the repositories outside any unit of work. */
-export class ImmediateWrites implements Writes {
-  constructor(private readonly sql: SqlRunner) {}
+/**
+ * No writes at all: the repositories of a read are made over it, and then given their reads alone
+ * (onlyReads), so nothing reaches it; were anything to, it is refused.
+ */
+export const NO_WRITES: Writes = {
+  insert: refuseWrite,
+  update: refuseWrite,
+  delete: refuseWrite,
+  beforeRead: () => undefined,
+};
 
-  insert<T extends Table>(
-    table: T,
-    key: ReadonlyArray<keyof Row<T> & string>,
-    row: Row<T>,
-    refusal?: Refusal,
-  ): Promise<void> {
-    return this.apply((writes) => writes.insert(table, key, row, refusal));
-  }
-
-  update<T extends Table>(table: T, where: Partial<Row<T>>, set: Partial<Row<T>>): Promise<void> {
-    return this.apply((writes) => writes.update(table, where, set));
-  }
-
-  delete<T extends Table>(table: T, where: Partial<Row<T>>): Promise<void> {
-    return this.apply((writes) => writes.delete(table, where));
-  }
-
-  beforeRead(): void {}
-
-  private async apply(write: (writes: WriteSet) => void): Promise<void> {
-    const writes = new WriteSet();
-    write(writes);
-    try {
-      await writes.apply(this.sql);
-    } catch (error) {
-      throw writes.refusalOf(error) ?? error;
-    }
-  }
+function refuseWrite(): Promise<void> {
+  return Promise.reject(new UnitOfWorkMisuse('a write outside an exclusive unit of work'));
 }
