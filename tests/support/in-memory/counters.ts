@@ -1,7 +1,7 @@
 import type { ApiKey } from '../../../src/core/domain/account';
 import { isLocked, type AttemptToRecord, type LoginCounter } from '../../../src/core/domain/login-throttle';
 import type { Counters, KeyUses, SignInAttempts } from '../../../src/core/ports/counters';
-import type { Table } from './table';
+import { AT_ONCE, type Table } from './table';
 
 /** The counters over an InMemoryDatabase's tables: each change applies at once, as each is a statement of its own. */
 export function inMemoryCounters(tables: { loginCounters: Table<LoginCounter>; apiKeys: Table<ApiKey> }): Counters {
@@ -26,18 +26,18 @@ class InMemorySignInAttempts implements SignInAttempts {
       windowStartedAt: windowOver ? attempt.now : stored.windowStartedAt,
       lockedUntil: failures > attempt.threshold ? attempt.lockUntil : (stored?.lockedUntil ?? null),
     };
-    if (stored) this.table.update(attempt.key, counter, null);
-    else this.table.insert(attempt.key, counter, null);
+    if (stored) this.table.update(attempt.key, counter, AT_ONCE);
+    else this.table.insert(attempt.key, counter, AT_ONCE);
     return counter;
   }
 
   async forgive(key: string): Promise<void> {
     const stored = this.table.get(key);
-    if (stored) this.table.update(key, { ...stored, failures: Math.max(stored.failures - 1, 0) }, null);
+    if (stored) this.table.update(key, { ...stored, failures: Math.max(stored.failures - 1, 0) }, AT_ONCE);
   }
 
   async clear(key: string): Promise<void> {
-    this.table.delete(key, null);
+    this.table.delete(key, AT_ONCE);
   }
 }
 
@@ -47,6 +47,6 @@ class InMemoryKeyUses implements KeyUses {
   async record(keyId: string, at: Date, unlessSince: Date): Promise<void> {
     const stored = this.table.get(keyId);
     if (!stored || (stored.lastUsedAt !== null && stored.lastUsedAt.getTime() > unlessSince.getTime())) return;
-    this.table.update(keyId, { ...stored, lastUsedAt: at }, null);
+    this.table.update(keyId, { ...stored, lastUsedAt: at }, AT_ONCE);
   }
 }

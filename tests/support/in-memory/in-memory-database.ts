@@ -51,6 +51,8 @@ export class InMemoryDatabase {
   private readonly events = new Table<TimelineEvent>();
   private readonly manipulations = new Table<EventManipulation>();
   private readonly keyChangeListeners: Array<(keyId: string) => void> = [];
+  /** Each account's version, moved on by every unit of work that writes it (its traveller's, in PostgreSQL). */
+  private readonly versions = new Map<string, number>();
 
   /**
    * Hears every committed change of a key's revocation or expiry, as the database's trigger and
@@ -77,6 +79,30 @@ export class InMemoryDatabase {
       travels: new InMemoryTravelRepository(this.travels, journal),
       events: new InMemoryEventRepository(this.events, this.manipulations, journal, { travellers, timelines }),
     };
+  }
+
+  /** The account's version; null while it has no traveller. */
+  versionOf(accountId: string): number | null {
+    return this.travellers.has(accountId) ? (this.versions.get(accountId) ?? 0) : null;
+  }
+
+  /**
+   * Applies a unit's journal, and the traveller it saved, if the account is still at the version
+   * the unit started from (null: the unit opens the account, unguarded), moving it on.
+   */
+  applyUnit(unit: {
+    readonly accountId: string;
+    readonly version: number | null;
+    readonly journal: Journal;
+    readonly saved: Traveller | null;
+    readonly missing: (what: string) => Error;
+  }): 'applied' | 'conflict' {
+    const { accountId, version, journal, saved } = unit;
+    if (version !== null && this.versionOf(accountId) !== version) return 'conflict';
+    if (saved) journal.stage((applying) => this.travellers.update(accountId, saved, applying));
+    journal.commit(unit.missing);
+    this.versions.set(accountId, (this.versions.get(accountId) ?? 0) + 1);
+    return 'applied';
   }
 
   /** The counters, each change applied at once whatever transaction is under way. */

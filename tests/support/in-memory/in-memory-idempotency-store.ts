@@ -10,6 +10,9 @@ import {
 } from '../../../src/core/ports/idempotency-store';
 import type { InMemoryTransactionBoundary } from './in-memory-transaction-boundary';
 
+/** Runs lost in a row to other writers before the request is reported (PostgreSQL's MAX_RUNS). */
+const MAX_RUNS = 100;
+
 interface KeptKey {
   readonly requestDigest: string;
   readonly status: number;
@@ -36,25 +39,28 @@ export class InMemoryIdempotencyStore extends IdempotencyStore {
     produce: () => Promise<StoredResponse>,
     keeping: KeepingRule,
   ): Promise<KeyedAnswer> {
-    const run = await this.boundary.keyed(produce);
-    const earlier = await this.earlierAnswer(accountId, key, requestDigest);
-    if (earlier) {
-      run.discard();
-      return earlier;
+    // As on PostgreSQL: when another writer of the account came first, the request is produced again.
+    for (let attempt = 1; attempt <= MAX_RUNS; attempt += 1) {
+      const run = await this.boundary.keyed(produce);
+      const earlier = await this.earlierAnswer(accountId, key, requestDigest);
+      if (earlier) {
+        run.discard();
+        return earlier;
+      }
+      const { status, body, headers } = run.answer;
+      const response: KeptResponse = { status, json: JSON.stringify(body ?? null), headers };
+      let notKept: NotKeptReason | null;
+      try {
+        notKept = await notKeptReason(Buffer.byteLength(response.json), keeping);
+      } catch (error) {
+        run.discard();
+        throw error;
+      }
+      if (run.keep() === 'conflict') continue;
+      this.keys.set(`${accountId}\u0000${key}`, { requestDigest, status, kept: notKept ?? response });
+      return { outcome: 'answered', response };
     }
-    const { status, body, headers } = run.answer;
-    const response: KeptResponse = { status, json: JSON.stringify(body ?? null), headers };
-    const bytes = Buffer.byteLength(response.json);
-    let notKept: NotKeptReason | null;
-    try {
-      notKept = await notKeptReason(bytes, keeping);
-    } catch (error) {
-      run.discard();
-      throw error;
-    }
-    run.keep();
-    this.keys.set(`${accountId}\u0000${key}`, { requestDigest, status, kept: notKept ?? response });
-    return { outcome: 'answered', response };
+    throw new Error(`a keyed request lost to other writers of its account ${MAX_RUNS} times`);
   }
 
   async earlierAnswer(accountId: string, key: string, requestDigest: string): Promise<EarlierAnswer | null> {

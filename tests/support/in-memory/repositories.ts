@@ -33,7 +33,7 @@ import type {
   TravelRepository,
   TravellerRepository,
 } from '../../../src/core/ports/repositories';
-import type { Journal, Table } from './table';
+import { type Journal, type Table, write } from './table';
 
 /** Account-owned rows are keyed by account and id: an id of another account is simply not there. */
 export function ownedKey(accountId: string, id: string): string {
@@ -46,10 +46,12 @@ export class InMemoryAccountRepository implements AccountRepository {
     private readonly journal: Journal | null,
   ) {}
 
-  async add(account: Account): Promise<void> {
-    // The email column is unique, as in the real schema; the use case stores it normalised.
-    if (this.table.values().some((existing) => existing.email === account.email)) throw new EmailAlreadyRegistered();
-    this.table.insert(account.id, account, this.journal);
+  add(account: Account): Promise<void> {
+    return write(this.journal, (applying) => {
+      // The email column is unique, as in the real schema; the use case stores it normalised.
+      if (this.table.values().some((existing) => existing.email === account.email)) throw new EmailAlreadyRegistered();
+      this.table.insert(account.id, account, applying);
+    });
   }
 
   async findByEmail(email: string): Promise<Account | null> {
@@ -60,9 +62,12 @@ export class InMemoryAccountRepository implements AccountRepository {
     return this.table.get(accountId) ?? null;
   }
 
-  async updatePassword(accountId: string, password: StoredPassword): Promise<void> {
-    const account = this.table.get(accountId);
-    if (account) this.table.update(accountId, { ...account, ...password }, this.journal);
+  updatePassword(accountId: string, password: StoredPassword): Promise<void> {
+    return write(this.journal, (applying) => {
+      const account = this.table.get(accountId);
+      if (!account) throw applying.missing(`account '${accountId}'`);
+      this.table.update(accountId, { ...account, ...password }, applying);
+    });
   }
 }
 
@@ -74,11 +79,12 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
     private readonly announce: (keyId: string) => void = () => undefined,
   ) {}
 
-  async add(key: ApiKey): Promise<void> {
-    if (this.table.values().some((existing) => existing.digest === key.digest)) {
-      throw new Error('Duplicate API key digest');
-    }
-    this.table.insert(key.id, key, this.journal);
+  add(key: ApiKey): Promise<void> {
+    return write(this.journal, (applying) => {
+      if (this.table.values().some((existing) => existing.digest === key.digest))
+        throw new Error('Duplicate API key digest');
+      this.table.insert(key.id, key, applying);
+    });
   }
 
   async findByDigest(digest: string): Promise<ApiKey | null> {
@@ -97,19 +103,19 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || compareIds(a.id, b.id));
   }
 
-  async save(key: ApiKey): Promise<void> {
-    const stored = this.table.get(key.id);
-    if (!stored) throw new Error(`No API key '${key.id}' to update`);
-    // As the real adapter: only what the port lets change is written.
-    this.table.update(
-      key.id,
-      { ...stored, revokedAt: key.revokedAt, expiresAt: key.expiresAt, name: key.name },
-      this.journal,
-    );
-    const changed = !sameInstant(stored.revokedAt, key.revokedAt) || !sameInstant(stored.expiresAt, key.expiresAt);
-    if (!changed) return;
-    if (this.journal) this.journal.afterCommit(() => this.announce(key.id));
-    else this.announce(key.id);
+  save(key: ApiKey): Promise<void> {
+    return write(this.journal, (applying) => {
+      const stored = this.table.get(key.id);
+      if (!stored) throw applying.missing(`API key '${key.id}'`);
+      // As the real adapter: only what the port lets change is written.
+      this.table.update(
+        key.id,
+        { ...stored, revokedAt: key.revokedAt, expiresAt: key.expiresAt, name: key.name },
+        applying,
+      );
+      const changed = !sameInstant(stored.revokedAt, key.revokedAt) || !sameInstant(stored.expiresAt, key.expiresAt);
+      if (changed) applying.afterCommit(() => this.announce(key.id));
+    });
   }
 }
 
@@ -119,23 +125,24 @@ export class InMemorySessionRepository implements SessionRepository {
     private readonly journal: Journal | null,
   ) {}
 
-  async add(session: Session): Promise<void> {
-    if (this.table.values().some((existing) => existing.tokenDigest === session.tokenDigest)) {
-      throw new Error('Duplicate session token digest');
-    }
-    this.table.insert(session.id, session, this.journal);
+  add(session: Session): Promise<void> {
+    return write(this.journal, (applying) => {
+      if (this.table.values().some((existing) => existing.tokenDigest === session.tokenDigest))
+        throw new Error('Duplicate session token digest');
+      this.table.insert(session.id, session, applying);
+    });
   }
 
   async findByTokenDigest(tokenDigest: string): Promise<Session | null> {
     return this.table.values().find((session) => session.tokenDigest === tokenDigest) ?? null;
   }
 
-  async save(session: Session): Promise<void> {
-    this.table.update(session.id, session, this.journal);
+  save(session: Session): Promise<void> {
+    return write(this.journal, (applying) => this.table.update(session.id, session, applying));
   }
 
-  async remove(sessionId: string): Promise<void> {
-    this.table.delete(sessionId, this.journal);
+  remove(sessionId: string): Promise<void> {
+    return write(this.journal, (applying) => this.table.delete(sessionId, applying));
   }
 
   async listForAccount(accountId: string): Promise<Session[]> {
@@ -149,8 +156,8 @@ export class InMemoryTravellerRepository implements TravellerRepository {
     private readonly journal: Journal | null,
   ) {}
 
-  async add(traveller: Traveller): Promise<void> {
-    this.table.insert(traveller.accountId, traveller, this.journal);
+  add(traveller: Traveller): Promise<void> {
+    return write(this.journal, (applying) => this.table.insert(traveller.accountId, traveller, applying));
   }
 
   async getForAccount(accountId: string): Promise<Traveller> {
@@ -159,8 +166,8 @@ export class InMemoryTravellerRepository implements TravellerRepository {
     return traveller;
   }
 
-  async save(traveller: Traveller): Promise<void> {
-    this.table.update(traveller.accountId, traveller, this.journal);
+  save(traveller: Traveller): Promise<void> {
+    return write(this.journal, (applying) => this.table.update(traveller.accountId, traveller, applying));
   }
 }
 
@@ -170,12 +177,16 @@ export class InMemoryTimelineRepository implements TimelineRepository {
     private readonly journal: Journal | null,
   ) {}
 
-  async add(timeline: Timeline): Promise<void> {
-    this.table.insert(ownedKey(timeline.accountId, timeline.id), timeline, this.journal);
+  add(timeline: Timeline): Promise<void> {
+    return write(this.journal, (applying) =>
+      this.table.insert(ownedKey(timeline.accountId, timeline.id), timeline, applying),
+    );
   }
 
-  async save(timeline: Timeline): Promise<void> {
-    this.table.update(ownedKey(timeline.accountId, timeline.id), timeline, this.journal);
+  save(timeline: Timeline): Promise<void> {
+    return write(this.journal, (applying) =>
+      this.table.update(ownedKey(timeline.accountId, timeline.id), timeline, applying),
+    );
   }
 
   async findForAccount(accountId: string, timelineId: string): Promise<Timeline | null> {
@@ -203,8 +214,10 @@ export class InMemoryAnchorRepository implements AnchorRepository {
     private readonly journal: Journal | null,
   ) {}
 
-  async add(anchor: Anchor): Promise<void> {
-    this.table.insert(ownedKey(anchor.accountId, anchor.id), anchor, this.journal);
+  add(anchor: Anchor): Promise<void> {
+    return write(this.journal, (applying) =>
+      this.table.insert(ownedKey(anchor.accountId, anchor.id), anchor, applying),
+    );
   }
 
   async findForAccount(accountId: string, anchorId: string): Promise<Anchor | null> {
@@ -218,12 +231,12 @@ export class InMemoryItemRepository implements ItemRepository {
     private readonly journal: Journal | null,
   ) {}
 
-  async add(item: Item): Promise<void> {
-    this.table.insert(ownedKey(item.accountId, item.id), item, this.journal);
+  add(item: Item): Promise<void> {
+    return write(this.journal, (applying) => this.table.insert(ownedKey(item.accountId, item.id), item, applying));
   }
 
-  async save(item: Item): Promise<void> {
-    this.table.update(ownedKey(item.accountId, item.id), item, this.journal);
+  save(item: Item): Promise<void> {
+    return write(this.journal, (applying) => this.table.update(ownedKey(item.accountId, item.id), item, applying));
   }
 
   /** Exact match, as the real adapter's WHERE; the earliest registered wins if there are several. */
@@ -256,8 +269,10 @@ export class InMemoryTravelRepository implements TravelRepository {
     private readonly journal: Journal | null,
   ) {}
 
-  async add(travel: Travel): Promise<void> {
-    this.table.insert(ownedKey(travel.accountId, travel.id), travel, this.journal);
+  add(travel: Travel): Promise<void> {
+    return write(this.journal, (applying) =>
+      this.table.insert(ownedKey(travel.accountId, travel.id), travel, applying),
+    );
   }
 }
 
@@ -273,12 +288,12 @@ export class InMemoryEventRepository implements EventRepository {
     },
   ) {}
 
-  async add(event: TimelineEvent): Promise<void> {
-    this.events.insert(ownedKey(event.accountId, event.id), event, this.journal);
+  add(event: TimelineEvent): Promise<void> {
+    return write(this.journal, (applying) => this.events.insert(ownedKey(event.accountId, event.id), event, applying));
   }
 
-  async save(event: TimelineEvent): Promise<void> {
-    this.events.update(ownedKey(event.accountId, event.id), event, this.journal);
+  save(event: TimelineEvent): Promise<void> {
+    return write(this.journal, (applying) => this.events.update(ownedKey(event.accountId, event.id), event, applying));
   }
 
   async findForAccount(accountId: string, eventId: string): Promise<TimelineEvent | null> {
@@ -356,8 +371,10 @@ export class InMemoryEventRepository implements EventRepository {
     return tallyOf(manipulated, bounds);
   }
 
-  async addManipulation(manipulation: EventManipulation): Promise<void> {
-    this.manipulations.insert(ownedKey(manipulation.accountId, manipulation.id), manipulation, this.journal);
+  addManipulation(manipulation: EventManipulation): Promise<void> {
+    return write(this.journal, (applying) =>
+      this.manipulations.insert(ownedKey(manipulation.accountId, manipulation.id), manipulation, applying),
+    );
   }
 
   async manipulationsOf(accountId: string, eventId: string, last: number): Promise<EventManipulation[]> {

@@ -1,40 +1,76 @@
+/** Where a write is being applied: what undoes it, what follows its commit, what a save of nothing is. */
+export interface Applying {
+  record(undo: () => void): void;
+  /** Runs once the write is committed (as PostgreSQL delivers a NOTIFY at the commit, never for a rollback). */
+  afterCommit(action: () => void): void;
+  /** What to throw for a save of `what`, which is not there. */
+  missing(what: string): Error;
+}
+
+/** Outside any unit of work: each write applies at once, and a save of nothing is an error. */
+export const AT_ONCE: Applying = {
+  record: () => undefined,
+  afterCommit: (action) => action(),
+  missing: (what) => new Error(`No row ${what} to update`),
+};
+
+type Write = (applying: Applying) => void;
+
 /**
- * Undo steps recorded by the writes of one transaction, replayed newest first on rollback; and what
- * happens only once it commits (as PostgreSQL delivers a NOTIFY at the commit, never for a rollback).
+ * The writes of one unit of work, staged as they come and applied together at its end, or not at
+ * all, as PostgreSQL applies a unit's one statement: nothing else sees them before, and a unit that
+ * fails or loses to another writer leaves nothing behind.
  */
 export class Journal {
-  private readonly undos: Array<() => void> = [];
-  private readonly onCommit: Array<() => void> = [];
+  private readonly staged: Write[] = [];
 
-  record(undo: () => void): void {
-    this.undos.push(undo);
-  }
+  /** `onWrite` hears of each write as it is staged. */
+  constructor(private readonly onWrite: () => void = () => undefined) {}
 
-  /** Whether the transaction has written anything yet. */
+  /** Whether the unit has written anything yet. */
   get wrote(): boolean {
-    return this.undos.length > 0;
+    return this.staged.length > 0;
   }
 
-  afterCommit(action: () => void): void {
-    this.onCommit.push(action);
+  stage(write: Write): void {
+    this.onWrite();
+    this.staged.push(write);
   }
 
-  rollback(): void {
-    for (const undo of this.undos.reverse()) undo();
-    this.undos.length = 0;
-    this.onCommit.length = 0;
-  }
-
-  commit(): void {
-    for (const action of this.onCommit.splice(0)) action();
+  /**
+   * Applies every staged write in order, or none of them when one fails (and throws its failure);
+   * `missing` says what a save of a row that is not there throws.
+   */
+  commit(missing: (what: string) => Error): void {
+    const undos: Array<() => void> = [];
+    const committed: Array<() => void> = [];
+    const applying: Applying = {
+      record: (undo) => undos.push(undo),
+      afterCommit: (action) => committed.push(action),
+      missing,
+    };
+    try {
+      for (const write of this.staged.splice(0)) write(applying);
+    } catch (error) {
+      for (const undo of undos.reverse()) undo();
+      throw error;
+    }
+    for (const action of committed) action();
   }
 }
 
-/**
- * One table of the in-memory database. Writes record how to undo themselves in the journal of
- * the transaction making them, so a rollback undoes that transaction only and never the committed
- * work of another account's transaction running at the same time.
- */
+/** A write of a repository: staged in the unit's journal, or applied at once outside any unit. */
+export function write(journal: Journal | null, action: Write): Promise<void> {
+  try {
+    if (journal) journal.stage(action);
+    else action(AT_ONCE);
+    return Promise.resolve();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** One table of the in-memory database; its writes record how to undo themselves while a unit's apply. */
 export class Table<V> {
   private readonly rows = new Map<string, V>();
 
@@ -51,33 +87,30 @@ export class Table<V> {
   }
 
   /** Inserts a row; like a primary key, refuses a key that is already taken. */
-  insert(key: string, row: V, journal: Journal | null): void {
+  insert(key: string, row: V, applying: Applying): void {
     if (this.rows.has(key)) throw new Error(`Duplicate key '${key}'`);
-    this.write(key, row, journal);
+    this.set(key, row, applying);
   }
 
   /** Replaces a row; like an UPDATE by key that must hit a row, refuses a missing key. */
-  update(key: string, row: V, journal: Journal | null): void {
-    if (!this.rows.has(key)) throw new Error(`No row with key '${key}' to update`);
-    this.write(key, row, journal);
+  update(key: string, row: V, applying: Applying): void {
+    if (!this.rows.has(key)) throw applying.missing(`'${key}'`);
+    this.set(key, row, applying);
   }
 
   /** Removes a row if there is one, like a DELETE by key. */
-  delete(key: string, journal: Journal | null): void {
-    if (!this.rows.has(key)) return;
+  delete(key: string, applying: Applying): void {
     const previous = this.rows.get(key);
+    if (previous === undefined) return;
     this.rows.delete(key);
-    journal?.record(() => {
-      if (previous !== undefined) this.rows.set(key, previous);
-    });
+    applying.record(() => this.rows.set(key, previous));
   }
 
-  private write(key: string, row: V, journal: Journal | null): void {
+  private set(key: string, row: V, applying: Applying): void {
     const previous = this.rows.get(key);
-    const existed = this.rows.has(key);
     this.rows.set(key, row);
-    journal?.record(() => {
-      if (existed && previous !== undefined) this.rows.set(key, previous);
+    applying.record(() => {
+      if (previous !== undefined) this.rows.set(key, previous);
       else this.rows.delete(key);
     });
   }
