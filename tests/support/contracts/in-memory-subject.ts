@@ -13,6 +13,7 @@ export const inMemoryRepositories: MakeRepositories = async () => {
   return {
     repos: database.repositories(),
     tx,
+    anotherProcess: () => new InMemoryTransactionBoundary(database),
     keys: new InMemoryIdempotencyStore(tx),
     counters: new InMemoryRateCounters(),
     cleanup: async () => {},

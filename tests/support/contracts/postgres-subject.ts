@@ -26,10 +26,12 @@ export function postgresRepositoriesOnTestDatabase(): MakeRepositories {
       'TRUNCATE accounts, login_throttles, rate_limit_counters, idempotency_keys CASCADE',
     );
     // As the service composes them. A new boundary each test: it remembers travellers it wrote.
+    const db = database;
     const keyed = new KeyedRequests(database.sql);
     return {
       repos: plainRepositories(database),
       tx: new PostgresTransactionBoundary(database, keyed),
+      anotherProcess: () => new PostgresTransactionBoundary(db, new KeyedRequests(db.sql)),
       keys: new PostgresIdempotencyStore(database.prisma, database.sql, keyed, { now: () => new Date() }),
       counters: new PostgresRateCounterStore(database.prisma, database.sql),
       cleanup: async () => {},

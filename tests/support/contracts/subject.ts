@@ -8,6 +8,8 @@ import type { TransactionBoundary } from '../../../src/core/ports/transaction-bo
 export interface RepositoriesUnderTest {
   readonly repos: Repositories;
   readonly tx: TransactionBoundary;
+  /** A boundary of another process on the same database: its own queue, nothing shared with `tx` but the data. */
+  anotherProcess(): TransactionBoundary;
   /** Keyed requests, produced through `tx`. */
   readonly keys: IdempotencyStore;
   /** The counters every process shares (rate limits, and what an account's keys keep an hour). */

@@ -1,7 +1,8 @@
 import { Clock } from '../../../src/core/domain/clock';
+import type { ApiKey } from '../../../src/core/domain/account';
 import { Traveller } from '../../../src/core/domain/traveller';
 import type { KeyedAnswer, StoredResponse } from '../../../src/core/ports/idempotency-store';
-import type { Repositories } from '../../../src/core/ports/repositories';
+import type { Repositories, StoredPassword } from '../../../src/core/ports/repositories';
 import { UnitOfWorkMisuse } from '../../../src/core/ports/transaction-boundary';
 import { anEvent } from '../builders/event-builder';
 import { anItem } from '../builders/item-builder';
@@ -11,6 +12,21 @@ import { anAccountRecord, at, givenAccounts, type MakeRepositories, useRepositor
 
 const MINUTE = 60_000;
 const NOW = at('2030-01-01T12:00:00.000Z');
+const PASSWORD: StoredPassword = { passwordHash: 'hash', passwordChangeDue: false, deviceStamp: 1 };
+
+function anApiKey(id: string): ApiKey {
+  return {
+    id,
+    accountId: 'acc_1',
+    prefix: 'tns_000009_t',
+    digest: `digest-of-${id}`,
+    name: null,
+    createdAt: NOW,
+    lastUsedAt: null,
+    revokedAt: null,
+    expiresAt: null,
+  };
+}
 
 /** A paused clock, so its reading is exact and only explicit shifts move it. */
 function aPausedTraveller(accountId: string): Traveller {
@@ -23,29 +39,17 @@ function aPausedTraveller(accountId: string): Traveller {
   });
 }
 
-/**
- * A window for the account's other writers to act in. It stays a fixed time: a boundary that
- * serialises them holds them back without a sign, so no event can mark the window's end.
- */
-function yieldToOthers(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** A turn of the event loop: every other work ready to run gets to (a read answered, a write sent). */
+function letOthersRun(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Until `other` work has settled, or for `ms` if the boundary holds it back (see yieldToOthers). */
-async function letFinish(other: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const window = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  // Only its end matters here; its failure is for the test to see where it awaits it.
-  await Promise.race([
-    other.then(
-      () => undefined,
-      () => undefined,
-    ),
-    window,
-  ]);
-  clearTimeout(timer);
+/** How work ended: refused as a misuse, or what else happened, so a failure names each case. */
+function outcomeOf(work: Promise<unknown>): Promise<string> {
+  return work.then(
+    () => 'done',
+    (error: unknown) => (error instanceof UnitOfWorkMisuse ? 'refused' : `failed: ${String(error)}`),
+  );
 }
 
 /** Everything one account's exclusive work may change, read back through the ports. */
@@ -74,14 +78,15 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
       await repos.travellers.add(aPausedTraveller('acc_2'));
     });
 
-    it("serialises one account's writers: ten concurrent read-modify-writes of its clock lose no update", async () => {
+    it('loses no update of ten concurrent read-modify-writes of a clock, from one process or two', async () => {
       const { tx, repos } = subject.current;
+      const other = subject.current.anotherProcess();
 
       await Promise.all(
-        Array.from({ length: 10 }, () =>
-          tx.exclusive('acc_1', async (inside) => {
+        Array.from({ length: 10 }, (_, index) =>
+          (index % 2 === 0 ? tx : other).exclusive('acc_1', async (inside) => {
             const traveller = await inside.travellers.getForAccount('acc_1');
-            await yieldToOthers(5);
+            await letOthersRun();
             await inside.travellers.save(traveller.shiftBy(MINUTE, NOW));
           }),
         ),
@@ -92,55 +97,80 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
       expect((await repos.travellers.getForAccount('acc_2')).clock.reading).toEqual(at('1969-07-20T20:17:40.123Z'));
     });
 
-    it("lets one account's exclusive work see another's writes whole or not at all", async () => {
-      const { tx, repos } = subject.current;
+    it("shows another process none of exclusive work's writes before they apply, and all of them after", async () => {
+      const { tx } = subject.current;
+      const other = subject.current.anotherProcess();
       const gate = signal();
-      const firstWaits = signal();
+      const firstWrote = signal();
+      const seen = () =>
+        other.exclusive('acc_1', async (inside) => ({
+          reading: (await inside.travellers.getForAccount('acc_1')).clock.reading,
+          timeline: (await inside.timelines.findForAccount('acc_1', 'tml_1'))?.id ?? null,
+        }));
 
       const first = tx.exclusive('acc_1', async (inside) => {
         const traveller = await inside.travellers.getForAccount('acc_1');
         await inside.travellers.save(traveller.shiftBy(MINUTE, NOW));
         await inside.timelines.add(aTimeline().withId('tml_1').build());
-        firstWaits.resolve();
+        firstWrote.resolve();
         await gate.promise;
       });
-      await firstWaits.promise;
-      const second = tx.exclusive('acc_1', async (inside) => ({
-        reading: (await inside.travellers.getForAccount('acc_1')).clock.reading,
-        timeline: (await inside.timelines.findForAccount('acc_1', 'tml_1'))?.id ?? null,
-      }));
-      await letFinish(second, 50);
+      await firstWrote.promise;
+      const before = await seen();
       gate.resolve();
-      const [, seen] = await Promise.all([first, second]);
+      await first;
 
-      expect([
-        { reading: at('1969-07-20T20:17:40.123Z'), timeline: null },
-        { reading: at('1969-07-20T20:18:40.123Z'), timeline: 'tml_1' },
-      ]).toContainEqual(seen);
-      expect((await repos.travellers.getForAccount('acc_1')).clock.reading).toEqual(at('1969-07-20T20:18:40.123Z'));
+      expect(before).toEqual({ reading: at('1969-07-20T20:17:40.123Z'), timeline: null });
+      expect(await seen()).toEqual({ reading: at('1969-07-20T20:18:40.123Z'), timeline: 'tml_1' });
     });
 
-    it('applies once, on the new state, the writes of work whose read state another writer changed', async () => {
+    it('runs work again, on the new state, when another process wrote the account after it read', async () => {
       const { tx, repos } = subject.current;
       const firstRead = signal();
-      const secondSettled = signal();
+      const otherWrote = signal();
+      let runs = 0;
 
       const first = tx.exclusive('acc_1', async (inside) => {
+        runs += 1;
         const traveller = await inside.travellers.getForAccount('acc_1');
-        firstRead.resolve();
-        await letFinish(secondSettled.promise, 50);
+        if (runs === 1) {
+          firstRead.resolve();
+          await otherWrote.promise;
+        }
         await inside.travellers.save(traveller.shiftBy(MINUTE, NOW));
-        await inside.events.add(anEvent({ id: 'evt_1' }));
+        await inside.events.add(anEvent({ id: `evt_${runs}` }));
       });
       await firstRead.promise;
-      const second = tx.exclusive('acc_1', async (inside) => {
+      await subject.current.anotherProcess().exclusive('acc_1', async (inside) => {
         await inside.travellers.save((await inside.travellers.getForAccount('acc_1')).shiftBy(MINUTE, NOW));
       });
-      void second.then(secondSettled.resolve, () => secondSettled.resolve());
-      await Promise.all([first, second]);
+      otherWrote.resolve();
+      await first;
 
+      expect(runs).toBe(2);
       expect((await repos.travellers.getForAccount('acc_1')).clock.reading).toEqual(at('1969-07-20T20:19:40.123Z'));
-      expect(await repos.events.findForAccount('acc_1', 'evt_1')).toEqual(anEvent({ id: 'evt_1' }));
+      // The first run's writes were never applied; the second run's were, once.
+      expect(await repos.events.findForAccount('acc_1', 'evt_1')).toBeNull();
+      expect(await repos.events.findForAccount('acc_1', 'evt_2')).toEqual(anEvent({ id: 'evt_2' }));
+    });
+
+    it('runs a refusal again when another process moved what it read, and the second run decides', async () => {
+      const { tx } = subject.current;
+      let runs = 0;
+
+      const found = await tx.exclusive('acc_1', async (inside) => {
+        runs += 1;
+        const timeline = await inside.timelines.findForAccount('acc_1', 'tml_2');
+        if (runs === 1)
+          await subject.current
+            .anotherProcess()
+            .exclusive('acc_1', (other) => other.timelines.add(aTimeline().withId('tml_2').build()));
+        if (!timeline) throw new Error('no timeline tml_2');
+        return timeline.id;
+      });
+
+      expect(found).toBe('tml_2');
+      expect(runs).toBe(2);
     });
 
     it('returns the result of the work', async () => {
@@ -214,6 +244,142 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
       ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
 
       expect(await repos.items.findManyForAccount('acc_1', ['itm_1'])).toEqual([]);
+      expect(await repos.travellers.getForAccount('acc_1')).toEqual(aPausedTraveller('acc_1'));
+    });
+
+    it('refuses a read, a consistent read, a count or a second unit inside exclusive work', async () => {
+      const { tx, repos } = subject.current;
+      const asked: Record<string, () => Promise<unknown>> = {
+        read: () => tx.read((reads) => reads.timelines.findForAccount('acc_1', 'tml_1')),
+        snapshot: () => tx.snapshot('acc_1', (reads) => reads.timelines.findForAccount('acc_1', 'tml_1')),
+        count: () => tx.count((counters) => counters.keyUses.record('key_1', NOW, NOW)),
+        // Another account's: the account's own would wait behind this unit for ever.
+        unit: () => tx.exclusive('acc_2', (inside) => inside.timelines.add(aTimeline().ofAccount('acc_2').build())),
+      };
+
+      const outcomes: Record<string, string> = {};
+      for (const [what, ask] of Object.entries(asked)) {
+        outcomes[what] = await outcomeOf(
+          tx.exclusive('acc_1', async (inside) => {
+            await inside.timelines.findForAccount('acc_1', 'tml_1');
+            await ask();
+            await inside.timelines.add(aTimeline().withId('tml_1').build());
+          }),
+        );
+      }
+
+      expect(outcomes).toEqual({ read: 'refused', snapshot: 'refused', count: 'refused', unit: 'refused' });
+      expect(await repos.timelines.listForAccount('acc_1', { limit: 10, after: null })).toEqual([]);
+      expect(await repos.timelines.listForAccount('acc_2', { limit: 10, after: null })).toEqual([]);
+    });
+
+    describe("refuses a traveller that is not the unit's own, writing nothing", () => {
+      it("another account's, to get or to save", async () => {
+        const { tx, repos } = subject.current;
+
+        await expect(
+          tx.exclusive('acc_1', (inside) => inside.travellers.getForAccount('acc_2')),
+        ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
+        await expect(
+          tx.exclusive('acc_1', async (inside) => {
+            const other = aPausedTraveller('acc_2').shiftBy(MINUTE, NOW);
+            await inside.travellers.save(other);
+          }),
+        ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
+
+        expect(await repos.travellers.getForAccount('acc_2')).toEqual(aPausedTraveller('acc_2'));
+      });
+
+      it("another account's, added by the unit opening an account", async () => {
+        const { tx, repos } = subject.current;
+        await givenAccounts(repos, 'acc_3', 'acc_4');
+
+        await expect(
+          tx.exclusive('acc_3', (inside) => inside.travellers.add(aPausedTraveller('acc_4'))),
+        ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
+
+        await expect(repos.travellers.getForAccount('acc_4')).rejects.toThrow();
+        await expect(repos.travellers.getForAccount('acc_3')).rejects.toThrow();
+      });
+
+      it('saved by a unit that did not start from one (the account had none)', async () => {
+        const { tx, repos } = subject.current;
+        await givenAccounts(repos, 'acc_3');
+
+        await expect(
+          tx.exclusive('acc_3', (inside) => inside.travellers.save(aPausedTraveller('acc_3'))),
+        ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
+
+        await expect(repos.travellers.getForAccount('acc_3')).rejects.toThrow();
+      });
+
+      it('added to an account that has one, or added twice', async () => {
+        const { tx, repos } = subject.current;
+        await givenAccounts(repos, 'acc_3');
+
+        await expect(
+          tx.exclusive('acc_1', (inside) => inside.travellers.add(aPausedTraveller('acc_1').shiftBy(MINUTE, NOW))),
+        ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
+        await expect(
+          tx.exclusive('acc_3', async (inside) => {
+            await inside.travellers.add(aPausedTraveller('acc_3'));
+            await inside.travellers.add(aPausedTraveller('acc_3').shiftBy(MINUTE, NOW));
+          }),
+        ).rejects.toBeInstanceOf(UnitOfWorkMisuse);
+
+        expect(await repos.travellers.getForAccount('acc_1')).toEqual(aPausedTraveller('acc_1'));
+        await expect(repos.travellers.getForAccount('acc_3')).rejects.toThrow();
+      });
+    });
+
+    it('refuses to save a row that was never added, writing nothing of the work', async () => {
+      const { tx, repos } = subject.current;
+      const session = {
+        id: 'ses_1',
+        accountId: 'acc_1',
+        tokenDigest: 'digest',
+        consoleKeyId: null,
+        createdAt: NOW,
+        lastSeenAt: NOW,
+        expiresAt: NOW,
+      };
+      const saves: Record<string, (inside: Repositories) => Promise<void>> = {
+        timeline: (inside) => inside.timelines.save(aTimeline().withId('tml_9').build()),
+        item: (inside) => inside.items.save(anItem({ id: 'itm_9' })),
+        event: (inside) => inside.events.save(anEvent({ id: 'evt_9', revision: 1 })),
+        session: (inside) => inside.sessions.save(session),
+        'API key': (inside) => inside.apiKeys.save(anApiKey('key_9')),
+        password: (inside) => inside.accounts.updatePassword('acc_9', PASSWORD),
+      };
+
+      const outcomes: Record<string, string> = {};
+      for (const [what, save] of Object.entries(saves)) {
+        outcomes[what] = await outcomeOf(
+          tx.exclusive('acc_1', async (inside) => {
+            await inside.timelines.add(aTimeline().withId('tml_1').build());
+            await save(inside);
+          }),
+        );
+      }
+
+      expect(outcomes).toEqual(Object.fromEntries(Object.keys(saves).map((what) => [what, 'refused'])));
+      expect(await repos.timelines.findForAccount('acc_1', 'tml_1')).toBeNull();
+    });
+
+    it('gives reads and consistent reads no way to write, at run time too', async () => {
+      const { tx, repos } = subject.current;
+      const timeline = aTimeline().withId('tml_1').build();
+
+      // Only by a cast can the work reach a write: what it is given has none.
+      await expect(tx.read((reads) => (reads as Repositories).timelines.add(timeline))).rejects.toThrow(TypeError);
+      await expect(tx.snapshot('acc_1', (reads) => (reads as Repositories).timelines.add(timeline))).rejects.toThrow(
+        TypeError,
+      );
+      await expect(
+        tx.read((reads) => (reads as Repositories).travellers.save(aPausedTraveller('acc_1').shiftBy(MINUTE, NOW))),
+      ).rejects.toThrow(TypeError);
+
+      expect(await repos.timelines.findForAccount('acc_1', 'tml_1')).toBeNull();
       expect(await repos.travellers.getForAccount('acc_1')).toEqual(aPausedTraveller('acc_1'));
     });
 
