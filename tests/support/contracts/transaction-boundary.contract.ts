@@ -263,7 +263,7 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
           tx.exclusive('acc_1', async (inside) => {
             await inside.timelines.findForAccount('acc_1', 'tml_1');
             await ask();
-            await inside.timelines.add(aTimeline().withId('tml_1').build());
+            await inside.timelines.add(aTimeline().withId(`tml_${what}`).build());
           }),
         );
       }
@@ -356,14 +356,14 @@ export function transactionBoundaryContract(name: string, makeRepositories: Make
       for (const [what, save] of Object.entries(saves)) {
         outcomes[what] = await outcomeOf(
           tx.exclusive('acc_1', async (inside) => {
-            await inside.timelines.add(aTimeline().withId('tml_1').build());
+            await inside.timelines.add(aTimeline().withId(`tml_${what}`).build());
             await save(inside);
           }),
         );
       }
 
       expect(outcomes).toEqual(Object.fromEntries(Object.keys(saves).map((what) => [what, 'refused'])));
-      expect(await repos.timelines.findForAccount('acc_1', 'tml_1')).toBeNull();
+      expect(await repos.timelines.listForAccount('acc_1', { limit: 10, after: null })).toEqual([]);
     });
 
     it('gives reads and consistent reads no way to write, at run time too', async () => {
