@@ -99,7 +99,8 @@ export class InMemoryDatabase {
   }): 'applied' | 'conflict' {
     const { accountId, version, journal, saved } = unit;
     if (version !== null && this.versionOf(accountId) !== version) return 'conflict';
-    if (saved) journal.stage((applying) => this.travellers.update(accountId, saved, applying));
+    // As PostgreSQL's guard, which exists only for a unit that started from a traveller.
+    if (saved && version !== null) journal.stage((applying) => this.travellers.update(accountId, saved, applying));
     journal.commit(unit.missing);
     this.versions.set(accountId, (this.versions.get(accountId) ?? 0) + 1);
     return 'applied';
