@@ -9,11 +9,14 @@ export interface TransactionBoundary {
   /**
    * An account's exclusive work: it behaves as if it ran alone on the account, across every process
    * sharing the database, and its writes apply all together or not at all (also when it throws).
-   * It reads, then writes: a read after its first write is refused, since it would not see that
-   * write. An account that has no traveller yet is being opened: its work creates it.
+   * It may run more than once (when another process wrote the account meanwhile), so it does
+   * nothing but read and write through its repositories. It reads, then writes, and asks this
+   * boundary for nothing while it runs; its traveller is its own account's; a save changes a row
+   * that is there (ExclusiveWorkRules). An account that has no traveller yet is being opened: its
+   * work creates it.
    */
   exclusive<T>(accountId: string, work: (repositories: Repositories) => Promise<T>): Promise<T>;
-  /** Reads each a statement on its own, which need not agree with each other. */
+  /** Reads each a statement on its own, which need not agree with each other; given reads alone. */
   read<T>(work: (repositories: ReadRepositories) => Promise<T>): Promise<T>;
   /** Reads of one account that must agree with each other (a verdict built from two states is wrong). */
   snapshot<T>(accountId: string, work: (repositories: ReadRepositories) => Promise<T>): Promise<T>;
@@ -23,7 +26,8 @@ export interface TransactionBoundary {
 
 /**
  * Misuse of a unit of work by the code that runs it (a read after a write, another account's
- * traveller, a keyed request's second unit): a defect to fix, never retried.
+ * traveller, a save of a row never added, a keyed request's second unit): a defect to fix, never
+ * retried.
  */
 export class UnitOfWorkMisuse extends Error {
   constructor(what: string) {
