@@ -5,7 +5,7 @@
 // does the same when it starts; this is for applying a new migration without starting it. Uses
 // the service's own runner (migrate-database.ts), with the bookkeeping of `prisma migrate deploy`.
 import path from 'node:path';
-import { startEmbeddedPostgres } from '../src/infrastructure/database/embedded-postgres';
+import { startEmbeddedPostgres } from '../src/infrastructure/database/embedded/embedded-postgres';
 import { migrateDatabase } from '../src/infrastructure/database/migrate-database';
 import { DEFAULT_DATA_DIR } from '../src/infrastructure/database/open-database';
 

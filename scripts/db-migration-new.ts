@@ -13,7 +13,7 @@
 // file, then apply it with `npm run db:migrate` (the service also applies it when it starts).
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startInMemoryPostgres } from '../src/infrastructure/database/embedded-postgres';
+import { startInMemoryPostgres } from '../src/infrastructure/database/embedded/embedded-postgres';
 import { LOCK_FILE, MIGRATION_FILE, readMigrationsFolder } from './migrations/migrations-folder';
 import { migrationsDirectory, schemaPath } from '../src/infrastructure/database/package-root';
 import { NO_EXTERNAL_OBJECTS, openSchemaEngine } from './migrations/schema-engine';

@@ -16,7 +16,7 @@ import {
   CONNECTION_URL_FILE,
   startEmbeddedPostgres,
   type EmbeddedPostgres,
-} from '../src/infrastructure/database/embedded-postgres';
+} from '../src/infrastructure/database/embedded/embedded-postgres';
 import { migrateDatabase } from '../src/infrastructure/database/migrate-database';
 import { DEFAULT_DATA_DIR } from '../src/infrastructure/database/open-database';
 import { describeServer } from '../src/infrastructure/database/describe-server';

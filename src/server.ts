@@ -23,7 +23,7 @@ import { announceMigration } from './infrastructure/database/migrate-database';
 import { type OpenDatabase, openDatabase } from './infrastructure/database/open-database';
 import { databaseFailureOf } from './infrastructure/database/database-failures';
 import { databaseReadiness } from './infrastructure/database/readiness';
-import { EmbeddedAnalysis } from './infrastructure/database/statistics/embedded-analysis';
+import { EmbeddedAnalysis } from './infrastructure/database/embedded/statistics/embedded-analysis';
 import { loadServiceSecret } from './infrastructure/persistence/postgres/service-secrets';
 import { MemoryFailedAttempts } from './infrastructure/throttling/memory-failed-attempts';
 import { CountInProcess } from './core/use-cases/rate-limiting/count-in-process';

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { runInThisContext } from 'node:vm';
 import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
-import { importNative } from '../../src/infrastructure/database/native-import';
+import { importNative } from '../../src/infrastructure/database/embedded/native-import';
 import { createSchemaEngineAdapterFactory } from './schema-engine-adapter';
 import type * as SchemaEngineGlue from '@prisma/schema-engine-wasm/schema_engine_bg';
 

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { buildContainer } from '../../src/composition/container';
 import { DatabaseAvailability } from '../../src/infrastructure/database/database-availability';
-import { EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded-postgres';
+import { EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded/embedded-postgres';
 import { createDatabaseClients, type PrismaClient } from '../../src/infrastructure/database/prisma-client';
 import { LruVerifiedKeyCache } from '../../src/infrastructure/api-key-cache/lru-verified-key-cache';
 import { databaseReadiness } from '../../src/infrastructure/database/readiness';

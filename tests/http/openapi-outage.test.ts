@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { buildContainer } from '../../src/composition/container';
 import { LruVerifiedKeyCache } from '../../src/infrastructure/api-key-cache/lru-verified-key-cache';
-import { EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded-postgres';
+import { EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded/embedded-postgres';
 import { createDatabaseClients, type DatabaseClients } from '../../src/infrastructure/database/prisma-client';
 import { databaseReadiness } from '../../src/infrastructure/database/readiness';
 import { databaseFailureOf } from '../../src/infrastructure/database/database-failures';

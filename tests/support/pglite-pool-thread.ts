@@ -3,9 +3,9 @@
 // when that one is closed, the next. A thread that served one before starts the next in about a
 // third of the CPU of a new thread: PGlite's JavaScript and WebAssembly are compiled and warm.
 import { parentPort } from 'node:worker_threads';
-import { EMBEDDED_SETTING_FLAGS } from '../../src/infrastructure/database/embedded-postgres';
-import { openPglite, type PGlite } from '../../src/infrastructure/database/pglite-module';
-import { PgliteWireServer } from '../../src/infrastructure/database/pglite-wire-server';
+import { EMBEDDED_SETTING_FLAGS } from '../../src/infrastructure/database/embedded/embedded-postgres';
+import { openPglite, type PGlite } from '../../src/infrastructure/database/embedded/pglite-module';
+import { PgliteWireServer } from '../../src/infrastructure/database/embedded/pglite-wire-server';
 
 export type PoolThreadRequest =
   | {

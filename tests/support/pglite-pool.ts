@@ -16,7 +16,7 @@ import { createServer, type IncomingMessage, request as httpRequest, type Server
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { MAX_SOCKET_CONNECTIONS } from '../../src/infrastructure/database/embedded-postgres';
+import { MAX_SOCKET_CONNECTIONS } from '../../src/infrastructure/database/embedded/embedded-postgres';
 import type { PoolThreadReport, PoolThreadRequest } from './pglite-pool-thread';
 
 /** Where the global setup keeps the pool for the global teardown: Jest runs both in its parent process. */

@@ -5,7 +5,10 @@
 //   tests) and after, served by a pool of warm threads in this process (pglite-pool.ts); a database
 //   from a snapshot starts in a fraction of a second where initdb and the migrations take seconds.
 import { randomBytes } from 'node:crypto';
-import { type InMemoryPostgres, startInMemoryPostgres } from '../../src/infrastructure/database/embedded-postgres';
+import {
+  type InMemoryPostgres,
+  startInMemoryPostgres,
+} from '../../src/infrastructure/database/embedded/embedded-postgres';
 import { migrateDatabase } from '../../src/infrastructure/database/migrate-database';
 import { POOL_GLOBAL, PglitePool, type PgliteSnapshots } from './pglite-pool';
 import { TEST_DATABASE_ENV, TEST_DATABASE_PREFIX, withAdminClient, withDatabase } from './test-database-names';

@@ -6,7 +6,7 @@
 //   socket by the pool in Jest's parent process (pglite-pool.ts), ended on close.
 // Both go through the same @prisma/adapter-pg path as the service.
 import { randomBytes } from 'node:crypto';
-import { EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded-postgres';
+import { EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded/embedded-postgres';
 import {
   createDatabaseClients,
   type PrismaClient,

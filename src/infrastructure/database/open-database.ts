@@ -7,8 +7,8 @@
 // code never meets an old schema.
 import path from 'node:path';
 import { describeExternalDatabase, describeServer } from './describe-server';
-import { startEmbeddedPostgres, EMBEDDED_POOL_SIZE, type EmbeddedPostgres } from './embedded-postgres';
-import type { SupervisorLog } from './pglite-supervisor';
+import { startEmbeddedPostgres, EMBEDDED_POOL_SIZE, type EmbeddedPostgres } from './embedded/embedded-postgres';
+import type { SupervisorLog } from './embedded/pglite-supervisor';
 import { migrateDatabase } from './migrate-database';
 import type { SqlRunner } from '../persistence/postgres/sql-runner';
 import {

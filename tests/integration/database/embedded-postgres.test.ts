@@ -6,18 +6,18 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { acquireDataDirLock, DataDirInUseError } from '../../../src/infrastructure/database/data-dir-lock';
+import { acquireDataDirLock, DataDirInUseError } from '../../../src/infrastructure/database/embedded/data-dir-lock';
 import { waitFor } from '../../support/wait-for';
 import {
   CONNECTION_URL_FILE,
   EMBEDDED_SETTINGS,
   startEmbeddedPostgres,
   startInMemoryPostgres,
-} from '../../../src/infrastructure/database/embedded-postgres';
+} from '../../../src/infrastructure/database/embedded/embedded-postgres';
 import { databaseFailureOf } from '../../../src/infrastructure/database/database-failures';
 import { openDatabase } from '../../../src/infrastructure/database/open-database';
 import { createDatabaseClients } from '../../../src/infrastructure/database/prisma-client';
-import { loadPglite } from '../../../src/infrastructure/database/pglite-module';
+import { loadPglite } from '../../../src/infrastructure/database/embedded/pglite-module';
 
 // Starting PGlite (WebAssembly PostgreSQL) takes about two seconds; a migration run, a fraction.
 jest.setTimeout(30_000);

@@ -1,8 +1,8 @@
 // The embedded database's wire server: several connections on PGlite's one session.
 import { connect, Socket } from 'node:net';
 import { Client } from 'pg';
-import { loadPglite, type PGlite } from '../../../src/infrastructure/database/pglite-module';
-import { PgliteWireServer } from '../../../src/infrastructure/database/pglite-wire-server';
+import { loadPglite, type PGlite } from '../../../src/infrastructure/database/embedded/pglite-module';
+import { PgliteWireServer } from '../../../src/infrastructure/database/embedded/pglite-wire-server';
 
 jest.setTimeout(60_000);
 

@@ -5,7 +5,7 @@ import {
   STALL_MS,
   stallOf,
   WAL_SEGMENT_BYTES,
-} from '../../../src/infrastructure/database/pglite-supervisor';
+} from '../../../src/infrastructure/database/embedded/pglite-supervisor';
 
 const ROOMY = 10 * WAL_SEGMENT_BYTES;
 

@@ -1,11 +1,11 @@
 // The embedded database's tables are analysed again once changed by a tenth (plus 50 rows), as
 // autovacuum would on a server; a round analyses a bounded number, the most changed first.
-import { EmbeddedAnalysis } from '../../../src/infrastructure/database/statistics/embedded-analysis';
+import { EmbeddedAnalysis } from '../../../src/infrastructure/database/embedded/statistics/embedded-analysis';
 import {
   isStale,
   staleTables,
   type TableStatistics,
-} from '../../../src/infrastructure/database/statistics/stale-statistics';
+} from '../../../src/infrastructure/database/embedded/statistics/stale-statistics';
 import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
 
 const table = (name: string, rowsAtAnalysis: number, changedSinceAnalysis: number): TableStatistics => ({

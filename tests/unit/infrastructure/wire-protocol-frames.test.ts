@@ -1,4 +1,4 @@
-import { BackendFrames, FrontendFrames } from '../../../src/infrastructure/database/wire-protocol-frames';
+import { BackendFrames, FrontendFrames } from '../../../src/infrastructure/database/embedded/wire-protocol-frames';
 
 function typed(type: string, body: number[] | string): Buffer {
   const content = typeof body === 'string' ? Buffer.from(body) : Buffer.from(body);
