@@ -6,7 +6,7 @@
 // the service's own runner (migrate-database.ts), with the bookkeeping of `prisma migrate deploy`.
 import path from 'node:path';
 import { startEmbeddedPostgres } from '../src/infrastructure/database/embedded/embedded-postgres';
-import { migrateDatabase } from '../src/infrastructure/database/migrate-database';
+import { migrateDatabase } from '../src/infrastructure/database/migrations/migrate-database';
 import { DEFAULT_DATA_DIR } from '../src/infrastructure/database/open-database';
 
 async function main(): Promise<void> {

@@ -15,7 +15,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { startInMemoryPostgres } from '../src/infrastructure/database/embedded/embedded-postgres';
 import { LOCK_FILE, MIGRATION_FILE, readMigrationsFolder } from './migrations/migrations-folder';
-import { migrationsDirectory, schemaPath } from '../src/infrastructure/database/package-root';
+import { migrationsDirectory, schemaPath } from '../src/infrastructure/database/migrations/package-root';
 import { NO_EXTERNAL_OBJECTS, openSchemaEngine } from './migrations/schema-engine';
 import type { DiffTarget } from '@prisma/schema-engine-wasm/schema_engine_bg';
 

@@ -17,7 +17,7 @@ import {
   startEmbeddedPostgres,
   type EmbeddedPostgres,
 } from '../src/infrastructure/database/embedded/embedded-postgres';
-import { migrateDatabase } from '../src/infrastructure/database/migrate-database';
+import { migrateDatabase } from '../src/infrastructure/database/migrations/migrate-database';
 import { DEFAULT_DATA_DIR } from '../src/infrastructure/database/open-database';
 import { describeServer } from '../src/infrastructure/database/describe-server';
 

@@ -19,7 +19,7 @@ import { checkConnectionBudget } from './connection-budget';
 import { checkPooler } from './pooler-check';
 import { DatabaseAvailability } from './infrastructure/database/database-availability';
 import type { NotificationListener } from './infrastructure/database/notification-listener';
-import { announceMigration } from './infrastructure/database/migrate-database';
+import { announceMigration } from './infrastructure/database/migrations/migrate-database';
 import { type OpenDatabase, openDatabase } from './infrastructure/database/open-database';
 import { databaseFailureOf } from './infrastructure/database/database-failures';
 import { databaseReadiness } from './infrastructure/database/readiness';

@@ -16,7 +16,7 @@ import {
   KeptAnswers,
 } from '../../src/core/use-cases/idempotency/kept-answers';
 import { CountRequest } from '../../src/core/use-cases/rate-limiting/count-request';
-import { migrateDatabase } from '../../src/infrastructure/database/migrate-database';
+import { migrateDatabase } from '../../src/infrastructure/database/migrations/migrate-database';
 import { createDatabaseClients } from '../../src/infrastructure/database/prisma-client';
 import { PostgresIdempotencyStore } from '../../src/infrastructure/persistence/postgres/idempotency-store';
 import { PostgresRateCounterStore } from '../../src/infrastructure/persistence/postgres/rate-counter-store';

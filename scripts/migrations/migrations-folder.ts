@@ -4,7 +4,11 @@
 // migration_lock.toml records the database provider.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isNotFound, MIGRATION_FILE, migrationNames } from '../../src/infrastructure/database/migration-files';
+import {
+  isNotFound,
+  MIGRATION_FILE,
+  migrationNames,
+} from '../../src/infrastructure/database/migrations/migration-files';
 import type { MigrationDirectory, MigrationList } from './schema-engine';
 
 export { MIGRATION_FILE };

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import { migrateDatabase } from '../../src/infrastructure/database/migrate-database';
+import { migrateDatabase } from '../../src/infrastructure/database/migrations/migrate-database';
 import { createPrismaClient } from '../../src/infrastructure/database/prisma-client';
 import { expectKeptAnswersReplayed, missingCreations } from '../support/acknowledged-writes';
 import { halfWrites } from '../support/consistency';

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { call } from '../support/process-client';
-import { migrationNames as migrationNamesIn } from '../../src/infrastructure/database/migration-files';
-import { migrationsDirectory } from '../../src/infrastructure/database/package-root';
+import { migrationNames as migrationNamesIn } from '../../src/infrastructure/database/migrations/migration-files';
+import { migrationsDirectory } from '../../src/infrastructure/database/migrations/package-root';
 import { killServiceWhen, type ProcessExit, startServiceProcess } from '../support/service-process';
 
 const EMBEDDED = { DATABASE_URL: '', LOG_LEVEL: 'warn' };

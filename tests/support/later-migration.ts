@@ -2,7 +2,7 @@
 // from a backup, say) takes the migrations that come after it.
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { migrationsDirectory } from '../../src/infrastructure/database/package-root';
+import { migrationsDirectory } from '../../src/infrastructure/database/migrations/package-root';
 
 /** Sorts after every shipped migration. */
 export const LATER_MIGRATION = '29991231000000_after_the_backup';

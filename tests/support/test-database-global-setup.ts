@@ -9,7 +9,7 @@ import {
   type InMemoryPostgres,
   startInMemoryPostgres,
 } from '../../src/infrastructure/database/embedded/embedded-postgres';
-import { migrateDatabase } from '../../src/infrastructure/database/migrate-database';
+import { migrateDatabase } from '../../src/infrastructure/database/migrations/migrate-database';
 import { POOL_GLOBAL, PglitePool, type PgliteSnapshots } from './pglite-pool';
 import { TEST_DATABASE_ENV, TEST_DATABASE_PREFIX, withAdminClient, withDatabase } from './test-database-names';
 

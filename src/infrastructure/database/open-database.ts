@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describeExternalDatabase, describeServer } from './describe-server';
 import { startEmbeddedPostgres, EMBEDDED_POOL_SIZE, type EmbeddedPostgres } from './embedded/embedded-postgres';
 import type { SupervisorLog } from './embedded/pglite-supervisor';
-import { migrateDatabase } from './migrate-database';
+import { migrateDatabase } from './migrations/migrate-database';
 import type { SqlRunner } from '../persistence/postgres/sql-runner';
 import {
   createDatabaseClients,

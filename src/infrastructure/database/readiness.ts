@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import type { PrismaClient } from '../persistence/prisma/generated/client';
-import { migrationsDirectory } from './package-root';
+import { migrationsDirectory } from './migrations/package-root';
 import { databaseFailureOf, isReadOnly } from './database-failures';
 
 export interface Readiness {

@@ -1,7 +1,7 @@
 // The embedded database's tables analysed again as they grow (PGlite never does it itself: docs/
 // decisions.md, "Statistics for the planner"), on a real PGlite, whatever DATABASE_URL says.
 import { startInMemoryPostgres } from '../../../src/infrastructure/database/embedded/embedded-postgres';
-import { migrateDatabase } from '../../../src/infrastructure/database/migrate-database';
+import { migrateDatabase } from '../../../src/infrastructure/database/migrations/migrate-database';
 import { createDatabaseClients } from '../../../src/infrastructure/database/prisma-client';
 import { EmbeddedAnalysis } from '../../../src/infrastructure/database/embedded/statistics/embedded-analysis';
 import { startInMemoryTracing } from '../../support/telemetry/in-memory-tracing';

@@ -10,9 +10,9 @@ import {
   MIGRATION_LOCK_KEY,
   MigrationFailed,
   migrateDatabase,
-} from '../../../src/infrastructure/database/migrate-database';
-import { MIGRATION_FILE, migrationNames } from '../../../src/infrastructure/database/migration-files';
-import { migrationsDirectory } from '../../../src/infrastructure/database/package-root';
+} from '../../../src/infrastructure/database/migrations/migrate-database';
+import { MIGRATION_FILE, migrationNames } from '../../../src/infrastructure/database/migrations/migration-files';
+import { migrationsDirectory } from '../../../src/infrastructure/database/migrations/package-root';
 import type { DB } from '../../../src/infrastructure/persistence/kysely/generated/types';
 import {
   TEST_DATABASE_ENV,
