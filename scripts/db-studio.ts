@@ -19,7 +19,7 @@ import {
 } from '../src/infrastructure/database/embedded/embedded-postgres';
 import { migrateDatabase } from '../src/infrastructure/database/migrations/migrate-database';
 import { DEFAULT_DATA_DIR } from '../src/infrastructure/database/open-database';
-import { describeServer } from '../src/infrastructure/database/describe-server';
+import { describeServer } from '../src/infrastructure/database/driver/describe-server';
 
 async function main(): Promise<number> {
   // The server itself when a pooler is in front: Studio prepares statements, which a pooler in

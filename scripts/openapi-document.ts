@@ -8,7 +8,7 @@ import 'reflect-metadata';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { buildContainer } from '../src/composition/container';
-import { createDatabaseClients } from '../src/infrastructure/database/prisma-client';
+import { createDatabaseClients } from '../src/infrastructure/database/driver/prisma-client';
 import { allRoutes } from '../src/interfaces/http/app';
 import { buildOpenApiDocument } from '../src/interfaces/http/openapi/document';
 import { CHANGELOG_FILE, digestOf, DOCUMENT_FILE, documentText, unnamedDocument } from './openapi-file';

@@ -8,7 +8,7 @@ import { type Config, configWarnings, databaseServerUrl } from './config';
 import { checkConnectionBudget } from './connection-budget';
 import { checkPooler } from './pooler-check';
 import { announceMigration, migrateDatabase } from './infrastructure/database/migrations/migrate-database';
-import { describeExternalDatabase } from './infrastructure/database/describe-server';
+import { describeExternalDatabase } from './infrastructure/database/driver/describe-server';
 import { AdmissionServer } from './interfaces/http/admission/cluster-admission';
 import { createMetricsServer, listenForMetrics } from './interfaces/http/metrics-server';
 import { clusterMetrics } from './infrastructure/metrics/cluster-metrics';

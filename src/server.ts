@@ -18,10 +18,10 @@ import {
 import { checkConnectionBudget } from './connection-budget';
 import { checkPooler } from './pooler-check';
 import { DatabaseAvailability } from './infrastructure/database/database-availability';
-import type { NotificationListener } from './infrastructure/database/notification-listener';
+import type { NotificationListener } from './infrastructure/database/driver/notification-listener';
 import { announceMigration } from './infrastructure/database/migrations/migrate-database';
 import { type OpenDatabase, openDatabase } from './infrastructure/database/open-database';
-import { databaseFailureOf } from './infrastructure/database/database-failures';
+import { databaseFailureOf } from './infrastructure/database/driver/database-failures';
 import { databaseReadiness } from './infrastructure/database/readiness';
 import { EmbeddedAnalysis } from './infrastructure/database/embedded/statistics/embedded-analysis';
 import { loadServiceSecret } from './infrastructure/persistence/postgres/service-secrets';

@@ -2,7 +2,7 @@
 // and `npm run settings:write` writes .env.example and the table of docs/operations.md from it
 // (scripts/settings-files.ts), and settings-files.test.ts fails while either differs.
 import { availableParallelism } from 'node:os';
-import { DEFAULT_DATABASE_TIMEOUT_MS } from './infrastructure/database/database-timeouts';
+import { DEFAULT_DATABASE_TIMEOUT_MS } from './infrastructure/database/driver/database-timeouts';
 import { DEFAULT_PASSWORD_CHECKS_QUEUED, defaultPasswordThreads } from './infrastructure/passwords/password-pool';
 import { DEFAULT_FAILED_API_KEYS } from './infrastructure/throttling/memory-failed-attempts';
 import { DEFAULT_ATTRIBUTE_VALUE_LENGTH } from './infrastructure/telemetry/span-limits';

@@ -7,9 +7,9 @@ import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import type { Pool } from 'pg';
 import type { Traveller } from '../../src/core/domain/traveller';
-import { PoolSqlRunner } from '../../src/infrastructure/database/pool-sql-runner';
+import { PoolSqlRunner } from '../../src/infrastructure/database/driver/pool-sql-runner';
 import { keyClaim } from '../../src/infrastructure/persistence/postgres/idempotency-store';
-import { sqlParameter } from '../../src/infrastructure/persistence/postgres/sql-runner';
+import { sqlParameter } from '../../src/infrastructure/database/driver/sql-runner';
 import { eventRow } from '../../src/infrastructure/persistence/postgres/repositories/event-repository';
 import {
   readStart,

@@ -17,7 +17,7 @@ import {
 } from '../../src/core/use-cases/idempotency/kept-answers';
 import { CountRequest } from '../../src/core/use-cases/rate-limiting/count-request';
 import { migrateDatabase } from '../../src/infrastructure/database/migrations/migrate-database';
-import { createDatabaseClients } from '../../src/infrastructure/database/prisma-client';
+import { createDatabaseClients } from '../../src/infrastructure/database/driver/prisma-client';
 import { PostgresIdempotencyStore } from '../../src/infrastructure/persistence/postgres/idempotency-store';
 import { PostgresRateCounterStore } from '../../src/infrastructure/persistence/postgres/rate-counter-store';
 import { KeyedRequests } from '../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';

@@ -7,7 +7,7 @@
 import type { Express, Request } from 'express';
 import { TimeRange } from '../../src/core/domain/time-range';
 import { cutPage, DEFAULT_EVENT_PAGE_SIZE } from '../../src/core/use-cases/events/list-events';
-import type { SqlRunner } from '../../src/infrastructure/persistence/postgres/sql-runner';
+import type { SqlRunner } from '../../src/infrastructure/database/driver/sql-runner';
 import { eventsOfListing } from '../../src/infrastructure/persistence/postgres/repositories/event-repository';
 import { toDomain as timelineOf } from '../../src/infrastructure/persistence/postgres/repositories/timeline-repository';
 import { EVERY_VERSION, LISTINGS } from '../../src/infrastructure/persistence/postgres/statements/event-listing';

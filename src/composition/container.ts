@@ -37,7 +37,7 @@ import { CountRequest } from '../core/use-cases/rate-limiting/count-request';
 import { Travel } from '../core/use-cases/travels/travel';
 import { TravelToMoment } from '../core/use-cases/travels/travel-to-moment';
 import type { PrismaClient } from '../infrastructure/persistence/prisma/generated/client';
-import type { SqlRunner } from '../infrastructure/persistence/postgres/sql-runner';
+import type { SqlRunner } from '../infrastructure/database/driver/sql-runner';
 import { EventChangeSignals } from '../infrastructure/event-changes/event-change-signals';
 import { PostgresEventFeed } from '../infrastructure/persistence/postgres/event-feed';
 import { PostgresIdempotencyStore } from '../infrastructure/persistence/postgres/idempotency-store';

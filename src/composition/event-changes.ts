@@ -1,7 +1,7 @@
 import type { ClientBase } from 'pg';
-import type { NotificationListenerOptions } from '../infrastructure/database/notification-listener';
+import type { NotificationListenerOptions } from '../infrastructure/database/driver/notification-listener';
 import { EventChangeSignals, eventChangeListener } from '../infrastructure/event-changes/event-change-signals';
-import type { NotificationListener } from '../infrastructure/database/notification-listener';
+import type { NotificationListener } from '../infrastructure/database/driver/notification-listener';
 
 export interface EventChanges {
   /** For buildContainer: what the event streams subscribe to. */

@@ -3,7 +3,7 @@ import { EVERY_KEY, keyChangeListener } from '../infrastructure/api-key-cache/ke
 import type {
   NotificationListener,
   NotificationListenerOptions,
-} from '../infrastructure/database/notification-listener';
+} from '../infrastructure/database/driver/notification-listener';
 import { LruVerifiedKeyCache } from '../infrastructure/api-key-cache/lru-verified-key-cache';
 import type { EventStreams } from '../interfaces/http/event-stream/event-streams';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { migrateDatabase } from '../../src/infrastructure/database/migrations/migrate-database';
-import { createPrismaClient } from '../../src/infrastructure/database/prisma-client';
+import { createPrismaClient } from '../../src/infrastructure/database/driver/prisma-client';
 import { expectKeptAnswersReplayed, missingCreations } from '../support/acknowledged-writes';
 import { halfWrites } from '../support/consistency';
 import { LATER_MIGRATION, migrationsWithALaterOne } from '../support/later-migration';

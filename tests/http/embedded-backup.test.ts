@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONNECTION_URL_FILE, EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded/embedded-postgres';
 import { migrateDatabase } from '../../src/infrastructure/database/migrations/migrate-database';
-import { createPrismaClient } from '../../src/infrastructure/database/prisma-client';
+import { createPrismaClient } from '../../src/infrastructure/database/driver/prisma-client';
 import { expectKeptAnswersReplayed, missingCreations } from '../support/acknowledged-writes';
 import { halfWrites } from '../support/consistency';
 import { LATER_MIGRATION, migrationsWithALaterOne } from '../support/later-migration';

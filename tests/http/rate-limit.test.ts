@@ -2,7 +2,7 @@ import request from 'supertest';
 import { randomBytes } from 'node:crypto';
 import { buildContainer } from '../../src/composition/container';
 import { ConfigError, readConfig } from '../../src/config';
-import { createDatabaseClients } from '../../src/infrastructure/database/prisma-client';
+import { createDatabaseClients } from '../../src/infrastructure/database/driver/prisma-client';
 import { createApp } from '../../src/interfaces/http/app';
 import { aBrowser, freshKeyOf } from '../support/http/browser';
 import { aWindowStart, expectRateLimited } from '../support/http/rate-limit-windows';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { CONNECTION_URL_FILE, EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded/embedded-postgres';
-import { createPrismaClient, type PrismaClient } from '../../src/infrastructure/database/prisma-client';
+import { createPrismaClient, type PrismaClient } from '../../src/infrastructure/database/driver/prisma-client';
 import { expectKeptAnswersReplayed } from '../support/acknowledged-writes';
 import { halfWrites } from '../support/consistency';
 import { startTestApp } from '../support/http/test-app';

@@ -6,8 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { prepareVerifiedKeyCaching } from '../../src/composition/verified-key-cache';
 import { DEFAULT_API_KEY_CACHE_SIZE } from '../../src/settings';
-import { isReadOnly } from '../../src/infrastructure/database/database-failures';
-import { createDatabaseClients } from '../../src/infrastructure/database/prisma-client';
+import { isReadOnly } from '../../src/infrastructure/database/driver/database-failures';
+import { createDatabaseClients } from '../../src/infrastructure/database/driver/prisma-client';
 import { databaseReadiness } from '../../src/infrastructure/database/readiness';
 import { freeLoopbackPort } from '../support/free-port';
 import { samplesOf } from '../support/metrics/exposition';

@@ -1,6 +1,6 @@
 // What a test asks of a database that should hold every acknowledged write of a WriteLoad: after a
 // crash, a restore from a backup, a failover.
-import type { PrismaClient } from '../../src/infrastructure/database/prisma-client';
+import type { PrismaClient } from '../../src/infrastructure/database/driver/prisma-client';
 import { call } from './process-client';
 import { createdId, type LoadAccount, type Write, type WriteKind } from './write-load';
 import type { Answer } from './process-client';

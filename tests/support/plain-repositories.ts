@@ -16,7 +16,7 @@ import {
   PostgresTravellerReads,
   travellerRow,
 } from '../../src/infrastructure/persistence/postgres/repositories/traveller-repository';
-import type { SqlRunner } from '../../src/infrastructure/persistence/postgres/sql-runner';
+import type { SqlRunner } from '../../src/infrastructure/database/driver/sql-runner';
 import type { TravellerRow } from '../../src/infrastructure/persistence/postgres/unit-of-work/gated-statement';
 import { type Refusal, WriteSet } from '../../src/infrastructure/persistence/postgres/unit-of-work/write-set';
 import type { Writes } from '../../src/infrastructure/persistence/postgres/unit-of-work/writes';

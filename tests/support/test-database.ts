@@ -11,8 +11,8 @@ import {
   createDatabaseClients,
   type PrismaClient,
   type PrismaClientOptions,
-} from '../../src/infrastructure/database/prisma-client';
-import type { SqlRunner } from '../../src/infrastructure/persistence/postgres/sql-runner';
+} from '../../src/infrastructure/database/driver/prisma-client';
+import type { SqlRunner } from '../../src/infrastructure/database/driver/sql-runner';
 import { openPooledDatabase, type PooledDatabase, type PoolSnapshot } from './pglite-pool';
 import { TEST_DATABASE_ENV, TEST_DATABASE_PREFIX, withAdminClient, withDatabase } from './test-database-names';
 

@@ -6,18 +6,18 @@
 // database to install. Either way the migrations are applied before the client is handed out, so
 // code never meets an old schema.
 import path from 'node:path';
-import { describeExternalDatabase, describeServer } from './describe-server';
+import { describeExternalDatabase, describeServer } from './driver/describe-server';
 import { startEmbeddedPostgres, EMBEDDED_POOL_SIZE, type EmbeddedPostgres } from './embedded/embedded-postgres';
 import type { SupervisorLog } from './embedded/pglite-supervisor';
 import { migrateDatabase } from './migrations/migrate-database';
-import type { SqlRunner } from '../persistence/postgres/sql-runner';
+import type { SqlRunner } from './driver/sql-runner';
 import {
   createDatabaseClients,
   type PoolUsage,
   type DatabaseClients,
   type PrismaClient,
   type PrismaClientOptions,
-} from './prisma-client';
+} from './driver/prisma-client';
 
 export const DEFAULT_DATA_DIR = '.data';
 

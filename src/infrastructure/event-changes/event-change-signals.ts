@@ -9,7 +9,7 @@ import {
   type ChannelTarget,
   NotificationListener,
   type NotificationListenerOptions,
-} from '../database/notification-listener';
+} from '../database/driver/notification-listener';
 
 export const EVENT_CHANGE_CHANNEL = 'event_changes';
 

@@ -1,7 +1,7 @@
 import { DB_SYSTEM_NAME_VALUE_POSTGRESQL } from '@opentelemetry/semantic-conventions';
 import { Gauge, Histogram, type Registry } from 'prom-client';
-import type { PoolUsage } from '../database/prisma-client';
-import type { StatementTimes } from '../database/statement-telemetry';
+import type { PoolUsage } from '../database/driver/prisma-client';
+import type { StatementTimes } from '../database/driver/statement-telemetry';
 
 /** OpenTelemetry's advice for `db.client.operation.duration`, in seconds. */
 const DURATION_BUCKETS = [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10];

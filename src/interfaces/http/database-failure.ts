@@ -1,6 +1,6 @@
 /**
  * How the database failed a request, as the composition root's classifier says
- * (infrastructure/database/database-failures.ts; the compiler holds its answer to these where
+ * (infrastructure/database/driver/database-failures.ts; the compiler holds its answer to these where
  * server.ts passes it): out of reach for every request (`unavailable`, an outage), or the request's
  * own statement past a bound of the database (docs/decisions.md, "A statement past its bound").
  */

@@ -2,7 +2,7 @@
 // decisions.md, "Statistics for the planner"), on a real PGlite, whatever DATABASE_URL says.
 import { startInMemoryPostgres } from '../../../src/infrastructure/database/embedded/embedded-postgres';
 import { migrateDatabase } from '../../../src/infrastructure/database/migrations/migrate-database';
-import { createDatabaseClients } from '../../../src/infrastructure/database/prisma-client';
+import { createDatabaseClients } from '../../../src/infrastructure/database/driver/prisma-client';
 import { EmbeddedAnalysis } from '../../../src/infrastructure/database/embedded/statistics/embedded-analysis';
 import { startInMemoryTracing } from '../../support/telemetry/in-memory-tracing';
 

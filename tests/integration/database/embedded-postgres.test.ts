@@ -14,9 +14,9 @@ import {
   startEmbeddedPostgres,
   startInMemoryPostgres,
 } from '../../../src/infrastructure/database/embedded/embedded-postgres';
-import { databaseFailureOf } from '../../../src/infrastructure/database/database-failures';
+import { databaseFailureOf } from '../../../src/infrastructure/database/driver/database-failures';
 import { openDatabase } from '../../../src/infrastructure/database/open-database';
-import { createDatabaseClients } from '../../../src/infrastructure/database/prisma-client';
+import { createDatabaseClients } from '../../../src/infrastructure/database/driver/prisma-client';
 import { loadPglite } from '../../../src/infrastructure/database/embedded/pglite-module';
 
 // Starting PGlite (WebAssembly PostgreSQL) takes about two seconds; a migration run, a fraction.

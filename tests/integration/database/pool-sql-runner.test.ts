@@ -8,8 +8,8 @@ import {
   databaseFailureOf,
   isDatabaseUnavailable,
   isReadOnly,
-} from '../../../src/infrastructure/database/database-failures';
-import { createDatabaseClients } from '../../../src/infrastructure/database/prisma-client';
+} from '../../../src/infrastructure/database/driver/database-failures';
+import { createDatabaseClients } from '../../../src/infrastructure/database/driver/prisma-client';
 import { proxyInFrontOf, type TcpProxy } from '../../support/tcp-proxy';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 import { within } from '../../support/wait-for';
@@ -49,7 +49,7 @@ describe('statements on the shared pool', () => {
   it("sends instants exactly whatever the process's time zone, historical offsets with seconds included", async () => {
     // In a process of its own: Jest's sandbox keeps a copy of process.env, so TZ set here would not apply.
     const script = `
-      const { createDatabaseClients } = require('./src/infrastructure/database/prisma-client');
+      const { createDatabaseClients } = require('./src/infrastructure/database/driver/prisma-client');
       const { prisma, sql } = createDatabaseClients(process.env.URL, { maxConnections: 1 });
       const instants = ['1900-01-01T00:00:00.000Z', '1500-06-01T12:00:00.500Z', '2030-01-01T12:00:00.123Z'];
       const alone = instants.map((iso) => sql.query('SELECT $1::timestamptz::text AS stored', [new Date(iso)]));

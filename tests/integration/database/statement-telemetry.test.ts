@@ -4,8 +4,8 @@
 import { once } from 'node:events';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { Client, Query } from 'pg';
-import { createDatabaseClients, type DatabaseClients } from '../../../src/infrastructure/database/prisma-client';
-import { databaseTarget, watchStatements } from '../../../src/infrastructure/database/statement-telemetry';
+import { createDatabaseClients, type DatabaseClients } from '../../../src/infrastructure/database/driver/prisma-client';
+import { databaseTarget, watchStatements } from '../../../src/infrastructure/database/driver/statement-telemetry';
 import { DatabaseMetrics } from '../../../src/infrastructure/metrics/database-metrics';
 import { createMetricsRegistry } from '../../../src/infrastructure/metrics/metrics-registry';
 import { samplesOf } from '../../support/metrics/exposition';

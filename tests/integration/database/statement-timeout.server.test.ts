@@ -1,5 +1,5 @@
-import { databaseFailureOf } from '../../../src/infrastructure/database/database-failures';
-import { createDatabaseClients, type DatabaseClients } from '../../../src/infrastructure/database/prisma-client';
+import { databaseFailureOf } from '../../../src/infrastructure/database/driver/database-failures';
+import { createDatabaseClients, type DatabaseClients } from '../../../src/infrastructure/database/driver/prisma-client';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 
 // DATABASE_TIMEOUT_MS on the server's side: PostgreSQL cancels a statement that runs longer (its

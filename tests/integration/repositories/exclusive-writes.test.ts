@@ -10,7 +10,7 @@ import { ADDRESS_THROTTLE, attemptToRecord } from '../../../src/core/domain/logi
 import type { Repositories } from '../../../src/core/ports/repositories';
 import { plainRepositories } from '../../support/plain-repositories';
 import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
-import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
+import type { SqlRunner } from '../../../src/infrastructure/database/driver/sql-runner';
 import type { RerunReason } from '../../../src/infrastructure/persistence/postgres/unit-of-work/account-units';
 import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
 import { anAnchor } from '../../support/builders/anchor-builder';

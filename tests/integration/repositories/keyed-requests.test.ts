@@ -12,7 +12,7 @@ import type { Repositories } from '../../../src/core/ports/repositories';
 import { PostgresIdempotencyStore } from '../../../src/infrastructure/persistence/postgres/idempotency-store';
 import { plainRepositories } from '../../support/plain-repositories';
 import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
-import type { RunOptions, SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
+import type { RunOptions, SqlRunner } from '../../../src/infrastructure/database/driver/sql-runner';
 import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
 import { UnitOfWorkMisuse } from '../../../src/core/ports/transaction-boundary';
 import { aTimeline } from '../../support/builders/timeline-builder';

@@ -6,7 +6,7 @@
 // index condition on `account_id` equal to the request's account; a statement that only inserts
 // carries the account in its rows.
 // Needs a server (DATABASE_URL): the seed writes through a connection of its own.
-import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
+import type { SqlRunner } from '../../../src/infrastructure/database/driver/sql-runner';
 import { readStart } from '../../../src/infrastructure/persistence/postgres/repositories/traveller-repository';
 import { keyClaim } from '../../../src/infrastructure/persistence/postgres/idempotency-store';
 import { READ_KEY } from '../../../src/infrastructure/persistence/postgres/statements/idempotency-keys';

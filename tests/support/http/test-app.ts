@@ -21,10 +21,10 @@ import {
   type VerifiedKeyCaching,
 } from '../../../src/composition/verified-key-cache';
 import { DEFAULT_API_KEY_CACHE_SIZE } from '../../../src/settings';
-import type { NotificationListenerOptions } from '../../../src/infrastructure/database/notification-listener';
+import type { NotificationListenerOptions } from '../../../src/infrastructure/database/driver/notification-listener';
 import type { PrismaClient } from '../../../src/infrastructure/persistence/prisma/generated/client';
-import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
-import { databaseFailureOf } from '../../../src/infrastructure/database/database-failures';
+import type { SqlRunner } from '../../../src/infrastructure/database/driver/sql-runner';
+import { databaseFailureOf } from '../../../src/infrastructure/database/driver/database-failures';
 import { MemoryFailedAttempts } from '../../../src/infrastructure/throttling/memory-failed-attempts';
 import { databaseReadiness } from '../../../src/infrastructure/database/readiness';
 import { type AppOptions, createApp } from '../../../src/interfaces/http/app';

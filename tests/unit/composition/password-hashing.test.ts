@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { buildContainer } from '../../../src/composition/container';
 import { credentialHasher } from '../../../src/composition/tokens';
 import type { CredentialHasher } from '../../../src/core/ports/credential-hasher';
-import type { PrismaClient } from '../../../src/infrastructure/database/prisma-client';
-import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
+import type { PrismaClient } from '../../../src/infrastructure/database/driver/prisma-client';
+import type { SqlRunner } from '../../../src/infrastructure/database/driver/sql-runner';
 
 // The HTTP suites hash at a lower cost (tests/support/http/test-app.ts): the service's own
 // composition, which names no cost, must hash as shipped.

@@ -1,7 +1,7 @@
 // The one classification of the database's failures (database-failures.ts), on errors shaped as
 // node-postgres and Prisma's driver adapter give them; pool-sql-runner.test.ts and
 // statement-timeout.server.test.ts check the same on errors a database really gave.
-import { databaseFailureOf, isRefusedByDatabase } from '../../../src/infrastructure/database/database-failures';
+import { databaseFailureOf, isRefusedByDatabase } from '../../../src/infrastructure/database/driver/database-failures';
 import { Prisma } from '../../../src/infrastructure/persistence/prisma/generated/client';
 
 /** node-postgres' error for a statement PostgreSQL (or a pooler) refused with `code`. */

@@ -4,7 +4,7 @@
 import { TimeRange } from '../../../src/core/domain/time-range';
 import { EventChangeSignals } from '../../../src/infrastructure/event-changes/event-change-signals';
 import { PostgresEventFeed } from '../../../src/infrastructure/persistence/postgres/event-feed';
-import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
+import type { SqlRunner } from '../../../src/infrastructure/database/driver/sql-runner';
 import { waitFor } from '../../support/wait-for';
 
 /** A runner whose statements wait until the test answers them, counted. */

@@ -2,7 +2,10 @@
 // over the upper half of each pause, so that the processes that lost theirs together (a failover)
 // do not all try again at the same moments. The random source is the test's own.
 import { once } from 'node:events';
-import { NotificationListener, reconnectDelayMs } from '../../../src/infrastructure/database/notification-listener';
+import {
+  NotificationListener,
+  reconnectDelayMs,
+} from '../../../src/infrastructure/database/driver/notification-listener';
 import { freeLoopbackPort } from '../../support/free-port';
 
 const ignored = { heard: () => undefined, suspend: () => undefined, resume: () => undefined };

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { types } from 'pg';
-import { parseUtcTimestamp } from '../../../src/infrastructure/database/pool-sql-runner';
+import { parseUtcTimestamp } from '../../../src/infrastructure/database/driver/pool-sql-runner';
 
 const general = types.getTypeParser(1184, 'text') as (text: string) => Date;
 

@@ -1,6 +1,6 @@
 // `db.query.summary`: the name of a statement's span and of its duration's series. It must name
 // what the statement does and touches, and never carry a literal or a parameter.
-import { QuerySummaries, querySummary } from '../../../src/infrastructure/database/query-summary';
+import { QuerySummaries, querySummary } from '../../../src/infrastructure/database/driver/query-summary';
 
 it.each([
   [

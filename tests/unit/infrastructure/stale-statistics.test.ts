@@ -6,7 +6,7 @@ import {
   staleTables,
   type TableStatistics,
 } from '../../../src/infrastructure/database/embedded/statistics/stale-statistics';
-import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
+import type { SqlRunner } from '../../../src/infrastructure/database/driver/sql-runner';
 
 const table = (name: string, rowsAtAnalysis: number, changedSinceAnalysis: number): TableStatistics => ({
   table: name,

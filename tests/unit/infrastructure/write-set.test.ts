@@ -1,7 +1,7 @@
 // WriteSet folds a unit's writes of one row into one, because the CTEs of one statement share one
 // snapshot and a second write of a row would not see the first: its folding rules, read from the
 // statement it sends, without a database.
-import type { SqlRunner } from '../../../src/infrastructure/persistence/postgres/sql-runner';
+import type { SqlRunner } from '../../../src/infrastructure/database/driver/sql-runner';
 import type { Row } from '../../../src/infrastructure/persistence/postgres/kysely';
 import { WriteSet } from '../../../src/infrastructure/persistence/postgres/unit-of-work/write-set';
 

@@ -2,7 +2,7 @@ import type { AttemptToRecord, LoginCounter } from '../../../core/domain/login-t
 import type { Counters, KeyUses, SignInAttempts } from '../../../core/ports/counters';
 import type { PrismaClient } from '../prisma/generated/client';
 import type { Database } from './repositories';
-import type { SqlRunner } from './sql-runner';
+import type { SqlRunner } from '../../database/driver/sql-runner';
 import { RECORD_ATTEMPT } from './statements/login-throttles';
 
 /** The counters, each change one statement of its own (TransactionBoundary.count). */

@@ -7,7 +7,7 @@ import type {
 } from '../../../core/ports/event-feed';
 import type { EventChangeSignals } from '../../event-changes/event-change-signals';
 import { toDomain } from './repositories/event-repository';
-import type { SqlRunner } from './sql-runner';
+import type { SqlRunner } from '../../database/driver/sql-runner';
 import { EVENT_CHANGES } from './statements/event-changes';
 import { TRAVELLER_VERSION } from './statements/travellers';
 import { textDigest } from './text-digest';

@@ -10,7 +10,7 @@ import {
 } from '../../../core/ports/idempotency-store';
 import type { WallClock } from '../../../core/ports/wall-clock';
 import type { PrismaClient } from '../prisma/generated/client';
-import type { SqlRunner } from './sql-runner';
+import type { SqlRunner } from '../../database/driver/sql-runner';
 import { READ_KEY } from './statements/idempotency-keys';
 import type { KeyedRequests } from './unit-of-work/keyed-requests';
 import type { Claim } from './unit-of-work/gated-statement';

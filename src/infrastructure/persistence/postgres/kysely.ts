@@ -14,7 +14,7 @@ import {
   sql,
 } from 'kysely';
 import type { DB } from '../kysely/generated/types';
-import type { RunOptions, SqlRunner } from './sql-runner';
+import type { RunOptions, SqlRunner } from '../../database/driver/sql-runner';
 
 export type { DB };
 

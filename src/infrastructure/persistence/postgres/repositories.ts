@@ -1,7 +1,7 @@
 import type { ReadRepositories, Repositories, TravellerRepository } from '../../../core/ports/repositories';
 import { onlyReads, REPOSITORY_READS } from '../../../core/ports/repository-reads';
 import type { PrismaClient } from '../prisma/generated/client';
-import type { SqlRunner } from './sql-runner';
+import type { SqlRunner } from '../../database/driver/sql-runner';
 import { PostgresAccountRepository } from './repositories/account-repository';
 import { PostgresAnchorRepository } from './repositories/anchor-repository';
 import { PostgresApiKeyRepository } from './repositories/api-key-repository';

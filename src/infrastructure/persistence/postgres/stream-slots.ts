@@ -1,5 +1,5 @@
 import { StreamSlots } from '../../../core/ports/stream-slots';
-import type { SqlRunner } from './sql-runner';
+import type { SqlRunner } from '../../database/driver/sql-runner';
 import { HELD_SLOTS, RELEASE_SLOT, RENEW_SLOTS, TAKE_SLOT } from './statements/stream-slots';
 
 /** Each try takes a slot or loses a race for one, which the next try sees held: a few are plenty. */

@@ -9,7 +9,7 @@ import {
   ATTR_DB_SYSTEM_NAME,
   DB_SYSTEM_NAME_VALUE_POSTGRESQL,
 } from '@opentelemetry/semantic-conventions';
-import type { SqlRunner } from '../../../persistence/postgres/sql-runner';
+import type { SqlRunner } from '../../driver/sql-runner';
 import { staleTables, type TableStatistics } from './stale-statistics';
 import { tableStatisticsOf, type TableStatisticsReader } from './table-statistics-reader';
 

@@ -1,4 +1,4 @@
-import type { SqlRunner } from '../../../persistence/postgres/sql-runner';
+import type { SqlRunner } from '../../driver/sql-runner';
 import type { TableStatistics } from './stale-statistics';
 
 /** Reads the tables' statistics counts: the service's schema only. */

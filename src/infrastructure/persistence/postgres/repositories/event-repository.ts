@@ -4,7 +4,7 @@ import type { TimeRange } from '../../../../core/domain/time-range';
 import type { EventKind, EventManipulation, ListedEvent, TimelineEvent } from '../../../../core/domain/timeline-event';
 import type { EventQuery, EventRepository, EventsAt, RangePage } from '../../../../core/ports/repositories';
 import type { EventManipulation as EventManipulationRow, PrismaClient } from '../../prisma/generated/client';
-import type { SqlRunner } from '../sql-runner';
+import type { SqlRunner } from '../../../database/driver/sql-runner';
 import {
   type EventOnPage,
   EVERY_VERSION,

@@ -1,7 +1,7 @@
 import { Clock } from '../../../../core/domain/clock';
 import { Traveller } from '../../../../core/domain/traveller';
 import type { TravellerReads } from '../../../../core/ports/repositories';
-import type { SqlRunner } from '../sql-runner';
+import type { SqlRunner } from '../../../database/driver/sql-runner';
 import { READ_TRAVELLER, TRAVELLER_VERSION } from '../statements/travellers';
 import type { KnownTraveller } from '../unit-of-work/known-travellers';
 import type { TravellerRow } from '../unit-of-work/gated-statement';

@@ -4,7 +4,7 @@
 import { type ExpressionBuilder, type Selection, sql } from 'kysely';
 import { MOVED_OUT_SIFTED } from '../../../../core/domain/paradox';
 import { type DB, kysely, type RowOf, type Slots, type Statement, statement } from '../kysely';
-import type { SqlRunner } from '../sql-runner';
+import type { SqlRunner } from '../../../database/driver/sql-runner';
 
 /** The listing's inputs: the account, the place's digest (textDigest), the range, the page size. */
 interface Listing {

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { SqlRunner } from '../sql-runner';
+import type { SqlRunner } from '../../../database/driver/sql-runner';
 import type { Claim } from './gated-statement';
 import { WriteSet } from './write-set';
 import { MAX_RUNS, type Outcome } from './runs';

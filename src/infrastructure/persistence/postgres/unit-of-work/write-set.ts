@@ -2,7 +2,7 @@
 // they are applied as ONE statement behind the unit's gates (gated-statement.ts), compiled once per
 // shape (compiled-statements.ts).
 import type { Row, Table } from '../kysely';
-import type { RunOptions, SqlRunner } from '../sql-runner';
+import type { RunOptions, SqlRunner } from '../../../database/driver/sql-runner';
 import { activeTraceparent } from '../../../telemetry/trace-context';
 import { compiledStatement } from './compiled-statements';
 import type { Gates, Write } from './gated-statement';

@@ -8,7 +8,7 @@ export interface RunOptions {
 
 /**
  * Runs one statement (`$1`-style parameters) on its own: PostgreSQL commits it whole or not at all.
- * The service's one way to send SQL (database/pool-sql-runner.ts runs it on the pool Prisma's client
+ * The service's one way to send SQL (pool-sql-runner.ts runs it on the pool Prisma's client
  * shares). Rows come as node-postgres parses them: instants as Date, bigint as text.
  */
 export interface SqlRunner {

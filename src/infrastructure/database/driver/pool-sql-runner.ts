@@ -1,5 +1,5 @@
 import { types, type CustomTypesConfig, type Pool, type QueryResultRow } from 'pg';
-import { type RunOptions, sqlParameter, type SqlRunner } from '../persistence/postgres/sql-runner';
+import { type RunOptions, sqlParameter, type SqlRunner } from './sql-runner';
 import { statementName } from './statement-names';
 
 const TIMESTAMPTZ = 1184;
