@@ -31,7 +31,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: 'src/infrastructure/persistence/(prisma|kysely)/generated' },
+    exclude: { path: 'src/infrastructure/(database/driver|persistence/kysely)/generated' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
   },

@@ -13,7 +13,7 @@ export default tseslint.config(
       'coverage/',
       'test-output/',
       '.data/',
-      'src/infrastructure/persistence/prisma/generated/',
+      'src/infrastructure/database/driver/generated/',
       'src/infrastructure/persistence/kysely/generated/',
     ],
   },

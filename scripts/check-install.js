@@ -13,7 +13,7 @@ var path = require('path');
 var root = path.join(__dirname, '..');
 var pinned = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).devDependencies.node;
 var GENERATED = [
-  'src/infrastructure/persistence/prisma/generated/client.ts',
+  'src/infrastructure/database/driver/generated/client.ts',
   'src/infrastructure/persistence/kysely/generated/types.ts',
 ];
 var FIX = 'run `npm ci --ignore-scripts=false` (the pinned Node and the database client come from install scripts)';

@@ -5,7 +5,7 @@
 import 'reflect-metadata';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Pool } from 'pg';
-import { PrismaClient } from '../../src/infrastructure/persistence/prisma/generated/client';
+import { PrismaClient } from '../../src/infrastructure/database/driver/generated/client';
 
 const URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/time_navigation_bench';
 const OPERATIONS = 4_000;

@@ -36,7 +36,7 @@ import { CountInProcess } from '../core/use-cases/rate-limiting/count-in-process
 import { CountRequest } from '../core/use-cases/rate-limiting/count-request';
 import { Travel } from '../core/use-cases/travels/travel';
 import { TravelToMoment } from '../core/use-cases/travels/travel-to-moment';
-import type { PrismaClient } from '../infrastructure/persistence/prisma/generated/client';
+import type { PrismaClient } from '../infrastructure/database/driver/generated/client';
 import type { SqlRunner } from '../infrastructure/database/driver/sql-runner';
 import { EventChangeSignals } from '../infrastructure/event-changes/event-change-signals';
 import { PostgresEventFeed } from '../infrastructure/persistence/postgres/event-feed';

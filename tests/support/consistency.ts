@@ -2,7 +2,7 @@
 // one transaction, so whatever a crash or a race interrupts, the stored rows of an account satisfy
 // these rules. Each broken rule is reported as one line, so a test asserts the list is empty and a
 // failure says what is wrong.
-import type { PrismaClient } from '../../src/infrastructure/persistence/prisma/generated/client';
+import type { PrismaClient } from '../../src/infrastructure/database/driver/generated/client';
 
 /** Kinds of event that record the write of another row, by the prefix of that row's id. */
 const RECORDED_BY = { anc: 'anchor_set', itm: 'item_retrieved', trv: 'arrival' } as const;

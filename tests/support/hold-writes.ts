@@ -1,4 +1,4 @@
-import type { PrismaClient } from '../../src/infrastructure/persistence/prisma/generated/client';
+import type { PrismaClient } from '../../src/infrastructure/database/driver/generated/client';
 
 type Transaction = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 

@@ -1,5 +1,5 @@
 import { readdir } from 'node:fs/promises';
-import type { PrismaClient } from '../persistence/prisma/generated/client';
+import type { PrismaClient } from './driver/generated/client';
 import { migrationsDirectory } from './migrations/package-root';
 import { databaseFailureOf, isReadOnly } from './driver/database-failures';
 

@@ -33,7 +33,7 @@ describe('prisma generate without tsconfig.json', () => {
   });
 
   it('writes relative imports that name the compiled .js files', async () => {
-    const generated = path.join(folder, 'src/infrastructure/persistence/prisma/generated');
+    const generated = path.join(folder, 'src/infrastructure/database/driver/generated');
     const specifiers: string[] = [];
     for (const file of await sourceFiles(generated)) {
       const text = await readFile(file, 'utf8');

@@ -22,7 +22,7 @@ import {
 } from '../../../src/composition/verified-key-cache';
 import { DEFAULT_API_KEY_CACHE_SIZE } from '../../../src/settings';
 import type { NotificationListenerOptions } from '../../../src/infrastructure/database/driver/notification-listener';
-import type { PrismaClient } from '../../../src/infrastructure/persistence/prisma/generated/client';
+import type { PrismaClient } from '../../../src/infrastructure/database/driver/generated/client';
 import type { SqlRunner } from '../../../src/infrastructure/database/driver/sql-runner';
 import { databaseFailureOf } from '../../../src/infrastructure/database/driver/database-failures';
 import { MemoryFailedAttempts } from '../../../src/infrastructure/throttling/memory-failed-attempts';

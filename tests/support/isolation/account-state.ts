@@ -1,4 +1,4 @@
-import type { PrismaClient } from '../../../src/infrastructure/persistence/prisma/generated/client';
+import type { PrismaClient } from '../../../src/infrastructure/database/driver/generated/client';
 
 /** Every stored row of one account, by table: its account row and every row keyed by its account id. */
 export type AccountState = Readonly<Record<string, readonly Readonly<Record<string, unknown>>[]>>;

@@ -135,8 +135,8 @@ describe('dockerIgnoreMatcher', () => {
   it.each([
     ['node_modules/pg/index.js', true],
     ['dist', true],
-    ['src/infrastructure/persistence/prisma/generated/client.ts', true],
-    ['src/infrastructure/persistence/prisma/schema.ts', false],
+    ['src/infrastructure/database/driver/generated/client.ts', true],
+    ['src/infrastructure/database/driver/prisma-client.ts', false],
     ['debug.log', true],
     ['keep.log', false],
     ['scripts/prisma-offline.js', false],

@@ -6,10 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { importedQueryCompilers, neverLoaded } from '../../../scripts/container/never-loaded';
 
-const GENERATED_CLASS = path.join(
-  __dirname,
-  '../../../src/infrastructure/persistence/prisma/generated/internal/class.ts',
-);
+const GENERATED_CLASS = path.join(__dirname, '../../../src/infrastructure/database/driver/generated/internal/class.ts');
 
 it('reads which query compiler the generated client imports: the PostgreSQL one', () => {
   expect([...importedQueryCompilers(readFileSync(GENERATED_CLASS, 'utf8'))].sort()).toEqual([

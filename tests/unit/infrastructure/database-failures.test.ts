@@ -2,7 +2,7 @@
 // node-postgres and Prisma's driver adapter give them; pool-sql-runner.test.ts and
 // statement-timeout.server.test.ts check the same on errors a database really gave.
 import { databaseFailureOf, isRefusedByDatabase } from '../../../src/infrastructure/database/driver/database-failures';
-import { Prisma } from '../../../src/infrastructure/persistence/prisma/generated/client';
+import { Prisma } from '../../../src/infrastructure/database/driver/generated/client';
 
 /** node-postgres' error for a statement PostgreSQL (or a pooler) refused with `code`. */
 function fromServer(code: string, message = `refused with ${code}`): Error {

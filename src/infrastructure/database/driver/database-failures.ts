@@ -1,7 +1,7 @@
 // What a failure of the database means for the request it failed: the one classification that
 // every caller uses (the HTTP answers, the outage's log line and metrics, /readyz, the unit of
 // work's decision to run again), for errors of Prisma's client and of node-postgres alike.
-import { Prisma } from '../../persistence/prisma/generated/client';
+import { Prisma } from './generated/client';
 
 /**
  * The database gave up waiting for the request's own statement (docs/decisions.md, "A statement

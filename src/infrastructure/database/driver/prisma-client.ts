@@ -3,7 +3,7 @@
 // PostgreSQL server and the embedded PGlite one, which speaks the same wire protocol.
 import { PrismaPg } from '@prisma/adapter-pg';
 import { type ClientBase, Pool, type PoolConfig } from 'pg';
-import { Prisma, PrismaClient } from '../../persistence/prisma/generated/client';
+import { Prisma, PrismaClient } from './generated/client';
 import type { SqlRunner } from './sql-runner';
 import {
   CANCEL_ANSWER_MS,

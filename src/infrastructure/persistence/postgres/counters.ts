@@ -1,6 +1,6 @@
 import type { AttemptToRecord, LoginCounter } from '../../../core/domain/login-throttle';
 import type { Counters, KeyUses, SignInAttempts } from '../../../core/ports/counters';
-import type { PrismaClient } from '../prisma/generated/client';
+import type { PrismaClient } from '../../database/driver/generated/client';
 import type { Database } from './repositories';
 import type { SqlRunner } from '../../database/driver/sql-runner';
 import { RECORD_ATTEMPT } from './statements/login-throttles';

@@ -9,7 +9,7 @@ import {
   type StoredResponse,
 } from '../../../core/ports/idempotency-store';
 import type { WallClock } from '../../../core/ports/wall-clock';
-import type { PrismaClient } from '../prisma/generated/client';
+import type { PrismaClient } from '../../database/driver/generated/client';
 import type { SqlRunner } from '../../database/driver/sql-runner';
 import { READ_KEY } from './statements/idempotency-keys';
 import type { KeyedRequests } from './unit-of-work/keyed-requests';

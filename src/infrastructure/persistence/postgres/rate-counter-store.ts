@@ -1,6 +1,6 @@
 import type { Window } from '../../../core/domain/rate-limit';
 import type { RateCounterStore } from '../../../core/ports/rate-counter-store';
-import type { PrismaClient } from '../prisma/generated/client';
+import type { PrismaClient } from '../../database/driver/generated/client';
 import type { SqlRunner } from '../../database/driver/sql-runner';
 import { HIT } from './statements/rate-limit';
 

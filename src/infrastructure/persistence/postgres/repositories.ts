@@ -1,6 +1,6 @@
 import type { ReadRepositories, Repositories, TravellerRepository } from '../../../core/ports/repositories';
 import { onlyReads, REPOSITORY_READS } from '../../../core/ports/repository-reads';
-import type { PrismaClient } from '../prisma/generated/client';
+import type { PrismaClient } from '../../database/driver/generated/client';
 import type { SqlRunner } from '../../database/driver/sql-runner';
 import { PostgresAccountRepository } from './repositories/account-repository';
 import { PostgresAnchorRepository } from './repositories/anchor-repository';

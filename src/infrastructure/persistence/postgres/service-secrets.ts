@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { PrismaClient } from '../prisma/generated/client';
+import type { PrismaClient } from '../../database/driver/generated/client';
 
 /**
  * A secret the service makes for itself on first start and every process then reads, so that

@@ -1,7 +1,7 @@
 import type { Account } from '../../../../core/domain/account';
 import { EmailAlreadyRegistered } from '../../../../core/domain/errors';
 import type { AccountRepository, StoredPassword } from '../../../../core/ports/repositories';
-import type { Account as AccountRow, PrismaClient } from '../../prisma/generated/client';
+import type { Account as AccountRow, PrismaClient } from '../../../database/driver/generated/client';
 import { isUniqueViolation } from '../../../database/driver/postgres-errors';
 import type { Writes } from '../unit-of-work/writes';
 

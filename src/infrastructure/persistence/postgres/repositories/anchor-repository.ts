@@ -1,6 +1,6 @@
 import type { Anchor } from '../../../../core/domain/anchor';
 import type { AnchorRepository } from '../../../../core/ports/repositories';
-import type { Anchor as AnchorRow, PrismaClient } from '../../prisma/generated/client';
+import type { Anchor as AnchorRow, PrismaClient } from '../../../database/driver/generated/client';
 import type { Row } from '../kysely';
 import type { Writes } from '../unit-of-work/writes';
 

@@ -1,6 +1,6 @@
 import type { ApiKey } from '../../../../core/domain/account';
 import type { ApiKeyRepository } from '../../../../core/ports/repositories';
-import type { ApiKey as ApiKeyRow, PrismaClient } from '../../prisma/generated/client';
+import type { ApiKey as ApiKeyRow, PrismaClient } from '../../../database/driver/generated/client';
 import type { Writes } from '../unit-of-work/writes';
 
 export class PostgresApiKeyRepository implements ApiKeyRepository {

@@ -3,7 +3,10 @@ import type { Tally, TallyBounds } from '../../../../core/domain/tally';
 import type { TimeRange } from '../../../../core/domain/time-range';
 import type { EventKind, EventManipulation, ListedEvent, TimelineEvent } from '../../../../core/domain/timeline-event';
 import type { EventQuery, EventRepository, EventsAt, RangePage } from '../../../../core/ports/repositories';
-import type { EventManipulation as EventManipulationRow, PrismaClient } from '../../prisma/generated/client';
+import type {
+  EventManipulation as EventManipulationRow,
+  PrismaClient,
+} from '../../../database/driver/generated/client';
 import type { SqlRunner } from '../../../database/driver/sql-runner';
 import {
   type EventOnPage,

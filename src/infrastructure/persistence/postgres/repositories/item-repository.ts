@@ -1,7 +1,7 @@
 import { textKey } from '../../../../core/domain/text-key';
 import type { Item } from '../../../../core/domain/item';
 import type { ItemRepository } from '../../../../core/ports/repositories';
-import type { Item as ItemRow, PrismaClient } from '../../prisma/generated/client';
+import type { Item as ItemRow, PrismaClient } from '../../../database/driver/generated/client';
 import type { Row } from '../kysely';
 import type { Writes } from '../unit-of-work/writes';
 

@@ -1,6 +1,6 @@
 import type { Session } from '../../../../core/domain/session';
 import type { SessionRepository } from '../../../../core/ports/repositories';
-import type { PrismaClient, Session as SessionRow } from '../../prisma/generated/client';
+import type { PrismaClient, Session as SessionRow } from '../../../database/driver/generated/client';
 import type { Writes } from '../unit-of-work/writes';
 
 export class PostgresSessionRepository implements SessionRepository {

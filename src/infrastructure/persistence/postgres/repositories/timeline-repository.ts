@@ -1,6 +1,6 @@
 import { Timeline, type TimelineStatus } from '../../../../core/domain/timeline';
 import type { TimelineCursor, TimelineRepository } from '../../../../core/ports/repositories';
-import type { PrismaClient } from '../../prisma/generated/client';
+import type { PrismaClient } from '../../../database/driver/generated/client';
 import type { SqlRunner } from '../../../database/driver/sql-runner';
 import { FIND_TIMELINE } from '../statements/timelines';
 import type { Row } from '../kysely';
