@@ -15,14 +15,13 @@ import {
   databaseServerUrl,
   rateLimitAnonymousPerProcess,
 } from './config';
-import { checkConnectionBudget } from './connection-budget';
-import { checkPooler } from './pooler-check';
-import { DatabaseAvailability } from './infrastructure/database/database-availability';
+import { checkConnectionBudget, checkPooler } from './composition/database-checks';
+import { DatabaseAvailability } from './infrastructure/database/health/database-availability';
 import type { NotificationListener } from './infrastructure/database/driver/notification-listener';
 import { announceMigration } from './infrastructure/database/migrations/migrate-database';
 import { type OpenDatabase, openDatabase } from './infrastructure/database/open-database';
 import { databaseFailureOf } from './infrastructure/database/driver/database-failures';
-import { databaseReadiness } from './infrastructure/database/readiness';
+import { databaseReadiness } from './infrastructure/database/health/readiness';
 import { EmbeddedAnalysis } from './infrastructure/database/embedded/statistics/embedded-analysis';
 import { loadServiceSecret } from './infrastructure/persistence/postgres/service-secrets';
 import { MemoryFailedAttempts } from './infrastructure/throttling/memory-failed-attempts';

@@ -4,7 +4,7 @@ import { buildContainer } from '../../src/composition/container';
 import { LruVerifiedKeyCache } from '../../src/infrastructure/api-key-cache/lru-verified-key-cache';
 import { EMBEDDED_POOL_SIZE } from '../../src/infrastructure/database/embedded/embedded-postgres';
 import { createDatabaseClients, type DatabaseClients } from '../../src/infrastructure/database/driver/prisma-client';
-import { databaseReadiness } from '../../src/infrastructure/database/readiness';
+import { databaseReadiness } from '../../src/infrastructure/database/health/readiness';
 import { databaseFailureOf } from '../../src/infrastructure/database/driver/database-failures';
 import { createApp } from '../../src/interfaces/http/app';
 import { OpenApiContract, type LocatedOperation, type OpenApiDocument } from '../support/http/openapi-contract';

@@ -8,7 +8,7 @@ import { prepareVerifiedKeyCaching } from '../../src/composition/verified-key-ca
 import { DEFAULT_API_KEY_CACHE_SIZE } from '../../src/settings';
 import { isReadOnly } from '../../src/infrastructure/database/driver/database-failures';
 import { createDatabaseClients } from '../../src/infrastructure/database/driver/prisma-client';
-import { databaseReadiness } from '../../src/infrastructure/database/readiness';
+import { databaseReadiness } from '../../src/infrastructure/database/health/readiness';
 import { freeLoopbackPort } from '../support/free-port';
 import { samplesOf } from '../support/metrics/exposition';
 import { startPrimaryAndStandby, type PrimaryAndStandby } from '../support/postgres-standby';

@@ -26,7 +26,7 @@ import type { PrismaClient } from '../../../src/infrastructure/database/driver/g
 import type { SqlRunner } from '../../../src/infrastructure/database/driver/sql-runner';
 import { databaseFailureOf } from '../../../src/infrastructure/database/driver/database-failures';
 import { MemoryFailedAttempts } from '../../../src/infrastructure/throttling/memory-failed-attempts';
-import { databaseReadiness } from '../../../src/infrastructure/database/readiness';
+import { databaseReadiness } from '../../../src/infrastructure/database/health/readiness';
 import { type AppOptions, createApp } from '../../../src/interfaces/http/app';
 import type { ScryptCost } from '../../../src/infrastructure/passwords/scrypt-hashing';
 import {

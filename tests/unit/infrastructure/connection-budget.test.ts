@@ -2,7 +2,7 @@ import {
   budgetProblem,
   connectionDemand,
   type ConnectionPlan,
-} from '../../../src/infrastructure/database/connection-budget';
+} from '../../../src/infrastructure/database/health/connection-budget';
 
 const direct: ConnectionPlan = { replicas: 2, processes: 4, poolSize: 10, listeners: 2, poolerConnections: undefined };
 const pooled: ConnectionPlan = { ...direct, poolerConnections: 20 };

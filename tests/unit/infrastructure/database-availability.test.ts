@@ -4,7 +4,7 @@ import pino from 'pino';
 import {
   DatabaseAvailability,
   REFUSALS_LINE_EVERY_MS,
-} from '../../../src/infrastructure/database/database-availability';
+} from '../../../src/infrastructure/database/health/database-availability';
 
 interface Line {
   readonly level: number;

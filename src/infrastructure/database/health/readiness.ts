@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
-import type { PrismaClient } from './driver/generated/client';
-import { migrationsDirectory } from './migrations/package-root';
-import { databaseFailureOf, isReadOnly } from './driver/database-failures';
+import type { PrismaClient } from '../driver/generated/client';
+import { migrationsDirectory } from '../migrations/package-root';
+import { databaseFailureOf, isReadOnly } from '../driver/database-failures';
 
 export interface Readiness {
   readonly ready: boolean;

@@ -3,7 +3,7 @@
 // itself or a pooler that has connections of its own to the server; the listening connections and
 // the migrations' connections at start always go to the server (DATABASE_DIRECT_URL when set).
 import { Client } from 'pg';
-import { describeServer } from './driver/describe-server';
+import { describeServer } from '../driver/describe-server';
 
 export interface ConnectionPlan {
   /** SERVICE_REPLICAS: instances sharing the database. */

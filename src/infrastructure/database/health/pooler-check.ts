@@ -4,8 +4,8 @@
 // first statement with a refusal (PgBouncer's 08P01 "no such database"): asked once at start, so
 // that the start fails saying so rather than the process serving nothing but errors.
 import { Client } from 'pg';
-import { describeServer } from './driver/describe-server';
-import { databaseFailureOf } from './driver/database-failures';
+import { describeServer } from '../driver/describe-server';
+import { databaseFailureOf } from '../driver/database-failures';
 
 /**
  * Why the pooler at `url` (DATABASE_URL) does not serve the service, in words an operator can act

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { type DatabaseTimeout, isDiskFull, isReadOnly } from './driver/database-failures';
+import { type DatabaseTimeout, isDiskFull, isReadOnly } from '../driver/database-failures';
 
 /** While writes keep being refused for a full disk or a standby, the line saying so is written again this often. */
 export const REFUSALS_LINE_EVERY_MS = 60_000;
