@@ -43,8 +43,10 @@ import { PostgresEventFeed } from '../infrastructure/persistence/postgres/event-
 import { PostgresIdempotencyStore } from '../infrastructure/persistence/postgres/idempotency-store';
 import { PostgresRateCounterStore } from '../infrastructure/persistence/postgres/rate-counter-store';
 import { PostgresStreamSlots } from '../infrastructure/persistence/postgres/stream-slots';
-import { PostgresTransactionBoundary } from '../infrastructure/persistence/postgres/transaction-boundary';
-import type { RerunListener } from '../infrastructure/persistence/postgres/unit-of-work/account-units';
+import {
+  PostgresTransactionBoundary,
+  type RerunListener,
+} from '../infrastructure/persistence/postgres/transaction-boundary';
 import { KeyedRequests } from '../infrastructure/persistence/postgres/unit-of-work/keyed-requests';
 import { LruVerifiedKeyCache } from '../infrastructure/api-key-cache/lru-verified-key-cache';
 import { defaultPasswordPool, type PasswordPool } from '../infrastructure/passwords/password-pool';

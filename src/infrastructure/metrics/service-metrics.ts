@@ -1,6 +1,6 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import { MAX_KEYS_PER_WINDOW } from '../../core/use-cases/rate-limiting/count-in-process';
-import type { RerunReason } from '../persistence/postgres/unit-of-work/account-units';
+import type { RerunReason } from '../persistence/postgres/transaction-boundary';
 
 /** What the service's own metrics read when scraped: each source keeps its own counts. */
 export interface ServiceMetricSources {

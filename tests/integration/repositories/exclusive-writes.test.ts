@@ -11,7 +11,7 @@ import type { Repositories } from '../../../src/core/ports/repositories';
 import { plainRepositories } from '../../support/plain-repositories';
 import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
 import type { SqlRunner } from '../../../src/infrastructure/database/driver/sql-runner';
-import type { RerunReason } from '../../../src/infrastructure/persistence/postgres/unit-of-work/account-units';
+import type { RerunReason } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
 import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
 import { anAnchor } from '../../support/builders/anchor-builder';
 import { anEvent } from '../../support/builders/event-builder';

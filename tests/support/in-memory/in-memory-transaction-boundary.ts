@@ -136,7 +136,7 @@ export class InMemoryTransactionBoundary implements TransactionBoundary {
 
   /**
    * Runs the work until one run stands: a refusal or a read-only answer when nothing moved the
-   * account meanwhile, or writes applied before another writer's (as AccountUnits on PostgreSQL).
+   * account meanwhile, or writes applied before another writer's (as PostgreSQL's boundary does).
    */
   private async runs<T>(
     accountId: string,

@@ -29,13 +29,13 @@ function broken(from: string, to: string): string[] {
 }
 
 it.each([
-  ['persistence/postgres/unit-of-work/account-units.ts', 'database/driver/database-failures.ts'],
+  ['persistence/postgres/transaction-boundary.ts', 'database/driver/database-failures.ts'],
   ['persistence/postgres/repositories.ts', 'database/driver/generated/client.ts'],
   ['database/open-database.ts', 'database/embedded/embedded-postgres.ts'],
   ['database/health/readiness.ts', 'database/migrations/package-root.ts'],
   ['database/embedded/statistics/embedded-analysis.ts', 'database/driver/sql-runner.ts'],
   ['event-changes/event-change-signals.ts', 'database/driver/notification-listener.ts'],
-  ['metrics/service-metrics.ts', 'persistence/postgres/unit-of-work/account-units.ts'],
+  ['metrics/service-metrics.ts', 'persistence/postgres/transaction-boundary.ts'],
 ])('lets %s import %s (down a floor)', (from, to) => {
   expect(broken(from, to)).toEqual([]);
 });

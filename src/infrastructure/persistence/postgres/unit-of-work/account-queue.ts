@@ -1,7 +1,7 @@
 /**
  * One account's units of work in this process, one after another: each starts from the state the
  * one before it wrote (KnownTravellers), so they do not collide with each other. Across processes
- * the version guard decides (account-units.ts).
+ * the version guard decides (transaction-boundary.ts).
  */
 export class AccountQueue {
   private readonly tails = new Map<string, Promise<void>>();
