@@ -113,7 +113,8 @@ export interface ContainerOptions {
 /**
  * Where each port meets its adapter, and the use cases are built. Core classes are built by
  * factories here, so the core carries no decorators and no container types. What the process owns
- * and starts (the database, metrics, tracing, the password pool) server.ts builds and hands in.
+ * and starts (the database, metrics, tracing, the password pool) is wired beside this file
+ * (request-handling.ts and its neighbours), started in order by server.ts, and handed in.
  */
 export function buildContainer(options: ContainerOptions): Container {
   const container = new Container({ defaultScope: 'Singleton' });
