@@ -52,90 +52,9 @@ export class ServiceMetrics {
 
   constructor(registry: Registry, sources: ServiceMetricSources) {
     const registers = [registry];
-    new Gauge({
-      name: 'tns_db_available',
-      help: '1 while the database answers the requests of this process, 0 during an outage.',
-      registers,
-      collect() {
-        this.set(sources.database.available ? 1 : 0);
-      },
-    });
-    countedAt(
-      registers,
-      'tns_db_outages_total',
-      'Times the database stopped answering this process (each outage once).',
-      () => sources.database.outages,
-    );
-    countedAt(
-      registers,
-      'tns_db_disk_full_refusals_total',
-      'Requests answered 503 because the database could not grow a file for their write (53100).',
-      () => sources.database.diskFullRefusals,
-    );
-    countedAt(
-      registers,
-      'tns_db_read_only_refusals_total',
-      'Requests answered 503 because the server reached accepts no writes: a standby, in recovery (25006).',
-      () => sources.database.readOnlyRefusals,
-    );
-    countedByLabel(
-      registers,
-      'tns_db_timeouts_total',
-      'Requests answered 503 operation_timed_out, the database having stopped their statement, by reason: ' +
-        "'statement_timeout' (DATABASE_TIMEOUT_MS) or 'lock_timeout'. Not an outage.",
-      'reason',
-      () => sources.database.timeouts,
-    );
-    const seen = { hits: 0, misses: 0 };
-    new Counter({
-      name: 'tns_api_key_cache_lookups_total',
-      help: 'API keys looked up in the verified-key cache, by result: hit (no database read) or miss.',
-      labelNames: ['result'],
-      registers,
-      collect() {
-        const { hits, misses } = sources.keyCache.stats();
-        this.inc({ result: 'hit' }, hits - seen.hits);
-        this.inc({ result: 'miss' }, misses - seen.misses);
-        Object.assign(seen, { hits, misses });
-      },
-    });
-    new Gauge({
-      name: 'tns_api_key_cache_entries',
-      help: 'API keys held in the verified-key cache.',
-      registers,
-      collect() {
-        this.set(sources.keyCache.stats().entries);
-      },
-    });
-    new Gauge({
-      name: 'tns_event_streams_open',
-      help: 'Event streams open in this process (EVENT_STREAMS_PER_PROCESS bounds them).',
-      registers,
-      collect() {
-        this.set(sources.eventStreams.size);
-      },
-    });
-    new Gauge({
-      name: 'tns_event_streams_max',
-      help: 'The most event streams this process holds at once (EVENT_STREAMS_PER_PROCESS).',
-      registers,
-      collect() {
-        this.set(sources.eventStreams.limit);
-      },
-    });
-    countedByLabel(
-      registers,
-      'tns_event_stream_messages_total',
-      "Messages written on event streams, by event: 'recorded', 'updated', 'caught-up'.",
-      'event',
-      () => sources.eventStreams.delivered,
-    );
-    countedAt(
-      registers,
-      'tns_event_stream_catch_up_waits_total',
-      "Times an event stream's catch-up waited for its account's rate limit (a request's worth per 100 events).",
-      () => sources.eventStreams.catchUpWaits,
-    );
+    databaseCounters(registers, sources.database);
+    keyCacheMetrics(registers, sources.keyCache);
+    eventStreamMetrics(registers, sources.eventStreams);
     turnWaitCounters(registers, sources.turnWaits);
     countedAt(
       registers,
@@ -165,6 +84,102 @@ export class ServiceMetrics {
   rerun(reason: RerunReason): void {
     this.reruns.inc({ reason });
   }
+}
+
+/** Whether the database answers, its outages and the requests it refused or stopped. */
+function databaseCounters(registers: Registry[], database: ServiceMetricSources['database']): void {
+  new Gauge({
+    name: 'tns_db_available',
+    help: '1 while the database answers the requests of this process, 0 during an outage.',
+    registers,
+    collect() {
+      this.set(database.available ? 1 : 0);
+    },
+  });
+  countedAt(
+    registers,
+    'tns_db_outages_total',
+    'Times the database stopped answering this process (each outage once).',
+    () => database.outages,
+  );
+  countedAt(
+    registers,
+    'tns_db_disk_full_refusals_total',
+    'Requests answered 503 because the database could not grow a file for their write (53100).',
+    () => database.diskFullRefusals,
+  );
+  countedAt(
+    registers,
+    'tns_db_read_only_refusals_total',
+    'Requests answered 503 because the server reached accepts no writes: a standby, in recovery (25006).',
+    () => database.readOnlyRefusals,
+  );
+  countedByLabel(
+    registers,
+    'tns_db_timeouts_total',
+    'Requests answered 503 operation_timed_out, the database having stopped their statement, by reason: ' +
+      "'statement_timeout' (DATABASE_TIMEOUT_MS) or 'lock_timeout'. Not an outage.",
+    'reason',
+    () => database.timeouts,
+  );
+}
+
+/** The verified-key cache's lookups by result, and its size. */
+function keyCacheMetrics(registers: Registry[], keyCache: ServiceMetricSources['keyCache']): void {
+  const seen = { hits: 0, misses: 0 };
+  new Counter({
+    name: 'tns_api_key_cache_lookups_total',
+    help: 'API keys looked up in the verified-key cache, by result: hit (no database read) or miss.',
+    labelNames: ['result'],
+    registers,
+    collect() {
+      const { hits, misses } = keyCache.stats();
+      this.inc({ result: 'hit' }, hits - seen.hits);
+      this.inc({ result: 'miss' }, misses - seen.misses);
+      Object.assign(seen, { hits, misses });
+    },
+  });
+  new Gauge({
+    name: 'tns_api_key_cache_entries',
+    help: 'API keys held in the verified-key cache.',
+    registers,
+    collect() {
+      this.set(keyCache.stats().entries);
+    },
+  });
+}
+
+/** The event streams open and their bound, the messages written, the catch-ups that waited. */
+function eventStreamMetrics(registers: Registry[], eventStreams: ServiceMetricSources['eventStreams']): void {
+  new Gauge({
+    name: 'tns_event_streams_open',
+    help: 'Event streams open in this process (EVENT_STREAMS_PER_PROCESS bounds them).',
+    registers,
+    collect() {
+      this.set(eventStreams.size);
+    },
+  });
+  new Gauge({
+    name: 'tns_event_streams_max',
+    help: 'The most event streams this process holds at once (EVENT_STREAMS_PER_PROCESS).',
+    registers,
+    collect() {
+      this.set(eventStreams.limit);
+    },
+  });
+  countedByLabel(
+    registers,
+    'tns_event_stream_messages_total',
+    "Messages written on event streams, by event: 'recorded', 'updated', 'caught-up'.",
+    'event',
+    () => eventStreams.delivered,
+  );
+  countedAt(
+    registers,
+    'tns_event_stream_catch_up_waits_total',
+    "Times an event stream's catch-up waited for its account's rate limit (a request's worth per 100 events).",
+    () => eventStreams.catchUpWaits,
+  );
 }
 
 const TURN_WAIT_HELP =

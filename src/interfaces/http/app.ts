@@ -165,19 +165,7 @@ export function createApp(container: Container, options: AppOptions): Express {
     authenticate(container.get(AuthenticateApiKey), keyless),
     ...(perAccountPerSecond > 0 ? [perAccount(countRequest, perAccountPerSecond)] : []),
   ];
-  const logFault =
-    options.logError ??
-    (options.logger ? (error: unknown) => options.logger?.error({ err: error }, 'request failed') : console.error);
-  const databaseFailureOf = options.databaseFailureOf ?? (() => null);
-  const isUnavailable = (error: unknown) => databaseFailureOf(error) === 'unavailable';
-  const onUnavailable = (reason: string, error: unknown) => options.onUnavailable?.(reason, error);
-  // Every failure that is not a problem the service chose: an outage, a timeout, or a fault.
-  const report = (error: unknown) => {
-    const failure = databaseFailureOf(error);
-    if (failure === null) logFault(error);
-    else if (failure === 'unavailable') onUnavailable(failureReason(error), error);
-    else options.onTimedOut?.(failure);
-  };
+  const { logFault, databaseFailureOf, isUnavailable, onUnavailable, report } = failureReports(options);
   // The API first: its requests are nearly all of them, and Express tries routes in order. The
   // pages' paths and the API's do not overlap, so the order changes no answer.
   const streaming = {
@@ -211,6 +199,23 @@ export function createApp(container: Container, options: AppOptions): Express {
   app.use(routeNotFound);
   app.use(problemHandler(report, databaseFailureOf));
   return app;
+}
+
+/** Where the failures that are not a problem the service chose go: an outage, a timeout, or a fault. */
+function failureReports(options: AppOptions) {
+  const logFault =
+    options.logError ??
+    (options.logger ? (error: unknown) => options.logger?.error({ err: error }, 'request failed') : console.error);
+  const databaseFailureOf = options.databaseFailureOf ?? (() => null);
+  const isUnavailable = (error: unknown) => databaseFailureOf(error) === 'unavailable';
+  const onUnavailable = (reason: string, error: unknown) => options.onUnavailable?.(reason, error);
+  const report = (error: unknown) => {
+    const failure = databaseFailureOf(error);
+    if (failure === null) logFault(error);
+    else if (failure === 'unavailable') onUnavailable(failureReason(error), error);
+    else options.onTimedOut?.(failure);
+  };
+  return { logFault, databaseFailureOf, isUnavailable, onUnavailable, report };
 }
 
 /** How /readyz reports what asking the database failed with: as a request's failure of the database, or as a fault. */

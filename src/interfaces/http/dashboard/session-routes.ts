@@ -32,18 +32,20 @@ import { loginPage, signUpPage } from './pages';
 import { clearSessionCookie, readCookie, SESSION_COOKIE, setSessionCookie } from './session-cookie';
 import type { SignedInPages } from './signed-in';
 
-/** Sign-in, sign-up and sign-out: the pages and posts that open and end a browser session. */
-export function addSessionRoutes(
-  router: Router,
-  container: Container,
-  { csrf, devices }: { readonly csrf: CsrfGuard; readonly devices: KnownDevices },
-  pages: SignedInPages,
-): void {
-  const signUp = container.get(SignUp);
-  const logIn = container.get(LogIn);
-  const logOut = container.get(LogOut);
-  const listApiKeys = container.get(ListApiKeys);
+/** The form guards the session pages share. */
+interface Guards {
+  readonly csrf: CsrfGuard;
+  readonly devices: KnownDevices;
+}
 
+/** Sign-in, sign-up and sign-out: the pages and posts that open and end a browser session. */
+export function addSessionRoutes(router: Router, container: Container, guards: Guards, pages: SignedInPages): void {
+  addLogIn(router, container.get(LogIn), guards, pages);
+  addSignUp(router, container, guards, pages);
+  addLogOut(router, container.get(LogOut), guards.csrf);
+}
+
+function addLogIn(router: Router, logIn: LogIn, { csrf, devices }: Guards, pages: SignedInPages): void {
   router.get('/login', async (req, res) => {
     const next = safeNext(req.query.next);
     if (await pages.current(req, res)) return res.redirect(303, next);
@@ -75,7 +77,11 @@ export function addSessionRoutes(
       again(statusOf(error), error.message);
     }
   });
+}
 
+function addSignUp(router: Router, container: Container, { csrf, devices }: Guards, pages: SignedInPages): void {
+  const signUp = container.get(SignUp);
+  const listApiKeys = container.get(ListApiKeys);
   router.get('/signup', async (req, res) => {
     const next = safeNext(req.query.next);
     if (await pages.current(req, res)) return res.redirect(303, next);
@@ -116,7 +122,9 @@ export function addSessionRoutes(
       throw error;
     }
   });
+}
 
+function addLogOut(router: Router, logOut: LogOut, csrf: CsrfGuard): void {
   router.post('/logout', parseForm, async (req, res) => {
     if (!csrf.fromThisOrigin(req)) return refuseForgery(res);
     const sessionToken = readCookie(req, SESSION_COOKIE);
