@@ -13,7 +13,7 @@ import { createMetricsServer, listenForMetrics } from './interfaces/http/metrics
 import { clusterMetrics } from './infrastructure/metrics/cluster-metrics';
 import { instanceWorkGauges } from './infrastructure/metrics/service-metrics';
 import { createMetricsRegistry } from './infrastructure/metrics/metrics-registry';
-import { isWorkerReport, type ShutdownRequest } from './worker-messages';
+import { isStoppedAccepting, type ShutdownRequest } from './cluster/messages';
 import { StopSignals } from './stop-signals';
 
 /** The first restart of a crashed worker waits this long; each further crash soon after doubles it. */
@@ -79,7 +79,7 @@ class ClusterPrimary {
     cluster.schedulingPolicy = cluster.SCHED_RR;
     cluster.on('listening', (worker, address) => this.listening(worker, address.port));
     cluster.on('message', (worker, message) => {
-      if (isWorkerReport(message)) this.stoppedAccepting(worker);
+      if (isStoppedAccepting(message)) this.stoppedAccepting(worker);
       else this.admission.heard(worker, message);
     });
     cluster.on('exit', (worker, code, signal) => this.exited(worker, code, signal));

@@ -28,7 +28,7 @@ import type { EventStreams } from './interfaces/http/event-stream/event-streams'
 import { gracefulClose } from './interfaces/http/graceful-close';
 import { createHttpServer, listenOn } from './interfaces/http/http-server';
 import { createMetricsServer, listenForMetrics } from './interfaces/http/metrics-server';
-import { isShutdownRequest, type WorkerReport } from './worker-messages';
+import { isShutdownRequest, type WorkerMessage } from './cluster/messages';
 import { ProcessResources, StartCancelled } from './process-resources';
 import { StopSignals } from './stop-signals';
 
@@ -213,6 +213,6 @@ function announce(config: Config, { logger, database, server, budget }: Started)
   for (const warning of configWarnings(config)) logger.warn(warning);
 }
 
-function report(message: WorkerReport): void {
+function report(message: WorkerMessage): void {
   process.send?.(message);
 }

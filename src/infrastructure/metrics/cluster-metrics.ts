@@ -4,31 +4,17 @@
 // whole scrape when one worker does not answer (one that is dying or starting) and keeps what the
 // others answered to it: a worker that is late is left out of that scrape, and nothing is kept.
 import { AggregatorRegistry, Registry } from 'prom-client';
-import { hasType } from '../../worker-messages';
-
-/** One process's metrics as registry.getMetricsAsJSON() gives them, which aggregate() takes. */
-type ProcessMetrics = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
+import {
+  isMetricsAnswer,
+  isMetricsAsk,
+  type MetricsAnswer,
+  type MetricsAsk,
+  type ProcessMetrics,
+} from '../../cluster/messages';
+import { PendingAsks, UNANSWERED } from '../../cluster/pending-asks';
 
 /** A worker is not waited for longer than this; Prometheus's default scrape timeout is 10 s. */
 const WORKER_ANSWER_MS = 2_000;
-
-interface MetricsAsk {
-  readonly type: 'metrics-ask';
-  readonly id: number;
-}
-
-/** A worker's metrics, or why it could not collect them (`failed`: the error's message). */
-type MetricsAnswer =
-  | { readonly type: 'metrics'; readonly id: number; readonly metrics: ProcessMetrics }
-  | { readonly type: 'metrics'; readonly id: number; readonly failed: string };
-
-function isMetricsAsk(message: unknown): message is MetricsAsk {
-  return hasType(message, 'metrics-ask');
-}
-
-function isMetricsAnswer(message: unknown): message is MetricsAnswer {
-  return hasType(message, 'metrics');
-}
 
 /** A worker's end of its IPC channel, as a worker's `process` is. */
 export interface PrimaryChannel {
@@ -57,7 +43,7 @@ export function answerPrimary(registry: Registry, channel: PrimaryChannel = proc
 
 /** A worker as the primary sees it: what it asks of cluster's Worker, and no more. */
 interface WorkerEnd {
-  send(message: { type: 'metrics-ask'; id: number }, handle: undefined, callback: () => void): boolean;
+  send(message: MetricsAsk, handle: undefined, callback: () => void): boolean;
   isConnected(): boolean;
   on(event: 'message', listener: (message: unknown) => void): unknown;
   off(event: 'message', listener: (message: unknown) => void): unknown;
@@ -77,30 +63,30 @@ export function clusterMetrics(
   readonly contentType: string;
   metrics(): Promise<string>;
 } {
-  let nextId = 0;
-  const ask = (worker: WorkerEnd, id: number) =>
-    new Promise<ProcessMetrics | null>((resolve) => {
-      const timer = setTimeout(() => settle(null), WORKER_ANSWER_MS);
-      const heard = (message: unknown) => {
-        if (!isMetricsAnswer(message) || message.id !== id) return;
-        if ('failed' in message) {
-          onWorkerFailure(new Error(`A worker could not collect its metrics: ${message.failed}`));
-          settle(null);
-        } else settle(message.metrics);
-      };
-      function settle(metrics: ProcessMetrics | null): void {
-        clearTimeout(timer);
-        worker.off('message', heard);
-        resolve(metrics);
-      }
-      worker.on('message', heard);
+  const asks = new PendingAsks<MetricsAnswer>(WORKER_ANSWER_MS);
+  const ask = async (worker: WorkerEnd): Promise<ProcessMetrics | null> => {
+    // Whichever ask of this worker it answers: a late one's answer finds no ask waiting.
+    const heard = (message: unknown) => {
+      if (isMetricsAnswer(message)) asks.answered(message.id, message);
+    };
+    worker.on('message', heard);
+    const { answer } = asks.ask((id) => {
       // Without a callback, a send on a channel closing now is an 'error' event (cluster-primary.ts logs it).
       worker.send({ type: 'metrics-ask', id }, undefined, () => undefined);
+      return true;
     });
+    const answered = await answer;
+    worker.off('message', heard);
+    if (answered === UNANSWERED) return null;
+    if ('failed' in answered) {
+      onWorkerFailure(new Error(`A worker could not collect its metrics: ${answered.failed}`));
+      return null;
+    }
+    return answered.metrics;
+  };
   return {
     contentType: Registry.PROMETHEUS_CONTENT_TYPE,
     async metrics() {
-      const id = nextId++;
       // Awaited together: the primary's own failure, heard while the workers are still asked, fails
       // the scrape at once rather than going unhandled until they answer.
       const [primary, answers] = await Promise.all([
@@ -108,7 +94,7 @@ export function clusterMetrics(
         Promise.all(
           workers()
             .filter((worker) => worker.isConnected())
-            .map((worker) => ask(worker, id)),
+            .map(ask),
         ),
       ]);
       return AggregatorRegistry.aggregate([primary, ...answers.filter((each) => each !== null)]).metrics();

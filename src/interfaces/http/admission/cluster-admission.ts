@@ -3,9 +3,16 @@
 // messages travel on the IPC channel node:cluster gives each worker.
 import type { Worker } from 'node:cluster';
 import type { AdmissionLimits } from './account-admission';
-import { AdmissionScheduler, type Refusal, type RequestCost, type Waited } from './admission-scheduler';
+import { AdmissionScheduler, type RequestCost } from './admission-scheduler';
 import type { FairShareLimits } from './fair-share';
-import { hasType } from '../../../worker-messages';
+import {
+  type AdmissionAnswer,
+  type AdmissionAsk,
+  type AdmissionOutcome,
+  isAdmissionAnswer,
+  isAdmissionAsk,
+} from '../../../cluster/messages';
+import { PendingAsks, UNANSWERED } from '../../../cluster/pending-asks';
 import { Problem } from '../problem';
 import {
   type Admitted,
@@ -15,25 +22,6 @@ import {
   TurnWaits,
   type WhenGone,
 } from './admission-gate';
-
-/** A worker asks for a request to run, or says it is done or gave up waiting. */
-interface AdmissionAsk {
-  readonly type: 'admission';
-  readonly op: 'enter' | 'leave';
-  readonly id: number;
-  readonly accountId?: string;
-  /** What the request costs (enter). */
-  readonly cost?: RequestCost;
-}
-
-/** The primary says a request runs (having waited `waited`) or is refused. */
-type AdmissionAnswer = { readonly type: 'admission'; readonly id: number } & (
-  { readonly entry: 'running'; readonly waited: Waited } | { readonly entry: 'refused'; readonly refusal: Refusal }
-);
-
-function isAdmission(message: unknown): message is { readonly type: 'admission'; readonly id: number } {
-  return hasType(message, 'admission') && 'id' in message && typeof message.id === 'number';
-}
 
 /** A worker's end of the IPC channel (node:cluster gives it as `process`). */
 export interface PrimaryChannel {
@@ -47,47 +35,41 @@ type WorkerEnd = Pick<Worker, 'id' | 'send' | 'isConnected'>;
 /** A worker's gate: each request asks the primary, and waits for its answer. */
 export class ClusterAdmission implements AdmissionGate {
   readonly waits = new TurnWaits();
-  private readonly pending = new Map<number, (answer: AdmissionAnswer | 'unanswered') => void>();
-  private nextId = 0;
+  /** Asks the primary has not answered; a request waits for its turn as long as it takes. */
+  private readonly asks = new PendingAsks<AdmissionAnswer>();
 
   constructor(
     readonly limits: AdmissionLimits,
     private readonly channel: PrimaryChannel = process,
   ) {
+    // A request that gave up waiting has already said so; the primary hears that after admitting it.
     channel.on('message', (message: unknown) => {
-      if (!isAdmission(message) || !('entry' in message)) return;
-      const answer = this.pending.get(message.id);
-      this.pending.delete(message.id);
-      // A request that gave up waiting has already said so; the primary hears that after admitting it.
-      answer?.(message as AdmissionAnswer);
+      if (isAdmissionAnswer(message)) this.asks.answered(message.id, message);
     });
     // The primary is gone (the worker is about to stop): no answer will come to those waiting.
-    channel.on('disconnect', () => {
-      for (const answer of this.pending.values()) answer('unanswered');
-      this.pending.clear();
-    });
+    channel.on('disconnect', () => this.asks.unansweredAll());
   }
 
   async enter(accountId: string, whenGone: WhenGone, cost: RequestCost): Promise<Admitted> {
-    const id = this.nextId++;
-    const answered = await new Promise<AdmissionAnswer | 'unanswered'>((resolve, reject) => {
-      this.pending.set(id, resolve);
-      this.ask({ type: 'admission', op: 'enter', id, accountId, cost });
+    const { id, answer } = this.asks.ask((id) => this.send({ type: 'admission', op: 'enter', id, accountId, cost }));
+    const answered = await new Promise<AdmissionAnswer | typeof UNANSWERED>((resolve, reject) => {
+      void answer.then(resolve);
       whenGone(() => {
-        if (!this.pending.delete(id)) return;
-        this.ask({ type: 'admission', op: 'leave', id });
+        if (!this.asks.withdraw(id)) return;
+        this.send({ type: 'admission', op: 'leave', id });
         reject(new LeftTheQueue());
       });
     });
-    if (answered === 'unanswered') throw primaryGone();
+    if (answered === UNANSWERED) throw primaryGone();
     if (answered.entry === 'refused')
       throw answered.refusal === 'busy' ? this.waits.refused(cost.weight) : tooManyInFlight(this.limits);
-    const leave = () => this.ask({ type: 'admission', op: 'leave', id });
+    const leave = () => this.send({ type: 'admission', op: 'leave', id });
     return this.waits.admitted(leave, answered.waited, cost.weight);
   }
 
-  private ask(message: AdmissionAsk): void {
-    if (this.channel.send?.(message) === undefined) this.pending.get(message.id)?.('unanswered');
+  /** False when this process has no channel to a primary. */
+  private send(message: AdmissionAsk): boolean {
+    return this.channel.send?.(message) !== undefined;
   }
 }
 
@@ -114,9 +96,9 @@ export class AdmissionServer {
 
   /** Handles a worker's message if it is about admission; false otherwise. */
   heard(worker: WorkerEnd, message: unknown): boolean {
-    if (!isAdmission(message) || !('op' in message)) return false;
+    if (!isAdmissionAsk(message)) return false;
     if (this.exitedWorkers.has(worker.id)) return true;
-    const ask = message as AdmissionAsk;
+    const ask = message;
     const holder = `${worker.id}/${ask.id}`;
     if (ask.op === 'enter') this.scheduler.enter(String(ask.accountId), holder, ask.cost ?? { cost: 1, weight: 1 });
     else this.scheduler.leave(holder);
@@ -134,11 +116,7 @@ export class AdmissionServer {
     return this.scheduler.load;
   }
 
-  private answer(
-    holder: string,
-    outcome:
-      { readonly entry: 'running'; readonly waited: Waited } | { readonly entry: 'refused'; readonly refusal: Refusal },
-  ): void {
+  private answer(holder: string, outcome: AdmissionOutcome): void {
     const [workerId, id] = holder.split('/').map(Number);
     const worker = workerId === undefined ? undefined : this.workerOf(workerId);
     if (worker && id !== undefined) tell(worker, { type: 'admission', id, ...outcome });
