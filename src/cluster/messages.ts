@@ -3,7 +3,7 @@
 // shutdown, the metrics scrape, the admission of requests), each naming its type. Node's own
 // cluster messages travel apart from these.
 import type { Registry } from 'prom-client';
-import type { Refusal, RequestCost, Waited } from '../interfaces/http/admission/admission-scheduler';
+import type { Refusal, RequestCost, Waited } from './admission-terms';
 
 /** The primary asks a serving worker to stop as it would on `signal`: finish the requests in flight, then exit. */
 export interface ShutdownRequest {

@@ -6,7 +6,7 @@ import { type AdmissionGate, LeftTheQueue } from './admission/admission-gate';
 import type { EventStreams, StreamEndings } from './event-stream/event-streams';
 import type { IdempotentResponder } from './middleware/idempotency';
 import { type AccountLimit, pagesAsked } from './middleware/rate-limit';
-import type { RequestCost } from './admission/admission-scheduler';
+import type { RequestCost } from '../../cluster/admission-terms';
 import { weightOf } from './admission/request-weights';
 import { jsonBody } from './middleware/json-body';
 import { utf8Query } from './middleware/utf8-query';

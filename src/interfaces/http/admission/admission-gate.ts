@@ -1,6 +1,6 @@
 import { Problem } from '../problem';
 import type { AdmissionLimits } from './account-admission';
-import type { RequestCost, Waited } from './admission-scheduler';
+import type { RequestCost, Waited } from '../../../cluster/admission-terms';
 import { type WeightClass, weightClassOf } from './request-weights';
 
 /** Hears once that the request's client went away (its response closed before it was sent). */

@@ -1,31 +1,11 @@
 import { AccountAdmission, type AdmissionLimits } from './account-admission';
 import { FairShare, type FairShareLimits } from './fair-share';
-
-/** What a request waited for before it ran, in milliseconds. */
-export interface Waited {
-  /** Behind its account's requests in flight (ACCOUNT_REQUESTS_RUNNING). */
-  readonly queuedMs: number;
-  /** For its account's pace (RATE_LIMIT_PER_SECOND spread over the second). */
-  readonly pacedMs: number;
-  /** For the instance's work at once, by account in turn (INSTANCE_WORK_RUNNING). */
-  readonly busyMs: number;
-}
-
-/** Why a request is refused: its account's queue is full (429), or the instance's (503). */
-export type Refusal = 'in_flight' | 'busy';
+import type { Refusal, RequestCost, Waited } from '../../../cluster/admission-terms';
 
 /** What the scheduler tells its holder: the request runs now, or is refused. */
 export interface SchedulerEnds<H> {
   run(holder: H, waited: Waited): void;
   refuse(holder: H, refusal: Refusal): void;
-}
-
-/** What a request costs: against its account's rate limit (its pace), and the instance's work. */
-export interface RequestCost {
-  /** Requests it counts as against its account's rate limit (a page by its size). */
-  readonly cost: number;
-  /** Its weight in the instance's fair share (request-weights.ts). */
-  readonly weight: number;
 }
 
 type Stage = 'account' | 'pace' | 'share' | 'running';

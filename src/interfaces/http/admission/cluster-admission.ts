@@ -3,7 +3,8 @@
 // messages travel on the IPC channel node:cluster gives each worker.
 import type { Worker } from 'node:cluster';
 import type { AdmissionLimits } from './account-admission';
-import { AdmissionScheduler, type RequestCost } from './admission-scheduler';
+import { AdmissionScheduler } from './admission-scheduler';
+import type { RequestCost } from '../../../cluster/admission-terms';
 import type { FairShareLimits } from './fair-share';
 import {
   type AdmissionAnswer,

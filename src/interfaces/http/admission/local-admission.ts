@@ -7,7 +7,8 @@ import {
   TurnWaits,
   type WhenGone,
 } from './admission-gate';
-import { AdmissionScheduler, type Refusal, type RequestCost, type Waited } from './admission-scheduler';
+import { AdmissionScheduler } from './admission-scheduler';
+import type { Refusal, RequestCost, Waited } from '../../../cluster/admission-terms';
 import type { FairShareLimits } from './fair-share';
 
 type Settled = { readonly waited: Waited } | { readonly refusal: Refusal };

@@ -1,9 +1,6 @@
 // A request's way to its turn: its account's place, its pace, then the instance's fair share.
-import {
-  AdmissionScheduler,
-  type Refusal,
-  type Waited,
-} from '../../../../src/interfaces/http/admission/admission-scheduler';
+import type { Refusal, Waited } from '../../../../src/cluster/admission-terms';
+import { AdmissionScheduler } from '../../../../src/interfaces/http/admission/admission-scheduler';
 
 const ORDINARY = { cost: 1, weight: 1 };
 
