@@ -52,9 +52,10 @@ export class ServiceMetrics {
 
   constructor(registry: Registry, sources: ServiceMetricSources) {
     const registers = [registry];
-    databaseCounters(registers, sources.database);
-    keyCacheMetrics(registers, sources.keyCache);
-    eventStreamMetrics(registers, sources.eventStreams);
+    // The sources themselves, read at each scrape: whatever each holds then is what is counted.
+    databaseCounters(registers, sources);
+    keyCacheMetrics(registers, sources);
+    eventStreamMetrics(registers, sources);
     turnWaitCounters(registers, sources.turnWaits);
     countedAt(
       registers,
@@ -87,32 +88,32 @@ export class ServiceMetrics {
 }
 
 /** Whether the database answers, its outages and the requests it refused or stopped. */
-function databaseCounters(registers: Registry[], database: ServiceMetricSources['database']): void {
+function databaseCounters(registers: Registry[], sources: Pick<ServiceMetricSources, 'database'>): void {
   new Gauge({
     name: 'tns_db_available',
     help: '1 while the database answers the requests of this process, 0 during an outage.',
     registers,
     collect() {
-      this.set(database.available ? 1 : 0);
+      this.set(sources.database.available ? 1 : 0);
     },
   });
   countedAt(
     registers,
     'tns_db_outages_total',
     'Times the database stopped answering this process (each outage once).',
-    () => database.outages,
+    () => sources.database.outages,
   );
   countedAt(
     registers,
     'tns_db_disk_full_refusals_total',
     'Requests answered 503 because the database could not grow a file for their write (53100).',
-    () => database.diskFullRefusals,
+    () => sources.database.diskFullRefusals,
   );
   countedAt(
     registers,
     'tns_db_read_only_refusals_total',
     'Requests answered 503 because the server reached accepts no writes: a standby, in recovery (25006).',
-    () => database.readOnlyRefusals,
+    () => sources.database.readOnlyRefusals,
   );
   countedByLabel(
     registers,
@@ -120,12 +121,12 @@ function databaseCounters(registers: Registry[], database: ServiceMetricSources[
     'Requests answered 503 operation_timed_out, the database having stopped their statement, by reason: ' +
       "'statement_timeout' (DATABASE_TIMEOUT_MS) or 'lock_timeout'. Not an outage.",
     'reason',
-    () => database.timeouts,
+    () => sources.database.timeouts,
   );
 }
 
 /** The verified-key cache's lookups by result, and its size. */
-function keyCacheMetrics(registers: Registry[], keyCache: ServiceMetricSources['keyCache']): void {
+function keyCacheMetrics(registers: Registry[], sources: Pick<ServiceMetricSources, 'keyCache'>): void {
   const seen = { hits: 0, misses: 0 };
   new Counter({
     name: 'tns_api_key_cache_lookups_total',
@@ -133,7 +134,7 @@ function keyCacheMetrics(registers: Registry[], keyCache: ServiceMetricSources['
     labelNames: ['result'],
     registers,
     collect() {
-      const { hits, misses } = keyCache.stats();
+      const { hits, misses } = sources.keyCache.stats();
       this.inc({ result: 'hit' }, hits - seen.hits);
       this.inc({ result: 'miss' }, misses - seen.misses);
       Object.assign(seen, { hits, misses });
@@ -144,19 +145,19 @@ function keyCacheMetrics(registers: Registry[], keyCache: ServiceMetricSources['
     help: 'API keys held in the verified-key cache.',
     registers,
     collect() {
-      this.set(keyCache.stats().entries);
+      this.set(sources.keyCache.stats().entries);
     },
   });
 }
 
 /** The event streams open and their bound, the messages written, the catch-ups that waited. */
-function eventStreamMetrics(registers: Registry[], eventStreams: ServiceMetricSources['eventStreams']): void {
+function eventStreamMetrics(registers: Registry[], sources: Pick<ServiceMetricSources, 'eventStreams'>): void {
   new Gauge({
     name: 'tns_event_streams_open',
     help: 'Event streams open in this process (EVENT_STREAMS_PER_PROCESS bounds them).',
     registers,
     collect() {
-      this.set(eventStreams.size);
+      this.set(sources.eventStreams.size);
     },
   });
   new Gauge({
@@ -164,7 +165,7 @@ function eventStreamMetrics(registers: Registry[], eventStreams: ServiceMetricSo
     help: 'The most event streams this process holds at once (EVENT_STREAMS_PER_PROCESS).',
     registers,
     collect() {
-      this.set(eventStreams.limit);
+      this.set(sources.eventStreams.limit);
     },
   });
   countedByLabel(
@@ -172,13 +173,13 @@ function eventStreamMetrics(registers: Registry[], eventStreams: ServiceMetricSo
     'tns_event_stream_messages_total',
     "Messages written on event streams, by event: 'recorded', 'updated', 'caught-up'.",
     'event',
-    () => eventStreams.delivered,
+    () => sources.eventStreams.delivered,
   );
   countedAt(
     registers,
     'tns_event_stream_catch_up_waits_total',
     "Times an event stream's catch-up waited for its account's rate limit (a request's worth per 100 events).",
-    () => eventStreams.catchUpWaits,
+    () => sources.eventStreams.catchUpWaits,
   );
 }
 
