@@ -16,8 +16,17 @@ export interface Reader<T> {
 
 const WHOLE_MAX = 2_000_000_000;
 
-/** A whole number from `min` to `max`, described to the operator as `accepts`. */
-function wholeNumberIn(fallback: number, min: number, max: number, accepts: string): Reader<number> {
+/**
+ * A whole number from `min` to `max`, described to the operator as `accepts`; `undefined` as the
+ * fallback makes it optional, which the refusal says.
+ */
+function wholeNumberIn<F extends number | undefined>(
+  fallback: F,
+  min: number,
+  max: number,
+  accepts: string,
+): Reader<number | F> {
+  const unset = fallback === undefined ? ', or unset' : '';
   return {
     accepts,
     read: (env, name, problems) => {
@@ -25,7 +34,7 @@ function wholeNumberIn(fallback: number, min: number, max: number, accepts: stri
       if (text === '') return fallback;
       const value = Number(text);
       if (/^\d+$/.test(text) && value >= min && value <= max) return value;
-      problems.push(`${name} must be ${accepts}, not '${env[name]}'.`);
+      problems.push(`${name} must be ${accepts}${unset}, not '${env[name]}'.`);
       return fallback;
     },
   };
@@ -48,19 +57,7 @@ export function wholeNumber(fallback: number, zero = 'off'): Reader<number> {
 
 /** A TCP port; `undefined` as the fallback makes it optional. */
 export function port<F extends number | undefined>(fallback: F): Reader<number | F> {
-  const accepts = 'a whole number from 0 to 65535';
-  const unset = fallback === undefined ? ', or unset' : '';
-  return {
-    accepts,
-    read: (env, name, problems) => {
-      const text = env[name]?.trim() ?? '';
-      if (text === '') return fallback;
-      const value = Number(text);
-      if (Number.isInteger(value) && value >= 0 && value <= 65_535) return value;
-      problems.push(`${name} must be ${accepts}${unset}, not '${env[name]}'.`);
-      return fallback;
-    },
-  };
+  return wholeNumberIn(fallback, 0, 65_535, 'a whole number from 0 to 65535');
 }
 
 /** `on`/`off` (also `true`/`false`, `1`/`0`). */
