@@ -37,4 +37,9 @@ export class RandomIdGenerator implements IdGenerator {
   newSessionToken(): string {
     return randomBytes(32).toString('base64url');
   }
+
+  /** Standard Webhooks' form: the receiver base64-decodes what follows the prefix to get the HMAC key. */
+  newWebhookSecret(): string {
+    return `whsec_${randomBytes(32).toString('base64')}`;
+  }
 }

@@ -4,7 +4,8 @@ export const API_KEY_PREFIX_LENGTH = 12;
 
 /**
  * Deterministic ids `<prefix>_<n>`, numbered per prefix from 1, and well-formed API keys
- * (`tns_` and 43 characters) that begin with their number: `tns_000001_test000...`.
+ * (`tns_` and 43 characters) that begin with their number: `tns_000001_test000...`; webhook
+ * secrets likewise numbered.
  */
 export class SequentialIdGenerator implements IdGenerator {
   private readonly counters = new Map<string, number>();
@@ -20,6 +21,13 @@ export class SequentialIdGenerator implements IdGenerator {
 
   newSessionToken(): string {
     return `session-token-${this.next('session-token')}`;
+  }
+
+  /** A well-formed secret (32 bytes, base64) that begins with its number. */
+  newWebhookSecret(): string {
+    const bytes = Buffer.alloc(32);
+    bytes.writeUInt32BE(this.next('webhook-secret'));
+    return `whsec_${bytes.toString('base64')}`;
   }
 
   private next(counter: string): number {
