@@ -47,6 +47,9 @@ const SCHEMA_TABLES = Object.keys({
   timelines: true,
   travellers: true,
   travels: true,
+  webhook_attempts: true,
+  webhook_endpoints: true,
+  webhook_messages: true,
 } satisfies Record<keyof DB, true>);
 
 interface EmptyDatabase {
