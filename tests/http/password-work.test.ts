@@ -2,6 +2,8 @@
 // libuv's pool, which the API's requests keep; what waits for a thread is started by client
 // address in turn, a browser holding its account's device cookie first; past the queue's bound,
 // 503 password_checks_busy with Retry-After.
+import { request as httpRequest, createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import request from 'supertest';
@@ -40,6 +42,30 @@ async function served<T>(held: HeldThreads, answer: PromiseLike<T>): Promise<T> 
   }
   return request.answer;
 }
+
+/** `server` listening on a port of the loopback. */
+async function listening(server: Server): Promise<Server> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+/** A sign-up sent over a connection of its own, which the test may cut before the answer comes. */
+function rawSignUp(server: Server, address: string): { destroy(): void } {
+  const body = JSON.stringify({ email: uniqueEmail(), password: PASSWORD });
+  const req = httpRequest({
+    host: '127.0.0.1',
+    port: (server.address() as AddressInfo).port,
+    method: 'POST',
+    path: '/v1/accounts',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+  });
+  req.on('error', () => undefined);
+  req.end(body);
+  return { destroy: () => req.destroy() };
+}
+
+/** The client address a request's log line names (X-Forwarded-For behind the loopback proxy). */
+const forwardedFor = (line: Record<string, unknown>) => (line.req as { remoteAddress?: string } | undefined)?.remoteAddress;
 
 /** The password a verification was asked for, or the kind of the task. */
 const presentedIn = (task: PasswordTask | undefined) => (task?.kind === 'verify' ? task.presented.typed : task?.kind);
@@ -126,6 +152,30 @@ describe('password work while every thread of its pool is busy', () => {
     const lines = logLines.filter((line) => (line.req as { path?: string }).path === '/v1/accounts');
     expect(lines.filter((line) => Number(line.password_wait_ms) > 0).length).toBeGreaterThanOrEqual(2);
     expect(lines.filter((line) => line.code === 'password_checks_busy')).toHaveLength(1);
+  });
+
+  it('drops the password work of a client that went away while it waited, answering no one, logging no fault', async () => {
+    await served(held, t.signUp());
+    const server = await listening(createServer(t.app));
+    try {
+      const startedBefore = held.started.length;
+      const first = signUpFrom('203.0.113.41');
+      await until(() => held.busy === 1);
+      const leaving = rawSignUp(server, '203.0.113.42');
+      await until(() => t.passwordPool.stats().queued === 1);
+
+      leaving.destroy();
+      await until(() => t.passwordPool.stats().queued === 0);
+      expect((await served(held, first.answer)).status).toBe(201);
+      // The first sign-up's two pieces ran; the one that left never had its strength checked.
+      expect(held.started.slice(startedBefore).map(presentedIn)).toEqual(['strength', 'hash']);
+      const text = await registry.metrics();
+      expect(sumOf(text, 'tns_password_work_withdrawn_total', { kind: 'strength' })).toBe(1);
+      expect(t.takeLoggedErrors()).toEqual([]);
+      await until(() => logLines.some((line) => line.msg === 'request aborted' && forwardedFor(line) === '203.0.113.42'));
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("tells a sign-in page's visitor to come back later, with Retry-After", async () => {

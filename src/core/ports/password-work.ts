@@ -13,15 +13,28 @@ export interface PasswordWorkTurn {
   /** The browser holds the account's device cookie, of the account's current stamp. */
   readonly knownDevice: boolean;
   readonly onWait?: PasswordWaitListener;
+  /**
+   * Aborts when the request's client has gone: its work that still waits is dropped (rejected with
+   * `PasswordWorkWithdrawn`), so a crowd that gives up does not leave the pool busy for no one.
+   */
+  readonly clientGone?: AbortSignal;
 }
 
 /** What a request that checks a password says of its client, for the turns of its password work. */
 export interface PasswordClient {
   readonly clientAddress: string;
   readonly onPasswordWait?: PasswordWaitListener;
+  readonly clientGone?: AbortSignal;
+}
+
+/** The request's client went away while its password work waited: the work never ran, and no one awaits an answer. */
+export class PasswordWorkWithdrawn extends Error {
+  constructor() {
+    super('the client went away while its password work waited for a thread');
+  }
 }
 
 /** The turn of a client's password work, known to the account's browser or not. */
 export function turnOf(client: PasswordClient, knownDevice: boolean): PasswordWorkTurn {
-  return { clientAddress: client.clientAddress, knownDevice, onWait: client.onPasswordWait };
+  return { clientAddress: client.clientAddress, knownDevice, onWait: client.onPasswordWait, clientGone: client.clientGone };
 }

@@ -4,13 +4,14 @@ import type { PasswordPoolStats, PasswordWorkEvents, WaitReason } from '../passw
 
 /**
  * The password work's pool (docs/operations.md, "Metrics"): its waits by kind of work and why,
- * its runs, its refusals, and at each scrape its threads, running work and waiting work. Never
+ * its runs, its refusals, the work dropped for clients gone, and at each scrape its threads, running work and waiting work. Never
  * who, nor from where: no address or account label.
  */
 export class PasswordWorkMetrics implements PasswordWorkEvents {
   private readonly waits: Histogram<'kind' | 'reason'>;
   private readonly runs: Histogram<'kind'>;
   private readonly refusals: Counter<'kind'>;
+  private readonly withdrawals: Counter<'kind'>;
   private pool: { stats(): PasswordPoolStats } | null = null;
 
   constructor(registry: Registry) {
@@ -34,6 +35,12 @@ export class PasswordWorkMetrics implements PasswordWorkEvents {
     this.refusals = new Counter({
       name: 'tns_password_work_refused_total',
       help: 'Password work refused because too much waited (503 password_checks_busy), by kind.',
+      labelNames: ['kind'],
+      registers,
+    });
+    this.withdrawals = new Counter({
+      name: 'tns_password_work_withdrawn_total',
+      help: 'Password work dropped while it waited because its client went away, by kind: it never ran.',
       labelNames: ['kind'],
       registers,
     });
@@ -68,5 +75,9 @@ export class PasswordWorkMetrics implements PasswordWorkEvents {
 
   refused(kind: PasswordTaskKind): void {
     this.refusals.inc({ kind });
+  }
+
+  withdrawn(kind: PasswordTaskKind): void {
+    this.withdrawals.inc({ kind });
   }
 }

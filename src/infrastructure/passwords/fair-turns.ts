@@ -91,6 +91,17 @@ export class FairTurns<T> {
     return { item, address };
   }
 
+  /** Takes out work of the address that still waits in the lane (its client went away); false when it started. */
+  withdraw(item: T, address: string, lane: Lane): boolean {
+    const client = this.clients.get(address);
+    const index = client?.waiting[lane].indexOf(item) ?? -1;
+    if (!client || index < 0) return false;
+    client.waiting[lane].splice(index, 1);
+    this.waitingIn[lane] -= 1;
+    this.forgetIfIdle(address, client);
+    return true;
+  }
+
   /** Everything waiting, taken out (the pool closing). */
   drain(): T[] {
     const items = [...this.clients.values()].flatMap((client) => [

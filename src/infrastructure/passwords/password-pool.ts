@@ -2,13 +2,14 @@
 // own, so that a crowd of sign-ups and sign-ins slows only each other, never the API's requests,
 // which keep the event loop, and libuv's thread pool, to themselves (docs/decisions.md, "Password
 // work"). What waits is started in turn by client address (fair-turns.ts); past what may wait, the
-// work is refused with PasswordChecksBusy, before it costs anything.
+// work is refused with PasswordChecksBusy, before it costs anything; work whose client has gone
+// is dropped while it waits, and never started.
 import { availableParallelism } from 'node:os';
 import type { Span, Tracer } from '@opentelemetry/api';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE } from '@opentelemetry/semantic-conventions';
 import { PasswordChecksBusy } from '../../core/domain/errors';
-import type { PasswordWorkTurn } from '../../core/ports/password-work';
+import { PasswordWorkWithdrawn, type PasswordWorkTurn } from '../../core/ports/password-work';
 import { FairTurns, type Lane } from './fair-turns';
 import type { PasswordTask, PasswordTaskKind, PasswordTaskResults, TaskOf } from './password-tasks';
 import { PasswordThreads, type TaskThreads } from './password-threads';
@@ -27,6 +28,8 @@ export interface PasswordWorkEvents {
   waited(kind: PasswordTaskKind, reason: WaitReason, seconds: number): void;
   ran(kind: PasswordTaskKind, seconds: number): void;
   refused(kind: PasswordTaskKind): void;
+  /** Work dropped before it ran because its client went away. */
+  withdrawn(kind: PasswordTaskKind): void;
 }
 
 export interface PasswordPoolOptions {
@@ -96,6 +99,10 @@ export class PasswordPool {
 
   private schedule(task: PasswordTask, turn: PasswordWorkTurn): Promise<unknown> {
     if (this.closed) return Promise.reject(new Error('the password work pool was closed'));
+    if (turn.clientGone?.aborted) {
+      this.options.events?.withdrawn(task.kind);
+      return Promise.reject(new PasswordWorkWithdrawn());
+    }
     const span = this.options.tracer?.startSpan(`password ${task.kind}`, {
       attributes: { 'tns.password_work.kind': task.kind },
     });
@@ -115,6 +122,7 @@ export class PasswordPool {
       const admission = this.turns.offer(waiting, address, lane);
       if (!admission.admitted) return this.refuse(waiting, lane);
       if (admission.displaced) this.refuse(admission.displaced, lane);
+      turn.clientGone?.addEventListener('abort', () => this.withdraw(waiting, address, lane), { once: true });
     });
   }
 
@@ -159,6 +167,15 @@ export class PasswordPool {
     waiting.span?.setAttribute(ATTR_ERROR_TYPE, busy.code);
     waiting.span?.end();
     waiting.reject(busy);
+  }
+
+  /** Drops work whose client went away, if it still waits (once started, it runs to its end). */
+  private withdraw(waiting: Waiting, address: string, lane: Lane): void {
+    if (!this.turns.withdraw(waiting, address, lane)) return;
+    this.options.events?.withdrawn(waiting.task.kind);
+    waiting.span?.setAttribute(ATTR_ERROR_TYPE, 'withdrawn');
+    waiting.span?.end();
+    waiting.reject(new PasswordWorkWithdrawn());
   }
 
   private fail(waiting: Waiting, error: Error): void {

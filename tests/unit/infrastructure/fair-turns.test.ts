@@ -71,6 +71,22 @@ it('lets nothing wait with a bound of 0', () => {
   expect(offerAll(turns, ['k:1'], 'known_device')[0]).toEqual({ admitted: false });
 });
 
+it('takes out work that still waits when withdrawn, and not work that has started', () => {
+  const turns = new FairTurns<string>(100);
+  offerAll(turns, ['a:1', 'a:2', 'b:1']);
+  expect(turns.withdraw('a:2', 'a', 'in_turn')).toBe(true);
+  expect(turns.size).toBe(2);
+  const first = turns.next();
+  expect(first?.item).toBe('a:1');
+  expect(turns.withdraw('a:1', 'a', 'in_turn')).toBe(false);
+  expect(turns.withdraw('b:1', 'b', 'known_device')).toBe(false);
+  expect(turns.size).toBe(1);
+  expect(turns.withdraw('b:1', 'b', 'in_turn')).toBe(true);
+  // b had nothing else: it is new again, so it is not busy.
+  expect(turns.busy('b')).toBe(false);
+  expect(turns.next()).toBeNull();
+});
+
 it('gives back everything that waits when drained, and forgets the addresses with nothing running', () => {
   const turns = new FairTurns<string>(10);
   turns.started('a');

@@ -1,7 +1,7 @@
 // The password work's pool over threads the test holds: what starts when, what waits and why,
 // what is refused and when to come back. No real thread runs here (password-threads.test.ts).
 import { PasswordChecksBusy } from '../../../src/core/domain/errors';
-import type { PasswordWorkTurn } from '../../../src/core/ports/password-work';
+import { PasswordWorkWithdrawn, type PasswordWorkTurn } from '../../../src/core/ports/password-work';
 import {
   PasswordPool,
   type PasswordWorkEvents,
@@ -16,6 +16,7 @@ class KeptEvents implements PasswordWorkEvents {
   readonly waits: { kind: PasswordTaskKind; reason: WaitReason; seconds: number }[] = [];
   readonly runs: { kind: PasswordTaskKind; seconds: number }[] = [];
   readonly refusals: PasswordTaskKind[] = [];
+  readonly withdrawals: PasswordTaskKind[] = [];
   waited(kind: PasswordTaskKind, reason: WaitReason, seconds: number): void {
     this.waits.push({ kind, reason, seconds });
   }
@@ -24,6 +25,9 @@ class KeptEvents implements PasswordWorkEvents {
   }
   refused(kind: PasswordTaskKind): void {
     this.refusals.push(kind);
+  }
+  withdrawn(kind: PasswordTaskKind): void {
+    this.withdrawals.push(kind);
   }
 }
 
@@ -124,6 +128,41 @@ it("refuses the newest of the address holding most, rather than another address'
   for (let step = 0; step < 3; step++) await held.finishOldest('done');
   await expect(Promise.all([a2, b1])).resolves.toEqual(['done', 'done']);
   expect(held.started.map(labelOf)).toEqual(['a1', 'b1', 'a2']);
+});
+
+it('drops work whose client went away while it waited, and never starts it; what runs ends as it would', async () => {
+  const { pool, held, events } = aPool(1, 10);
+  const leaving = new AbortController();
+  const leavingRunning = new AbortController();
+  const running = pool.run(verifyTask('a1'), { ...turnOf('a'), clientGone: leavingRunning.signal });
+  const gone = pool.run(verifyTask('b1'), { ...turnOf('b'), clientGone: leaving.signal });
+  const stays = pool.run(verifyTask('c1'), turnOf('c'));
+  await settle();
+  expect(pool.stats()).toEqual({ threads: 1, running: 1, queued: 2 });
+
+  leaving.abort();
+  leavingRunning.abort();
+  await expect(gone).rejects.toBeInstanceOf(PasswordWorkWithdrawn);
+  expect(pool.stats()).toEqual({ threads: 1, running: 1, queued: 1 });
+  expect(events.withdrawals).toEqual(['verify']);
+
+  await held.finishOldest('a done');
+  await expect(running).resolves.toBe('a done');
+  await held.finishOldest('c done');
+  await expect(stays).resolves.toBe('c done');
+  expect(held.started.map(labelOf)).toEqual(['a1', 'c1']);
+});
+
+it('never starts the work of a client already gone, even with a thread free', async () => {
+  const { pool, held, events } = aPool(1, 10);
+  const gone = new AbortController();
+  gone.abort();
+  await expect(pool.run(verifyTask('a1'), { ...turnOf('a'), clientGone: gone.signal })).rejects.toBeInstanceOf(
+    PasswordWorkWithdrawn,
+  );
+  expect(held.started).toEqual([]);
+  expect(events.withdrawals).toEqual(['verify']);
+  expect(pool.stats()).toEqual({ threads: 1, running: 0, queued: 0 });
 });
 
 it("passes a thread's failure on, and keeps serving", async () => {

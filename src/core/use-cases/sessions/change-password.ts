@@ -1,5 +1,5 @@
 import { isKnownDevice } from '../../domain/account';
-import { PasswordChecksBusy, WrongCurrentPassword } from '../../domain/errors';
+import { WrongCurrentPassword } from '../../domain/errors';
 import { checkNewPassword, normalisePassword, passwordContext } from '../../domain/password';
 import type { CommonPasswords } from '../../ports/common-passwords';
 import type { SignInEvents } from '../../ports/sign-in-events';
@@ -7,7 +7,7 @@ import type { CredentialHasher } from '../../ports/credential-hasher';
 import { type PasswordClient, turnOf } from '../../ports/password-work';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
-import { countAttempt, giveBackAttempt, settleRightAttempt } from './password-attempts';
+import { countAttempt, giveBackAttempt, neverVerified, settleRightAttempt } from './password-attempts';
 import { endSessions } from './session-lifecycle';
 
 /** `clientAddress`: a wrong current password counts as a wrong sign-in from there. */
@@ -60,8 +60,8 @@ export class ChangePassword {
     const check = await this.hasher
       .verifyPassword(current, account.passwordHash, turn)
       .catch(async (error: unknown) => {
-        // Never verified: the attempt is given back.
-        if (error instanceof PasswordChecksBusy)
+        // Never verified (busy, or its client gone): the attempt is given back.
+        if (neverVerified(error))
           await this.transactions.count(({ signInAttempts }) => giveBackAttempt(signInAttempts, attempt));
         throw error;
       });

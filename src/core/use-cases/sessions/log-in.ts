@@ -2,7 +2,7 @@ import { type Account, isKnownDevice, normaliseEmail } from '../../domain/accoun
 import { normalisePassword, passwordContext, refusalOf } from '../../domain/password';
 import type { CommonPasswords } from '../../ports/common-passwords';
 import type { SignInEvents } from '../../ports/sign-in-events';
-import { InvalidCredentials, PasswordChecksBusy } from '../../domain/errors';
+import { InvalidCredentials } from '../../domain/errors';
 import { sessionsToEndBeforeOpening } from '../../domain/session';
 import type { CredentialHasher, PasswordCheck, PresentedPassword } from '../../ports/credential-hasher';
 import type { IdGenerator } from '../../ports/id-generator';
@@ -10,7 +10,13 @@ import { type PasswordClient, type PasswordWorkTurn, turnOf } from '../../ports/
 import type { StoredPassword } from '../../ports/repositories';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
-import { type CountedAttempt, countAttempt, giveBackAttempt, settleRightAttempt } from './password-attempts';
+import {
+  type CountedAttempt,
+  countAttempt,
+  giveBackAttempt,
+  neverVerified,
+  settleRightAttempt,
+} from './password-attempts';
 import { endSessions, openSession, type OpenedSession } from './session-lifecycle';
 
 export interface LogInInput extends PasswordClient {
@@ -94,7 +100,8 @@ export class LogIn {
 
   /**
    * The password checked against the account's hash, or the dummy hash when there is no account.
-   * Refused by the password work's pool as busy, the attempt it counted (`counted`) is given back.
+   * Refused by the password work's pool as busy, or dropped there because the client went away,
+   * the attempt it counted (`counted`) is given back: it was never verified.
    */
   private async verified(
     presented: PresentedPassword,
@@ -106,7 +113,7 @@ export class LogIn {
       const hash = account?.passwordHash ?? (await this.dummy(turn));
       return await this.hasher.verifyPassword(presented, hash, turn);
     } catch (error) {
-      if (error instanceof PasswordChecksBusy && counted)
+      if (neverVerified(error) && counted)
         await this.transactions.count(({ signInAttempts }) => giveBackAttempt(signInAttempts, counted));
       throw error;
     }

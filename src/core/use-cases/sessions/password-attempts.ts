@@ -9,7 +9,14 @@ import {
   mayEvaluate,
   type ThrottleRule,
 } from '../../domain/login-throttle';
+import { PasswordChecksBusy } from '../../domain/errors';
 import type { SignInAttempts } from '../../ports/counters';
+import { PasswordWorkWithdrawn } from '../../ports/password-work';
+
+/** The password work never ran: refused as busy, or dropped because its client went away. */
+export function neverVerified(error: unknown): boolean {
+  return error instanceof PasswordChecksBusy || error instanceof PasswordWorkWithdrawn;
+}
 
 /** Who tries a password: of which email, from where, in a browser known to that email or not. */
 export interface PasswordAttempter {

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { DomainError } from '../../../core/domain/errors';
+import { PasswordWorkWithdrawn } from '../../../core/ports/password-work';
 import { Problem } from '../problem';
 import type { HttpResponse } from '../route';
 import { sendAnswer } from '../send-answer';
@@ -33,6 +34,8 @@ export function problemHandler(
   databaseFailureOf: DatabaseFailureOf = () => null,
 ): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
+    // Its client went away while its password work waited, which never ran: no one to answer, nothing failed.
+    if (error instanceof PasswordWorkWithdrawn) return;
     const failure = databaseFailureOf(error);
     const problem = failure === null ? toProblem(error) : databaseProblem(failure);
     // The request's log line says why it failed; a whole error is logged only for a fault of the
