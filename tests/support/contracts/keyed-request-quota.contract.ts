@@ -105,6 +105,33 @@ export function keyedRequestQuotaContract(name: string, makeRepositories: MakeRe
       expect(await timelines()).toEqual(['tml_1']);
     });
 
+    it('counts only keys claimed: retries, a reused key and a failure spend none of the bound', async () => {
+      const process = aProcess({ keysPerHour: 2 });
+      expect(await addTimeline(process, 'tml_1')).toMatchObject({ outcome: 'answered', acted: true });
+      for (let retry = 0; retry < 5; retry += 1)
+        expect(await addTimeline(process, 'tml_1')).toMatchObject({ outcome: 'replay', acted: false });
+      expect(
+        await process.execute({
+          accountId: 'acc_1',
+          key: 'key-tml_1',
+          requestDigest: 'digest-of-another-request',
+          produce: () => Promise.reject(new Error('a reused key must not act')),
+        }),
+      ).toEqual({ outcome: 'reused' });
+      const failing = process.execute({
+        accountId: 'acc_1',
+        key: 'key-failing',
+        requestDigest: 'digest-failing',
+        produce: () => Promise.reject(new Error('the database went away')),
+      });
+      await expect(failing).rejects.toThrow('the database went away');
+
+      // One key of two spent: one more new key acts, the next is refused.
+      expect(await addTimeline(process, 'tml_2')).toMatchObject({ outcome: 'answered', acted: true });
+      expect(await addTimeline(process, 'tml_3')).toMatchObject({ outcome: 'quota-exceeded', acted: false });
+      expect(await timelines()).toEqual(['tml_1', 'tml_2']);
+    });
+
     it('past its kept bytes an hour, refuses a new key before it acts, and still replays the kept ones', async () => {
       const process = aProcess({ mibPerHour: 1, keysPerHour: 100 });
       // Answers just under 64 KiB as JSON text: 16 of them leave less than one more in the MiB.

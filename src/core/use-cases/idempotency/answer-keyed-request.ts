@@ -8,7 +8,8 @@ export type KeyedOutcome = KeyedAnswer | ({ readonly outcome: 'quota-exceeded' }
  * Answers a request made with an Idempotency-Key within its account's hourly bounds
  * (docs/decisions.md, "Idempotency-Key"): admitted, it acts once and its answer is kept as
  * IdempotencyStore.answerOnce says; past a bound it does nothing and claims nothing, unless its key
- * already holds an answer, which a retry gets as it would within the bounds.
+ * already holds an answer, which a retry gets as it would within the bounds. Only a request that
+ * claims its key counts one: a retry, a reused key or a failure gives back the one it was admitted with.
  */
 export class AnswerKeyedRequest {
   constructor(
@@ -30,8 +31,17 @@ export class AnswerKeyedRequest {
         (await this.store.earlierAnswer(accountId, key, requestDigest)) ?? { outcome: 'quota-exceeded', ...refused }
       );
     }
-    return this.store.answerOnce(accountId, key, requestDigest, produce, (bytes) =>
-      this.keptAnswers.refusal(accountId, bytes),
-    );
+    let answer: KeyedAnswer;
+    try {
+      answer = await this.store.answerOnce(accountId, key, requestDigest, produce, (bytes) =>
+        this.keptAnswers.refusal(accountId, bytes),
+      );
+    } catch (error) {
+      // Nothing was claimed: a failure keeps no key.
+      this.keptAnswers.giveBackKey(accountId);
+      throw error;
+    }
+    if (answer.outcome !== 'answered') this.keptAnswers.giveBackKey(accountId);
+    return answer;
   }
 }

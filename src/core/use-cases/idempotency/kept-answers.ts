@@ -67,8 +67,13 @@ export class KeptAnswers {
   async admission(accountId: string): Promise<KeptQuotaRefusal | null> {
     const bytes = this.counting.peek({ key: bytesKey(accountId), policy: this.bytes });
     if (bytes.remaining < MAX_KEPT_ANSWER_BYTES) return { quota: 'kept_bytes', retryAfterSeconds: bytes.resetSeconds };
-    const keys = await this.counting.execute({ key: `kept-keys:${accountId}`, policy: this.keys });
+    const keys = await this.counting.execute({ key: keysKey(accountId), policy: this.keys });
     return keys.allowed ? null : { quota: 'keys', retryAfterSeconds: keys.resetSeconds };
+  }
+
+  /** The key an admitted request counted was not claimed (a retry, a reused key, or it failed): it counts for nothing. */
+  giveBackKey(accountId: string): void {
+    this.counting.giveBack({ key: keysKey(accountId), policy: this.keys });
   }
 
   /** Why an account's answer whose body is `bytes` long (as JSON text) is not kept; null: it is. */
@@ -77,6 +82,10 @@ export class KeptAnswers {
     const decision = await this.counting.execute({ key: bytesKey(accountId), policy: this.bytes, cost: bytes });
     return decision.allowed ? null : 'quota_reached';
   }
+}
+
+function keysKey(accountId: string): string {
+  return `kept-keys:${accountId}`;
 }
 
 function bytesKey(accountId: string): string {

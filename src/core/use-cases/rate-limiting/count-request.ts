@@ -62,6 +62,18 @@ export class CountRequest implements RequestCounter {
   }
 
   /**
+   * Gives back what an allowed request cost, when it turned out to use nothing of what the policy
+   * bounds (a keyed request that was a retry claims no key): this process may allow as much again
+   * in the same window. Only to this process's claimed allowance: the shared count stays, so the
+   * quota still holds across processes; a window that ended meanwhile takes nothing back.
+   */
+  giveBack(input: CountedRequest): void {
+    const window = fixedWindow(this.clock.now(), input.policy.windowSeconds);
+    const known = this.allowances.get(input.key);
+    if (known?.windowStartMs === window.start.getTime()) known.left += costOf(input);
+  }
+
+  /**
    * What this process may still allow for the key in its current window as far as it knows,
    * without asking the store or counting anything: what it claimed and has not used, plus what
    * nobody had claimed at its last claim (the whole quota before its first). Other processes may

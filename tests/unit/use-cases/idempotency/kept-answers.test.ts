@@ -85,6 +85,26 @@ describe("KeptAnswers: what an account's keyed requests may keep in an hour", ()
     expect(await second.admission('acc_1')).toMatchObject({ quota: 'kept_bytes' });
   });
 
+  it('takes back a key given back within its hour, in the process that counted it', async () => {
+    const counters = new InMemoryRateCounters();
+    const clock = new FrozenWallClock('2030-01-01T12:40:00Z');
+    const kept = aProcess(counters, clock, { keysPerHour: 1 });
+    expect(await kept.admission('acc_1')).toBeNull();
+    kept.giveBackKey('acc_1');
+    expect(await kept.admission('acc_1')).toBeNull();
+    expect(await kept.admission('acc_1')).toEqual({ quota: 'keys', retryAfterSeconds: 1200 });
+    // The shared count stays: another process finds the bound spent.
+    expect(await aProcess(counters, clock, { keysPerHour: 1 }).admission('acc_1')).toEqual({
+      quota: 'keys',
+      retryAfterSeconds: 1200,
+    });
+    // A key given back in one hour is not carried into the next.
+    kept.giveBackKey('acc_1');
+    clock.advanceMinutes(20);
+    expect(await kept.admission('acc_1')).toBeNull();
+    expect(await kept.admission('acc_1')).toEqual({ quota: 'keys', retryAfterSeconds: 3600 });
+  });
+
   it('refuses bounds that are not whole numbers within their range', () => {
     const counting = new CountRequest(new InMemoryRateCounters(), new FrozenWallClock());
     expect(() => new KeptAnswers(counting, { keysPerHour: 0 })).toThrow(RangeError);
