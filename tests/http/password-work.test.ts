@@ -65,7 +65,8 @@ function rawSignUp(server: Server, address: string): { destroy(): void } {
 }
 
 /** The client address a request's log line names (X-Forwarded-For behind the loopback proxy). */
-const forwardedFor = (line: Record<string, unknown>) => (line.req as { remoteAddress?: string } | undefined)?.remoteAddress;
+const forwardedFor = (line: Record<string, unknown>) =>
+  (line.req as { remoteAddress?: string } | undefined)?.remoteAddress;
 
 /** The password a verification was asked for, or the kind of the task. */
 const presentedIn = (task: PasswordTask | undefined) => (task?.kind === 'verify' ? task.presented.typed : task?.kind);
@@ -154,7 +155,7 @@ describe('password work while every thread of its pool is busy', () => {
     expect(lines.filter((line) => line.code === 'password_checks_busy')).toHaveLength(1);
   });
 
-  it('drops the password work of a client that went away while it waited, answering no one, logging no fault', async () => {
+  it('drops the password work of a client gone while it waited, answering no one, logging no fault', async () => {
     await served(held, t.signUp());
     const server = await listening(createServer(t.app));
     try {
@@ -172,7 +173,9 @@ describe('password work while every thread of its pool is busy', () => {
       const text = await registry.metrics();
       expect(sumOf(text, 'tns_password_work_withdrawn_total', { kind: 'strength' })).toBe(1);
       expect(t.takeLoggedErrors()).toEqual([]);
-      await until(() => logLines.some((line) => line.msg === 'request aborted' && forwardedFor(line) === '203.0.113.42'));
+      await until(() =>
+        logLines.some((line) => line.msg === 'request aborted' && forwardedFor(line) === '203.0.113.42'),
+      );
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }

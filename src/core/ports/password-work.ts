@@ -36,5 +36,10 @@ export class PasswordWorkWithdrawn extends Error {
 
 /** The turn of a client's password work, known to the account's browser or not. */
 export function turnOf(client: PasswordClient, knownDevice: boolean): PasswordWorkTurn {
-  return { clientAddress: client.clientAddress, knownDevice, onWait: client.onPasswordWait, clientGone: client.clientGone };
+  return {
+    clientAddress: client.clientAddress,
+    knownDevice,
+    onWait: client.onPasswordWait,
+    clientGone: client.clientGone,
+  };
 }

@@ -4,8 +4,8 @@ import type { PasswordPoolStats, PasswordWorkEvents, WaitReason } from '../passw
 
 /**
  * The password work's pool (docs/operations.md, "Metrics"): its waits by kind of work and why,
- * its runs, its refusals, the work dropped for clients gone, and at each scrape its threads, running work and waiting work. Never
- * who, nor from where: no address or account label.
+ * its runs, its refusals, the work dropped for clients gone, and at each scrape its threads,
+ * running work and waiting work. Never who, nor from where: no address or account label.
  */
 export class PasswordWorkMetrics implements PasswordWorkEvents {
   private readonly waits: Histogram<'kind' | 'reason'>;

@@ -47,14 +47,24 @@ describe('a wait for a connection of a full pool', () => {
   }
 
   it('ends a statement sent straight on the pool as connection_wait, not the database unavailable', async () => {
-    const failure = await whileHeld(() => clients.sql.query('SELECT 1', []).then(() => null, (error: unknown) => error));
+    const failure = await whileHeld(() =>
+      clients.sql.query('SELECT 1', []).then(
+        () => null,
+        (error: unknown) => error,
+      ),
+    );
     expect(failure).not.toBeNull();
     expect(databaseFailureOf(failure)).toBe('connection_wait');
     expect(isDatabaseUnavailable(failure)).toBe(false);
   });
 
   it("ends a Prisma statement the same way, the pool's words inside Prisma's error", async () => {
-    const failure = await whileHeld(() => clients.prisma.$queryRaw`SELECT 1`.then(() => null, (error: unknown) => error));
+    const failure = await whileHeld(() =>
+      clients.prisma.$queryRaw`SELECT 1`.then(
+        () => null,
+        (error: unknown) => error,
+      ),
+    );
     expect(failure).not.toBeNull();
     expect(databaseFailureOf(failure)).toBe('connection_wait');
   });

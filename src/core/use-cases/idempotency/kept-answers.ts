@@ -71,7 +71,7 @@ export class KeptAnswers {
     return keys.allowed ? null : { quota: 'keys', retryAfterSeconds: keys.resetSeconds };
   }
 
-  /** The key an admitted request counted was not claimed (a retry, a reused key, or it failed): it counts for nothing. */
+  /** The key an admitted request counted was not claimed (a retry, a reused key, a failure): it counts for nothing. */
   giveBackKey(accountId: string): void {
     this.counting.giveBack({ key: keysKey(accountId), policy: this.keys });
   }
