@@ -6,7 +6,7 @@
  * entry is a folder (or a file) under src/infrastructure/; a new folder takes its place here.
  */
 const INFRASTRUCTURE_FLOORS = [
-  ['database/driver', 'telemetry', 'passwords', 'throttling'],
+  ['database/driver', 'telemetry', 'passwords', 'throttling', 'webhook-delivery'],
   ['database/embedded', 'database/migrations', 'system', 'event-changes', 'api-key-cache'],
   ['database/health', 'database/open-database.ts', 'persistence'],
   ['metrics'],

@@ -111,6 +111,28 @@ export function secret(minLength: number, unset: string): Reader<string | undefi
   };
 }
 
+/**
+ * Whole numbers of seconds separated by commas, each from 1 to `maxSeconds`, at most `maxCount`
+ * of them: a schedule of waits, as the operator writes it.
+ */
+export function secondsList(fallback: readonly number[], maxCount: number, maxSeconds: number): Reader<readonly number[]> {
+  const accepts = `whole seconds from 1 to ${maxSeconds} separated by commas, at most ${maxCount} of them`;
+  return {
+    accepts,
+    shown: (value) => value.join(','),
+    read: (env, name, problems) => {
+      const text = env[name]?.trim() ?? '';
+      if (text === '') return fallback;
+      const parts = text.split(',').map((part) => part.trim());
+      const values = parts.map(Number);
+      const wellFormed = parts.every((part) => /^\d+$/.test(part)) && values.every((v) => v >= 1 && v <= maxSeconds);
+      if (wellFormed && values.length <= maxCount) return values;
+      problems.push(`${name} must be ${accepts}, not '${env[name]}'.`);
+      return fallback;
+    },
+  };
+}
+
 /** One of `choices`, any case. */
 export function oneOf<C extends string>(choices: readonly C[], fallback: C): Reader<C> {
   const accepts = `one of ${choices.join(', ')}`;

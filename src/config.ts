@@ -46,6 +46,8 @@ export interface Config {
   readonly httpKeepAliveTimeoutMs: number;
   /** EVENT_STREAMS_PER_PROCESS, EVENT_STREAMS_PER_ACCOUNT and EVENT_STREAM_HEARTBEAT_MS. */
   readonly eventStreams: EventStreamLimits;
+  /** WEBHOOK_RETRY_SCHEDULE: the seconds to wait before each retry of a webhook message. */
+  readonly webhookRetrySchedule: readonly number[];
 }
 
 export class ConfigError extends Error {}

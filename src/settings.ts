@@ -16,6 +16,7 @@ import {
   MAX_KEPT_MIB_PER_HOUR,
   MAX_KEYS_PER_HOUR,
 } from './core/use-cases/idempotency/kept-answers';
+import { DEFAULT_RETRY_SCHEDULE_SECONDS } from './core/domain/webhook-attempt-outcome';
 import {
   countFromOne,
   milliseconds,
@@ -24,6 +25,7 @@ import {
   port,
   postgresUrl,
   proxyTrust,
+  secondsList,
   secret,
   text,
   wholeNumber,
@@ -68,6 +70,7 @@ const HTTP = 'HTTP timeouts';
 const LIMITS = 'Limits per account and client address';
 const INSTANCE = "The instance's work";
 const STREAMS = 'Event streams';
+const WEBHOOKS = 'Webhooks';
 const DASHBOARD = 'The dashboard';
 const OBSERVABILITY = 'Logs, metrics and traces';
 
@@ -426,6 +429,16 @@ export const SETTINGS = SettingsTable.empty()
     about:
       "Between the comment lines that keep an idle stream open through proxies: keep it well under the proxy's " +
       "read timeout (nginx's 60 s by default).",
+  })
+  .setting('webhookRetrySchedule', {
+    variable: 'WEBHOOK_RETRY_SCHEDULE',
+    topic: WEBHOOKS,
+    reader: secondsList(DEFAULT_RETRY_SCHEDULE_SECONDS, 50, 7 * 24 * 60 * 60),
+    about:
+      "The seconds to wait before each retry of a webhook message whose attempt failed, each with up to a tenth " +
+      'added at random; the first attempt is made at once, so `1,1,1,1` is five attempts a second apart. The ' +
+      "default is Standard Webhooks' schedule, 5 s to 24 h over some 3 days. A `429` or `503` with " +
+      '`Retry-After` waits at least that, up to the longest wait of the schedule.',
   })
   .setting('csrfSecret', {
     variable: 'CSRF_SECRET',

@@ -45,6 +45,7 @@ describe('readConfig', () => {
       httpHeadersTimeoutMs: 5_000,
       httpKeepAliveTimeoutMs: 5_000,
       eventStreams: { perProcess: 2_000, perAccount: 20, heartbeatMs: 15_000, retryMs: 2_000 },
+      webhookRetrySchedule: [5, 300, 1_800, 7_200, 18_000, 36_000, 50_400, 72_000, 86_400],
     });
   });
 
@@ -100,6 +101,7 @@ describe('readConfig', () => {
       EVENT_STREAMS_PER_PROCESS: '5000',
       EVENT_STREAMS_PER_ACCOUNT: '3',
       EVENT_STREAM_HEARTBEAT_MS: '30000',
+      WEBHOOK_RETRY_SCHEDULE: '1, 1,1,1',
     });
     expect(config).toEqual({
       port: 8080,
@@ -133,6 +135,7 @@ describe('readConfig', () => {
       httpHeadersTimeoutMs: 20_000,
       httpKeepAliveTimeoutMs: 65_000,
       eventStreams: { perProcess: 5_000, perAccount: 3, heartbeatMs: 30_000, retryMs: 2_000 },
+      webhookRetrySchedule: [1, 1, 1, 1],
     });
   });
 
@@ -206,6 +209,14 @@ describe('readConfig', () => {
     );
   });
 
+  it('refuses a webhook retry schedule that is not comma-separated whole seconds, saying what it takes', () => {
+    const takes =
+      'WEBHOOK_RETRY_SCHEDULE must be whole seconds from 1 to 604800 separated by commas, at most 50 of them';
+    for (const value of ['5s,10s', '1,,2', '1;2', '0,5', '-1', '1.5', '604801', ',', Array(51).fill('1').join(',')])
+      expect(() => readConfig({ WEBHOOK_RETRY_SCHEDULE: value })).toThrow(`${takes}, not '${value}'.`);
+    expect(readConfig({ WEBHOOK_RETRY_SCHEDULE: '604800' }).webhookRetrySchedule).toEqual([604_800]);
+  });
+
   it('refuses the embedded database in production unless accepted, and never asks on a server', () => {
     expect(() => readConfig({ NODE_ENV: 'production' })).toThrow(
       /NODE_ENV=production without DATABASE_URL .* ACCEPT_EMBEDDED_DATABASE=on/,
@@ -238,6 +249,7 @@ describe('readConfig', () => {
         HTTP_REQUEST_TIMEOUT_MS: '5s',
         HTTP_HEADERS_TIMEOUT_MS: '-1',
         HTTP_KEEP_ALIVE_TIMEOUT_MS: '0',
+        WEBHOOK_RETRY_SCHEDULE: '5 min',
       });
     } catch (error) {
       failure = error;
@@ -258,6 +270,7 @@ describe('readConfig', () => {
       'HTTP_REQUEST_TIMEOUT_MS',
       'HTTP_HEADERS_TIMEOUT_MS',
       'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+      'WEBHOOK_RETRY_SCHEDULE',
     ])
       expect(message).toContain(name);
   });
