@@ -1,7 +1,11 @@
 import type { AttemptError } from '../../core/domain/webhook-attempt';
 
-/** OpenSSL's and Node's TLS failures: a certificate not trusted, for another name, expired; a handshake refused. */
-const TLS_FAILURE = /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$)/;
+/**
+ * OpenSSL's and Node's TLS failures: a certificate not trusted, for another name, expired; a
+ * handshake refused; EPROTO, OpenSSL's record layer meeting what is no TLS (a plain HTTP server).
+ */
+const TLS_FAILURE =
+  /^(ERR_TLS_|ERR_SSL_|ERR_OSSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|EPROTO$)/;
 
 /**
  * A failed connection or exchange as the deliveries listing names it, from Node's error code.

@@ -32,6 +32,7 @@ describe("a failed connection's name in the deliveries listing", () => {
     ['DEPTH_ZERO_SELF_SIGNED_CERT', 'tls'],
     ['ERR_TLS_CERT_ALTNAME_INVALID', 'tls'],
     ['ERR_SSL_WRONG_VERSION_NUMBER', 'tls'],
+    ['EPROTO', 'tls'],
     ['ECONNRESET', 'network'],
     ['EHOSTUNREACH', 'network'],
   ])('names %s %s', (code, named) => {
