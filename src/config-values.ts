@@ -115,7 +115,11 @@ export function secret(minLength: number, unset: string): Reader<string | undefi
  * Whole numbers of seconds separated by commas, each from 1 to `maxSeconds`, at most `maxCount`
  * of them: a schedule of waits, as the operator writes it.
  */
-export function secondsList(fallback: readonly number[], maxCount: number, maxSeconds: number): Reader<readonly number[]> {
+export function secondsList(
+  fallback: readonly number[],
+  maxCount: number,
+  maxSeconds: number,
+): Reader<readonly number[]> {
   const accepts = `whole seconds from 1 to ${maxSeconds} separated by commas, at most ${maxCount} of them`;
   return {
     accepts,

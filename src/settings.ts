@@ -435,10 +435,10 @@ export const SETTINGS = SettingsTable.empty()
     topic: WEBHOOKS,
     reader: secondsList(DEFAULT_RETRY_SCHEDULE_SECONDS, 50, 7 * 24 * 60 * 60),
     about:
-      "The seconds to wait before each retry of a webhook message whose attempt failed, each with up to a tenth " +
+      'The seconds to wait before each retry of a webhook message whose attempt failed, each with up to a tenth ' +
       'added at random; the first attempt is made at once, so `1,1,1,1` is five attempts a second apart. The ' +
       "default is Standard Webhooks' schedule, 5 s to 24 h over some 3 days. A `429` or `503` with " +
-      '`Retry-After` waits at least that, up to the longest wait of the schedule.',
+      '`Retry-After` waits at least that, up to the longest wait of the schedule (docs/decisions.md#webhook-attempts).',
   })
   .setting('csrfSecret', {
     variable: 'CSRF_SECRET',

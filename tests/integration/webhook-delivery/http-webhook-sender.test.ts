@@ -4,7 +4,10 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import type { OutgoingWebhook } from '../../../src/core/ports/webhook-sender';
-import { HttpWebhookSender, WEBHOOK_USER_AGENT } from '../../../src/infrastructure/webhook-delivery/http-webhook-sender';
+import {
+  HttpWebhookSender,
+  WEBHOOK_USER_AGENT,
+} from '../../../src/infrastructure/webhook-delivery/http-webhook-sender';
 import {
   type HostResolver,
   ResolvedWebhookDestinations,
@@ -19,7 +22,12 @@ import { resolverTable } from '../../support/webhook-delivery/resolver-table';
 
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const body = JSON.stringify({ type: 'webhook.test', timestamp: new Date().toISOString(), data: { note: 'ünïcode' } });
-const webhookTo = (url: string): OutgoingWebhook => ({ url, messageId: `msg_${'1f'.repeat(16)}`, body, secrets: [secret] });
+const webhookTo = (url: string): OutgoingWebhook => ({
+  url,
+  messageId: `msg_${'1f'.repeat(16)}`,
+  body,
+  secrets: [secret],
+});
 const systemClock = { now: () => new Date() };
 
 const opened: { close(): unknown }[] = [];
@@ -164,12 +172,18 @@ describe('one webhook attempt over HTTP', () => {
     expect(finished).toBe(false);
   });
 
-  it('reads an answer of exactly 64 KiB whole', async () => {
+  it('reads an answer of exactly 64 KiB whole, and calls one byte more too large', async () => {
     const full = await receiver(answering(200, 'y'.repeat(64 * 1024)));
     expect(await sender().send(webhookTo(`http://127.0.0.1:${full.port}/`))).toMatchObject({
       status: 200,
       error: null,
       answer: 'y'.repeat(1024),
+    });
+    const over = await receiver(answering(200, 'z'.repeat(64 * 1024 + 1)));
+    expect(await sender().send(webhookTo(`http://127.0.0.1:${over.port}/`))).toMatchObject({
+      status: 200,
+      error: 'too_large',
+      answer: 'z'.repeat(1024),
     });
   });
 
@@ -197,7 +211,7 @@ describe('one webhook attempt over HTTP', () => {
     expect(resolve).toHaveBeenCalledTimes(1);
   });
 
-  it('resolves the name once per attempt, so an answer that changes (DNS rebinding) is never the one reached', async () => {
+  it('resolves the name once per attempt: an answer that changes (DNS rebinding) is never reached', async () => {
     const endpoint = await receiver(answering(200), { host: '127.0.0.2' });
     const decoy = await receiver(answering(200), { host: '127.0.0.1', port: endpoint.port });
     const answers = ['127.0.0.2', '127.0.0.1'];

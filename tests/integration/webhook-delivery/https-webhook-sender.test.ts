@@ -14,7 +14,12 @@ const NAME = 'hooks.example.test';
 const certificate = selfSignedCertificate([NAME]);
 const secret = `whsec_${randomBytes(32).toString('base64')}`;
 const body = JSON.stringify({ type: 'webhook.test', timestamp: new Date().toISOString(), data: {} });
-const webhookTo = (url: string): OutgoingWebhook => ({ url, messageId: `msg_${'2e'.repeat(16)}`, body, secrets: [secret] });
+const webhookTo = (url: string): OutgoingWebhook => ({
+  url,
+  messageId: `msg_${'2e'.repeat(16)}`,
+  body,
+  secrets: [secret],
+});
 
 // Both names lead to the receiver; only the first is on its certificate.
 const resolve = resolverTable({ [NAME]: ['127.0.0.1'], 'other.example.test': ['127.0.0.1'] });
@@ -43,8 +48,16 @@ describe('one webhook attempt over HTTPS', () => {
     const received = endpoint.received.at(-1);
     expect(received).toMatchObject({ servername: NAME, localAddress: '127.0.0.1', body });
     expect(received?.headers.host).toBe(`${NAME}:${endpoint.port}`);
-    const { 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': signature } = received?.headers ?? {};
-    const headers = { 'webhook-id': String(id), 'webhook-timestamp': String(timestamp), 'webhook-signature': String(signature) };
+    const {
+      'webhook-id': id,
+      'webhook-timestamp': timestamp,
+      'webhook-signature': signature,
+    } = received?.headers ?? {};
+    const headers = {
+      'webhook-id': String(id),
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': String(signature),
+    };
     expect(new Webhook(secret).verify(body, headers)).toBeTruthy();
   });
 

@@ -1,6 +1,12 @@
 // A webhook receiver on a local address for the sender's tests: it records what reached it and
 // answers as each test says, over HTTP or, given a certificate, HTTPS.
-import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { SelfSigned } from './self-signed-certificate';

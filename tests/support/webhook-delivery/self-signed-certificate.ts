@@ -26,7 +26,11 @@ export function selfSignedCertificate(names: readonly string[]): SelfSigned {
     publicKey.export({ type: 'spki', format: 'der' }),
     tlv(0xa3, sequence(basicConstraintsCa(), subjectAltNames(names))),
   );
-  const der = sequence(tbs, ecdsaWithSha256, tlv(0x03, Buffer.concat([Buffer.from([0]), sign('sha256', tbs, privateKey)])));
+  const der = sequence(
+    tbs,
+    ecdsaWithSha256,
+    tlv(0x03, Buffer.concat([Buffer.from([0]), sign('sha256', tbs, privateKey)])),
+  );
   const lines = der.toString('base64').match(/.{1,64}/g) ?? [];
   return {
     cert: `-----BEGIN CERTIFICATE-----\n${lines.join('\n')}\n-----END CERTIFICATE-----\n`,
@@ -70,7 +74,7 @@ function oid(dotted: string): Buffer {
   const bytes = [40 * first + second];
   for (const arc of rest) {
     const group = [arc % 128];
-    for (let high = Math.floor(arc / 128); high > 0; high = Math.floor(high / 128)) group.unshift(0x80 | high % 128);
+    for (let high = Math.floor(arc / 128); high > 0; high = Math.floor(high / 128)) group.unshift(0x80 | (high % 128));
     bytes.push(...group);
   }
   return tlv(0x06, Buffer.from(bytes));

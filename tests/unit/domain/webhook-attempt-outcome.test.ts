@@ -102,7 +102,8 @@ describe('what follows a webhook attempt', () => {
 
   it('takes WEBHOOK_RETRY_SCHEDULE as the waits before each retry: 1,1,1,1 is five attempts a second apart', () => {
     const scheduleSeconds = [1, 1, 1, 1];
-    for (const attempt of [1, 2, 3, 4]) expect(waitOf(finished(answered(500), { attempt, scheduleSeconds }))).toBe(1_000);
+    for (const attempt of [1, 2, 3, 4])
+      expect(waitOf(finished(answered(500), { attempt, scheduleSeconds }))).toBe(1_000);
     expect(attemptOutcome(finished(answered(500), { attempt: 5, scheduleSeconds }))).toEqual({
       kind: 'failed',
       message: 'failed',
