@@ -317,3 +317,46 @@ export class CommonPassword extends UnacceptablePassword {
     );
   }
 }
+
+/**
+ * A field that breaks a rule only the core can check, as it depends on the service's settings (an
+ * endpoint's URL scheme under WEBHOOK_ALLOW_PRIVATE_URLS), or the core's own guard of one the edge
+ * checks first: answered as the edge answers a field at fault.
+ */
+export class InvalidField extends DomainError {
+  readonly code = 'validation_failed';
+  constructor(field: string, fault: string) {
+    super(`The request is invalid: check ${field}.`, { errors: [{ field, message: `${field} ${fault}` }] });
+  }
+}
+
+export class WebhookEndpointNotFound extends DomainError {
+  readonly code = 'webhook_endpoint_not_found';
+  constructor(endpointId: string) {
+    super(`No webhook endpoint '${endpointId}' exists for this account.`, { endpoint_id: endpointId });
+  }
+}
+
+export class TooManyWebhookEndpoints extends DomainError {
+  readonly code = 'too_many_webhook_endpoints';
+  constructor(limit: number) {
+    super(`An account keeps at most ${limit} webhook endpoints; delete one first.`, { limit });
+  }
+}
+
+/**
+ * An endpoint's URL whose host is, or resolves only to, addresses deliveries may not reach, or to
+ * none. The addresses are not named: the answer must not map the service's network for a caller.
+ */
+export class WebhookUrlNotAllowed extends DomainError {
+  readonly code = 'webhook_url_not_allowed';
+  constructor(reason: 'address_not_allowed' | 'dns') {
+    super(
+      reason === 'dns'
+        ? "The URL's host resolves to no address: check its name."
+        : "The URL's host is, or resolves to, an address webhooks may not reach: loopback, private, link-local, " +
+            'unique-local, shared (CGNAT), multicast or reserved. Point it at a public address.',
+      { reason },
+    );
+  }
+}

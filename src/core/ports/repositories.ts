@@ -9,6 +9,7 @@ import type { Timeline } from '../domain/timeline';
 import type { EventManipulation, ListedEvent, TimelineEvent } from '../domain/timeline-event';
 import type { Travel } from '../domain/travel';
 import type { Traveller } from '../domain/traveller';
+import type { WebhookEndpoint } from '../domain/webhook-endpoint';
 
 /**
  * One port per aggregate, each in two parts: its reads (`...Reads`), which is all that the reads of
@@ -203,6 +204,36 @@ export interface EventRepository extends EventReads {
   addManipulation(manipulation: EventManipulation): Promise<void>;
 }
 
+/** Position after which a page of webhook endpoints continues (ordered by creation, then id). */
+export interface WebhookEndpointCursor {
+  readonly createdAt: Date;
+  readonly id: string;
+}
+
+export interface WebhookEndpointReads {
+  findForAccount(accountId: string, endpointId: string): Promise<WebhookEndpoint | null>;
+  listForAccount(
+    accountId: string,
+    page: { limit: number; after: WebhookEndpointCursor | null },
+  ): Promise<WebhookEndpoint[]>;
+  /** At most MAX_WEBHOOK_ENDPOINTS, so counting reads a bounded few index entries. */
+  countForAccount(accountId: string): Promise<number>;
+}
+
+/**
+ * The owner's changes, each writing only its own columns: deliveries write `failing_since` and the
+ * state of an endpoint that failed, outside the account's units, and a roll must not undo that.
+ */
+export interface WebhookEndpointRepository extends WebhookEndpointReads {
+  add(endpoint: WebhookEndpoint): Promise<void>;
+  /** Writes `status`, `disabledReason` and `failingSince`. */
+  saveState(endpoint: WebhookEndpoint): Promise<void>;
+  /** Writes `secret`, `previousSecret` and `previousSecretUntil`. */
+  saveSecrets(endpoint: WebhookEndpoint): Promise<void>;
+  /** Removes the endpoint, its messages and their attempts with it; none: nothing happens. */
+  remove(accountId: string, endpointId: string): Promise<void>;
+}
+
 export interface TravelRepository {
   add(travel: Travel): Promise<void>;
 }
@@ -217,6 +248,7 @@ export interface ReadRepositories {
   readonly anchors: AnchorReads;
   readonly items: ItemReads;
   readonly events: EventReads;
+  readonly webhookEndpoints: WebhookEndpointReads;
 }
 
 /** What an account's exclusive work is given: every aggregate's reads and writes. */
@@ -230,4 +262,5 @@ export interface Repositories extends ReadRepositories {
   readonly items: ItemRepository;
   readonly travels: TravelRepository;
   readonly events: EventRepository;
+  readonly webhookEndpoints: WebhookEndpointRepository;
 }

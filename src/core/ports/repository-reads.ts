@@ -20,6 +20,7 @@ export const REPOSITORY_READS = {
     tallyManipulated: true,
     manipulationsOf: true,
   },
+  webhookEndpoints: { findForAccount: true, listForAccount: true, countForAccount: true },
 } as const satisfies { [K in Exclude<keyof ReadRepositories, 'travellers'>]: Record<keyof ReadRepositories[K], true> };
 
 /**
@@ -36,6 +37,7 @@ export function onlyReads(repositories: ReadRepositories): ReadRepositories {
     anchors: readsOf(repositories.anchors, REPOSITORY_READS.anchors),
     items: readsOf(repositories.items, REPOSITORY_READS.items),
     events: readsOf(repositories.events, REPOSITORY_READS.events),
+    webhookEndpoints: readsOf(repositories.webhookEndpoints, REPOSITORY_READS.webhookEndpoints),
   };
 }
 

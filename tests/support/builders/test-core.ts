@@ -30,9 +30,20 @@ import { GetTimeline } from '../../../src/core/use-cases/timelines/get-timeline'
 import { ListTimelines } from '../../../src/core/use-cases/timelines/list-timelines';
 import { Travel } from '../../../src/core/use-cases/travels/travel';
 import { TravelToMoment } from '../../../src/core/use-cases/travels/travel-to-moment';
+import { CreateWebhookEndpoint } from '../../../src/core/use-cases/webhook-endpoints/create-webhook-endpoint';
+import { DeleteWebhookEndpoint } from '../../../src/core/use-cases/webhook-endpoints/delete-webhook-endpoint';
+import {
+  DisableWebhookEndpoint,
+  EnableWebhookEndpoint,
+} from '../../../src/core/use-cases/webhook-endpoints/endpoint-state';
+import { GetWebhookEndpoint } from '../../../src/core/use-cases/webhook-endpoints/get-webhook-endpoint';
+import { ListWebhookEndpoints } from '../../../src/core/use-cases/webhook-endpoints/list-webhook-endpoints';
+import { RollWebhookSecret } from '../../../src/core/use-cases/webhook-endpoints/roll-webhook-secret';
+import type { WebhookUrlPolicy } from '../../../src/core/domain/webhook-endpoint';
 import { LruVerifiedKeyCache } from '../../../src/infrastructure/api-key-cache/lru-verified-key-cache';
 import {
   FakeCredentialHasher,
+  FakeWebhookDestinations,
   FrozenWallClock,
   type InMemoryBoundaryOptions,
   InMemoryDatabase,
@@ -47,7 +58,11 @@ export const PRESENT = '2030-01-01T12:00:00Z';
 export const CLIENT = '192.0.2.1';
 
 /** The core wired over in-memory fakes, with every use case, as the composition root would. */
-export function createTestCore(start: string = PRESENT, boundary: InMemoryBoundaryOptions = {}) {
+export function createTestCore(
+  start: string = PRESENT,
+  boundary: InMemoryBoundaryOptions = {},
+  webhookUrls: WebhookUrlPolicy = { allowPrivateUrls: false },
+) {
   const database = new InMemoryDatabase();
   const transactions = new InMemoryTransactionBoundary(database, boundary);
   const clock = new FrozenWallClock(start);
@@ -65,6 +80,7 @@ export function createTestCore(start: string = PRESENT, boundary: InMemoryBounda
   // The service's own counter of failed keys, at its default limit.
   const failedApiKeys = new MemoryFailedAttempts(DEFAULT_FAILED_API_KEYS);
   database.onApiKeyChange((keyId) => keyCache.forget(keyId));
+  const webhookDestinations = new FakeWebhookDestinations(webhookUrls.allowPrivateUrls);
   return {
     database,
     transactions,
@@ -104,6 +120,14 @@ export function createTestCore(start: string = PRESENT, boundary: InMemoryBounda
     manipulateEvent: new ManipulateEvent(transactions, ids, clock),
     checkParadox,
     monitorParadox: new MonitorParadox(transactions, checkParadox),
+    webhookDestinations,
+    createWebhookEndpoint: new CreateWebhookEndpoint(transactions, webhookDestinations, ids, clock, webhookUrls),
+    listWebhookEndpoints: new ListWebhookEndpoints(transactions),
+    getWebhookEndpoint: new GetWebhookEndpoint(transactions),
+    deleteWebhookEndpoint: new DeleteWebhookEndpoint(transactions),
+    rollWebhookSecret: new RollWebhookSecret(transactions, ids, clock),
+    enableWebhookEndpoint: new EnableWebhookEndpoint(transactions),
+    disableWebhookEndpoint: new DisableWebhookEndpoint(transactions),
   };
 }
 

@@ -7,6 +7,7 @@ import type { Timeline } from '../../../src/core/domain/timeline';
 import type { EventManipulation, TimelineEvent } from '../../../src/core/domain/timeline-event';
 import type { Travel } from '../../../src/core/domain/travel';
 import type { Traveller } from '../../../src/core/domain/traveller';
+import type { WebhookEndpoint } from '../../../src/core/domain/webhook-endpoint';
 import type { Counters } from '../../../src/core/ports/counters';
 import type { Repositories } from '../../../src/core/ports/repositories';
 import { inMemoryCounters } from './counters';
@@ -23,6 +24,7 @@ import {
   ownedKey,
 } from './repositories';
 import { type Journal, Table } from './table';
+import { InMemoryWebhookEndpointRepository } from './webhook-endpoint-repository';
 
 /** Every stored row, copied out, for tests that compare the state before and after a request. */
 export interface DatabaseContents {
@@ -35,6 +37,7 @@ export interface DatabaseContents {
   readonly travels: readonly Travel[];
   readonly events: readonly TimelineEvent[];
   readonly manipulations: readonly EventManipulation[];
+  readonly webhookEndpoints: readonly WebhookEndpoint[];
 }
 
 /** The tables behind every repository of `Repositories`. Stored domain objects are immutable. */
@@ -50,6 +53,7 @@ export class InMemoryDatabase {
   private readonly travels = new Table<Travel>();
   private readonly events = new Table<TimelineEvent>();
   private readonly manipulations = new Table<EventManipulation>();
+  private readonly webhookEndpoints = new Table<WebhookEndpoint>();
   private readonly keyChangeListeners: Array<(keyId: string) => void> = [];
   /** Each account's version, moved on by every unit of work that writes it (its traveller's, in PostgreSQL). */
   private readonly versions = new Map<string, number>();
@@ -78,6 +82,7 @@ export class InMemoryDatabase {
       items: new InMemoryItemRepository(this.items, journal),
       travels: new InMemoryTravelRepository(this.travels, journal),
       events: new InMemoryEventRepository(this.events, this.manipulations, journal, { travellers, timelines }),
+      webhookEndpoints: new InMemoryWebhookEndpointRepository(this.webhookEndpoints, journal),
     };
   }
 
@@ -122,6 +127,7 @@ export class InMemoryDatabase {
       travels: this.travels.values(),
       events: this.events.values(),
       manipulations: this.manipulations.values(),
+      webhookEndpoints: this.webhookEndpoints.values(),
     };
   }
 
@@ -159,6 +165,14 @@ export class InMemoryDatabase {
   /** The account's event manipulations in the order they were applied. */
   manipulationsOf(accountId: string): EventManipulation[] {
     return this.manipulations.values().filter((manipulation) => manipulation.accountId === accountId);
+  }
+
+  webhookEndpoint(accountId: string, endpointId: string): WebhookEndpoint | undefined {
+    return this.webhookEndpoints.get(ownedKey(accountId, endpointId));
+  }
+
+  webhookEndpointsOf(accountId: string): WebhookEndpoint[] {
+    return this.webhookEndpoints.values().filter((endpoint) => endpoint.accountId === accountId);
   }
 
   apiKeysOf(accountId: string): ApiKey[] {

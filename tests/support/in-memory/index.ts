@@ -10,3 +10,4 @@ export {
 export { SequentialIdGenerator } from './sequential-id-generator';
 export { InMemoryIdempotencyStore } from './in-memory-idempotency-store';
 export { InMemoryRateCounters } from './in-memory-rate-counters';
+export { FakeWebhookDestinations } from './fake-webhook-destinations';

@@ -10,6 +10,7 @@ import { keyedRequestQuotaContract } from '../../support/contracts/keyed-request
 import { timelineRepositoryContract } from '../../support/contracts/timeline-repository.contract';
 import { transactionBoundaryContract } from '../../support/contracts/transaction-boundary.contract';
 import { travellerRepositoryContract } from '../../support/contracts/traveller-repository.contract';
+import { webhookEndpointRepositoryContract } from '../../support/contracts/webhook-endpoint-repository.contract';
 
 accountRepositoryContract('InMemoryAccountRepository', inMemoryRepositories);
 apiKeyRepositoryContract('InMemoryApiKeyRepository', inMemoryRepositories);
@@ -18,5 +19,6 @@ timelineRepositoryContract('InMemoryTimelineRepository', inMemoryRepositories);
 anchorRepositoryContract('InMemoryAnchorRepository', inMemoryRepositories);
 itemRepositoryContract('InMemoryItemRepository', inMemoryRepositories);
 eventRepositoryContract('InMemoryEventRepository', inMemoryRepositories);
+webhookEndpointRepositoryContract('InMemoryWebhookEndpointRepository', inMemoryRepositories);
 transactionBoundaryContract('InMemoryTransactionBoundary', inMemoryRepositories);
 keyedRequestQuotaContract('InMemoryIdempotencyStore', inMemoryRepositories);

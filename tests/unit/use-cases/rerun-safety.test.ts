@@ -60,6 +60,29 @@ async function journey(core: TestCore, asRequest: AsRequest = (produce) => produ
   const rolled = await core.rollApiKey.execute({ accountId, keyId: key.key.id });
   answers.push(rolled);
   answers.push(await core.revokeApiKey.execute({ accountId, keyId: rolled.key.id }));
+  const endpoint = await asRequest(() =>
+    core.createWebhookEndpoint.execute({
+      accountId,
+      url: 'https://example.com/hooks',
+      eventTypes: ['event.recorded', 'event.updated'],
+      description: 'Production',
+    }),
+  );
+  answers.push(endpoint);
+  const removed = await asRequest(() =>
+    core.createWebhookEndpoint.execute({
+      accountId,
+      url: 'https://example.com/old',
+      eventTypes: ['timeline.window_closed'],
+      description: null,
+    }),
+  );
+  const ofEndpoint = { accountId, endpointId: endpoint.id };
+  answers.push(await asRequest(() => core.rollWebhookSecret.execute(ofEndpoint)));
+  answers.push(await asRequest(() => core.disableWebhookEndpoint.execute(ofEndpoint)));
+  answers.push(await asRequest(() => core.enableWebhookEndpoint.execute(ofEndpoint)));
+  // A DELETE, which takes no Idempotency-Key.
+  await core.deleteWebhookEndpoint.execute({ accountId, endpointId: removed.id });
   answers.push(
     await core.logIn.execute({
       email: 'rerun@example.com',
@@ -71,8 +94,11 @@ async function journey(core: TestCore, asRequest: AsRequest = (produce) => produ
   return { answers, contents: core.database.contents() };
 }
 
-/** What is drawn at random each time (a key's secret, a session's token), so differs between any two runs. */
-const RANDOM = new Set(['secret', 'prefix', 'digest', 'token', 'tokenDigest']);
+/**
+ * What is drawn at random each time (a key's or an endpoint's secret, a session's token), so differs
+ * between any two runs.
+ */
+const RANDOM = new Set(['secret', 'previousSecret', 'prefix', 'digest', 'token', 'tokenDigest']);
 
 /**
  * `value` as JSON with every generated id (`acc_1`, `tml_2`, ...) replaced by the order it first

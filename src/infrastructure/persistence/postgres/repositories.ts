@@ -11,6 +11,7 @@ import { PostgresSessionRepository } from './repositories/session-repository';
 import { PostgresTimelineRepository } from './repositories/timeline-repository';
 import { PostgresTravelRepository } from './repositories/travel-repository';
 import { PostgresTravellerReads } from './repositories/traveller-repository';
+import { PostgresWebhookEndpointRepository } from './repositories/webhook-endpoint-repository';
 import type { AccountUnit } from './unit-of-work/account-unit';
 import { NO_WRITES, type Writes } from './unit-of-work/writes';
 
@@ -32,6 +33,7 @@ export function readRepositories(db: Database): ReadRepositories {
     anchors: new PostgresAnchorRepository(prisma, NO_WRITES),
     items: new PostgresItemRepository(prisma, NO_WRITES),
     events: new PostgresEventRepository(prisma, sql, NO_WRITES),
+    webhookEndpoints: new PostgresWebhookEndpointRepository(prisma, NO_WRITES),
   });
 }
 
@@ -68,6 +70,7 @@ function repositoriesOn(
     items: new classes.items(prisma, writes),
     travels: new PostgresTravelRepository(writes),
     events: new classes.events(prisma, sql, writes),
+    webhookEndpoints: new classes.webhookEndpoints(prisma, writes),
   };
 }
 
@@ -79,6 +82,7 @@ const PLAIN = {
   anchors: PostgresAnchorRepository,
   items: PostgresItemRepository,
   events: PostgresEventRepository,
+  webhookEndpoints: PostgresWebhookEndpointRepository,
 };
 
 /**
@@ -94,6 +98,7 @@ const ASKING_FIRST: typeof PLAIN = {
   anchors: askingFirst(PLAIN.anchors, REPOSITORY_READS.anchors),
   items: askingFirst(PLAIN.items, REPOSITORY_READS.items),
   events: askingFirst(PLAIN.events, REPOSITORY_READS.events),
+  webhookEndpoints: askingFirst(PLAIN.webhookEndpoints, REPOSITORY_READS.webhookEndpoints),
 };
 
 // TypeScript's mixin pattern: a class can extend only a constructor of `any[]` arguments.
