@@ -48,6 +48,8 @@ export interface Config {
   readonly eventStreams: EventStreamLimits;
   /** WEBHOOK_RETRY_SCHEDULE: the seconds to wait before each retry of a webhook message. */
   readonly webhookRetrySchedule: readonly number[];
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: endpoints may be http and point at private addresses. */
+  readonly webhookAllowPrivateUrls: boolean;
 }
 
 export class ConfigError extends Error {}

@@ -440,6 +440,16 @@ export const SETTINGS = SettingsTable.empty()
       "default is Standard Webhooks' schedule, 5 s to 24 h over some 3 days. A `429` or `503` with " +
       '`Retry-After` waits at least that, up to the longest wait of the schedule (docs/decisions.md#webhook-attempts).',
   })
+  .setting('webhookAllowPrivateUrls', {
+    variable: 'WEBHOOK_ALLOW_PRIVATE_URLS',
+    topic: WEBHOOKS,
+    reader: onOrOff(false),
+    about:
+      'Lets webhook endpoints use `http` and point at loopback, private, link-local and other non-public ' +
+      'addresses: for development and tests, whose receivers listen on this machine. Off, an endpoint is ' +
+      '`https` on public addresses only, checked when it is registered and at each delivery ' +
+      '(`400 webhook_url_not_allowed`).',
+  })
   .setting('csrfSecret', {
     variable: 'CSRF_SECRET',
     topic: DASHBOARD,

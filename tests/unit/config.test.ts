@@ -46,6 +46,7 @@ describe('readConfig', () => {
       httpKeepAliveTimeoutMs: 5_000,
       eventStreams: { perProcess: 2_000, perAccount: 20, heartbeatMs: 15_000, retryMs: 2_000 },
       webhookRetrySchedule: [5, 300, 1_800, 7_200, 18_000, 36_000, 50_400, 72_000, 86_400],
+      webhookAllowPrivateUrls: false,
     });
   });
 
@@ -102,6 +103,7 @@ describe('readConfig', () => {
       EVENT_STREAMS_PER_ACCOUNT: '3',
       EVENT_STREAM_HEARTBEAT_MS: '30000',
       WEBHOOK_RETRY_SCHEDULE: '1, 1,1,1',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'on',
     });
     expect(config).toEqual({
       port: 8080,
@@ -136,6 +138,7 @@ describe('readConfig', () => {
       httpKeepAliveTimeoutMs: 65_000,
       eventStreams: { perProcess: 5_000, perAccount: 3, heartbeatMs: 30_000, retryMs: 2_000 },
       webhookRetrySchedule: [1, 1, 1, 1],
+      webhookAllowPrivateUrls: true,
     });
   });
 
