@@ -36,6 +36,13 @@ import { CountInProcess } from '../core/use-cases/rate-limiting/count-in-process
 import { CountRequest } from '../core/use-cases/rate-limiting/count-request';
 import { Travel } from '../core/use-cases/travels/travel';
 import { TravelToMoment } from '../core/use-cases/travels/travel-to-moment';
+import type { WebhookDestinations } from '../core/ports/webhook-destinations';
+import { CreateWebhookEndpoint } from '../core/use-cases/webhook-endpoints/create-webhook-endpoint';
+import { DeleteWebhookEndpoint } from '../core/use-cases/webhook-endpoints/delete-webhook-endpoint';
+import { DisableWebhookEndpoint, EnableWebhookEndpoint } from '../core/use-cases/webhook-endpoints/endpoint-state';
+import { GetWebhookEndpoint } from '../core/use-cases/webhook-endpoints/get-webhook-endpoint';
+import { ListWebhookEndpoints } from '../core/use-cases/webhook-endpoints/list-webhook-endpoints';
+import { RollWebhookSecret } from '../core/use-cases/webhook-endpoints/roll-webhook-secret';
 import type { PrismaClient } from '../infrastructure/database/driver/generated/client';
 import type { SqlRunner } from '../infrastructure/database/driver/sql-runner';
 import { EventChangeSignals } from '../infrastructure/event-changes/event-change-signals';
@@ -55,6 +62,7 @@ import type { ScryptCost } from '../infrastructure/passwords/scrypt-hashing';
 import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
 import { ScryptCredentialHasher } from '../infrastructure/system/scrypt-credential-hasher';
 import { SystemWallClock } from '../infrastructure/system/system-wall-clock';
+import { ResolvedWebhookDestinations } from '../infrastructure/webhook-delivery/resolved-destinations';
 import { SIGN_INS_NOT_COUNTED } from '../infrastructure/metrics/sign-in-metrics';
 import { DEFAULT_FAILED_API_KEYS, MemoryFailedAttempts } from '../infrastructure/throttling/memory-failed-attempts';
 import { bindPort, coreBinder } from './bindings';
@@ -69,6 +77,8 @@ import {
   transactionBoundary,
   verifiedKeyCache,
   wallClock,
+  webhookDestinations,
+  webhookUrlPolicy,
 } from './tokens';
 
 export interface ContainerOptions {
@@ -108,6 +118,13 @@ export interface ContainerOptions {
   readonly signInEvents?: SignInEvents;
   /** Makes each use case's run a span (tracing on); without one, use cases run as they are. */
   readonly tracer?: Tracer;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: `http` endpoints too, and private addresses. Off unless given. */
+  readonly webhookAllowPrivateUrls?: boolean;
+  /**
+   * Where a webhook endpoint's URL may lead, checked when it is registered. Default: its host
+   * resolved by the system's resolver, each address held to the policy of webhookAllowPrivateUrls.
+   */
+  readonly webhookDestinations?: WebhookDestinations;
 }
 
 /**
@@ -137,6 +154,13 @@ export function buildContainer(options: ContainerOptions): Container {
   bindPort(container, eventFeed, new PostgresEventFeed(database.sql, signals));
   bindPort(container, failedApiKeys, options.failedApiKeys ?? new MemoryFailedAttempts(DEFAULT_FAILED_API_KEYS));
   bindPort(container, signInEvents, options.signInEvents ?? SIGN_INS_NOT_COUNTED);
+  const allowPrivateUrls = options.webhookAllowPrivateUrls ?? false;
+  bindPort(
+    container,
+    webhookDestinations,
+    options.webhookDestinations ?? new ResolvedWebhookDestinations(allowPrivateUrls),
+  );
+  bindPort(container, webhookUrlPolicy, { allowPrivateUrls });
   // The port is an abstract class so that it is its own token: the HTTP edge resolves it without composition.
   const idempotency = new PostgresIdempotencyStore(database.prisma, database.sql, keyed, clock);
   container.bind(IdempotencyStore).toConstantValue(idempotency);
@@ -171,6 +195,13 @@ export function buildContainer(options: ContainerOptions): Container {
   bindCore(WatchEvents, transactionBoundary, eventFeed);
   bindCore(ManipulateEvent, transactionBoundary, idGenerator, wallClock);
   bindCore(CountRequest, rateCounterStore, wallClock);
+  bindCore(CreateWebhookEndpoint, transactionBoundary, webhookDestinations, idGenerator, wallClock, webhookUrlPolicy);
+  bindCore(ListWebhookEndpoints, transactionBoundary);
+  bindCore(GetWebhookEndpoint, transactionBoundary);
+  bindCore(RollWebhookSecret, transactionBoundary, idGenerator, wallClock);
+  bindCore(EnableWebhookEndpoint, transactionBoundary);
+  bindCore(DisableWebhookEndpoint, transactionBoundary);
+  bindCore(DeleteWebhookEndpoint, transactionBoundary);
   // Without use-case spans: it answers from memory for requests that carry no key, and a span for
   // each would cost what its limit spares.
   container.bind(CountInProcess).toConstantValue(new CountInProcess(clock));

@@ -101,6 +101,7 @@ function wireContainer(
     signInEvents: registry && new SignInMetrics(registry),
     passwordPool,
     tracer,
+    webhookAllowPrivateUrls: config.webhookAllowPrivateUrls,
   });
 }
 

@@ -8,6 +8,8 @@ import type { SignInEvents } from '../core/ports/sign-in-events';
 import type { TransactionBoundary } from '../core/ports/transaction-boundary';
 import type { VerifiedKeyCache } from '../core/ports/verified-key-cache';
 import type { WallClock } from '../core/ports/wall-clock';
+import type { WebhookDestinations } from '../core/ports/webhook-destinations';
+import type { WebhookUrlPolicy } from '../core/domain/webhook-endpoint';
 
 // Injection tokens of the ports, in one place; use cases are bound by their own class. Each is a
 // `const` of its own `unique symbol` type, which is what lets `Ports` say which port it stands for.
@@ -21,6 +23,9 @@ export const verifiedKeyCache = Symbol.for('time-navigation.VerifiedKeyCache');
 export const eventFeed = Symbol.for('time-navigation.EventFeed');
 export const failedApiKeys = Symbol.for('time-navigation.FailedApiKeys');
 export const signInEvents = Symbol.for('time-navigation.SignInEvents');
+export const webhookDestinations = Symbol.for('time-navigation.WebhookDestinations');
+/** Not a port but a setting the core reads (WEBHOOK_ALLOW_PRIVATE_URLS), bound as one. */
+export const webhookUrlPolicy = Symbol.for('time-navigation.WebhookUrlPolicy');
 
 /** The port each token stands for: the compiler checks bindings (bindings.ts) against it. */
 export interface Ports {
@@ -34,4 +39,6 @@ export interface Ports {
   [eventFeed]: EventFeed;
   [failedApiKeys]: FailedAttempts;
   [signInEvents]: SignInEvents;
+  [webhookDestinations]: WebhookDestinations;
+  [webhookUrlPolicy]: WebhookUrlPolicy;
 }

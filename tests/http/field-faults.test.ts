@@ -20,7 +20,7 @@ describe('the first fault of each field, in every family', () => {
   });
   afterAll(() => t.close());
 
-  it('covers the fields users met the wrong message on, in all three families and the account', () => {
+  it('covers the fields users met the wrong message on, in all three families, the account and webhooks', () => {
     const covered = new Set(faults.map((fault) => `${fault.route.path} ${fault.field}`));
     for (const field of [
       '/v1/anchors description',
@@ -32,10 +32,14 @@ describe('the first fault of each field, in every family', () => {
       '/v1/retrieve-item item_description',
       '/v1/accounts email',
       '/v1/accounts password',
+      '/v1/webhook-endpoints url',
+      '/v1/webhook-endpoints event_types',
     ]) {
       expect(covered).toContain(field);
     }
-    expect(new Set(faults.map((fault) => fault.route.family))).toEqual(new Set(['A', 'B', 'C', 'accounts']));
+    expect(new Set(faults.map((fault) => fault.route.family))).toEqual(
+      new Set(['A', 'B', 'C', 'accounts', 'webhooks']),
+    );
   });
 
   it('answers each fault 400 validation_failed naming only its field, its first rule broken; no change', async () => {

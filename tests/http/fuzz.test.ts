@@ -18,7 +18,7 @@ import { startTestApp, type TestApp } from '../support/http/test-app';
 // path); FUZZ_RUNS sets the requests per operation.
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 250);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
-const FAMILIES: readonly Family[] = ['accounts', 'A', 'B', 'C'];
+const FAMILIES: readonly Family[] = ['accounts', 'A', 'B', 'C', 'webhooks'];
 
 describe('fuzzing every operation', () => {
   let t: TestApp;
@@ -129,6 +129,8 @@ async function knownValues(me: AccountClient, other: AccountClient): Promise<Kno
     'status',
   );
   const anchorIds = [await created(me, '/v1/anchors', { description: 'Home' }, 'id')];
+  const endpoint = { url: 'https://example.com/hooks', event_types: ['event.recorded'] };
+  const webhookEndpointIds = [await created(me, '/v1/webhook-endpoints', endpoint, 'id')];
   const itemIds = [await created(me, '/v1/items', { description: 'Moon rock' }, 'id')];
   const scan = await me.post('/api/v1/scan-events', { location: 'Sea of Tranquility', time_range: ALL_TIME, limit: 1 });
   const events: ReadonlyArray<{ event_id: string; description: string }> = scan.body.events ?? [];
@@ -137,6 +139,7 @@ async function knownValues(me: AccountClient, other: AccountClient): Promise<Kno
     await created(other, '/v1/timelines', { name: 'Elsewhere', destination_time: '2000-01-01T00:00:00Z' }, 'id'),
     await created(other, '/v1/anchors', { description: 'Their home' }, 'id'),
     await created(other, '/v1/items', { description: 'Their rock' }, 'id'),
+    await created(other, '/v1/webhook-endpoints', endpoint, 'id'),
   ];
   return {
     timelineIds,
@@ -144,6 +147,7 @@ async function knownValues(me: AccountClient, other: AccountClient): Promise<Kno
     itemIds,
     eventIds: events.map((event) => event.event_id),
     eventNames: events.map((event) => event.description),
+    webhookEndpointIds,
     cursors: [scan.body.next_cursor, page.body.next_cursor].filter(
       (cursor): cursor is string => typeof cursor === 'string',
     ),

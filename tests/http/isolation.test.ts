@@ -29,7 +29,7 @@ import { startTestApp, type TestApp } from '../support/http/test-app';
 /** The problem statuses an unknown identifier may answer (docs/errors.md): not found, or an unknown reference. */
 const UNKNOWN_IDENTIFIER_STATUSES = [404, 422];
 const UNKNOWN_IDENTIFIER_CODE = /_not_found$|^unknown_/;
-const FAMILIES: readonly Family[] = ['A', 'B', 'C'];
+const FAMILIES: readonly Family[] = ['A', 'B', 'C', 'webhooks'];
 /** Text only Alice's records carry: it must never reach Mallory. */
 const ALICE_MARK = 'Alice-private';
 /** Columns that record use of a key or session, which any request of the account may touch. */
@@ -75,8 +75,14 @@ describe('isolation between accounts, for every operation that takes an identifi
       for (const route of authenticated(routes))
         await succeeded(sendAs(alice, route, aliceOwn, undefined, aliceKeys(route)), `Alice's ${describeRoute(route)}`);
       malloryOwn = await ownRecords(mallory, 'Mallory');
-      aliceIds = identifiersIn(await accountState(t.prisma, alice.account.id));
-      aliceSecrets = [...aliceIds.map(({ id }) => id), alice.account.apiKey, ALICE_MARK];
+      const aliceState = await accountState(t.prisma, alice.account.id);
+      aliceIds = identifiersIn(aliceState);
+      aliceSecrets = [
+        ...aliceIds.map(({ id }) => id),
+        alice.account.apiKey,
+        ALICE_MARK,
+        ...webhookSecretsIn(aliceState),
+      ];
     }, MANY_REQUESTS_MS);
 
     it.each(FAMILIES)(
@@ -221,6 +227,13 @@ function comparable(response: Response, id: string): string {
     .join('<identifier>');
 }
 
+/** The secrets that sign an account's webhooks, which no answer to another account may carry. */
+function webhookSecretsIn(state: AccountState): string[] {
+  return (state.webhook_endpoints ?? []).flatMap((row) =>
+    [row.secret, row.previous_secret].filter((secret): secret is string => typeof secret === 'string'),
+  );
+}
+
 /** A well-formed identifier of the same kind that exists nowhere. */
 function unknownLike(id: string): string {
   return `${id.slice(0, id.indexOf('_'))}_${randomBytes(16).toString('hex')}`;
@@ -253,7 +266,14 @@ async function ownRecords(client: AccountClient, owner: string): Promise<OwnReco
   const events = (
     await succeeded(client.post('/api/v1/scan-events', { location: 'home', time_range: ALL_TIME }), 'events')
   ).body.events;
-  return { timeline: 'primary', anchor, item, event: events[0].event_id };
+  const endpoint = {
+    url: 'https://example.com/webhooks',
+    event_types: ['event.recorded'],
+    description: `${owner}'s receiver`,
+  };
+  const webhookEndpoint = (await succeeded(client.post('/v1/webhook-endpoints', endpoint), 'a webhook endpoint')).body
+    .id;
+  return { timeline: 'primary', anchor, item, event: events[0].event_id, webhookEndpoint };
 }
 
 /**

@@ -12,7 +12,7 @@ describe('real responses conform to GET /openapi.json', () => {
   let t: TestApp;
   let me: AccountClient;
   let contract: OpenApiContract;
-  const ids = { anchor: '', timeline: '', item: '', event: '' };
+  const ids = { anchor: '', timeline: '', item: '', event: '', endpoint: '' };
 
   // Requests without a key are counted per address, as the service counts them; the probes' flood
   // below names its own address (X-Forwarded-For), so the rest keep theirs.
@@ -229,6 +229,32 @@ describe('real responses conform to GET /openapi.json', () => {
     await expectDocumented('returnToAnchor', 404, me.post('/v1/return', { anchor_id: 'anc_unknown' }));
   });
 
+  it('webhook endpoints: made, read, changed and deleted', async () => {
+    const endpoints = '/v1/webhook-endpoints';
+    const hook = { url: 'https://example.com/webhooks', event_types: ['event.recorded'], description: 'Staging' };
+    const created = await expectDocumented('createWebhookEndpoint', 201, me.post(endpoints, hook));
+    ids.endpoint = created.body.id;
+    await expectDocumented('createWebhookEndpoint', 400, me.post(endpoints, { ...hook, url: 'https://10.0.0.1/' }));
+    await expectDocumented('listWebhookEndpoints', 200, me.get(endpoints, { limit: 1 }));
+    await expectDocumented('listWebhookEndpoints', 400, me.get(endpoints, { limit: 0 }));
+    const one = `${endpoints}/${ids.endpoint}`;
+    const none = `${endpoints}/whk_00000000000000000000000000000000`;
+    await expectDocumented('getWebhookEndpoint', 200, me.get(one));
+    await expectDocumented('getWebhookEndpoint', 404, me.get(none));
+    for (const [operationId, action] of [
+      ['rollWebhookSecret', 'roll-secret'],
+      ['disableWebhookEndpoint', 'disable'],
+      ['enableWebhookEndpoint', 'enable'],
+    ] as const) {
+      await expectDocumented(operationId, 200, me.post(`${one}/${action}`));
+      await expectDocumented(operationId, 404, me.post(`${none}/${action}`));
+    }
+    const doomed = (await me.post(endpoints, hook)).body.id;
+    const remove = (path: string) => request(t.app).delete(path).set('Authorization', me.account.auth);
+    await expectDocumented('deleteWebhookEndpoint', 204, remove(`${endpoints}/${doomed}`));
+    await expectDocumented('deleteWebhookEndpoint', 404, remove(`${endpoints}/${doomed}`));
+  });
+
   it('answers kept under an Idempotency-Key, a success and a refusal, replayed as documented', async () => {
     const keyed = (key: string, body: object) => me.post('/v1/anchors', body).set('Idempotency-Key', key);
     await expectDocumented('createAnchor', 201, keyed('conformance-anchor', { description: 'Kept' }));
@@ -265,9 +291,9 @@ describe('real responses conform to GET /openapi.json', () => {
     expect(heads.map(({ operation }) => operation.operationId)).toContain('listTimelinesHead');
     for (const { path, operation } of heads) {
       const parameters = operation.parameters ?? [];
-      // The documented examples, but for the timeline: the account's own.
-      const valueOf = (name: string) =>
-        name === 'timeline_id' ? 'primary' : String(parameters.find((p) => p.name === name)?.example);
+      // The documented examples, but for the timeline and the webhook endpoint: the account's own.
+      const own: Record<string, string> = { timeline_id: 'primary', endpoint_id: ids.endpoint };
+      const valueOf = (name: string) => own[name] ?? String(parameters.find((p) => p.name === name)?.example);
       const url = path.replace(/\{([^}]+)\}/g, (_match, name: string) => encodeURIComponent(valueOf(name)));
       const query = Object.fromEntries(
         parameters.filter((p) => p.in === 'query' && p.example !== undefined).map((p) => [p.name, valueOf(p.name)]),

@@ -326,6 +326,7 @@ describe('GET /openapi.json', () => {
       'Family B: resources',
       'Family C: scenarios',
       'Probes',
+      'Webhooks',
     ]);
   });
 

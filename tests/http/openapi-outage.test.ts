@@ -87,7 +87,9 @@ describe('with the database away, every operation answers the 503 its document d
         ? request(app).get(url).query(query)
         : method === 'head'
           ? request(app).head(url).query(query)
-          : request(app).post(url);
+          : method === 'delete'
+            ? request(app).delete(url)
+            : request(app).post(url);
     const sent = asked.set(headers);
     const keyed = operation.security?.length === 0 ? sent : sent.set('Authorization', auth);
     return typeof body === 'object' && body !== null ? keyed.send(body) : keyed;

@@ -43,6 +43,7 @@ import { accountRoutes } from './routes/account-routes';
 import { familyARoutes } from './routes/family-a-routes';
 import { familyBRoutes } from './routes/family-b-routes';
 import { familyCRoutes } from './routes/family-c-routes';
+import { webhookEndpointRoutes } from './routes/webhook-endpoint-routes';
 import { localsOf } from './answer-locals';
 import type { DatabaseFailureOf, DatabaseTimeout } from './database-failure';
 
@@ -123,6 +124,7 @@ export function allRoutes(container: Container): Route[] {
     ...familyARoutes(container),
     ...familyBRoutes(container),
     ...familyCRoutes(container),
+    ...webhookEndpointRoutes(container),
   ];
 }
 

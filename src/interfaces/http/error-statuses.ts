@@ -11,6 +11,8 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   invalid_window: 400,
   invalid_duration: 400,
   invalid_time_range: 400,
+  // a webhook endpoint's URL whose host is, or resolves to, an address deliveries may not reach
+  webhook_url_not_allowed: 400,
   password_blank: 400,
   password_too_short: 400,
   password_too_common: 400,
@@ -35,6 +37,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   anchor_not_found: 404,
   event_not_found: 404,
   destination_not_found: 404,
+  webhook_endpoint_not_found: 404,
   // state conflicts
   email_taken: 409,
   timeline_window_expired: 409,
@@ -45,6 +48,8 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   items_not_on_journey: 409,
   clock_already_paused: 409,
   clock_already_running: 409,
+  // at most MAX_WEBHOOK_ENDPOINTS per account
+  too_many_webhook_endpoints: 409,
   // Idempotency-Key (docs/decisions.md)
   idempotency_key_reused: 422,
   idempotency_answer_not_kept: 409,

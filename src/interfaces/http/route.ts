@@ -5,7 +5,10 @@ import type { EventStreamSource } from './event-stream/event-stream-source';
 import { Problem } from './problem';
 import { validateInput } from './validation/validate-input';
 
-export type Family = 'A' | 'B' | 'C' | 'accounts';
+export type Family = 'A' | 'B' | 'C' | 'accounts' | 'webhooks';
+
+/** What an operation does to what it names: read it (GET), act (POST), or remove it (DELETE). */
+export type Method = 'get' | 'post' | 'delete';
 
 /**
  * What the OpenAPI document says about an operation beyond its input classes. The handler never
@@ -14,9 +17,12 @@ export type Family = 'A' | 'B' | 'C' | 'accounts';
 export interface RouteDocs {
   /** What the operation does beyond its summary, for the operation's `description`. */
   readonly description: string;
-  /** The success status and the documentation-only class describing its body (dtos/responses). */
+  /**
+   * The success status and the documentation-only class describing its body (dtos/responses);
+   * null for an answer without one (204).
+   */
   readonly status: number;
-  readonly response: ClassConstructor<object>;
+  readonly response: ClassConstructor<object> | null;
   /** Error codes of this operation beyond those every operation can answer (validation, auth, ...). */
   readonly errors: readonly string[];
   /** A typical request: the JSON body, or a GET's parameters. Required when the route takes input. */
@@ -48,7 +54,7 @@ export interface RawRequest {
  * classes, and how it answers. The Express adapter mounts these; the OpenAPI document reads them.
  */
 export interface Route {
-  readonly method: 'get' | 'post';
+  readonly method: Method;
   readonly path: string;
   readonly operationId: string;
   readonly family: Family;
@@ -72,7 +78,7 @@ export interface StreamRequest extends RawRequest {
 }
 
 interface Definition<B extends object, Q extends object> {
-  readonly method: 'get' | 'post';
+  readonly method: Method;
   readonly path: string;
   readonly operationId: string;
   readonly family: Family;

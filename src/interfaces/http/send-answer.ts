@@ -13,6 +13,7 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  * looked up for a Content-Type that names its own. Node drops the body of an answer to HEAD.
  */
 export function sendAnswer(res: Response, answer: HttpResponse | KeptResponse): void {
+  if (answer.status === NO_CONTENT) return sendNoContent(res, answer);
   let json: string;
   if ('json' in answer) {
     // A keyed request's answer, written when it was kept; the idempotency step named its problem.
@@ -30,6 +31,16 @@ export function sendAnswer(res: Response, answer: HttpResponse | KeptResponse): 
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', JSON_CONTENT_TYPE);
   res.setHeader('Content-Length', body.length);
   res.end(body);
+}
+
+const NO_CONTENT = 204;
+
+/** A 204 has no body, so neither a Content-Type nor a Content-Length (RFC 9110, 8.6 and 15.3.5). */
+function sendNoContent(res: Response, answer: HttpResponse | KeptResponse): void {
+  res.statusCode = NO_CONTENT;
+  const headers = answer.headers;
+  if (headers) for (const name in headers) res.setHeader(name, headers[name]);
+  res.end();
 }
 
 /** For the request log: which problem an answer is (a 429 may be any of several limits). */

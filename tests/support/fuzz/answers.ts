@@ -44,6 +44,9 @@ export function send(port: number, agent: http.Agent, fuzz: FuzzRequest): Promis
 export function faultsOf(answer: RawAnswer): string[] {
   const faults: string[] = [];
   if (answer.status >= 500) faults.push(`status ${answer.status}`);
+  // A deletion answers 204, whose answer has no body (nor a Content-Type to say what it is).
+  if (answer.status === 204)
+    return answer.text === '' && answer.headers['content-type'] === undefined ? [] : ['a 204 with a body'];
   let body: unknown;
   try {
     body = JSON.parse(answer.text);

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
+import type { Method } from '../../../src/interfaces/http/route';
 import { hostileString, mutated, objectOf, wrongType, deeplyNested, type KnownValues, type Schema } from './values';
 
 /**
@@ -21,7 +22,7 @@ export interface FuzzRequest {
 
 /** What the fuzzer needs to know of a route of the route table. */
 export interface FuzzedRoute {
-  readonly method: 'get' | 'post';
+  readonly method: Method;
   readonly path: string;
   readonly authenticated: boolean;
   /** The JSON Schema of its body (POST) or parameters (GET), from the OpenAPI document. */
@@ -120,7 +121,16 @@ function pathFor(route: FuzzedRoute, known: KnownValues): fc.Arbitrary<string> {
   const names = [...route.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1] ?? '');
   if (names.length === 0) return fc.constant(route.path);
   const segment = fc.oneof(
-    { arbitrary: fc.constantFrom(...known.timelineIds, ...known.anchorIds, ...known.foreignIds, 'primary'), weight: 4 },
+    {
+      arbitrary: fc.constantFrom(
+        ...known.timelineIds,
+        ...known.anchorIds,
+        ...known.webhookEndpointIds,
+        ...known.foreignIds,
+        'primary',
+      ),
+      weight: 4,
+    },
     {
       arbitrary: hostileString
         .map(encodeUriSegment)

@@ -10,6 +10,7 @@ export interface KnownValues {
   readonly itemIds: readonly string[];
   readonly eventIds: readonly string[];
   readonly eventNames: readonly string[];
+  readonly webhookEndpointIds: readonly string[];
   readonly cursors: readonly string[];
   /** Another account's identifiers: they must answer exactly like unknown ones, never fail. */
   readonly foreignIds: readonly string[];
@@ -272,6 +273,31 @@ export function objectOf(
   return fc.record(model, { requiredKeys: required });
 }
 
+/**
+ * URLs near an endpoint's: valid ones, those its rules refuse (http, credentials, a fragment, a
+ * private address, a name that resolves to none), and text that is no URL.
+ */
+const webhookUrl: fc.Arbitrary<string> = fc.oneof(
+  { arbitrary: fc.webUrl({ validSchemes: ['https'], withQueryParameters: true }), weight: 4 },
+  { arbitrary: fc.webUrl({ validSchemes: ['http', 'ftp', 'javascript'], withFragments: true }), weight: 1 },
+  {
+    arbitrary: fc.constantFrom(
+      'https://127.0.0.1/',
+      'https://[::1]/',
+      'https://169.254.169.254/latest/meta-data',
+      'https://nowhere.invalid/',
+      'https://user:pass@example.com/',
+      'https://example.com/#top',
+      'https://example.com:99999/',
+      'https://',
+      '//example.com/hooks',
+      'data:text/plain,hi',
+    ),
+    weight: 2,
+  },
+  { arbitrary: fc.string({ maxLength: 40 }), weight: 1 },
+);
+
 /** Short pieces of Unicode that break naive encoders: lone surrogates, emoji, RTL marks, combining marks, BOM, NUL. */
 const unicodePiece = fc.constantFrom(
   '\uD800',
@@ -321,6 +347,7 @@ function plainStringFor(schema: Schema, field: string, known: KnownValues): fc.A
       fc.stringMatching(/^[A-Za-z0-9_-]{1,60}$/),
     );
   }
+  if (schema.format === 'uri') return webhookUrl;
   if (schema.format === 'date-time')
     return fc.oneof({ arbitrary: dateTime, weight: 5 }, { arbitrary: nearDateTime, weight: 1 });
   if (schema.format === 'email') {

@@ -116,11 +116,13 @@ export class OpenApiContract {
     const documented = operation.responses[String(response.status)];
     if (!documented) throw new Error(`${where}: the document lists no ${response.status} for it`);
     const mediaType = String(response.headers['content-type'] ?? '').split(';')[0] ?? '';
-    // A HEAD's answers are documented without a body, as they are sent; every other answer has one.
-    const head = this.operation(operationId).method === 'head';
+    // A HEAD's answers and a 204 are documented without a body, as they are sent; every other answer has one.
+    const bodiless = this.operation(operationId).method === 'head' || response.status === 204;
     const content = documented.content?.[mediaType];
-    if (head && documented.content) throw new Error(`${where}: a HEAD's answer is documented with a body`);
-    if (!head && !content) throw new Error(`${where}: the document lists no ${mediaType} body for ${response.status}`);
+    if (bodiless && documented.content) throw new Error(`${where}: an answer without a body is documented with one`);
+    if (bodiless && response.text) throw new Error(`${where}: a ${response.status} answer carries a body`);
+    if (!bodiless && !content)
+      throw new Error(`${where}: the document lists no ${mediaType} body for ${response.status}`);
     const problems = [
       ...(content ? this.violations(content.schema, response.body) : []),
       ...this.headerViolations(documented, response.headers),

@@ -14,6 +14,7 @@ const KNOWN = new Set([
   'items',
   'maxItems',
   'minItems',
+  'uniqueItems',
   'minLength',
   'maxLength',
   'minimum',
@@ -44,11 +45,19 @@ export function valueOf(schema: Schema, components: Readonly<Record<string, Sche
       return fc.double({ min: numberOr(schema.minimum, -1e9), max: numberOr(schema.maximum, 1e9), noNaN: true });
     case 'boolean':
       return fc.boolean();
-    case 'array':
-      return fc.array(valueOf(schema.items as Schema, components), {
-        minLength: numberOr(schema.minItems, 0),
-        maxLength: Math.min(numberOr(schema.maxItems, 5), 5),
+    case 'array': {
+      const items = schema.items as Schema;
+      const maxLength = Math.min(numberOr(schema.maxItems, 5), 5);
+      const bounds = { minLength: numberOr(schema.minItems, 0), maxLength };
+      if (schema.uniqueItems !== true) return fc.array(valueOf(items, components), bounds);
+      // Elements compared as JSON, and no more of them than an enum has values.
+      const values = Array.isArray(items.enum) ? items.enum.length : maxLength;
+      return fc.uniqueArray(valueOf(items, components), {
+        ...bounds,
+        maxLength: Math.min(maxLength, values),
+        selector: (value) => JSON.stringify(value),
       });
+    }
     case 'object':
       return objectOf(schema, components);
     default:
@@ -80,6 +89,7 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
   const maxLength = numberOr(schema.maxLength, 100);
   const fits = (text: string) => text.length >= minLength && text.length <= maxLength;
   if (schema.format === 'email') return fc.emailAddress().filter(fits);
+  if (schema.format === 'uri') return fc.webUrl({ validSchemes: ['https', 'http'] }).filter(fits);
   if (typeof schema.pattern === 'string') return fc.stringMatching(new RegExp(schema.pattern)).filter(fits);
   // Any text: Unicode beyond ASCII included, which a request carries as UTF-8.
   return fc.string({ unit: 'grapheme', minLength, maxLength: Math.min(maxLength, 60) }).filter(fits);

@@ -37,6 +37,8 @@ import {
 import { PasswordThreads, type TaskThreads } from '../../../src/infrastructure/passwords/password-threads';
 import { type EventStreamLimits, EventStreams } from '../../../src/interfaces/http/event-stream/event-streams';
 import { ShiftableWallClock } from '../shiftable-wall-clock';
+import type { WebhookDestinations } from '../../../src/core/ports/webhook-destinations';
+import { FakeWebhookDestinations } from '../in-memory/fake-webhook-destinations';
 import { connectToTestDatabase, provisionTestDatabase, type TestDatabase } from '../test-database';
 
 export interface TestAccount {
@@ -114,6 +116,10 @@ export interface TestAppOptions {
     readonly queued?: number;
     readonly events?: PasswordWorkEvents;
   };
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: `http` endpoints and private addresses; off unless given, as in the service. */
+  readonly webhookAllowPrivateUrls?: boolean;
+  /** Where endpoints' URLs may lead: a table (FakeWebhookDestinations) unless given, as there is no outside DNS. */
+  readonly webhookDestinations?: WebhookDestinations;
 }
 
 /**
@@ -172,6 +178,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       options.apiKeyFailuresPerMinute === undefined
         ? undefined
         : new MemoryFailedAttempts({ failures: options.apiKeyFailuresPerMinute, windowSeconds: 60 }),
+    webhookAllowPrivateUrls: options.webhookAllowPrivateUrls,
+    webhookDestinations:
+      options.webhookDestinations ?? new FakeWebhookDestinations(options.webhookAllowPrivateUrls ?? false),
   });
   const eventStreams = new EventStreams(container.get(StreamSlots), options.eventStreams);
   endStreamsOfChangedKeys(keyCaching.listener, eventStreams);

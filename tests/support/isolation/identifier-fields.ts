@@ -3,7 +3,7 @@ import { openApiPath } from '../../../src/interfaces/http/openapi/operation';
 import type { Route } from '../../../src/interfaces/http/route';
 
 /** The kinds of record a request can name. Each account of the isolation test owns some of every kind. */
-export type Kind = 'timeline' | 'anchor' | 'item' | 'event';
+export type Kind = 'timeline' | 'anchor' | 'item' | 'event' | 'webhookEndpoint';
 
 /**
  * What each identifier field of the API names, by field name. Where identifiers enter is read from
@@ -22,6 +22,7 @@ export const IDENTIFIER_FIELDS: Readonly<Record<string, readonly Kind[]>> = {
   event_id: ['event'],
   // An event id or an event's name: free text by its limits, so no rule below would find it.
   significant_event: ['event'],
+  endpoint_id: ['webhookEndpoint'],
 };
 
 /**

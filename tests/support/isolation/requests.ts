@@ -60,7 +60,7 @@ export function requestFor(
 
 /**
  * Sends the request with an account's key: a POST with a JSON body, a GET with a query string (or a
- * JSON body for nested values).
+ * JSON body for nested values), a DELETE as it is.
  */
 export function send(
   app: Express,
@@ -69,6 +69,7 @@ export function send(
   headers: Readonly<Record<string, string>> = {},
 ): Promise<Response> {
   const { route, url, input } = operation;
+  if (route.method === 'delete') return request(app).delete(url).set('Authorization', authorization).set(headers);
   if (route.method === 'post') {
     const post = request(app).post(url).set('Authorization', authorization).set(headers);
     return input === undefined ? post : post.send(input);

@@ -15,7 +15,7 @@ export function buildOpenApiDocument(routes: readonly Route[]): JsonObject {
   const schemas = schemasOf([
     ProblemResponse,
     ...PROBE_RESPONSES,
-    ...classes.filter((dto): dto is ClassConstructor<object> => dto !== undefined),
+    ...classes.filter((dto): dto is ClassConstructor<object> => dto !== undefined && dto !== null),
   ]);
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const route of routes) {

@@ -11,6 +11,10 @@ export const TAGS: Readonly<Record<Family, { name: string; description: string }
   A: { name: 'Family A: verbs', description: 'Simple verbs, each answering with a human-readable status.' },
   B: { name: 'Family B: resources', description: 'Resources created and read.' },
   C: { name: 'Family C: scenarios', description: 'Scenario operations under /api/v1.' },
+  webhooks: {
+    name: 'Webhooks',
+    description: "Endpoints the account's changes are pushed to, signed (Standard Webhooks).",
+  },
 };
 
 const GET_PARAMETERS =
@@ -74,20 +78,24 @@ function successResponse(
   replayed: boolean,
   streams: boolean,
 ): JsonObject {
-  const schema = refTo(docs.response);
-  const example = exampleOf(schema, schemas);
   const headers = Object.entries(docs.headers ?? {}).map(([name, description]) => [
     name,
     { description, schema: { type: 'string' } },
   ]);
-  return {
-    description: docs.response.name.replace(/Response$/, '').replace(/([a-z])([A-Z])/g, '$1 $2'),
+  const described = {
     headers: {
       ...OPERATION_HEADERS,
       ...(streams ? { 'X-Accel-Buffering': headerRef('X-Accel-Buffering') } : {}),
       ...Object.fromEntries(headers),
       ...(replayed ? { 'Idempotent-Replayed': headerRef('Idempotent-Replayed') } : {}),
     },
+  };
+  if (docs.response === null) return { description: 'No content', ...described };
+  const schema = refTo(docs.response);
+  const example = exampleOf(schema, schemas);
+  return {
+    description: docs.response.name.replace(/Response$/, '').replace(/([a-z])([A-Z])/g, '$1 $2'),
+    ...described,
     content: {
       'application/json': { schema, ...(example === undefined ? {} : { example }) },
       ...(streams ? EVENT_STREAM_CONTENT : {}),

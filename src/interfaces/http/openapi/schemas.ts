@@ -33,6 +33,14 @@ const customConverters: Converters = {
     pattern: TIME_RANGE_PATTERN,
     description: '<start>/<end>: two RFC 3339 date-times, the start not after the end (both included)',
   },
+  // Its scheme and host have rules of the service's settings and of DNS, which its description says.
+  isWebhookUrl: {
+    type: 'string' as const,
+    format: 'uri',
+    description:
+      'An absolute `https` URL (`http` too where the service sets WEBHOOK_ALLOW_PRIVATE_URLS), without a user ' +
+      'name, password or #fragment, whose host is and resolves to public addresses only.',
+  },
   // trim() removes the same white space \s matches, so the pattern says what IsNotBlank checks.
   isNotBlank: { type: 'string' as const, pattern: '\\S' },
   // A marker splitForms turns into the object's two forms.

@@ -4,6 +4,7 @@ import { Duration, DURATION_FORMS } from '../../../core/domain/duration';
 import { DomainError } from '../../../core/domain/errors';
 import { TimeRange } from '../../../core/domain/time-range';
 import { MAX_WINDOW_MINUTES } from '../../../core/domain/timeline';
+import { readWebhookUrl } from '../../../core/domain/webhook-endpoint';
 
 export const DATE_TIME_HINT =
   'an ISO 8601 date-time with Z or an offset, between years 0001 and 9999, like 2024-05-01T12:00:00Z';
@@ -98,5 +99,25 @@ export function IsTimeRange(options?: ValidationOptions): PropertyDecorator {
         ...options,
       },
       validator: { validate: acceptedBy(TimeRange.parse) },
+    });
+}
+
+const WIDEST_URL_POLICY = { allowPrivateUrls: true } as const;
+
+/**
+ * The shape of a webhook endpoint's URL (readWebhookUrl), read as the widest setting reads it: `http`
+ * too. Whether this service takes `http` (WEBHOOK_ALLOW_PRIVATE_URLS) is the use case's to say, in
+ * the same words, as the setting is not the edge's to know.
+ */
+export function IsWebhookUrl(options?: ValidationOptions): PropertyDecorator {
+  const faultOf = (value: unknown) =>
+    typeof value === 'string' ? readWebhookUrl(value, WIDEST_URL_POLICY).fault : 'must be a string';
+  return (target, propertyName) =>
+    registerDecorator({
+      name: 'isWebhookUrl',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { message: (args: ValidationArguments) => `${args.property} ${faultOf(args.value)}`, ...options },
+      validator: { validate: (value: unknown) => faultOf(value) === undefined },
     });
 }

@@ -12,4 +12,5 @@ export const EXAMPLE_IDS = {
   manipulation: 'man_6f1c2d3e4a5b4c6d8e9f0a1b2c3d4e5f',
   timeline: 'tml_7c9e6679742540de944be07fc1f90ae7',
   travel: 'trv_9a1b5f6e8c2d4e7f8a9b0c1d2e3f4a5b',
+  webhookEndpoint: 'whk_2c8d4e6f0a1b4c3d9e8f7a6b5c4d3e2f',
 } as const;

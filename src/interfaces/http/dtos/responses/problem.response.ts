@@ -97,6 +97,7 @@ export class ProblemResponse {
       'too_many_streams',
       'stream_capacity_reached',
       'too_many_api_keys',
+      'too_many_webhook_endpoints',
     ),
   })
   limit?: number;
@@ -135,6 +136,19 @@ export class ProblemResponse {
     description: MEMBER_OF('api_key_not_found', 'console_key_not_rollable'),
   })
   key_id?: string;
+  @IsOptional()
+  @IsString()
+  @ApiField({ example: 'whk_2c8d4e6f0a1b4c3d9e8f7a6b5c4d3e2f', description: MEMBER_OF('webhook_endpoint_not_found') })
+  endpoint_id?: string;
+  @IsOptional()
+  @IsIn(['address_not_allowed', 'dns'])
+  @ApiField({
+    example: 'address_not_allowed',
+    description:
+      MEMBER_OF('webhook_url_not_allowed') +
+      ' Why: the host is or resolves to an address deliveries may not reach, or it resolves to none.',
+  })
+  reason?: string;
   @IsString()
   @ApiField({
     example: '3f1c2a9e-7b4d-4e8a-9c61-2d5f0b8e4a17',

@@ -1,0 +1,62 @@
+import { Type } from 'class-transformer';
+import { IsArray, IsIn, IsString, Matches, ValidateNested } from 'class-validator';
+import { WEBHOOK_EVENT_TYPES } from '../../../../core/domain/webhook-endpoint';
+import { ApiField } from '../../openapi/api-field';
+import { IsDateTime } from '../../validation/decorators';
+import { EXAMPLE_IDS, idOf } from './ids';
+
+/** Standard Webhooks' form of a secret: `whsec_` and the base64 of 32 random bytes. */
+const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
+const EXAMPLE_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw7N9uZtOYZPI=';
+
+/** An endpoint as every operation but its creation answers it: never its secret. */
+export class WebhookEndpointResponse {
+  @Matches(idOf('whk')) @ApiField({ example: EXAMPLE_IDS.webhookEndpoint }) id!: string;
+  @Matches(/^https?:\/\//)
+  @ApiField({ example: 'https://example.com/webhooks', description: 'As the WHATWG URL parser writes it.' })
+  url!: string;
+  @IsArray()
+  @IsIn(WEBHOOK_EVENT_TYPES, { each: true })
+  @ApiField({ example: ['event.recorded', 'event.updated'] })
+  event_types!: string[];
+  @IsString() @ApiField({ example: 'Production', nullable: true }) description!: string | null;
+  @IsIn(['enabled', 'disabled']) @ApiField({ example: 'enabled' }) status!: string;
+  @IsIn(['gone', 'failing', 'by_owner'])
+  @ApiField({
+    example: null,
+    nullable: true,
+    description:
+      'Why it is disabled: `gone` (it answered 410), `failing` (every attempt failed for 5 days) or ' +
+      '`by_owner`; `null` while enabled.',
+  })
+  disabled_reason!: string | null;
+  @IsDateTime() @ApiField({ example: '2026-11-29T08:00:00Z' }) created_at!: string;
+}
+
+/** The endpoint just made, with the secret that signs its deliveries: shown only this once. */
+export class NewWebhookEndpointResponse extends WebhookEndpointResponse {
+  @Matches(SECRET)
+  @ApiField({
+    example: EXAMPLE_SECRET,
+    description: 'Shown only this once: verify each delivery with it (Standard Webhooks).',
+  })
+  secret!: string;
+}
+
+/** A rolled secret: the one it replaces signs beside it for 24 hours. */
+export class WebhookSecretResponse {
+  @Matches(SECRET)
+  @ApiField({ example: EXAMPLE_SECRET, description: 'Shown only this once.' })
+  secret!: string;
+}
+
+/** GET /v1/webhook-endpoints: one page, oldest first. */
+export class WebhookEndpointPageResponse {
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => WebhookEndpointResponse)
+  endpoints!: WebhookEndpointResponse[];
+  @IsString()
+  @ApiField({ example: null, nullable: true, description: 'Pass as `cursor` for the next page; `null` on the last.' })
+  next_cursor!: string | null;
+}

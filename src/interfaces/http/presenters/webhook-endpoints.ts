@@ -1,0 +1,20 @@
+import { formatDateTime } from '../../../core/domain/date-time-format';
+import type { WebhookEndpoint } from '../../../core/domain/webhook-endpoint';
+
+/** An endpoint as the API answers it: its secrets never, but when it is made (presentNewWebhookEndpoint). */
+export function presentWebhookEndpoint(endpoint: WebhookEndpoint) {
+  return {
+    id: endpoint.id,
+    url: endpoint.url,
+    event_types: [...endpoint.eventTypes],
+    description: endpoint.description,
+    status: endpoint.status,
+    disabled_reason: endpoint.disabledReason,
+    created_at: formatDateTime(endpoint.createdAt),
+  };
+}
+
+/** The endpoint just made, with its secret: the only answer that carries it. */
+export function presentNewWebhookEndpoint(endpoint: WebhookEndpoint) {
+  return { ...presentWebhookEndpoint(endpoint), secret: endpoint.secret };
+}

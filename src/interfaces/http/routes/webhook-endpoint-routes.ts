@@ -1,0 +1,264 @@
+import type { Container } from 'inversify';
+import { MAX_WEBHOOK_ENDPOINTS, SECRET_OVERLAP_MS } from '../../../core/domain/webhook-endpoint';
+import { CreateWebhookEndpoint } from '../../../core/use-cases/webhook-endpoints/create-webhook-endpoint';
+import { DeleteWebhookEndpoint } from '../../../core/use-cases/webhook-endpoints/delete-webhook-endpoint';
+import {
+  DisableWebhookEndpoint,
+  EnableWebhookEndpoint,
+} from '../../../core/use-cases/webhook-endpoints/endpoint-state';
+import { GetWebhookEndpoint } from '../../../core/use-cases/webhook-endpoints/get-webhook-endpoint';
+import { ListWebhookEndpoints } from '../../../core/use-cases/webhook-endpoints/list-webhook-endpoints';
+import { RollWebhookSecret } from '../../../core/use-cases/webhook-endpoints/roll-webhook-secret';
+import { decodeCursor, encodeCursor } from '../cursor';
+import { EXAMPLE_IDS } from '../dtos/responses/ids';
+import {
+  NewWebhookEndpointResponse,
+  WebhookEndpointPageResponse,
+  WebhookEndpointResponse,
+  WebhookSecretResponse,
+} from '../dtos/responses/webhooks.response';
+import { CreateWebhookEndpointDto, ListWebhookEndpointsQueryDto } from '../dtos/webhooks.dto';
+import { presentNewWebhookEndpoint, presentWebhookEndpoint } from '../presenters/webhook-endpoints';
+import { defineRoute, type Route } from '../route';
+
+const family = 'webhooks';
+const ONE_ENDPOINT = { endpoint_id: EXAMPLE_IDS.webhookEndpoint };
+const NOT_FOUND = ['webhook_endpoint_not_found'];
+const OVERLAP_HOURS = SECRET_OVERLAP_MS / 3_600_000;
+
+/**
+ * The endpoints an account's changes are pushed to. DELETE comes last: a client walking the table
+ * (the isolation test does) acts on an endpoint before it removes it.
+ */
+export function webhookEndpointRoutes(container: Container): Route[] {
+  return [
+    createWebhookEndpointRoute,
+    listWebhookEndpointsRoute,
+    getWebhookEndpointRoute,
+    rollWebhookSecretRoute,
+    disableWebhookEndpointRoute,
+    enableWebhookEndpointRoute,
+    deleteWebhookEndpointRoute,
+  ].map((route) => route(container));
+}
+
+/** POST /v1/webhook-endpoints: Register an endpoint to push changes to. */
+function createWebhookEndpointRoute(container: Container): Route {
+  const createEndpoint = container.get(CreateWebhookEndpoint);
+  return defineRoute(
+    {
+      method: 'post',
+      path: '/v1/webhook-endpoints',
+      operationId: 'createWebhookEndpoint',
+      family,
+      summary: 'Register an endpoint to push changes to.',
+      body: CreateWebhookEndpointDto,
+      docs: {
+        description:
+          'Registers an endpoint, enabled, that each change of the types it names is pushed to, signed with ' +
+          '`secret` (Standard Webhooks): the answer is the only one that carries it. The URL is `https` and ' +
+          'its host is and resolves to public addresses only, else `webhook_url_not_allowed`. An account keeps ' +
+          `at most ${MAX_WEBHOOK_ENDPOINTS} endpoints (\`too_many_webhook_endpoints\`).`,
+        status: 201,
+        response: NewWebhookEndpointResponse,
+        errors: ['webhook_url_not_allowed', 'too_many_webhook_endpoints'],
+        example: {
+          url: 'https://example.com/webhooks',
+          event_types: ['event.recorded', 'event.updated'],
+          description: 'Production',
+        },
+        headers: { Location: 'The new endpoint: /v1/webhook-endpoints/{id}.' },
+      },
+    },
+    async ({ body }, { accountId }) => {
+      const endpoint = await createEndpoint.execute({
+        accountId,
+        url: body.url,
+        eventTypes: body.event_types,
+        description: body.description ?? null,
+      });
+      return {
+        status: 201,
+        body: presentNewWebhookEndpoint(endpoint),
+        headers: { Location: `/v1/webhook-endpoints/${endpoint.id}` },
+      };
+    },
+  );
+}
+
+/** GET /v1/webhook-endpoints: List the endpoints, oldest first, one page at a time. */
+function listWebhookEndpointsRoute(container: Container): Route {
+  const listEndpoints = container.get(ListWebhookEndpoints);
+  return defineRoute(
+    {
+      method: 'get',
+      path: '/v1/webhook-endpoints',
+      operationId: 'listWebhookEndpoints',
+      family,
+      summary: 'List the endpoints, oldest first, one page at a time.',
+      query: ListWebhookEndpointsQueryDto,
+      docs: {
+        description:
+          "The account's webhook endpoints, oldest first, a page at a time: pass `next_cursor` back as " +
+          '`cursor`. Their secrets are never listed.',
+        status: 200,
+        response: WebhookEndpointPageResponse,
+        errors: [],
+        example: { limit: 10 },
+      },
+    },
+    async ({ query }, { accountId }) => {
+      const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
+      const page = await listEndpoints.execute({
+        accountId,
+        limit: query.limit,
+        after: after && { createdAt: after.at, id: after.id },
+      });
+      return {
+        status: 200,
+        body: {
+          endpoints: page.endpoints.map(presentWebhookEndpoint),
+          next_cursor: page.next && encodeCursor(page.next.createdAt, page.next.id),
+        },
+      };
+    },
+  );
+}
+
+/** GET /v1/webhook-endpoints/:endpoint_id: Read one endpoint. */
+function getWebhookEndpointRoute(container: Container): Route {
+  const getEndpoint = container.get(GetWebhookEndpoint);
+  return defineRoute(
+    {
+      method: 'get',
+      path: '/v1/webhook-endpoints/:endpoint_id',
+      operationId: 'getWebhookEndpoint',
+      family,
+      summary: 'Read one endpoint.',
+      docs: {
+        description:
+          'One endpoint of the account, with its `status` and, while disabled, its `disabled_reason`; never its ' +
+          "secret. Another account's endpoint answers `webhook_endpoint_not_found`, like an unknown one.",
+        status: 200,
+        response: WebhookEndpointResponse,
+        errors: NOT_FOUND,
+        example: ONE_ENDPOINT,
+      },
+    },
+    async ({ params }, { accountId }) => {
+      const endpoint = await getEndpoint.execute({ accountId, endpointId: params.endpoint_id });
+      return { status: 200, body: presentWebhookEndpoint(endpoint) };
+    },
+  );
+}
+
+/** POST /v1/webhook-endpoints/:endpoint_id/roll-secret: Replace the signing secret. */
+function rollWebhookSecretRoute(container: Container): Route {
+  const rollSecret = container.get(RollWebhookSecret);
+  return defineRoute(
+    {
+      method: 'post',
+      path: '/v1/webhook-endpoints/:endpoint_id/roll-secret',
+      operationId: 'rollWebhookSecret',
+      family,
+      summary: 'Replace the signing secret.',
+      docs: {
+        description:
+          `A new secret, answered only now. For ${OVERLAP_HOURS} hours every delivery carries a signature by each ` +
+          'secret, so a receiver that verifies with either misses none while it switches; a roll within that ' +
+          'time retires the oldest at once.',
+        status: 200,
+        response: WebhookSecretResponse,
+        errors: NOT_FOUND,
+        example: ONE_ENDPOINT,
+      },
+    },
+    async ({ params }, { accountId }) => {
+      const { secret } = await rollSecret.execute({ accountId, endpointId: params.endpoint_id });
+      return { status: 200, body: { secret } };
+    },
+  );
+}
+
+/** POST /v1/webhook-endpoints/:endpoint_id/disable: Stop pushing changes to an endpoint. */
+function disableWebhookEndpointRoute(container: Container): Route {
+  const disableEndpoint = container.get(DisableWebhookEndpoint);
+  return defineRoute(
+    {
+      method: 'post',
+      path: '/v1/webhook-endpoints/:endpoint_id/disable',
+      operationId: 'disableWebhookEndpoint',
+      family,
+      summary: 'Stop pushing changes to an endpoint.',
+      docs: {
+        description:
+          'Disables the endpoint, `disabled_reason` `by_owner`: no message is recorded for it until it is ' +
+          'enabled again. Disabling a disabled endpoint makes its reason `by_owner`.',
+        status: 200,
+        response: WebhookEndpointResponse,
+        errors: NOT_FOUND,
+        example: ONE_ENDPOINT,
+      },
+    },
+    async ({ params }, { accountId }) => {
+      const endpoint = await disableEndpoint.execute({ accountId, endpointId: params.endpoint_id });
+      return { status: 200, body: presentWebhookEndpoint(endpoint) };
+    },
+  );
+}
+
+/** POST /v1/webhook-endpoints/:endpoint_id/enable: Push changes to an endpoint again. */
+function enableWebhookEndpointRoute(container: Container): Route {
+  const enableEndpoint = container.get(EnableWebhookEndpoint);
+  return defineRoute(
+    {
+      method: 'post',
+      path: '/v1/webhook-endpoints/:endpoint_id/enable',
+      operationId: 'enableWebhookEndpoint',
+      family,
+      summary: 'Push changes to an endpoint again.',
+      docs: {
+        description:
+          'Enables the endpoint, whatever disabled it: changes from now on are pushed to it, its ' +
+          '`disabled_reason` cleared and its count of days failing started anew. Enabling an enabled endpoint ' +
+          'changes nothing.',
+        status: 200,
+        response: WebhookEndpointResponse,
+        errors: NOT_FOUND,
+        example: ONE_ENDPOINT,
+      },
+    },
+    async ({ params }, { accountId }) => {
+      const endpoint = await enableEndpoint.execute({ accountId, endpointId: params.endpoint_id });
+      return { status: 200, body: presentWebhookEndpoint(endpoint) };
+    },
+  );
+}
+
+/** DELETE /v1/webhook-endpoints/:endpoint_id: Delete an endpoint. */
+function deleteWebhookEndpointRoute(container: Container): Route {
+  const deleteEndpoint = container.get(DeleteWebhookEndpoint);
+  return defineRoute(
+    {
+      method: 'delete',
+      path: '/v1/webhook-endpoints/:endpoint_id',
+      operationId: 'deleteWebhookEndpoint',
+      family,
+      summary: 'Delete an endpoint.',
+      docs: {
+        description:
+          'Deletes the endpoint with its messages and their attempts: nothing more is sent to it, not even a ' +
+          'retry due. A DELETE takes no `Idempotency-Key`: sent again, it answers `webhook_endpoint_not_found`, ' +
+          'the endpoint being gone either way.',
+        status: 204,
+        response: null,
+        errors: NOT_FOUND,
+        example: ONE_ENDPOINT,
+      },
+    },
+    async ({ params }, { accountId }) => {
+      await deleteEndpoint.execute({ accountId, endpointId: params.endpoint_id });
+      return { status: 204, body: undefined };
+    },
+  );
+}
