@@ -38,7 +38,8 @@ import { PasswordThreads, type TaskThreads } from '../../../src/infrastructure/p
 import { type EventStreamLimits, EventStreams } from '../../../src/interfaces/http/event-stream/event-streams';
 import { ShiftableWallClock } from '../shiftable-wall-clock';
 import type { WebhookDestinations } from '../../../src/core/ports/webhook-destinations';
-import { FakeWebhookDestinations } from '../in-memory/fake-webhook-destinations';
+import { ResolvedWebhookDestinations } from '../../../src/infrastructure/webhook-delivery/resolved-destinations';
+import { resolverTable } from '../webhook-delivery/resolver-table';
 import { connectToTestDatabase, provisionTestDatabase, type TestDatabase } from '../test-database';
 
 export interface TestAccount {
@@ -118,7 +119,10 @@ export interface TestAppOptions {
   };
   /** WEBHOOK_ALLOW_PRIVATE_URLS: `http` endpoints and private addresses; off unless given, as in the service. */
   readonly webhookAllowPrivateUrls?: boolean;
-  /** Where endpoints' URLs may lead: a table (FakeWebhookDestinations) unless given, as there is no outside DNS. */
+  /**
+   * Where endpoints' URLs may lead: unless given, the service's own check, its names resolved by
+   * TEST_HOSTS, as the tests have no outside DNS.
+   */
   readonly webhookDestinations?: WebhookDestinations;
 }
 
@@ -127,6 +131,15 @@ export interface TestAppOptions {
  * of a second of CPU; the suites sign up some 400 accounts, and would spend a minute on it.
  */
 export const QUICK_SCRYPT_COST: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
+
+/**
+ * The names the HTTP suites' webhook endpoints use, as DNS would answer them: a public address, and
+ * a name that leads to loopback. Any other name resolves to none.
+ */
+export const TEST_HOSTS: Record<string, readonly string[]> = {
+  'example.com': ['93.184.215.14'],
+  'loopback.example.com': ['127.0.0.1'],
+};
 
 /** How long an app may take to start listening for key changes before the test gives up. */
 const SUBSCRIBE_TIMEOUT_MS = 10_000;
@@ -180,7 +193,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
         : new MemoryFailedAttempts({ failures: options.apiKeyFailuresPerMinute, windowSeconds: 60 }),
     webhookAllowPrivateUrls: options.webhookAllowPrivateUrls,
     webhookDestinations:
-      options.webhookDestinations ?? new FakeWebhookDestinations(options.webhookAllowPrivateUrls ?? false),
+      options.webhookDestinations ??
+      new ResolvedWebhookDestinations(options.webhookAllowPrivateUrls ?? false, resolverTable(TEST_HOSTS)),
   });
   const eventStreams = new EventStreams(container.get(StreamSlots), options.eventStreams);
   endStreamsOfChangedKeys(keyCaching.listener, eventStreams);
