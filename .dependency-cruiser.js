@@ -8,7 +8,7 @@
 const INFRASTRUCTURE_FLOORS = [
   ['database/driver', 'telemetry', 'passwords', 'throttling', 'webhook-delivery'],
   ['database/embedded', 'database/migrations', 'system', 'event-changes', 'api-key-cache'],
-  ['database/health', 'database/open-database.ts', 'persistence'],
+  ['database/health', 'database/open-database.ts', 'persistence', 'job-queue'],
   ['metrics'],
 ];
 

@@ -1,4 +1,6 @@
 // Jest globalSetup: prepares, once per run, what provisionTestDatabase copies for each test file.
+// Either way the database is as a service's start leaves it: migrated, and pg-boss's schema and the
+// webhooks' queues installed (a write recording a webhook message makes its job there).
 // - DATABASE_URL set: a template database, migrated; each test file then gets
 //   `CREATE DATABASE ... TEMPLATE` (tens of milliseconds instead of a migration run each).
 // - unset: snapshots of an in-memory PGlite, before the migrations (for the migration runner's own
@@ -10,6 +12,7 @@ import {
   startInMemoryPostgres,
 } from '../../src/infrastructure/database/embedded/embedded-postgres';
 import { migrateDatabase } from '../../src/infrastructure/database/migrations/migrate-database';
+import { installJobQueue } from '../../src/infrastructure/job-queue/job-queue';
 import { POOL_GLOBAL, PglitePool, type PgliteSnapshots } from './pglite-pool';
 import { TEST_DATABASE_ENV, TEST_DATABASE_PREFIX, withAdminClient, withDatabase } from './test-database-names';
 
@@ -23,9 +26,10 @@ export default async function globalSetup(): Promise<void> {
   if (serverUrl) {
     const template = `${TEST_DATABASE_PREFIX}${runId}_template`;
     await withAdminClient(serverUrl, (admin) => admin.query(`CREATE DATABASE "${template}"`));
-    // migrateDatabase closes all its connections: CREATE DATABASE ... TEMPLATE requires that
-    // nobody is connected to the template.
+    // migrateDatabase and installJobQueue close all their connections: CREATE DATABASE ... TEMPLATE
+    // requires that nobody is connected to the template.
     await migrateDatabase(withDatabase(serverUrl, template));
+    await installJobQueue(withDatabase(serverUrl, template));
     process.env[TEST_DATABASE_ENV.template] = template;
     return;
   }
@@ -41,6 +45,7 @@ async function takeSnapshots(): Promise<PgliteSnapshots> {
   try {
     const blank = await snapshotOf(scratch);
     await migrateDatabase(scratch.connectionString);
+    await installJobQueue(scratch.connectionString);
     return { blank, migrated: await snapshotOf(scratch) };
   } finally {
     await scratch.stop();

@@ -44,6 +44,14 @@ export interface PrismaClientOptions {
   onAnswer?: () => void;
   /** Spans and times of every statement and of each wait for a connection (statement-telemetry.ts). */
   telemetry?: DatabaseTelemetry;
+  /** Hears what the database tells the pool's connections besides answers (RAISE NOTICE). */
+  onNotice?: (notice: DatabaseNotice) => void;
+}
+
+/** A notice of the database, as node-postgres hands it on (its fields, as PostgreSQL sent them). */
+export interface DatabaseNotice {
+  readonly message?: string;
+  readonly detail?: string;
 }
 
 /**
@@ -83,6 +91,8 @@ export function createDatabaseClients(connectionString: string, options: PrismaC
     // First: the session's own statements must not hang either.
     closeWhenStalled(client, timeoutMs + CANCEL_ANSWER_MS, options.onAnswer);
     await client.query(session);
+    const onNotice = options.onNotice;
+    if (onNotice) client.on('notice', (notice) => onNotice(notice));
     await options.onConnect?.(client);
   };
   const pool = new Pool(config);

@@ -1,0 +1,81 @@
+// What the webhooks' queues run, and how many at once. The handlers are the core's: a delivery's
+// (one attempt of a message, the sender's) and a window's check (RecordWindowClosed).
+import type { Job } from 'pg-boss';
+import type { DeliveryJob, WindowCheck } from '../../core/ports/webhook-jobs';
+import type { JobQueue } from './job-queue';
+import { DELIVERY_QUEUE, ENDPOINT_CONCURRENCY, WINDOW_CHECK_QUEUE } from './queues';
+
+/**
+ * One attempt of a message. Returning completes the job; throwing fails it, and the queue tries it
+ * again (queues.ts), as it does the job of a process that died. `signal` aborts when the job
+ * expires or the process stops past its grace.
+ */
+export type DeliveryHandler = (job: DeliveryJob, signal: AbortSignal) => Promise<void>;
+
+/** A timeline's window checked when due; throwing fails the job, tried again later. */
+export type WindowCheckHandler = (check: WindowCheck) => Promise<unknown>;
+
+export interface DeliveryWork {
+  /**
+   * Attempts under way at once in this process. Several endpoints' at once, so that a slow or dead
+   * endpoint (at most ENDPOINT_CONCURRENCY of its own at a time) leaves workers for the others.
+   */
+  readonly concurrency: number;
+  /** How often an idle worker looks for a due attempt: a new message waits up to this long. */
+  readonly pollingSeconds: number;
+}
+
+export const DELIVERY_WORK: DeliveryWork = { concurrency: 16, pollingSeconds: 1 };
+/** Windows close a few a minute at most: one worker, looking every 2 s. */
+const WINDOW_CHECK_POLLING_SECONDS = 2;
+
+export async function workDeliveries(
+  queue: JobQueue,
+  handler: DeliveryHandler,
+  work: DeliveryWork = DELIVERY_WORK,
+): Promise<void> {
+  await queue.work<unknown>(
+    DELIVERY_QUEUE,
+    {
+      localConcurrency: work.concurrency,
+      groupConcurrency: ENDPOINT_CONCURRENCY,
+      pollingIntervalSeconds: work.pollingSeconds,
+    },
+    (job) => handler(deliveryJobOf(job), job.signal),
+  );
+}
+
+export async function workWindowChecks(
+  queue: JobQueue,
+  handler: WindowCheckHandler,
+  pollingSeconds: number = WINDOW_CHECK_POLLING_SECONDS,
+): Promise<void> {
+  await queue.work<unknown>(WINDOW_CHECK_QUEUE, { pollingIntervalSeconds: pollingSeconds }, async (job) => {
+    await handler(windowCheckOf(job));
+  });
+}
+
+/** A delivery job as the database made it: data {accountId, messageId}, its group the endpoint. */
+export function deliveryJobOf(job: Job<unknown>): DeliveryJob {
+  if (typeof job.groupId !== 'string') throw new MalformedJob(job, 'groupId');
+  return { accountId: textOf(job, 'accountId'), messageId: textOf(job, 'messageId'), endpointId: job.groupId };
+}
+
+export function windowCheckOf(job: Job<unknown>): WindowCheck {
+  return { accountId: textOf(job, 'accountId'), timelineId: textOf(job, 'timelineId') };
+}
+
+function textOf(job: Job<unknown>, field: string): string {
+  const data = job.data;
+  const value: unknown = typeof data === 'object' && data !== null ? Reflect.get(data, field) : undefined;
+  if (typeof value !== 'string') throw new MalformedJob(job, field);
+  return value;
+}
+
+/** A job whose data is not what the database's functions make: a defect, logged as the job fails. */
+export class MalformedJob extends Error {
+  constructor(job: Job<unknown>, field: string) {
+    super(`job ${job.id} of ${job.name} has no ${field}`);
+    this.name = 'MalformedJob';
+  }
+}
