@@ -12,6 +12,7 @@ import {
   stopListeningForChanges,
 } from './composition/change-listening';
 import { checkConnectionBudget, checkPooler } from './composition/database-checks';
+import { startJobQueue, stopJobQueue } from './composition/job-queue';
 import { openProcessDatabase } from './composition/process-database';
 import { createProcessLogger } from './composition/process-logger';
 import { wireProcessMetrics } from './composition/process-metrics';
@@ -33,8 +34,8 @@ import { ProcessResources, StartCancelled } from './process-resources';
 import { StopSignals } from './stop-signals';
 
 /**
- * Starts the process's resources in order (telemetry, database, listening connections, HTTP
- * listeners) and stops them in the reverse order at SIGTERM or SIGINT, or when one fails to start.
+ * Starts the process's resources in order (telemetry, database, listening connections, job queue,
+ * HTTP listeners) and stops them in the reverse order at SIGTERM or SIGINT, or when one fails to start.
  */
 export async function serve(config: Config): Promise<void> {
   const resources = new ProcessResources();
@@ -92,7 +93,7 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
   const changes = prepareChangeListening(config);
   const database = await resources.start(
     'database',
-    () => openProcessDatabase(config, { worker, availability, changes, tracer, times: metrics.database, logger }),
+    () => openProcessDatabase(config, { worker, availability, changes, tracer, metrics, logger }),
     (opened) => opened.close(),
   );
   metrics.database?.watchPool(database.pool);
@@ -121,10 +122,13 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
     (pool) => pool.close(),
   );
   passwordMetrics?.watch(passwordPool);
-  const { app, eventStreams } = composeRequestHandling({
+  const { app, eventStreams, container } = composeRequestHandling({
     ...{ config, worker, database, availability, changes, passwordPool, formSecret },
     ...{ tableAnalyses: analysis?.analysed, registry: metrics.registry, tracer, logger },
   });
+  // Before the HTTP listener, whose writes make jobs in its tables; its jobs get the shutdown's grace.
+  const queueParts = { database, container, logger, metrics: metrics.webhooks, graceMs: config.shutdownGraceMs };
+  await resources.start('job queue', () => startJobQueue(queueParts), stopJobQueue);
   const server = createHttpServer(app, httpTimeouts(config), logger);
   const connections = gracefulClose(server);
   await resources.start(

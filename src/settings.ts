@@ -43,6 +43,12 @@ const DEFAULT_CONNECTION_BUDGET = 80;
  * the key cache and the event streams of a changed key hear, the cache on or off).
  */
 export const LISTENERS_PER_PROCESS = 2;
+/**
+ * The connections of each process's job queue (pg-boss's own pool, src/infrastructure/job-queue/).
+ * One: its workers' polls then run one after the other, so that two of them never both take a job
+ * of an endpoint that has 3 under way (pg-boss counts an endpoint's jobs in each poll's statement).
+ */
+export const JOB_QUEUE_CONNECTIONS = 1;
 /** PgBouncer's default_pool_size: its server connections per database and user. */
 const DEFAULT_POOLER_CONNECTIONS = 20;
 /** Requests that may wait for the instance, per weight it runs at once: a wait of some 20 turns. */
@@ -85,10 +91,11 @@ const OTEL_EXPORTER = {
 
 /** The default pool of each process, from the processes sharing the server and whether a pooler is between. */
 function defaultPoolSize(processes: number, pooled: boolean): number {
-  // Straight to PostgreSQL, every process's pool and its listening connections share the default
-  // budget; behind a pooler the pool connects to the pooler, which queues it onto its own connections.
+  // Straight to PostgreSQL, every process's pool, its listening connections and its job queue's
+  // share the default budget; behind a pooler the pool connects to the pooler, which queues it onto
+  // its own connections.
   if (pooled) return DEFAULT_POOL_SIZE;
-  const share = Math.floor(DEFAULT_CONNECTION_BUDGET / processes) - LISTENERS_PER_PROCESS;
+  const share = Math.floor(DEFAULT_CONNECTION_BUDGET / processes) - LISTENERS_PER_PROCESS - JOB_QUEUE_CONNECTIONS;
   return Math.max(1, Math.min(DEFAULT_POOL_SIZE, share));
 }
 
@@ -206,13 +213,14 @@ export const SETTINGS = SettingsTable.empty()
       ),
     rule:
       `${DEFAULT_POOL_SIZE}, or floor(${DEFAULT_CONNECTION_BUDGET} / (\`SERVICE_REPLICAS\` × \`WEB_CONCURRENCY\`)) ` +
-      `- ${LISTENERS_PER_PROCESS} when smaller, at least 1; always ${DEFAULT_POOL_SIZE} with \`DATABASE_DIRECT_URL\``,
+      `- ${LISTENERS_PER_PROCESS + JOB_QUEUE_CONNECTIONS} when smaller, at least 1; always ${DEFAULT_POOL_SIZE} with ` +
+      '`DATABASE_DIRECT_URL`',
     about:
-      "Connections each serving process may open to `DATABASE_URL`. The default keeps every process's pool and " +
-      `its ${LISTENERS_PER_PROCESS} listening connections (event and key changes) within ` +
-      `${DEFAULT_CONNECTION_BUDGET} of PostgreSQL's default \`max_connections\` of 100, up to 26 processes; the ` +
-      'connection budget checks the result at start. The embedded database always takes one ' +
-      '(docs/operations.md#worker-processes).',
+      "Connections each serving process may open to `DATABASE_URL`. The default keeps every process's pool, " +
+      `its ${LISTENERS_PER_PROCESS} listening connections (event and key changes) and its job queue's connection ` +
+      `within ${DEFAULT_CONNECTION_BUDGET} of PostgreSQL's default \`max_connections\` of 100, up to 20 processes; ` +
+      'the connection budget checks the result at start. The embedded database always takes one, and its job ' +
+      'queue one (docs/operations.md#worker-processes).',
   })
   .setting('databasePoolerConnections', {
     variable: 'DATABASE_POOLER_CONNECTIONS',

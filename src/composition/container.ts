@@ -43,6 +43,7 @@ import { DisableWebhookEndpoint, EnableWebhookEndpoint } from '../core/use-cases
 import { GetWebhookEndpoint } from '../core/use-cases/webhook-endpoints/get-webhook-endpoint';
 import { ListWebhookEndpoints } from '../core/use-cases/webhook-endpoints/list-webhook-endpoints';
 import { RollWebhookSecret } from '../core/use-cases/webhook-endpoints/roll-webhook-secret';
+import { RecordWindowClosed } from '../core/use-cases/webhooks/record-window-closed';
 import type { PrismaClient } from '../infrastructure/database/driver/generated/client';
 import type { SqlRunner } from '../infrastructure/database/driver/sql-runner';
 import { EventChangeSignals } from '../infrastructure/event-changes/event-change-signals';
@@ -55,6 +56,8 @@ import {
   type RerunListener,
 } from '../infrastructure/persistence/postgres/transaction-boundary';
 import { KeyedRequests } from '../infrastructure/persistence/postgres/unit-of-work/keyed-requests';
+import { PostgresWebhookJobs } from '../infrastructure/persistence/postgres/webhook-jobs';
+import { PostgresWebhookMessages } from '../infrastructure/persistence/postgres/webhook-messages';
 import { LruVerifiedKeyCache } from '../infrastructure/api-key-cache/lru-verified-key-cache';
 import { defaultPasswordPool, type PasswordPool } from '../infrastructure/passwords/password-pool';
 import { PooledCommonPasswords } from '../infrastructure/passwords/pooled-common-passwords';
@@ -79,6 +82,8 @@ import {
   wallClock,
   webhookDestinations,
   webhookUrlPolicy,
+  webhookJobs,
+  webhookMessages,
 } from './tokens';
 
 export interface ContainerOptions {
@@ -161,6 +166,8 @@ export function buildContainer(options: ContainerOptions): Container {
     options.webhookDestinations ?? new ResolvedWebhookDestinations(allowPrivateUrls),
   );
   bindPort(container, webhookUrlPolicy, { allowPrivateUrls });
+  bindPort(container, webhookMessages, new PostgresWebhookMessages(database.sql));
+  bindPort(container, webhookJobs, new PostgresWebhookJobs(database.sql));
   // The port is an abstract class so that it is its own token: the HTTP edge resolves it without composition.
   const idempotency = new PostgresIdempotencyStore(database.prisma, database.sql, keyed, clock);
   container.bind(IdempotencyStore).toConstantValue(idempotency);
@@ -202,6 +209,8 @@ export function buildContainer(options: ContainerOptions): Container {
   bindCore(EnableWebhookEndpoint, transactionBoundary);
   bindCore(DisableWebhookEndpoint, transactionBoundary);
   bindCore(DeleteWebhookEndpoint, transactionBoundary);
+  // Run by the job queue's workers (composition/job-queue.ts), not by a request.
+  bindCore(RecordWindowClosed, transactionBoundary, wallClock, webhookMessages, webhookJobs);
   // Without use-case spans: it answers from memory for requests that carry no key, and a span for
   // each would cost what its limit spares.
   container.bind(CountInProcess).toConstantValue(new CountInProcess(clock));

@@ -7,7 +7,7 @@
 //   stops the start rather than a process (or a cluster's workers, restarted one after the other)
 //   answering every request with an error (docs/operations.md, "Behind a connection pooler").
 import { ConfigError, type Config } from '../config';
-import { LISTENERS_PER_PROCESS } from '../settings';
+import { JOB_QUEUE_CONNECTIONS, LISTENERS_PER_PROCESS } from '../settings';
 import {
   budgetProblem,
   connectionDemand,
@@ -23,6 +23,7 @@ export function connectionPlan(config: Config): ConnectionPlan {
     processes: config.webConcurrency,
     poolSize: config.databasePoolSize,
     listeners: LISTENERS_PER_PROCESS,
+    jobQueue: JOB_QUEUE_CONNECTIONS,
     poolerConnections: config.databasePoolerConnections,
   };
 }

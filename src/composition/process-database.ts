@@ -4,8 +4,9 @@ import type { Config } from '../config';
 import type { DatabaseAvailability } from '../infrastructure/database/health/database-availability';
 import { announceMigration } from '../infrastructure/database/migrations/migrate-database';
 import { type OpenDatabase, openDatabase } from '../infrastructure/database/open-database';
-import type { DatabaseMetrics } from '../infrastructure/metrics/database-metrics';
 import type { ChangeListening } from './change-listening';
+import { countRecordedMessages } from './job-queue';
+import type { ProcessMetrics } from './process-metrics';
 
 /** What the process's database reports to: its availability, its listeners, its traces and timings. */
 export interface DatabaseObservers {
@@ -14,7 +15,8 @@ export interface DatabaseObservers {
   readonly availability: DatabaseAvailability;
   readonly changes: ChangeListening;
   readonly tracer: Tracer | undefined;
-  readonly times: DatabaseMetrics | undefined;
+  /** The statements' times, and the webhook messages they recorded, which the database's notices tell. */
+  readonly metrics: Pick<ProcessMetrics, 'database' | 'webhooks'>;
   readonly logger: Logger;
 }
 
@@ -30,8 +32,9 @@ export function openProcessDatabase(config: Config, observers: DatabaseObservers
       timeoutMs: config.databaseTimeoutMs,
       onAnswer: observers.availability.answered,
       onMigrationApplied: announceMigration,
-      telemetry: { tracer: observers.tracer, times: observers.times },
+      telemetry: { tracer: observers.tracer, times: observers.metrics.database },
       log: observers.logger,
+      onNotice: countRecordedMessages(observers.metrics.webhooks),
     },
   );
 }

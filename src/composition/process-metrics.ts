@@ -5,12 +5,14 @@ import { answerPrimary } from '../infrastructure/metrics/cluster-metrics';
 import { DatabaseMetrics } from '../infrastructure/metrics/database-metrics';
 import { createMetricsRegistry } from '../infrastructure/metrics/metrics-registry';
 import { countProcessedSpans } from '../infrastructure/metrics/tracing-metrics';
+import { WebhookMetrics } from '../infrastructure/metrics/webhook-metrics';
 import type { Tracing } from '../infrastructure/telemetry/tracing';
 
-/** This process's metrics registry and its database's timings, both absent when METRICS_PORT is unset. */
+/** This process's metrics registry, its database's timings and its webhooks', all absent when METRICS_PORT is unset. */
 export interface ProcessMetrics {
   readonly registry: Registry | undefined;
   readonly database: DatabaseMetrics | undefined;
+  readonly webhooks: WebhookMetrics | undefined;
 }
 
 /**
@@ -23,7 +25,7 @@ export function wireProcessMetrics(config: Config, tracing: Tracing | undefined)
   if (registry && cluster.isWorker) answerPrimary(registry);
   const database = registry && new DatabaseMetrics(registry);
   if (registry && tracing) countProcessedSpans(registry, tracing);
-  return { registry, database };
+  return { registry, database, webhooks: registry && new WebhookMetrics(registry) };
 }
 
 /** A cluster worker's slot (WORKER_SLOT, set by its primary; the same across restarts), else none. */

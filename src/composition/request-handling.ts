@@ -52,6 +52,8 @@ export interface RequestHandlingParts {
 export function composeRequestHandling(parts: RequestHandlingParts): {
   readonly app: Express;
   readonly eventStreams: EventStreams;
+  /** The use cases, for what else runs them (the job queue's workers). */
+  readonly container: Container;
 } {
   const { config, registry, tracer } = parts;
   let serviceMetrics: ServiceMetrics | undefined;
@@ -79,7 +81,7 @@ export function composeRequestHandling(parts: RequestHandlingParts): {
     eventStreams,
     admission,
   });
-  return { app, eventStreams };
+  return { app, eventStreams, container };
 }
 
 /** The use cases over the open database, this process's caches and pools, and its failed-attempt counts. */

@@ -10,6 +10,8 @@ import type { VerifiedKeyCache } from '../core/ports/verified-key-cache';
 import type { WallClock } from '../core/ports/wall-clock';
 import type { WebhookDestinations } from '../core/ports/webhook-destinations';
 import type { WebhookUrlPolicy } from '../core/domain/webhook-endpoint';
+import type { WebhookJobs } from '../core/ports/webhook-jobs';
+import type { WebhookMessages } from '../core/ports/webhook-messages';
 
 // Injection tokens of the ports, in one place; use cases are bound by their own class. Each is a
 // `const` of its own `unique symbol` type, which is what lets `Ports` say which port it stands for.
@@ -26,6 +28,8 @@ export const signInEvents = Symbol.for('time-navigation.SignInEvents');
 export const webhookDestinations = Symbol.for('time-navigation.WebhookDestinations');
 /** Not a port but a setting the core reads (WEBHOOK_ALLOW_PRIVATE_URLS), bound as one. */
 export const webhookUrlPolicy = Symbol.for('time-navigation.WebhookUrlPolicy');
+export const webhookMessages = Symbol.for('time-navigation.WebhookMessages');
+export const webhookJobs = Symbol.for('time-navigation.WebhookJobs');
 
 /** The port each token stands for: the compiler checks bindings (bindings.ts) against it. */
 export interface Ports {
@@ -41,4 +45,6 @@ export interface Ports {
   [signInEvents]: SignInEvents;
   [webhookDestinations]: WebhookDestinations;
   [webhookUrlPolicy]: WebhookUrlPolicy;
+  [webhookMessages]: WebhookMessages;
+  [webhookJobs]: WebhookJobs;
 }

@@ -62,12 +62,12 @@ serverOnly(() =>
         DATABASE_POOL_SIZE: String(allowed),
       });
       expect(run.code).toBe(1);
-      const total = 6 * allowed + 6 * 2 + 3 * 1;
+      const total = 6 * allowed + 6 * 1 + 6 * 2 + 3 * 1;
       const server = new URL(database.connectionString).host;
       expect(run.output).toContain(`The service would open up to ${total} connections to PostgreSQL at ${server}/`);
       expect(run.output).toContain(
-        `6 processes × ${allowed} pool connections (${6 * allowed}) + 6 processes × 2 listening (12) + ` +
-          '1 per instance while it migrates at start (3).',
+        `6 processes × ${allowed} pool connections (${6 * allowed}) + 6 processes × 1 job queue (6) + ` +
+          '6 processes × 2 listening (12) + 1 per instance while it migrates at start (3).',
       );
       expect(run.output).toMatch(/Set DATABASE_POOL_SIZE=\d+ or less, fewer WEB_CONCURRENCY or SERVICE_REPLICAS/);
       expect(run.output).not.toContain('listening on');
@@ -81,9 +81,9 @@ serverOnly(() =>
       expect(service.output().match(/listening on/g)).toHaveLength(1);
       expect(service.output()).toContain('Data: PostgreSQL at');
       expect(service.output()).toContain('each with up to 10 database connections');
-      // 2 × 10 pooled + 2 × 2 listening + 1 while migrating, against the server's own limit.
-      // Printed right after, perhaps in a later chunk of the output.
-      await service.printed(/Database connections: up to 25 of the \d+ PostgreSQL allows \(SERVICE_REPLICAS=1\)/);
+      // 2 × 10 pooled + 2 × 1 of the job queue + 2 × 2 listening + 1 while migrating, against the
+      // server's own limit. Printed right after, perhaps in a later chunk of the output.
+      await service.printed(/Database connections: up to 27 of the \d+ PostgreSQL allows \(SERVICE_REPLICAS=1\)/);
 
       // New connections are handed to the workers in turn: both answer, from one database.
       const me = await signUpThrough(service.url, 'workers');

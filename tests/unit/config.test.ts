@@ -310,15 +310,15 @@ describe('readConfig', () => {
       expect(readConfig({ WEB_CONCURRENCY: '1' }).webConcurrency).toBe(1);
     });
 
-    it("keeps all workers' default pools, with their listeners, within 80 connections, each from 1 to 10", () => {
+    it("keeps all workers' default pools, with their listeners and job queues, within 80 connections", () => {
       const poolOf = (workers: number, cache = {}) =>
         readConfig({ ...server, ...cache, WEB_CONCURRENCY: String(workers) }).databasePoolSize;
       const workers = [1, 2, 8, 9, 16, 26, 64];
-      expect(workers.map((count) => poolOf(count))).toEqual([10, 10, 8, 6, 3, 1, 1]);
-      // Two listeners per process: event changes and key changes.
-      expect(workers.slice(0, 6).map((count) => count * (poolOf(count) + 2))).toEqual([12, 24, 80, 72, 80, 78]);
+      expect(workers.map((count) => poolOf(count))).toEqual([10, 10, 7, 5, 2, 1, 1]);
+      // Two listeners per process (event changes and key changes) and the job queue's one.
+      expect(workers.slice(0, 5).map((count) => count * (poolOf(count) + 2 + 1))).toEqual([13, 26, 80, 72, 80]);
       // Without the key cache key changes are still heard, for the event streams of a revoked key.
-      expect(workers.map((count) => poolOf(count, { API_KEY_CACHE_SIZE: '0' }))).toEqual([10, 10, 8, 6, 3, 1, 1]);
+      expect(workers.map((count) => poolOf(count, { API_KEY_CACHE_SIZE: '0' }))).toEqual([10, 10, 7, 5, 2, 1, 1]);
       expect(readConfig({ ...server, WEB_CONCURRENCY: '16', DATABASE_POOL_SIZE: '20' }).databasePoolSize).toBe(20);
     });
 
@@ -326,7 +326,7 @@ describe('readConfig', () => {
       const poolOf = (replicas: number, workers: number) =>
         readConfig({ ...server, SERVICE_REPLICAS: String(replicas), WEB_CONCURRENCY: String(workers) })
           .databasePoolSize;
-      expect([poolOf(1, 4), poolOf(2, 4), poolOf(4, 4), poolOf(1, 16)]).toEqual([10, 8, 3, 3]);
+      expect([poolOf(1, 4), poolOf(2, 4), poolOf(4, 4), poolOf(1, 16)]).toEqual([10, 7, 2, 2]);
       expect(() => readConfig({ ...server, SERVICE_REPLICAS: '0' })).toThrow(
         "SERVICE_REPLICAS must be a whole number from 1 to 1000 (instances of the service), not '0'.",
       );

@@ -74,6 +74,8 @@ export interface OpenOptions {
   onMigrationApplied?: (migration: string) => void;
   /** Watches the statements and the pool's waits (PrismaClientOptions.telemetry). */
   telemetry?: PrismaClientOptions['telemetry'];
+  /** Hears the notices of the database on the pool's connections (PrismaClientOptions.onNotice). */
+  onNotice?: PrismaClientOptions['onNotice'];
   /** Hears the embedded database stop answering and answer again (default: the console). */
   log?: SupervisorLog;
 }
@@ -91,6 +93,7 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
       timeoutMs: options.timeoutMs,
       onAnswer: options.onAnswer,
       telemetry: options.telemetry,
+      onNotice: options.onNotice,
     });
     return {
       prisma,
@@ -117,6 +120,7 @@ export async function openDatabase(env: DatabaseEnvironment, options: OpenOption
       timeoutMs: options.timeoutMs,
       onAnswer: options.onAnswer,
       telemetry: options.telemetry,
+      onNotice: options.onNotice,
     });
   } catch (error) {
     await server.stop();

@@ -29,11 +29,11 @@ import { PgliteSupervisor, type SupervisorLog } from './pglite-supervisor';
 export const EMBEDDED_POOL_SIZE = 1;
 
 /**
- * Connections the server accepts at once: the service's pool (1), the migration run at start-up
- * (1), Prisma Studio (its postgres.js pool opens up
- * to 10) and a psql. A connection beyond this is refused with "too many clients" (53300).
+ * Connections the server accepts at once: the service's pool (1), its job queue's (1), the migration
+ * run at start-up (1), Prisma Studio (its postgres.js pool opens up to 10) and a psql, with room to
+ * spare. A connection beyond this is refused with "too many clients" (53300).
  */
-export const MAX_SOCKET_CONNECTIONS = 16;
+export const MAX_SOCKET_CONNECTIONS = 17;
 
 /**
  * PostgreSQL settings of the embedded database, where PGlite keeps a server's defaults. Its shared

@@ -1,7 +1,8 @@
 // The connections every instance of the service opens to the PostgreSQL server, against the
-// server's max_connections. Each process's pool connects to DATABASE_URL, which is the server
-// itself or a pooler that has connections of its own to the server; the listening connections and
-// the migrations' connections at start always go to the server (DATABASE_DIRECT_URL when set).
+// server's max_connections. Each process's pool and its job queue's pool connect to DATABASE_URL,
+// which is the server itself or a pooler that has connections of its own to the server; the
+// listening connections and the migrations' connections at start always go to the server
+// (DATABASE_DIRECT_URL when set).
 import { Client } from 'pg';
 import { describeServer } from '../driver/describe-server';
 
@@ -14,6 +15,8 @@ export interface ConnectionPlan {
   readonly poolSize: number;
   /** Connections each process holds outside its pool, to LISTEN. */
   readonly listeners: number;
+  /** The connections of each process's job queue (pg-boss's pool), to DATABASE_URL as the pool's. */
+  readonly jobQueue: number;
   /** Behind a pooler: the server connections it opens for the service; undefined without one. */
   readonly poolerConnections: number | undefined;
 }
@@ -34,12 +37,15 @@ export function connectionDemand(plan: ConnectionPlan): ConnectionDemand {
     plan.poolerConnections === undefined
       ? { count: processes * plan.poolSize, words: `${each} × ${plan.poolSize} pool connections` }
       : { count: plan.poolerConnections, words: `the pooler's ${plan.poolerConnections} server connections` };
+  // Behind a pooler the job queues' connections are the pooler's too, counted with its own.
+  const queues = plan.poolerConnections === undefined ? processes * plan.jobQueue : 0;
   const listening = processes * plan.listeners;
   const starting = plan.replicas * MIGRATION_CONNECTIONS;
   return {
-    total: pools.count + listening + starting,
+    total: pools.count + queues + listening + starting,
     parts: [
       `${pools.words} (${pools.count})`,
+      ...(plan.poolerConnections === undefined ? [`${each} × ${plan.jobQueue} job queue (${queues})`] : []),
       `${each} × ${plan.listeners} listening (${listening})`,
       `${MIGRATION_CONNECTIONS} per instance while it migrates at start (${starting})`,
     ],

@@ -50,8 +50,17 @@ const RECORDED_NOTICE = 'webhook messages recorded';
 /** The messages a notice of the database says were recorded, or null for any other notice. */
 export function recordedMessagesOf(notice: DatabaseNotice): RecordedMessages | null {
   if (notice.message !== RECORDED_NOTICE || notice.detail === undefined) return null;
-  const detail: unknown = JSON.parse(notice.detail);
+  const detail = parsed(notice.detail);
   if (typeof detail !== 'object' || detail === null || !('type' in detail) || !('count' in detail)) return null;
   const { type, count } = detail;
   return typeof type === 'string' && typeof count === 'number' ? { type, count } : null;
+}
+
+/** The JSON of a notice's detail; undefined when it is none (then the notice is not the function's). */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,0 +1,63 @@
+// The webhooks' job queue of this process (docs/webhooks.md, "Delivering"): pg-boss on the
+// service's database, started after the migrations and the container, before the HTTP listener
+// (a write's trigger makes jobs in pg-boss's tables, which must be there), and stopped after it.
+import type { Container } from 'inversify';
+import type { Logger } from 'pino';
+import { RecordWindowClosed } from '../core/use-cases/webhooks/record-window-closed';
+import type { DatabaseNotice } from '../infrastructure/database/driver/prisma-client';
+import type { OpenDatabase } from '../infrastructure/database/open-database';
+import { JobQueue } from '../infrastructure/job-queue/job-queue';
+import { type DeliveryHandler, workDeliveries, workWindowChecks } from '../infrastructure/job-queue/workers';
+import type { WebhookMetrics } from '../infrastructure/metrics/webhook-metrics';
+import { PostgresWebhookMessages, recordedMessagesOf } from '../infrastructure/persistence/postgres/webhook-messages';
+import { JOB_QUEUE_CONNECTIONS } from '../settings';
+
+export interface JobQueueParts {
+  readonly database: Pick<OpenDatabase, 'connectionString' | 'sql'>;
+  readonly container: Container;
+  readonly logger: Logger;
+  readonly metrics: WebhookMetrics | undefined;
+  /** How long a stop lets the jobs under way finish (SHUTDOWN_GRACE_MS). */
+  readonly graceMs: number;
+  /** One attempt of a message; until the sender is wired, deliveries wait in their queue. */
+  readonly deliveries?: DeliveryHandler;
+}
+
+/** The queue started, its workers running, its backlog in the metrics. */
+export async function startJobQueue(parts: JobQueueParts): Promise<JobQueue> {
+  const { database, container, logger, metrics } = parts;
+  const queue = await JobQueue.start({
+    connectionString: database.connectionString,
+    // One, on a server as on the embedded one (one session, served an exchange at a time).
+    poolSize: JOB_QUEUE_CONNECTIONS,
+    log: logger,
+    graceMs: parts.graceMs,
+  });
+  try {
+    const recordWindowClosed = container.get(RecordWindowClosed);
+    await workWindowChecks(queue, (check) => recordWindowClosed.execute(check));
+    if (parts.deliveries) await workDeliveries(queue, parts.deliveries);
+  } catch (error) {
+    await queue.stop();
+    throw error;
+  }
+  const messages = new PostgresWebhookMessages(database.sql);
+  metrics?.watch({ counts: () => queue.counts(), oldestPendingAt: () => messages.oldestPendingAt() });
+  return queue;
+}
+
+/** Lets the jobs under way finish within the grace, then stops the queue (after the HTTP listener). */
+export function stopJobQueue(queue: JobQueue): Promise<void> {
+  return queue.stop();
+}
+
+/** The pool's notices that count the webhook messages this process's statements recorded. */
+export function countRecordedMessages(
+  metrics: WebhookMetrics | undefined,
+): ((notice: DatabaseNotice) => void) | undefined {
+  if (!metrics) return undefined;
+  return (notice) => {
+    const recorded = recordedMessagesOf(notice);
+    if (recorded) metrics.messagesRecorded(recorded.type, recorded.count);
+  };
+}
