@@ -36,14 +36,6 @@ import { CountInProcess } from '../core/use-cases/rate-limiting/count-in-process
 import { CountRequest } from '../core/use-cases/rate-limiting/count-request';
 import { Travel } from '../core/use-cases/travels/travel';
 import { TravelToMoment } from '../core/use-cases/travels/travel-to-moment';
-import type { WebhookDestinations } from '../core/ports/webhook-destinations';
-import { CreateWebhookEndpoint } from '../core/use-cases/webhook-endpoints/create-webhook-endpoint';
-import { DeleteWebhookEndpoint } from '../core/use-cases/webhook-endpoints/delete-webhook-endpoint';
-import { DisableWebhookEndpoint, EnableWebhookEndpoint } from '../core/use-cases/webhook-endpoints/endpoint-state';
-import { GetWebhookEndpoint } from '../core/use-cases/webhook-endpoints/get-webhook-endpoint';
-import { ListWebhookEndpoints } from '../core/use-cases/webhook-endpoints/list-webhook-endpoints';
-import { RollWebhookSecret } from '../core/use-cases/webhook-endpoints/roll-webhook-secret';
-import { RecordWindowClosed } from '../core/use-cases/webhooks/record-window-closed';
 import type { PrismaClient } from '../infrastructure/database/driver/generated/client';
 import type { SqlRunner } from '../infrastructure/database/driver/sql-runner';
 import { EventChangeSignals } from '../infrastructure/event-changes/event-change-signals';
@@ -56,8 +48,6 @@ import {
   type RerunListener,
 } from '../infrastructure/persistence/postgres/transaction-boundary';
 import { KeyedRequests } from '../infrastructure/persistence/postgres/unit-of-work/keyed-requests';
-import { PostgresWebhookJobs } from '../infrastructure/persistence/postgres/webhook-jobs';
-import { PostgresWebhookMessages } from '../infrastructure/persistence/postgres/webhook-messages';
 import { LruVerifiedKeyCache } from '../infrastructure/api-key-cache/lru-verified-key-cache';
 import { defaultPasswordPool, type PasswordPool } from '../infrastructure/passwords/password-pool';
 import { PooledCommonPasswords } from '../infrastructure/passwords/pooled-common-passwords';
@@ -65,10 +55,10 @@ import type { ScryptCost } from '../infrastructure/passwords/scrypt-hashing';
 import { RandomIdGenerator } from '../infrastructure/system/random-id-generator';
 import { ScryptCredentialHasher } from '../infrastructure/system/scrypt-credential-hasher';
 import { SystemWallClock } from '../infrastructure/system/system-wall-clock';
-import { ResolvedWebhookDestinations } from '../infrastructure/webhook-delivery/resolved-destinations';
 import { SIGN_INS_NOT_COUNTED } from '../infrastructure/metrics/sign-in-metrics';
 import { DEFAULT_FAILED_API_KEYS, MemoryFailedAttempts } from '../infrastructure/throttling/memory-failed-attempts';
 import { bindPort, coreBinder } from './bindings';
+import { bindWebhookPorts, bindWebhookUseCases, type WebhookOptions } from './webhook-bindings';
 import {
   commonPasswords,
   credentialHasher,
@@ -80,13 +70,9 @@ import {
   transactionBoundary,
   verifiedKeyCache,
   wallClock,
-  webhookDestinations,
-  webhookUrlPolicy,
-  webhookJobs,
-  webhookMessages,
 } from './tokens';
 
-export interface ContainerOptions {
+export interface ContainerOptions extends WebhookOptions {
   readonly prisma: PrismaClient;
   /** Statements on the pool Prisma's client shares (OpenDatabase.sql). */
   readonly sql: SqlRunner;
@@ -123,13 +109,6 @@ export interface ContainerOptions {
   readonly signInEvents?: SignInEvents;
   /** Makes each use case's run a span (tracing on); without one, use cases run as they are. */
   readonly tracer?: Tracer;
-  /** WEBHOOK_ALLOW_PRIVATE_URLS: `http` endpoints too, and private addresses. Off unless given. */
-  readonly webhookAllowPrivateUrls?: boolean;
-  /**
-   * Where a webhook endpoint's URL may lead, checked when it is registered. Default: its host
-   * resolved by the system's resolver, each address held to the policy of webhookAllowPrivateUrls.
-   */
-  readonly webhookDestinations?: WebhookDestinations;
 }
 
 /**
@@ -159,15 +138,7 @@ export function buildContainer(options: ContainerOptions): Container {
   bindPort(container, eventFeed, new PostgresEventFeed(database.sql, signals));
   bindPort(container, failedApiKeys, options.failedApiKeys ?? new MemoryFailedAttempts(DEFAULT_FAILED_API_KEYS));
   bindPort(container, signInEvents, options.signInEvents ?? SIGN_INS_NOT_COUNTED);
-  const allowPrivateUrls = options.webhookAllowPrivateUrls ?? false;
-  bindPort(
-    container,
-    webhookDestinations,
-    options.webhookDestinations ?? new ResolvedWebhookDestinations(allowPrivateUrls),
-  );
-  bindPort(container, webhookUrlPolicy, { allowPrivateUrls });
-  bindPort(container, webhookMessages, new PostgresWebhookMessages(database.sql));
-  bindPort(container, webhookJobs, new PostgresWebhookJobs(database.sql));
+  bindWebhookPorts(container, { ...database, clock }, options);
   // The port is an abstract class so that it is its own token: the HTTP edge resolves it without composition.
   const idempotency = new PostgresIdempotencyStore(database.prisma, database.sql, keyed, clock);
   container.bind(IdempotencyStore).toConstantValue(idempotency);
@@ -202,15 +173,7 @@ export function buildContainer(options: ContainerOptions): Container {
   bindCore(WatchEvents, transactionBoundary, eventFeed);
   bindCore(ManipulateEvent, transactionBoundary, idGenerator, wallClock);
   bindCore(CountRequest, rateCounterStore, wallClock);
-  bindCore(CreateWebhookEndpoint, transactionBoundary, webhookDestinations, idGenerator, wallClock, webhookUrlPolicy);
-  bindCore(ListWebhookEndpoints, transactionBoundary);
-  bindCore(GetWebhookEndpoint, transactionBoundary);
-  bindCore(RollWebhookSecret, transactionBoundary, idGenerator, wallClock);
-  bindCore(EnableWebhookEndpoint, transactionBoundary);
-  bindCore(DisableWebhookEndpoint, transactionBoundary);
-  bindCore(DeleteWebhookEndpoint, transactionBoundary);
-  // Run by the job queue's workers (composition/job-queue.ts), not by a request.
-  bindCore(RecordWindowClosed, transactionBoundary, wallClock, webhookMessages, webhookJobs);
+  bindWebhookUseCases(bindCore);
   // Without use-case spans: it answers from memory for requests that carry no key, and a span for
   // each would cost what its limit spares.
   container.bind(CountInProcess).toConstantValue(new CountInProcess(clock));

@@ -4,6 +4,8 @@
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { RecordWindowClosed } from '../core/use-cases/webhooks/record-window-closed';
+import { DeliverWebhookMessage, type DeliveryReport } from '../core/use-cases/webhooks/deliver-webhook-message';
+import type { DeliveryJob } from '../core/ports/webhook-jobs';
 import type { DatabaseNotice } from '../infrastructure/database/driver/prisma-client';
 import type { OpenDatabase } from '../infrastructure/database/open-database';
 import { JobQueue } from '../infrastructure/job-queue/job-queue';
@@ -19,7 +21,7 @@ export interface JobQueueParts {
   readonly metrics: WebhookMetrics | undefined;
   /** How long a stop lets the jobs under way finish (SHUTDOWN_GRACE_MS). */
   readonly graceMs: number;
-  /** One attempt of a message; until the sender is wired, deliveries wait in their queue. */
+  /** One attempt of a message. Default: DeliverWebhookMessage of the container, counted and logged. */
   readonly deliveries?: DeliveryHandler;
 }
 
@@ -36,7 +38,7 @@ export async function startJobQueue(parts: JobQueueParts): Promise<JobQueue> {
   try {
     const recordWindowClosed = container.get(RecordWindowClosed);
     await workWindowChecks(queue, (check) => recordWindowClosed.execute(check));
-    if (parts.deliveries) await workDeliveries(queue, parts.deliveries);
+    await workDeliveries(queue, parts.deliveries ?? deliveringWith(container.get(DeliverWebhookMessage), parts));
   } catch (error) {
     await queue.stop();
     throw error;
@@ -44,6 +46,33 @@ export async function startJobQueue(parts: JobQueueParts): Promise<JobQueue> {
   const messages = new PostgresWebhookMessages(database.sql);
   metrics?.watch({ counts: () => queue.counts(), oldestPendingAt: () => messages.oldestPendingAt() });
   return queue;
+}
+
+/** Each due attempt delivered, in the metrics, and on a line of its own when it did not deliver. */
+function deliveringWith(deliver: DeliverWebhookMessage, { logger, metrics }: JobQueueParts): DeliveryHandler {
+  return async (job) => {
+    const report = await deliver.execute(job);
+    if (!report.sent) return;
+    metrics?.attempted(report.outcome.kind, report.result.durationMs / 1000);
+    if (report.outcome.kind !== 'delivered') logger.warn(attemptLine(job, report), 'webhook attempt failed');
+  };
+}
+
+/** What an operator needs of an attempt that did not deliver; never its body, secret or URL's query. */
+function attemptLine(job: DeliveryJob, report: Extract<DeliveryReport, { sent: true }>) {
+  const { outcome, result } = report;
+  return {
+    account_id: job.accountId,
+    endpoint_id: job.endpointId,
+    message_id: job.messageId,
+    attempt: report.attempt,
+    status: result.status,
+    error: result.error,
+    duration_ms: Math.round(result.durationMs),
+    outcome: outcome.kind,
+    next_attempt_at: outcome.kind === 'retry' ? outcome.nextAttemptAt.toISOString() : null,
+    ...(outcome.disable && { endpoint_disabled: outcome.disable }),
+  };
 }
 
 /** Lets the jobs under way finish within the grace, then stops the queue (after the HTTP listener). */

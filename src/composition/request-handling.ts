@@ -104,6 +104,7 @@ function wireContainer(
     passwordPool,
     tracer,
     webhookAllowPrivateUrls: config.webhookAllowPrivateUrls,
+    webhookRetrySchedule: config.webhookRetrySchedule,
   });
 }
 

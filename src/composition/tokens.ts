@@ -12,6 +12,9 @@ import type { WebhookDestinations } from '../core/ports/webhook-destinations';
 import type { WebhookUrlPolicy } from '../core/domain/webhook-endpoint';
 import type { WebhookJobs } from '../core/ports/webhook-jobs';
 import type { WebhookMessages } from '../core/ports/webhook-messages';
+import type { WebhookDeliveries, WebhookPayloads } from '../core/ports/webhook-deliveries';
+import type { WebhookSender } from '../core/ports/webhook-sender';
+import type { RetryPolicy } from '../core/use-cases/webhooks/deliver-webhook-message';
 
 // Injection tokens of the ports, in one place; use cases are bound by their own class. Each is a
 // `const` of its own `unique symbol` type, which is what lets `Ports` say which port it stands for.
@@ -30,6 +33,11 @@ export const webhookDestinations = Symbol.for('time-navigation.WebhookDestinatio
 export const webhookUrlPolicy = Symbol.for('time-navigation.WebhookUrlPolicy');
 export const webhookMessages = Symbol.for('time-navigation.WebhookMessages');
 export const webhookJobs = Symbol.for('time-navigation.WebhookJobs');
+export const webhookDeliveries = Symbol.for('time-navigation.WebhookDeliveries');
+export const webhookPayloads = Symbol.for('time-navigation.WebhookPayloads');
+export const webhookSender = Symbol.for('time-navigation.WebhookSender');
+/** Not a port but a setting the core reads (WEBHOOK_RETRY_SCHEDULE, and the jitter's draw), bound as one. */
+export const webhookRetries = Symbol.for('time-navigation.WebhookRetries');
 
 /** The port each token stands for: the compiler checks bindings (bindings.ts) against it. */
 export interface Ports {
@@ -47,4 +55,8 @@ export interface Ports {
   [webhookUrlPolicy]: WebhookUrlPolicy;
   [webhookMessages]: WebhookMessages;
   [webhookJobs]: WebhookJobs;
+  [webhookDeliveries]: WebhookDeliveries;
+  [webhookPayloads]: WebhookPayloads;
+  [webhookSender]: WebhookSender;
+  [webhookRetries]: RetryPolicy;
 }

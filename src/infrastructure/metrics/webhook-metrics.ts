@@ -1,4 +1,4 @@
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { QueueCounts } from '../job-queue/job-queue';
 
 /** What the webhooks' gauges read at each scrape: the database's, the same from every process. */
@@ -15,6 +15,7 @@ export interface WebhookBacklog {
  */
 export class WebhookMetrics {
   private readonly recorded: Counter<'type'>;
+  private readonly attempts: Histogram<'outcome'>;
 
   constructor(
     private readonly registry: Registry,
@@ -28,6 +29,20 @@ export class WebhookMetrics {
       labelNames: ['type'],
       registers: [registry],
     });
+    this.attempts = new Histogram({
+      name: 'tns_webhook_attempt_duration_seconds',
+      help:
+        "Webhook delivery attempts by what followed: 'delivered' (a 2xx), 'retry', 'failed' (its last), 'gone' " +
+        "(410: endpoint disabled), 'failing' (5 days of failures: endpoint disabled); each from the name's " +
+        'resolution to the answer read.',
+      labelNames: ['outcome'],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+      registers: [registry],
+    });
+  }
+
+  attempted(outcome: string, seconds: number): void {
+    this.attempts.observe({ outcome }, seconds);
   }
 
   messagesRecorded(type: string, count: number): void {

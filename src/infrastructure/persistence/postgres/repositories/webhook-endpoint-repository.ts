@@ -61,7 +61,7 @@ export class PostgresWebhookEndpointRepository implements WebhookEndpointReposit
 
   async findForAccount(accountId: string, endpointId: string): Promise<WebhookEndpoint | null> {
     const row = await this.prisma.webhookEndpoint.findFirst({ where: { accountId, id: endpointId } });
-    return row && toDomain(row);
+    return row && endpointOf(row);
   }
 
   async listForAccount(
@@ -79,7 +79,7 @@ export class PostgresWebhookEndpointRepository implements WebhookEndpointReposit
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       take: page.limit,
     });
-    return rows.map(toDomain);
+    return rows.map(endpointOf);
   }
 
   countForAccount(accountId: string): Promise<number> {
@@ -88,7 +88,7 @@ export class PostgresWebhookEndpointRepository implements WebhookEndpointReposit
 }
 
 /** An endpoint as stored, its state and types checked to be ones the domain knows. */
-function toDomain(row: EndpointRow): WebhookEndpoint {
+export function endpointOf(row: EndpointRow): WebhookEndpoint {
   const status = STATUSES.find((known) => known === row.status);
   const reason = row.disabledReason === null ? null : REASONS.find((known) => known === row.disabledReason);
   const eventTypes = row.eventTypes.map((type) => WEBHOOK_EVENT_TYPES.find((known) => known === type));

@@ -1,0 +1,50 @@
+import type { AttemptResult } from '../domain/webhook-attempt';
+import type { AttemptOutcome } from '../domain/webhook-attempt-outcome';
+import type { WebhookEndpoint } from '../domain/webhook-endpoint';
+import type { DeliveryJob } from './webhook-jobs';
+
+/** A message as recorded: what it is about, and its body once the first attempt rendered it. */
+export interface RecordedMessage {
+  readonly accountId: string;
+  readonly id: string;
+  readonly endpointId: string;
+  readonly eventType: string;
+  /** What the message is about, as the statement that caused it wrote it (webhook_messages.subject). */
+  readonly subject: unknown;
+  /** The payload as first sent, byte for byte; null until an attempt renders it. */
+  readonly body: string | null;
+  readonly createdAt: Date;
+  readonly state: 'pending' | 'delivered' | 'failed';
+  /** Attempts recorded so far. */
+  readonly attempts: number;
+}
+
+/** An attempt made, with what follows it, as one transaction records it. */
+export interface FinishedDelivery {
+  readonly job: DeliveryJob;
+  /** The attempts recorded before this one: the attempt is recorded only if no other came first. */
+  readonly attemptsBefore: number;
+  readonly attemptedAt: Date;
+  readonly result: AttemptResult;
+  readonly outcome: AttemptOutcome;
+}
+
+/** The messages' deliveries: a due attempt's message and endpoint, its body, its record. */
+export interface WebhookDeliveries {
+  /** The message and its endpoint, of the job's account; null when either is gone (deleted meanwhile). */
+  find(job: DeliveryJob): Promise<{ readonly message: RecordedMessage; readonly endpoint: WebhookEndpoint } | null>;
+  /** Keeps `body` as the message's unless one is kept already; answers the body kept. */
+  keepBody(job: DeliveryJob, body: string): Promise<string>;
+  /**
+   * In one transaction: the attempt, the message's state and count, the endpoint's failing_since
+   * (and its disabling when the outcome says so), and the next attempt's job when one follows.
+   * False, recording nothing, when another attempt of the message was recorded since it was read
+   * (a job run twice, its first process gone silent but not dead).
+   */
+  record(finished: FinishedDelivery): Promise<boolean>;
+}
+
+/** The body of a message as its endpoint receives it: Standard Webhooks' {"type", "timestamp", "data"}. */
+export interface WebhookPayloads {
+  render(message: RecordedMessage): string;
+}

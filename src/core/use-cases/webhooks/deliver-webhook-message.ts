@@ -1,0 +1,72 @@
+import { type AttemptOutcome, attemptOutcome } from '../../domain/webhook-attempt-outcome';
+import type { AttemptResult } from '../../domain/webhook-attempt';
+import { signingSecrets } from '../../domain/webhook-endpoint';
+import type { WallClock } from '../../ports/wall-clock';
+import type { WebhookDeliveries, WebhookPayloads } from '../../ports/webhook-deliveries';
+import type { DeliveryJob } from '../../ports/webhook-jobs';
+import type { WebhookSender } from '../../ports/webhook-sender';
+
+/** The service's retry schedule (WEBHOOK_RETRY_SCHEDULE) and the draw of its jitter. */
+export interface RetryPolicy {
+  readonly scheduleSeconds: readonly number[];
+  readonly random: () => number;
+}
+
+/** What became of a due attempt: nothing to send, or the attempt and what follows it. */
+export type DeliveryReport =
+  | { readonly sent: false; readonly why: 'gone' | 'not_pending' | 'endpoint_disabled' }
+  | {
+      readonly sent: true;
+      readonly attempt: number;
+      readonly result: AttemptResult;
+      readonly outcome: AttemptOutcome;
+      /** False: another run of the same attempt recorded first; this one's result is not kept. */
+      readonly recorded: boolean;
+    };
+
+/**
+ * One attempt of a message to its endpoint (docs/webhooks.md, "Delivering"): its body rendered and
+ * kept on the first attempt, so every attempt and resend sends the same bytes; signed by the
+ * endpoint's secrets; sent to where its URL leads now, if that is allowed; then the attempt, the
+ * message's state, the endpoint's and the next attempt's job recorded together. A message deleted
+ * with its endpoint, already delivered or failed, or whose endpoint is disabled, is not sent.
+ */
+export class DeliverWebhookMessage {
+  constructor(
+    private readonly deliveries: WebhookDeliveries,
+    private readonly payloads: WebhookPayloads,
+    private readonly sender: WebhookSender,
+    private readonly clock: WallClock,
+    private readonly retries: RetryPolicy,
+  ) {}
+
+  async execute(job: DeliveryJob): Promise<DeliveryReport> {
+    const found = await this.deliveries.find(job);
+    if (!found) return { sent: false, why: 'gone' };
+    const { message, endpoint } = found;
+    if (message.state !== 'pending') return { sent: false, why: 'not_pending' };
+    if (endpoint.status !== 'enabled') return { sent: false, why: 'endpoint_disabled' };
+
+    const body = message.body ?? (await this.deliveries.keepBody(job, this.payloads.render(message)));
+    const attemptedAt = this.clock.now();
+    const secrets = signingSecrets(endpoint, attemptedAt);
+    const result = await this.sender.send({ url: endpoint.url, messageId: message.id, body, secrets });
+    const attempt = message.attempts + 1;
+    const outcome = attemptOutcome({
+      result,
+      attempt,
+      scheduleSeconds: this.retries.scheduleSeconds,
+      failingSince: endpoint.failingSince,
+      now: this.clock.now(),
+      random: this.retries.random,
+    });
+    const recorded = await this.deliveries.record({
+      job,
+      attemptsBefore: message.attempts,
+      attemptedAt,
+      result,
+      outcome,
+    });
+    return { sent: true, attempt, result, outcome, recorded };
+  }
+}

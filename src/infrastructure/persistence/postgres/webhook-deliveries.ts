@@ -1,0 +1,84 @@
+// The deliveries of webhook messages on PostgreSQL (docs/webhooks.md, "Delivering"): a due
+// attempt's message and endpoint read together, its body kept once, and its record written in one
+// transaction with the next attempt's job (enqueue_webhook_delivery, as the recording triggers make
+// the first). Outside the account's units of work: an attempt changes no state of the account's
+// journeys, and touches only the delivery columns of its endpoint, which an owner's change never writes.
+import type { FinishedDelivery, RecordedMessage, WebhookDeliveries } from '../../../core/ports/webhook-deliveries';
+import type { DeliveryJob } from '../../../core/ports/webhook-jobs';
+import type { PrismaClient, WebhookMessage as MessageRow } from '../../database/driver/generated/client';
+import { endpointOf } from './repositories/webhook-endpoint-repository';
+
+const STATES = ['pending', 'delivered', 'failed'] as const;
+
+export class PostgresWebhookDeliveries implements WebhookDeliveries {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async find(job: DeliveryJob) {
+    const row = await this.prisma.webhookMessage.findUnique({
+      where: { accountId_id: { accountId: job.accountId, id: job.messageId } },
+      include: { endpoint: true },
+    });
+    return row ? { message: messageOf(row), endpoint: endpointOf(row.endpoint) } : null;
+  }
+
+  async keepBody(job: DeliveryJob, body: string): Promise<string> {
+    const where = { accountId: job.accountId, id: job.messageId };
+    // Another run of the attempt may have kept one first: its bytes are the message's, sent again here.
+    await this.prisma.webhookMessage.updateMany({ where: { ...where, body: null }, data: { body } });
+    const kept = await this.prisma.webhookMessage.findFirst({ where, select: { body: true } });
+    return kept?.body ?? body;
+  }
+
+  async record({ job, attemptsBefore, attemptedAt, result, outcome }: FinishedDelivery): Promise<boolean> {
+    const { accountId, messageId, endpointId } = job;
+    const nextAttemptAt = outcome.kind === 'retry' ? outcome.nextAttemptAt : null;
+    return this.prisma.$transaction(async (tx) => {
+      const counted = await tx.webhookMessage.updateMany({
+        where: { accountId, id: messageId, attempts: attemptsBefore, state: 'pending' },
+        data: { attempts: attemptsBefore + 1, state: outcome.message, nextAttemptAt },
+      });
+      if (counted.count === 0) return false;
+      await tx.webhookAttempt.create({
+        data: {
+          accountId,
+          messageId,
+          attempt: attemptsBefore + 1,
+          endpointId,
+          attemptedAt,
+          status: result.status,
+          error: result.error,
+          durationMs: Math.round(result.durationMs),
+          answer: result.answer,
+          nextAttemptAt,
+        },
+      });
+      await tx.webhookEndpoint.updateMany({
+        where: { accountId, id: endpointId },
+        data: {
+          failingSince: outcome.failingSince,
+          ...(outcome.disable && { status: 'disabled', disabledReason: outcome.disable }),
+        },
+      });
+      if (nextAttemptAt)
+        await tx.$queryRaw`SELECT enqueue_webhook_delivery(${accountId}::text, ${messageId}::text,
+                                                          ${endpointId}::text, ${nextAttemptAt}::timestamptz)`;
+      return true;
+    });
+  }
+}
+
+function messageOf(row: MessageRow): RecordedMessage {
+  const state = STATES.find((known) => known === row.state);
+  if (!state) throw new Error(`Webhook message ${row.id} has a state the service does not know: ${row.state}.`);
+  return {
+    accountId: row.accountId,
+    id: row.id,
+    endpointId: row.endpointId,
+    eventType: row.eventType,
+    subject: row.subject,
+    body: row.body,
+    createdAt: row.createdAt,
+    state,
+    attempts: row.attempts,
+  };
+}
