@@ -9,9 +9,11 @@ import { addPasswordRoutes } from './password-routes';
 import { DASHBOARD_CSS, DASHBOARD_CSS_PATH } from './layout';
 import { addSessionRoutes } from './session-routes';
 import { SignedInPages } from './signed-in';
+import { addWebhookRoutes } from './webhook-routes';
 
 /**
- * The account dashboard: sign up, sign in and out in the browser, and manage API keys. Pages are
+ * The account dashboard: sign up, sign in and out in the browser, and manage API keys and
+ * webhook endpoints. Pages are
  * server-rendered HTML; every form post is checked against CSRF before anything runs.
  */
 export function dashboardRouter(container: Container, csrf: CsrfGuard, devices: KnownDevices): Router {
@@ -27,5 +29,6 @@ export function dashboardRouter(container: Container, csrf: CsrfGuard, devices: 
   addSessionRoutes(router, container, { csrf, devices }, pages);
   addKeyRoutes(router, container, pages);
   addPasswordRoutes(router, container, pages, devices);
+  addWebhookRoutes(router, container, pages);
   return router;
 }

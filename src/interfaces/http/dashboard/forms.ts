@@ -8,8 +8,11 @@ import { sendPage } from './layout';
 import { messagePage } from './pages';
 import { FORM_COOKIE, readCookie, setFormCookie } from './session-cookie';
 
-/** Forms are small: an email, a password, a key name and a token. */
-export const parseForm = express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 10 });
+/**
+ * Forms are small: an email, a password, a key name, a webhook endpoint's URL (2,048 characters)
+ * and description (1,000, percent-encoded up to 9 bytes each), a few event types and a token.
+ */
+export const parseForm = express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 10 });
 
 /**
  * One field of a parsed form; a repeated field, or one with control characters (which no email,
@@ -21,6 +24,18 @@ export function formField(req: Request, name: string): string | undefined {
   const value: unknown = Reflect.get(body, name);
   // eslint-disable-next-line no-control-regex -- control characters are exactly what a form field must not hold
   return typeof value === 'string' && !/[\u0000-\u001f\u007f]/.test(value) ? value : undefined;
+}
+
+/**
+ * A field a form may repeat (checkboxes of one name): every value, none when absent. A value that
+ * is not text stays in as '', which names nothing, so the use case's check refuses it.
+ */
+export function formList(req: Request, name: string): string[] {
+  const body: unknown = req.body;
+  if (typeof body !== 'object' || body === null || !(name in body)) return [];
+  const value: unknown = Reflect.get(body, name);
+  const values: unknown[] = Array.isArray(value) ? value : [value];
+  return values.map((one) => (typeof one === 'string' ? one : ''));
 }
 
 /** The form nonce of this browser, made and set on first sight. */

@@ -33,6 +33,7 @@ export function layout(options: PageOptions): string {
           <a class="brand" href="/dashboard">Time Navigation Service</a>
           <nav>
             <a href="/dashboard">API keys</a>
+            <a href="/dashboard/webhooks">Webhooks</a>
             <a href="/docs">Try-it console</a>
             ${
               signedIn
@@ -96,7 +97,7 @@ h1 { font-size: 1.5rem; margin: 0 0 1rem; }
 h2 { font-size: 1.15rem; margin: 2rem 0 .75rem; }
 form.stack { display: grid; gap: .75rem; max-width: 24rem; }
 label { display: grid; gap: .25rem; font-weight: 500; }
-input[type=email], input[type=password], input[type=text] {
+input[type=email], input[type=password], input[type=text], input[type=url] {
   font: inherit; padding: .5rem .6rem; border: 1px solid var(--line); border-radius: 6px;
   background: var(--bg); color: var(--fg);
 }
@@ -108,6 +109,13 @@ button.secondary { background: transparent; color: var(--accent); }
 button.danger { background: transparent; color: var(--warn); border-color: var(--warn); }
 button.link { background: none; border: none; padding: 0; color: var(--accent); text-decoration: underline; }
 form.inline { display: inline; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; padding: .5rem .75rem; display: grid; gap: .25rem; }
+legend { font-weight: 500; padding: 0 .25rem; }
+label.check { display: flex; gap: .5rem; align-items: center; font-weight: normal; }
+code.url { word-break: break-all; }
+details.confirm { display: inline-block; margin-left: .25rem; }
+details.confirm summary { cursor: pointer; color: var(--warn); }
+details.confirm p { white-space: normal; max-width: 16rem; font-size: .9rem; }
 .notice {
   padding: .75rem 1rem; border: 1px solid var(--line); border-left: 4px solid var(--accent); border-radius: 6px;
   margin: 0 0 1rem;

@@ -30,13 +30,13 @@ const PASSWORD_CHANGE_DUE =
   'Your password was accepted under an earlier rule, which now refuses it as too short or too easy to guess. ' +
   'Please choose another below.';
 
-function notice(message: string | undefined, kind: 'error' | 'ok' = 'error'): SafeHtml {
+export function notice(message: string | undefined, kind: 'error' | 'ok' = 'error'): SafeHtml {
   return message
     ? html`<p class="notice ${kind}" role="${kind === 'error' ? 'alert' : 'status'}">${message}</p>`
     : html``;
 }
 
-function time(moment: Date | null): SafeHtml {
+export function time(moment: Date | null): SafeHtml {
   if (moment === null) return html`<span class="muted">never</span>`;
   const text = formatDateTime(moment);
   return html`<time datetime="${text}">${text.replace('T', ' ').replace('Z', ' UTC')}</time>`;

@@ -5,7 +5,7 @@ import type { ResolveSession, SignedIn } from '../../../core/use-cases/sessions/
 import type { CsrfGuard } from './csrf';
 import { parseForm, refuseForgery, sessionFormIsGenuine } from './forms';
 import { sendPage } from './layout';
-import { dashboardPage, type DashboardView } from './pages';
+import { dashboardPage, type DashboardView, type SignedInView } from './pages';
 import { clearSessionCookie, readCookie, SESSION_COOKIE } from './session-cookie';
 
 export interface SignedInRequest {
@@ -14,8 +14,8 @@ export interface SignedInRequest {
 }
 
 /**
- * What the pages of a signed-in account share (the key forms, and sign-up's first dashboard): the
- * session a request carries, and the dashboard page with the account's keys.
+ * What the pages of a signed-in account share (the key and webhook forms, and sign-up's first
+ * dashboard): the session a request carries, and the dashboard page with the account's keys.
  */
 export class SignedInPages {
   constructor(
@@ -62,11 +62,15 @@ export class SignedInPages {
     extra: Partial<DashboardView> = {},
   ): Promise<void> {
     const keys = await this.listApiKeys.execute({ accountId: signedIn.signedIn.session.accountId });
-    const view = {
+    sendPage(res, status, dashboardPage({ signedIn: this.view(signedIn), keys, ...extra }));
+  }
+
+  /** Who is signed in, as every signed-in page's header and forms show it. */
+  view(signedIn: SignedInRequest): SignedInView {
+    return {
       email: signedIn.signedIn.email,
       csrfToken: this.csrf.sessionToken(signedIn.sessionToken),
       passwordChangeDue: signedIn.signedIn.passwordChangeDue,
     };
-    sendPage(res, status, dashboardPage({ signedIn: view, keys, ...extra }));
   }
 }

@@ -1,0 +1,144 @@
+import type { Request, Response, Router } from 'express';
+import type { Container } from 'inversify';
+import {
+  InvalidField,
+  TooManyWebhookEndpoints,
+  WebhookEndpointNotFound,
+  WebhookUrlNotAllowed,
+} from '../../../core/domain/errors';
+import { MAX_WEBHOOK_ENDPOINTS } from '../../../core/domain/webhook-endpoint';
+import { CreateWebhookEndpoint } from '../../../core/use-cases/webhook-endpoints/create-webhook-endpoint';
+import { DeleteWebhookEndpoint } from '../../../core/use-cases/webhook-endpoints/delete-webhook-endpoint';
+import {
+  DisableWebhookEndpoint,
+  EnableWebhookEndpoint,
+} from '../../../core/use-cases/webhook-endpoints/endpoint-state';
+import { GetWebhookEndpoint } from '../../../core/use-cases/webhook-endpoints/get-webhook-endpoint';
+import { ListWebhookEndpoints } from '../../../core/use-cases/webhook-endpoints/list-webhook-endpoints';
+import type { EndpointInput } from '../../../core/use-cases/webhook-endpoints/owned-endpoint';
+import { RollWebhookSecret } from '../../../core/use-cases/webhook-endpoints/roll-webhook-secret';
+import { CreateWebhookEndpointDto } from '../dtos/webhooks.dto';
+import { Problem } from '../problem';
+import { validateInput } from '../validation/validate-input';
+import { formField, formList, statusOf, validationMessage } from './forms';
+import { sendPage } from './layout';
+import type { SignedInPages, SignedInRequest } from './signed-in';
+import { WEBHOOKS_PATH, webhooksPage, type WebhooksView } from './webhook-pages';
+
+type Render = (
+  res: Response,
+  status: number,
+  signedIn: SignedInRequest,
+  extra?: Partial<WebhooksView>,
+) => Promise<void>;
+
+/**
+ * The dashboard's webhook endpoints: list, add, disable, enable, roll the secret and delete,
+ * through the same use cases (and the add form through the same DTO) as /v1/webhook-endpoints.
+ */
+export function addWebhookRoutes(router: Router, container: Container, pages: SignedInPages): void {
+  const listEndpoints = container.get(ListWebhookEndpoints);
+  const render: Render = async (res, status, signedIn, extra = {}) => {
+    // One page holds every endpoint an account may keep.
+    const { endpoints } = await listEndpoints.execute({
+      accountId: signedIn.signedIn.session.accountId,
+      limit: MAX_WEBHOOK_ENDPOINTS,
+    });
+    sendPage(res, status, webhooksPage({ signedIn: pages.view(signedIn), endpoints, ...extra }));
+  };
+
+  router.get(WEBHOOKS_PATH, async (req, res) => {
+    const signedIn = await pages.current(req, res);
+    if (!signedIn) return res.redirect(303, `/login?next=${WEBHOOKS_PATH}`);
+    await render(res, 200, signedIn);
+  });
+  addCreateRoute(router, container, pages, render);
+  addEndpointActions(router, container, pages, render);
+}
+
+/** The add form: the secret is shown on the page that answers it, and never again. */
+function addCreateRoute(router: Router, container: Container, pages: SignedInPages, render: Render): void {
+  const createEndpoint = container.get(CreateWebhookEndpoint);
+  router.post(
+    WEBHOOKS_PATH,
+    ...pages.formPost(async (req, res, signedIn) => {
+      const form = {
+        url: formField(req, 'url') ?? '',
+        eventTypes: formList(req, 'event_types'),
+        description: formField(req, 'description') ?? '',
+      };
+      const refuse = (status: number, error: string) => render(res, status, signedIn, { form, error });
+      try {
+        // The API's rules from the API's DTO; an empty description, as a key's empty name, is none.
+        const input = validateInput(CreateWebhookEndpointDto, {
+          url: form.url,
+          event_types: form.eventTypes,
+          ...(form.description === '' ? {} : { description: form.description }),
+        });
+        const endpoint = await createEndpoint.execute({
+          accountId: signedIn.signedIn.session.accountId,
+          url: input.url,
+          eventTypes: input.event_types,
+          description: input.description ?? null,
+        });
+        // Rendered here rather than redirected: the secret exists for its owner only in this answer.
+        await render(res, 201, signedIn, { freshSecret: { endpoint, secret: endpoint.secret, rolled: false } });
+      } catch (error) {
+        if (error instanceof Problem && error.code === 'validation_failed')
+          return refuse(400, validationMessage(error));
+        if (error instanceof InvalidField) return refuse(statusOf(error), validationMessage(Problem.fromDomain(error)));
+        if (error instanceof WebhookUrlNotAllowed || error instanceof TooManyWebhookEndpoints)
+          return refuse(statusOf(error), error.message);
+        throw error;
+      }
+    }),
+  );
+}
+
+/** The forms of one endpoint's row; an unknown endpoint, or another account's, is refused alike. */
+function addEndpointActions(router: Router, container: Container, pages: SignedInPages, render: Render): void {
+  const rollSecret = container.get(RollWebhookSecret);
+  const disableEndpoint = container.get(DisableWebhookEndpoint);
+  const enableEndpoint = container.get(EnableWebhookEndpoint);
+  const deleteEndpoint = container.get(DeleteWebhookEndpoint);
+  // The endpoint, for the page to name it; the use case that acts on it checks it again.
+  const getEndpoint = container.get(GetWebhookEndpoint);
+
+  const onEndpoint = (action: string, act: (input: EndpointInput) => Promise<Partial<WebhooksView>>) =>
+    router.post(
+      `${WEBHOOKS_PATH}/:endpointId/${action}`,
+      ...pages.formPost(async (req, res, signedIn) => {
+        const input = { accountId: signedIn.signedIn.session.accountId, endpointId: endpointIdParam(req) };
+        try {
+          await render(res, 200, signedIn, await act(input));
+        } catch (error) {
+          if (!(error instanceof WebhookEndpointNotFound)) throw error;
+          await render(res, statusOf(error), signedIn, { error: error.message });
+        }
+      }),
+    );
+
+  onEndpoint('disable', async (input) => {
+    const endpoint = await disableEndpoint.execute(input);
+    return { message: `${endpoint.url} is disabled: nothing is recorded for it until you enable it.` };
+  });
+  onEndpoint('enable', async (input) => {
+    const endpoint = await enableEndpoint.execute(input);
+    return { message: `${endpoint.url} is enabled: changes from now on are sent to it.` };
+  });
+  onEndpoint('roll-secret', async (input) => {
+    const { secret } = await rollSecret.execute(input);
+    return { freshSecret: { endpoint: await getEndpoint.execute(input), secret, rolled: true } };
+  });
+  onEndpoint('delete', async (input) => {
+    const endpoint = await getEndpoint.execute(input);
+    await deleteEndpoint.execute(input);
+    return { message: `${endpoint.url} is deleted: nothing more is sent to it.` };
+  });
+}
+
+/** An endpoint id from the path, or '' (which names no endpoint) when it cannot be one. */
+function endpointIdParam(req: Request): string {
+  const endpointId = String(req.params.endpointId);
+  return /^whk_[0-9a-f]{32}$/.test(endpointId) ? endpointId : '';
+}
