@@ -122,6 +122,40 @@ describe('dashboard: webhook endpoints', () => {
     expect(await count()).toBe(before);
   });
 
+  it('answers control characters, a field sent twice and impossible ids with pages, never a 500', async () => {
+    const { browser } = await signedIn();
+    const before = await count();
+    const withNul = await add(browser, { url: 'https://example.com/a\u0000b' });
+    expect(withNul.status).toBe(400);
+    expect(withNul.text).toContain('url must be one value, without control characters.');
+    const descriptionWithNul = await add(browser, { url: 'https://example.com/hooks', description: 'a\u0000b' });
+    expect(descriptionWithNul.status).toBe(400);
+    expect(descriptionWithNul.text).toContain('description must be one value');
+    expect((await add(browser, { url: 'https://example.com/hooks', types: ['event.recorded\u0000'] })).status).toBe(
+      400,
+    );
+    const csrf = csrfOf((await browser.get('/dashboard/webhooks')).text);
+    const twice = new URLSearchParams({ csrf, url: 'https://example.com/a', event_types: 'event.recorded' });
+    twice.append('url', 'https://example.com/b');
+    const sentTwice = await browser.agent.post('/dashboard/webhooks').type('form').send(twice.toString());
+    expect(sentTwice.status).toBe(400);
+    expect(sentTwice.text).toContain('url must be one value');
+    expect(await count()).toBe(before);
+    for (const action of ['disable', 'enable', 'roll-secret', 'delete']) {
+      expect((await browser.submit(`/dashboard/webhooks/%00/${action}`)).status).toBe(404);
+      expect((await browser.submit(`/dashboard/webhooks/${'w'.repeat(300)}/${action}`)).status).toBe(404);
+    }
+  });
+
+  it('takes a description of the longest length in letters that take 9 bytes a piece once encoded', async () => {
+    const { browser } = await signedIn();
+    const description = '時'.repeat(1_000);
+    const created = await add(browser, { url: `https://example.com/${'a'.repeat(2_000)}`, description });
+    expect(created.status).toBe(201);
+    const [id] = endpointIdsOf(created.text);
+    expect((await stored(id ?? ''))?.description).toBe(description);
+  });
+
   it(`keeps at most ${MAX_WEBHOOK_ENDPOINTS} endpoints, counting those the API made`, async () => {
     const { browser, apiKey } = await signedIn();
     for (let i = 0; i < MAX_WEBHOOK_ENDPOINTS - 1; i += 1) {
@@ -215,7 +249,7 @@ describe('dashboard: webhook endpoints', () => {
   );
 
   describe('cross-site request forgery', () => {
-    it('refuses the add form without the session token, with a wrong one, another session’s or another origin', async () => {
+    it('refuses the add form without the session token, with a wrong one or another origin', async () => {
       const { browser } = await signedIn();
       const { browser: other } = await signedIn();
       const before = await count();

@@ -26,6 +26,12 @@ export function formField(req: Request, name: string): string | undefined {
   return typeof value === 'string' && !/[\u0000-\u001f\u007f]/.test(value) ? value : undefined;
 }
 
+/** A field the form sent that formField does not take (repeated, or with control characters). */
+export function formFieldRefused(req: Request, name: string): boolean {
+  const body: unknown = req.body;
+  return typeof body === 'object' && body !== null && name in body && formField(req, name) === undefined;
+}
+
 /**
  * A field a form may repeat (checkboxes of one name): every value, none when absent. A value that
  * is not text stays in as '', which names nothing, so the use case's check refuses it.

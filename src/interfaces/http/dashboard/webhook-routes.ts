@@ -20,7 +20,7 @@ import { RollWebhookSecret } from '../../../core/use-cases/webhook-endpoints/rol
 import { CreateWebhookEndpointDto } from '../dtos/webhooks.dto';
 import { Problem } from '../problem';
 import { validateInput } from '../validation/validate-input';
-import { formField, formList, statusOf, validationMessage } from './forms';
+import { formField, formFieldRefused, formList, statusOf, validationMessage } from './forms';
 import { sendPage } from './layout';
 import type { SignedInPages, SignedInRequest } from './signed-in';
 import { WEBHOOKS_PATH, webhooksPage, type WebhooksView } from './webhook-pages';
@@ -68,6 +68,9 @@ function addCreateRoute(router: Router, container: Container, pages: SignedInPag
         description: formField(req, 'description') ?? '',
       };
       const refuse = (status: number, error: string) => render(res, status, signedIn, { form, error });
+      // Sent but not taken: refused by name rather than read as empty, which for a description is none.
+      const garbled = ['url', 'description'].find((name) => formFieldRefused(req, name));
+      if (garbled) return refuse(400, `${garbled} must be one value, without control characters.`);
       try {
         // The API's rules from the API's DTO; an empty description, as a key's empty name, is none.
         const input = validateInput(CreateWebhookEndpointDto, {
