@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { RecordWindowClosed } from '../core/use-cases/webhooks/record-window-closed';
 import { DeliverWebhookMessage, type DeliveryReport } from '../core/use-cases/webhooks/deliver-webhook-message';
 import type { DeliveryJob } from '../core/ports/webhook-jobs';
+import { isReadOnly } from '../infrastructure/database/driver/database-failures';
 import type { DatabaseNotice } from '../infrastructure/database/driver/prisma-client';
 import type { OpenDatabase } from '../infrastructure/database/open-database';
 import { JobQueue } from '../infrastructure/job-queue/job-queue';
@@ -25,8 +26,66 @@ export interface JobQueueParts {
   readonly deliveries?: DeliveryHandler;
 }
 
-/** The queue started, its workers running, its backlog in the metrics. */
-export async function startJobQueue(parts: JobQueueParts): Promise<JobQueue> {
+/** This process's queue: running, or waiting for its database to take writes. */
+export interface ProcessJobQueue {
+  stop(): Promise<void>;
+}
+
+/** How often a queue that could not start on a database taking no writes (a standby) tries again. */
+const START_AGAIN_EVERY_MS = 30_000;
+
+/**
+ * The queue started, its workers running, its backlog in the metrics. On a database that takes no
+ * writes (a standby at DATABASE_URL, which the service serves as read-only: docs/operations.md)
+ * pg-boss cannot install its schema nor take a job: the process starts without it, and the queue
+ * starts once the database takes writes (a failover's promotion), as the writes do.
+ */
+export async function startJobQueue(parts: JobQueueParts): Promise<ProcessJobQueue> {
+  try {
+    return await runningQueue(parts);
+  } catch (error) {
+    if (!takesNoWrites(error)) throw error;
+    return queueOnceWritable(parts);
+  }
+}
+
+function queueOnceWritable(parts: JobQueueParts): ProcessJobQueue {
+  const { logger } = parts;
+  logger.warn('job queue waiting: the database takes no writes (a standby); its start is tried again every 30 s');
+  let queue: JobQueue | null = null;
+  let starting: Promise<void> | null = null;
+  let stopped = false;
+  const timer = setInterval(() => {
+    starting ??= runningQueue(parts)
+      .then(
+        async (started) => {
+          clearInterval(timer);
+          if (stopped) return started.stop();
+          queue = started;
+        },
+        (error: unknown) => {
+          if (!takesNoWrites(error)) logger.error({ err: error }, 'job queue failed to start');
+        },
+      )
+      .finally(() => (starting = null));
+  }, START_AGAIN_EVERY_MS);
+  timer.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await starting;
+      await queue?.stop();
+    },
+  };
+}
+
+/** A refusal of a server that takes no writes (25006), as pg-boss passes it on or wraps it. */
+function takesNoWrites(error: unknown): boolean {
+  return isReadOnly(error) || (error instanceof Error && isReadOnly(error.cause));
+}
+
+async function runningQueue(parts: JobQueueParts): Promise<JobQueue> {
   const { database, container, logger, metrics } = parts;
   const queue = await JobQueue.start({
     connectionString: database.connectionString,
@@ -76,7 +135,7 @@ function attemptLine(job: DeliveryJob, report: Extract<DeliveryReport, { sent: t
 }
 
 /** Lets the jobs under way finish within the grace, then stops the queue (after the HTTP listener). */
-export function stopJobQueue(queue: JobQueue): Promise<void> {
+export function stopJobQueue(queue: ProcessJobQueue): Promise<void> {
   return queue.stop();
 }
 

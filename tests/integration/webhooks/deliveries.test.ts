@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { buildContainer } from '../../../src/composition/container';
-import { startJobQueue } from '../../../src/composition/job-queue';
+import { type ProcessJobQueue, startJobQueue } from '../../../src/composition/job-queue';
 import { Timeline } from '../../../src/core/domain/timeline';
 import { createDatabaseClients } from '../../../src/infrastructure/database/driver/prisma-client';
-import type { JobQueue } from '../../../src/infrastructure/job-queue/job-queue';
+
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
 import { anAccountRecord } from '../../support/contracts/subject';
 import { plainRepositories } from '../../support/plain-repositories';
@@ -31,7 +31,7 @@ interface Received {
 
 let database: TestDatabase;
 let pool: ReturnType<typeof createDatabaseClients>;
-let queue: JobQueue;
+let queue: ProcessJobQueue;
 let receiver: Server;
 const received: Received[] = [];
 /** What the receiver answers each request to a path, in turn; 204 once the list is spent. */

@@ -5,12 +5,12 @@
 // On PostgreSQL (DATABASE_URL) and on the embedded PGlite alike.
 import { pino } from 'pino';
 import { buildContainer } from '../../../src/composition/container';
-import { countRecordedMessages, startJobQueue } from '../../../src/composition/job-queue';
+import { countRecordedMessages, type ProcessJobQueue, startJobQueue } from '../../../src/composition/job-queue';
 import { Timeline } from '../../../src/core/domain/timeline';
 import { createDatabaseClients } from '../../../src/infrastructure/database/driver/prisma-client';
 import { createMetricsRegistry } from '../../../src/infrastructure/metrics/metrics-registry';
 import { WebhookMetrics } from '../../../src/infrastructure/metrics/webhook-metrics';
-import type { JobQueue } from '../../../src/infrastructure/job-queue/job-queue';
+
 import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
 import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
@@ -25,7 +25,7 @@ jest.setTimeout(60_000);
 const ACCOUNT = 'acc_1';
 
 let database: TestDatabase;
-let queue: JobQueue | undefined;
+let queue: ProcessJobQueue | undefined;
 let pool: ReturnType<typeof createDatabaseClients> | undefined;
 
 beforeAll(async () => {
