@@ -82,7 +82,7 @@ describe('the console live feed', () => {
     expect(await updated.textContent()).toBe(`1969-07-20T22:00:00Z · arrival · Traveller arrives at ${PLACE} (moved)`);
     await page.screenshot({ path: join(SCREENSHOTS, 'console-live-events.png'), fullPage: true });
 
-    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await page.getByRole('status').filter({ hasText: 'Stopped.' }).waitFor();
     // Stopping closed the stream on the server too.
     await waitFor(() => app.t.eventStreams.size === 0, { what: 'the stream to close on the server' });

@@ -16,6 +16,9 @@ const ACCOUNT_STATE = [
   'timelines',
   'travellers',
   'travels',
+  'webhook_attempts',
+  'webhook_endpoints',
+  'webhook_messages',
 ];
 
 /** Every other table and its primary key, each with its own place in the plan. */
@@ -75,7 +78,12 @@ it('refers to accounts only by account_id, the key the account state would be di
     FROM pg_constraint WHERE contype = 'f' AND connamespace = 'public'::regnamespace
     ORDER BY 1`;
   expect(new Set(references.map((row) => row.definition.replace(/ ON .*/, '')))).toEqual(
-    new Set(['FOREIGN KEY (account_id) REFERENCES accounts(id)']),
+    new Set([
+      'FOREIGN KEY (account_id) REFERENCES accounts(id)',
+      // Between tables of an account's state, led by the account: co-located, as the plan needs.
+      'FOREIGN KEY (account_id, endpoint_id) REFERENCES webhook_endpoints(account_id, id)',
+      'FOREIGN KEY (account_id, message_id) REFERENCES webhook_messages(account_id, id)',
+    ]),
   );
   // Without a foreign key: idempotency_keys, and event_stream_slots (unlogged leases, schema.prisma).
   const unreferenced = new Set(['idempotency_keys', 'event_stream_slots']);
