@@ -127,22 +127,6 @@ describe('a statement past the bound', () => {
     expect((await request(app).get('/readyz')).status).toBe(200);
   });
 
-  it('answers a request that found no connection free in time 503 server_busy, counted, no outage', async () => {
-    const before = lines.length;
-    const release = await holdEveryConnection(clients);
-    const waited = await request(app).get('/timelines').set('Authorization', auth);
-    await release();
-    expect([waited.status, waited.headers['retry-after'], waited.body.code]).toEqual([503, '1', 'server_busy']);
-    expect(availability.timeouts.get('connection_wait')).toBe(1);
-    expect([availability.outages, availability.available, faults]).toEqual([0, true, []]);
-    const logged = lines.slice(before);
-    expect(logged.filter((line) => line.msg.startsWith('database '))).toEqual([]);
-    expect(logged.find((each) => each.res?.status === 503)?.reason).toMatch(
-      /^connection_wait: timeout exceeded when trying to connect/,
-    );
-    expect((await request(app).get('/timelines').set('Authorization', auth)).status).toBe(200);
-  });
-
   it('keeps no keyed answer for a write stopped at the bound: its retry acts, once', async () => {
     const keyed = () =>
       request(app)
@@ -175,26 +159,5 @@ async function lockTable(connectionString: string, table: string): Promise<{ rel
       await holder.query('ROLLBACK');
       await holder.end();
     },
-  };
-}
-
-/** Holds every connection of the pool in an open transaction until the returned function lets them go. */
-async function holdEveryConnection(clients: DatabaseClients): Promise<() => Promise<void>> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
-  const transactions = Array.from({ length: clients.pool.options.max }, () =>
-    clients.prisma.$transaction(
-      async (tx) => {
-        await tx.$queryRaw`SELECT 1`;
-        await released;
-      },
-      { timeout: 20_000 },
-    ),
-  );
-  while (clients.pool.totalCount - clients.pool.idleCount < clients.pool.options.max)
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  return async () => {
-    release();
-    await Promise.all(transactions);
   };
 }

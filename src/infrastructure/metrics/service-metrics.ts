@@ -118,9 +118,8 @@ function databaseCounters(registers: Registry[], sources: Pick<ServiceMetricSour
   countedByLabel(
     registers,
     'tns_db_timeouts_total',
-    'Requests answered 503 at a bound of the database, by reason: the database stopped their statement ' +
-      "(operation_timed_out) at 'statement_timeout' (DATABASE_TIMEOUT_MS) or 'lock_timeout'; or no connection of " +
-      "the process's pool came free within DATABASE_TIMEOUT_MS ('connection_wait', server_busy). Not an outage.",
+    'Requests answered 503 operation_timed_out, the database having stopped their statement, by reason: ' +
+      "'statement_timeout' (DATABASE_TIMEOUT_MS) or 'lock_timeout'. Not an outage.",
     'reason',
     () => sources.database.timeouts,
   );

@@ -4,7 +4,7 @@
  * server.ts passes it): out of reach for every request (`unavailable`, an outage), or the request's
  * own statement past a bound of the database (docs/decisions.md, "A statement past its bound").
  */
-export type DatabaseTimeout = 'statement_timeout' | 'lock_timeout' | 'connection_wait';
+export type DatabaseTimeout = 'statement_timeout' | 'lock_timeout';
 export type DatabaseFailure = 'unavailable' | DatabaseTimeout;
 
 /** Recognises a failure of the database in an error, or null: any other error, the request's or the code's. */

@@ -1,11 +1,7 @@
 // The one classification of the database's failures (database-failures.ts), on errors shaped as
 // node-postgres and Prisma's driver adapter give them; pool-sql-runner.test.ts and
 // statement-timeout.server.test.ts check the same on errors a database really gave.
-import {
-  databaseFailureOf,
-  isDatabaseUnavailable,
-  isRefusedByDatabase,
-} from '../../../src/infrastructure/database/driver/database-failures';
+import { databaseFailureOf, isRefusedByDatabase } from '../../../src/infrastructure/database/driver/database-failures';
 import { Prisma } from '../../../src/infrastructure/database/driver/generated/client';
 
 /** node-postgres' error for a statement PostgreSQL (or a pooler) refused with `code`. */
@@ -62,13 +58,8 @@ it.each([
 
 it("reads the socket's and the pool's failures as the database unavailable", () => {
   expect(databaseFailureOf(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }))).toBe('unavailable');
-  expect(databaseFailureOf(new Error('Connection terminated due to connection timeout'))).toBe('unavailable');
+  expect(databaseFailureOf(new Error('timeout exceeded when trying to connect'))).toBe('unavailable');
   expect(databaseFailureOf(new Error('a fault of the code'))).toBeNull();
-});
-
-it("reads a wait for the pool's connection past its bound as a timeout of its own, not an outage", () => {
-  expect(databaseFailureOf(new Error('timeout exceeded when trying to connect'))).toBe('connection_wait');
-  expect(isDatabaseUnavailable(new Error('timeout exceeded when trying to connect'))).toBe(false);
 });
 
 it('takes a statement stopped at its bound for refused (nothing of it written), unlike a lost connection', () => {

@@ -4,14 +4,11 @@
 import { Prisma } from './generated/client';
 
 /**
- * The request's work met a bound of the database (docs/decisions.md, "A statement past its
- * bound"): PostgreSQL cancelled its statement at `statement_timeout` (57014, DATABASE_TIMEOUT_MS),
- * or at a `lock_timeout` an operator set (55P03); or every connection of the process's pool stayed
- * busy for DATABASE_TIMEOUT_MS, so it never had one (`connection_wait`: the process is saturated,
- * not the database out of reach, whose failures the statements holding those connections meet).
- * The database serves the other requests meanwhile.
+ * The database gave up waiting for the request's own statement (docs/decisions.md, "A statement
+ * past its bound"): PostgreSQL cancelled it at `statement_timeout` (57014, DATABASE_TIMEOUT_MS),
+ * or at a `lock_timeout` an operator set (55P03). The database serves the other requests meanwhile.
  */
-export type DatabaseTimeout = 'statement_timeout' | 'lock_timeout' | 'connection_wait';
+export type DatabaseTimeout = 'statement_timeout' | 'lock_timeout';
 
 /** `unavailable`: the database cannot serve anyone now, an outage that passes (docs/operations.md). */
 export type DatabaseFailure = 'unavailable' | DatabaseTimeout;
@@ -80,17 +77,11 @@ const SOCKET_CODES = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
 ]);
-const POOL_MESSAGES = /^(Connection terminated|Client has encountered a connection error)/;
-/**
- * node-postgres' pool, full, gave no connection within its connectionTimeoutMillis (pg-pool says
- * this of a wait for a connection only; a new connection's own timeout reads "Connection
- * terminated due to connection timeout"). Through Prisma the words come inside its message.
- */
-const POOL_WAIT_MESSAGE = /timeout exceeded when trying to connect/;
+const POOL_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 /** How the database failed the request, or null: it refused it (a constraint, a type) or it is no database failure. */
 export function databaseFailureOf(error: unknown): DatabaseFailure | null {
-  if (isPoolWait(error)) return 'connection_wait';
   const code = sqlStateOf(error);
   if (typeof code === 'string') {
     const timeout = TIMEOUT_CODES.get(code);
@@ -165,11 +156,6 @@ function isPoolerOutage(error: unknown): boolean {
       ? fieldOf(fieldOf(error.meta?.driverAdapterError, 'cause'), 'originalMessage')
       : fieldOf(error, 'message');
   return typeof message === 'string' && POOLER_OUTAGE.test(message);
-}
-
-function isPoolWait(error: unknown): boolean {
-  const message = fieldOf(error, 'message');
-  return typeof message === 'string' && POOL_WAIT_MESSAGE.test(message);
 }
 
 function isConnectionFailure(error: unknown): boolean {

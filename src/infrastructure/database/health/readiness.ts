@@ -16,7 +16,6 @@ const NOT_READY_BECAUSE = {
   unavailable: 'the database does not answer',
   statement_timeout: 'the database did not answer within DATABASE_TIMEOUT_MS',
   lock_timeout: 'the database did not answer within its lock_timeout',
-  connection_wait: 'no connection of the pool came free within DATABASE_TIMEOUT_MS',
   refused: 'the database cannot be read',
 } as const;
 

@@ -72,27 +72,7 @@ export function failureReason(error: unknown): string {
 export const RETRY_AFTER_SECONDS = 5;
 
 function databaseProblem(failure: DatabaseFailure): Problem {
-  if (failure === 'unavailable') return unavailable();
-  return failure === 'connection_wait' ? connectionsBusy() : timedOut();
-}
-
-/** How long a client whose request found no connection free waits: the pool's work turns over within about that. */
-const CONNECTIONS_BUSY_RETRY_AFTER_SECONDS = 1;
-
-/**
- * Every connection of the process's pool stayed busy for as long as a statement may run: the
- * process is saturated, as when the instance's fair share sheds a request, and the database serves.
- */
-function connectionsBusy(): Problem {
-  return new Problem(
-    503,
-    'server_busy',
-    "The service's database connections were all busy for as long as a statement may take, so this request " +
-      `could not be served. Retry after ${CONNECTIONS_BUSY_RETRY_AFTER_SECONDS} s; send writes with an ` +
-      'Idempotency-Key, so a retry never applies one twice.',
-    {},
-    { 'Retry-After': String(CONNECTIONS_BUSY_RETRY_AFTER_SECONDS) },
-  );
+  return failure === 'unavailable' ? unavailable() : timedOut();
 }
 
 function unavailable(): Problem {
