@@ -24,7 +24,8 @@ export class PostgresWebhookDeliveries implements WebhookDeliveries {
   async keepBody(job: DeliveryJob, body: string): Promise<string> {
     const where = { accountId: job.accountId, id: job.messageId };
     // Another run of the attempt may have kept one first: its bytes are the message's, sent again here.
-    await this.prisma.webhookMessage.updateMany({ where: { ...where, body: null }, data: { body } });
+    const written = await this.prisma.webhookMessage.updateMany({ where: { ...where, body: null }, data: { body } });
+    if (written.count === 1) return body;
     const kept = await this.prisma.webhookMessage.findFirst({ where, select: { body: true } });
     return kept?.body ?? body;
   }
