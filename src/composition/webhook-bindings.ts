@@ -9,6 +9,7 @@ import { CreateWebhookEndpoint } from '../core/use-cases/webhook-endpoints/creat
 import { DeleteWebhookEndpoint } from '../core/use-cases/webhook-endpoints/delete-webhook-endpoint';
 import { DisableWebhookEndpoint, EnableWebhookEndpoint } from '../core/use-cases/webhook-endpoints/endpoint-state';
 import { GetWebhookEndpoint } from '../core/use-cases/webhook-endpoints/get-webhook-endpoint';
+import { ListWebhookDeliveries } from '../core/use-cases/webhook-endpoints/list-webhook-deliveries';
 import { ListWebhookEndpoints } from '../core/use-cases/webhook-endpoints/list-webhook-endpoints';
 import { RollWebhookSecret } from '../core/use-cases/webhook-endpoints/roll-webhook-secret';
 import { DeliverWebhookMessage } from '../core/use-cases/webhooks/deliver-webhook-message';
@@ -73,6 +74,7 @@ export function bindWebhookPorts(
 export function bindWebhookUseCases(bindCore: ReturnType<typeof coreBinder>): void {
   bindCore(CreateWebhookEndpoint, transactionBoundary, webhookDestinations, idGenerator, wallClock, webhookUrlPolicy);
   bindCore(ListWebhookEndpoints, transactionBoundary);
+  bindCore(ListWebhookDeliveries, transactionBoundary, webhookDeliveries);
   bindCore(GetWebhookEndpoint, transactionBoundary);
   bindCore(RollWebhookSecret, transactionBoundary, idGenerator, wallClock);
   bindCore(EnableWebhookEndpoint, transactionBoundary);

@@ -249,6 +249,35 @@ describe('real responses conform to GET /openapi.json', () => {
       await expectDocumented(operationId, 200, me.post(`${one}/${action}`));
       await expectDocumented(operationId, 404, me.post(`${none}/${action}`));
     }
+    // An attempt as a delivery records it: answered 500, its retry scheduled.
+    const messageId = `msg_${'1'.repeat(32)}`;
+    const attemptedAt = new Date();
+    await t.prisma.webhookMessage.create({
+      data: {
+        accountId: me.account.id,
+        id: messageId,
+        endpointId: ids.endpoint,
+        eventType: 'event.recorded',
+        subject: {},
+        createdAt: attemptedAt,
+        state: 'pending',
+        attempts: 1,
+        tries: {
+          create: {
+            attempt: 1,
+            endpointId: ids.endpoint,
+            attemptedAt,
+            status: 500,
+            durationMs: 12,
+            answer: 'Internal Server Error',
+            nextAttemptAt: new Date(attemptedAt.getTime() + 5_000),
+          },
+        },
+      },
+    });
+    await expectDocumented('listWebhookDeliveries', 200, me.get(`${one}/deliveries`, { limit: 1 }));
+    await expectDocumented('listWebhookDeliveries', 400, me.get(`${one}/deliveries`, { limit: 0 }));
+    await expectDocumented('listWebhookDeliveries', 404, me.get(`${none}/deliveries`));
     const doomed = (await me.post(endpoints, hook)).body.id;
     const remove = (path: string) => request(t.app).delete(path).set('Authorization', me.account.auth);
     await expectDocumented('deleteWebhookEndpoint', 204, remove(`${endpoints}/${doomed}`));

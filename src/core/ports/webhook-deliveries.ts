@@ -1,4 +1,4 @@
-import type { AttemptResult } from '../domain/webhook-attempt';
+import type { AttemptError, AttemptResult } from '../domain/webhook-attempt';
 import type { AttemptOutcome } from '../domain/webhook-attempt-outcome';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint';
 import type { DeliveryJob } from './webhook-jobs';
@@ -29,8 +29,40 @@ export interface FinishedDelivery {
   readonly outcome: AttemptOutcome;
 }
 
+/** One attempt as the deliveries listing shows it. */
+export interface RecordedAttempt {
+  readonly messageId: string;
+  readonly eventType: string;
+  /** 1 for the first, counting on through retries and resends. */
+  readonly attempt: number;
+  readonly attemptedAt: Date;
+  /** The answer's HTTP status; null when no answer's head arrived. */
+  readonly status: number | null;
+  readonly error: AttemptError | null;
+  readonly durationMs: number;
+  /** The first KiB of the answer's body. */
+  readonly answer: string;
+  /** When the retry this attempt scheduled is due; null when none followed it. */
+  readonly nextAttemptAt: Date | null;
+}
+
+/** Position after which a page of an endpoint's attempts continues (newest first, then message and attempt). */
+export interface WebhookAttemptCursor {
+  readonly attemptedAt: Date;
+  readonly messageId: string;
+  readonly attempt: number;
+}
+
 /** The messages' deliveries: a due attempt's message and endpoint, its body, its record. */
 export interface WebhookDeliveries {
+  /**
+   * The endpoint's attempts, newest first, at most `limit` of them after `after`: one read of the
+   * index by endpoint and time, whatever the endpoint has accumulated.
+   */
+  listAttempts(
+    endpoint: { readonly accountId: string; readonly endpointId: string },
+    page: { readonly limit: number; readonly after: WebhookAttemptCursor | null },
+  ): Promise<RecordedAttempt[]>;
   /** The message and its endpoint, of the job's account; null when either is gone (deleted meanwhile). */
   find(job: DeliveryJob): Promise<{ readonly message: RecordedMessage; readonly endpoint: WebhookEndpoint } | null>;
   /** Keeps `body` as the message's unless one is kept already; answers the body kept. */

@@ -1,5 +1,6 @@
 import { withinRange } from '../../core/domain/date-time';
 import type { EventCursor } from '../../core/ports/repositories';
+import type { WebhookAttemptCursor } from '../../core/ports/webhook-deliveries';
 import { Problem } from './problem';
 
 /**
@@ -15,7 +16,7 @@ export function decodeCursor(text: string): { at: Date; id: string } {
   const id = rest.join(':');
   const at = new Date(Number(ms));
   if (!/^-?\d+$/.test(ms) || !id || id.length > 200 || id.includes('\u0000') || !withinRange(at)) {
-    throw Problem.validation([{ field: 'cursor', message: 'cursor must be a next_cursor value from a previous page' }]);
+    throw notACursor();
   }
   return { at, id };
 }
@@ -31,3 +32,20 @@ export function eventCursorOf(text: string | undefined): EventCursor | null {
 export function nextEventCursor(next: EventCursor | null): string | null {
   return next && encodeCursor(next.time, next.id);
 }
+
+/** A deliveries page's cursor as the client sent it: the instant, then `<message id>/<attempt>`. */
+export function deliveryCursorOf(text: string | undefined): WebhookAttemptCursor | null {
+  if (text === undefined) return null;
+  const { at, id } = decodeCursor(text);
+  const match = /^(msg_[0-9a-f]{32})\/([1-9]\d{0,8})$/.exec(id);
+  if (!match?.[1] || !match[2]) throw notACursor();
+  return { attemptedAt: at, messageId: match[1], attempt: Number(match[2]) };
+}
+
+/** The `next_cursor` of a deliveries page. */
+export function nextDeliveryCursor(next: WebhookAttemptCursor | null): string | null {
+  return next && encodeCursor(next.attemptedAt, `${next.messageId}/${next.attempt}`);
+}
+
+const notACursor = () =>
+  Problem.validation([{ field: 'cursor', message: 'cursor must be a next_cursor value from a previous page' }]);

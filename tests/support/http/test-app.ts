@@ -4,6 +4,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { Express } from 'express';
+import type { Container } from 'inversify';
 import request from 'supertest';
 import {
   type AdmissionLimits,
@@ -52,6 +53,8 @@ export interface TestAccount {
 
 export interface TestApp {
   readonly app: Express;
+  /** Its container, for a job queue of the same process to run its use cases (startJobQueue). */
+  readonly container: Container;
   readonly prisma: PrismaClient;
   readonly sql: SqlRunner;
   /** The test database, for a second service process to share. */
@@ -124,6 +127,8 @@ export interface TestAppOptions {
    * TEST_HOSTS, as the tests have no outside DNS.
    */
   readonly webhookDestinations?: WebhookDestinations;
+  /** WEBHOOK_RETRY_SCHEDULE: the waits before each retry, in seconds. */
+  readonly webhookRetrySchedule?: readonly number[];
 }
 
 /**
@@ -195,6 +200,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     webhookDestinations:
       options.webhookDestinations ??
       new ResolvedWebhookDestinations(options.webhookAllowPrivateUrls ?? false, resolverTable(TEST_HOSTS)),
+    webhookRetrySchedule: options.webhookRetrySchedule,
   });
   const eventStreams = new EventStreams(container.get(StreamSlots), options.eventStreams);
   endStreamsOfChangedKeys(keyCaching.listener, eventStreams);
@@ -222,6 +228,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   });
   return {
     app,
+    container,
     prisma: database.prisma,
     sql: database.sql,
     connectionString: database.connectionString,

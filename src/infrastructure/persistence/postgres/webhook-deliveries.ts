@@ -3,9 +3,20 @@
 // transaction with the next attempt's job (enqueue_webhook_delivery, as the recording triggers make
 // the first). Outside the account's units of work: an attempt changes no state of the account's
 // journeys, and touches only the delivery columns of its endpoint, which an owner's change never writes.
-import type { FinishedDelivery, RecordedMessage, WebhookDeliveries } from '../../../core/ports/webhook-deliveries';
+import { ATTEMPT_ERRORS } from '../../../core/domain/webhook-attempt';
+import type {
+  FinishedDelivery,
+  RecordedAttempt,
+  RecordedMessage,
+  WebhookAttemptCursor,
+  WebhookDeliveries,
+} from '../../../core/ports/webhook-deliveries';
 import type { DeliveryJob } from '../../../core/ports/webhook-jobs';
-import type { PrismaClient, WebhookMessage as MessageRow } from '../../database/driver/generated/client';
+import type {
+  PrismaClient,
+  WebhookAttempt as AttemptRow,
+  WebhookMessage as MessageRow,
+} from '../../database/driver/generated/client';
 import { endpointOf } from './repositories/webhook-endpoint-repository';
 
 const STATES = ['pending', 'delivered', 'failed'] as const;
@@ -19,6 +30,31 @@ export class PostgresWebhookDeliveries implements WebhookDeliveries {
       include: { endpoint: true },
     });
     return row ? { message: messageOf(row), endpoint: endpointOf(row.endpoint) } : null;
+  }
+
+  async listAttempts(
+    endpoint: { readonly accountId: string; readonly endpointId: string },
+    page: { readonly limit: number; readonly after: WebhookAttemptCursor | null },
+  ): Promise<RecordedAttempt[]> {
+    const { after } = page;
+    // Newest first, then by message and attempt: the order of the index webhook_attempts_by_endpoint.
+    const rows = await this.prisma.webhookAttempt.findMany({
+      where: {
+        accountId: endpoint.accountId,
+        endpointId: endpoint.endpointId,
+        ...(after && {
+          OR: [
+            { attemptedAt: { lt: after.attemptedAt } },
+            { attemptedAt: after.attemptedAt, messageId: { gt: after.messageId } },
+            { attemptedAt: after.attemptedAt, messageId: after.messageId, attempt: { gt: after.attempt } },
+          ],
+        }),
+      },
+      orderBy: [{ attemptedAt: 'desc' }, { messageId: 'asc' }, { attempt: 'asc' }],
+      take: page.limit,
+      include: { message: { select: { eventType: true } } },
+    });
+    return rows.map(attemptOf);
   }
 
   async keepBody(job: DeliveryJob, body: string): Promise<string> {
@@ -81,5 +117,22 @@ function messageOf(row: MessageRow): RecordedMessage {
     createdAt: row.createdAt,
     state,
     attempts: row.attempts,
+  };
+}
+
+function attemptOf(row: AttemptRow & { readonly message: { readonly eventType: string } }): RecordedAttempt {
+  const error = row.error === null ? null : ATTEMPT_ERRORS.find((known) => known === row.error);
+  if (error === undefined)
+    throw new Error(`Webhook attempt ${row.messageId}/${row.attempt} has an error the service does not know.`);
+  return {
+    messageId: row.messageId,
+    eventType: row.message.eventType,
+    attempt: row.attempt,
+    attemptedAt: row.attemptedAt,
+    status: row.status,
+    error,
+    durationMs: row.durationMs,
+    answer: row.answer ?? '',
+    nextAttemptAt: row.nextAttemptAt,
   };
 }

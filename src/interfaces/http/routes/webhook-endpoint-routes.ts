@@ -7,18 +7,24 @@ import {
   EnableWebhookEndpoint,
 } from '../../../core/use-cases/webhook-endpoints/endpoint-state';
 import { GetWebhookEndpoint } from '../../../core/use-cases/webhook-endpoints/get-webhook-endpoint';
+import { ListWebhookDeliveries } from '../../../core/use-cases/webhook-endpoints/list-webhook-deliveries';
 import { ListWebhookEndpoints } from '../../../core/use-cases/webhook-endpoints/list-webhook-endpoints';
 import { RollWebhookSecret } from '../../../core/use-cases/webhook-endpoints/roll-webhook-secret';
-import { decodeCursor, encodeCursor } from '../cursor';
+import { decodeCursor, deliveryCursorOf, encodeCursor, nextDeliveryCursor } from '../cursor';
 import { EXAMPLE_IDS } from '../dtos/responses/ids';
 import {
   NewWebhookEndpointResponse,
+  WebhookDeliveryPageResponse,
   WebhookEndpointPageResponse,
   WebhookEndpointResponse,
   WebhookSecretResponse,
 } from '../dtos/responses/webhooks.response';
 import { CreateWebhookEndpointDto, ListWebhookEndpointsQueryDto } from '../dtos/webhooks.dto';
-import { presentNewWebhookEndpoint, presentWebhookEndpoint } from '../presenters/webhook-endpoints';
+import {
+  presentNewWebhookEndpoint,
+  presentWebhookDelivery,
+  presentWebhookEndpoint,
+} from '../presenters/webhook-endpoints';
 import { defineRoute, type Route } from '../route';
 
 const family = 'webhooks';
@@ -38,6 +44,7 @@ export function webhookEndpointRoutes(container: Container): Route[] {
     rollWebhookSecretRoute,
     disableWebhookEndpointRoute,
     enableWebhookEndpointRoute,
+    listWebhookDeliveriesRoute,
     deleteWebhookEndpointRoute,
   ].map((route) => route(container));
 }
@@ -231,6 +238,43 @@ function enableWebhookEndpointRoute(container: Container): Route {
     async ({ params }, { accountId }) => {
       const endpoint = await enableEndpoint.execute({ accountId, endpointId: params.endpoint_id });
       return { status: 200, body: presentWebhookEndpoint(endpoint) };
+    },
+  );
+}
+
+/** GET /v1/webhook-endpoints/:endpoint_id/deliveries: List every attempt, newest first. */
+function listWebhookDeliveriesRoute(container: Container): Route {
+  const listDeliveries = container.get(ListWebhookDeliveries);
+  return defineRoute(
+    {
+      method: 'get',
+      path: '/v1/webhook-endpoints/:endpoint_id/deliveries',
+      operationId: 'listWebhookDeliveries',
+      family,
+      summary: "List the endpoint's delivery attempts, newest first.",
+      query: ListWebhookEndpointsQueryDto,
+      docs: {
+        description:
+          "Every attempt to deliver the endpoint's messages, newest first, a page at a time (pass `next_cursor` " +
+          "back as `cursor`): each with its message, its number, the answer's `status` and first KiB, or the " +
+          '`error` that kept an answer from coming, and when the retry it scheduled is due.',
+        status: 200,
+        response: WebhookDeliveryPageResponse,
+        errors: NOT_FOUND,
+        example: { ...ONE_ENDPOINT, limit: 10 },
+      },
+    },
+    async ({ params, query }, { accountId }) => {
+      const page = await listDeliveries.execute({
+        accountId,
+        endpointId: params.endpoint_id,
+        limit: query.limit,
+        after: deliveryCursorOf(query.cursor),
+      });
+      return {
+        status: 200,
+        body: { deliveries: page.attempts.map(presentWebhookDelivery), next_cursor: nextDeliveryCursor(page.next) },
+      };
     },
   );
 }

@@ -13,4 +13,5 @@ export const EXAMPLE_IDS = {
   timeline: 'tml_7c9e6679742540de944be07fc1f90ae7',
   travel: 'trv_9a1b5f6e8c2d4e7f8a9b0c1d2e3f4a5b',
   webhookEndpoint: 'whk_2c8d4e6f0a1b4c3d9e8f7a6b5c4d3e2f',
+  webhookMessage: 'msg_8e1f3a5c7b9d4f6e8a0c2e4b6d8f0a1c',
 } as const;

@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsIn, IsString, Matches, ValidateNested } from 'class-validator';
+import { IsArray, IsIn, IsInt, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
+import { ATTEMPT_ERRORS } from '../../../../core/domain/webhook-attempt';
 import { WEBHOOK_EVENT_TYPES } from '../../../../core/domain/webhook-endpoint';
 import { ApiField } from '../../openapi/api-field';
 import { IsDateTime } from '../../validation/decorators';
@@ -56,6 +57,59 @@ export class WebhookEndpointPageResponse {
   @ValidateNested({ each: true })
   @Type(() => WebhookEndpointResponse)
   endpoints!: WebhookEndpointResponse[];
+  @IsString()
+  @ApiField({ example: null, nullable: true, description: 'Pass as `cursor` for the next page; `null` on the last.' })
+  next_cursor!: string | null;
+}
+
+/** One attempt of one message to the endpoint. */
+export class WebhookDeliveryResponse {
+  @Matches(idOf('msg'))
+  @ApiField({ example: EXAMPLE_IDS.webhookMessage, description: 'The `webhook-id` of each of its attempts.' })
+  message_id!: string;
+  @IsIn([...WEBHOOK_EVENT_TYPES, 'webhook.test']) @ApiField({ example: 'event.recorded' }) event_type!: string;
+  @IsInt()
+  @Min(1)
+  @ApiField({ example: 1, description: "The message's attempts, 1 for the first, counting on through resends." })
+  attempt!: number;
+  @IsDateTime() @ApiField({ example: '2026-11-29T08:00:00Z' }) attempted_at!: string;
+  @IsInt()
+  @Min(100)
+  @Max(599)
+  @ApiField({ example: 500, nullable: true, description: "The answer's HTTP status; `null` when none came." })
+  status!: number | null;
+  @IsIn(ATTEMPT_ERRORS)
+  @ApiField({
+    example: null,
+    nullable: true,
+    description:
+      'Why no answer came, or why the one that came was not read whole: `timeout` (15 s), `refused`, `tls`, ' +
+      '`dns`, `address_not_allowed` (the host leads where webhooks may not go), `redirect` (not followed), ' +
+      '`too_large` (past 64 KiB), `network`; `null` when an answer was read.',
+  })
+  error!: string | null;
+  @IsInt()
+  @Min(0)
+  @ApiField({ example: 84, description: 'From the request sent to the answer read.' })
+  duration_ms!: number;
+  @IsString()
+  @ApiField({ example: 'Internal Server Error', description: "The answer's body, its first KiB, as text." })
+  answer!: string;
+  @IsDateTime()
+  @ApiField({
+    example: '2026-11-29T08:05:00Z',
+    nullable: true,
+    description: 'When the retry this attempt scheduled is due; `null` when none followed it.',
+  })
+  next_attempt_at!: string | null;
+}
+
+/** GET /v1/webhook-endpoints/{endpoint_id}/deliveries: one page, newest first. */
+export class WebhookDeliveryPageResponse {
+  @IsArray()
+  @ValidateNested({ each: true })
+  @Type(() => WebhookDeliveryResponse)
+  deliveries!: WebhookDeliveryResponse[];
   @IsString()
   @ApiField({ example: null, nullable: true, description: 'Pass as `cursor` for the next page; `null` on the last.' })
   next_cursor!: string | null;
