@@ -127,8 +127,9 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
     ...{ tableAnalyses: analysis?.analysed, registry: metrics.registry, tracer, logger },
   });
   // Before the HTTP listener, whose writes make jobs in its tables; its jobs get the shutdown's grace.
-  const queueParts = { database, container, logger, metrics: metrics.webhooks, graceMs: config.shutdownGraceMs };
-  await resources.start('job queue', () => startJobQueue(queueParts), stopJobQueue);
+  const queueParts = { database, container, logger, tracer, metrics: metrics.webhooks };
+  const queueGrace = config.shutdownGraceMs;
+  await resources.start('job queue', () => startJobQueue({ ...queueParts, graceMs: queueGrace }), stopJobQueue);
   const server = createHttpServer(app, httpTimeouts(config), logger);
   const connections = gracefulClose(server);
   await resources.start(

@@ -1,6 +1,7 @@
 // The webhooks' job queue of this process (docs/webhooks.md, "Delivering"): pg-boss on the
 // service's database, started after the migrations and the container, before the HTTP listener
 // (a write's trigger makes jobs in pg-boss's tables, which must be there), and stopped after it.
+import type { Tracer } from '@opentelemetry/api';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { RecordWindowClosed } from '../core/use-cases/webhooks/record-window-closed';
@@ -22,6 +23,8 @@ export interface JobQueueParts {
   readonly metrics: WebhookMetrics | undefined;
   /** How long a stop lets the jobs under way finish (SHUTDOWN_GRACE_MS). */
   readonly graceMs: number;
+  /** Makes each job a span, each attempt's POST its child (tracing on). */
+  readonly tracer?: Tracer;
   /** One attempt of a message. Default: DeliverWebhookMessage of the container, counted and logged. */
   readonly deliveries?: DeliveryHandler;
 }
@@ -93,6 +96,7 @@ async function runningQueue(parts: JobQueueParts): Promise<JobQueue> {
     poolSize: JOB_QUEUE_CONNECTIONS,
     log: logger,
     graceMs: parts.graceMs,
+    tracer: parts.tracer,
   });
   try {
     const recordWindowClosed = container.get(RecordWindowClosed);

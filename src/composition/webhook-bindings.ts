@@ -1,5 +1,6 @@
 // The webhooks' ports and use cases (docs/webhooks.md): endpoints managed by requests; messages
 // recorded, windows checked and attempts delivered by the job queue's workers (job-queue.ts).
+import type { Tracer } from '@opentelemetry/api';
 import type { Container } from 'inversify';
 import { DEFAULT_RETRY_SCHEDULE_SECONDS } from '../core/domain/webhook-attempt-outcome';
 import type { WallClock } from '../core/ports/wall-clock';
@@ -54,7 +55,7 @@ export interface WebhookOptions {
 export function bindWebhookPorts(
   container: Container,
   database: { readonly prisma: PrismaClient; readonly sql: SqlRunner; readonly clock: WallClock },
-  options: WebhookOptions,
+  options: WebhookOptions & { readonly tracer?: Tracer },
 ): void {
   const allowPrivateUrls = options.webhookAllowPrivateUrls ?? false;
   const destinations = options.webhookDestinations ?? new ResolvedWebhookDestinations(allowPrivateUrls);
@@ -64,7 +65,9 @@ export function bindWebhookPorts(
   bindPort(container, webhookJobs, new PostgresWebhookJobs(database.sql));
   bindPort(container, webhookDeliveries, new PostgresWebhookDeliveries(database.prisma));
   bindPort(container, webhookPayloads, new ApiWebhookPayloads());
-  bindPort(container, webhookSender, options.webhookSender ?? new HttpWebhookSender(destinations, database.clock));
+  const sender =
+    options.webhookSender ?? new HttpWebhookSender(destinations, database.clock, { tracer: options.tracer });
+  bindPort(container, webhookSender, sender);
   bindPort(container, webhookRetries, {
     scheduleSeconds: options.webhookRetrySchedule ?? DEFAULT_RETRY_SCHEDULE_SECONDS,
     random: Math.random,

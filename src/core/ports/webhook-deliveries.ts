@@ -17,6 +17,11 @@ export interface RecordedMessage {
   readonly state: 'pending' | 'delivered' | 'failed';
   /** Attempts recorded so far. */
   readonly attempts: number;
+  /**
+   * The W3C traceparent of the write that caused the message, when it was traced (an event's
+   * writer_trace, kept in its subject): each attempt's span links to it. Null for the others.
+   */
+  readonly origin: string | null;
 }
 
 /** An attempt made, with what follows it, as one transaction records it. */

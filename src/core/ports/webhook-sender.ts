@@ -10,6 +10,8 @@ export interface OutgoingWebhook {
   readonly body: string;
   /** The secrets that sign it: the current one, and a rolled one for its last day. */
   readonly secrets: readonly string[];
+  /** The trace of the write that caused the message (RecordedMessage.origin), for the attempt's span to link to. */
+  readonly origin: string | null;
 }
 
 /**

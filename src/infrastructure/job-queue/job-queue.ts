@@ -6,8 +6,10 @@
 // top-level await, which pg-boss has none of, and so does Jest 30 on Node >= 24.9 under
 // --experimental-vm-modules, which every test run passes: the plain import works in the build, under
 // tsx and under Jest alike, where an `await import()` would make every caller asynchronous for nothing.
+import type { Tracer } from '@opentelemetry/api';
 import { type Job, PgBoss, type WorkOptions } from 'pg-boss';
 import type { Logger } from 'pino';
+import { inProcessSpan } from './job-spans';
 import { QUEUES } from './queues';
 
 export interface JobQueueSettings {
@@ -22,6 +24,8 @@ export interface JobQueueSettings {
    * queue, and counts the queues: a dead process's job is back within its heartbeat and this.
    */
   readonly superviseSeconds?: number;
+  /** Makes each job a span of its own (job-spans.ts); without one (tracing off), none is made. */
+  readonly tracer?: Tracer;
 }
 
 /** Supervision every 10 s: a job of a dead process is back within some 20 s (its 10 s heartbeat and this). */
@@ -83,12 +87,14 @@ export class JobQueue {
   async work<T>(queue: string, options: WorkOptions, handle: (job: Job<T>) => Promise<void>): Promise<void> {
     await this.boss.work<T>(queue, { ...options, batchSize: 1 }, async ([job]) => {
       if (!job) return;
-      try {
-        await handle(job);
-      } catch (error) {
-        this.settings.log.error({ err: error, queue, job_id: job.id }, 'job failed');
-        throw error;
-      }
+      await inProcessSpan(this.settings.tracer, job, async () => {
+        try {
+          await handle(job);
+        } catch (error) {
+          this.settings.log.error({ err: error, queue, job_id: job.id }, 'job failed');
+          throw error;
+        }
+      });
     });
   }
 

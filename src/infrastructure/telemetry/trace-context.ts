@@ -1,4 +1,4 @@
-import { context, trace, TraceFlags } from '@opentelemetry/api';
+import { context, ROOT_CONTEXT, type SpanContext, trace, TraceFlags } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 
 /**
@@ -12,6 +12,7 @@ const setter = {
     carrier[key] = value;
   },
 };
+const getter = { get: (carrier: Record<string, string>, key: string) => carrier[key], keys: Object.keys };
 
 /**
  * The `traceparent` of the span running now, or null when none is (tracing off, or outside a
@@ -25,4 +26,15 @@ export function activeTraceparent(): string | null {
   const carrier: Record<string, string> = {};
   w3c.inject(active, carrier, setter);
   return carrier.traceparent ?? null;
+}
+
+/**
+ * The span context a kept `traceparent` names, when it is one that was sampled; undefined for
+ * none, for text that is no traceparent, and for an unsampled one (a span following or linking it
+ * would record what nobody keeps).
+ */
+export function keptSpanContext(traceparent: string | null): SpanContext | undefined {
+  if (!traceparent) return undefined;
+  const kept = trace.getSpanContext(w3c.extract(ROOT_CONTEXT, { traceparent }, getter));
+  return kept && (kept.traceFlags & TraceFlags.SAMPLED) !== 0 ? kept : undefined;
 }

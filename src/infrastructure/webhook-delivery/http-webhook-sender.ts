@@ -1,5 +1,6 @@
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import type { Tracer } from '@opentelemetry/api';
 import type { AttemptError, AttemptResult } from '../../core/domain/webhook-attempt';
 import type { WallClock } from '../../core/ports/wall-clock';
 import type { WebhookDestinations } from '../../core/ports/webhook-destinations';
@@ -7,6 +8,7 @@ import type { OutgoingWebhook, WebhookSender } from '../../core/ports/webhook-se
 import { SERVICE_NAME } from '../telemetry/service-name';
 import { readAnswer } from './answer-reading';
 import { attemptError } from './attempt-errors';
+import { endAttemptSpan, startAttemptSpan } from './attempt-spans';
 import { type Agents, postPinned } from './pinned-post';
 import { retryAfterSeconds } from './retry-after';
 import { type WebhookSignatureHeaders, webhookSignatureHeaders } from './webhook-signature';
@@ -21,6 +23,8 @@ export interface HttpWebhookSenderOptions {
   readonly timeoutMs?: number;
   /** Certificates trusted instead of the system's: the tests' own. */
   readonly ca?: string;
+  /** Makes each attempt a CLIENT span (attempt-spans.ts); without one (tracing off), none is made. */
+  readonly tracer?: Tracer;
 }
 
 type Exchange = Omit<AttemptResult, 'durationMs'>;
@@ -36,6 +40,7 @@ export class HttpWebhookSender implements WebhookSender {
   // more than the delivery. Only to addresses once checked, so reusing one reaches nothing new.
   private readonly agents: Agents;
   private readonly timeoutMs: number;
+  private readonly tracer: Tracer | undefined;
 
   constructor(
     private readonly destinations: WebhookDestinations,
@@ -43,6 +48,7 @@ export class HttpWebhookSender implements WebhookSender {
     options: HttpWebhookSenderOptions = {},
   ) {
     this.timeoutMs = options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
+    this.tracer = options.tracer;
     this.agents = {
       http: new HttpAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS }),
       https: new HttpsAgent({ keepAlive: true, timeout: IDLE_CONNECTION_MS, ca: options.ca }),
@@ -50,6 +56,20 @@ export class HttpWebhookSender implements WebhookSender {
   }
 
   async send(webhook: OutgoingWebhook): Promise<AttemptResult> {
+    const url = URL.parse(webhook.url);
+    const span = startAttemptSpan(this.tracer, url, webhook.origin);
+    const result = await this.attempt(webhook, url);
+    endAttemptSpan(span, result);
+    return result;
+  }
+
+  /** Closes the connections kept for later attempts, at the process's stop. */
+  close(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  private async attempt(webhook: OutgoingWebhook, url: URL | null): Promise<AttemptResult> {
     const started = performance.now();
     // Outside the attempt's failures: a secret that is no whsec_ one is the service's fault, not the endpoint's.
     const signed = { messageId: webhook.messageId, timestamp: this.clock.now(), body: webhook.body };
@@ -57,7 +77,7 @@ export class HttpWebhookSender implements WebhookSender {
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.timeoutMs);
     try {
-      const exchange = await this.exchange(webhook, signature, deadline.signal);
+      const exchange = await this.exchange(url, webhook.body, signature, deadline.signal);
       return { ...exchange, durationMs: msSince(started) };
     } catch (error) {
       const failure = deadline.signal.aborted ? 'timeout' : attemptError(error);
@@ -67,24 +87,18 @@ export class HttpWebhookSender implements WebhookSender {
     }
   }
 
-  /** Closes the connections kept for later attempts, at the process's stop. */
-  close(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
-  }
-
   private async exchange(
-    webhook: OutgoingWebhook,
+    url: URL | null,
+    text: string,
     signature: WebhookSignatureHeaders,
     deadline: AbortSignal,
   ): Promise<Exchange> {
-    const url = URL.parse(webhook.url);
     // A URL that does not parse, or of a scheme that is no HTTP's, leads nowhere a delivery may go.
     if (url === null || !WEB_SCHEMES.has(url.protocol)) return noAnswer('address_not_allowed');
     const check = await beforeDeadline(this.destinations.check(url), deadline);
     if (!check.allowed) return noAnswer(check.reason);
 
-    const body = Buffer.from(webhook.body, 'utf8');
+    const body = Buffer.from(text, 'utf8');
     const headers = {
       ...signature,
       host: url.host,

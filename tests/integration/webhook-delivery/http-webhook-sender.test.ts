@@ -27,6 +27,7 @@ const webhookTo = (url: string): OutgoingWebhook => ({
   messageId: `msg_${'1f'.repeat(16)}`,
   body,
   secrets: [secret],
+  origin: null,
 });
 const systemClock = { now: () => new Date() };
 

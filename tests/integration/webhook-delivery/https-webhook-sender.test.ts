@@ -19,6 +19,7 @@ const webhookTo = (url: string): OutgoingWebhook => ({
   messageId: `msg_${'2e'.repeat(16)}`,
   body,
   secrets: [secret],
+  origin: null,
 });
 
 // Both names lead to the receiver; only the first is on its certificate.

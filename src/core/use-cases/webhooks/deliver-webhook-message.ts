@@ -50,7 +50,13 @@ export class DeliverWebhookMessage {
     const body = message.body ?? (await this.deliveries.keepBody(job, this.payloads.render(message)));
     const attemptedAt = this.clock.now();
     const secrets = signingSecrets(endpoint, attemptedAt);
-    const result = await this.sender.send({ url: endpoint.url, messageId: message.id, body, secrets });
+    const result = await this.sender.send({
+      url: endpoint.url,
+      messageId: message.id,
+      body,
+      secrets,
+      origin: message.origin,
+    });
     const attempt = message.attempts + 1;
     const outcome = attemptOutcome({
       result,

@@ -117,6 +117,7 @@ function messageOf(row: MessageRow): RecordedMessage {
     createdAt: row.createdAt,
     state,
     attempts: row.attempts,
+    origin: writerTraceOf(row.subject),
   };
 }
 
@@ -135,4 +136,10 @@ function attemptOf(row: AttemptRow & { readonly message: { readonly eventType: s
     answer: row.answer ?? '',
     nextAttemptAt: row.nextAttemptAt,
   };
+}
+
+/** The writer's trace an event's row carries (events.writer_trace), as its message's subject keeps the row. */
+function writerTraceOf(subject: unknown): string | null {
+  if (typeof subject !== 'object' || subject === null || !('writer_trace' in subject)) return null;
+  return typeof subject.writer_trace === 'string' ? subject.writer_trace : null;
 }

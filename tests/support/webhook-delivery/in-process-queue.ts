@@ -1,0 +1,28 @@
+// The service's job queue in the test's process, as a serving process starts it
+// (composition/job-queue.ts): its workers deliver with the container's use cases.
+import type { Tracer } from '@opentelemetry/api';
+import type { Container } from 'inversify';
+import { pino } from 'pino';
+import { type ProcessJobQueue, startJobQueue } from '../../../src/composition/job-queue';
+import type { WebhookMetrics } from '../../../src/infrastructure/metrics/webhook-metrics';
+import type { SqlRunner } from '../../../src/infrastructure/database/driver/sql-runner';
+
+export interface QueueDatabase {
+  readonly connectionString: string;
+  readonly sql: SqlRunner;
+}
+
+export function startInProcessQueue(
+  database: QueueDatabase,
+  container: Container,
+  options: { readonly tracer?: Tracer; readonly metrics?: WebhookMetrics } = {},
+): Promise<ProcessJobQueue> {
+  return startJobQueue({
+    database: { connectionString: database.connectionString, sql: database.sql },
+    container,
+    logger: pino({ level: 'silent' }),
+    metrics: options.metrics,
+    graceMs: 1_000,
+    tracer: options.tracer,
+  });
+}
