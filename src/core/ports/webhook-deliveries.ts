@@ -70,6 +70,12 @@ export interface WebhookDeliveries {
   ): Promise<RecordedAttempt[]>;
   /** The message and its endpoint, of the job's account; null when either is gone (deleted meanwhile). */
   find(job: DeliveryJob): Promise<{ readonly message: RecordedMessage; readonly endpoint: WebhookEndpoint } | null>;
+  /**
+   * Fails the job's message if it is still pending and its endpoint still disabled, as disabling
+   * the endpoint failed the others (a write's statement recorded it while the endpoint was being
+   * disabled, or before); an endpoint enabled again meanwhile keeps it pending.
+   */
+  failOfDisabledEndpoint(job: DeliveryJob): Promise<void>;
   /** Keeps `body` as the message's unless one is kept already; answers the body kept. */
   keepBody(job: DeliveryJob, body: string): Promise<string>;
   /**

@@ -29,7 +29,8 @@ export type DeliveryReport =
  * kept on the first attempt, so every attempt and resend sends the same bytes; signed by the
  * endpoint's secrets; sent to where its URL leads now, if that is allowed; then the attempt, the
  * message's state, the endpoint's and the next attempt's job recorded together. A message deleted
- * with its endpoint, already delivered or failed, or whose endpoint is disabled, is not sent.
+ * with its endpoint, or already delivered or failed, is not sent; nor one whose endpoint is
+ * disabled, which fails it (docs/webhooks.md, "A disabled endpoint").
  */
 export class DeliverWebhookMessage {
   constructor(
@@ -45,7 +46,11 @@ export class DeliverWebhookMessage {
     if (!found) return { sent: false, why: 'gone' };
     const { message, endpoint } = found;
     if (message.state !== 'pending') return { sent: false, why: 'not_pending' };
-    if (endpoint.status !== 'enabled') return { sent: false, why: 'endpoint_disabled' };
+    if (endpoint.status !== 'enabled') {
+      // Failed, as disabling the endpoint failed its other messages: pending, it would wait forever.
+      await this.deliveries.failOfDisabledEndpoint(job);
+      return { sent: false, why: 'endpoint_disabled' };
+    }
 
     const body = message.body ?? (await this.deliveries.keepBody(job, this.payloads.render(message)));
     const attemptedAt = this.clock.now();

@@ -57,6 +57,13 @@ export class PostgresWebhookDeliveries implements WebhookDeliveries {
     return rows.map(attemptOf);
   }
 
+  async failOfDisabledEndpoint(job: DeliveryJob): Promise<void> {
+    await this.prisma.webhookMessage.updateMany({
+      where: { accountId: job.accountId, id: job.messageId, state: 'pending', endpoint: { status: 'disabled' } },
+      data: { state: 'failed', nextAttemptAt: null },
+    });
+  }
+
   async keepBody(job: DeliveryJob, body: string): Promise<string> {
     const where = { accountId: job.accountId, id: job.messageId };
     // Another run of the attempt may have kept one first: its bytes are the message's, sent again here.

@@ -200,7 +200,8 @@ function disableWebhookEndpointRoute(container: Container): Route {
       docs: {
         description:
           'Disables the endpoint, `disabled_reason` `by_owner`: no message is recorded for it until it is ' +
-          'enabled again. Disabling a disabled endpoint makes its reason `by_owner`.',
+          'enabled again, and its messages not yet delivered are failed (resend one to have it again). ' +
+          'Disabling a disabled endpoint makes its reason `by_owner`.',
         status: 200,
         response: WebhookEndpointResponse,
         errors: NOT_FOUND,
@@ -226,9 +227,9 @@ function enableWebhookEndpointRoute(container: Container): Route {
       summary: 'Push changes to an endpoint again.',
       docs: {
         description:
-          'Enables the endpoint, whatever disabled it: changes from now on are pushed to it, its ' +
-          '`disabled_reason` cleared and its count of days failing started anew. Enabling an enabled endpoint ' +
-          'changes nothing.',
+          'Enables the endpoint, whatever disabled it: changes from now on are pushed to it, never the ' +
+          'messages failed by its disabling; its `disabled_reason` cleared and its count of days failing ' +
+          'started anew. Enabling an enabled endpoint changes nothing.',
         status: 200,
         response: WebhookEndpointResponse,
         errors: NOT_FOUND,
