@@ -12,7 +12,9 @@ import { DisableWebhookEndpoint, EnableWebhookEndpoint } from '../core/use-cases
 import { GetWebhookEndpoint } from '../core/use-cases/webhook-endpoints/get-webhook-endpoint';
 import { ListWebhookDeliveries } from '../core/use-cases/webhook-endpoints/list-webhook-deliveries';
 import { ListWebhookEndpoints } from '../core/use-cases/webhook-endpoints/list-webhook-endpoints';
+import { ResendWebhookMessage } from '../core/use-cases/webhook-endpoints/resend-webhook-message';
 import { RollWebhookSecret } from '../core/use-cases/webhook-endpoints/roll-webhook-secret';
+import { SendTestWebhook } from '../core/use-cases/webhook-endpoints/send-test-webhook';
 import { DeliverWebhookMessage } from '../core/use-cases/webhooks/deliver-webhook-message';
 import { RecordWindowClosed } from '../core/use-cases/webhooks/record-window-closed';
 import type { PrismaClient } from '../infrastructure/database/driver/generated/client';
@@ -83,6 +85,8 @@ export function bindWebhookUseCases(bindCore: ReturnType<typeof coreBinder>): vo
   bindCore(EnableWebhookEndpoint, transactionBoundary);
   bindCore(DisableWebhookEndpoint, transactionBoundary);
   bindCore(DeleteWebhookEndpoint, transactionBoundary);
+  bindCore(ResendWebhookMessage, transactionBoundary, webhookDeliveries, wallClock);
+  bindCore(SendTestWebhook, transactionBoundary, webhookMessages);
   // Run by the job queue's workers (job-queue.ts), not by a request.
   bindCore(RecordWindowClosed, transactionBoundary, wallClock, webhookMessages, webhookJobs);
   bindCore(DeliverWebhookMessage, webhookDeliveries, webhookPayloads, webhookSender, wallClock, webhookRetries);

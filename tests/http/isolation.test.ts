@@ -273,7 +273,11 @@ async function ownRecords(client: AccountClient, owner: string): Promise<OwnReco
   };
   const webhookEndpoint = (await succeeded(client.post('/v1/webhook-endpoints', endpoint), 'a webhook endpoint')).body
     .id;
-  return { timeline: 'primary', anchor, item, event: events[0].event_id, webhookEndpoint };
+  // A message of the endpoint, for the operations that name one: its test.
+  const webhookMessage = (
+    await succeeded(client.post(`/v1/webhook-endpoints/${webhookEndpoint}/test`), 'a webhook message')
+  ).body.message_id;
+  return { timeline: 'primary', anchor, item, event: events[0].event_id, webhookEndpoint, webhookMessage };
 }
 
 /**
@@ -324,5 +328,13 @@ async function aliceJourney(alice: AccountClient): Promise<OwnRecords> {
     'a manipulation',
   );
   await step(alice.post('/v1/travels', { destination: own.anchor, items_transported: [found] }), 'home with the item');
+  // An endpoint with a message that outlive her use of every operation, whose DELETE removes the first.
+  const kept = (
+    await step(
+      alice.post('/v1/webhook-endpoints', { url: 'https://example.com/kept', event_types: ['event.updated'] }),
+      'another webhook endpoint',
+    )
+  ).body.id;
+  await step(alice.post(`/v1/webhook-endpoints/${kept}/test`), 'a test message to it');
   return own;
 }

@@ -278,6 +278,11 @@ describe('real responses conform to GET /openapi.json', () => {
     await expectDocumented('listWebhookDeliveries', 200, me.get(`${one}/deliveries`, { limit: 1 }));
     await expectDocumented('listWebhookDeliveries', 400, me.get(`${one}/deliveries`, { limit: 0 }));
     await expectDocumented('listWebhookDeliveries', 404, me.get(`${none}/deliveries`));
+    const tested = await expectDocumented('sendTestWebhook', 202, me.post(`${one}/test`));
+    await expectDocumented('sendTestWebhook', 404, me.post(`${none}/test`));
+    const resend = (id: string) => me.post(`${one}/deliveries/${id}/resend`);
+    await expectDocumented('resendWebhookMessage', 202, resend(tested.body.message_id));
+    await expectDocumented('resendWebhookMessage', 404, resend(`msg_${'0'.repeat(32)}`));
     const doomed = (await me.post(endpoints, hook)).body.id;
     const remove = (path: string) => request(t.app).delete(path).set('Authorization', me.account.auth);
     await expectDocumented('deleteWebhookEndpoint', 204, remove(`${endpoints}/${doomed}`));

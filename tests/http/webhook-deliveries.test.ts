@@ -1,7 +1,9 @@
 // An endpoint's delivery log from end to end: changes written through the API are delivered by the
 // job queue's workers to a receiver on the loopback, and GET .../deliveries shows every attempt.
 // On PostgreSQL (DATABASE_URL) and on the embedded PGlite, as every HTTP suite.
+import type { IncomingHttpHeaders } from 'node:http';
 import { pino } from 'pino';
+import { Webhook } from 'standardwebhooks';
 import { type ProcessJobQueue, startJobQueue } from '../../src/composition/job-queue';
 import { asAccount, SPEC_DATE_TIME } from '../support/http/as-account';
 import { startTestApp, type TestAccount, type TestApp } from '../support/http/test-app';
@@ -38,6 +40,12 @@ afterAll(async () => {
   await queue?.stop();
   await receiver?.close();
   await t?.close();
+});
+
+const signatureHeaders = (headers: IncomingHttpHeaders) => ({
+  'webhook-id': String(headers['webhook-id']),
+  'webhook-timestamp': String(headers['webhook-timestamp']),
+  'webhook-signature': String(headers['webhook-signature']),
 });
 
 const at = (path: string) => receiver.received.filter((each) => each.url === path);
@@ -181,5 +189,174 @@ describe('GET /v1/webhook-endpoints/{endpoint_id}/deliveries', () => {
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ code: 'validation_failed' });
     expect(response.body.errors).toEqual([{ field, message: expect.any(String) }]);
+  });
+});
+
+/** What reached the receiver at `path` once it holds `count` requests. */
+const receivedAt = (path: string, count: number) =>
+  waitFor(() => (at(path).length >= count ? at(path) : undefined), {
+    what: `${count} requests at ${path}`,
+    timeoutMs: 30_000,
+  });
+
+const stateOf = (account: TestAccount, messageId: string) =>
+  t.prisma.webhookMessage.findFirstOrThrow({
+    where: { accountId: account.id, id: messageId },
+    select: { state: true, attempts: true },
+  });
+
+describe('POST /v1/webhook-endpoints/{endpoint_id}/test', () => {
+  it('sends a webhook.test message, whatever the endpoint subscribes to, signed and listed as any', async () => {
+    const me = await t.signUp();
+    const endpoint = await anEndpoint(me, '/tested');
+
+    const response = await client(me).post(`${PATH}/${endpoint.id}/test`);
+
+    expect(response.status).toBe(202);
+    expect(response.body).toEqual({
+      message_id: expect.stringMatching(MESSAGE_ID),
+      event_type: 'webhook.test',
+      state: 'pending',
+      attempts: 0,
+    });
+    const [delivery] = await receivedAt('/tested', 1);
+    expect(delivery?.headers['webhook-id']).toBe(response.body.message_id);
+    const payload = new Webhook(endpoint.secret).verify(
+      delivery?.body ?? '',
+      signatureHeaders(delivery?.headers ?? {}),
+    );
+    expect(payload).toEqual({
+      type: 'webhook.test',
+      timestamp: expect.stringMatching(SPEC_DATE_TIME),
+      data: { endpoint_id: endpoint.id },
+    });
+    const page = await deliveriesOnce(me, endpoint.id, 1);
+    expect(page.body.deliveries[0]).toMatchObject({
+      message_id: response.body.message_id,
+      event_type: 'webhook.test',
+      attempt: 1,
+      status: 200,
+    });
+  });
+});
+
+describe('POST /v1/webhook-endpoints/{endpoint_id}/deliveries/{message_id}/resend', () => {
+  it('sends a delivered message again: the same webhook-id and body, signed with the current secret', async () => {
+    const me = await t.signUp();
+    const endpoint = await anEndpoint(me, '/resent');
+    await aTravel(me);
+    const [first] = await receivedAt('/resent', 1);
+    const messageId = String(first?.headers['webhook-id']);
+    await deliveriesOnce(me, endpoint.id, 1);
+    const rolled = (await client(me).post(`${PATH}/${endpoint.id}/roll-secret`)).body.secret;
+
+    const response = await client(me).post(`${PATH}/${endpoint.id}/deliveries/${messageId}/resend`);
+
+    expect(response.status).toBe(202);
+    expect(response.body).toEqual({
+      message_id: messageId,
+      event_type: 'event.recorded',
+      state: 'pending',
+      attempts: 1,
+    });
+    const [, again] = await receivedAt('/resent', 2);
+    expect(again?.headers['webhook-id']).toBe(messageId);
+    expect(again?.body).toBe(first?.body);
+    // Signed by the new secret (and, for a day, the rolled one too).
+    expect(() => new Webhook(rolled).verify(again?.body ?? '', signatureHeaders(again?.headers ?? {}))).not.toThrow();
+    expect(() =>
+      new Webhook(endpoint.secret).verify(first?.body ?? '', signatureHeaders(first?.headers ?? {})),
+    ).not.toThrow();
+    const page = await deliveriesOnce(me, endpoint.id, 2);
+    expect(page.body.deliveries.map((each: { attempt: number }) => each.attempt)).toEqual([2, 1]);
+    expect(await stateOf(me, messageId)).toEqual({ state: 'delivered', attempts: 2 });
+  });
+
+  it('gives a failed message one more attempt, with no retry after it, then another when asked', async () => {
+    const me = await t.signUp();
+    // Three attempts on the schedule [1, 1], all failed; the first resend fails too; the second delivers.
+    answers.set('/down', [500, 500, 500, 503]);
+    const endpoint = await anEndpoint(me, '/down');
+    await aTravel(me);
+    await deliveriesOnce(me, endpoint.id, 3);
+    const messageId = String(at('/down')[0]?.headers['webhook-id']);
+    expect(await stateOf(me, messageId)).toEqual({ state: 'failed', attempts: 3 });
+
+    const resend = () => client(me).post(`${PATH}/${endpoint.id}/deliveries/${messageId}/resend`);
+    expect((await resend()).body).toMatchObject({ state: 'pending', attempts: 3 });
+    const [fourth] = (await deliveriesOnce(me, endpoint.id, 4)).body.deliveries;
+    expect(fourth).toMatchObject({ attempt: 4, status: 503, next_attempt_at: null });
+    expect(await stateOf(me, messageId)).toEqual({ state: 'failed', attempts: 4 });
+    // Past when the schedule's retry would have come: none came.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(at('/down')).toHaveLength(4);
+
+    expect((await resend()).status).toBe(202);
+    const [fifth] = (await deliveriesOnce(me, endpoint.id, 5)).body.deliveries;
+    expect(fifth).toMatchObject({ attempt: 5, status: 200 });
+    expect(await stateOf(me, messageId)).toEqual({ state: 'delivered', attempts: 5 });
+    expect(new Set(at('/down').map((each) => each.body)).size).toBe(1);
+  });
+});
+
+describe('resend and test refused', () => {
+  it('refuses both for a disabled endpoint, 409 webhook_endpoint_disabled, queueing nothing', async () => {
+    const me = await t.signUp();
+    const endpoint = await anEndpoint(me, '/disabled');
+    const messageId = (await client(me).post(`${PATH}/${endpoint.id}/test`)).body.message_id;
+    await receivedAt('/disabled', 1);
+    await deliveriesOnce(me, endpoint.id, 1);
+    await client(me).post(`${PATH}/${endpoint.id}/disable`);
+
+    for (const path of [`${endpoint.id}/test`, `${endpoint.id}/deliveries/${messageId}/resend`]) {
+      const response = await client(me).post(`${PATH}/${path}`);
+      expect(response.status).toBe(409);
+      expect(response.body).toMatchObject({ code: 'webhook_endpoint_disabled', endpoint_id: endpoint.id });
+    }
+    expect(await t.prisma.webhookMessage.count({ where: { accountId: me.id } })).toBe(1);
+    expect(await stateOf(me, messageId)).toEqual({ state: 'delivered', attempts: 1 });
+  });
+
+  it("answers another account's endpoint or message, or none, 404, changing nothing", async () => {
+    const owner = await t.signUp();
+    const theirs = await anEndpoint(owner, '/owner');
+    const theirMessage = (await client(owner).post(`${PATH}/${theirs.id}/test`)).body.message_id;
+    const me = await t.signUp();
+    const mine = await anEndpoint(me, '/mine');
+    const myOther = await anEndpoint(me, '/mine-too');
+    const myMessage = (await client(me).post(`${PATH}/${myOther.id}/test`)).body.message_id;
+    // Their attempts recorded: nothing changes them after.
+    await deliveriesOnce(owner, theirs.id, 1);
+    await deliveriesOnce(me, myOther.id, 1);
+    const messages = () =>
+      t.prisma.webhookMessage.findMany({ where: { accountId: { in: [owner.id, me.id] } }, orderBy: { id: 'asc' } });
+    const before = await messages();
+    const unknownEndpoint = `whk_${'0'.repeat(32)}`;
+
+    for (const id of [theirs.id, unknownEndpoint]) {
+      for (const path of [`${id}/test`, `${id}/deliveries/${theirMessage}/resend`]) {
+        const response = await client(me).post(`${PATH}/${path}`);
+        expect(response.status).toBe(404);
+        expect(response.body).toMatchObject({ code: 'webhook_endpoint_not_found', endpoint_id: id });
+      }
+    }
+    // Another account's message, another endpoint's, none, and what is no message id at all.
+    for (const messageId of [theirMessage, myMessage, `msg_${'0'.repeat(32)}`, 'not-a-message']) {
+      const response = await client(me).post(`${PATH}/${mine.id}/deliveries/${messageId}/resend`);
+      expect(response.status).toBe(404);
+      expect(response.body).toMatchObject({ code: 'webhook_message_not_found', message_id: messageId });
+    }
+    expect(await messages()).toEqual(before);
+  });
+
+  it('refuses a body, which neither takes, 400 naming it', async () => {
+    const me = await t.signUp();
+    const endpoint = await anEndpoint(me, '/bodies');
+
+    const response = await client(me).post(`${PATH}/${endpoint.id}/test`, { event_type: 'event.recorded' });
+
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([{ field: '(body)', message: expect.any(String) }]);
+    expect(await t.prisma.webhookMessage.count({ where: { accountId: me.id } })).toBe(0);
   });
 });

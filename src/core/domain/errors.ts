@@ -344,6 +344,23 @@ export class TooManyWebhookEndpoints extends DomainError {
   }
 }
 
+export class WebhookMessageNotFound extends DomainError {
+  readonly code = 'webhook_message_not_found';
+  constructor(messageId: string) {
+    super(`No webhook message '${messageId}' exists for this endpoint.`, { message_id: messageId });
+  }
+}
+
+/** A resend or a test asked of a disabled endpoint: nothing would be sent to it until it is enabled. */
+export class WebhookEndpointDisabled extends DomainError {
+  readonly code = 'webhook_endpoint_disabled';
+  constructor(endpointId: string) {
+    super(`The webhook endpoint '${endpointId}' is disabled: enable it first, then send again.`, {
+      endpoint_id: endpointId,
+    });
+  }
+}
+
 /**
  * An endpoint's URL whose host is, or resolves only to, addresses deliveries may not reach, or to
  * none. The addresses are not named: the answer must not map the service's network for a caller.

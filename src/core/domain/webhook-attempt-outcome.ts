@@ -47,6 +47,8 @@ export interface FinishedAttempt {
   readonly attempt: number;
   /** The waits before each retry, in seconds: `scheduleSeconds.length + 1` attempts in all. */
   readonly scheduleSeconds: readonly number[];
+  /** Set by a resend: a failure of this attempt, or a later one, fails the message (a resend is one attempt). */
+  readonly lastAttempt?: number | null;
   /** The endpoint's failing_since before this attempt. */
   readonly failingSince: Date | null;
   /** The service's clock, once the attempt has ended. */
@@ -64,7 +66,8 @@ export function attemptOutcome(finished: FinishedAttempt): AttemptOutcome {
   if (result.status === GONE) return { kind: 'gone', message: 'failed', failingSince, disable: 'gone' };
   if (now.getTime() - failingSince.getTime() >= FAILING_ENDPOINT_DISABLED_AFTER_MS)
     return { kind: 'failing', message: 'failed', failingSince, disable: 'failing' };
-  if (attempt > scheduleSeconds.length) return { kind: 'failed', message: 'failed', failingSince, disable: null };
+  const last = Math.min(scheduleSeconds.length + 1, finished.lastAttempt ?? Infinity);
+  if (attempt >= last) return { kind: 'failed', message: 'failed', failingSince, disable: null };
 
   const waitMs = retryWaitMs(result, scheduleSeconds, scheduleSeconds[attempt - 1], finished.random);
   return {

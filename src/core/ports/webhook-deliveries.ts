@@ -22,6 +22,24 @@ export interface RecordedMessage {
    * writer_trace, kept in its subject): each attempt's span links to it. Null for the others.
    */
   readonly origin: string | null;
+  /** Set by a resend: the attempt after which a failure fails the message; null: the schedule's last. */
+  readonly lastAttempt: number | null;
+}
+
+/** A message waiting for its next attempt, as a resend or a test answers it. */
+export interface QueuedMessage {
+  readonly id: string;
+  readonly eventType: string;
+  readonly state: 'pending';
+  /** Attempts recorded so far. */
+  readonly attempts: number;
+}
+
+/** Which message of which endpoint of which account. */
+export interface MessageInput {
+  readonly accountId: string;
+  readonly endpointId: string;
+  readonly messageId: string;
 }
 
 /** An attempt made, with what follows it, as one transaction records it. */
@@ -76,6 +94,11 @@ export interface WebhookDeliveries {
    * disabled, or before); an endpoint enabled again meanwhile keeps it pending.
    */
   failOfDisabledEndpoint(job: DeliveryJob): Promise<void>;
+  /**
+   * The message again, whatever its state, as one more attempt due at `at` (its last: no retry
+   * follows it), with its job, in one statement; null when the endpoint has no such message.
+   */
+  resend(message: MessageInput, at: Date): Promise<QueuedMessage | null>;
   /** Keeps `body` as the message's unless one is kept already; answers the body kept. */
   keepBody(job: DeliveryJob, body: string): Promise<string>;
   /**

@@ -1,4 +1,5 @@
 import type { Timeline } from '../domain/timeline';
+import type { QueuedMessage } from './webhook-deliveries';
 
 /**
  * The messages an account's webhook endpoints are sent. Those about events are recorded by the
@@ -12,4 +13,9 @@ export interface WebhookMessages {
    * were recorded by this call.
    */
   recordWindowClosed(timeline: Timeline): Promise<number>;
+  /**
+   * webhook.test for the endpoint, whatever it subscribes to, with its job due now; null when the
+   * account has no such endpoint (deleted meanwhile).
+   */
+  recordTest(endpoint: { readonly accountId: string; readonly endpointId: string }): Promise<QueuedMessage | null>;
 }

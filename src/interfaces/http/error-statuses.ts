@@ -38,6 +38,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   event_not_found: 404,
   destination_not_found: 404,
   webhook_endpoint_not_found: 404,
+  webhook_message_not_found: 404,
   // state conflicts
   email_taken: 409,
   timeline_window_expired: 409,
@@ -50,6 +51,8 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   clock_already_running: 409,
   // at most MAX_WEBHOOK_ENDPOINTS per account
   too_many_webhook_endpoints: 409,
+  // a resend or a test of a disabled endpoint, which is sent nothing until it is enabled
+  webhook_endpoint_disabled: 409,
   // Idempotency-Key (docs/decisions.md)
   idempotency_key_reused: 422,
   idempotency_answer_not_kept: 409,

@@ -20,8 +20,11 @@ export interface FieldFault {
 export function fieldFaults(routes: readonly Route[]): FieldFault[] {
   return routes.flatMap((route) => {
     const dto = route.body ?? route.query;
-    const example = route.docs?.example;
-    if (!dto || !example) return [];
+    const documented = route.docs?.example;
+    if (!dto || !documented) return [];
+    // The example names the path's parameters too (the document's examples come from it); they are no field.
+    const inPath = new Set([...route.path.matchAll(/:(\w+)/g)].map((match) => match[1]));
+    const example = Object.fromEntries(Object.entries(documented).filter(([name]) => !inPath.has(name)));
     return [...rulesByField(dto)].flatMap(([field, rules]) =>
       faultsOf(field, rules).map(([what, value, message]) => ({
         label: `${route.method.toUpperCase()} ${route.path} ${field} ${what}`,

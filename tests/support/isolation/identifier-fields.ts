@@ -3,7 +3,7 @@ import { openApiPath } from '../../../src/interfaces/http/openapi/operation';
 import type { Route } from '../../../src/interfaces/http/route';
 
 /** The kinds of record a request can name. Each account of the isolation test owns some of every kind. */
-export type Kind = 'timeline' | 'anchor' | 'item' | 'event' | 'webhookEndpoint';
+export type Kind = 'timeline' | 'anchor' | 'item' | 'event' | 'webhookEndpoint' | 'webhookMessage';
 
 /**
  * What each identifier field of the API names, by field name. Where identifiers enter is read from
@@ -23,6 +23,7 @@ export const IDENTIFIER_FIELDS: Readonly<Record<string, readonly Kind[]>> = {
   // An event id or an event's name: free text by its limits, so no rule below would find it.
   significant_event: ['event'],
   endpoint_id: ['webhookEndpoint'],
+  message_id: ['webhookMessage'],
 };
 
 /**

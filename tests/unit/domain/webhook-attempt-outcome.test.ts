@@ -112,6 +112,23 @@ describe('what follows a webhook attempt', () => {
     });
   });
 
+  it('gives a resent message one attempt: failed at once, whatever the schedule has left, or delivered', () => {
+    // Delivered at its first attempt, resent: its second is its last.
+    expect(attemptOutcome(finished(answered(500), { attempt: 2, lastAttempt: 2 }))).toEqual({
+      kind: 'failed',
+      message: 'failed',
+      failingSince: now,
+      disable: null,
+    });
+    expect(attemptOutcome(finished(answered(204), { attempt: 2, lastAttempt: 2 })).kind).toBe('delivered');
+    // Failed after the schedule's ten, resent: the eleventh is its last.
+    expect(attemptOutcome(finished(answered(null), { attempt: 11, lastAttempt: 11 })).kind).toBe('failed');
+    // A retry made while the resend was on its way counted first: the resend's attempt still ends it.
+    expect(attemptOutcome(finished(answered(500), { attempt: 4, lastAttempt: 3 })).kind).toBe('failed');
+    expect(attemptOutcome(finished(answered(410), { attempt: 2, lastAttempt: 2 })).kind).toBe('gone');
+    expect(waitOf(finished(answered(500), { attempt: 2, lastAttempt: null }))).toBe(300 * SECOND);
+  });
+
   describe('Retry-After', () => {
     it('waits at least as long as a 429 or a 503 asks', () => {
       expect(waitOf(finished(answered(429, { retryAfterSeconds: 600 })))).toBe(600 * SECOND);

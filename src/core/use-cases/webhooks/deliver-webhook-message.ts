@@ -66,6 +66,7 @@ export class DeliverWebhookMessage {
     const outcome = attemptOutcome({
       result,
       attempt,
+      lastAttempt: message.lastAttempt,
       scheduleSeconds: this.retries.scheduleSeconds,
       failingSince: endpoint.failingSince,
       now: this.clock.now(),

@@ -6,6 +6,8 @@
 import { ATTEMPT_ERRORS } from '../../../core/domain/webhook-attempt';
 import type {
   FinishedDelivery,
+  MessageInput,
+  QueuedMessage,
   RecordedAttempt,
   RecordedMessage,
   WebhookAttemptCursor,
@@ -62,6 +64,20 @@ export class PostgresWebhookDeliveries implements WebhookDeliveries {
       where: { accountId: job.accountId, id: job.messageId, state: 'pending', endpoint: { status: 'disabled' } },
       data: { state: 'failed', nextAttemptAt: null },
     });
+  }
+
+  async resend({ accountId, endpointId, messageId }: MessageInput, at: Date): Promise<QueuedMessage | null> {
+    // One statement: the message pending for one more attempt, its last, and that attempt's job.
+    const [row] = await this.prisma.$queryRaw<Array<{ id: string; event_type: string; attempts: number }>>`
+      WITH "resent" AS (
+        UPDATE "webhook_messages"
+           SET "state" = 'pending', "last_attempt" = "attempts" + 1, "next_attempt_at" = ${at}::timestamptz
+         WHERE "account_id" = ${accountId}::text AND "id" = ${messageId}::text AND "endpoint_id" = ${endpointId}::text
+        RETURNING "account_id", "id", "endpoint_id", "event_type", "attempts")
+      SELECT "id", "event_type", "attempts",
+             enqueue_webhook_delivery("account_id", "id", "endpoint_id", ${at}::timestamptz) AS "job"
+        FROM "resent"`;
+    return row ? { id: row.id, eventType: row.event_type, state: 'pending', attempts: row.attempts } : null;
   }
 
   async keepBody(job: DeliveryJob, body: string): Promise<string> {
@@ -125,6 +141,7 @@ function messageOf(row: MessageRow): RecordedMessage {
     state,
     attempts: row.attempts,
     origin: writerTraceOf(row.subject),
+    lastAttempt: row.lastAttempt,
   };
 }
 

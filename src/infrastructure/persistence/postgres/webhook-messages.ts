@@ -1,11 +1,13 @@
 import type { Timeline } from '../../../core/domain/timeline';
+import type { QueuedMessage } from '../../../core/ports/webhook-deliveries';
 import type { WebhookMessages } from '../../../core/ports/webhook-messages';
 import type { DatabaseNotice } from '../../database/driver/prisma-client';
 import type { SqlRunner } from '../../database/driver/sql-runner';
-import { OLDEST_PENDING_MESSAGE, RECORD_MESSAGES } from './statements/webhooks';
+import { OLDEST_PENDING_MESSAGE, RECORD_MESSAGE, RECORD_MESSAGES } from './statements/webhooks';
 
 /** The message types the service records itself; the database records event.recorded and event.updated. */
 export const WINDOW_CLOSED = 'timeline.window_closed';
+export const TEST = 'webhook.test';
 
 export class PostgresWebhookMessages implements WebhookMessages {
   constructor(private readonly sql: SqlRunner) {}
@@ -14,6 +16,17 @@ export class PostgresWebhookMessages implements WebhookMessages {
     const subjects = JSON.stringify([timelineSubject(timeline)]);
     const [row] = await RECORD_MESSAGES.run(this.sql, { messageType: WINDOW_CLOSED, subjects, oncePerSubject: true });
     return row?.recorded ?? 0;
+  }
+
+  async recordTest(endpoint: {
+    readonly accountId: string;
+    readonly endpointId: string;
+  }): Promise<QueuedMessage | null> {
+    // What a test is about: the endpoint it tests.
+    const subject = JSON.stringify({ endpoint_id: endpoint.endpointId });
+    const [row] = await RECORD_MESSAGE.run(this.sql, { ...endpoint, messageType: TEST, subject });
+    const id = row?.message_id;
+    return id ? { id, eventType: TEST, state: 'pending', attempts: 0 } : null;
   }
 
   /** When the oldest message still pending was recorded; null when none is. */

@@ -1,6 +1,6 @@
 import { formatDateTime } from '../../../core/domain/date-time-format';
 import type { WebhookEndpoint } from '../../../core/domain/webhook-endpoint';
-import type { RecordedAttempt } from '../../../core/ports/webhook-deliveries';
+import type { QueuedMessage, RecordedAttempt } from '../../../core/ports/webhook-deliveries';
 
 /** An endpoint as the API answers it: its secrets never, but when it is made (presentNewWebhookEndpoint). */
 export function presentWebhookEndpoint(endpoint: WebhookEndpoint) {
@@ -33,4 +33,9 @@ export function presentWebhookDelivery(attempt: RecordedAttempt) {
     answer: attempt.answer,
     next_attempt_at: attempt.nextAttemptAt && formatDateTime(attempt.nextAttemptAt),
   };
+}
+
+/** A message queued by a resend or a test. */
+export function presentQueuedMessage(message: QueuedMessage) {
+  return { message_id: message.id, event_type: message.eventType, state: message.state, attempts: message.attempts };
 }

@@ -28,7 +28,8 @@ export class ApiWebhookPayloads implements WebhookPayloads {
 /**
  * `event`: the event exactly as the listings show it, and its `revision` (manipulations applied):
  * messages are not ordered, so a receiver keeps, of one event, the one with the highest revision.
- * `timeline`: as GET /v1/timelines/{id} shows it when its window closed.
+ * `timeline`: as GET /v1/timelines/{id} shows it when its window closed. `endpoint_id`: the
+ * endpoint a test was sent to.
  */
 function dataOf(type: string, subject: Subject): Record<string, unknown> {
   switch (type) {
@@ -39,6 +40,8 @@ function dataOf(type: string, subject: Subject): Record<string, unknown> {
     }
     case 'timeline.window_closed':
       return { timeline: presentTimeline(timelineOf(subject)) };
+    case 'webhook.test':
+      return { endpoint_id: text(subject, 'endpoint_id') };
     default:
       throw new Error(`A webhook message of type ${type} has no payload the service renders.`);
   }

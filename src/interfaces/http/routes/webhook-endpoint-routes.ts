@@ -9,7 +9,9 @@ import {
 import { GetWebhookEndpoint } from '../../../core/use-cases/webhook-endpoints/get-webhook-endpoint';
 import { ListWebhookDeliveries } from '../../../core/use-cases/webhook-endpoints/list-webhook-deliveries';
 import { ListWebhookEndpoints } from '../../../core/use-cases/webhook-endpoints/list-webhook-endpoints';
+import { ResendWebhookMessage } from '../../../core/use-cases/webhook-endpoints/resend-webhook-message';
 import { RollWebhookSecret } from '../../../core/use-cases/webhook-endpoints/roll-webhook-secret';
+import { SendTestWebhook } from '../../../core/use-cases/webhook-endpoints/send-test-webhook';
 import { decodeCursor, deliveryCursorOf, encodeCursor, nextDeliveryCursor } from '../cursor';
 import { EXAMPLE_IDS } from '../dtos/responses/ids';
 import {
@@ -17,11 +19,13 @@ import {
   WebhookDeliveryPageResponse,
   WebhookEndpointPageResponse,
   WebhookEndpointResponse,
+  WebhookMessageResponse,
   WebhookSecretResponse,
 } from '../dtos/responses/webhooks.response';
 import { CreateWebhookEndpointDto, ListWebhookEndpointsQueryDto } from '../dtos/webhooks.dto';
 import {
   presentNewWebhookEndpoint,
+  presentQueuedMessage,
   presentWebhookDelivery,
   presentWebhookEndpoint,
 } from '../presenters/webhook-endpoints';
@@ -45,6 +49,8 @@ export function webhookEndpointRoutes(container: Container): Route[] {
     disableWebhookEndpointRoute,
     enableWebhookEndpointRoute,
     listWebhookDeliveriesRoute,
+    sendTestWebhookRoute,
+    resendWebhookMessageRoute,
     deleteWebhookEndpointRoute,
   ].map((route) => route(container));
 }
@@ -276,6 +282,69 @@ function listWebhookDeliveriesRoute(container: Container): Route {
         status: 200,
         body: { deliveries: page.attempts.map(presentWebhookDelivery), next_cursor: nextDeliveryCursor(page.next) },
       };
+    },
+  );
+}
+
+/** POST /v1/webhook-endpoints/:endpoint_id/test: Send the endpoint a webhook.test message. */
+function sendTestWebhookRoute(container: Container): Route {
+  const sendTest = container.get(SendTestWebhook);
+  return defineRoute(
+    {
+      method: 'post',
+      path: '/v1/webhook-endpoints/:endpoint_id/test',
+      operationId: 'sendTestWebhook',
+      family,
+      summary: 'Send the endpoint a webhook.test message.',
+      docs: {
+        description:
+          'Records a `webhook.test` message for the endpoint, whatever types it subscribes to, and queues its ' +
+          'first attempt: it is signed, sent, retried and listed in the deliveries as every message is. Its ' +
+          'body is `{"type": "webhook.test", "timestamp", "data": {"endpoint_id"}}`. A disabled endpoint is ' +
+          'sent nothing: `webhook_endpoint_disabled`.',
+        status: 202,
+        response: WebhookMessageResponse,
+        errors: [...NOT_FOUND, 'webhook_endpoint_disabled'],
+        example: ONE_ENDPOINT,
+      },
+    },
+    async ({ params }, { accountId }) => {
+      const message = await sendTest.execute({ accountId, endpointId: params.endpoint_id });
+      return { status: 202, body: presentQueuedMessage(message) };
+    },
+  );
+}
+
+/** POST /v1/webhook-endpoints/:endpoint_id/deliveries/:message_id/resend: Send a message again. */
+function resendWebhookMessageRoute(container: Container): Route {
+  const resend = container.get(ResendWebhookMessage);
+  return defineRoute(
+    {
+      method: 'post',
+      path: '/v1/webhook-endpoints/:endpoint_id/deliveries/:message_id/resend',
+      operationId: 'resendWebhookMessage',
+      family,
+      summary: 'Send a message again.',
+      docs: {
+        description:
+          'Queues one more attempt of the message, at once: the same `webhook-id` and body, signed with the ' +
+          "endpoint's secrets of the moment. Any message may be resent, delivered, failed or pending: it is " +
+          '`pending` until that attempt, then `delivered` at a 2xx and `failed` otherwise, with no retry after ' +
+          'it (the retry schedule does not start again). A disabled endpoint is sent nothing: ' +
+          '`webhook_endpoint_disabled`.',
+        status: 202,
+        response: WebhookMessageResponse,
+        errors: [...NOT_FOUND, 'webhook_message_not_found', 'webhook_endpoint_disabled'],
+        example: { ...ONE_ENDPOINT, message_id: EXAMPLE_IDS.webhookMessage },
+      },
+    },
+    async ({ params }, { accountId }) => {
+      const message = await resend.execute({
+        accountId,
+        endpointId: params.endpoint_id,
+        messageId: params.message_id,
+      });
+      return { status: 202, body: presentQueuedMessage(message) };
     },
   );
 }

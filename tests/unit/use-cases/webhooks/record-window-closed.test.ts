@@ -17,6 +17,10 @@ class Recorded implements WebhookMessages, WebhookJobs {
     return Promise.resolve(1);
   }
 
+  recordTest(): Promise<null> {
+    throw new Error('a window check records no test message');
+  }
+
   scheduleWindowCheck(check: WindowCheck, at: Date): Promise<void> {
     this.checks.push({ check, at });
     return Promise.resolve();

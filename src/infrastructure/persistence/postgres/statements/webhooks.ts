@@ -48,6 +48,22 @@ export const RECORD_MESSAGES = statement((p: Slots<Recording>) =>
   ),
 );
 
+interface EndpointRecording {
+  readonly accountId: string;
+  readonly endpointId: string;
+  readonly messageType: string;
+  /** A JSON object: what the message is about. */
+  readonly subject: string;
+}
+
+/** One message for one endpoint, whatever it subscribes to, and its job: its id, or null for no such endpoint. */
+export const RECORD_MESSAGE = statement((p: Slots<EndpointRecording>) =>
+  kysely.selectNoFrom(
+    sql<string | null>`record_webhook_message(${p.accountId}::text, ${p.endpointId}::text, ${p.messageType}::text,
+                                              ${p.subject}::jsonb)`.as('message_id'),
+  ),
+);
+
 /** When the oldest message not yet delivered was recorded, by the partial index of pending messages. */
 export const OLDEST_PENDING_MESSAGE = statement(() =>
   kysely

@@ -138,8 +138,15 @@ export class ProblemResponse {
   key_id?: string;
   @IsOptional()
   @IsString()
-  @ApiField({ example: 'whk_2c8d4e6f0a1b4c3d9e8f7a6b5c4d3e2f', description: MEMBER_OF('webhook_endpoint_not_found') })
+  @ApiField({
+    example: 'whk_2c8d4e6f0a1b4c3d9e8f7a6b5c4d3e2f',
+    description: MEMBER_OF('webhook_endpoint_not_found', 'webhook_endpoint_disabled'),
+  })
   endpoint_id?: string;
+  @IsOptional()
+  @IsString()
+  @ApiField({ example: 'msg_8e1f3a5c7b9d4f6e8a0c2e4b6d8f0a1c', description: MEMBER_OF('webhook_message_not_found') })
+  message_id?: string;
   @IsOptional()
   @IsIn(['address_not_allowed', 'dns'])
   @ApiField({

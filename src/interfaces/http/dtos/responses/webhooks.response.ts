@@ -114,3 +114,18 @@ export class WebhookDeliveryPageResponse {
   @ApiField({ example: null, nullable: true, description: 'Pass as `cursor` for the next page; `null` on the last.' })
   next_cursor!: string | null;
 }
+
+/** A message queued for its next attempt, by a resend or a test. */
+export class WebhookMessageResponse {
+  @Matches(idOf('msg'))
+  @ApiField({ example: EXAMPLE_IDS.webhookMessage, description: 'The `webhook-id` its attempts carry.' })
+  message_id!: string;
+  @IsIn([...WEBHOOK_EVENT_TYPES, 'webhook.test']) @ApiField({ example: 'webhook.test' }) event_type!: string;
+  @IsIn(['pending'])
+  @ApiField({ example: 'pending', description: 'Its next attempt is queued, due now.' })
+  state!: string;
+  @IsInt()
+  @Min(0)
+  @ApiField({ example: 0, description: 'Its attempts so far: the next is this number plus one.' })
+  attempts!: number;
+}
