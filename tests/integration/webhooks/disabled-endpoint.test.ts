@@ -6,7 +6,6 @@
 import type { Container } from 'inversify';
 import { buildContainer } from '../../../src/composition/container';
 import type { ProcessJobQueue } from '../../../src/composition/job-queue';
-import { Timeline } from '../../../src/core/domain/timeline';
 import {
   DisableWebhookEndpoint,
   EnableWebhookEndpoint,
@@ -15,20 +14,17 @@ import { createDatabaseClients } from '../../../src/infrastructure/database/driv
 import { createMetricsRegistry } from '../../../src/infrastructure/metrics/metrics-registry';
 import { WebhookMetrics } from '../../../src/infrastructure/metrics/webhook-metrics';
 import { PostgresWebhookJobs } from '../../../src/infrastructure/persistence/postgres/webhook-jobs';
-import { aPausedTraveller } from '../../support/builders/traveller-builder';
-import { anAccountRecord } from '../../support/contracts/subject';
 import { samplesOf } from '../../support/metrics/exposition';
-import { plainRepositories } from '../../support/plain-repositories';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 import { startInProcessQueue } from '../../support/webhook-delivery/in-process-queue';
 import { type LocalReceiver, startReceiver } from '../../support/webhook-delivery/local-receiver';
 import { waitFor } from '../../support/wait-for';
+import { accountsReadyToWrite, anEndpointAt, anEventOf } from '../../support/webhook-delivery/webhook-rows';
 
 jest.setTimeout(60_000);
 
 /** An account per test: every endpoint of an account receives each of its changes. */
 const [OWNER, GONE, LATE] = ['acc_owner', 'acc_gone', 'acc_late'];
-const SECRET = `whsec_${Buffer.from('a secret of thirty-two bytes ...').toString('base64')}`;
 
 let database: TestDatabase;
 let pool: ReturnType<typeof createDatabaseClients>;
@@ -41,12 +37,7 @@ const answers = new Map<string, number[]>();
 
 beforeAll(async () => {
   database = await provisionTestDatabase();
-  const repos = plainRepositories(database);
-  for (const account of [OWNER, GONE, LATE]) {
-    await repos.accounts.add(anAccountRecord(account));
-    await repos.travellers.add(aPausedTraveller(account));
-    await repos.timelines.add(Timeline.primary(account, new Date('2030-01-01T00:00:00Z')));
-  }
+  await accountsReadyToWrite(database, [OWNER, GONE, LATE]);
   receiver = await startReceiver((response, received) =>
     response.writeHead(answers.get(received.url)?.shift() ?? 204).end(),
   );
@@ -67,22 +58,9 @@ afterAll(async () => {
   await database?.close();
 });
 
-async function anEndpoint(account: string, id: string, path: string): Promise<void> {
-  await database.sql.query(
-    `INSERT INTO webhook_endpoints (account_id, id, url, event_types, status, secret, created_at)
-     VALUES ($1, $2, $3, '{event.recorded}', 'enabled', $4, now())`,
-    [account, id, `http://127.0.0.1:${receiver.port}${path}`, SECRET],
-  );
-}
-
-async function anEvent(account: string, id: string): Promise<void> {
-  await database.sql.query(
-    `INSERT INTO events (account_id, id, timeline_id, kind, time, original_time, description, location,
-                         description_key, location_key, recorded_at, revision)
-     VALUES ($1, $2, 'primary', 'arrival', now(), now(), 'Arrival', 'home', 'd', 'l', now(), 0)`,
-    [account, id],
-  );
-}
+const anEndpoint = (account: string, id: string, path: string) =>
+  anEndpointAt(database.sql, account, id, `http://127.0.0.1:${receiver.port}${path}`);
+const anEvent = (account: string, id: string) => anEventOf(database.sql, account, id);
 
 interface MessageRow {
   readonly event: string;
