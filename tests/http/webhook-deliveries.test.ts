@@ -4,8 +4,12 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
+import request from 'supertest';
 import { type ProcessJobQueue, startJobQueue } from '../../src/composition/job-queue';
+import type { RecordedMessage } from '../../src/core/ports/webhook-deliveries';
+import { ApiWebhookPayloads } from '../../src/interfaces/http/presenters/webhook-payloads';
 import { asAccount, SPEC_DATE_TIME } from '../support/http/as-account';
+import { type OpenApiDocument, OpenApiContract } from '../support/http/openapi-contract';
 import { startTestApp, type TestAccount, type TestApp } from '../support/http/test-app';
 import { waitFor } from '../support/wait-for';
 import { closedPort, type LocalReceiver, startReceiver } from '../support/webhook-delivery/local-receiver';
@@ -358,5 +362,77 @@ describe('resend and test refused', () => {
     expect(response.status).toBe(400);
     expect(response.body.errors).toEqual([{ field: '(body)', message: expect.any(String) }]);
     expect(await t.prisma.webhookMessage.count({ where: { accountId: me.id } })).toBe(0);
+  });
+});
+
+describe("the OpenAPI document's webhooks map", () => {
+  /** The schema of a message type's body, as GET /openapi.json serves it. */
+  async function payloadSchemas() {
+    const document = (await request(t.app).get('/openapi.json').expect(200)).body;
+    const contract = new OpenApiContract(document as OpenApiDocument);
+    const schemaOf = (type: string) =>
+      document.webhooks?.[type]?.post?.requestBody?.content?.['application/json']?.schema;
+    return { contract, schemaOf, types: Object.keys(document.webhooks ?? {}) };
+  }
+
+  const aMessage = (eventType: string, subject: object): RecordedMessage => ({
+    accountId: 'acc_1',
+    id: `msg_${'1'.repeat(32)}`,
+    endpointId: `whk_${'2'.repeat(32)}`,
+    eventType,
+    subject,
+    body: null,
+    createdAt: new Date('2026-11-29T08:00:00Z'),
+    state: 'pending',
+    attempts: 0,
+    origin: null,
+    lastAttempt: null,
+  });
+
+  it('describes each type the service renders, and each rendered body conforms to its schema', async () => {
+    const { contract, schemaOf, types } = await payloadSchemas();
+    // Rows as the recording statement's to_jsonb writes them.
+    const event = {
+      account_id: 'acc_1',
+      id: `evt_${'3'.repeat(32)}`,
+      timeline_id: 'primary',
+      kind: 'manipulation',
+      time: '1969-07-20T21:00:00+00:00',
+      original_time: '1969-07-20T20:17:40+00:00',
+      description: 'Landing',
+      location: 'Sea of Tranquility',
+      revision: 2,
+    };
+    const timeline = {
+      account_id: 'acc_1',
+      id: `tml_${'4'.repeat(32)}`,
+      name: 'Apollo',
+      destination_time: '1969-07-20T20:17:40.000Z',
+      created_at: '2026-11-29T07:00:00.000Z',
+      status: 'expired',
+      window_minutes: 12,
+    };
+    const subjects: Record<string, object> = {
+      'event.recorded': event,
+      'event.updated': event,
+      'timeline.window_closed': timeline,
+      'webhook.test': { endpoint_id: `whk_${'2'.repeat(32)}` },
+    };
+    expect(types).toEqual(Object.keys(subjects));
+    const payloads = new ApiWebhookPayloads();
+    for (const [type, subject] of Object.entries(subjects)) {
+      const body = JSON.parse(payloads.render(aMessage(type, subject)));
+      expect(body.type).toBe(type);
+      expect([type, contract.violations(schemaOf(type), body)]).toEqual([type, []]);
+    }
+  });
+
+  it('holds what receivers were sent in this file to those schemas', async () => {
+    const { contract, schemaOf } = await payloadSchemas();
+    expect(receiver.received.length).toBeGreaterThan(0);
+    for (const { body } of receiver.received) {
+      const payload = JSON.parse(body);
+      expect(contract.violations(schemaOf(payload.type), payload)).toEqual([]);
+    }
   });
 });

@@ -5,16 +5,19 @@ import { SHARED_HEADERS } from './headers';
 import { openApiPath, operationOf, TAGS } from './operation';
 import { PROBE_RESPONSES, PROBES_TAG, probePaths } from './probes';
 import { refsIn, schemasOf, type JsonObject } from './schemas';
+import { WEBHOOK_PAYLOADS, webhookOperations } from './webhooks';
 
 /**
  * The OpenAPI 3.1 document of the route table the service runs: paths from the routes, schemas
- * from their request and response classes, errors from error-statuses.ts. Nothing is kept by hand.
+ * from their request and response classes, errors from error-statuses.ts, the messages endpoints
+ * receive from the payload classes (webhooks.ts). Nothing is kept by hand.
  */
 export function buildOpenApiDocument(routes: readonly Route[]): JsonObject {
   const classes = routes.flatMap((route) => [route.body, route.query, route.docs?.response]);
   const schemas = schemasOf([
     ProblemResponse,
     ...PROBE_RESPONSES,
+    ...WEBHOOK_PAYLOADS,
     ...classes.filter((dto): dto is ClassConstructor<object> => dto !== undefined && dto !== null),
   ]);
   const paths: Record<string, Record<string, JsonObject>> = {};
@@ -26,6 +29,7 @@ export function buildOpenApiDocument(routes: readonly Route[]): JsonObject {
     if (route.method === 'get' && !route.changesState) paths[path] = { ...paths[path], head: headOf(operation) };
   }
   Object.assign(paths, probePaths(schemas));
+  const webhooks = webhookOperations(schemas);
   const families = new Set<string>(routes.map((route) => route.family));
   return {
     openapi: '3.1.0',
@@ -52,8 +56,9 @@ export function buildOpenApiDocument(routes: readonly Route[]): JsonObject {
     ],
     security: [{ bearerAuth: [] }],
     paths,
+    webhooks,
     components: {
-      schemas: usedSchemas(paths, schemas),
+      schemas: usedSchemas({ paths, webhooks }, schemas),
       headers: SHARED_HEADERS,
       securitySchemes: {
         bearerAuth: {
@@ -81,7 +86,10 @@ function headOf(get: JsonObject): JsonObject {
   };
 }
 
-/** The schemas the paths refer to, at any depth: a GET's query class is spelled out as parameters, not referred to. */
+/**
+ * The schemas the paths and webhooks refer to, at any depth: a GET's query class is spelled out as
+ * parameters, not referred to.
+ */
 function usedSchemas(paths: JsonObject, schemas: Readonly<Record<string, JsonObject>>): Record<string, JsonObject> {
   const used = new Set<string>();
   const visit = (name: string): void => {
