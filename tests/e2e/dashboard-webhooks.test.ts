@@ -73,6 +73,47 @@ describe('webhook endpoints on the dashboard', () => {
     expect(second).not.toBe(first);
     expect((await stored()).secret).toBe(second);
 
+    // A test, then its delivery as the job queue would record it, and a resend of it.
+    await row().getByRole('button', { name: 'Send a test' }).click();
+    await page.getByText('is queued, to be sent at once').waitFor();
+    const [message, ...more] = await app.t.prisma.webhookMessage.findMany({
+      where: { endpointId: (await stored()).id },
+    });
+    expect(more).toEqual([]);
+    expect(message).toMatchObject({ eventType: 'webhook.test', state: 'pending' });
+    await app.t.prisma.webhookMessage.update({
+      where: { accountId_id: { accountId: message?.accountId ?? '', id: message?.id ?? '' } },
+      data: {
+        state: 'delivered',
+        attempts: 1,
+        tries: {
+          create: {
+            attempt: 1,
+            endpointId: (await stored()).id,
+            attemptedAt: new Date(),
+            status: 200,
+            durationMs: 42,
+            answer: 'received, thanks',
+          },
+        },
+      },
+    });
+    // Reloading the page the test redirected to sends nothing again.
+    await page.reload();
+    expect(await app.t.prisma.webhookMessage.count({ where: { endpointId: (await stored()).id } })).toBe(1);
+    const attempt = page.locator('tr', { has: page.locator('code', { hasText: message?.id ?? '' }) });
+    expect(await attempt.getByTestId('attempt-answer').textContent()).toContain('200');
+    await attempt.getByText('answer', { exact: true }).click();
+    expect(await attempt.locator('pre.answer').textContent()).toBe('received, thanks');
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-webhook-deliveries.png'), fullPage: true });
+    await attempt.getByRole('button', { name: 'Resend' }).click();
+    await page.getByText(`${message?.id} is queued`).waitFor();
+    expect(await app.t.prisma.webhookMessage.findFirst({ where: { id: message?.id } })).toMatchObject({
+      state: 'pending',
+      lastAttempt: 2,
+    });
+    await page.getByRole('link', { name: '← Webhook endpoints' }).click();
+
     // Deleting asks first: the button that deletes is hidden until the confirmation is opened.
     const deleteForGood = row().getByRole('button', { name: 'Delete for good' });
     expect(await deleteForGood.isVisible()).toBe(false);

@@ -86,8 +86,8 @@ describe('dashboard: webhook endpoints', () => {
     expect(row).not.toContain('<code>event.updated</code>');
     expect(row).toMatch(/data-testid="endpoint-status">\s*enabled\s*</);
     expect(row).toContain('<time datetime=');
-    // The delivery machinery is not here yet: no log, resend or test to offer.
-    expect(later).not.toMatch(/resend|send a test|deliveries/i);
+    expect(row).toContain(`href="/dashboard/webhooks/${id}/deliveries"`);
+    expect(row).toContain(`action="/dashboard/webhooks/${id}/test"`);
   });
 
   it('takes an empty description as none', async () => {
@@ -248,6 +248,148 @@ describe('dashboard: webhook endpoints', () => {
     },
   );
 
+  describe('deliveries, resend and test', () => {
+    /** A message of the endpoint and its attempts, as deliveries record them: 500, then 200. */
+    async function delivered(accountId: string, endpointId: string, messageId: string, answers: string[]) {
+      const at = Date.parse('2026-11-29T08:00:00Z');
+      await t.prisma.webhookMessage.create({
+        data: {
+          accountId,
+          id: messageId,
+          endpointId,
+          eventType: 'event.recorded',
+          subject: {},
+          createdAt: new Date(at),
+          state: 'delivered',
+          attempts: answers.length,
+          tries: {
+            create: answers.map((answer, index) => ({
+              attempt: index + 1,
+              endpointId,
+              attemptedAt: new Date(at + index * 5_000),
+              status: index === answers.length - 1 ? 200 : 500,
+              durationMs: 30 + index,
+              answer,
+              nextAttemptAt: index === answers.length - 1 ? null : new Date(at + (index + 1) * 5_000),
+            })),
+          },
+        },
+      });
+    }
+    const accountOf = async (id: string) => (await stored(id))?.accountId ?? '';
+    const messageRows = (page: string, messageId: string) =>
+      [...page.matchAll(new RegExp(`data-message-id="${messageId}"[\\s\\S]*?</tr>`, 'g'))].map((m) => m[0]);
+
+    it('shows the last attempts newest first, with their answers, and one resend per message', async () => {
+      const { browser } = await signedIn();
+      const { id } = await addOne(browser);
+      const messageId = `msg_${'a'.repeat(32)}`;
+      await delivered(await accountOf(id), id, messageId, ['<b>down</b>', 'thanks']);
+
+      const page = await browser.get(`/dashboard/webhooks/${id}/deliveries`);
+
+      expect(page.status).toBe(200);
+      const [second, first] = messageRows(page.text, messageId);
+      expect(second).toContain('data-attempt="2"');
+      expect(second).toMatch(/<strong>200<\/strong>/);
+      expect(second).toContain('thanks');
+      expect(second).toContain(`/dashboard/webhooks/${id}/deliveries/${messageId}/resend`);
+      expect(first).toContain('data-attempt="1"');
+      expect(first).toMatch(/<strong>500<\/strong>/);
+      expect(first).toContain('&lt;b&gt;down&lt;/b&gt;');
+      expect(first).not.toContain('<b>down</b>');
+      expect(first).not.toContain('/resend');
+      expect(page.text).toContain(`action="/dashboard/webhooks/${id}/test"`);
+    });
+
+    it("resends a message through the API's use case: pending for one more attempt, its last", async () => {
+      const { browser } = await signedIn();
+      const { id } = await addOne(browser);
+      const messageId = `msg_${'b'.repeat(32)}`;
+      await delivered(await accountOf(id), id, messageId, ['ok']);
+
+      const resent = await browser.submit(`/dashboard/webhooks/${id}/deliveries/${messageId}/resend`);
+
+      // Answered by a redirect: reloading the page to see the attempt sends nothing again.
+      expect(resent.status).toBe(303);
+      expect(resent.headers.location).toBe(`/dashboard/webhooks/${id}/deliveries?queued=${messageId}`);
+      const page = await browser.get(resent.headers.location ?? '');
+      expect(page.status).toBe(200);
+      expect(page.text).toContain(`${messageId} is queued, to be sent at once`);
+      expect(await t.prisma.webhookMessage.findFirst({ where: { id: messageId } })).toMatchObject({
+        state: 'pending',
+        attempts: 1,
+        lastAttempt: 2,
+      });
+    });
+
+    it('sends a test: a webhook.test message of the endpoint, whatever it subscribes to', async () => {
+      const { browser } = await signedIn();
+      const { id } = await addOne(browser);
+
+      const tested = await browser.submit(`/dashboard/webhooks/${id}/test`);
+
+      expect(tested.status).toBe(303);
+      const [message] = await t.prisma.webhookMessage.findMany({ where: { endpointId: id } });
+      expect(message).toMatchObject({ eventType: 'webhook.test', state: 'pending', attempts: 0 });
+      expect(tested.headers.location).toBe(`/dashboard/webhooks/${id}/deliveries?queued=${message?.id}`);
+      const page = (await browser.get(tested.headers.location ?? '')).text;
+      expect(page).toContain(`${message?.id} is queued`);
+      expect(page).toContain('No deliveries yet.');
+      expect(await t.prisma.webhookMessage.count({ where: { endpointId: id } })).toBe(1);
+    });
+
+    it('refuses a test or a resend of a disabled endpoint, 409 on its page, queueing nothing', async () => {
+      const { browser } = await signedIn();
+      const { id } = await addOne(browser);
+      const messageId = `msg_${'c'.repeat(32)}`;
+      await delivered(await accountOf(id), id, messageId, ['ok']);
+      await browser.submit(`/dashboard/webhooks/${id}/disable`);
+
+      for (const path of [`${id}/test`, `${id}/deliveries/${messageId}/resend`]) {
+        const refused = await browser.submit(`/dashboard/webhooks/${path}`);
+        expect(refused.status).toBe(409);
+        expect(refused.text).toContain('is disabled: enable it first');
+      }
+      const page = (await browser.get(`/dashboard/webhooks/${id}/deliveries`)).text;
+      expect(page).not.toContain('/resend');
+      expect(page).not.toContain(`action="/dashboard/webhooks/${id}/test"`);
+      expect(await t.prisma.webhookMessage.findMany({ where: { endpointId: id } })).toMatchObject([
+        { id: messageId, state: 'delivered', lastAttempt: null },
+      ]);
+    });
+
+    it("answers another account's endpoint or message, an unknown or impossible one, 404, alike", async () => {
+      const { browser: owner } = await signedIn();
+      const theirs = await addOne(owner);
+      const theirMessage = `msg_${'d'.repeat(32)}`;
+      await delivered(await accountOf(theirs.id), theirs.id, theirMessage, ['secret answer']);
+      const { browser: intruder } = await signedIn();
+      const mine = await addOne(intruder);
+      const before = await t.prisma.webhookMessage.findMany({ where: { endpointId: theirs.id } });
+
+      for (const id of [theirs.id, UNKNOWN_ID, '%00', 'w'.repeat(300)]) {
+        expect((await intruder.get(`/dashboard/webhooks/${id}/deliveries`)).status).toBe(404);
+        expect((await intruder.submit(`/dashboard/webhooks/${id}/test`)).status).toBe(404);
+        expect((await intruder.submit(`/dashboard/webhooks/${id}/deliveries/${theirMessage}/resend`)).status).toBe(404);
+      }
+      for (const messageId of [theirMessage, `msg_${'0'.repeat(32)}`, '%00', 'm'.repeat(300)]) {
+        const refused = await intruder.submit(`/dashboard/webhooks/${mine.id}/deliveries/${messageId}/resend`);
+        expect(refused.status).toBe(404);
+        expect(refused.text).not.toContain('secret answer');
+      }
+      const foreign = (await intruder.get(`/dashboard/webhooks/${theirs.id}/deliveries`)).text;
+      expect(foreign).not.toContain('secret answer');
+      expect(await t.prisma.webhookMessage.findMany({ where: { endpointId: theirs.id } })).toEqual(before);
+      expect(await t.prisma.webhookMessage.count({ where: { endpointId: mine.id } })).toBe(0);
+    });
+
+    it('redirects to sign-in when not signed in', async () => {
+      const response = await request(t.app).get(`/dashboard/webhooks/${UNKNOWN_ID}/deliveries`);
+      expect(response.status).toBe(303);
+    });
+  });
+
   describe('cross-site request forgery', () => {
     it('refuses the add form without the session token, with a wrong one or another origin', async () => {
       const { browser } = await signedIn();
@@ -268,7 +410,7 @@ describe('dashboard: webhook endpoints', () => {
       expect((await add(browser, { url, csrf })).status).toBe(201);
     });
 
-    it.each(['disable', 'roll-secret', 'delete'])(
+    it.each(['disable', 'roll-secret', 'delete', 'test'])(
       'refuses %s with a forged token, changing nothing',
       async (action) => {
         const { browser } = await signedIn();
@@ -285,7 +427,9 @@ describe('dashboard: webhook endpoints', () => {
           .set('Sec-Fetch-Site', 'cross-site');
         expect(crossSite.status).toBe(403);
         expect(await stored(id)).toEqual(before);
-        expect((await browser.post(`/dashboard/webhooks/${id}/${action}`, { csrf })).status).toBe(200);
+        expect((await browser.post(`/dashboard/webhooks/${id}/${action}`, { csrf })).status).toBe(
+          action === 'test' ? 303 : 200,
+        );
       },
     );
   });

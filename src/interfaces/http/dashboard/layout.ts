@@ -133,4 +133,9 @@ td.actions { white-space: nowrap; }
 td.actions form { display: inline; margin-left: .25rem; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; }
 .muted { color: var(--muted); }
+td.delivered strong { color: var(--ok); }
+td.failed strong { color: var(--warn); }
+pre.answer {
+  max-width: 24rem; max-height: 12rem; overflow: auto; white-space: pre-wrap; word-break: break-all; font-size: .85rem;
+}
 `;

@@ -102,6 +102,8 @@ function endpointRow(endpoint: WebhookEndpoint, csrfToken: string, freshId: stri
       <td data-testid="endpoint-status">${enabled ? 'enabled' : REASONS[endpoint.disabledReason ?? 'by_owner']}</td>
       <td>${time(endpoint.createdAt)}</td>
       <td class="actions">
+        <a href="${WEBHOOKS_PATH}/${endpoint.id}/deliveries">Deliveries</a>
+        ${enabled ? action('test', 'Send a test', 'secondary') : ''}
         ${enabled ? action('disable', 'Disable', 'secondary') : action('enable', 'Enable', 'secondary')}
         ${action('roll-secret', 'Roll secret', 'secondary')}
         <details class="confirm">

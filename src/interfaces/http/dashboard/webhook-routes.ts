@@ -3,7 +3,9 @@ import type { Container } from 'inversify';
 import {
   InvalidField,
   TooManyWebhookEndpoints,
+  WebhookEndpointDisabled,
   WebhookEndpointNotFound,
+  WebhookMessageNotFound,
   WebhookUrlNotAllowed,
 } from '../../../core/domain/errors';
 import { MAX_WEBHOOK_ENDPOINTS } from '../../../core/domain/webhook-endpoint';
@@ -14,15 +16,19 @@ import {
   EnableWebhookEndpoint,
 } from '../../../core/use-cases/webhook-endpoints/endpoint-state';
 import { GetWebhookEndpoint } from '../../../core/use-cases/webhook-endpoints/get-webhook-endpoint';
+import { ListWebhookDeliveries } from '../../../core/use-cases/webhook-endpoints/list-webhook-deliveries';
 import { ListWebhookEndpoints } from '../../../core/use-cases/webhook-endpoints/list-webhook-endpoints';
 import type { EndpointInput } from '../../../core/use-cases/webhook-endpoints/owned-endpoint';
+import { ResendWebhookMessage } from '../../../core/use-cases/webhook-endpoints/resend-webhook-message';
 import { RollWebhookSecret } from '../../../core/use-cases/webhook-endpoints/roll-webhook-secret';
+import { SendTestWebhook } from '../../../core/use-cases/webhook-endpoints/send-test-webhook';
 import { CreateWebhookEndpointDto } from '../dtos/webhooks.dto';
 import { Problem } from '../problem';
 import { validateInput } from '../validation/validate-input';
 import { formField, formFieldRefused, formList, statusOf, validationMessage } from './forms';
 import { sendPage } from './layout';
 import type { SignedInPages, SignedInRequest } from './signed-in';
+import { DELIVERIES_SHOWN, deliveriesPage, deliveriesPath, type DeliveriesView } from './webhook-deliveries-page';
 import { WEBHOOKS_PATH, webhooksPage, type WebhooksView } from './webhook-pages';
 
 type Render = (
@@ -54,6 +60,7 @@ export function addWebhookRoutes(router: Router, container: Container, pages: Si
   });
   addCreateRoute(router, container, pages, render);
   addEndpointActions(router, container, pages, render);
+  addDeliveryRoutes(router, container, pages, render);
 }
 
 /** The add form: the secret is shown on the page that answers it, and never again. */
@@ -139,6 +146,86 @@ function addEndpointActions(router: Router, container: Container, pages: SignedI
     return { message: `${endpoint.url} is deleted: nothing more is sent to it.` };
   });
 }
+
+/**
+ * An endpoint's deliveries, its tests and resends, through the same use cases as
+ * /v1/webhook-endpoints/{id}/deliveries, /test and /deliveries/{message_id}/resend. A test or a
+ * resend is answered by a redirect to the endpoint's deliveries page, naming the message queued,
+ * so that reloading that page to see the attempt does not send another.
+ */
+function addDeliveryRoutes(router: Router, container: Container, pages: SignedInPages, render: Render): void {
+  const getEndpoint = container.get(GetWebhookEndpoint);
+  const listDeliveries = container.get(ListWebhookDeliveries);
+  const sendTest = container.get(SendTestWebhook);
+  const resend = container.get(ResendWebhookMessage);
+
+  /** The endpoint's page; an unknown endpoint, or another account's, is the list's 404 alike. */
+  const show = async (
+    res: Response,
+    status: number,
+    signedIn: SignedInRequest,
+    input: EndpointInput,
+    extra: Partial<DeliveriesView> = {},
+  ) => {
+    try {
+      const endpoint = await getEndpoint.execute(input);
+      const { attempts } = await listDeliveries.execute({ ...input, limit: DELIVERIES_SHOWN });
+      const view = { signedIn: pages.view(signedIn), endpoint, attempts, ...extra };
+      sendPage(res, status, deliveriesPage(view));
+    } catch (error) {
+      if (!(error instanceof WebhookEndpointNotFound)) throw error;
+      await render(res, statusOf(error), signedIn, { error: error.message });
+    }
+  };
+  const inputOf = (req: Request, signedIn: SignedInRequest): EndpointInput => ({
+    accountId: signedIn.signedIn.session.accountId,
+    endpointId: endpointIdParam(req),
+  });
+  /** Queues what `act` sends, then shows it queued on the endpoint's page, or why it could not be. */
+  const queue = async (res: Response, signedIn: SignedInRequest, input: EndpointInput, act: () => Promise<string>) => {
+    let messageId: string;
+    try {
+      messageId = await act();
+    } catch (error) {
+      if (error instanceof WebhookEndpointNotFound)
+        return render(res, statusOf(error), signedIn, { error: error.message });
+      if (!(error instanceof WebhookEndpointDisabled || error instanceof WebhookMessageNotFound)) throw error;
+      return show(res, statusOf(error), signedIn, input, { error: error.message });
+    }
+    res.redirect(303, `${deliveriesPath(input.endpointId)}?queued=${messageId}`);
+  };
+
+  router.get(`${WEBHOOKS_PATH}/:endpointId/deliveries`, async (req, res) => {
+    const signedIn = await pages.current(req, res);
+    if (!signedIn) return res.redirect(303, `/login?next=${WEBHOOKS_PATH}`);
+    const queued = typeof req.query.queued === 'string' && MESSAGE_ID.test(req.query.queued) ? req.query.queued : null;
+    await show(res, 200, signedIn, inputOf(req, signedIn), {
+      ...(queued && { message: `${queued} is queued, to be sent at once: reload to see its attempt.` }),
+    });
+  });
+  router.post(
+    `${WEBHOOKS_PATH}/:endpointId/test`,
+    ...pages.formPost(async (req, res, signedIn) => {
+      const input = inputOf(req, signedIn);
+      await queue(res, signedIn, input, async () => {
+        return (await sendTest.execute(input)).id;
+      });
+    }),
+  );
+  router.post(
+    `${WEBHOOKS_PATH}/:endpointId/deliveries/:messageId/resend`,
+    ...pages.formPost(async (req, res, signedIn) => {
+      const input = inputOf(req, signedIn);
+      const messageId = String(req.params.messageId);
+      await queue(res, signedIn, input, async () => {
+        const message = await resend.execute({ ...input, messageId: MESSAGE_ID.test(messageId) ? messageId : '' });
+        return message.id;
+      });
+    }),
+  );
+}
+
+const MESSAGE_ID = /^msg_[0-9a-f]{32}$/;
 
 /** An endpoint id from the path, or '' (which names no endpoint) when it cannot be one. */
 function endpointIdParam(req: Request): string {
