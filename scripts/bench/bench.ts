@@ -19,6 +19,7 @@ import {
 } from './seed';
 import { measureNoisyNeighbour, NOISY_NEIGHBOUR, type NoisyNeighbourFigures } from './noisy-neighbour';
 import { CROWD, crowdLines, crowdVerdicts, measureCrowd, type CrowdFigures } from './crowd';
+import { measureWebhooks, WEBHOOK_DELIVERIES, webhookLines, webhookVerdicts, type WebhookFigures } from './webhooks';
 import { measureStreams, type StreamFigures } from './streams';
 import { writeLoads } from './write-loads';
 import {
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
   let streams: StreamFigures | null = null;
   let noisy: NoisyNeighbourFigures | null = null;
   let crowd: CrowdFigures | null = null;
+  const webhooks: WebhookFigures[] = [];
   try {
     rows.push(...(await measureBare(bare.url)));
     let loads: Load[] | undefined;
@@ -119,6 +121,8 @@ async function main(): Promise<void> {
     if (ONLY.test(NOISY_NEIGHBOUR)) noisy = await measureNoisyNeighbour(databaseUrl, SECONDS);
     // And again: many accounts or addresses, each within its limits, beside a quiet one.
     if (ONLY.test(CROWD)) crowd = await measureCrowd(databaseUrl, SECONDS);
+    // Each on a fresh service with a local receiver: on the server, then on the embedded database.
+    if (ONLY.test(WEBHOOK_DELIVERIES)) for (const url of [databaseUrl, '']) webhooks.push(await measureWebhooks(url, SECONDS));
   } finally {
     await bare.stop();
   }
@@ -126,7 +130,7 @@ async function main(): Promise<void> {
     `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
     `Node ${process.version}`;
   const measured = withFloors(rows);
-  const verdicts = [...checkTargets(measured, peakMiB, streams, noisy), ...crowdVerdicts(crowd)];
+  const verdicts = [...checkTargets(measured, peakMiB, streams, noisy), ...crowdVerdicts(crowd), ...webhookVerdicts(webhooks)];
   const report = formatReport({
     machine,
     seconds: SECONDS,
@@ -134,14 +138,14 @@ async function main(): Promise<void> {
     peakMiB,
     streams,
     noisy,
-    more: crowdLines(crowd),
+    more: [...crowdLines(crowd), ...webhookLines(webhooks)],
     verdicts,
   });
   console.log(report);
   const out = join(ROOT, 'test-output/bench');
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'latest.md'), `${report}\n`);
-  const figures = { machine, seconds: SECONDS, rows: measured, peakMiB, streams, noisy, crowd, verdicts };
+  const figures = { machine, seconds: SECONDS, rows: measured, peakMiB, streams, noisy, crowd, webhooks, verdicts };
   writeFileSync(join(out, 'latest.json'), `${JSON.stringify(figures, null, 2)}\n`);
   if (verdicts.some((verdict) => !verdict.met)) process.exitCode = 1;
 }
