@@ -19,7 +19,7 @@ async function main(): Promise<void> {
       console.log(`working ${job.messageId}`);
       return new Promise(() => undefined);
     },
-    { concurrency: 1, pollingSeconds: 0.5 },
+    { workers: 1, batchSize: 1, pollingSeconds: 0.5 },
   );
   console.log('ready');
 }

@@ -7,7 +7,7 @@
 // --experimental-vm-modules, which every test run passes: the plain import works in the build, under
 // tsx and under Jest alike, where an `await import()` would make every caller asynchronous for nothing.
 import type { Tracer } from '@opentelemetry/api';
-import { type Job, PgBoss, type WorkOptions } from 'pg-boss';
+import { type Job, type JobResult, PgBoss, type WorkOptions } from 'pg-boss';
 import type { Logger } from 'pino';
 import { inProcessSpan } from './job-spans';
 import { QUEUES } from './queues';
@@ -32,6 +32,12 @@ export interface JobQueueSettings {
 const SUPERVISE_SECONDS = 10;
 /** Done jobs are deleted every 5 minutes, so the table holds about an hour of them (deleteAfterSeconds). */
 const MAINTENANCE_SECONDS = 300;
+
+/** How a queue's jobs are worked: pg-boss's options, and how many jobs a worker takes at once (1). */
+export type Working = Pick<
+  WorkOptions,
+  'localConcurrency' | 'groupConcurrency' | 'localGroupConcurrency' | 'pollingIntervalSeconds'
+> & { readonly batchSize?: number };
 
 /** A queue's jobs now, as pg-boss last counted them (every supervision). */
 export interface QueueCounts {
@@ -80,22 +86,29 @@ export class JobQueue {
   }
 
   /**
-   * Runs `handle` on each job of `queue`, one job per worker, `options` saying how many at once and
-   * how often to look. A job whose handler throws is failed, logged, and retried by the queue's
-   * settings (queues.ts); one whose handler returns is done.
+   * Runs `handle` on each job of `queue`, `options` saying how many workers, how many jobs each takes
+   * at once and how often an idle one looks. A worker whose take came back full takes again at once
+   * (pg-boss's burst), so a backlog is worked through without waiting for the next look. A job whose
+   * handler throws is failed alone, logged, and retried by the queue's settings (queues.ts); one
+   * whose handler returns is done.
    */
-  async work<T>(queue: string, options: WorkOptions, handle: (job: Job<T>) => Promise<void>): Promise<void> {
-    await this.boss.work<T>(queue, { ...options, batchSize: 1 }, async ([job]) => {
-      if (!job) return;
-      await inProcessSpan(this.settings.tracer, job, async () => {
-        try {
-          await handle(job);
-        } catch (error) {
-          this.settings.log.error({ err: error, queue, job_id: job.id }, 'job failed');
-          throw error;
-        }
-      });
-    });
+  async work<T>(queue: string, options: Working, handle: (job: Job<T>) => Promise<void>): Promise<void> {
+    const batchSize = options.batchSize ?? 1;
+    await this.boss.work<T>(
+      queue,
+      { ...options, batchSize, burstWhenBatchFull: batchSize > 1, perJobResults: true },
+      (jobs) => Promise.all(jobs.map((job) => this.settle(queue, job, handle))),
+    );
+  }
+
+  private async settle<T>(queue: string, job: Job<T>, handle: (job: Job<T>) => Promise<void>): Promise<JobResult> {
+    try {
+      await inProcessSpan(this.settings.tracer, job, () => handle(job));
+      return { id: job.id, status: 'completed' };
+    } catch (error) {
+      this.settings.log.error({ err: error, queue, job_id: job.id }, 'job failed');
+      return { id: job.id, status: 'failed', output: error };
+    }
   }
 
   async counts(): Promise<QueueCounts[]> {

@@ -17,15 +17,22 @@ export type WindowCheckHandler = (check: WindowCheck) => Promise<unknown>;
 
 export interface DeliveryWork {
   /**
-   * Attempts under way at once in this process. Several endpoints' at once, so that a slow or dead
-   * endpoint (at most ENDPOINT_CONCURRENCY of its own at a time) leaves workers for the others.
+   * Workers in this process. A worker waits for the slowest attempt of its take, and a slow or dead
+   * endpoint has at most ENDPOINT_CONCURRENCY attempts under way, so it holds at most that many
+   * workers: the rest go on with the others' deliveries.
    */
-  readonly concurrency: number;
+  readonly workers: number;
+  /**
+   * Attempts a worker takes at once. While its takes come back full it takes again at once, so a
+   * backlog is delivered as fast as the endpoints answer; a take of one would wait for the next look.
+   */
+  readonly batchSize: number;
   /** How often an idle worker looks for a due attempt: a new message waits up to this long. */
   readonly pollingSeconds: number;
 }
 
-export const DELIVERY_WORK: DeliveryWork = { concurrency: 16, pollingSeconds: 1 };
+/** At most 32 attempts at once; four dead endpoints to hold every worker for an attempt's 15 s. */
+export const DELIVERY_WORK: DeliveryWork = { workers: 16, batchSize: 2, pollingSeconds: 1 };
 /** Windows close a few a minute at most: one worker, looking every 2 s. */
 const WINDOW_CHECK_POLLING_SECONDS = 2;
 
@@ -37,7 +44,8 @@ export async function workDeliveries(
   await queue.work<unknown>(
     DELIVERY_QUEUE,
     {
-      localConcurrency: work.concurrency,
+      localConcurrency: work.workers,
+      batchSize: work.batchSize,
       groupConcurrency: ENDPOINT_CONCURRENCY,
       pollingIntervalSeconds: work.pollingSeconds,
     },

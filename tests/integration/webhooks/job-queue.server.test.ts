@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { DeliveryJob } from '../../../src/core/ports/webhook-jobs';
 import { JobQueue } from '../../../src/infrastructure/job-queue/job-queue';
 import { DELIVERY_QUEUE } from '../../../src/infrastructure/job-queue/queues';
-import { type DeliveryHandler, workDeliveries } from '../../../src/infrastructure/job-queue/workers';
+import { DELIVERY_WORK, type DeliveryHandler, workDeliveries } from '../../../src/infrastructure/job-queue/workers';
 import { PostgresWebhookJobs } from '../../../src/infrastructure/persistence/postgres/webhook-jobs';
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
 import { thePrimaryTimeline } from '../../support/builders/timeline-builder';
@@ -46,7 +46,7 @@ afterEach(async () => {
 });
 afterAll(() => database?.close());
 
-/** The service's queue in this process, supervising every second, its workers running `handler`. */
+/** A service process's queue, supervising every second, its workers running `handler` as the service's do. */
 async function aQueue(handler: DeliveryHandler): Promise<JobQueue> {
   const queue = await JobQueue.start({
     connectionString: database.connectionString,
@@ -56,7 +56,7 @@ async function aQueue(handler: DeliveryHandler): Promise<JobQueue> {
     graceMs: 1_000,
   });
   queues.push(queue);
-  await workDeliveries(queue, handler, { concurrency: 8, pollingSeconds: 0.5 });
+  await workDeliveries(queue, handler, { ...DELIVERY_WORK, pollingSeconds: 0.5 });
   return queue;
 }
 
@@ -122,12 +122,12 @@ it('fails a job whose handler throws, logs it, and tries it again', async () => 
   );
 });
 
-it("runs at most 4 of an endpoint's jobs at once, while another endpoint's go on", async () => {
+it("runs at most 4 of an endpoint's jobs at once over two processes, while another endpoint's go on", async () => {
   const running = new Map<string, number>();
   const most = new Map<string, number>();
   const done: DeliveryJob[] = [];
   const release = signal();
-  await aQueue(async (job) => {
+  const handler: DeliveryHandler = async (job) => {
     const now = (running.get(job.endpointId) ?? 0) + 1;
     running.set(job.endpointId, now);
     most.set(job.endpointId, Math.max(most.get(job.endpointId) ?? 0, now));
@@ -135,7 +135,10 @@ it("runs at most 4 of an endpoint's jobs at once, while another endpoint's go on
     if (job.endpointId === 'whk_a') await release.promise;
     running.set(job.endpointId, (running.get(job.endpointId) ?? 0) - 1);
     done.push(job);
-  });
+  };
+  // Two processes' queues: the bound holds over both.
+  await aQueue(handler);
+  await aQueue(handler);
   const jobs = new PostgresWebhookJobs(database.sql);
   const now = new Date();
   for (let n = 0; n < 10; n += 1)
@@ -148,7 +151,7 @@ it("runs at most 4 of an endpoint's jobs at once, while another endpoint's go on
     timeoutMs: 10_000,
   });
   await waitFor(() => running.get('whk_a') === 4, { what: "4 of the slow endpoint's jobs running" });
-  // Several polls of 8 workers later, the slow endpoint still has 4 under way and 6 waiting.
+  // Several polls of both queues' workers later, the slow endpoint still has 4 under way and 6 waiting.
   await new Promise((resolve) => setTimeout(resolve, 3_000));
   expect(running.get('whk_a')).toBe(4);
   release.resolve();
