@@ -19,7 +19,7 @@ import {
 } from './seed';
 import { measureNoisyNeighbour, NOISY_NEIGHBOUR, type NoisyNeighbourFigures } from './noisy-neighbour';
 import { CROWD, crowdLines, crowdVerdicts, measureCrowd, type CrowdFigures } from './crowd';
-import { measureWebhooks, WEBHOOK_DELIVERIES, webhookLines, webhookVerdicts, type WebhookFigures } from './webhooks';
+import { measureWebhooks, webhookLines, webhookLoad, webhookVerdicts, type WebhookFigures } from './webhooks';
 import { measureStreams, type StreamFigures } from './streams';
 import { writeLoads } from './write-loads';
 import {
@@ -122,7 +122,8 @@ async function main(): Promise<void> {
     // And again: many accounts or addresses, each within its limits, beside a quiet one.
     if (ONLY.test(CROWD)) crowd = await measureCrowd(databaseUrl, SECONDS);
     // Each on a fresh service with a local receiver: on the server, then on the embedded database.
-    if (ONLY.test(WEBHOOK_DELIVERIES)) for (const url of [databaseUrl, '']) webhooks.push(await measureWebhooks(url, SECONDS));
+    for (const url of [databaseUrl, ''])
+      if (ONLY.test(webhookLoad(url))) webhooks.push(await measureWebhooks(url, SECONDS));
   } finally {
     await bare.stop();
   }
@@ -130,7 +131,11 @@ async function main(): Promise<void> {
     `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
     `Node ${process.version}`;
   const measured = withFloors(rows);
-  const verdicts = [...checkTargets(measured, peakMiB, streams, noisy), ...crowdVerdicts(crowd), ...webhookVerdicts(webhooks)];
+  const verdicts = [
+    ...checkTargets(measured, peakMiB, streams, noisy),
+    ...crowdVerdicts(crowd),
+    ...webhookVerdicts(webhooks),
+  ];
   const report = formatReport({
     machine,
     seconds: SECONDS,

@@ -54,7 +54,12 @@ export async function startService(
     ...(process.env.BENCH_TRACES ? await tracing(process.env.BENCH_TRACES) : {}),
     ...options.env,
   });
-  if (SERVICE_LOG) started.child.stdout?.pipe(createWriteStream(SERVICE_LOG, { flags: 'a' }));
+  if (SERVICE_LOG) {
+    const log = createWriteStream(SERVICE_LOG, { flags: 'a' });
+    started.child.stdout?.pipe(log);
+    // Its dying words too (a heap exhausted, an uncaught error), which go to stderr.
+    started.child.stderr?.pipe(log);
+  }
   return started;
 }
 

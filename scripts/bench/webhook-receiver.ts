@@ -18,26 +18,26 @@ export class WebhookReceiver {
   private readonly seen = new Map<string, number>();
   private lastArrivalAt = 0;
 
-  private constructor(
-    private readonly server: Server,
-    readonly url: string,
-  ) {}
+  private readonly server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      this.take(request.url ?? '/', String(request.headers['webhook-id']), Buffer.concat(chunks).toString());
+      response.writeHead(204).end();
+    });
+  });
+  /** Where it listens, once started. */
+  url = '';
+
+  private constructor() {}
 
   static async start(): Promise<WebhookReceiver> {
-    let receiver: WebhookReceiver | undefined;
-    const server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => {
-        receiver?.take(request.url ?? '/', String(request.headers['webhook-id']), Buffer.concat(chunks).toString());
-        response.writeHead(204).end();
-      });
-    });
+    const receiver = new WebhookReceiver();
     // As many deliveries at once as the service's workers make, and more.
-    server.maxConnections = 1_000;
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
-    receiver = new WebhookReceiver(server, `http://127.0.0.1:${port}`);
+    receiver.server.maxConnections = 1_000;
+    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+    const { port } = receiver.server.address() as AddressInfo;
+    receiver.url = `http://127.0.0.1:${port}`;
     return receiver;
   }
 

@@ -65,7 +65,7 @@ export function bindWebhookPorts(
   bindPort(container, webhookUrlPolicy, { allowPrivateUrls });
   bindPort(container, webhookMessages, new PostgresWebhookMessages(database.sql));
   bindPort(container, webhookJobs, new PostgresWebhookJobs(database.sql));
-  bindPort(container, webhookDeliveries, new PostgresWebhookDeliveries(database.prisma));
+  bindPort(container, webhookDeliveries, new PostgresWebhookDeliveries(database.prisma, database.sql));
   bindPort(container, webhookPayloads, new ApiWebhookPayloads());
   const sender =
     options.webhookSender ?? new HttpWebhookSender(destinations, database.clock, { tracer: options.tracer });

@@ -1,6 +1,6 @@
 // The deliveries of webhook messages on PostgreSQL (docs/webhooks.md, "Delivering"): a due
 // attempt's message and endpoint read together, its body kept once, and its record written in one
-// transaction with the next attempt's job (enqueue_webhook_delivery, as the recording triggers make
+// statement with the next attempt's job (enqueue_webhook_delivery, as the recording triggers make
 // the first). Outside the account's units of work: an attempt changes no state of the account's
 // journeys, and touches only the delivery columns of its endpoint, which an owner's change never writes.
 import { ATTEMPT_ERRORS } from '../../../core/domain/webhook-attempt';
@@ -19,12 +19,17 @@ import type {
   WebhookAttempt as AttemptRow,
   WebhookMessage as MessageRow,
 } from '../../database/driver/generated/client';
+import type { SqlRunner } from '../../database/driver/sql-runner';
 import { endpointOf } from './repositories/webhook-endpoint-repository';
+import { RECORD_ATTEMPT } from './statements/webhooks';
 
 const STATES = ['pending', 'delivered', 'failed'] as const;
 
 export class PostgresWebhookDeliveries implements WebhookDeliveries {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly sql: SqlRunner,
+  ) {}
 
   async find(job: DeliveryJob) {
     const row = await this.prisma.webhookMessage.findUnique({
@@ -90,40 +95,20 @@ export class PostgresWebhookDeliveries implements WebhookDeliveries {
   }
 
   async record({ job, attemptsBefore, attemptedAt, result, outcome }: FinishedDelivery): Promise<boolean> {
-    const { accountId, messageId, endpointId } = job;
-    const nextAttemptAt = outcome.kind === 'retry' ? outcome.nextAttemptAt : null;
-    return this.prisma.$transaction(async (tx) => {
-      const counted = await tx.webhookMessage.updateMany({
-        where: { accountId, id: messageId, attempts: attemptsBefore, state: 'pending' },
-        data: { attempts: attemptsBefore + 1, state: outcome.message, nextAttemptAt },
-      });
-      if (counted.count === 0) return false;
-      await tx.webhookAttempt.create({
-        data: {
-          accountId,
-          messageId,
-          attempt: attemptsBefore + 1,
-          endpointId,
-          attemptedAt,
-          status: result.status,
-          error: result.error,
-          durationMs: Math.round(result.durationMs),
-          answer: result.answer,
-          nextAttemptAt,
-        },
-      });
-      await tx.webhookEndpoint.updateMany({
-        where: { accountId, id: endpointId },
-        data: {
-          failingSince: outcome.failingSince,
-          ...(outcome.disable && { status: 'disabled', disabledReason: outcome.disable }),
-        },
-      });
-      if (nextAttemptAt)
-        await tx.$queryRaw`SELECT enqueue_webhook_delivery(${accountId}::text, ${messageId}::text,
-                                                          ${endpointId}::text, ${nextAttemptAt}::timestamptz)`;
-      return true;
+    const counted = await RECORD_ATTEMPT.run(this.sql, {
+      ...job,
+      attemptsBefore,
+      state: outcome.message,
+      attemptedAt,
+      status: result.status,
+      error: result.error,
+      durationMs: Math.round(result.durationMs),
+      answer: result.answer,
+      nextAttemptAt: outcome.kind === 'retry' ? outcome.nextAttemptAt : null,
+      failingSince: outcome.failingSince,
+      disable: outcome.disable,
     });
+    return counted.length === 1;
   }
 }
 

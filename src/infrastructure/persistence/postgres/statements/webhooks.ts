@@ -71,3 +71,100 @@ export const OLDEST_PENDING_MESSAGE = statement(() =>
     .select((eb) => eb.fn.min('created_at').as('recorded_at'))
     .where('state', '=', sql.lit('pending')),
 );
+
+interface AttemptRecord {
+  readonly accountId: string;
+  readonly messageId: string;
+  readonly endpointId: string;
+  /** The attempts recorded when the message was read: the attempt counts only if none came since. */
+  readonly attemptsBefore: number;
+  /** The message's state after it: pending (a retry follows), delivered or failed. */
+  readonly state: string;
+  readonly attemptedAt: Date;
+  readonly status: number | null;
+  readonly error: string | null;
+  readonly durationMs: number;
+  readonly answer: string | null;
+  readonly nextAttemptAt: Date | null;
+  readonly failingSince: Date | null;
+  /** Why the endpoint is disabled by this attempt (gone, failing); null leaves its status alone. */
+  readonly disable: string | null;
+}
+
+/**
+ * An attempt's record, in one statement: the message's count and state, only if no other run of
+ * the same attempt counted first; then, only if it did, the attempt's row, the endpoint's
+ * failing_since (and its disabling) and the next attempt's job. Answers one row if it counted.
+ */
+export const RECORD_ATTEMPT = statement((p: Slots<AttemptRecord>) =>
+  kysely
+    .with('counted', (db) =>
+      db
+        .updateTable('webhook_messages')
+        .set({ attempts: sql`${p.attemptsBefore}::int + 1`, state: p.state, next_attempt_at: p.nextAttemptAt })
+        .where('account_id', '=', p.accountId)
+        .where('id', '=', p.messageId)
+        .where('attempts', '=', p.attemptsBefore)
+        .where('state', '=', sql.lit('pending'))
+        .returning('attempts'),
+    )
+    .with('attempt', (db) =>
+      db
+        .insertInto('webhook_attempts')
+        .columns([
+          'account_id',
+          'message_id',
+          'attempt',
+          'endpoint_id',
+          'attempted_at',
+          'status',
+          'error',
+          'duration_ms',
+          'answer',
+          'next_attempt_at',
+        ])
+        .expression((eb) =>
+          eb
+            .selectFrom('counted')
+            // Typed here: a parameter in a SELECT's list is text unless cast.
+            .select([
+              sql<string>`${p.accountId}::text`.as('account_id'),
+              sql<string>`${p.messageId}::text`.as('message_id'),
+              'counted.attempts',
+              sql<string>`${p.endpointId}::text`.as('endpoint_id'),
+              sql<Date>`${p.attemptedAt}::timestamptz`.as('attempted_at'),
+              sql<number | null>`${p.status}::int`.as('status'),
+              sql<string | null>`${p.error}::text`.as('error'),
+              sql<number>`${p.durationMs}::int`.as('duration_ms'),
+              sql<string | null>`${p.answer}::text`.as('answer'),
+              sql<Date | null>`${p.nextAttemptAt}::timestamptz`.as('next_attempt_at'),
+            ]),
+        )
+        .returning('attempt'),
+    )
+    .with('endpoint', (db) =>
+      db
+        .updateTable('webhook_endpoints')
+        .set({
+          failing_since: p.failingSince,
+          status: sql`CASE WHEN ${p.disable}::text IS NULL THEN status ELSE 'disabled' END`,
+          disabled_reason: sql`CASE WHEN ${p.disable}::text IS NULL THEN disabled_reason ELSE ${p.disable}::text END`,
+        })
+        .where('account_id', '=', p.accountId)
+        .where('id', '=', p.endpointId)
+        .where((eb) => eb.exists(eb.selectFrom('counted').select('counted.attempts')))
+        .returning('id'),
+    )
+    .with('next', (db) =>
+      db
+        .selectFrom('counted')
+        .select(
+          sql<string>`enqueue_webhook_delivery(${p.accountId}::text, ${p.messageId}::text, ${p.endpointId}::text,
+                                               ${p.nextAttemptAt}::timestamptz)`.as('job'),
+        )
+        .where(sql<boolean>`${p.nextAttemptAt}::timestamptz IS NOT NULL`),
+    )
+    // A SELECT in WITH runs only where it is read: the next job is read here so that it is made.
+    .selectFrom('counted')
+    .select((eb) => ['counted.attempts', eb.selectFrom('next').select('next.job').as('next_job')]),
+);
