@@ -261,7 +261,8 @@ export function webhookLines(figures: readonly WebhookFigures[]): string[] {
     '',
     `Webhook deliveries (${where(each)}): from a write's answer to its delivery p50 ${each.latency.p50} ms, ` +
       `p95 ${each.latency.p95} ms, max ${each.latency.max} ms (${PACED_PER_SECOND} writes a second); ` +
-      `${each.burst.perSecond} deliveries a second (${each.burst.delivered} of ${each.burst.writes} from ${BURST_ACCOUNTS} accounts at ${CONNECTIONS} connections); POST /v1/anchors at ` +
+      `${each.burst.perSecond} deliveries a second (${each.burst.delivered} of ${each.burst.writes} from ` +
+      `${BURST_ACCOUNTS} accounts at ${CONNECTIONS} connections); POST /v1/anchors at ` +
       `${CONNECTIONS} connections ${each.writes.without.join(' and ')} req/s without an endpoint, ` +
       `${each.writes.withEndpoint.join(' and ')} with one; across a kill -9, ${each.killed.delivered} of ` +
       `${each.killed.writes} acknowledged writes' messages delivered (${each.killed.deliveredAtKill} before it), ` +
