@@ -69,10 +69,26 @@ export class WebhookReceiver {
   }
 
   /** Waits until `path` has `count` messages, or nothing arrived anywhere for `quietMs`, or `atMostMs` passed. */
-  async waitFor(path: string, count: number, atMostMs: number, quietMs = 60_000): Promise<boolean> {
+  waitFor(path: string, count: number, atMostMs: number, quietMs = 60_000): Promise<boolean> {
+    return this.waitUntil(() => this.arrivals(path).length >= count, atMostMs, quietMs);
+  }
+
+  /** Waits until a message of each description has arrived at `path`, with the same bounds. */
+  waitForEach(path: string, descriptions: ReadonlySet<string>, atMostMs: number, quietMs = 60_000): Promise<boolean> {
+    return this.waitUntil(
+      () => {
+        const arrived = new Set(this.arrivals(path).map((arrival) => arrival.description));
+        return [...descriptions].every((description) => arrived.has(description));
+      },
+      atMostMs,
+      quietMs,
+    );
+  }
+
+  private async waitUntil(done: () => boolean, atMostMs: number, quietMs: number): Promise<boolean> {
     const start = Date.now();
     for (;;) {
-      if (this.arrivals(path).length >= count) return true;
+      if (done()) return true;
       const now = Date.now();
       if (now - start > atMostMs || now - Math.max(this.lastArrivalAt, start) > quietMs) return false;
       await new Promise((resolve) => setTimeout(resolve, 100));
