@@ -9,6 +9,7 @@ describe('Family B typical order of use', () => {
   });
   afterAll(() => t.close());
 
+  // Its requests one after another, a sign-up's password hashing among them: past Jest's 5 s on two busy cores.
   it('anchors, travels, registers items, checks paradoxes and comes home carrying them', async () => {
     const me = await t.signUp();
     const api = () => request(t.app);
@@ -110,5 +111,5 @@ describe('Family B typical order of use', () => {
     expect(travels.map((travel) => travel.destination)).toEqual([timeline.body.id, anchor.body.id]);
     expect(items).toEqual([expect.objectContaining({ id: rock.body.id, carriedHomeBy: home.body.id })]);
     expect(traveller).toMatchObject({ timelineId: 'primary', journeyTravelId: null });
-  });
+  }, 30_000);
 });
