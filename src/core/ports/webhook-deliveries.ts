@@ -11,7 +11,7 @@ export interface RecordedMessage {
   readonly eventType: string;
   /** What the message is about, as the statement that caused it wrote it (webhook_messages.subject). */
   readonly subject: unknown;
-  /** The payload as first sent, byte for byte; null until an attempt renders it. */
+  /** The payload as first sent, byte for byte; null until an attempt's record keeps it. */
   readonly body: string | null;
   readonly createdAt: Date;
   readonly state: 'pending' | 'delivered' | 'failed';
@@ -47,6 +47,8 @@ export interface FinishedDelivery {
   readonly job: DeliveryJob;
   /** The attempts recorded before this one: the attempt is recorded only if no other came first. */
   readonly attemptsBefore: number;
+  /** The bytes sent: kept as the message's body unless one is kept already, for its later attempts. */
+  readonly body: string;
   readonly attemptedAt: Date;
   readonly result: AttemptResult;
   readonly outcome: AttemptOutcome;
@@ -99,11 +101,10 @@ export interface WebhookDeliveries {
    * follows it), with its job, in one statement; null when the endpoint has no such message.
    */
   resend(message: MessageInput, at: Date): Promise<QueuedMessage | null>;
-  /** Keeps `body` as the message's unless one is kept already; answers the body kept. */
-  keepBody(job: DeliveryJob, body: string): Promise<string>;
   /**
-   * In one transaction: the attempt, the message's state and count, the endpoint's failing_since
-   * (and its disabling when the outcome says so), and the next attempt's job when one follows.
+   * In one transaction: the attempt, the message's state and count, its body unless one is kept,
+   * the endpoint's failing_since (and its disabling when the outcome says so), and the next
+   * attempt's job when one follows.
    * False, recording nothing, when another attempt of the message was recorded since it was read
    * (a job run twice, its first process gone silent but not dead).
    */

@@ -112,8 +112,18 @@ async function attemptsOf(endpointId: string) {
   );
 }
 
+/** The endpoint's row version: changed by any write of the row. */
+async function rowVersionOf(endpointId: string): Promise<string | undefined> {
+  const [row] = await database.sql.query<{ xmin: string }>(
+    `SELECT xmin::text FROM webhook_endpoints WHERE account_id = $1 AND id = $2`,
+    [ACCOUNT, endpointId],
+  );
+  return row?.xmin;
+}
+
 it('delivers a recorded event, signed as Standard Webhooks verifies, the event as the listings show it', async () => {
   await anEndpoint('whk_ok', '/ok');
+  const endpointVersion = await rowVersionOf('whk_ok');
   await anEvent('evt_ok');
 
   const [delivery] = await waitFor(() => (at('/ok').length > 0 ? at('/ok') : undefined), {
@@ -149,6 +159,29 @@ it('delivers a recorded event, signed as Standard Webhooks verifies, the event a
     [],
   );
   expect(message).toEqual({ state: 'delivered', attempts: 1, body: delivery?.body });
+  // A delivery to a healthy endpoint has nothing to change of it: its row is not written.
+  expect(await rowVersionOf('whk_ok')).toBe(endpointVersion);
+});
+
+it('sends the body its message keeps, byte for byte, as a later version of the service does', async () => {
+  await anEndpoint('whk_kept', '/kept');
+  // Not what this version renders (its subject renders nothing): what an earlier attempt sent.
+  const kept = '{"type":"event.recorded","timestamp":"2026-01-01T00:00:00Z","data":{"kept": true}}';
+  await database.sql.query(
+    `WITH "message" AS (
+       INSERT INTO webhook_messages (account_id, id, endpoint_id, event_type, subject, body, created_at, state)
+       VALUES ($1, 'msg_' || md5('kept'), 'whk_kept', 'event.recorded', '{}', $2, now(), 'pending')
+       RETURNING account_id, id, endpoint_id)
+     SELECT enqueue_webhook_delivery(account_id, id, endpoint_id, now()) FROM "message"`,
+    [ACCOUNT, kept],
+  );
+
+  const [delivery] = await waitFor(() => (at('/kept').length > 0 ? at('/kept') : undefined), {
+    what: 'the delivery',
+    timeoutMs: 20_000,
+  });
+  expect(delivery?.body).toBe(kept);
+  expect(() => new Webhook(SECRET).verify(kept, signatureHeaders(delivery?.headers ?? {}))).not.toThrow();
 });
 
 it('retries a message answered 500 on the schedule, with the same webhook-id and body, until a 2xx', async () => {

@@ -25,8 +25,8 @@ export type DeliveryReport =
     };
 
 /**
- * One attempt of a message to its endpoint (docs/webhooks.md, "Delivering"): its body rendered and
- * kept on the first attempt, so every attempt and resend sends the same bytes; signed by the
+ * One attempt of a message to its endpoint (docs/webhooks.md, "Delivering"): its body rendered on
+ * the first attempt and kept with its record, so every attempt and resend sends the same bytes; signed by the
  * endpoint's secrets; sent to where its URL leads now, if that is allowed; then the attempt, the
  * message's state, the endpoint's and the next attempt's job recorded together. A message deleted
  * with its endpoint, or already delivered or failed, is not sent; nor one whose endpoint is
@@ -52,7 +52,10 @@ export class DeliverWebhookMessage {
       return { sent: false, why: 'endpoint_disabled' };
     }
 
-    const body = message.body ?? (await this.deliveries.keepBody(job, this.payloads.render(message)));
+    // Rendered from the recorded row alone, so that an attempt whose record was lost (its process
+    // died) is sent again as the same bytes; kept by the first record, so that a later version of
+    // the service still sends them.
+    const body = message.body ?? this.payloads.render(message);
     const attemptedAt = this.clock.now();
     const secrets = signingSecrets(endpoint, attemptedAt);
     const result = await this.sender.send({
@@ -75,6 +78,7 @@ export class DeliverWebhookMessage {
     const recorded = await this.deliveries.record({
       job,
       attemptsBefore: message.attempts,
+      body,
       attemptedAt,
       result,
       outcome,

@@ -1,8 +1,9 @@
 // The deliveries of webhook messages on PostgreSQL (docs/webhooks.md, "Delivering"): a due
-// attempt's message and endpoint read together, its body kept once, and its record written in one
-// statement with the next attempt's job (enqueue_webhook_delivery, as the recording triggers make
-// the first). Outside the account's units of work: an attempt changes no state of the account's
-// journeys, and touches only the delivery columns of its endpoint, which an owner's change never writes.
+// attempt's message and endpoint read in one statement, and its record (with the body the first
+// attempt sent) written in one more, with the next attempt's job (enqueue_webhook_delivery, as
+// the recording triggers make the first). Outside the account's units of work: an attempt changes
+// no state of the account's journeys, and touches only the delivery columns of its endpoint, which
+// an owner's change never writes.
 import { ATTEMPT_ERRORS } from '../../../core/domain/webhook-attempt';
 import type {
   FinishedDelivery,
@@ -17,11 +18,12 @@ import type { DeliveryJob } from '../../../core/ports/webhook-jobs';
 import type {
   PrismaClient,
   WebhookAttempt as AttemptRow,
-  WebhookMessage as MessageRow,
+  WebhookEndpoint as EndpointRow,
 } from '../../database/driver/generated/client';
 import type { SqlRunner } from '../../database/driver/sql-runner';
 import { endpointOf } from './repositories/webhook-endpoint-repository';
-import { RECORD_ATTEMPT } from './statements/webhooks';
+import type { RowOf } from './kysely';
+import { DUE_MESSAGE, RECORD_ATTEMPT } from './statements/webhooks';
 
 const STATES = ['pending', 'delivered', 'failed'] as const;
 
@@ -32,11 +34,8 @@ export class PostgresWebhookDeliveries implements WebhookDeliveries {
   ) {}
 
   async find(job: DeliveryJob) {
-    const row = await this.prisma.webhookMessage.findUnique({
-      where: { accountId_id: { accountId: job.accountId, id: job.messageId } },
-      include: { endpoint: true },
-    });
-    return row ? { message: messageOf(row), endpoint: endpointOf(row.endpoint) } : null;
+    const [row] = await DUE_MESSAGE.run(this.sql, job);
+    return row ? { message: messageOf(row), endpoint: endpointOf(endpointRowOf(row)) } : null;
   }
 
   async listAttempts(
@@ -85,19 +84,11 @@ export class PostgresWebhookDeliveries implements WebhookDeliveries {
     return row ? { id: row.id, eventType: row.event_type, state: 'pending', attempts: row.attempts } : null;
   }
 
-  async keepBody(job: DeliveryJob, body: string): Promise<string> {
-    const where = { accountId: job.accountId, id: job.messageId };
-    // Another run of the attempt may have kept one first: its bytes are the message's, sent again here.
-    const written = await this.prisma.webhookMessage.updateMany({ where: { ...where, body: null }, data: { body } });
-    if (written.count === 1) return body;
-    const kept = await this.prisma.webhookMessage.findFirst({ where, select: { body: true } });
-    return kept?.body ?? body;
-  }
-
-  async record({ job, attemptsBefore, attemptedAt, result, outcome }: FinishedDelivery): Promise<boolean> {
+  async record({ job, attemptsBefore, body, attemptedAt, result, outcome }: FinishedDelivery): Promise<boolean> {
     const counted = await RECORD_ATTEMPT.run(this.sql, {
       ...job,
       attemptsBefore,
+      body,
       state: outcome.message,
       attemptedAt,
       status: result.status,
@@ -112,21 +103,41 @@ export class PostgresWebhookDeliveries implements WebhookDeliveries {
   }
 }
 
-function messageOf(row: MessageRow): RecordedMessage {
+type DueRow = RowOf<typeof DUE_MESSAGE>;
+
+function messageOf(row: DueRow): RecordedMessage {
   const state = STATES.find((known) => known === row.state);
   if (!state) throw new Error(`Webhook message ${row.id} has a state the service does not know: ${row.state}.`);
   return {
-    accountId: row.accountId,
+    accountId: row.account_id,
     id: row.id,
-    endpointId: row.endpointId,
-    eventType: row.eventType,
+    endpointId: row.endpoint_id,
+    eventType: row.event_type,
     subject: row.subject,
     body: row.body,
-    createdAt: row.createdAt,
+    createdAt: row.created_at,
     state,
     attempts: row.attempts,
     origin: writerTraceOf(row.subject),
-    lastAttempt: row.lastAttempt,
+    lastAttempt: row.last_attempt,
+  };
+}
+
+/** The endpoint's columns of a due message's row, as the endpoints' repository reads them. */
+function endpointRowOf(row: DueRow): EndpointRow {
+  return {
+    accountId: row.account_id,
+    id: row.endpoint_id,
+    url: row.url,
+    description: row.description,
+    eventTypes: row.event_types,
+    status: row.status,
+    disabledReason: row.disabled_reason,
+    secret: row.secret,
+    previousSecret: row.previous_secret,
+    previousSecretUntil: row.previous_secret_until,
+    failingSince: row.failing_since,
+    createdAt: row.endpoint_created_at,
   };
 }
 

@@ -78,6 +78,8 @@ interface AttemptRecord {
   readonly endpointId: string;
   /** The attempts recorded when the message was read: the attempt counts only if none came since. */
   readonly attemptsBefore: number;
+  /** The bytes sent: the message's body from now on, unless one is kept already. */
+  readonly body: string;
   /** The message's state after it: pending (a retry follows), delivered or failed. */
   readonly state: string;
   readonly attemptedAt: Date;
@@ -91,17 +93,62 @@ interface AttemptRecord {
   readonly disable: string | null;
 }
 
+interface DueMessage {
+  readonly accountId: string;
+  readonly messageId: string;
+}
+
+/** A due attempt's message and its endpoint, in one read: no row when either is gone. */
+export const DUE_MESSAGE = statement((p: Slots<DueMessage>) =>
+  kysely
+    .selectFrom('webhook_messages as m')
+    .innerJoin('webhook_endpoints as e', (join) =>
+      join.onRef('e.account_id', '=', 'm.account_id').onRef('e.id', '=', 'm.endpoint_id'),
+    )
+    .where('m.account_id', '=', p.accountId)
+    .where('m.id', '=', p.messageId)
+    .select([
+      'm.account_id',
+      'm.id',
+      'm.endpoint_id',
+      'm.event_type',
+      'm.subject',
+      'm.body',
+      'm.created_at',
+      'm.state',
+      'm.attempts',
+      'm.last_attempt',
+      'e.url',
+      'e.description',
+      'e.event_types',
+      'e.status',
+      'e.disabled_reason',
+      'e.secret',
+      'e.previous_secret',
+      'e.previous_secret_until',
+      'e.failing_since',
+      'e.created_at as endpoint_created_at',
+    ]),
+);
+
 /**
- * An attempt's record, in one statement: the message's count and state, only if no other run of
- * the same attempt counted first; then, only if it did, the attempt's row, the endpoint's
- * failing_since (and its disabling) and the next attempt's job. Answers one row if it counted.
+ * An attempt's record, in one statement: the message's count, state and body (unless kept), only
+ * if no other run of the same attempt counted first; then, only if it did, the attempt's row, the
+ * endpoint's failing_since (and its disabling) and the next attempt's job. Answers one row if it
+ * counted. The endpoint's row is written only when that changes it: a delivery to a healthy
+ * endpoint leaves it alone.
  */
 export const RECORD_ATTEMPT = statement((p: Slots<AttemptRecord>) =>
   kysely
     .with('counted', (db) =>
       db
         .updateTable('webhook_messages')
-        .set({ attempts: sql`${p.attemptsBefore}::int + 1`, state: p.state, next_attempt_at: p.nextAttemptAt })
+        .set({
+          attempts: sql`${p.attemptsBefore}::int + 1`,
+          state: p.state,
+          next_attempt_at: p.nextAttemptAt,
+          body: sql`COALESCE(body, ${p.body}::text)`,
+        })
         .where('account_id', '=', p.accountId)
         .where('id', '=', p.messageId)
         .where('attempts', '=', p.attemptsBefore)
@@ -152,6 +199,10 @@ export const RECORD_ATTEMPT = statement((p: Slots<AttemptRecord>) =>
         })
         .where('account_id', '=', p.accountId)
         .where('id', '=', p.endpointId)
+        .where(
+          sql<boolean>`failing_since IS DISTINCT FROM ${p.failingSince}::timestamptz
+                       OR ${p.disable}::text IS NOT NULL`,
+        )
         .where((eb) => eb.exists(eb.selectFrom('counted').select('counted.attempts')))
         .returning('id'),
     )
