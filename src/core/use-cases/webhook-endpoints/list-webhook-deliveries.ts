@@ -1,3 +1,4 @@
+import type { WebhookEndpoint } from '../../domain/webhook-endpoint';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { RecordedAttempt, WebhookAttemptCursor, WebhookDeliveries } from '../../ports/webhook-deliveries';
 import { pageSize } from '../page-size';
@@ -5,6 +6,8 @@ import { DEFAULT_ENDPOINT_PAGE_SIZE, MAX_ENDPOINT_PAGE_SIZE } from './list-webho
 import { type EndpointInput, ownedEndpoint } from './owned-endpoint';
 
 export interface WebhookAttemptPage {
+  /** The endpoint whose ownership the listing checked: a page that shows it need not read it again. */
+  readonly endpoint: WebhookEndpoint;
   readonly attempts: readonly RecordedAttempt[];
   /** Where the next page starts, or null on the last page. */
   readonly next: WebhookAttemptCursor | null;
@@ -24,7 +27,7 @@ export class ListWebhookDeliveries {
     input: EndpointInput & { readonly limit?: number; readonly after?: WebhookAttemptCursor | null },
   ): Promise<WebhookAttemptPage> {
     const limit = pageSize(input.limit, DEFAULT_ENDPOINT_PAGE_SIZE, MAX_ENDPOINT_PAGE_SIZE);
-    await this.transactions.read((repos) => ownedEndpoint(repos.webhookEndpoints, input));
+    const endpoint = await this.transactions.read((repos) => ownedEndpoint(repos.webhookEndpoints, input));
     // One extra row tells whether another page follows without a count query.
     const rows = await this.deliveries.listAttempts(input, { limit: limit + 1, after: input.after ?? null });
     const attempts = rows.slice(0, limit);
@@ -33,6 +36,6 @@ export class ListWebhookDeliveries {
       rows.length > limit && last
         ? { attemptedAt: last.attemptedAt, messageId: last.messageId, attempt: last.attempt }
         : null;
-    return { attempts, next };
+    return { endpoint, attempts, next };
   }
 }

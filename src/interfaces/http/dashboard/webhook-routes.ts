@@ -154,7 +154,6 @@ function addEndpointActions(router: Router, container: Container, pages: SignedI
  * so that reloading that page to see the attempt does not send another.
  */
 function addDeliveryRoutes(router: Router, container: Container, pages: SignedInPages, render: Render): void {
-  const getEndpoint = container.get(GetWebhookEndpoint);
   const listDeliveries = container.get(ListWebhookDeliveries);
   const sendTest = container.get(SendTestWebhook);
   const resend = container.get(ResendWebhookMessage);
@@ -168,8 +167,7 @@ function addDeliveryRoutes(router: Router, container: Container, pages: SignedIn
     extra: Partial<DeliveriesView> = {},
   ) => {
     try {
-      const endpoint = await getEndpoint.execute(input);
-      const { attempts } = await listDeliveries.execute({ ...input, limit: DELIVERIES_SHOWN });
+      const { endpoint, attempts } = await listDeliveries.execute({ ...input, limit: DELIVERIES_SHOWN });
       const view = { signedIn: pages.view(signedIn), endpoint, attempts, ...extra };
       sendPage(res, status, deliveriesPage(view));
     } catch (error) {
