@@ -7,6 +7,11 @@ import { InvalidField } from './errors';
 export const WEBHOOK_EVENT_TYPES = ['event.recorded', 'event.updated', 'timeline.window_closed'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+/** Sent to an endpoint only when its owner asks (SendTestWebhook). */
+export const WEBHOOK_TEST_TYPE = 'webhook.test';
+/** Every type of message an endpoint may be sent: what it subscribes to, and a test. */
+export const WEBHOOK_MESSAGE_TYPES = [...WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_TYPE] as const;
+
 export type WebhookEndpointStatus = 'enabled' | 'disabled';
 /** Why an endpoint is disabled: it answered 410, every attempt failed for 5 days, or its owner said so. */
 export type WebhookDisabledReason = 'gone' | 'failing' | 'by_owner';

@@ -1,13 +1,16 @@
 import type { Timeline } from '../../../core/domain/timeline';
+import { WEBHOOK_TEST_TYPE } from '../../../core/domain/webhook-endpoint';
 import type { QueuedMessage } from '../../../core/ports/webhook-deliveries';
 import type { WebhookMessages } from '../../../core/ports/webhook-messages';
 import type { DatabaseNotice } from '../../database/driver/prisma-client';
 import type { SqlRunner } from '../../database/driver/sql-runner';
 import { OLDEST_PENDING_MESSAGE, RECORD_MESSAGE, RECORD_MESSAGES } from './statements/webhooks';
 
-/** The message types the service records itself; the database records event.recorded and event.updated. */
+/**
+ * A message type the service records itself, as it does a test (WEBHOOK_TEST_TYPE); the database
+ * records event.recorded and event.updated.
+ */
 export const WINDOW_CLOSED = 'timeline.window_closed';
-export const TEST = 'webhook.test';
 
 export class PostgresWebhookMessages implements WebhookMessages {
   constructor(private readonly sql: SqlRunner) {}
@@ -24,9 +27,9 @@ export class PostgresWebhookMessages implements WebhookMessages {
   }): Promise<QueuedMessage | null> {
     // What a test is about: the endpoint it tests.
     const subject = JSON.stringify({ endpoint_id: endpoint.endpointId });
-    const [row] = await RECORD_MESSAGE.run(this.sql, { ...endpoint, messageType: TEST, subject });
+    const [row] = await RECORD_MESSAGE.run(this.sql, { ...endpoint, messageType: WEBHOOK_TEST_TYPE, subject });
     const id = row?.message_id;
-    return id ? { id, eventType: TEST, state: 'pending', attempts: 0 } : null;
+    return id ? { id, eventType: WEBHOOK_TEST_TYPE, state: 'pending', attempts: 0 } : null;
   }
 
   /** When the oldest message still pending was recorded; null when none is. */

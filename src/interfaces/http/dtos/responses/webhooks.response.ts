@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsInt, IsString, Matches, Max, Min, ValidateNested } from 'class-validator';
 import { ATTEMPT_ERRORS } from '../../../../core/domain/webhook-attempt';
-import { WEBHOOK_EVENT_TYPES } from '../../../../core/domain/webhook-endpoint';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_MESSAGE_TYPES } from '../../../../core/domain/webhook-endpoint';
 import { ApiField } from '../../openapi/api-field';
 import { IsDateTime } from '../../validation/decorators';
 import { EXAMPLE_IDS, idOf } from './ids';
@@ -67,7 +67,7 @@ export class WebhookDeliveryResponse {
   @Matches(idOf('msg'))
   @ApiField({ example: EXAMPLE_IDS.webhookMessage, description: 'The `webhook-id` of each of its attempts.' })
   message_id!: string;
-  @IsIn([...WEBHOOK_EVENT_TYPES, 'webhook.test']) @ApiField({ example: 'event.recorded' }) event_type!: string;
+  @IsIn(WEBHOOK_MESSAGE_TYPES) @ApiField({ example: 'event.recorded' }) event_type!: string;
   @IsInt()
   @Min(1)
   @ApiField({ example: 1, description: "The message's attempts, 1 for the first, counting on through resends." })
@@ -120,7 +120,7 @@ export class WebhookMessageResponse {
   @Matches(idOf('msg'))
   @ApiField({ example: EXAMPLE_IDS.webhookMessage, description: 'The `webhook-id` its attempts carry.' })
   message_id!: string;
-  @IsIn([...WEBHOOK_EVENT_TYPES, 'webhook.test']) @ApiField({ example: 'webhook.test' }) event_type!: string;
+  @IsIn(WEBHOOK_MESSAGE_TYPES) @ApiField({ example: 'webhook.test' }) event_type!: string;
   @IsIn(['pending'])
   @ApiField({ example: 'pending', description: 'Its next attempt is queued, due now.' })
   state!: string;
