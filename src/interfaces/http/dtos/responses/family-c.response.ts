@@ -3,6 +3,7 @@ import { IsArray, IsBoolean, IsInt, IsString, Matches, Min, ValidateNested } fro
 import { CHECK_BOUNDS } from '../../../../core/domain/paradox';
 import { ApiField } from '../../openapi/api-field';
 import { EXAMPLE_IDS, idOf, TIMELINE_ID } from './ids';
+import { NextCursor } from './next-cursor';
 import { EventResponse, ManipulationResponse, VerdictResponse } from './resources.response';
 
 /** Family C answers, in the vocabulary of A and B (docs/decisions.md, "Family C responses"). */
@@ -13,9 +14,7 @@ export class EventScanResponse {
   @IsString() @ApiField({ example: '1969-07-20T00:00:00Z/1969-07-21T00:00:00Z' }) time_range!: string;
   @Matches(TIMELINE_ID) @ApiField({ example: 'primary' }) timeline_id!: string;
   @IsArray() @ValidateNested({ each: true }) @Type(() => EventResponse) events!: EventResponse[];
-  @IsString()
-  @ApiField({ example: null, nullable: true, description: 'Pass as `cursor` for the next page; `null` on the last.' })
-  next_cursor!: string | null;
+  @NextCursor() next_cursor!: string | null;
 }
 
 export class ManipulateEventResponse {

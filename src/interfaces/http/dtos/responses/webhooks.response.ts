@@ -5,6 +5,7 @@ import { WEBHOOK_EVENT_TYPES, WEBHOOK_MESSAGE_TYPES } from '../../../../core/dom
 import { ApiField } from '../../openapi/api-field';
 import { IsDateTime } from '../../validation/decorators';
 import { EXAMPLE_IDS, idOf } from './ids';
+import { NextCursor } from './next-cursor';
 
 /** Standard Webhooks' form of a secret: `whsec_` and the base64 of 32 random bytes. */
 const SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
@@ -57,9 +58,7 @@ export class WebhookEndpointPageResponse {
   @ValidateNested({ each: true })
   @Type(() => WebhookEndpointResponse)
   endpoints!: WebhookEndpointResponse[];
-  @IsString()
-  @ApiField({ example: null, nullable: true, description: 'Pass as `cursor` for the next page; `null` on the last.' })
-  next_cursor!: string | null;
+  @NextCursor() next_cursor!: string | null;
 }
 
 /** One attempt of one message to the endpoint. */
@@ -110,9 +109,7 @@ export class WebhookDeliveryPageResponse {
   @ValidateNested({ each: true })
   @Type(() => WebhookDeliveryResponse)
   deliveries!: WebhookDeliveryResponse[];
-  @IsString()
-  @ApiField({ example: null, nullable: true, description: 'Pass as `cursor` for the next page; `null` on the last.' })
-  next_cursor!: string | null;
+  @NextCursor() next_cursor!: string | null;
 }
 
 /** A message queued for its next attempt, by a resend or a test. */
