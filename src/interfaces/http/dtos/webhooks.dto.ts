@@ -43,7 +43,8 @@ export class CreateWebhookEndpointDto {
   description?: string;
 }
 
-export class ListWebhookEndpointsQueryDto {
+/** A page of the endpoints, or of an endpoint's deliveries: both listings page alike. */
+export class WebhookPageQueryDto {
   @Optional()
   @FromDigits()
   @Checks(IsInt({ message: 'limit must be a whole number' }), Min(1), Max(MAX_ENDPOINT_PAGE_SIZE))

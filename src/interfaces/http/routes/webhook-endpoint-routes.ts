@@ -22,7 +22,7 @@ import {
   WebhookMessageResponse,
   WebhookSecretResponse,
 } from '../dtos/responses/webhooks.response';
-import { CreateWebhookEndpointDto, ListWebhookEndpointsQueryDto } from '../dtos/webhooks.dto';
+import { CreateWebhookEndpointDto, WebhookPageQueryDto } from '../dtos/webhooks.dto';
 import {
   presentNewWebhookEndpoint,
   presentQueuedMessage,
@@ -109,7 +109,7 @@ function listWebhookEndpointsRoute(container: Container): Route {
       operationId: 'listWebhookEndpoints',
       family,
       summary: 'List the endpoints, oldest first, one page at a time.',
-      query: ListWebhookEndpointsQueryDto,
+      query: WebhookPageQueryDto,
       docs: {
         description:
           "The account's webhook endpoints, oldest first, a page at a time: pass `next_cursor` back as " +
@@ -259,7 +259,7 @@ function listWebhookDeliveriesRoute(container: Container): Route {
       operationId: 'listWebhookDeliveries',
       family,
       summary: "List the endpoint's delivery attempts, newest first.",
-      query: ListWebhookEndpointsQueryDto,
+      query: WebhookPageQueryDto,
       docs: {
         description:
           "Every attempt to deliver the endpoint's messages, newest first, a page at a time (pass `next_cursor` " +
