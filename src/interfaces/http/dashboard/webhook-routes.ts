@@ -22,6 +22,7 @@ import type { EndpointInput } from '../../../core/use-cases/webhook-endpoints/ow
 import { ResendWebhookMessage } from '../../../core/use-cases/webhook-endpoints/resend-webhook-message';
 import { RollWebhookSecret } from '../../../core/use-cases/webhook-endpoints/roll-webhook-secret';
 import { SendTestWebhook } from '../../../core/use-cases/webhook-endpoints/send-test-webhook';
+import { idOf } from '../dtos/responses/ids';
 import { CreateWebhookEndpointDto } from '../dtos/webhooks.dto';
 import { Problem } from '../problem';
 import { validateInput } from '../validation/validate-input';
@@ -223,7 +224,7 @@ function addDeliveryRoutes(router: Router, container: Container, pages: SignedIn
   );
 }
 
-const MESSAGE_ID = /^msg_[0-9a-f]{32}$/;
+const MESSAGE_ID = idOf('msg');
 
 /** An endpoint id from the path, or '' (which names no endpoint) when it cannot be one. */
 function endpointIdParam(req: Request): string {

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 `webhooks` map: each message type an endpoint receives, as the request the
 // service makes, from the payload classes the presenter is held to (webhook-payloads.response.ts).
 import type { ClassConstructor } from 'class-transformer';
+import { EXAMPLE_IDS, idOf } from '../dtos/responses/ids';
 import {
   EventRecordedPayload,
   EventUpdatedPayload,
@@ -67,8 +68,8 @@ const SIGNATURE_HEADERS: JsonObject[] = [
     in: 'header',
     required: true,
     description: "The message's id, the same on every attempt and resend of it.",
-    schema: { type: 'string', pattern: '^msg_[0-9a-f]{32}$' },
-    example: 'msg_8e1f3a5c7b9d4f6e8a0c2e4b6d8f0a1c',
+    schema: { type: 'string', pattern: idOf('msg').source },
+    example: EXAMPLE_IDS.webhookMessage,
   },
   {
     name: 'webhook-timestamp',
