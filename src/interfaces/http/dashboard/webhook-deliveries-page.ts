@@ -3,12 +3,10 @@ import type { RecordedAttempt } from '../../../core/ports/webhook-deliveries';
 import { html, type SafeHtml } from './html';
 import { layout } from './layout';
 import { notice, time, type SignedInView } from './pages';
-import { WEBHOOKS_PATH } from './webhook-pages';
+import { deliveriesPath, postButton, WEBHOOKS_PATH } from './webhook-pages';
 
 /** The attempts an endpoint's page shows, newest first: what its owner looks at after a change or a test. */
 export const DELIVERIES_SHOWN = 20;
-
-export const deliveriesPath = (endpointId: string) => `${WEBHOOKS_PATH}/${endpointId}/deliveries`;
 
 export interface DeliveriesView {
   readonly signedIn: SignedInView;
@@ -23,6 +21,7 @@ export interface DeliveriesView {
 export function deliveriesPage(view: DeliveriesView): string {
   const { signedIn, endpoint, attempts } = view;
   const enabled = endpoint.status === 'enabled';
+  const testPath = `${WEBHOOKS_PATH}/${endpoint.id}/test`;
   // The resend button sits on each message's newest attempt shown.
   const newest = new Set<RecordedAttempt>();
   const seen = new Set<string>();
@@ -38,10 +37,7 @@ export function deliveriesPage(view: DeliveriesView): string {
       ${notice(view.error)} ${notice(view.message, 'ok')}
       ${
         enabled
-          ? html`<form method="post" action="${WEBHOOKS_PATH}/${endpoint.id}/test" class="inline">
-                <input type="hidden" name="csrf" value="${signedIn.csrfToken}" />
-                <button type="submit" class="secondary">Send a test</button>
-              </form>
+          ? html`${postButton(testPath, 'Send a test', 'secondary', signedIn.csrfToken, true)}
               <span class="muted">a <code>webhook.test</code> message, delivered as every message is.</span>`
           : html`<p class="muted">This endpoint is disabled: enable it to send it a test or resend a message.</p>`
       }
@@ -100,11 +96,7 @@ function attemptRow(endpoint: WebhookEndpoint, attempt: RecordedAttempt, resend:
       <td class="actions">
         ${
           resend
-            ? html`<form method="post" action="${deliveriesPath(endpoint.id)}/${attempt.messageId}/resend">
-                <input type="hidden" name="csrf" value="${csrf}" /><button type="submit" class="secondary">
-                  Resend
-                </button>
-              </form>`
+            ? postButton(`${deliveriesPath(endpoint.id)}/${attempt.messageId}/resend`, 'Resend', 'secondary', csrf)
             : ''
         }
       </td>

@@ -13,6 +13,21 @@ import { notice, time, type SignedInView } from './pages';
 
 export const WEBHOOKS_PATH = '/dashboard/webhooks';
 
+export const deliveriesPath = (endpointId: string) => `${WEBHOOKS_PATH}/${endpointId}/deliveries`;
+
+/** A button posting to `action` with the session's token: every action of the webhook pages is one. */
+export function postButton(
+  action: string,
+  label: string,
+  kind: 'secondary' | 'danger',
+  csrfToken: string,
+  inline = false,
+): SafeHtml {
+  return html`<form method="post" action="${action}" ${inline ? html`class="inline"` : ''}>
+    <input type="hidden" name="csrf" value="${csrfToken}" /><button type="submit" class="${kind}">${label}</button>
+  </form>`;
+}
+
 export interface WebhooksView {
   readonly signedIn: SignedInView;
   readonly endpoints: readonly WebhookEndpoint[];
@@ -86,10 +101,8 @@ function secretNotice(fresh: NonNullable<WebhooksView['freshSecret']>): SafeHtml
 }
 
 function endpointRow(endpoint: WebhookEndpoint, csrfToken: string, freshId: string | undefined): SafeHtml {
-  const action = (name: string, label: string, kind: string) =>
-    html`<form method="post" action="${WEBHOOKS_PATH}/${endpoint.id}/${name}">
-      <input type="hidden" name="csrf" value="${csrfToken}" /><button type="submit" class="${kind}">${label}</button>
-    </form>`;
+  const action = (name: string, label: string, kind: 'secondary' | 'danger') =>
+    postButton(`${WEBHOOKS_PATH}/${endpoint.id}/${name}`, label, kind, csrfToken);
   const enabled = endpoint.status === 'enabled';
   return html`
     <tr data-endpoint-id="${endpoint.id}" ${endpoint.id === freshId ? html` class="fresh"` : ''}>
@@ -102,7 +115,7 @@ function endpointRow(endpoint: WebhookEndpoint, csrfToken: string, freshId: stri
       <td data-testid="endpoint-status">${enabled ? 'enabled' : REASONS[endpoint.disabledReason ?? 'by_owner']}</td>
       <td>${time(endpoint.createdAt)}</td>
       <td class="actions">
-        <a href="${WEBHOOKS_PATH}/${endpoint.id}/deliveries">Deliveries</a>
+        <a href="${deliveriesPath(endpoint.id)}">Deliveries</a>
         ${enabled ? action('test', 'Send a test', 'secondary') : ''}
         ${enabled ? action('disable', 'Disable', 'secondary') : action('enable', 'Enable', 'secondary')}
         ${action('roll-secret', 'Roll secret', 'secondary')}

@@ -29,8 +29,8 @@ import { validateInput } from '../validation/validate-input';
 import { formField, formFieldRefused, formList, statusOf, validationMessage } from './forms';
 import { sendPage } from './layout';
 import type { SignedInPages, SignedInRequest } from './signed-in';
-import { DELIVERIES_SHOWN, deliveriesPage, deliveriesPath, type DeliveriesView } from './webhook-deliveries-page';
-import { WEBHOOKS_PATH, webhooksPage, type WebhooksView } from './webhook-pages';
+import { DELIVERIES_SHOWN, deliveriesPage, type DeliveriesView } from './webhook-deliveries-page';
+import { deliveriesPath, WEBHOOKS_PATH, webhooksPage, type WebhooksView } from './webhook-pages';
 
 type Render = (
   res: Response,
