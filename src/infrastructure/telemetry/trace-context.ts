@@ -1,10 +1,10 @@
-import { context, ROOT_CONTEXT, type SpanContext, trace, TraceFlags } from '@opentelemetry/api';
+import { context, trace, TraceFlags } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 
 /**
  * Trace contexts kept with data as W3C `traceparent` text, whatever propagators the requests use
- * (OTEL_PROPAGATORS): the one form every OpenTelemetry SDK reads (read back by the event streams'
- * delivery spans, delivery-spans.ts).
+ * (OTEL_PROPAGATORS): the one form every OpenTelemetry SDK reads (read back by keptSpanContext,
+ * kept-span-context.ts).
  */
 const w3c = new W3CTraceContextPropagator();
 const setter = {
@@ -12,7 +12,6 @@ const setter = {
     carrier[key] = value;
   },
 };
-const getter = { get: (carrier: Record<string, string>, key: string) => carrier[key], keys: Object.keys };
 
 /**
  * The `traceparent` of the span running now, or null when none is (tracing off, or outside a
@@ -26,15 +25,4 @@ export function activeTraceparent(): string | null {
   const carrier: Record<string, string> = {};
   w3c.inject(active, carrier, setter);
   return carrier.traceparent ?? null;
-}
-
-/**
- * The span context a kept `traceparent` names, when it is one that was sampled; undefined for
- * none, for text that is no traceparent, and for an unsampled one (a span following or linking it
- * would record what nobody keeps).
- */
-export function keptSpanContext(traceparent: string | null): SpanContext | undefined {
-  if (!traceparent) return undefined;
-  const kept = trace.getSpanContext(w3c.extract(ROOT_CONTEXT, { traceparent }, getter));
-  return kept && (kept.traceFlags & TraceFlags.SAMPLED) !== 0 ? kept : undefined;
 }

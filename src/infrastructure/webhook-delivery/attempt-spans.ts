@@ -8,7 +8,7 @@ import {
   ATTR_URL_FULL,
 } from '@opentelemetry/semantic-conventions';
 import type { AttemptResult } from '../../core/domain/webhook-attempt';
-import { keptSpanContext } from '../telemetry/trace-context';
+import { keptSpanContext } from '../../kept-span-context';
 
 /** OpenTelemetry's stand-in for a secret taken out of `url.full`. */
 const REDACTED = 'REDACTED';

@@ -1,19 +1,6 @@
-import {
-  type Context,
-  type Link,
-  ROOT_CONTEXT,
-  type Span,
-  type SpanContext,
-  SpanKind,
-  trace,
-  TraceFlags,
-  type Tracer,
-} from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { type Context, type Link, type Span, type SpanContext, SpanKind, type Tracer } from '@opentelemetry/api';
+import { keptSpanContext } from '../../../kept-span-context';
 import type { SseMessage } from './event-stream-source';
-
-const w3c = new W3CTraceContextPropagator();
-const getter = { get: (carrier: Record<string, string>, key: string) => carrier[key], keys: Object.keys };
 
 /**
  * A span for each change an event stream delivers, in whichever process holds the stream: a child
@@ -35,10 +22,9 @@ export class DeliverySpans {
 
   /** The span of `message` being written, or undefined; the caller ends it once written. */
   start(message: SseMessage, stream: SpanContext | undefined): Span | undefined {
-    if (!message.origin) return undefined;
-    const writer = trace.getSpanContext(w3c.extract(ROOT_CONTEXT, { traceparent: message.origin }, getter));
-    // Unsampled, the span would record nothing: not even made.
-    if (!writer || (writer.traceFlags & TraceFlags.SAMPLED) === 0) return undefined;
+    // None kept, or kept unsampled: the span would record nothing, so it is not even made.
+    const writer = keptSpanContext(message.origin);
+    if (!writer) return undefined;
     // The writer is the parent already; a link to it would say it twice.
     const links: Link[] = stream ? [{ context: stream }] : [];
     return this.tracer.startSpan(
