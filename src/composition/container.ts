@@ -12,6 +12,7 @@ import { CreateAccount } from '../core/use-cases/accounts/create-account';
 import { CreateApiKey } from '../core/use-cases/api-keys/create-api-key';
 import { ListApiKeys } from '../core/use-cases/api-keys/list-api-keys';
 import { RevokeApiKey } from '../core/use-cases/api-keys/revoke-api-key';
+import { UpdateApiKey } from '../core/use-cases/api-keys/update-api-key';
 import { RollApiKey } from '../core/use-cases/api-keys/roll-api-key';
 import { ChangePassword } from '../core/use-cases/sessions/change-password';
 import { LogIn } from '../core/use-cases/sessions/log-in';
@@ -157,6 +158,7 @@ export function buildContainer(options: ContainerOptions): Container {
   bindCore(CreateApiKey, transactionBoundary, credentialHasher, idGenerator, wallClock);
   bindCore(RollApiKey, transactionBoundary, credentialHasher, idGenerator, wallClock);
   bindCore(RevokeApiKey, transactionBoundary, wallClock);
+  bindCore(UpdateApiKey, transactionBoundary, wallClock);
   bindCore(CreateAnchor, transactionBoundary, idGenerator, wallClock);
   bindCore(CreateTimeline, transactionBoundary, idGenerator, wallClock);
   bindCore(GetTimeline, transactionBoundary, wallClock);

@@ -58,6 +58,19 @@ describe('docs/api.md', () => {
     expect(missing).toEqual([]);
   });
 
+  it('gives every operation needing a key the permission its security names, in the permissions table', () => {
+    const table = new Map(
+      [...reference.matchAll(/^\| `([A-Z]+ \S+)` \| `([a-z_]+:[a-z]+)` \|$/gm)].map(([, operation, scope]) => [
+        operation,
+        scope,
+      ]),
+    );
+    const declared = new Map(
+      routes.filter((route) => route.scope !== null).map((route) => [heading(route), route.scope]),
+    );
+    expect(Object.fromEntries(table)).toEqual(Object.fromEntries(declared));
+  });
+
   it('links every operation from its table of contents', () => {
     const linked = [...reference.matchAll(/^\| [^|]+ \| \[`([^`]+)`\]\(#[^)]+\)/gm)].map(([, operation]) => operation);
     expect(linked.sort()).toEqual(routes.map(heading).sort());

@@ -17,6 +17,7 @@ import { defineRoute, type Route } from '../../src/interfaces/http/route';
 import { OpenApiContract, type OpenApiDocument, type OpenApiOperation } from '../support/http/openapi-contract';
 import { CHANGELOG_FILE, DOCUMENT_FILE, documentText, WRITE_COMMAND } from '../../scripts/openapi-file';
 import { resolved } from '../support/http/schema-arbitrary';
+import { scopeFaults } from '../support/http/operation-scopes';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 
 /** Why the committed document is not the served one (its first line that differs), or undefined. */
@@ -222,7 +223,8 @@ describe('GET /openapi.json', () => {
       expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['400', '413', '415', '500']));
       if (route.authenticated) {
         expect(operation.responses['401']).toBeDefined();
-        expect(operation.security).toEqual([{ bearerAuth: [] }]);
+        expect(operation.responses['403']).toBeDefined();
+        expect(operation.security).toEqual([{ bearerAuth: [route.scope] }]);
       } else {
         expect(operation.security).toEqual([]);
       }
@@ -239,6 +241,31 @@ describe('GET /openapi.json', () => {
         .sort(),
     ).toEqual([...routes.map((route) => route.operationId), ...heads, 'health', 'readiness'].sort());
     expect(heads).not.toContain('retrieveItemHead');
+  });
+
+  it('names as the scope of every operation needing a key the one permission it needs, and none elsewhere', () => {
+    expect(scopeFaults(document)).toEqual([]);
+    const needingKeys = contract.operations().filter(({ operation }) => operation.security?.length !== 0);
+    expect(needingKeys.length).toBeGreaterThan(30);
+    expect(contract.operation('createAccount').operation.security).toEqual([]);
+    expect(contract.operation('manipulateEvent').operation.security).toEqual([{ bearerAuth: ['events:write'] }]);
+  });
+
+  it('would fail an operation declaring no permission, two of them, or one the service does not know', () => {
+    const broken = (security: unknown[] | undefined): Pick<OpenApiDocument, 'paths'> => ({
+      paths: { '/v1/anchors': { post: { ...contract.operation('createAnchor').operation, security } } },
+    });
+    expect(scopeFaults(broken([{ bearerAuth: [] }]))).toEqual(['POST /v1/anchors names 0 scopes, not one']);
+    expect(scopeFaults(broken([{ bearerAuth: ['anchors:write', 'anchors:read'] }]))).toEqual([
+      'POST /v1/anchors names 2 scopes, not one',
+    ]);
+    expect(scopeFaults(broken([{ bearerAuth: ['anchors:admin'] }]))).toEqual([
+      'POST /v1/anchors names the unknown scope anchors:admin',
+    ]);
+    expect(scopeFaults(broken(undefined))).toEqual(['POST /v1/anchors declares no security']);
+    expect(scopeFaults(broken([{ bearerAuth: ['anchors:write'] }, { bearerAuth: ['anchors:read'] }]))).toEqual([
+      'POST /v1/anchors declares 2 security requirements',
+    ]);
   });
 
   it('names its licence and a contact, and describes every operation beyond its summary', () => {
@@ -362,6 +389,7 @@ describe('the documentation check', () => {
       path: '/v1/probe',
       operationId: 'probe',
       family: 'A',
+      scope: 'travels:write',
       summary: 'A probe.',
       body: TravelToMomentDto,
     },

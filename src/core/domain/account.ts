@@ -1,3 +1,5 @@
+import type { Permissions } from './api-key-permissions';
+
 export interface Account {
   readonly id: string;
   /** Stored lower-cased: two spellings of one mailbox are one account. */
@@ -38,6 +40,8 @@ export interface ApiKey {
   readonly revokedAt: Date | null;
   /** Only a browser session's console key expires: it must not outlive its session. */
   readonly expiresAt: Date | null;
+  /** A restricted key's level by resource; null for a full key (api-key-permissions.ts). */
+  readonly permissions: Permissions | null;
 }
 
 /** Name of the key the try-it console uses for a browser session. */
@@ -74,8 +78,18 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** `tns_` and 43 base64url characters (256 random bits): recognisable by secret scanners. */
-const API_KEY_FORMAT = /^tns_[A-Za-z0-9_-]{43}$/;
+/**
+ * How a key starts: `tns_` for a full key, `tnr_` for a restricted one, so that its holder, a log
+ * and a secret scanner tell them apart without asking the service.
+ */
+export type ApiKeyKind = 'tns_' | 'tnr_';
+
+export function apiKeyKindOf(permissions: Permissions | null): ApiKeyKind {
+  return permissions === null ? 'tns_' : 'tnr_';
+}
+
+/** Its kind and 43 base64url characters (256 random bits): recognisable by secret scanners. */
+const API_KEY_FORMAT = /^tn[sr]_[A-Za-z0-9_-]{43}$/;
 
 export function isWellFormedApiKey(text: string): boolean {
   return API_KEY_FORMAT.test(text);

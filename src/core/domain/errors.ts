@@ -291,6 +291,34 @@ export class TooManyApiKeys extends DomainError {
   }
 }
 
+/**
+ * The request's key is restricted and lacks the one permission the operation needs (or the
+ * operation manages keys, which only a full key may).
+ */
+export class InsufficientPermissions extends DomainError {
+  readonly code = 'insufficient_permissions';
+  constructor(
+    readonly requiredPermission: string,
+    readonly keyId: string,
+  ) {
+    super(`This API key lacks the permission ${requiredPermission}, which this operation needs.`, {
+      required_permission: requiredPermission,
+      key_id: keyId,
+    });
+  }
+}
+
+/** Permissions belong to restricted keys: a full key cannot be given some, nor become restricted. */
+export class ApiKeyNotRestricted extends DomainError {
+  readonly code = 'api_key_not_restricted';
+  constructor(keyId: string) {
+    super(
+      `API key '${keyId}' is a full key, which may do everything its account may; create a restricted key instead.`,
+      { key_id: keyId },
+    );
+  }
+}
+
 /** A new password that the account rules refuse; the dashboard shows its message on the form. */
 export abstract class UnacceptablePassword extends DomainError {}
 

@@ -21,7 +21,8 @@ export abstract class StreamSlots {
   ): Promise<boolean>;
   /**
    * The leases of these holders, `leaseMs` from now, while their key is valid (neither revoked nor
-   * expired nor deleted): the holders renewed, the others having lost their slot or their key.
+   * expired nor deleted) and may still read events (a full key, or `events:read` or `write`): the
+   * holders renewed, the others having lost their slot, their key or its permission.
    */
   abstract renew(holders: readonly string[], leaseMs: number): Promise<string[]>;
   /** The holder's slot of the account, free again. */

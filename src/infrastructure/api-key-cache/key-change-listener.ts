@@ -1,9 +1,9 @@
 // Keeps a process's verified-key cache true to the database. The database announces every change
-// of a key's validity with NOTIFY when it commits (trigger of migration
-// 20261122050000_api_key_change_notifications), heard by a NotificationListener on every
-// connection of the pool and on one of its own (database/driver/notification-listener.ts). While that
-// connection is not subscribed (not yet, or lost), the cache is suspended: every request reads the
-// database.
+// of a key's validity or permissions with NOTIFY when it commits (trigger of migrations
+// 20261122050000_api_key_change_notifications and 20261129140110_restricted_api_keys), heard by a
+// NotificationListener on every connection of the pool and on one of its own
+// (database/driver/notification-listener.ts). While that connection is not subscribed (not yet, or
+// lost), the cache is suspended: every request reads the database.
 import { NotificationListener, type NotificationListenerOptions } from '../database/driver/notification-listener';
 
 export const KEY_CHANGE_CHANNEL = 'api_key_changes';

@@ -1,4 +1,5 @@
 import { randomBytes, randomFillSync } from 'node:crypto';
+import type { ApiKeyKind } from '../../core/domain/account';
 import type { IdGenerator, IdPrefix } from '../../core/ports/id-generator';
 
 export const API_KEY_PREFIX_LENGTH = 12;
@@ -28,8 +29,8 @@ export class RandomIdGenerator implements IdGenerator {
   }
 
   /** 256 random bits: long enough that a fast digest of the key is as safe as a slow hash. */
-  newApiKey(): { key: string; prefix: string } {
-    const key = `tns_${randomBytes(32).toString('base64url')}`;
+  newApiKey(kind: ApiKeyKind): { key: string; prefix: string } {
+    const key = `${kind}${randomBytes(32).toString('base64url')}`;
     return { key, prefix: key.slice(0, API_KEY_PREFIX_LENGTH) };
   }
 

@@ -16,6 +16,8 @@ export interface AnswerLocals {
   traceIds?: TraceLogFields;
   /** Which problem was answered (a 429 may be any of several limits), kept answers included. */
   problemCode?: string;
+  /** The permission the request's key lacked (permission.ts), as its scope: `anchors:write`. */
+  permissionRefused?: string;
   /** The rate limit that refused the request, by its policy's name (`anonymous`, `accounts`, ...). */
   limitRefused?: string;
   /**

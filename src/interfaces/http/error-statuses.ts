@@ -23,8 +23,11 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   session_required: 401,
   // the dashboard's password change: the current password given is not the account's
   current_password_wrong: 403,
+  // a restricted key without the permission the operation needs (docs/api.md, "Permissions")
+  insufficient_permissions: 403,
   api_key_not_found: 404,
   console_key_not_rollable: 409,
+  api_key_not_restricted: 409,
   too_many_api_keys: 409,
   route_not_found: 404,
   method_not_allowed: 405,
@@ -82,6 +85,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
 export const TITLE_BY_STATUS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   408: 'Request Timeout',

@@ -9,6 +9,7 @@ import { type AccountLimit, pagesAsked } from './middleware/rate-limit';
 import type { RequestCost } from '../../cluster/admission-terms';
 import { weightOf } from './admission/request-weights';
 import { jsonBody } from './middleware/json-body';
+import { requirePermission } from './middleware/permission';
 import { utf8Query } from './middleware/utf8-query';
 import { type FieldError, Problem } from './problem';
 import { runSteps, type RequestStep } from './request-step';
@@ -57,9 +58,11 @@ export function mountRoutes(
   for (const route of routes) {
     // Express answers HEAD with the GET handler; a GET that registers something must not run twice.
     if (route.method === 'get' && route.changesState) router.head(route.path, methodNotAllowed(keyless, 'GET'));
-    const steps: RequestStep[] = route.authenticated
-      ? [...authenticated, utf8Query, jsonBody, ...afterBody]
-      : [...keyless, utf8Query, jsonBody];
+    // The permission right after the key and its count: before the body is read or anything acts.
+    const steps: RequestStep[] =
+      route.scope !== null
+        ? [...authenticated, requirePermission(route.scope), utf8Query, jsonBody, ...afterBody]
+        : [...keyless, utf8Query, jsonBody];
     const keyed = idempotent && route.authenticated && route.method === 'post' ? idempotent : null;
     router[route.method](route.path, async (req, res) => {
       await runSteps(steps, req, res);

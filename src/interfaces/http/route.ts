@@ -1,14 +1,15 @@
 import type { ClassConstructor } from 'class-transformer';
+import type { Scope } from '../../core/domain/api-key-permissions';
 import type { PasswordClient } from '../../core/ports/password-work';
 import type { Principal } from '../../core/use-cases/accounts/authenticate-api-key';
 import type { EventStreamSource } from './event-stream/event-stream-source';
 import { Problem } from './problem';
 import { validateInput } from './validation/validate-input';
 
-export type Family = 'A' | 'B' | 'C' | 'accounts' | 'webhooks';
+export type Family = 'A' | 'B' | 'C' | 'accounts' | 'api-keys' | 'webhooks';
 
-/** What an operation does to what it names: read it (GET), act (POST), or remove it (DELETE). */
-export type Method = 'get' | 'post' | 'delete';
+/** What an operation does to what it names: read it (GET), act (POST), change it (PATCH), or remove it (DELETE). */
+export type Method = 'get' | 'post' | 'patch' | 'delete';
 
 /**
  * What the OpenAPI document says about an operation beyond its input classes. The handler never
@@ -60,6 +61,11 @@ export interface Route {
   readonly family: Family;
   readonly summary: string;
   readonly authenticated: boolean;
+  /**
+   * The one permission an authenticated operation needs (its scope in the OpenAPI document),
+   * checked before anything else of the request; null for an operation open to anyone.
+   */
+  readonly scope: Scope | null;
   /** A GET that registers something (Family A's retrieve-item): HEAD must not run it. */
   readonly changesState?: boolean;
   readonly body?: ClassConstructor<object>;
@@ -83,6 +89,8 @@ interface Definition<B extends object, Q extends object> {
   readonly operationId: string;
   readonly family: Family;
   readonly summary: string;
+  /** The permission the operation needs: docs/api.md, "Permissions", says which for which. */
+  readonly scope: Scope;
   readonly changesState?: boolean;
   readonly body?: ClassConstructor<B>;
   readonly query?: ClassConstructor<Q>;
@@ -123,12 +131,13 @@ function authenticated(principal: Principal | null): Principal {
 
 /** An operation open to anyone (signing up); its handler is told who sent it. */
 export function definePublicRoute<B extends object = object, Q extends object = object>(
-  definition: Definition<B, Q>,
+  definition: Omit<Definition<B, Q>, 'scope'>,
   handle: (request: Valid<B, Q>, client: PasswordClient) => Promise<HttpResponse>,
 ): Route {
   return {
     ...definition,
     authenticated: false,
+    scope: null,
     invoke: (request) => handle(validate(definition, request), clientOf(request)),
   };
 }
@@ -139,7 +148,10 @@ function clientOf(request: RawRequest): PasswordClient {
   return request.client;
 }
 
-function validate<B extends object, Q extends object>(definition: Definition<B, Q>, request: RawRequest): Valid<B, Q> {
+function validate<B extends object, Q extends object>(
+  definition: Omit<Definition<B, Q>, 'scope'>,
+  request: RawRequest,
+): Valid<B, Q> {
   // Proxies and many clients drop GET bodies, so a GET takes its parameters from either place.
   const query = definition.method === 'get' ? getParameters(request) : request.query;
   const body = definition.method === 'get' ? undefined : request.body;

@@ -60,7 +60,15 @@ describe('KeyChangeListener on a silent network', () => {
       const [firstPid] = (await subscribed) as [number];
       expect(listener.backendPid).toBe(firstPid);
       cache.remember(
-        { id: 'key_1', accountId: 'acc_1', digest: 'digest-1', revokedAt: null, expiresAt: null, lastUsedAt: null },
+        {
+          id: 'key_1',
+          accountId: 'acc_1',
+          digest: 'digest-1',
+          revokedAt: null,
+          expiresAt: null,
+          lastUsedAt: null,
+          permissions: null,
+        },
         cache.mark(),
       );
       expect(cache.stats()).toMatchObject({ entries: 1, suspended: false });

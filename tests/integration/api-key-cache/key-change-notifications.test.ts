@@ -1,6 +1,7 @@
 // The database announces key changes itself (trigger + NOTIFY, migration
 // 20261122050000_api_key_change_notifications), and a pool whose connections LISTEN hears its own
 // changes at the commit: on PostgreSQL (DATABASE_URL) and on the embedded PGlite alike.
+import { permissionsOf, type Permissions } from '../../../src/core/domain/api-key-permissions';
 import type { ApiKey } from '../../../src/core/domain/account';
 import {
   EVERY_KEY,
@@ -37,6 +38,7 @@ function aKey(id: string, overrides: Partial<ApiKey> = {}): ApiKey {
     lastUsedAt: null,
     revokedAt: null,
     expiresAt: null,
+    permissions: null,
     ...overrides,
   };
 }
@@ -89,6 +91,18 @@ describe('API key change notifications', () => {
       repos.apiKeys.save(aKey('key_2', { name: 'renamed', expiresAt: new Date('2030-01-02T00:00:00Z') })),
     );
     expect(target.heard).toEqual(['key_2']);
+  });
+
+  it('announces a change of permissions, not the same permissions written again', async () => {
+    const readsEvents = permissionsOf({ events: 'read' });
+    const save = (permissions: Permissions) =>
+      transactions.exclusive('acc_1', (repos) => repos.apiKeys.save(aKey('key_3', { permissions })));
+    await save(readsEvents);
+    expect(target.heard).toEqual(['key_3']);
+    await save(permissionsOf({ events: 'read' }));
+    expect(target.heard).toEqual(['key_3']);
+    await save(permissionsOf({ events: 'none' }));
+    expect(target.heard).toEqual(['key_3', 'key_3']);
   });
 
   it('announces what an operator does in SQL: a revocation, a deletion, emptying the table', async () => {

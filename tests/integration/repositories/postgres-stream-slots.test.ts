@@ -37,6 +37,7 @@ describe('PostgresStreamSlots', () => {
       lastUsedAt: null,
       revokedAt: null,
       expiresAt: null,
+      permissions: null,
     });
     return { apiKeyId: id, accountId: owner };
   }

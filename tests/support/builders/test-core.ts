@@ -11,6 +11,7 @@ import { CreateApiKey } from '../../../src/core/use-cases/api-keys/create-api-ke
 import { ListApiKeys } from '../../../src/core/use-cases/api-keys/list-api-keys';
 import { RevokeApiKey } from '../../../src/core/use-cases/api-keys/revoke-api-key';
 import { RollApiKey } from '../../../src/core/use-cases/api-keys/roll-api-key';
+import { UpdateApiKey } from '../../../src/core/use-cases/api-keys/update-api-key';
 import { LogIn } from '../../../src/core/use-cases/sessions/log-in';
 import { LogOut } from '../../../src/core/use-cases/sessions/log-out';
 import { OpenConsole } from '../../../src/core/use-cases/sessions/open-console';
@@ -106,6 +107,7 @@ export function createTestCore(
     createApiKey: new CreateApiKey(transactions, hasher, ids, clock),
     rollApiKey: new RollApiKey(transactions, hasher, ids, clock),
     revokeApiKey: new RevokeApiKey(transactions, clock),
+    updateApiKey: new UpdateApiKey(transactions, clock),
     createAnchor: new CreateAnchor(transactions, ids, clock),
     createTimeline: new CreateTimeline(transactions, ids, clock),
     getTimeline: new GetTimeline(transactions, clock),

@@ -1,3 +1,4 @@
+import { permissionsOf } from '../../../src/core/domain/api-key-permissions';
 import type { ApiKey } from '../../../src/core/domain/account';
 import { at, givenAccounts, idsOf, type MakeRepositories, useRepositories } from './subject';
 
@@ -12,6 +13,7 @@ function aKey(overrides: Partial<ApiKey> = {}): ApiKey {
     lastUsedAt: null,
     revokedAt: null,
     expiresAt: null,
+    permissions: null,
     ...overrides,
   };
 }
@@ -84,6 +86,18 @@ export function apiKeyRepositoryContract(name: string, makeRepositories: MakeRep
       await apiKeys.save(changed);
 
       expect(await apiKeys.findByDigest('digest-1')).toEqual(changed);
+    });
+
+    it("keeps a restricted key's permissions, and saves a change of them", async () => {
+      const { apiKeys } = subject.current.repos;
+      const restricted = aKey({ permissions: permissionsOf({ anchors: 'write', events: 'read' }) });
+      await apiKeys.add(restricted);
+      expect(await apiKeys.findByDigest('digest-1')).toEqual(restricted);
+      expect((await apiKeys.listForAccount('acc_1'))[0]?.permissions).toEqual(restricted.permissions);
+
+      const narrowed = aKey({ permissions: permissionsOf({ events: 'read' }) });
+      await apiKeys.save(narrowed);
+      expect(await apiKeys.findForAccount('acc_1', 'key_1')).toEqual(narrowed);
     });
 
     it('records a use, counted on its own, unless one was recorded after `unlessSince`', async () => {

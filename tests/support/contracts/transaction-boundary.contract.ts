@@ -25,6 +25,7 @@ function anApiKey(id: string): ApiKey {
     lastUsedAt: null,
     revokedAt: null,
     expiresAt: null,
+    permissions: null,
   };
 }
 

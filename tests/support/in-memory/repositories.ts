@@ -1,3 +1,4 @@
+import { samePermissions } from '../../../src/core/domain/api-key-permissions';
 import type { Account, ApiKey } from '../../../src/core/domain/account';
 import type { Anchor } from '../../../src/core/domain/anchor';
 import { EmailAlreadyRegistered } from '../../../src/core/domain/errors';
@@ -75,7 +76,7 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
   constructor(
     private readonly table: Table<ApiKey>,
     private readonly journal: Journal | null,
-    /** Told of a change of a key's revocation or expiry once it commits (the database's NOTIFY). */
+    /** Told of a change of a key's revocation, expiry or permissions once it commits (the database's NOTIFY). */
     private readonly announce: (keyId: string) => void = () => undefined,
   ) {}
 
@@ -110,10 +111,13 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
       // As the real adapter: only what the port lets change is written.
       this.table.update(
         key.id,
-        { ...stored, revokedAt: key.revokedAt, expiresAt: key.expiresAt, name: key.name },
+        { ...stored, revokedAt: key.revokedAt, expiresAt: key.expiresAt, name: key.name, permissions: key.permissions },
         applying,
       );
-      const changed = !sameInstant(stored.revokedAt, key.revokedAt) || !sameInstant(stored.expiresAt, key.expiresAt);
+      const changed =
+        !sameInstant(stored.revokedAt, key.revokedAt) ||
+        !sameInstant(stored.expiresAt, key.expiresAt) ||
+        !samePermissions(stored.permissions, key.permissions);
       if (changed) applying.afterCommit(() => this.announce(key.id));
     });
   }

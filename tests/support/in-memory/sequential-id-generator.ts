@@ -1,10 +1,11 @@
+import type { ApiKeyKind } from '../../../src/core/domain/account';
 import type { IdGenerator, IdPrefix } from '../../../src/core/ports/id-generator';
 
 export const API_KEY_PREFIX_LENGTH = 12;
 
 /**
  * Deterministic ids `<prefix>_<n>`, numbered per prefix from 1, and well-formed API keys
- * (`tns_` and 43 characters) that begin with their number: `tns_000001_test000...`; webhook
+ * (`tns_` or `tnr_` and 43 characters) that begin with their number: `tns_000001_test000...`; webhook
  * secrets likewise numbered.
  */
 export class SequentialIdGenerator implements IdGenerator {
@@ -14,8 +15,8 @@ export class SequentialIdGenerator implements IdGenerator {
     return `${prefix}_${this.next(prefix)}`;
   }
 
-  newApiKey(): { readonly key: string; readonly prefix: string } {
-    const key = `tns_${String(this.next('api-key')).padStart(6, '0')}${'_test'.padEnd(37, '0')}`;
+  newApiKey(kind: ApiKeyKind): { readonly key: string; readonly prefix: string } {
+    const key = `${kind}${String(this.next('api-key')).padStart(6, '0')}${'_test'.padEnd(37, '0')}`;
     return { key, prefix: key.slice(0, API_KEY_PREFIX_LENGTH) };
   }
 

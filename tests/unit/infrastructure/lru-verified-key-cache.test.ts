@@ -9,6 +9,7 @@ function aKey(n: number): VerifiedKey {
     revokedAt: null,
     expiresAt: null,
     lastUsedAt: null,
+    permissions: null,
   };
 }
 

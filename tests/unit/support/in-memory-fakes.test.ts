@@ -106,8 +106,8 @@ describe('SequentialIdGenerator', () => {
   it('numbers ids per prefix and gives distinct keys', () => {
     const ids = new SequentialIdGenerator();
     expect([ids.newId('tml'), ids.newId('itm'), ids.newId('tml')]).toEqual(['tml_1', 'itm_1', 'tml_2']);
-    const first = ids.newApiKey();
-    const second = ids.newApiKey();
+    const first = ids.newApiKey('tns_');
+    const second = ids.newApiKey('tns_');
     expect(first.key).not.toBe(second.key);
     expect(first.key.startsWith(first.prefix)).toBe(true);
     expect(first.prefix).not.toBe(second.prefix);

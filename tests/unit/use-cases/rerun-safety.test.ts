@@ -55,7 +55,7 @@ async function journey(core: TestCore, asRequest: AsRequest = (produce) => produ
   answers.push(
     await asRequest(() => core.travel.execute({ accountId, destination: 'primary', itemsTransported: [item.item.id] })),
   );
-  const key = await core.createApiKey.execute({ accountId, name: 'second' });
+  const key = await core.createApiKey.execute({ accountId, name: 'second', permissions: null });
   answers.push(key);
   const rolled = await core.rollApiKey.execute({ accountId, keyId: key.key.id });
   answers.push(rolled);

@@ -5,6 +5,7 @@ import {
   LAST_USE_RESOLUTION_MS,
   type ApiKey,
 } from '../../domain/account';
+import type { Permissions } from '../../domain/api-key-permissions';
 import { InvalidApiKey, TooManyFailedAttempts } from '../../domain/errors';
 import type { CredentialHasher } from '../../ports/credential-hasher';
 import type { FailedAttempts } from '../../ports/failed-attempts';
@@ -15,6 +16,8 @@ import type { WallClock } from '../../ports/wall-clock';
 export interface Principal {
   readonly accountId: string;
   readonly apiKeyId: string;
+  /** The key's permissions, checked by each operation before it runs; null for a full key. */
+  readonly permissions: Permissions | null;
 }
 
 /** Turns a presented API key into the account it acts for, or refuses it. */
@@ -65,17 +68,17 @@ export class AuthenticateApiKey {
     // Another process's clock may run ahead: trust a remembered key for a minute of this clock.
     const trustedFrom = lastUsedAt !== null && lastUsedAt.getTime() > now.getTime() ? now : lastUsedAt;
     this.cache.remember({ ...verifiedPartOf(key), lastUsedAt: trustedFrom }, mark);
-    return { accountId: key.accountId, apiKeyId: key.id };
+    return { accountId: key.accountId, apiKeyId: key.id, permissions: key.permissions };
   }
 }
 
 function principalOf(key: VerifiedKey, now: Date): Principal {
   if (!isActiveApiKey(key, now)) throw new InvalidApiKey();
-  return { accountId: key.accountId, apiKeyId: key.id };
+  return { accountId: key.accountId, apiKeyId: key.id, permissions: key.permissions };
 }
 
-/** Only what checking the key again needs: no name or prefix is kept in memory. */
+/** Only what checking the key and its permissions again needs: no name or prefix is kept in memory. */
 function verifiedPartOf(key: ApiKey): VerifiedKey {
-  const { id, accountId, digest, revokedAt, expiresAt, lastUsedAt } = key;
-  return { id, accountId, digest, revokedAt, expiresAt, lastUsedAt };
+  const { id, accountId, digest, revokedAt, expiresAt, lastUsedAt, permissions } = key;
+  return { id, accountId, digest, revokedAt, expiresAt, lastUsedAt, permissions };
 }

@@ -52,7 +52,7 @@ export class CreateAccount {
       deviceStamp: FIRST_DEVICE_STAMP,
       createdAt: now,
     };
-    const first = newApiKey({ ids: this.ids, hasher: this.hasher }, account.id, now, null);
+    const first = newApiKey({ ids: this.ids, hasher: this.hasher }, account.id, now, { name: null, permissions: null });
 
     // The account is new: its work has no state to wait for, and opens it whole or not at all.
     await this.transactions.exclusive(account.id, async (repos) => {

@@ -4,15 +4,15 @@ import type { CredentialHasher } from '../../ports/credential-hasher';
 import type { IdGenerator } from '../../ports/id-generator';
 import type { TransactionBoundary } from '../../ports/transaction-boundary';
 import type { WallClock } from '../../ports/wall-clock';
-import { newApiKey, type IssuedApiKey } from './new-api-key';
+import { newApiKey, type ApiKeyTerms, type IssuedApiKey } from './new-api-key';
 
-export interface CreateApiKeyInput {
+export interface CreateApiKeyInput extends ApiKeyTerms {
   readonly accountId: string;
   /** Already trimmed and within `API_KEY_NAME_MAX_LENGTH`; null for none. */
   readonly name: string | null;
 }
 
-/** Another key of the account, alongside the ones it has. */
+/** Another key of the account, full or restricted, alongside the ones it has. */
 export class CreateApiKey {
   constructor(
     private readonly transactions: TransactionBoundary,
@@ -28,7 +28,7 @@ export class CreateApiKey {
       const keys = await repos.apiKeys.listForAccount(input.accountId);
       const own = keys.filter((key) => isActiveApiKey(key, now) && !isConsoleKey(key));
       if (own.length >= MAX_ACTIVE_API_KEYS) throw new TooManyApiKeys(MAX_ACTIVE_API_KEYS);
-      const issued = newApiKey({ ids: this.ids, hasher: this.hasher }, input.accountId, now, input.name);
+      const issued = newApiKey({ ids: this.ids, hasher: this.hasher }, input.accountId, now, input);
       await repos.apiKeys.add(issued.key);
       return issued;
     });

@@ -7,8 +7,8 @@ import type { WallClock } from '../../ports/wall-clock';
 import { newApiKey, type IssuedApiKey } from './new-api-key';
 
 /**
- * Replaces a key: the old one is revoked and a new one with the same name issued, in one
- * transaction, so there is never a moment with both or neither.
+ * Replaces a key: the old one is revoked and a new one with the same name and permissions issued,
+ * in one transaction, so there is never a moment with both or neither.
  */
 export class RollApiKey {
   constructor(
@@ -25,7 +25,7 @@ export class RollApiKey {
       if (!old || !isActiveApiKey(old, now)) throw new ApiKeyNotFound(input.keyId);
       if (isConsoleKey(old)) throw new ConsoleKeyNotRollable(input.keyId);
       await repos.apiKeys.save({ ...old, revokedAt: now });
-      const issued = newApiKey({ ids: this.ids, hasher: this.hasher }, input.accountId, now, old.name);
+      const issued = newApiKey({ ids: this.ids, hasher: this.hasher }, input.accountId, now, old);
       await repos.apiKeys.add(issued.key);
       return issued;
     });

@@ -41,6 +41,7 @@ export async function openSession(
     lastUsedAt: null,
     revokedAt: null,
     expiresAt: sessionDeadline(base),
+    permissions: null,
   };
   const session: Session = { ...base, consoleKeyId: consoleKey.id };
   await repos.apiKeys.add(consoleKey);

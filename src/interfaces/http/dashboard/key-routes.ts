@@ -40,6 +40,7 @@ export function addKeyRoutes(router: Router, container: Container, pages: Signed
         const issued = await createApiKey.execute({
           accountId: signedIn.signedIn.session.accountId,
           name: name || null,
+          permissions: null,
         });
         await pages.render(res, 201, signedIn, { fresh: issued });
       } catch (error) {

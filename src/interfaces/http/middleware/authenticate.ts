@@ -7,7 +7,8 @@ import { runSteps, type RequestStep } from '../request-step';
 import { localsOf } from '../answer-locals';
 
 const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
-const REALM = 'Bearer realm="time-navigation"';
+/** The challenge of every 401 and 403 (RFC 6750), with the realm the service names. */
+export const BEARER_REALM = 'Bearer realm="time-navigation"';
 
 /**
  * Resolves `Authorization: Bearer <API_KEY>` to the account it acts for (RFC 6750 answers). A
@@ -26,7 +27,7 @@ export function authenticate(useCase: AuthenticateApiKey, keyless: readonly Requ
         'Send your API key as `Authorization: Bearer <API_KEY>`.',
         {},
         {
-          'WWW-Authenticate': REALM,
+          'WWW-Authenticate': BEARER_REALM,
         },
       );
     }
@@ -45,7 +46,7 @@ export function authenticate(useCase: AuthenticateApiKey, keyless: readonly Requ
         'The API key is malformed, unknown or revoked.',
         {},
         {
-          'WWW-Authenticate': `${REALM}, error="invalid_token"`,
+          'WWW-Authenticate': `${BEARER_REALM}, error="invalid_token"`,
         },
       );
     }

@@ -26,6 +26,8 @@ export class HttpMetrics {
   readonly problems: Counter<'code'>;
   /** Which rate limit each 429 of one was, by its policy's name: never by address or account. */
   readonly rateLimitRefusals: Counter<'limit'>;
+  /** Requests refused for a permission their restricted key lacks, by that permission. */
+  readonly permissionRefusals: Counter<'permission'>;
   readonly replays: Counter;
   /** Requests whose Idempotency-Key is being honoured: the keys in use now (counted by idempotency.ts). */
   readonly keysInUse: Gauge;
@@ -66,6 +68,14 @@ export class HttpMetrics {
         "'accounts-network' (sign-up and sign-in per address and per network), 'anonymous' (requests " +
         "without a key per address), 'failed-keys' (unknown API keys per address).",
       labelNames: ['limit'],
+      registers: [registry],
+    });
+    this.permissionRefusals = new Counter({
+      name: 'tns_permission_refusals_total',
+      help:
+        'Requests refused (insufficient_permissions, 403) for the permission their restricted API key lacks, ' +
+        "by that permission ('anchors:write', 'api_keys:manage', ...).",
+      labelNames: ['permission'],
       registers: [registry],
     });
     this.replays = new Counter({
@@ -134,9 +144,10 @@ export function httpMetrics(metrics: HttpMetrics): RequestStep {
         metrics
           .durationOf(method, schemeOf(req), routeOf(req), status)
           .observe(Number(process.hrtime.bigint() - started) / 1e9);
-      const { problemCode, limitRefused } = localsOf(res);
+      const { problemCode, limitRefused, permissionRefused } = localsOf(res);
       if (problemCode !== undefined) metrics.problems.inc({ code: problemCode });
       if (limitRefused !== undefined) metrics.rateLimitRefusals.inc({ limit: limitRefused });
+      if (permissionRefused !== undefined) metrics.permissionRefusals.inc({ permission: permissionRefused });
       if (res.getHeader('Idempotent-Replayed') === 'true') metrics.replays.inc();
     });
   };

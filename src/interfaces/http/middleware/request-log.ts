@@ -35,6 +35,9 @@ export function requestLog(logger: Logger): RequestStep {
         res: { status },
         responseTime: Math.round(performance.now() - started),
         account_id: locals.principal?.accountId,
+        // The key it authenticated with, and the permission that key lacked when it was refused one.
+        key_id: locals.principal?.apiKeyId,
+        permission: locals.permissionRefused,
         request_id: locals.requestId,
         // The problem answered, if any: which of the refusals of one status it was.
         code: locals.problemCode,

@@ -1,5 +1,6 @@
 import type { ClassConstructor } from 'class-transformer';
 import { ProblemResponse } from '../dtos/responses/problem.response';
+import { RESOURCES } from '../../../core/domain/api-key-permissions';
 import type { Route } from '../route';
 import { SHARED_HEADERS } from './headers';
 import { openApiPath, operationOf, TAGS } from './operation';
@@ -64,12 +65,21 @@ export function buildOpenApiDocument(routes: readonly Route[]): JsonObject {
         bearerAuth: {
           type: 'http',
           scheme: 'bearer',
-          description: 'An API key from POST /v1/accounts or the account dashboard: `Authorization: Bearer tns_...`.',
+          description: BEARER_DESCRIPTION,
         },
       },
     },
   };
 }
+
+/** What a key is and which permissions an operation's scope names (docs/api.md, "Permissions"). */
+const BEARER_DESCRIPTION =
+  'An API key from POST /v1/accounts, POST /v1/api-keys or the account dashboard: ' +
+  '`Authorization: Bearer tns_...` for a full key, `tnr_...` for a restricted one. ' +
+  'A full key may do everything its account may. A restricted key holds a level of each resource, `none`, `read` ' +
+  `or \`write\` (write includes read), over ${RESOURCES.map((resource) => `\`${resource}\``).join(', ')}. ` +
+  'Each operation names as its scope the one permission it needs (`anchors:write`); a key without it is ' +
+  'answered `403 insufficient_permissions`. `api_keys:manage` (managing keys) belongs to full keys alone.';
 
 /** A GET's HEAD: the same parameters and answers, without their bodies. */
 function headOf(get: JsonObject): JsonObject {

@@ -8,6 +8,10 @@ import { refTo, type JsonObject } from './schemas';
 
 export const TAGS: Readonly<Record<Family, { name: string; description: string }>> = {
   accounts: { name: 'Accounts', description: 'Opening an account and getting its API key.' },
+  'api-keys': {
+    name: 'API keys',
+    description: "The account's keys: full keys, and restricted keys holding a permission by resource.",
+  },
   A: { name: 'Family A: verbs', description: 'Simple verbs, each answering with a human-readable status.' },
   B: { name: 'Family B: resources', description: 'Resources created and read.' },
   C: { name: 'Family C: scenarios', description: 'Scenario operations under /api/v1.' },
@@ -36,7 +40,8 @@ export function operationOf(route: Route, schemas: Readonly<Record<string, JsonO
     operationId: route.operationId,
     summary: route.summary,
     tags: [TAGS[route.family].name],
-    security: route.authenticated ? [{ bearerAuth: [] }] : [],
+    // OpenAPI 3.1 allows scopes on any scheme: the one permission the operation needs.
+    security: route.scope === null ? [] : [{ bearerAuth: [route.scope] }],
     parameters: [
       ...pathParameters(route, docs?.example),
       ...queryParameters(route, schemas),

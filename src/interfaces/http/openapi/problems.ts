@@ -24,11 +24,13 @@ const EVERY_OPERATION = [
 ];
 /**
  * A key names the account, whose requests in flight are bounded, as is the instance's work at once
- * (admission/); a client address presenting failing keys is refused for a while (authenticate-api-key.ts).
+ * (admission/); a client address presenting failing keys is refused for a while (authenticate-api-key.ts);
+ * a restricted key may lack the operation's permission (permission.ts).
  */
 const WITH_A_KEY = [
   'missing_api_key',
   'invalid_api_key',
+  'insufficient_permissions',
   'too_many_failed_attempts',
   'too_many_requests_in_flight',
   'server_busy',
@@ -84,6 +86,16 @@ function headersOf(status: number): JsonObject {
   if (status === 401)
     return {
       'WWW-Authenticate': { description: 'Bearer challenge (RFC 6750).', required: true, schema: { type: 'string' } },
+    };
+  if (status === 403)
+    return {
+      'WWW-Authenticate': {
+        description:
+          'Bearer challenge (RFC 6750) naming the permission the key lacks: ' +
+          '`Bearer realm="time-navigation", error="insufficient_scope", scope="anchors:write"`.',
+        required: true,
+        schema: { type: 'string' },
+      },
     };
   if (status === 429) return TOO_MANY_HEADERS;
   if (status === 503) return { 'Retry-After': headerRef('Retry-After-Unavailable') };

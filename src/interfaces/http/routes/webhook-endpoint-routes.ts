@@ -63,6 +63,7 @@ function createWebhookEndpointRoute(container: Container): Route {
       method: 'post',
       path: '/v1/webhook-endpoints',
       operationId: 'createWebhookEndpoint',
+      scope: 'webhooks:write',
       family,
       summary: 'Register an endpoint to push changes to.',
       body: CreateWebhookEndpointDto,
@@ -107,6 +108,7 @@ function listWebhookEndpointsRoute(container: Container): Route {
       method: 'get',
       path: '/v1/webhook-endpoints',
       operationId: 'listWebhookEndpoints',
+      scope: 'webhooks:read',
       family,
       summary: 'List the endpoints, oldest first, one page at a time.',
       query: WebhookPageQueryDto,
@@ -146,6 +148,7 @@ function getWebhookEndpointRoute(container: Container): Route {
       method: 'get',
       path: '/v1/webhook-endpoints/:endpoint_id',
       operationId: 'getWebhookEndpoint',
+      scope: 'webhooks:read',
       family,
       summary: 'Read one endpoint.',
       docs: {
@@ -173,6 +176,7 @@ function rollWebhookSecretRoute(container: Container): Route {
       method: 'post',
       path: '/v1/webhook-endpoints/:endpoint_id/roll-secret',
       operationId: 'rollWebhookSecret',
+      scope: 'webhooks:write',
       family,
       summary: 'Replace the signing secret.',
       docs: {
@@ -201,6 +205,7 @@ function disableWebhookEndpointRoute(container: Container): Route {
       method: 'post',
       path: '/v1/webhook-endpoints/:endpoint_id/disable',
       operationId: 'disableWebhookEndpoint',
+      scope: 'webhooks:write',
       family,
       summary: 'Stop pushing changes to an endpoint.',
       docs: {
@@ -229,6 +234,7 @@ function enableWebhookEndpointRoute(container: Container): Route {
       method: 'post',
       path: '/v1/webhook-endpoints/:endpoint_id/enable',
       operationId: 'enableWebhookEndpoint',
+      scope: 'webhooks:write',
       family,
       summary: 'Push changes to an endpoint again.',
       docs: {
@@ -257,6 +263,7 @@ function listWebhookDeliveriesRoute(container: Container): Route {
       method: 'get',
       path: '/v1/webhook-endpoints/:endpoint_id/deliveries',
       operationId: 'listWebhookDeliveries',
+      scope: 'webhooks:read',
       family,
       summary: "List the endpoint's delivery attempts, newest first.",
       query: WebhookPageQueryDto,
@@ -294,6 +301,7 @@ function sendTestWebhookRoute(container: Container): Route {
       method: 'post',
       path: '/v1/webhook-endpoints/:endpoint_id/test',
       operationId: 'sendTestWebhook',
+      scope: 'webhooks:write',
       family,
       summary: 'Send the endpoint a webhook.test message.',
       docs: {
@@ -323,6 +331,7 @@ function resendWebhookMessageRoute(container: Container): Route {
       method: 'post',
       path: '/v1/webhook-endpoints/:endpoint_id/deliveries/:message_id/resend',
       operationId: 'resendWebhookMessage',
+      scope: 'webhooks:write',
       family,
       summary: 'Send a message again.',
       docs: {
@@ -357,6 +366,7 @@ function deleteWebhookEndpointRoute(container: Container): Route {
       method: 'delete',
       path: '/v1/webhook-endpoints/:endpoint_id',
       operationId: 'deleteWebhookEndpoint',
+      scope: 'webhooks:write',
       family,
       summary: 'Delete an endpoint.',
       docs: {

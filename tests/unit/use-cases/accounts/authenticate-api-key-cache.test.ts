@@ -40,7 +40,11 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
     const reads = countKeyReads();
 
     for (let request = 0; request < 5; request++) {
-      expect(await core.authenticateApiKey.execute({ apiKey, client: CLIENT })).toEqual({ accountId, apiKeyId: keyId });
+      expect(await core.authenticateApiKey.execute({ apiKey, client: CLIENT })).toEqual({
+        accountId,
+        apiKeyId: keyId,
+        permissions: null,
+      });
       core.clock.advanceBy(10_000);
     }
     expect(reads.count()).toBe(1);
@@ -107,6 +111,7 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
     expect(await core.authenticateApiKey.execute({ apiKey: rolled.secret, client: CLIENT })).toEqual({
       accountId,
       apiKeyId: rolled.key.id,
+      permissions: null,
     });
   });
 
@@ -172,6 +177,7 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
     expect(await core.authenticateApiKey.execute({ apiKey: consoleKey, client: CLIENT })).toEqual({
       accountId: session.accountId,
       apiKeyId: session.consoleKeyId,
+      permissions: null,
     });
   });
 

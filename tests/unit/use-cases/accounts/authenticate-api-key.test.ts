@@ -19,6 +19,7 @@ describe('AuthenticateApiKey', () => {
     expect(await core.authenticateApiKey.execute({ apiKey, client: CLIENT })).toEqual({
       accountId: account.id,
       apiKeyId: storedKey?.id,
+      permissions: null,
     });
   });
 
@@ -78,6 +79,7 @@ describe('AuthenticateApiKey', () => {
         lastUsedAt: null,
         revokedAt: core.clock.now(),
         expiresAt: null,
+        permissions: null,
       }),
     );
 

@@ -78,6 +78,7 @@ describe('CreateAccount', () => {
         lastUsedAt: null,
         revokedAt: null,
         expiresAt: null,
+        permissions: null,
       },
     ]);
     expect(JSON.stringify(core.database.contents())).not.toContain(`"${apiKey}"`);

@@ -1,4 +1,12 @@
 import type { ApiKey } from '../../../../core/domain/account';
+import {
+  isAccessLevel,
+  isResource,
+  permissionsOf,
+  type AccessLevel,
+  type Permissions,
+  type Resource,
+} from '../../../../core/domain/api-key-permissions';
 import type { ApiKeyRepository } from '../../../../core/ports/repositories';
 import type { ApiKey as ApiKeyRow, PrismaClient } from '../../../database/driver/generated/client';
 import type { Writes } from '../unit-of-work/writes';
@@ -20,6 +28,7 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
       last_used_at: key.lastUsedAt,
       revoked_at: key.revokedAt,
       expires_at: key.expiresAt,
+      permissions: key.permissions && JSON.stringify(key.permissions),
     });
   }
 
@@ -45,7 +54,12 @@ export class PostgresApiKeyRepository implements ApiKeyRepository {
     return this.writes.update(
       'api_keys',
       { id: key.id },
-      { revoked_at: key.revokedAt, expires_at: key.expiresAt, name: key.name },
+      {
+        revoked_at: key.revokedAt,
+        expires_at: key.expiresAt,
+        name: key.name,
+        permissions: key.permissions && JSON.stringify(key.permissions),
+      },
     );
   }
 }
@@ -61,5 +75,19 @@ function apiKeyOf(row: ApiKeyRow): ApiKey {
     lastUsedAt: row.lastUsedAt,
     revokedAt: row.revokedAt,
     expiresAt: row.expiresAt,
+    permissions: permissionsOfRow(row.permissions),
   };
+}
+
+/**
+ * The stored levels: only the service writes them, from levels it checked; a resource
+ * missing (one added after the key was made) is `none`, as it is for a key created without it.
+ */
+function permissionsOfRow(stored: unknown): Permissions | null {
+  if (typeof stored !== 'object' || stored === null) return null;
+  const given: Partial<Record<Resource, AccessLevel>> = {};
+  for (const [resource, level] of Object.entries(stored)) {
+    if (isResource(resource) && typeof level === 'string' && isAccessLevel(level)) given[resource] = level;
+  }
+  return permissionsOf(given);
 }

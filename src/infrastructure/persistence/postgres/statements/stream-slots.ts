@@ -84,7 +84,8 @@ export const TAKE_SLOT = statement((p: Slots<Take>) =>
 
 /**
  * Every slot of these holders leased `leaseMs` from now, if its key is still valid as
- * authentication has it (not revoked, not expired, not deleted): the holders renewed.
+ * authentication has it (not revoked, not expired, not deleted) and still grants what opening the
+ * stream needed, `events:read` (a full key, or a restricted one at read or write): the holders renewed.
  */
 export const RENEW_SLOTS = statement((p: Slots<{ readonly holders: readonly string[]; readonly leaseMs: number }>) =>
   kysely
@@ -95,6 +96,12 @@ export const RENEW_SLOTS = statement((p: Slots<{ readonly holders: readonly stri
     .whereRef('api_keys.id', '=', 'event_stream_slots.api_key_id')
     .where('api_keys.revoked_at', 'is', null)
     .where((eb) => eb.or([eb('api_keys.expires_at', 'is', null), eb('api_keys.expires_at', '>', sql<Date>`now()`)]))
+    .where((eb) =>
+      eb.or([
+        eb('api_keys.permissions', 'is', null),
+        eb(sql<string>`api_keys.permissions ->> 'events'`, 'in', ['read', 'write']),
+      ]),
+    )
     .returning('event_stream_slots.holder'),
 );
 

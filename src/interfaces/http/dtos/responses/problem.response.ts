@@ -133,9 +133,20 @@ export class ProblemResponse {
   @IsString()
   @ApiField({
     example: 'key_5c0b1f9e2d7a4c3b',
-    description: MEMBER_OF('api_key_not_found', 'console_key_not_rollable'),
+    description:
+      MEMBER_OF('api_key_not_found', 'console_key_not_rollable', 'api_key_not_restricted', 'insufficient_permissions') +
+      ' For insufficient_permissions, the id of the key the request was sent with.',
   })
   key_id?: string;
+  @IsOptional()
+  @Matches(/^[a-z_]+:(read|write|manage)$/)
+  @ApiField({
+    example: 'anchors:write',
+    description:
+      MEMBER_OF('insufficient_permissions') +
+      ' The permission the operation needs and the key lacks, as the operation declares it in `security`.',
+  })
+  required_permission?: string;
   @IsOptional()
   @IsString()
   @ApiField({
