@@ -65,6 +65,7 @@ import {
   credentialHasher,
   eventFeed,
   failedApiKeys,
+  foregroundWork,
   idGenerator,
   signInEvents,
   rateCounterStore,
@@ -128,6 +129,8 @@ export function buildContainer(options: ContainerOptions): Container {
   const keyed = new KeyedRequests(database.sql);
   const boundary = new PostgresTransactionBoundary(database, keyed, options.onRerun);
   bindPort(container, transactionBoundary, boundary);
+  // The same queue of each account's units: a delivery for an account gives way to them.
+  bindPort(container, foregroundWork, boundary);
   bindPort(container, wallClock, clock);
   bindPort(container, idGenerator, new RandomIdGenerator());
   const passwordPool = options.passwordPool ?? defaultPasswordPool();

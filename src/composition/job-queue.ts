@@ -1,7 +1,7 @@
 // The webhooks' job queue of this process (docs/webhooks.md, "Delivering"): pg-boss on the
 // service's database, started after the migrations and the container, before the HTTP listener
 // (a write's trigger makes jobs in pg-boss's tables, which must be there), and stopped after it.
-import type { Tracer } from '@opentelemetry/api';
+import { trace, type Tracer } from '@opentelemetry/api';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import { RecordWindowClosed } from '../core/use-cases/webhooks/record-window-closed';
@@ -33,6 +33,9 @@ export interface JobQueueParts {
 export interface ProcessJobQueue {
   stop(): Promise<void>;
 }
+
+/** On a delivery's job span: how long it waited for its account's requests in this process. */
+const ATTR_GAVE_WAY_MS = 'tns.webhook.gave_way_ms';
 
 /** How often a queue that could not start on a database taking no writes (a standby) tries again. */
 const START_AGAIN_EVERY_MS = 30_000;
@@ -111,10 +114,15 @@ async function runningQueue(parts: JobQueueParts): Promise<JobQueue> {
   return queue;
 }
 
-/** Each due attempt delivered, in the metrics, and on a line of its own when it did not deliver. */
+/**
+ * Each due attempt delivered, in the metrics, and on a line of its own when it did not deliver;
+ * the time it gave way to its account's requests on its job's span too.
+ */
 function deliveringWith(deliver: DeliverWebhookMessage, { logger, metrics }: JobQueueParts): DeliveryHandler {
   return async (job) => {
     const report = await deliver.execute(job);
+    metrics?.gaveWay(report.gaveWayMs / 1000);
+    if (report.gaveWayMs > 0) trace.getActiveSpan()?.setAttribute(ATTR_GAVE_WAY_MS, Math.round(report.gaveWayMs));
     if (!report.sent) return;
     metrics?.attempted(report.outcome.kind, report.result.durationMs / 1000);
     if (report.outcome.kind !== 'delivered') logger.warn(attemptLine(job, report), 'webhook attempt failed');
@@ -132,6 +140,7 @@ function attemptLine(job: DeliveryJob, report: Extract<DeliveryReport, { sent: t
     status: result.status,
     error: result.error,
     duration_ms: Math.round(result.durationMs),
+    gave_way_ms: Math.round(report.gaveWayMs),
     outcome: outcome.kind,
     next_attempt_at: outcome.kind === 'retry' ? outcome.nextAttemptAt.toISOString() : null,
     ...(outcome.disable && { endpoint_disabled: outcome.disable }),

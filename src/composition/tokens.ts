@@ -2,6 +2,7 @@ import type { CommonPasswords } from '../core/ports/common-passwords';
 import type { CredentialHasher } from '../core/ports/credential-hasher';
 import type { EventFeed } from '../core/ports/event-feed';
 import type { FailedAttempts } from '../core/ports/failed-attempts';
+import type { ForegroundWork } from '../core/ports/foreground-work';
 import type { IdGenerator } from '../core/ports/id-generator';
 import type { RateCounterStore } from '../core/ports/rate-counter-store';
 import type { SignInEvents } from '../core/ports/sign-in-events';
@@ -19,6 +20,7 @@ import type { RetryPolicy } from '../core/use-cases/webhooks/deliver-webhook-mes
 // Injection tokens of the ports, in one place; use cases are bound by their own class. Each is a
 // `const` of its own `unique symbol` type, which is what lets `Ports` say which port it stands for.
 export const transactionBoundary = Symbol.for('time-navigation.TransactionBoundary');
+export const foregroundWork = Symbol.for('time-navigation.ForegroundWork');
 export const wallClock = Symbol.for('time-navigation.WallClock');
 export const idGenerator = Symbol.for('time-navigation.IdGenerator');
 export const credentialHasher = Symbol.for('time-navigation.CredentialHasher');
@@ -42,6 +44,7 @@ export const webhookRetries = Symbol.for('time-navigation.WebhookRetries');
 /** The port each token stands for: the compiler checks bindings (bindings.ts) against it. */
 export interface Ports {
   [transactionBoundary]: TransactionBoundary;
+  [foregroundWork]: ForegroundWork;
   [wallClock]: WallClock;
   [idGenerator]: IdGenerator;
   [credentialHasher]: CredentialHasher;

@@ -27,6 +27,7 @@ import { ResolvedWebhookDestinations } from '../infrastructure/webhook-delivery/
 import { ApiWebhookPayloads } from '../interfaces/http/presenters/webhook-payloads';
 import { bindPort, type coreBinder } from './bindings';
 import {
+  foregroundWork,
   idGenerator,
   transactionBoundary,
   wallClock,
@@ -89,5 +90,13 @@ export function bindWebhookUseCases(bindCore: ReturnType<typeof coreBinder>): vo
   bindCore(SendTestWebhook, transactionBoundary, webhookMessages);
   // Run by the job queue's workers (job-queue.ts), not by a request.
   bindCore(RecordWindowClosed, transactionBoundary, wallClock, webhookMessages, webhookJobs);
-  bindCore(DeliverWebhookMessage, webhookDeliveries, webhookPayloads, webhookSender, wallClock, webhookRetries);
+  bindCore(
+    DeliverWebhookMessage,
+    foregroundWork,
+    webhookDeliveries,
+    webhookPayloads,
+    webhookSender,
+    wallClock,
+    webhookRetries,
+  );
 }

@@ -16,6 +16,7 @@ export interface WebhookBacklog {
 export class WebhookMetrics {
   private readonly recorded: Counter<'type'>;
   private readonly attempts: Histogram<'outcome'>;
+  private readonly givingWay: Histogram;
 
   constructor(
     private readonly registry: Registry,
@@ -39,6 +40,18 @@ export class WebhookMetrics {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
       registers: [registry],
     });
+    this.givingWay = new Histogram({
+      name: 'tns_webhook_attempt_give_way_seconds',
+      help:
+        "How long each due webhook attempt waited for its account's own requests waiting in this process " +
+        '(0 when none were; 1 s at most).',
+      buckets: [0, 0.01, 0.05, 0.1, 0.25, 0.5, 1],
+      registers: [registry],
+    });
+  }
+
+  gaveWay(seconds: number): void {
+    this.givingWay.observe(seconds);
   }
 
   attempted(outcome: string, seconds: number): void {

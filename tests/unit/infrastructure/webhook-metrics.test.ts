@@ -54,3 +54,14 @@ it("reads the queue's jobs and the oldest pending message at each scrape, and sa
   expect(jobs('ready')).toEqual([]);
   expect(samplesOf(text, 'tns_webhook_oldest_pending_message_age_seconds', {})).toEqual([NaN]);
 });
+
+it("counts how long each attempt gave way to its account's requests, most of them not at all", async () => {
+  const registry = createMetricsRegistry();
+  const metrics = new WebhookMetrics(registry);
+  for (const seconds of [0, 0, 0.2, 1]) metrics.gaveWay(seconds);
+
+  const text = await registry.metrics();
+  const bucket = (le: string) => samplesOf(text, 'tns_webhook_attempt_give_way_seconds_bucket', { le });
+  expect([bucket('0'), bucket('0.25'), bucket('1')]).toEqual([[2], [3], [4]]);
+  expect(samplesOf(text, 'tns_webhook_attempt_give_way_seconds_sum', {})).toEqual([1.2]);
+});

@@ -1,6 +1,7 @@
 import { type AttemptOutcome, attemptOutcome } from '../../domain/webhook-attempt-outcome';
 import type { AttemptResult } from '../../domain/webhook-attempt';
 import { signingSecrets } from '../../domain/webhook-endpoint';
+import type { ForegroundWork } from '../../ports/foreground-work';
 import type { WallClock } from '../../ports/wall-clock';
 import type { WebhookDeliveries, WebhookPayloads } from '../../ports/webhook-deliveries';
 import type { DeliveryJob } from '../../ports/webhook-jobs';
@@ -12,8 +13,17 @@ export interface RetryPolicy {
   readonly random: () => number;
 }
 
-/** What became of a due attempt: nothing to send, or the attempt and what follows it. */
-export type DeliveryReport =
+/**
+ * How long an attempt waits at most for its account's own requests waiting in this process: a
+ * second's wait for each of the 4 attempts an endpoint has under way at once.
+ */
+export const GIVE_WAY_AT_MOST_MS = 1_000;
+
+/**
+ * What became of a due attempt: nothing to send, or the attempt and what follows it; either after
+ * `gaveWayMs` given way to its account's requests.
+ */
+export type DeliveryReport = { readonly gaveWayMs: number } & (
   | { readonly sent: false; readonly why: 'gone' | 'not_pending' | 'endpoint_disabled' }
   | {
       readonly sent: true;
@@ -22,10 +32,12 @@ export type DeliveryReport =
       readonly outcome: AttemptOutcome;
       /** False: another run of the same attempt recorded first; this one's result is not kept. */
       readonly recorded: boolean;
-    };
+    }
+);
 
 /**
- * One attempt of a message to its endpoint (docs/webhooks.md, "Delivering"): its body rendered on
+ * One attempt of a message to its endpoint (docs/webhooks.md, "Delivering"), once its account's
+ * requests waiting in this process have gone ahead (for a second at most): its body rendered on
  * the first attempt and kept with its record, so every attempt and resend sends the same bytes; signed by the
  * endpoint's secrets; sent to where its URL leads now, if that is allowed; then the attempt, the
  * message's state, the endpoint's and the next attempt's job recorded together. A message deleted
@@ -34,6 +46,7 @@ export type DeliveryReport =
  */
 export class DeliverWebhookMessage {
   constructor(
+    private readonly foreground: ForegroundWork,
     private readonly deliveries: WebhookDeliveries,
     private readonly payloads: WebhookPayloads,
     private readonly sender: WebhookSender,
@@ -42,14 +55,17 @@ export class DeliverWebhookMessage {
   ) {}
 
   async execute(job: DeliveryJob): Promise<DeliveryReport> {
+    // The account's own requests first: an account writing faster than this process serves it
+    // finds its writes as fast as without an endpoint, and its deliveries catch up after.
+    const gaveWayMs = await this.foreground.giveWay(job.accountId, GIVE_WAY_AT_MOST_MS);
     const found = await this.deliveries.find(job);
-    if (!found) return { sent: false, why: 'gone' };
+    if (!found) return { gaveWayMs, sent: false, why: 'gone' };
     const { message, endpoint } = found;
-    if (message.state !== 'pending') return { sent: false, why: 'not_pending' };
+    if (message.state !== 'pending') return { gaveWayMs, sent: false, why: 'not_pending' };
     if (endpoint.status !== 'enabled') {
       // Failed, as disabling the endpoint failed its other messages: pending, it would wait forever.
       await this.deliveries.failOfDisabledEndpoint(job);
-      return { sent: false, why: 'endpoint_disabled' };
+      return { gaveWayMs, sent: false, why: 'endpoint_disabled' };
     }
 
     // Rendered from the recorded row alone, so that an attempt whose record was lost (its process
@@ -83,6 +99,6 @@ export class DeliverWebhookMessage {
       result,
       outcome,
     });
-    return { sent: true, attempt, result, outcome, recorded };
+    return { gaveWayMs, sent: true, attempt, result, outcome, recorded };
   }
 }

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { trace } from '@opentelemetry/api';
 import type { Counters } from '../../../core/ports/counters';
 import type { ExclusiveWorkRules, WorkInside } from '../../../core/ports/exclusive-work-rules';
+import type { ForegroundWork } from '../../../core/ports/foreground-work';
 import type { ReadRepositories, Repositories } from '../../../core/ports/repositories';
 import { type TransactionBoundary, UnitOfWorkMisuse } from '../../../core/ports/transaction-boundary';
 import { databaseFailureOf, isRefusedByDatabase } from '../../database/driver/database-failures';
@@ -42,7 +43,7 @@ export type RerunListener = (accountId: string, reason: RerunReason) => void;
  * process queue (AccountQueue), so reruns come only from writers in other processes. A keyed
  * request's write carries its kept answer (unit-of-work/keyed-requests.ts).
  */
-export class PostgresTransactionBoundary implements TransactionBoundary {
+export class PostgresTransactionBoundary implements TransactionBoundary, ForegroundWork {
   private readonly sql: SqlRunner;
   private readonly reads: ReadRepositories;
   private readonly counters: Counters;
@@ -106,6 +107,11 @@ export class PostgresTransactionBoundary implements TransactionBoundary {
       if (!heldForAnswer) leave?.();
       request?.afterUnit();
     }
+  }
+
+  /** The account's units queue here: background work for it waits while some wait their turn. */
+  giveWay(accountId: string, atMostMs: number): Promise<number> {
+    return this.queue.giveWay(accountId, atMostMs);
   }
 
   async read<T>(work: (repositories: ReadRepositories) => Promise<T>): Promise<T> {
