@@ -2,16 +2,16 @@
 // job queue's workers to a receiver on the loopback, and GET .../deliveries shows every attempt.
 // On PostgreSQL (DATABASE_URL) and on the embedded PGlite, as every HTTP suite.
 import type { IncomingHttpHeaders } from 'node:http';
-import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
-import { type ProcessJobQueue, startJobQueue } from '../../src/composition/job-queue';
+import type { ProcessJobQueue } from '../../src/composition/job-queue';
 import type { RecordedMessage } from '../../src/core/ports/webhook-deliveries';
 import { ApiWebhookPayloads } from '../../src/interfaces/http/presenters/webhook-payloads';
 import { asAccount, SPEC_DATE_TIME } from '../support/http/as-account';
 import { type OpenApiDocument, OpenApiContract } from '../support/http/openapi-contract';
 import { startTestApp, type TestAccount, type TestApp } from '../support/http/test-app';
 import { waitFor } from '../support/wait-for';
+import { startInProcessQueue } from '../support/webhook-delivery/in-process-queue';
 import { closedPort, type LocalReceiver, startReceiver } from '../support/webhook-delivery/local-receiver';
 
 jest.setTimeout(60_000);
@@ -32,13 +32,7 @@ beforeAll(async () => {
     const status = answers.get(url)?.shift() ?? 200;
     response.writeHead(status).end(`answer ${status} to attempt ${at(url).length}`);
   });
-  queue = await startJobQueue({
-    database: { connectionString: t.connectionString, sql: t.sql },
-    container: t.container,
-    logger: pino({ level: 'silent' }),
-    metrics: undefined,
-    graceMs: 1_000,
-  });
+  queue = await startInProcessQueue(t, t.container);
 });
 afterAll(async () => {
   await queue?.stop();
