@@ -1,6 +1,6 @@
 // Two service instances on one PostgreSQL database, each with its own pool and its own cache of
 // verified keys, as two processes would be: whatever stops a key on A (revoke, roll, sign-out, an
-// operator's SQL) is refused by B on its next request once B has heard the database's
+// operator's SQL), or takes a permission from it, is refused by B on its next request once B has heard the database's
 // notification, and B trusts no remembered key while its listening connection is lost.
 // Needs DATABASE_URL: the embedded PGlite serves one process only (jest.config.js collects
 // `*.server.test.ts` only then).
@@ -98,6 +98,29 @@ describe('verified API keys cached by two processes on one database', () => {
     expect((await browser.submit('/logout')).status).toBe(303);
     await heard;
     expect((await anchorOn(b, consoleKey)).status).toBe(401);
+  });
+
+  it('a permission taken from a restricted key by PATCH on A is refused by A and B on their next request', async () => {
+    const { key: fullKey } = await aKeyCachedByB();
+    const created = await request(a.app)
+      .post('/v1/api-keys')
+      .set('Authorization', `Bearer ${fullKey}`)
+      .send({ name: 'widget', permissions: { anchors: 'write' } });
+    const restricted: string = created.body.api_key;
+    for (const t of [a, b, b]) expect((await anchorOn(t, restricted)).status).toBe(201);
+
+    const heard = heardBy(b, created.body.id);
+    const changed = await request(a.app)
+      .patch(`/v1/api-keys/${created.body.id}`)
+      .set('Authorization', `Bearer ${fullKey}`)
+      .send({ permissions: { anchors: 'read' } });
+    expect(changed.status).toBe(200);
+    expect((await anchorOn(a, restricted)).body).toMatchObject({ code: 'insufficient_permissions' });
+    await heard;
+    expect((await anchorOn(b, restricted)).body).toMatchObject({
+      code: 'insufficient_permissions',
+      required_permission: 'anchors:write',
+    });
   });
 
   it("an operator's revocation in SQL is refused by B", async () => {

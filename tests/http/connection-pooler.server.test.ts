@@ -217,6 +217,32 @@ it('hears a revocation in every process, on the connections that bypass the pool
   );
 });
 
+it('hears a change of permissions in every process, behind the pooler as a revocation', async () => {
+  const me = await signUpThrough(on(0), 'narrowed');
+  const created = await call(on(1), 'POST', '/v1/api-keys', {
+    auth: me.auth,
+    body: { name: 'widget', permissions: { anchors: 'write' } },
+  });
+  expect(created.status).toBe(201);
+  const restricted = `Bearer ${created.body.api_key}`;
+  const anchorWith = (n: number) =>
+    call(on(n), 'POST', '/v1/anchors', { auth: restricted, body: { description: `a${n}` } });
+  // Every worker of both instances verifies the key and remembers it with its permissions.
+  const warm = await Promise.all(Array.from({ length: 8 }, (_, n) => anchorWith(n)));
+  expect(warm.map((answer) => answer.status)).toEqual(warm.map(() => 201));
+
+  const changed = await call(on(0), 'PATCH', `/v1/api-keys/${created.body.id}`, {
+    auth: me.auth,
+    body: { permissions: { anchors: 'read' } },
+  });
+  expect(changed.status).toBe(200);
+  await waitFor(
+    async () =>
+      (await Promise.all(Array.from({ length: 8 }, (_, n) => anchorWith(n)))).every((answer) => answer.status === 403),
+    { what: 'every process of both instances to refuse the key its permission', timeoutMs: 3_000 },
+  );
+});
+
 it('delivers a write on one instance to an event stream on the other, heard on the direct connection', async () => {
   const me = await signUpThrough(on(0), 'watching');
   expect((await call(on(0), 'POST', '/v1/pause-time', { auth: me.auth })).status).toBe(200);

@@ -1,6 +1,6 @@
 // Two service instances on one PostgreSQL database, as two processes behind a proxy: whatever
-// stops a key on one (revoke, roll, sign-out, an operator's SQL) ends that key's event streams on
-// both within a second, as each hears the database's notification, without waiting for the
+// stops a key on one (revoke, roll, sign-out, an operator's SQL, events:read taken from it) ends
+// that key's event streams on both within a second, as each hears the database's notification, without waiting for the
 // streams' leases to be renewed (docs/decisions.md, "Event streams"). Needs DATABASE_URL.
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
@@ -181,6 +181,38 @@ describe('event streams of a key that stops, on two processes', () => {
     const leased = await leaseOf();
     await a.prisma.$executeRaw`UPDATE api_keys SET expires_at = now() + interval '1 day' WHERE id = ${id}`;
     // Both processes checked the key again: each renewed its stream's lease, and kept the stream.
+    await waitFor(async () => (await leaseOf()).every((lease, at) => lease > (leased[at] ?? Infinity)), {
+      what: 'both leases renewed by the check that follows the change',
+    });
+    await expectServing(key, streams.onA, streams.onB);
+  });
+
+  /** A restricted key of a new account reading events and travelling, made with its full key by the API. */
+  async function aRestrictedKey() {
+    const { key: fullKey, other } = await anAccountWithTwoKeys();
+    const byApi = (method: 'post' | 'patch', path: string, body: object) =>
+      request(a.app)[method](path).set('Authorization', `Bearer ${fullKey}`).send(body);
+    const created = await byApi('post', '/v1/api-keys', { permissions: { events: 'read', travels: 'write' } });
+    const change = async (permissions: object) =>
+      expect((await byApi('patch', `/v1/api-keys/${created.body.id}`, { permissions })).status).toBe(200);
+    return { key: created.body.api_key as string, id: created.body.id as string, other, change };
+  }
+
+  it('ends the streams of a restricted key that loses events:read', async () => {
+    const { key, other, change } = await aRestrictedKey();
+    const streams = await streamsOf(key, other);
+    await expectEndedSoonAfter(() => change({ travels: 'write' }), streams);
+  });
+
+  it('keeps the streams of a restricted key whose permissions change but for events:read', async () => {
+    const { key, id, other, change } = await aRestrictedKey();
+    const streams = await streamsOf(key, other);
+    const leaseOf = async () =>
+      (await a.prisma.eventStreamSlot.findMany({ where: { apiKeyId: id }, orderBy: { holder: 'asc' } })).map((slot) =>
+        slot.expiresAt.getTime(),
+      );
+    const leased = await leaseOf();
+    await change({ events: 'write', travels: 'write', anchors: 'read' });
     await waitFor(async () => (await leaseOf()).every((lease, at) => lease > (leased[at] ?? Infinity)), {
       what: 'both leases renewed by the check that follows the change',
     });

@@ -18,7 +18,7 @@ import { startTestApp, type TestApp } from '../support/http/test-app';
 // path); FUZZ_RUNS sets the requests per operation.
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 250);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
-const FAMILIES: readonly Family[] = ['accounts', 'A', 'B', 'C', 'webhooks'];
+const FAMILIES: readonly Family[] = ['accounts', 'A', 'B', 'C', 'webhooks', 'api-keys'];
 
 describe('fuzzing every operation', () => {
   let t: TestApp;

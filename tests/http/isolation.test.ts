@@ -29,7 +29,7 @@ import { startTestApp, type TestApp } from '../support/http/test-app';
 /** The problem statuses an unknown identifier may answer (docs/errors.md): not found, or an unknown reference. */
 const UNKNOWN_IDENTIFIER_STATUSES = [404, 422];
 const UNKNOWN_IDENTIFIER_CODE = /_not_found$|^unknown_/;
-const FAMILIES: readonly Family[] = ['A', 'B', 'C', 'webhooks'];
+const FAMILIES: readonly Family[] = ['A', 'B', 'C', 'webhooks', 'api-keys'];
 /** Text only Alice's records carry: it must never reach Mallory. */
 const ALICE_MARK = 'Alice-private';
 /** Columns that record use of a key or session, which any request of the account may touch. */
@@ -277,7 +277,10 @@ async function ownRecords(client: AccountClient, owner: string): Promise<OwnReco
   const webhookMessage = (
     await succeeded(client.post(`/v1/webhook-endpoints/${webhookEndpoint}/test`), 'a webhook message')
   ).body.message_id;
-  return { timeline: 'primary', anchor, item, event: events[0].event_id, webhookEndpoint, webhookMessage };
+  // A restricted key, for the operations that change or revoke one (not the key the account uses).
+  const restricted = { name: `${owner}'s widget`, permissions: { events: 'read' } };
+  const apiKey = (await succeeded(client.post('/v1/api-keys', restricted), 'an API key')).body.id;
+  return { timeline: 'primary', anchor, item, event: events[0].event_id, webhookEndpoint, webhookMessage, apiKey };
 }
 
 /**

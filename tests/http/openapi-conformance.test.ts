@@ -289,6 +289,24 @@ describe('real responses conform to GET /openapi.json', () => {
     await expectDocumented('deleteWebhookEndpoint', 404, remove(`${endpoints}/${doomed}`));
   });
 
+  it('API keys: made, listed, changed and revoked; a restricted key refused what it lacks', async () => {
+    const keys = '/v1/api-keys';
+    const created = await expectDocumented('createApiKey', 201, me.post(keys, { permissions: { anchors: 'read' } }));
+    await expectDocumented('createApiKey', 400, me.post(keys, { permissions: { anchors: 'all' } }));
+    await expectDocumented('listApiKeys', 200, me.get(keys, { limit: 1 }));
+    await expectDocumented('listApiKeys', 400, me.get(keys, { limit: 0 }));
+    const patch = (id: string, body: object) =>
+      request(t.app).patch(`${keys}/${id}`).set('Authorization', me.account.auth).send(body);
+    const none = `key_${'0'.repeat(32)}`;
+    await expectDocumented('updateApiKey', 200, patch(created.body.id, { name: 'reader' }));
+    await expectDocumented('updateApiKey', 404, patch(none, { name: 'nobody' }));
+    const restricted = request(t.app).post('/v1/anchors').set('Authorization', `Bearer ${created.body.api_key}`);
+    await expectDocumented('createAnchor', 403, restricted.send({ description: 'Refused' }));
+    const remove = (id: string) => request(t.app).delete(`${keys}/${id}`).set('Authorization', me.account.auth);
+    await expectDocumented('revokeApiKey', 204, remove(created.body.id));
+    await expectDocumented('revokeApiKey', 404, remove(created.body.id));
+  });
+
   it('answers kept under an Idempotency-Key, a success and a refusal, replayed as documented', async () => {
     const keyed = (key: string, body: object) => me.post('/v1/anchors', body).set('Idempotency-Key', key);
     await expectDocumented('createAnchor', 201, keyed('conformance-anchor', { description: 'Kept' }));

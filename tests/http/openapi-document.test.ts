@@ -348,6 +348,7 @@ describe('GET /openapi.json', () => {
   it('documents every family and the account operations', () => {
     const tags = new Set(contract.operations().flatMap(({ operation }) => operation.tags ?? []));
     expect([...tags].sort()).toEqual([
+      'API keys',
       'Accounts',
       'Family A: verbs',
       'Family B: resources',

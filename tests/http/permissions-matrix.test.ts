@@ -5,6 +5,7 @@
 import request from 'supertest';
 import {
   ACCESS_LEVELS,
+  MANAGE_API_KEYS,
   permissionsOf,
   resourceOf,
   RESOURCES,
@@ -173,5 +174,18 @@ describe('permissions, operation by operation of the OpenAPI document', () => {
     }
     // Every operation of Families A, B and C and of the webhook endpoints, HEADs included.
     expect(checked).toBeGreaterThanOrEqual(3 * 40);
+  });
+
+  it('refuses every restricted key the operations that manage keys, and answers a full key', async () => {
+    const managing = operations.filter((located) => {
+      const declared = declaredScope(located.operation);
+      return 'scope' in declared && declared.scope === MANAGE_API_KEYS;
+    });
+    // Create, list (and its HEAD), change and revoke.
+    expect(managing).toHaveLength(5);
+    for (const located of managing) {
+      for (const resource of RESOURCES) await expectRefused(located, MANAGE_API_KEYS, keyOf(resource, 'write'));
+      await expectAnswered(located, account.apiKey, `${located.method} ${located.path} with a full key`);
+    }
   });
 });

@@ -40,6 +40,7 @@ import { requestLog } from './middleware/request-log';
 import { serveOpenApi } from './openapi/serve';
 import type { Route } from './route';
 import { accountRoutes } from './routes/account-routes';
+import { apiKeyRoutes } from './routes/api-key-routes';
 import { familyARoutes } from './routes/family-a-routes';
 import { familyBRoutes } from './routes/family-b-routes';
 import { familyCRoutes } from './routes/family-c-routes';
@@ -125,6 +126,7 @@ export function allRoutes(container: Container): Route[] {
     ...familyBRoutes(container),
     ...familyCRoutes(container),
     ...webhookEndpointRoutes(container),
+    ...apiKeyRoutes(container),
   ];
 }
 

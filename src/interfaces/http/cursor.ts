@@ -21,6 +21,18 @@ export function decodeCursor(text: string): { at: Date; id: string } {
   return { at, id };
 }
 
+/** A page's cursor, for a listing ordered by creation then id, as the client sent it (`cursor`), or null. */
+export function creationCursorOf(text: string | undefined): { createdAt: Date; id: string } | null {
+  if (text === undefined) return null;
+  const { at, id } = decodeCursor(text);
+  return { createdAt: at, id };
+}
+
+/** The `next_cursor` of a page of a listing ordered by creation then id. */
+export function nextCreationCursor(next: { readonly createdAt: Date; readonly id: string } | null): string | null {
+  return next && encodeCursor(next.createdAt, next.id);
+}
+
 /** An event page's cursor as the client sent it (`cursor`), or null for the first page. */
 export function eventCursorOf(text: string | undefined): EventCursor | null {
   if (text === undefined) return null;

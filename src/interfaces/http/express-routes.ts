@@ -4,7 +4,7 @@ import type { IRouter, Request, RequestHandler, Response } from 'express';
 import type { Principal } from '../../core/use-cases/accounts/authenticate-api-key';
 import { type AdmissionGate, LeftTheQueue } from './admission/admission-gate';
 import type { EventStreams, StreamEndings } from './event-stream/event-streams';
-import type { IdempotentResponder } from './middleware/idempotency';
+import { type IdempotentResponder, refuseIdempotencyKey } from './middleware/idempotency';
 import { type AccountLimit, pagesAsked } from './middleware/rate-limit';
 import type { RequestCost } from '../../cluster/admission-terms';
 import { weightOf } from './admission/request-weights';
@@ -14,7 +14,7 @@ import { utf8Query } from './middleware/utf8-query';
 import { type FieldError, Problem } from './problem';
 import { runSteps, type RequestStep } from './request-step';
 import { sendAnswer } from './send-answer';
-import type { Route } from './route';
+import { honoursIdempotencyKey, type Route } from './route';
 import { localsOf } from './answer-locals';
 import { passwordClientOf } from './password-client';
 
@@ -61,9 +61,16 @@ export function mountRoutes(
     // The permission right after the key and its count: before the body is read or anything acts.
     const steps: RequestStep[] =
       route.scope !== null
-        ? [...authenticated, requirePermission(route.scope), utf8Query, jsonBody, ...afterBody]
+        ? [
+            ...authenticated,
+            requirePermission(route.scope),
+            ...(route.keepsNoAnswer ? [refuseIdempotencyKey] : []),
+            utf8Query,
+            jsonBody,
+            ...afterBody,
+          ]
         : [...keyless, utf8Query, jsonBody];
-    const keyed = idempotent && route.authenticated && route.method === 'post' ? idempotent : null;
+    const keyed = idempotent && honoursIdempotencyKey(route) ? idempotent : null;
     router[route.method](route.path, async (req, res) => {
       await runSteps(steps, req, res);
       const principal: Principal | null = localsOf(res).principal ?? null;

@@ -68,6 +68,11 @@ export interface Route {
   readonly scope: Scope | null;
   /** A GET that registers something (Family A's retrieve-item): HEAD must not run it. */
   readonly changesState?: boolean;
+  /**
+   * A POST whose answer carries a secret the service keeps nowhere (a new API key): an
+   * `Idempotency-Key`, which would keep the answer, is refused rather than honoured.
+   */
+  readonly keepsNoAnswer?: boolean;
   readonly body?: ClassConstructor<object>;
   readonly query?: ClassConstructor<object>;
   readonly docs?: RouteDocs;
@@ -92,6 +97,7 @@ interface Definition<B extends object, Q extends object> {
   /** The permission the operation needs: docs/api.md, "Permissions", says which for which. */
   readonly scope: Scope;
   readonly changesState?: boolean;
+  readonly keepsNoAnswer?: boolean;
   readonly body?: ClassConstructor<B>;
   readonly query?: ClassConstructor<Q>;
   readonly docs?: RouteDocs;
@@ -121,6 +127,11 @@ export function defineRoute<B extends object = object, Q extends object = object
         stream(validate(definition, request), authenticated(principal), request.lastEventId),
     }),
   };
+}
+
+/** An authenticated POST keeps its answer under an `Idempotency-Key` (docs/decisions.md), but one carrying a secret. */
+export function honoursIdempotencyKey(route: Route): boolean {
+  return route.authenticated && route.method === 'post' && route.keepsNoAnswer !== true;
 }
 
 /** The adapter authenticates first; this guards against a route mounted without it. */

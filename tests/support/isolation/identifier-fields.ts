@@ -3,7 +3,7 @@ import { openApiPath } from '../../../src/interfaces/http/openapi/operation';
 import type { Route } from '../../../src/interfaces/http/route';
 
 /** The kinds of record a request can name. Each account of the isolation test owns some of every kind. */
-export type Kind = 'timeline' | 'anchor' | 'item' | 'event' | 'webhookEndpoint' | 'webhookMessage';
+export type Kind = 'timeline' | 'anchor' | 'item' | 'event' | 'webhookEndpoint' | 'webhookMessage' | 'apiKey';
 
 /**
  * What each identifier field of the API names, by field name. Where identifiers enter is read from
@@ -24,7 +24,14 @@ export const IDENTIFIER_FIELDS: Readonly<Record<string, readonly Kind[]>> = {
   significant_event: ['event'],
   endpoint_id: ['webhookEndpoint'],
   message_id: ['webhookMessage'],
+  key_id: ['apiKey'],
 };
+
+/**
+ * Fields held to an identifier's length that name nothing: an API key's label is at most 100
+ * characters, as the dashboard has always held it, which is also every identifier's bound.
+ */
+const NOT_IDENTIFIERS: ReadonlySet<string> = new Set(['name']);
 
 /**
  * A field is identifier-like when it is a path parameter, when its name says so (`*_id`, `*_ids`),
@@ -176,7 +183,8 @@ function leaves(
 }
 
 function identifierLike(field: Field): boolean {
-  return field.in === 'path' || IDENTIFIER_NAME.test(field.name) || field.schema.maxLength === MAX_ID_LENGTH;
+  if (field.in === 'path' || IDENTIFIER_NAME.test(field.name)) return true;
+  return field.schema.maxLength === MAX_ID_LENGTH && !NOT_IDENTIFIERS.has(field.name);
 }
 
 interface Parameter {

@@ -59,7 +59,7 @@ export function requestFor(
 }
 
 /**
- * Sends the request with an account's key: a POST with a JSON body, a GET with a query string (or a
+ * Sends the request with an account's key: a POST or PATCH with a JSON body, a GET with a query string (or a
  * JSON body for nested values), a DELETE as it is.
  */
 export function send(
@@ -70,9 +70,9 @@ export function send(
 ): Promise<Response> {
   const { route, url, input } = operation;
   if (route.method === 'delete') return request(app).delete(url).set('Authorization', authorization).set(headers);
-  if (route.method === 'post') {
-    const post = request(app).post(url).set('Authorization', authorization).set(headers);
-    return input === undefined ? post : post.send(input);
+  if (route.method === 'post' || route.method === 'patch') {
+    const sent = request(app)[route.method](url).set('Authorization', authorization).set(headers);
+    return input === undefined ? sent : sent.send(input);
   }
   const get = request(app).get(url).set('Authorization', authorization).set(headers);
   if (input === undefined) return get;

@@ -11,6 +11,7 @@ import type { Principal } from '../../../core/use-cases/accounts/authenticate-ap
 import type { AnswerKeyedRequest, KeyedOutcome } from '../../../core/use-cases/idempotency/answer-keyed-request';
 import type { KeptQuota } from '../../../core/use-cases/idempotency/kept-answers';
 import { Problem } from '../problem';
+import type { RequestStep } from '../request-step';
 import type { HttpResponse } from '../route';
 import { JSON_CONTENT_TYPE, nameProblem } from '../send-answer';
 import { problemAnswer, toProblem } from './problem-handler';
@@ -104,6 +105,23 @@ export function idempotency(answerKeyed: AnswerKeyedRequest, metrics?: Idempoten
     }
   };
 }
+
+/**
+ * The `Idempotency-Key` of an operation whose answer holds a secret kept nowhere else (a new API
+ * key): keeping the answer would keep the secret, and ignoring the key would let a retry act twice
+ * unknowingly, so the request is refused before it acts.
+ */
+export const refuseIdempotencyKey: RequestStep = (req) => {
+  if (req.get(IDEMPOTENCY_HEADER) === undefined) return;
+  throw Problem.validation([
+    {
+      field: IDEMPOTENCY_HEADER,
+      message:
+        'is not taken by this operation: its answer holds a new secret, which the service keeps nowhere. ' +
+        'Send it without; if its answer is lost, revoke the key you did not receive',
+    },
+  ]);
+};
 
 /** Which hourly bound is spent, as the 429 says it. */
 const QUOTA_SPENT: Readonly<Record<KeptQuota, string>> = {

@@ -1,5 +1,5 @@
 import { MAX_PATH_PARAMETER_LENGTH } from '../dtos/limits';
-import type { Family, Route } from '../route';
+import { honoursIdempotencyKey, type Family, type Route } from '../route';
 import { EVENT_STREAM_CONTENT, LAST_EVENT_ID_PARAMETER, STREAM_DESCRIPTION } from './event-stream';
 import { exampleOf } from './examples';
 import { headerRef, OPERATION_HEADERS } from './headers';
@@ -59,7 +59,10 @@ export function operationOf(route: Route, schemas: Readonly<Record<string, JsonO
     operation.requestBody = {
       required: true,
       content: {
-        'application/json': { schema: refTo(route.body), ...(docs?.example ? { example: docs.example } : {}) },
+        'application/json': {
+          schema: refTo(route.body),
+          ...(docs?.example ? { example: bodyExample(route, docs.example) } : {}),
+        },
       },
     };
   }
@@ -72,9 +75,15 @@ export function operationOf(route: Route, schemas: Readonly<Record<string, JsonO
   return operation;
 }
 
+/** A route's example less its path parameters, which it gives for the path. */
+function bodyExample(route: Route, example: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const inPath = new Set(pathParameterNames(route.path));
+  return Object.fromEntries(Object.entries(example).filter(([name]) => !inPath.has(name)));
+}
+
 /** An authenticated POST may answer with the kept answer of an earlier request with its `Idempotency-Key`. */
 function replayable(route: Route): boolean {
-  return route.authenticated && route.method === 'post';
+  return honoursIdempotencyKey(route);
 }
 
 function successResponse(

@@ -1,5 +1,5 @@
 import { STATUS_BY_CODE, TITLE_BY_STATUS } from '../error-statuses';
-import type { Route } from '../route';
+import { honoursIdempotencyKey, type Route } from '../route';
 import { headerRef, OPERATION_HEADERS, REPLAYABLE_STATUSES } from './headers';
 import type { JsonObject } from './schemas';
 
@@ -53,7 +53,7 @@ export const PROBLEM_SCHEMA = { $ref: '#/components/schemas/ProblemResponse' };
 
 /** Every error code a route can answer, each known to error-statuses.ts. */
 export function errorCodesOf(route: Route): string[] {
-  const idempotent = route.authenticated && route.method === 'post';
+  const idempotent = honoursIdempotencyKey(route);
   const codes = [
     ...EVERY_OPERATION,
     ...(route.authenticated ? WITH_A_KEY : []),

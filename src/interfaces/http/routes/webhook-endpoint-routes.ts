@@ -12,7 +12,7 @@ import { ListWebhookEndpoints } from '../../../core/use-cases/webhook-endpoints/
 import { ResendWebhookMessage } from '../../../core/use-cases/webhook-endpoints/resend-webhook-message';
 import { RollWebhookSecret } from '../../../core/use-cases/webhook-endpoints/roll-webhook-secret';
 import { SendTestWebhook } from '../../../core/use-cases/webhook-endpoints/send-test-webhook';
-import { decodeCursor, deliveryCursorOf, encodeCursor, nextDeliveryCursor } from '../cursor';
+import { creationCursorOf, deliveryCursorOf, nextCreationCursor, nextDeliveryCursor } from '../cursor';
 import { EXAMPLE_IDS } from '../dtos/responses/ids';
 import {
   NewWebhookEndpointResponse,
@@ -123,18 +123,11 @@ function listWebhookEndpointsRoute(container: Container): Route {
       },
     },
     async ({ query }, { accountId }) => {
-      const after = query.cursor === undefined ? null : decodeCursor(query.cursor);
-      const page = await listEndpoints.execute({
-        accountId,
-        limit: query.limit,
-        after: after && { createdAt: after.at, id: after.id },
-      });
+      const after = creationCursorOf(query.cursor);
+      const page = await listEndpoints.execute({ accountId, limit: query.limit, after });
       return {
         status: 200,
-        body: {
-          endpoints: page.endpoints.map(presentWebhookEndpoint),
-          next_cursor: page.next && encodeCursor(page.next.createdAt, page.next.id),
-        },
+        body: { endpoints: page.endpoints.map(presentWebhookEndpoint), next_cursor: nextCreationCursor(page.next) },
       };
     },
   );

@@ -1,5 +1,6 @@
 // AuthenticateApiKey with the service's in-memory cache of verified keys: the common request reads
 // nothing, and every way a key stops being valid is honoured on the very next request.
+import { permissionsOf } from '../../../../src/core/domain/api-key-permissions';
 import { InvalidApiKey } from '../../../../src/core/domain/errors';
 import { LruVerifiedKeyCache } from '../../../../src/infrastructure/api-key-cache/lru-verified-key-cache';
 import { AuthenticateApiKey } from '../../../../src/core/use-cases/accounts/authenticate-api-key';
@@ -49,6 +50,31 @@ describe('AuthenticateApiKey with the verified-key cache', () => {
     }
     expect(reads.count()).toBe(1);
     expect(core.keyCache.stats()).toMatchObject({ entries: 1, hits: 4 });
+  });
+
+  it("answers a restricted key's permissions from memory, and reads them again once they change", async () => {
+    const core = createTestCore();
+    const { accountId } = await anAccount(core);
+    const issued = await core.createApiKey.execute({
+      accountId,
+      name: null,
+      permissions: permissionsOf({ items: 'read' }),
+    });
+    const reads = countKeyReads();
+    const permissionsNow = async () =>
+      (await core.authenticateApiKey.execute({ apiKey: issued.secret, client: CLIENT })).permissions;
+
+    for (let request = 0; request < 3; request++) expect(await permissionsNow()).toMatchObject({ items: 'read' });
+    expect(reads.count()).toBe(1);
+
+    await core.updateApiKey.execute({
+      accountId,
+      keyId: issued.key.id,
+      permissions: permissionsOf({ items: 'write' }),
+    });
+    expect(await permissionsNow()).toMatchObject({ items: 'write' });
+    expect(await permissionsNow()).toMatchObject({ items: 'write' });
+    expect(reads.count()).toBe(2);
   });
 
   it('still records the last use once a minute: the request that is due reads the key again and writes', async () => {

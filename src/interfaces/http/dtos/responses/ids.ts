@@ -7,6 +7,7 @@ export const TIMELINE_ID = /^(primary|tml_[0-9a-f]{32})$/;
 export const EXAMPLE_IDS = {
   account: 'acc_0f8fad5bd9cb469fa16570867728950e',
   anchor: 'anc_16fd2706895846d3ab5e0a6d1bc4e0a1',
+  apiKey: 'key_5c0b1f9e2d7a4c3b8e6f1a0d9c2b7e45',
   event: 'evt_5d7e2c1b0a9f48e7b6c5d4e3f2a1b0c9',
   item: 'itm_3b241101e2bb42558caf4136c566a962',
   manipulation: 'man_6f1c2d3e4a5b4c6d8e9f0a1b2c3d4e5f',
