@@ -120,6 +120,52 @@ describe('dashboard: API keys', () => {
     expect(response.status).toBe(409);
   });
 
+  it('creates a restricted key with a level per resource: tnr_, its permissions shown, doing only them', async () => {
+    const { browser } = await signedIn();
+    const created = await browser.submit('/dashboard/keys', {
+      name: 'widget',
+      access: 'restricted',
+      permission_anchors: 'write',
+      permission_events: 'read',
+      permission_clock: 'none',
+    });
+    expect(created.status).toBe(201);
+    const key = freshKeyOf(created.text);
+    expect(key).toMatch(/^tnr_/);
+    expect((await anchorWith(key)).status).toBe(201);
+    expect((await request(t.app).post('/v1/pause-time').set('Authorization', `Bearer ${key}`)).status).toBe(403);
+
+    const page = (await browser.get('/dashboard')).text;
+    const row = page.slice(page.indexOf(`<code>${key.slice(0, 12)}…</code>`));
+    const permissions = /<td data-permissions>([\s\S]*?)<\/td>/.exec(row)?.[1] ?? '';
+    expect(permissions).toContain('<code>anchors:write</code>');
+    expect(permissions).toContain('<code>events:read</code>');
+    expect(permissions).not.toContain('clock');
+    expect(page).toMatch(/<td data-permissions>\s*full access\s*<\/td>/);
+  });
+
+  it('creates a full key unless restricted is chosen, whatever the levels sent', async () => {
+    const { browser } = await signedIn();
+    const created = await browser.submit('/dashboard/keys', { access: 'full', permission_anchors: 'read' });
+    expect(freshKeyOf(created.text)).toMatch(/^tns_/);
+  });
+
+  it('refuses an access, resource or level no form sends with 400, creating no key', async () => {
+    const { browser } = await signedIn();
+    const keys = await t.prisma.apiKey.count();
+    const faults: Array<[Record<string, string>, string]> = [
+      [{ access: 'admin' }, "Access is full or restricted, not 'admin'."],
+      [{ access: 'restricted', permission_anchor: 'write' }, "There is no resource 'anchor'"],
+      [{ access: 'restricted', permission_anchors: 'all' }, "The level of anchors is none, read or write, not 'all'."],
+    ];
+    for (const [form, message] of faults) {
+      const refused = await browser.submit('/dashboard/keys', form);
+      expect(refused.status).toBe(400);
+      expect(refused.text).toContain(message.replaceAll("'", '&#39;'));
+    }
+    expect(await t.prisma.apiKey.count()).toBe(keys);
+  });
+
   it('redirects to sign-in when not signed in', async () => {
     const response = await request(t.app).get('/dashboard');
     expect(response.status).toBe(303);

@@ -18,7 +18,7 @@ export function csrfOf(page: string): string {
 
 /** The whole API key a page shows once, right after it was created or rolled. */
 export function freshKeyOf(page: string): string {
-  const match = /data-testid="new-api-key">(tns_[A-Za-z0-9_-]{43})</.exec(page);
+  const match = /data-testid="new-api-key">(tn[sr]_[A-Za-z0-9_-]{43})</.exec(page);
   if (!match?.[1]) throw new Error('no new API key on the page');
   return match[1];
 }

@@ -1,6 +1,14 @@
 import type { Request, Router } from 'express';
 import type { Container } from 'inversify';
 import { API_KEY_NAME_MAX_LENGTH } from '../../../core/domain/account';
+import {
+  isAccessLevel,
+  isResource,
+  permissionsOf,
+  type AccessLevel,
+  type Permissions,
+  type Resource,
+} from '../../../core/domain/api-key-permissions';
 import { ApiKeyNotFound, ConsoleKeyNotRollable, TooManyApiKeys } from '../../../core/domain/errors';
 import { CreateApiKey } from '../../../core/use-cases/api-keys/create-api-key';
 import { RevokeApiKey } from '../../../core/use-cases/api-keys/revoke-api-key';
@@ -8,7 +16,10 @@ import { RollApiKey } from '../../../core/use-cases/api-keys/roll-api-key';
 import { formField, statusOf } from './forms';
 import type { SignedInPages } from './signed-in';
 
-/** The dashboard page and its key forms: create, roll and revoke the account's API keys. */
+/**
+ * The dashboard page and its key forms: create (full or restricted), roll and revoke the account's
+ * API keys, by the use cases /v1/api-keys runs.
+ */
 export function addKeyRoutes(router: Router, container: Container, pages: SignedInPages): void {
   const createApiKey = container.get(CreateApiKey);
   const rollApiKey = container.get(RollApiKey);
@@ -36,11 +47,13 @@ export function addKeyRoutes(router: Router, container: Container, pages: Signed
           error: `A key name has at most ${API_KEY_NAME_MAX_LENGTH} characters.`,
         });
       }
+      const access = accessOf(req);
+      if ('fault' in access) return pages.render(res, 400, signedIn, { error: access.fault });
       try {
         const issued = await createApiKey.execute({
           accountId: signedIn.signedIn.session.accountId,
           name: name || null,
-          permissions: null,
+          permissions: access.permissions,
         });
         await pages.render(res, 201, signedIn, { fresh: issued });
       } catch (error) {
@@ -79,6 +92,30 @@ export function addKeyRoutes(router: Router, container: Container, pages: Signed
       }
     }),
   );
+}
+
+const PERMISSION_FIELD = /^permission_(.*)$/;
+
+/**
+ * The access the form asks for: `full` (the default), or `restricted` with a level of each resource
+ * from its `permission_<resource>` field (`none` when absent). What no form of the page sends (an
+ * unknown access, resource or level) is refused, naming it.
+ */
+function accessOf(req: Request): { readonly permissions: Permissions | null } | { readonly fault: string } {
+  const access = formField(req, 'access') ?? 'full';
+  if (access !== 'full' && access !== 'restricted') return { fault: `Access is full or restricted, not '${access}'.` };
+  const body: unknown = req.body;
+  const fields = typeof body === 'object' && body !== null ? Object.keys(body) : [];
+  const given: Partial<Record<Resource, AccessLevel>> = {};
+  for (const field of fields) {
+    const resource = PERMISSION_FIELD.exec(field)?.[1];
+    if (resource === undefined) continue;
+    if (!isResource(resource)) return { fault: `There is no resource '${resource}' to give a permission of.` };
+    const level = formField(req, field) ?? '';
+    if (!isAccessLevel(level)) return { fault: `The level of ${resource} is none, read or write, not '${level}'.` };
+    given[resource] = level;
+  }
+  return { permissions: access === 'full' ? null : permissionsOf(given) };
 }
 
 /** A key id from the path, or '' (which names no key) when it cannot be one. */

@@ -1,4 +1,5 @@
 import { API_KEY_NAME_MAX_LENGTH, isConsoleKey, type ApiKey } from '../../../core/domain/account';
+import { ACCESS_LEVELS, RESOURCES } from '../../../core/domain/api-key-permissions';
 import { formatDateTime } from '../../../core/domain/date-time-format';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../core/domain/password';
 import { html, type SafeHtml } from './html';
@@ -117,6 +118,7 @@ export function dashboardPage(view: DashboardView): string {
           <tr>
             <th>Key</th>
             <th>Name</th>
+            <th>Permissions</th>
             <th>Created</th>
             <th>Last used</th>
             <th></th>
@@ -133,10 +135,51 @@ export function dashboardPage(view: DashboardView): string {
           >Name <span class="muted">(optional)</span>
           <input type="text" name="name" maxlength="${API_KEY_NAME_MAX_LENGTH}" placeholder="deploy script"
         /></label>
+        ${accessFields()}
         <div><button type="submit">Create key</button></div>
       </form>
       ${passwordForm(signedIn.csrfToken)}`,
   });
+}
+
+/** Full or restricted, and a restricted key's level of each resource (docs/api.md, "Permissions"). */
+function accessFields(): SafeHtml {
+  return html`<fieldset class="stack">
+    <legend>Access</legend>
+    <label
+      ><input type="radio" name="access" value="full" checked /> Full: everything your account may do, managing keys
+      included (<code>tns_</code>)</label
+    >
+    <label
+      ><input type="radio" name="access" value="restricted" /> Restricted: only the permissions below
+      (<code>tnr_</code>); for an integration that needs no more</label
+    >
+    <table class="permissions">
+      <tbody>
+        ${RESOURCES.map(
+          (resource) =>
+            html`<tr>
+              <td><label for="permission-${resource}">${resource}</label></td>
+              <td>
+                <select id="permission-${resource}" name="permission_${resource}">
+                  ${ACCESS_LEVELS.map((level) => html`<option value="${level}">${level}</option>`)}
+                </select>
+              </td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+  </fieldset>`;
+}
+
+/** What a key may do, as its row says it: full, or the resources it holds a level of. */
+function permissionsText(key: ApiKey): SafeHtml {
+  if (key.permissions === null) return html`full access`;
+  const { permissions } = key;
+  const held = RESOURCES.filter((resource) => permissions[resource] !== 'none');
+  if (held.length === 0) return html`<span class="muted">restricted: no access</span>`;
+  return html`<span class="muted">restricted:</span>
+    ${held.map((resource) => html`<code>${resource}:${permissions[resource]}</code> `)}`;
 }
 
 function passwordForm(csrfToken: string): SafeHtml {
@@ -184,6 +227,7 @@ function keyRow(key: ApiKey, csrfToken: string, freshId: string | undefined): Sa
       <td>
         ${key.name ?? html`<span class="muted">unnamed</span>`}${console && key.expiresAt ? CONSOLE_KEY_NOTE : ''}
       </td>
+      <td data-permissions>${permissionsText(key)}</td>
       <td>${time(key.createdAt)}</td>
       <td>${time(key.lastUsedAt)}</td>
       <td class="actions">${actions}</td>
