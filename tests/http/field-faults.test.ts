@@ -20,7 +20,7 @@ describe('the first fault of each field, in every family', () => {
   });
   afterAll(() => t.close());
 
-  it('covers the fields users met the wrong message on, in all three families, the account and webhooks', () => {
+  it('covers the fields users met the wrong message on, in all three families, the account, webhooks, keys', () => {
     const covered = new Set(faults.map((fault) => `${fault.route.path} ${fault.field}`));
     for (const field of [
       '/v1/anchors description',
@@ -34,11 +34,12 @@ describe('the first fault of each field, in every family', () => {
       '/v1/accounts password',
       '/v1/webhook-endpoints url',
       '/v1/webhook-endpoints event_types',
+      '/v1/api-keys name',
     ]) {
       expect(covered).toContain(field);
     }
     expect(new Set(faults.map((fault) => fault.route.family))).toEqual(
-      new Set(['A', 'B', 'C', 'accounts', 'webhooks']),
+      new Set(['A', 'B', 'C', 'accounts', 'webhooks', 'api-keys']),
     );
   });
 
