@@ -49,7 +49,7 @@ describe('the first fault of each field, in every family', () => {
     const wrong: string[] = [];
     for (const fault of faults) {
       const call = request(t.app)[fault.route.method](fault.route.path);
-      const response = await (fault.route.authenticated ? call.set('Authorization', account.auth) : call).send(
+      const response = await (fault.route.scope !== null ? call.set('Authorization', account.auth) : call).send(
         fault.input,
       );
       const expected = {

@@ -99,7 +99,7 @@ function fuzzedRoute(route: Route, document: OpenApiDocument): FuzzedRoute {
   return {
     method: route.method,
     path: route.path,
-    authenticated: route.authenticated,
+    authenticated: route.scope !== null,
     ...(input === undefined ? {} : { input }),
   };
 }

@@ -244,7 +244,7 @@ function prefixOf(kind: Kind): string {
 }
 
 function authenticated(routes: readonly Route[]): Route[] {
-  return routes.filter((route) => route.authenticated);
+  return routes.filter((route) => route.scope !== null);
 }
 
 function describeRoute(route: Route): string {

@@ -221,7 +221,7 @@ describe('GET /openapi.json', () => {
       for (const code of route.docs.errors)
         expect(Object.keys(operation.responses)).toContain(String(STATUS_BY_CODE[code]));
       expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['400', '413', '415', '500']));
-      if (route.authenticated) {
+      if (route.scope !== null) {
         expect(operation.responses['401']).toBeDefined();
         expect(operation.responses['403']).toBeDefined();
         expect(operation.security).toEqual([{ bearerAuth: [route.scope] }]);

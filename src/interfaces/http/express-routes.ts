@@ -91,7 +91,7 @@ export function mountRoutes(
         }
       }
       // An operation open to anyone is told its client, whose turn its password work takes.
-      const client = route.authenticated ? undefined : passwordClientOf(req, res);
+      const client = route.scope !== null ? undefined : passwordClientOf(req, res);
       const respond = () =>
         route.invoke({ body: req.body, query: req.query, params: pathParameters(req.params), client }, principal);
       const operate = () => (keyed ? keyed(req, res, respond) : respond());

@@ -60,10 +60,10 @@ export interface Route {
   readonly operationId: string;
   readonly family: Family;
   readonly summary: string;
-  readonly authenticated: boolean;
   /**
-   * The one permission an authenticated operation needs (its scope in the OpenAPI document),
-   * checked before anything else of the request; null for an operation open to anyone.
+   * The one permission an operation needs (its scope in the OpenAPI document), checked right after
+   * its key; null for an operation open to anyone, which takes no key: whether a route needs a key
+   * is whether it has a scope.
    */
   readonly scope: Scope | null;
   /** A GET that registers something (Family A's retrieve-item): HEAD must not run it. */
@@ -120,7 +120,6 @@ export function defineRoute<B extends object = object, Q extends object = object
 ): Route {
   return {
     ...definition,
-    authenticated: true,
     invoke: (request, principal) => handle(validate(definition, request), authenticated(principal)),
     ...(stream && {
       stream: (request: StreamRequest, principal: Principal | null) =>
@@ -131,7 +130,7 @@ export function defineRoute<B extends object = object, Q extends object = object
 
 /** An authenticated POST keeps its answer under an `Idempotency-Key` (docs/decisions.md), but one carrying a secret. */
 export function honoursIdempotencyKey(route: Route): boolean {
-  return route.authenticated && route.method === 'post' && route.keepsNoAnswer !== true;
+  return route.scope !== null && route.method === 'post' && route.keepsNoAnswer !== true;
 }
 
 /** The adapter authenticates first; this guards against a route mounted without it. */
@@ -147,7 +146,6 @@ export function definePublicRoute<B extends object = object, Q extends object = 
 ): Route {
   return {
     ...definition,
-    authenticated: false,
     scope: null,
     invoke: (request) => handle(validate(definition, request), clientOf(request)),
   };

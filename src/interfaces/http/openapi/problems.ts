@@ -56,7 +56,7 @@ export function errorCodesOf(route: Route): string[] {
   const idempotent = honoursIdempotencyKey(route);
   const codes = [
     ...EVERY_OPERATION,
-    ...(route.authenticated ? WITH_A_KEY : []),
+    ...(route.scope !== null ? WITH_A_KEY : []),
     ...(idempotent ? IDEMPOTENT : []),
     ...(route.docs?.errors ?? []),
   ];
