@@ -17,7 +17,7 @@ import { defineRoute, type Route } from '../../src/interfaces/http/route';
 import { OpenApiContract, type OpenApiDocument, type OpenApiOperation } from '../support/http/openapi-contract';
 import { CHANGELOG_FILE, DOCUMENT_FILE, documentText, WRITE_COMMAND } from '../../scripts/openapi-file';
 import { resolved } from '../support/http/schema-arbitrary';
-import { scopeFaults } from '../support/http/operation-scopes';
+import { declaredScope, scopeFaults } from '../support/http/operation-scopes';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 
 /** Why the committed document is not the served one (its first line that differs), or undefined. */
@@ -249,6 +249,57 @@ describe('GET /openapi.json', () => {
     expect(needingKeys.length).toBeGreaterThan(30);
     expect(contract.operation('createAccount').operation.security).toEqual([]);
     expect(contract.operation('manipulateEvent').operation.security).toEqual([{ bearerAuth: ['events:write'] }]);
+    // The cases the permissions table singles out: Family C's travel is the clock's, Family A's a
+    // travel's; a GET that registers needs write, a query sent as a POST read; a stream events:read.
+    const scopes = Object.fromEntries(
+      ['scenarioTravel', 'travelToMoment', 'retrieveItem', 'scanEvents', 'checkParadoxes', 'monitorEvents'].map(
+        (id) => [id, contract.operation(id).operation.security],
+      ),
+    );
+    expect(scopes).toEqual({
+      scenarioTravel: [{ bearerAuth: ['clock:write'] }],
+      travelToMoment: [{ bearerAuth: ['travels:write'] }],
+      retrieveItem: [{ bearerAuth: ['items:write'] }],
+      scanEvents: [{ bearerAuth: ['events:read'] }],
+      checkParadoxes: [{ bearerAuth: ['paradoxes:read'] }],
+      monitorEvents: [{ bearerAuth: ['events:read'] }],
+    });
+  });
+
+  it('shows in every 403 the permission the operation needs and the key, as the refusal carries them', () => {
+    const refusals = contract.operations().filter(({ operation }) => operation.responses['403']?.content);
+    expect(refusals.length).toBeGreaterThan(30);
+    for (const { operation } of refusals) {
+      const declared = declaredScope(operation);
+      const scope = 'scope' in declared ? declared.scope : null;
+      expect({ operation: operation.operationId, scope }).toEqual({
+        operation: operation.operationId,
+        scope: expect.any(String),
+      });
+      const content = operation.responses['403']?.content?.['application/problem+json'];
+      const example = content?.examples?.insufficient_permissions?.value;
+      expect({ operation: operation.operationId, example }).toEqual({
+        operation: operation.operationId,
+        example: {
+          type: '/problems/insufficient_permissions',
+          title: 'Forbidden',
+          status: 403,
+          detail: `This API key lacks the permission ${scope}, which this operation needs.`,
+          code: 'insufficient_permissions',
+          required_permission: scope,
+          key_id: EXAMPLE_IDS.apiKey,
+          request_id: expect.any(String),
+        },
+      });
+      const schema = content?.schema ?? {};
+      expect(contract.violations(schema, example)).toEqual([]);
+      const { required_permission: _permission, ...withoutPermission } = Object(example);
+      const { key_id: _key, ...withoutKey } = Object(example);
+      expect(contract.violations(schema, withoutPermission)).not.toEqual([]);
+      expect(contract.violations(schema, withoutKey)).not.toEqual([]);
+      const another = scope === 'anchors:read' ? 'anchors:write' : 'anchors:read';
+      expect(contract.violations(schema, { ...Object(example), required_permission: another })).not.toEqual([]);
+    }
   });
 
   it('would fail an operation declaring no permission, two of them, or one the service does not know', () => {

@@ -88,6 +88,7 @@ function exampleRequest(t: TestApp, { method, path, operation }: LocatedOperatio
 describe('permissions, operation by operation of the OpenAPI document', () => {
   let t: TestApp;
   let account: TestAccount;
+  let contract: OpenApiContract;
   let operations: LocatedOperation[];
   /** By resource and level: a key holding that level of it, and the opposite of the others. */
   const keys = new Map<string, Key>();
@@ -96,7 +97,8 @@ describe('permissions, operation by operation of the OpenAPI document', () => {
     t = await startTestApp();
     account = await t.signUp();
     const document: OpenApiDocument = (await request(t.app).get('/openapi.json')).body;
-    operations = new OpenApiContract(document).operations();
+    contract = new OpenApiContract(document);
+    operations = contract.operations();
     const createApiKey = t.container.get(CreateApiKey);
     for (const resource of RESOURCES) {
       for (const level of ACCESS_LEVELS) {
@@ -137,7 +139,15 @@ describe('permissions, operation by operation of the OpenAPI document', () => {
         required_permission: scope,
         key_id: key.id,
       });
+      // The document's example is this answer, but for the key and the request.
+      const documented = located.operation.responses['403']?.content?.['application/problem+json'];
+      expect(response.body).toEqual({
+        ...Object(documented?.examples?.insufficient_permissions?.value),
+        key_id: key.id,
+        request_id: response.headers['x-request-id'],
+      });
     }
+    contract.expectConforms(located.operation.operationId, response);
     expect(await stateOf(t, account.id)).toEqual(before);
   }
 

@@ -70,7 +70,7 @@ export function operationOf(route: Route, schemas: Readonly<Record<string, JsonO
     ...(docs
       ? { [String(docs.status)]: successResponse(docs, schemas, replayable(route), Boolean(route.stream)) }
       : {}),
-    ...errorResponses(errorCodesOf(route), replayable(route)),
+    ...errorResponses(errorCodesOf(route), { replayable: replayable(route), scope: route.scope }),
   };
   return operation;
 }

@@ -1,4 +1,8 @@
+import type { Scope } from '../../../core/domain/api-key-permissions';
+import { InsufficientPermissions } from '../../../core/domain/errors';
+import { EXAMPLE_IDS } from '../dtos/responses/ids';
 import { STATUS_BY_CODE, TITLE_BY_STATUS } from '../error-statuses';
+import { Problem } from '../problem';
 import { honoursIdempotencyKey, type Route } from '../route';
 import { headerRef, OPERATION_HEADERS, REPLAYABLE_STATUSES } from './headers';
 import type { JsonObject } from './schemas';
@@ -51,6 +55,16 @@ const TOO_MANY_HEADERS: JsonObject = {
 
 export const PROBLEM_SCHEMA = { $ref: '#/components/schemas/ProblemResponse' };
 
+const EXAMPLE_REQUEST_ID = '3f1c2a9e-7b4d-4e8a-9c61-2d5f0b8e4a17';
+
+/** How an operation's error answers are told apart from another's. */
+export interface ErrorAnswers {
+  /** Whether an answer may be the replay of one kept under an `Idempotency-Key`. */
+  readonly replayable?: boolean;
+  /** The permission the operation needs, which its 403 names; null for an operation open to anyone. */
+  readonly scope?: Scope | null;
+}
+
 /** Every error code a route can answer, each known to error-statuses.ts. */
 export function errorCodesOf(route: Route): string[] {
   const idempotent = honoursIdempotencyKey(route);
@@ -64,7 +78,10 @@ export function errorCodesOf(route: Route): string[] {
 }
 
 /** The error responses of an operation, one per status, with an example problem per code. */
-export function errorResponses(codes: readonly string[], replayable = false): Record<string, JsonObject> {
+export function errorResponses(
+  codes: readonly string[],
+  { replayable = false, scope = null }: ErrorAnswers = {},
+): Record<string, JsonObject> {
   const byStatus = new Map<number, string[]>();
   for (const code of codes) {
     const status = STATUS_BY_CODE[code];
@@ -76,7 +93,7 @@ export function errorResponses(codes: readonly string[], replayable = false): Re
       .sort(([a], [b]) => a - b)
       .map(([status, statusCodes]) => [
         String(status),
-        errorResponse(status, statusCodes, replayable && REPLAYABLE_STATUSES.has(status)),
+        errorResponse(status, statusCodes, replayable && REPLAYABLE_STATUSES.has(status), scope),
       ]),
   );
 }
@@ -102,7 +119,7 @@ function headersOf(status: number): JsonObject {
   return {};
 }
 
-function errorResponse(status: number, codes: readonly string[], replayable: boolean): JsonObject {
+function errorResponse(status: number, codes: readonly string[], replayable: boolean, scope: Scope | null): JsonObject {
   const title = TITLE_BY_STATUS[status] ?? 'Request failed';
   return {
     description: `${title}: ${codes.map((code) => `\`${code}\``).join(', ')} (docs/errors.md).`,
@@ -113,16 +130,35 @@ function errorResponse(status: number, codes: readonly string[], replayable: boo
     },
     content: {
       'application/problem+json': {
-        schema: PROBLEM_SCHEMA,
+        schema: problemSchema(codes, scope),
         examples: Object.fromEntries(
-          codes.map((code) => [code, { summary: code, value: exampleProblem(status, title, code) }]),
+          codes.map((code) => [code, { summary: code, value: exampleProblem(status, title, code, scope) }]),
         ),
       },
     },
   };
 }
 
-function exampleProblem(status: number, title: string, code: string): JsonObject {
+/**
+ * A refusal for want of a permission always names it and the key (middleware/permission.ts): where
+ * it is the status's one code, its schema requires both, the permission being the operation's scope.
+ */
+function problemSchema(codes: readonly string[], scope: Scope | null): JsonObject {
+  if (codes.length !== 1 || codes[0] !== 'insufficient_permissions') return PROBLEM_SCHEMA;
+  return {
+    allOf: [
+      PROBLEM_SCHEMA,
+      { required: ['required_permission', 'key_id'], properties: { required_permission: { const: scopeOf(scope) } } },
+    ],
+  };
+}
+
+function exampleProblem(status: number, title: string, code: string, scope: Scope | null): JsonObject {
+  // The refusal as the service sends it, from the error it is sent for.
+  if (code === 'insufficient_permissions') {
+    const refusal = Problem.fromDomain(new InsufficientPermissions(scopeOf(scope), EXAMPLE_IDS.apiKey));
+    return { ...refusal.toJson(), request_id: EXAMPLE_REQUEST_ID };
+  }
   const errors =
     code === 'validation_failed'
       ? { errors: [{ field: 'destination_time', message: 'destination_time must be an ISO 8601 date-time' }] }
@@ -135,6 +171,12 @@ function exampleProblem(status: number, title: string, code: string): JsonObject
     detail,
     code,
     ...errors,
-    request_id: '3f1c2a9e-7b4d-4e8a-9c61-2d5f0b8e4a17',
+    request_id: EXAMPLE_REQUEST_ID,
   };
+}
+
+/** Only an operation needing a key is refused for a permission: it names the one it needs. */
+function scopeOf(scope: Scope | null): Scope {
+  if (scope === null) throw new Error('insufficient_permissions is listed for an operation open to anyone');
+  return scope;
 }

@@ -45,7 +45,8 @@ function scenarioTravelRoute(container: Container): Route {
       docs: {
         description:
           'Travels to a moment and place on the timeline the traveller is on; ' +
-          'the same operation as `POST /v1/travel`, with the same body and answer.',
+          'the same operation as `POST /v1/travel`, with the same body and answer, but for its permission: ' +
+          '`clock:write`, where `POST /v1/travel` needs `travels:write`.',
         status: 200,
         response: ArrivalResponse,
         errors: ['timeline_window_expired'],
