@@ -15,15 +15,11 @@ import type {
   WebhookDeliveries,
 } from '../../../core/ports/webhook-deliveries';
 import type { DeliveryJob } from '../../../core/ports/webhook-jobs';
-import type {
-  PrismaClient,
-  WebhookAttempt as AttemptRow,
-  WebhookEndpoint as EndpointRow,
-} from '../../database/driver/generated/client';
+import type { PrismaClient, WebhookEndpoint as EndpointRow } from '../../database/driver/generated/client';
 import type { SqlRunner } from '../../database/driver/sql-runner';
 import { endpointOf } from './repositories/webhook-endpoint-repository';
 import type { RowOf } from './kysely';
-import { DUE_MESSAGE, RECORD_ATTEMPT } from './statements/webhooks';
+import { DUE_MESSAGE, ENDPOINT_ATTEMPTS, type ListedAttemptRow, RECORD_ATTEMPT } from './statements/webhooks';
 
 const STATES = ['pending', 'delivered', 'failed'] as const;
 
@@ -42,24 +38,16 @@ export class PostgresWebhookDeliveries implements WebhookDeliveries {
     endpoint: { readonly accountId: string; readonly endpointId: string },
     page: { readonly limit: number; readonly after: WebhookAttemptCursor | null },
   ): Promise<RecordedAttempt[]> {
+    const listing = { accountId: endpoint.accountId, endpointId: endpoint.endpointId, limit: page.limit };
     const { after } = page;
-    // Newest first, then by message and attempt: the order of the index webhook_attempts_by_endpoint.
-    const rows = await this.prisma.webhookAttempt.findMany({
-      where: {
-        accountId: endpoint.accountId,
-        endpointId: endpoint.endpointId,
-        ...(after && {
-          OR: [
-            { attemptedAt: { lt: after.attemptedAt } },
-            { attemptedAt: after.attemptedAt, messageId: { gt: after.messageId } },
-            { attemptedAt: after.attemptedAt, messageId: after.messageId, attempt: { gt: after.attempt } },
-          ],
-        }),
-      },
-      orderBy: [{ attemptedAt: 'desc' }, { messageId: 'asc' }, { attempt: 'asc' }],
-      take: page.limit,
-      include: { message: { select: { eventType: true } } },
-    });
+    const rows = after
+      ? await ENDPOINT_ATTEMPTS.after.run(this.sql, {
+          ...listing,
+          afterAttemptedAt: after.attemptedAt,
+          afterMessageId: after.messageId,
+          afterAttempt: after.attempt,
+        })
+      : await ENDPOINT_ATTEMPTS.first.run(this.sql, listing);
     return rows.map(attemptOf);
   }
 
@@ -141,21 +129,11 @@ function endpointRowOf(row: DueRow): EndpointRow {
   };
 }
 
-function attemptOf(row: AttemptRow & { readonly message: { readonly eventType: string } }): RecordedAttempt {
+function attemptOf(row: ListedAttemptRow): RecordedAttempt {
   const error = row.error === null ? null : ATTEMPT_ERRORS.find((known) => known === row.error);
   if (error === undefined)
     throw new Error(`Webhook attempt ${row.messageId}/${row.attempt} has an error the service does not know.`);
-  return {
-    messageId: row.messageId,
-    eventType: row.message.eventType,
-    attempt: row.attempt,
-    attemptedAt: row.attemptedAt,
-    status: row.status,
-    error,
-    durationMs: row.durationMs,
-    answer: row.answer ?? '',
-    nextAttemptAt: row.nextAttemptAt,
-  };
+  return { ...row, error, answer: row.answer ?? '' };
 }
 
 /** The writer's trace an event's row carries (events.writer_trace), as its message's subject keeps the row. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { kysely, type Slots, statement } from '../kysely';
+import { kysely, type RowOf, type Slots, statement } from '../kysely';
 
 // The webhooks' statements call the functions of migration 20261129082908_webhook_recording, which
 // the database's triggers call too: a message and its delivery job are made one way, whoever asks.
@@ -130,6 +130,77 @@ export const DUE_MESSAGE = statement((p: Slots<DueMessage>) =>
       'e.created_at as endpoint_created_at',
     ]),
 );
+
+interface AttemptListing {
+  readonly accountId: string;
+  readonly endpointId: string;
+  readonly limit: number;
+}
+
+/** The last attempt of the page before: a page goes on after it. */
+interface AttemptCursor {
+  readonly afterAttemptedAt: Date;
+  readonly afterMessageId: string;
+  readonly afterAttempt: number;
+}
+
+/**
+ * A page of an endpoint's attempts with each one's event type, in one read: an ordered range of
+ * the index webhook_attempts_by_endpoint, cut at the page size, each attempt's message by its key.
+ */
+function attemptListing(p: Slots<AttemptListing>, after: Slots<AttemptCursor> | null) {
+  return (
+    kysely
+      .selectFrom('webhook_attempts as a')
+      .innerJoin('webhook_messages as m', (join) =>
+        join.onRef('m.account_id', '=', 'a.account_id').onRef('m.id', '=', 'a.message_id'),
+      )
+      .where('a.account_id', '=', p.accountId)
+      .where('a.endpoint_id', '=', p.endpointId)
+      // After the cursor in the listing's order. The bound on attempted_at alone is where the index
+      // range starts; the rest sifts the attempts of the cursor's own instant.
+      .$call((query) =>
+        after
+          ? query.where(({ eb, and, or, refTuple, tuple }) =>
+              and([
+                eb('a.attempted_at', '<=', after.afterAttemptedAt),
+                or([
+                  eb('a.attempted_at', '<', after.afterAttemptedAt),
+                  eb(refTuple('a.message_id', 'a.attempt'), '>', tuple(after.afterMessageId, after.afterAttempt)),
+                ]),
+              ]),
+            )
+          : query,
+      )
+      .select([
+        'a.message_id as messageId',
+        'm.event_type as eventType',
+        'a.attempt',
+        'a.attempted_at as attemptedAt',
+        'a.status',
+        'a.error',
+        'a.duration_ms as durationMs',
+        'a.answer',
+        'a.next_attempt_at as nextAttemptAt',
+      ])
+      .orderBy('a.attempted_at', 'desc')
+      .orderBy('a.message_id')
+      .orderBy('a.attempt')
+      .limit(p.limit)
+  );
+}
+
+/**
+ * The deliveries listing, a statement per form rather than one whose cursor may be null: a
+ * `$n IS NULL OR ...` condition would leave a generic plan no index bound to start from.
+ */
+export const ENDPOINT_ATTEMPTS = {
+  first: statement((p: Slots<AttemptListing>) => attemptListing(p, null)),
+  after: statement((p: Slots<AttemptListing & AttemptCursor>) => attemptListing(p, p)),
+} as const;
+
+/** An attempt on a page of the deliveries listing. */
+export type ListedAttemptRow = RowOf<typeof ENDPOINT_ATTEMPTS.first>;
 
 /**
  * An attempt's record, in one statement: the message's count, state and body (unless kept), only
