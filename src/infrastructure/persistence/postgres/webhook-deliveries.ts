@@ -19,7 +19,13 @@ import type { PrismaClient, WebhookEndpoint as EndpointRow } from '../../databas
 import type { SqlRunner } from '../../database/driver/sql-runner';
 import { endpointOf } from './repositories/webhook-endpoint-repository';
 import type { RowOf } from './kysely';
-import { DUE_MESSAGE, ENDPOINT_ATTEMPTS, type ListedAttemptRow, RECORD_ATTEMPT } from './statements/webhooks';
+import {
+  DUE_MESSAGE,
+  ENDPOINT_ATTEMPTS,
+  type ListedAttemptRow,
+  RECORD_ATTEMPT,
+  RESEND_MESSAGE,
+} from './statements/webhooks';
 
 const STATES = ['pending', 'delivered', 'failed'] as const;
 
@@ -59,16 +65,7 @@ export class PostgresWebhookDeliveries implements WebhookDeliveries {
   }
 
   async resend({ accountId, endpointId, messageId }: MessageInput, at: Date): Promise<QueuedMessage | null> {
-    // One statement: the message pending for one more attempt, its last, and that attempt's job.
-    const [row] = await this.prisma.$queryRaw<Array<{ id: string; event_type: string; attempts: number }>>`
-      WITH "resent" AS (
-        UPDATE "webhook_messages"
-           SET "state" = 'pending', "last_attempt" = "attempts" + 1, "next_attempt_at" = ${at}::timestamptz
-         WHERE "account_id" = ${accountId}::text AND "id" = ${messageId}::text AND "endpoint_id" = ${endpointId}::text
-        RETURNING "account_id", "id", "endpoint_id", "event_type", "attempts")
-      SELECT "id", "event_type", "attempts",
-             enqueue_webhook_delivery("account_id", "id", "endpoint_id", ${at}::timestamptz) AS "job"
-        FROM "resent"`;
+    const [row] = await RESEND_MESSAGE.run(this.sql, { accountId, endpointId, messageId, at });
     return row ? { id: row.id, eventType: row.event_type, state: 'pending', attempts: row.attempts } : null;
   }
 

@@ -202,6 +202,42 @@ export const ENDPOINT_ATTEMPTS = {
 /** An attempt on a page of the deliveries listing. */
 export type ListedAttemptRow = RowOf<typeof ENDPOINT_ATTEMPTS.first>;
 
+interface Resend {
+  readonly accountId: string;
+  readonly endpointId: string;
+  readonly messageId: string;
+  readonly at: Date;
+}
+
+/**
+ * A message of the endpoint pending again for one more attempt due at `at`, its last (no retry
+ * follows it), and that attempt's job, in one statement: no row when the endpoint has no such message.
+ */
+export const RESEND_MESSAGE = statement((p: Slots<Resend>) =>
+  kysely
+    .with('resent', (db) =>
+      db
+        .updateTable('webhook_messages')
+        .set({
+          state: sql.lit('pending'),
+          last_attempt: sql<number>`${sql.ref('attempts')} + 1`,
+          next_attempt_at: sql<Date>`${p.at}::timestamptz`,
+        })
+        .where('account_id', '=', p.accountId)
+        .where('id', '=', p.messageId)
+        .where('endpoint_id', '=', p.endpointId)
+        .returning(['account_id', 'id', 'endpoint_id', 'event_type', 'attempts']),
+    )
+    .selectFrom('resent')
+    .select([
+      'resent.id',
+      'resent.event_type',
+      'resent.attempts',
+      sql<string>`enqueue_webhook_delivery(${sql.ref('resent.account_id')}, ${sql.ref('resent.id')},
+                                           ${sql.ref('resent.endpoint_id')}, ${p.at}::timestamptz)`.as('job'),
+    ]),
+);
+
 /**
  * An attempt's record, in one statement: the message's count, state and body (unless kept), only
  * if no other run of the same attempt counted first; then, only if it did, the attempt's row, the
