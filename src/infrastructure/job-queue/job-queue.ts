@@ -34,7 +34,7 @@ const SUPERVISE_SECONDS = 10;
 const MAINTENANCE_SECONDS = 300;
 
 /** How a queue's jobs are worked: pg-boss's options, and how many jobs a worker takes at once (1). */
-export type Working = Pick<
+export type WorkerSettings = Pick<
   WorkOptions,
   'localConcurrency' | 'groupConcurrency' | 'localGroupConcurrency' | 'pollingIntervalSeconds'
 > & { readonly batchSize?: number };
@@ -92,7 +92,7 @@ export class JobQueue {
    * handler throws is failed alone, logged, and retried by the queue's settings (queues.ts); one
    * whose handler returns is done.
    */
-  async work<T>(queue: string, options: Working, handle: (job: Job<T>) => Promise<void>): Promise<void> {
+  async work<T>(queue: string, options: WorkerSettings, handle: (job: Job<T>) => Promise<void>): Promise<void> {
     const batchSize = options.batchSize ?? 1;
     await this.boss.work<T>(
       queue,
