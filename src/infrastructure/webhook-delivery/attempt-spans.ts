@@ -61,7 +61,7 @@ export function endAttemptSpan(span: Span | undefined, result: AttemptResult): v
  * a receiver's token often rides in its URL's query, as a value or alone (the attempt's log line
  * leaves the URL out).
  */
-export function urlWithoutSecrets(url: URL): string {
+function urlWithoutSecrets(url: URL): string {
   const shown = new URL(url.href);
   if (shown.username !== '' || shown.password !== '') {
     shown.username = REDACTED;

@@ -20,7 +20,7 @@ interface WebhookType {
   readonly description: string;
 }
 
-export const WEBHOOK_TYPES: readonly WebhookType[] = [
+const WEBHOOK_TYPES: readonly WebhookType[] = [
   {
     type: 'event.recorded',
     operationId: 'eventRecordedWebhook',
