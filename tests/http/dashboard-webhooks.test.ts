@@ -205,6 +205,7 @@ describe('dashboard: webhook endpoints', () => {
     expect(rolled.status).toBe(200);
     const second = secretOf(rolled.text);
     expect(second).not.toBe(first);
+    expect(rolled.text).toContain('The new signing secret of https://example.com/hooks:');
     expect(await stored(id)).toMatchObject({ secret: second, previousSecret: first });
     expect((await browser.get('/dashboard/webhooks')).text).not.toContain(second);
   });
@@ -220,7 +221,7 @@ describe('dashboard: webhook endpoints', () => {
 
     const deleted = await browser.submit(`/dashboard/webhooks/${id}/delete`);
     expect(deleted.status).toBe(200);
-    expect(deleted.text).toContain('is deleted');
+    expect(deleted.text).toContain('https://example.com/hooks is deleted');
     expect(endpointIdsOf(deleted.text)).not.toContain(id);
     expect(await stored(id)).toBeNull();
 

@@ -15,7 +15,6 @@ import {
   DisableWebhookEndpoint,
   EnableWebhookEndpoint,
 } from '../../../core/use-cases/webhook-endpoints/endpoint-state';
-import { GetWebhookEndpoint } from '../../../core/use-cases/webhook-endpoints/get-webhook-endpoint';
 import { ListWebhookDeliveries } from '../../../core/use-cases/webhook-endpoints/list-webhook-deliveries';
 import { ListWebhookEndpoints } from '../../../core/use-cases/webhook-endpoints/list-webhook-endpoints';
 import type { EndpointInput } from '../../../core/use-cases/webhook-endpoints/owned-endpoint';
@@ -112,8 +111,6 @@ function addEndpointActions(router: Router, container: Container, pages: SignedI
   const disableEndpoint = container.get(DisableWebhookEndpoint);
   const enableEndpoint = container.get(EnableWebhookEndpoint);
   const deleteEndpoint = container.get(DeleteWebhookEndpoint);
-  // The endpoint, for the page to name it; the use case that acts on it checks it again.
-  const getEndpoint = container.get(GetWebhookEndpoint);
 
   const onEndpoint = (action: string, act: (input: EndpointInput) => Promise<Partial<WebhooksView>>) =>
     router.post(
@@ -138,12 +135,11 @@ function addEndpointActions(router: Router, container: Container, pages: SignedI
     return { message: `${endpoint.url} is enabled: changes from now on are sent to it.` };
   });
   onEndpoint('roll-secret', async (input) => {
-    const { secret } = await rollSecret.execute(input);
-    return { freshSecret: { endpoint: await getEndpoint.execute(input), secret, rolled: true } };
+    const endpoint = await rollSecret.execute(input);
+    return { freshSecret: { endpoint, secret: endpoint.secret, rolled: true } };
   });
   onEndpoint('delete', async (input) => {
-    const endpoint = await getEndpoint.execute(input);
-    await deleteEndpoint.execute(input);
+    const endpoint = await deleteEndpoint.execute(input);
     return { message: `${endpoint.url} is deleted: nothing more is sent to it.` };
   });
 }

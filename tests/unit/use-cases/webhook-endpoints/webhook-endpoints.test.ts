@@ -128,15 +128,17 @@ describe('webhook endpoints', () => {
     const endpoint = await create(core, accountId);
     core.clock.advanceBy(HOUR);
 
-    const { secret } = await core.rollWebhookSecret.execute({ accountId, endpointId: endpoint.id });
+    const rolled = await core.rollWebhookSecret.execute({ accountId, endpointId: endpoint.id });
 
-    expect(secret).not.toBe(endpoint.secret);
-    expect(core.database.webhookEndpoint(accountId, endpoint.id)).toEqual({
+    expect(rolled.secret).not.toBe(endpoint.secret);
+    // Answered as stored: a page showing the new secret names the endpoint without reading it again.
+    expect(rolled).toEqual({
       ...endpoint,
-      secret,
+      secret: rolled.secret,
       previousSecret: endpoint.secret,
       previousSecretUntil: new Date(Date.parse(PRESENT) + 25 * HOUR),
     });
+    expect(core.database.webhookEndpoint(accountId, endpoint.id)).toEqual(rolled);
   });
 
   it('disables by its owner’s word and enables again, its failures forgotten', async () => {
@@ -161,7 +163,8 @@ describe('webhook endpoints', () => {
     const kept = await create(core, accountId);
     const input = { accountId, endpointId: endpoint.id };
 
-    await core.deleteWebhookEndpoint.execute(input);
+    // Answered as it was: a page naming what it deleted need not read it first.
+    await expect(core.deleteWebhookEndpoint.execute(input)).resolves.toEqual(endpoint);
 
     expect(core.database.webhookEndpointsOf(accountId)).toEqual([kept]);
     for (const act of [
