@@ -5,10 +5,9 @@
 // passes Standard Webhooks' own verification. On PostgreSQL (DATABASE_URL) and on the embedded PGlite.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import { buildContainer } from '../../../src/composition/container';
-import { type ProcessJobQueue, startJobQueue } from '../../../src/composition/job-queue';
+import type { ProcessJobQueue } from '../../../src/composition/job-queue';
 import { Timeline } from '../../../src/core/domain/timeline';
 import { createDatabaseClients } from '../../../src/infrastructure/database/driver/prisma-client';
 
@@ -17,6 +16,7 @@ import { anAccountRecord } from '../../support/contracts/subject';
 import { plainRepositories } from '../../support/plain-repositories';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 import { waitFor } from '../../support/wait-for';
+import { startInProcessQueue } from '../../support/webhook-delivery/in-process-queue';
 
 jest.setTimeout(60_000);
 
@@ -61,13 +61,7 @@ beforeAll(async () => {
     webhookAllowPrivateUrls: true,
     webhookRetrySchedule: [1, 1],
   });
-  queue = await startJobQueue({
-    database: { connectionString: database.connectionString, sql: pool.sql },
-    container,
-    logger: pino({ level: 'silent' }),
-    metrics: undefined,
-    graceMs: 1_000,
-  });
+  queue = await startInProcessQueue({ connectionString: database.connectionString, sql: pool.sql }, container);
 });
 afterAll(async () => {
   await queue?.stop();

@@ -3,9 +3,8 @@
 // scheduled by its write; the queue's worker runs RecordWindowClosed when it is due, which records
 // the message and its delivery job; the process counts it, and shows the backlog, in its metrics.
 // On PostgreSQL (DATABASE_URL) and on the embedded PGlite alike.
-import { pino } from 'pino';
 import { buildContainer } from '../../../src/composition/container';
-import { countRecordedMessages, type ProcessJobQueue, startJobQueue } from '../../../src/composition/job-queue';
+import { countRecordedMessages, type ProcessJobQueue } from '../../../src/composition/job-queue';
 import { Timeline } from '../../../src/core/domain/timeline';
 import { createDatabaseClients } from '../../../src/infrastructure/database/driver/prisma-client';
 import { createMetricsRegistry } from '../../../src/infrastructure/metrics/metrics-registry';
@@ -19,6 +18,7 @@ import { samplesOf } from '../../support/metrics/exposition';
 import { plainRepositories } from '../../support/plain-repositories';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 import { waitFor } from '../../support/wait-for';
+import { startInProcessQueue } from '../../support/webhook-delivery/in-process-queue';
 
 jest.setTimeout(60_000);
 
@@ -55,12 +55,8 @@ it('records the message of a window closed on its journey when its check is due,
     onNotice: countRecordedMessages(metrics),
   });
   const container = buildContainer({ prisma: pool.prisma, sql: pool.sql });
-  queue = await startJobQueue({
-    database: { connectionString: database.connectionString, sql: pool.sql },
-    container,
-    logger: pino({ level: 'silent' }),
+  queue = await startInProcessQueue({ connectionString: database.connectionString, sql: pool.sql }, container, {
     metrics,
-    graceMs: 1_000,
   });
   // Made two minutes ago with a window of one: its check is due at once.
   const timeline = Timeline.create({
