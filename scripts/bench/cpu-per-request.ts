@@ -5,7 +5,9 @@
 // its floor, are compared (docs/performance.md). Loads: healthz, anchors, keyed-anchors, fast-forward, timeline,
 // monitor-events (on an account seeded with a million events, as `npm run bench` seeds it),
 // monitor-paradox (on a timeline of 10,000 displaced events, against the same request on an empty
-// timeline rather than a floor: the paradox goal compares the two).
+// timeline rather than a floor: the paradox goal compares the two), paradox-check (`POST
+// /v1/paradox-checks` of 100 proposed changes on an empty timeline, against the same check with none:
+// what its names cost, validation first).
 // PostgreSQL's figure counts every process named `postgres` on this machine: the server must run
 // here, and be the only one busy. BENCH_POOLER=pgbouncer puts Debian's PgBouncer, as deploy/pgbouncer
 // configures it, between the service and PostgreSQL (the floor stays on PostgreSQL itself), and
@@ -39,6 +41,7 @@ const LOADS = [
   'timeline',
   'monitor-events',
   'monitor-paradox',
+  'paradox-check',
 ] as const;
 type LoadName = (typeof LOADS)[number];
 
@@ -60,10 +63,15 @@ async function main(): Promise<void> {
     env: pooler ? { DATABASE_DIRECT_URL: databaseUrl } : {},
   });
   try {
-    const { load, floor, floorOnService, modelled } = await prepare(service.url, databaseUrl, name);
+    const {
+      load,
+      floor,
+      floorOnService,
+      floorName = 'its floor',
+      modelled,
+    } = await prepare(service.url, databaseUrl, name);
     const bare = await startBare({ serviceDatabaseUrl: databaseUrl });
     const floorServer = floorOnService ? service : bare;
-    const floorName = floorOnService ? 'on an empty timeline' : 'its floor';
     try {
       await drive(service.url, load, CONNECTIONS, 3); // warm-up, not counted
       await drive(floorServer.url, floor, CONNECTIONS, 3);
@@ -185,7 +193,7 @@ async function prepare(
   url: string,
   databaseUrl: string,
   name: LoadName,
-): Promise<{ load: Load; floor: Load; floorOnService?: boolean; modelled?: Load }> {
+): Promise<{ load: Load; floor: Load; floorOnService?: boolean; floorName?: string; modelled?: Load }> {
   if (name === 'healthz')
     return { load: { name, method: 'GET', path: '/healthz' }, floor: { name, method: 'GET', path: '/bare' } };
   if (name === 'monitor-events') {
@@ -209,7 +217,23 @@ async function prepare(
         headers: { authorization: checker.auth },
       };
     };
-    return { load: monitorOn(crowded), floor: monitorOn(empty), floorOnService: true };
+    return {
+      load: monitorOn(crowded),
+      floor: monitorOn(empty),
+      floorOnService: true,
+      floorName: 'on an empty timeline',
+    };
+  }
+  if (name === 'paradox-check') {
+    const { checker, empty } = await paradoxTimelines(url, databaseUrl, 'cpu-checker');
+    const check = (proposedChanges: readonly object[]): Load => ({
+      name,
+      method: 'POST',
+      path: '/v1/paradox-checks',
+      headers: { authorization: checker.auth },
+      body: { timeline_id: empty, proposed_changes: proposedChanges },
+    });
+    return { load: check(HUNDRED_NAMES), floor: check([]), floorOnService: true, floorName: 'without names' };
   }
   const writers = await signUpMany(url, 'cpu-writer', WRITER_ACCOUNTS);
   const rotate = writers.map((each) => each.auth);
@@ -240,6 +264,12 @@ async function prepare(
     modelled: readOnFloor(name, `/floor/modelled${path}`, writers[0].id),
   };
 }
+
+/** The most names a paradox check takes, each an event at an hour of its own. */
+const HUNDRED_NAMES = Array.from({ length: 100 }, (_, n) => ({
+  event: `Sighting ${n}`,
+  time: new Date(Date.UTC(1900, 0, 1) + n * 3_600_000).toISOString(),
+}));
 
 /** A GET of the bare app's floors, for the account named. */
 function readOnFloor(name: string, path: string, accountId: string): Load {

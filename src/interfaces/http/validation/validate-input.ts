@@ -2,6 +2,9 @@ import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { getMetadataStorage, validateSync, type ValidationError } from 'class-validator';
 import { Problem, type FieldError } from '../problem';
 import { unsafeJson } from './untrusted-json';
+import { cacheValidationMetadata } from './validation-metadata-cache';
+
+cacheValidationMetadata(getMetadataStorage());
 
 /**
  * Turns untrusted JSON into a validated DTO, or throws a 400 problem naming every field at fault.
