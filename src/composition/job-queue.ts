@@ -11,6 +11,8 @@ import { isReadOnly } from '../infrastructure/database/driver/database-failures'
 import type { DatabaseNotice } from '../infrastructure/database/driver/prisma-client';
 import type { OpenDatabase } from '../infrastructure/database/open-database';
 import { JobQueue } from '../infrastructure/job-queue/job-queue';
+import { MessageRelay } from '../infrastructure/job-queue/message-relay';
+import { DELIVERY_QUEUE } from '../infrastructure/job-queue/queues';
 import { type DeliveryHandler, workDeliveries, workWindowChecks } from '../infrastructure/job-queue/workers';
 import type { WebhookMetrics } from '../infrastructure/metrics/webhook-metrics';
 import { PostgresWebhookMessages, recordedMessagesOf } from '../infrastructure/persistence/postgres/webhook-messages';
@@ -58,7 +60,7 @@ export async function startJobQueue(parts: JobQueueParts): Promise<ProcessJobQue
 function queueOnceWritable(parts: JobQueueParts): ProcessJobQueue {
   const { logger } = parts;
   logger.warn('job queue waiting: the database takes no writes (a standby); its start is tried again every 30 s');
-  let queue: JobQueue | null = null;
+  let queue: ProcessJobQueue | null = null;
   let starting: Promise<void> | null = null;
   let stopped = false;
   const timer = setInterval(() => {
@@ -91,7 +93,11 @@ function takesNoWrites(error: unknown): boolean {
   return isReadOnly(error) || (error instanceof Error && isReadOnly(error.cause));
 }
 
-async function runningQueue(parts: JobQueueParts): Promise<JobQueue> {
+/**
+ * The queue started, its workers running, and the relay that gives recorded messages their jobs
+ * looking every 250 ms; stopped in the other order.
+ */
+async function runningQueue(parts: JobQueueParts): Promise<ProcessJobQueue> {
   const { database, container, logger, metrics } = parts;
   const queue = await JobQueue.start({
     connectionString: database.connectionString,
@@ -111,7 +117,21 @@ async function runningQueue(parts: JobQueueParts): Promise<JobQueue> {
   }
   const messages = new PostgresWebhookMessages(database.sql);
   metrics?.watch({ counts: () => queue.counts(), oldestPendingAt: () => messages.oldestPendingAt() });
-  return queue;
+  const relay = new MessageRelay({
+    relay: (perEndpoint, atMost) => messages.relay(perEndpoint, atMost),
+    relayed: (count) => {
+      metrics?.messagesRelayed(count);
+      queue.wake(DELIVERY_QUEUE);
+    },
+    log: logger,
+    tracer: parts.tracer,
+  }).start();
+  return {
+    async stop() {
+      await relay.stop();
+      await queue.stop();
+    },
+  };
 }
 
 /**

@@ -50,6 +50,9 @@ export interface QueueCounts {
 }
 
 export class JobQueue {
+  /** The first worker of each queue worked here: the one a wake() rouses. */
+  private readonly workers = new Map<string, string>();
+
   private constructor(
     private readonly boss: PgBoss,
     private readonly settings: JobQueueSettings,
@@ -94,11 +97,22 @@ export class JobQueue {
    */
   async work<T>(queue: string, options: WorkerSettings, handle: (job: Job<T>) => Promise<void>): Promise<void> {
     const batchSize = options.batchSize ?? 1;
-    await this.boss.work<T>(
+    const worker = await this.boss.work<T>(
       queue,
       { ...options, batchSize, burstWhenBatchFull: batchSize > 1, perJobResults: true },
       (jobs) => Promise.all(jobs.map((job) => this.settle(queue, job, handle))),
     );
+    this.workers.set(queue, worker);
+  }
+
+  /**
+   * Has a worker of `queue` in this process look for jobs now rather than at its next poll (jobs
+   * were just made here). Its take coming back full, it takes again at once; the others look at
+   * their next poll.
+   */
+  wake(queue: string): void {
+    const worker = this.workers.get(queue);
+    if (worker) this.boss.notifyWorker(worker);
   }
 
   private async settle<T>(queue: string, job: Job<T>, handle: (job: Job<T>) => Promise<void>): Promise<JobResult> {

@@ -4,10 +4,10 @@ import type { Job } from 'pg-boss';
 
 // OpenTelemetry's messaging conventions, still incubating: copied, as its guide advises, rather
 // than imported from a module whose names may change.
-const ATTR_MESSAGING_SYSTEM = 'messaging.system';
-const ATTR_MESSAGING_OPERATION_TYPE = 'messaging.operation.type';
-const ATTR_MESSAGING_OPERATION_NAME = 'messaging.operation.name';
-const ATTR_MESSAGING_DESTINATION_NAME = 'messaging.destination.name';
+export const ATTR_MESSAGING_SYSTEM = 'messaging.system';
+export const ATTR_MESSAGING_OPERATION_TYPE = 'messaging.operation.type';
+export const ATTR_MESSAGING_OPERATION_NAME = 'messaging.operation.name';
+export const ATTR_MESSAGING_DESTINATION_NAME = 'messaging.destination.name';
 const ATTR_MESSAGING_MESSAGE_ID = 'messaging.message.id';
 
 /**

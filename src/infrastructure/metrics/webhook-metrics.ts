@@ -15,6 +15,7 @@ export interface WebhookBacklog {
  */
 export class WebhookMetrics {
   private readonly recorded: Counter<'type'>;
+  private readonly relayedMessages: Counter;
   private readonly attempts: Histogram<'outcome'>;
   private readonly givingWay: Histogram;
 
@@ -28,6 +29,13 @@ export class WebhookMetrics {
         "Webhook messages recorded by this process's statements (a write's, or a window's check), one per " +
         'change and endpoint, by type.',
       labelNames: ['type'],
+      registers: [registry],
+    });
+    this.relayedMessages = new Counter({
+      name: 'tns_webhook_messages_relayed_total',
+      help:
+        "Webhook messages this process's relay moved from the outbox to the delivery queue, each given its " +
+        'first attempt; recorded less relayed, summed over the processes, is what waits in the outbox.',
       registers: [registry],
     });
     this.attempts = new Histogram({
@@ -60,6 +68,10 @@ export class WebhookMetrics {
 
   messagesRecorded(type: string, count: number): void {
     this.recorded.inc({ type }, count);
+  }
+
+  messagesRelayed(count: number): void {
+    this.relayedMessages.inc(count);
   }
 
   /**

@@ -50,6 +50,7 @@ const SCHEMA_TABLES = Object.keys({
   webhook_attempts: true,
   webhook_endpoints: true,
   webhook_messages: true,
+  webhook_outbox: true,
 } satisfies Record<keyof DB, true>);
 
 interface EmptyDatabase {

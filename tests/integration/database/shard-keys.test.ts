@@ -19,6 +19,7 @@ const ACCOUNT_STATE = [
   'webhook_attempts',
   'webhook_endpoints',
   'webhook_messages',
+  'webhook_outbox',
 ];
 
 /** Every other table and its primary key, each with its own place in the plan. */

@@ -6,9 +6,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { DeliveryJob } from '../../../src/core/ports/webhook-jobs';
 import { JobQueue } from '../../../src/infrastructure/job-queue/job-queue';
+import { RELAY } from '../../../src/infrastructure/job-queue/message-relay';
 import { DELIVERY_QUEUE } from '../../../src/infrastructure/job-queue/queues';
 import { DELIVERY_WORK, type DeliveryHandler, workDeliveries } from '../../../src/infrastructure/job-queue/workers';
 import { PostgresWebhookJobs } from '../../../src/infrastructure/persistence/postgres/webhook-jobs';
+import { PostgresWebhookMessages } from '../../../src/infrastructure/persistence/postgres/webhook-messages';
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
 import { thePrimaryTimeline } from '../../support/builders/timeline-builder';
 import { anAccountRecord } from '../../support/contracts/subject';
@@ -78,7 +80,7 @@ function stateOf(messageId: string): Promise<string | undefined> {
     .then((rows) => rows[0]?.state);
 }
 
-it("runs a recorded message's job, and completes it when the handler returns", async () => {
+it("runs a relayed message's job, and completes it when the handler returns", async () => {
   const taken: DeliveryJob[] = [];
   await aQueue(async (job) => {
     taken.push(job);
@@ -89,6 +91,8 @@ it("runs a recorded message's job, and completes it when the handler returns", a
     [],
   );
   expect(recorded.map((message) => message.endpoint_id)).toEqual(['whk_a', 'whk_b']);
+  // Given their jobs as a process's relay does (message-relay.ts).
+  expect(await new PostgresWebhookMessages(database.sql).relay(RELAY.perEndpoint, RELAY.atMost)).toBe(2);
 
   await waitFor(() => taken.length === 2, { what: 'both jobs to be taken', timeoutMs: 10_000 });
   expect([...taken].sort((x, y) => x.endpointId.localeCompare(y.endpointId))).toEqual(

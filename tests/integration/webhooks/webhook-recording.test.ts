@@ -1,6 +1,7 @@
-// Webhook messages are recorded by the statement that writes the change (migration
-// 20261129082908_webhook_recording): each with its delivery job in pg-boss's table, in the same
-// transaction, only for accounts with an enabled endpoint subscribed to the type. On PostgreSQL
+// Webhook messages are recorded by the statement that writes the change (migrations
+// 20261129082908_webhook_recording, 20261129201927_webhook_outbox): each waiting in the outbox for
+// its delivery job, in the same transaction, only for accounts with an enabled endpoint subscribed
+// to the type; the relay then gives them their jobs in pg-boss's table. On PostgreSQL
 // (DATABASE_URL) and on the embedded PGlite alike, as the service runs on either.
 import { Client } from 'pg';
 import { Timeline } from '../../../src/core/domain/timeline';
@@ -19,6 +20,7 @@ import { anEvent } from '../../support/builders/event-builder';
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
 import { anAccountRecord } from '../../support/contracts/subject';
 import { plainRepositories } from '../../support/plain-repositories';
+import { serverOnly } from '../../support/server-only';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 
 jest.setTimeout(30_000);
@@ -97,6 +99,19 @@ function jobsOf(queue: string, accountId: string): Promise<JobRow[]> {
   );
 }
 
+/** The messages of an account waiting in the outbox for their jobs, by endpoint and age. */
+async function outboxOf(accountId: string): Promise<{ endpoint_id: string; message_id: string }[]> {
+  return database.sql.query(
+    `SELECT endpoint_id, message_id FROM webhook_outbox WHERE account_id = $1 ORDER BY endpoint_id, created_at, message_id`,
+    [accountId],
+  );
+}
+
+/** The relay's statement as a process runs it: 8 due jobs per endpoint, 500 at once. */
+function relay(perEndpoint = 8, atMost = 500): Promise<number> {
+  return new PostgresWebhookMessages(database.sql).relay(perEndpoint, atMost);
+}
+
 /** One event recorded by an account's unit of work, in its one statement. */
 function recordEvents(accountId: string, ...events: TimelineEvent[]): Promise<void> {
   return transactions.exclusive(accountId, async (repos) => {
@@ -107,7 +122,7 @@ function recordEvents(accountId: string, ...events: TimelineEvent[]): Promise<vo
 const eventOf = (accountId: string, id: string) => anEvent({ accountId, id, timelineId: 'primary' });
 
 describe('event.recorded and event.updated', () => {
-  it("records one message per event and subscribed endpoint, each with its job, in the write's statement", async () => {
+  it("records one message per event and subscribed endpoint in the write's statement, its job by the relay", async () => {
     await recordEvents(WITH, eventOf(WITH, 'evt_r1'), eventOf(WITH, 'evt_r2'));
 
     const messages = await messagesOf(WITH);
@@ -128,6 +143,12 @@ describe('event.recorded and event.updated', () => {
       });
       expect(Number(message.subject.account_version)).toBeGreaterThan(0);
     }
+    const ids = messages.map((message) => message.id).sort();
+    expect(await outboxOf(WITH)).toEqual(ids.map((id) => ({ endpoint_id: 'whk_both', message_id: id })));
+    expect(await jobsOf(DELIVERY_QUEUE, WITH)).toEqual([]);
+
+    expect(await relay()).toBe(2);
+    expect(await outboxOf(WITH)).toEqual([]);
     const jobs = await jobsOf(DELIVERY_QUEUE, WITH);
     expect(jobs.map((job) => [job.data, job.group_id])).toEqual(
       messages
@@ -166,10 +187,10 @@ describe('event.recorded and event.updated', () => {
     await client.connect();
     try {
       const counts = async () => {
-        const { rows } = await client.query<{ messages: number; jobs: number }>(
+        const { rows } = await client.query<{ messages: number; waiting: number }>(
           `SELECT (SELECT count(*)::int FROM webhook_messages WHERE subject ->> 'id' = 'evt_rolled') AS messages,
-                  (SELECT count(*)::int FROM pgboss.job j JOIN webhook_messages m ON m.id = j.data ->> 'messageId'
-                    WHERE m.subject ->> 'id' = 'evt_rolled') AS jobs`,
+                  (SELECT count(*)::int FROM webhook_outbox o JOIN webhook_messages m ON m.id = o.message_id
+                    WHERE m.subject ->> 'id' = 'evt_rolled') AS waiting`,
         );
         return rows[0];
       };
@@ -180,9 +201,9 @@ describe('event.recorded and event.updated', () => {
          VALUES ($1, 'evt_rolled', 'primary', 'arrival', now(), now(), 'Arrival', 'home', 'd', 'l', now(), 0)`,
         [WITH],
       );
-      expect(await counts()).toEqual({ messages: 1, jobs: 1 });
+      expect(await counts()).toEqual({ messages: 1, waiting: 1 });
       await client.query('ROLLBACK');
-      expect(await counts()).toEqual({ messages: 0, jobs: 0 });
+      expect(await counts()).toEqual({ messages: 0, waiting: 0 });
     } finally {
       await client.end();
     }
@@ -195,6 +216,7 @@ describe('event.recorded and event.updated', () => {
     await transactions.exclusive(WITHOUT, (repos) => repos.events.save({ ...event, revision: 1 }));
 
     expect(await messagesOf(WITHOUT)).toEqual([]);
+    expect(await outboxOf(WITHOUT)).toEqual([]);
     expect(await database.sql.query('SELECT count(*)::int AS jobs FROM pgboss.job', [])).toEqual(jobsBefore);
   });
 
@@ -276,7 +298,7 @@ describe('timeline.window_closed', () => {
     expect(await jobsOf(WINDOW_CHECK_QUEUE, ACCOUNT)).toEqual(checks);
   });
 
-  it('records the message once per subscribed endpoint, with its delivery job, however often it is asked', async () => {
+  it('records the message once per subscribed endpoint, relayed to its job, however often it is asked', async () => {
     const messages = new PostgresWebhookMessages(database.sql);
     const closed = (await aTimeline('tml_expired', 1, 2)).withStatus('expired');
 
@@ -299,6 +321,7 @@ describe('timeline.window_closed', () => {
       ]),
     );
     expect(recorded.every((message) => /^msg_[0-9a-f]{32}$/.test(message.id))).toBe(true);
+    await relay();
     const deliveries = await jobsOf(DELIVERY_QUEUE, ACCOUNT);
     expect(deliveries.map((job) => job.data.messageId).sort()).toEqual(recorded.map((message) => message.id).sort());
   });
@@ -312,6 +335,89 @@ describe('timeline.window_closed', () => {
 
     const [job] = (await jobsOf(DELIVERY_QUEUE, ACCOUNT)).filter((row) => row.data.messageId === 'msg_later');
     expect(job).toMatchObject({ group_id: 'whk_windows', start_after: at, state: 'created', as_the_queue_says: true });
+  });
+});
+
+describe('the relay', () => {
+  const ACCOUNT = 'acc_relayed';
+
+  beforeAll(async () => {
+    const repos = plainRepositories(database);
+    await repos.accounts.add(anAccountRecord(ACCOUNT));
+    await repos.travellers.add(aPausedTraveller(ACCOUNT));
+    await repos.timelines.add(Timeline.primary(ACCOUNT, new Date('2030-01-01T00:00:00Z')));
+    await anEndpoint(ACCOUNT, 'whk_busy', ['event.recorded']);
+    await anEndpoint(ACCOUNT, 'whk_quiet', ['event.updated']);
+    // What the tests before left waiting, given its jobs: each test here starts from an empty outbox.
+    while ((await relay()) > 0);
+  });
+
+  const dueJobsOf = async (endpoint: string) =>
+    (await jobsOf(DELIVERY_QUEUE, ACCOUNT)).filter((job) => job.group_id === endpoint && job.state === 'created');
+
+  it("gives each endpoint its oldest messages' jobs up to its bound, whatever another endpoint has waiting", async () => {
+    const events = Array.from({ length: 12 }, (_, n) => eventOf(ACCOUNT, `evt_busy_${String(n).padStart(2, '0')}`));
+    for (const event of events) await recordEvents(ACCOUNT, event);
+    await transactions.exclusive(ACCOUNT, (repos) => repos.events.save({ ...events[0]!, revision: 1 }));
+    const busyWaiting = (await outboxOf(ACCOUNT)).filter((row) => row.endpoint_id === 'whk_busy');
+    expect(busyWaiting).toHaveLength(12);
+
+    // Four due for the busy endpoint; the quiet one's message is relayed beside them.
+    expect(await relay(4, 500)).toBe(5);
+    const oldest = (await messagesOf(ACCOUNT))
+      .filter((message) => message.endpoint_id === 'whk_busy')
+      .sort((a, b) => String(a.subject.id).localeCompare(String(b.subject.id)))
+      .slice(0, 4)
+      .map((message) => message.id);
+    expect((await dueJobsOf('whk_busy')).map((job) => job.data.messageId).sort()).toEqual([...oldest].sort());
+    expect(await dueJobsOf('whk_quiet')).toHaveLength(1);
+    expect(await outboxOf(ACCOUNT)).toHaveLength(8);
+
+    // At its bound, nothing more until its workers take some.
+    expect(await relay(4, 500)).toBe(0);
+    await database.sql.query(
+      `UPDATE pgboss.job SET state = 'active' WHERE name = $1 AND group_id = 'whk_busy' AND state = 'created'`,
+      [DELIVERY_QUEUE],
+    );
+    expect(await relay(4, 500)).toBe(4);
+    expect(await outboxOf(ACCOUNT)).toHaveLength(4);
+  });
+
+  it('moves at most a batch a statement', async () => {
+    await database.sql.query(`UPDATE pgboss.job SET state = 'active' WHERE name = $1 AND group_id = 'whk_busy'`, [
+      DELIVERY_QUEUE,
+    ]);
+    expect(await relay(8, 3)).toBe(3);
+    expect(await outboxOf(ACCOUNT)).toHaveLength(1);
+  });
+
+  // Another session holding the relay's lock: PGlite serves one session, whose own lock it re-takes.
+  serverOnly(() => {
+    it('leaves the messages to the relay at work: one at a time in the instance', async () => {
+      const client = new Client({ connectionString: database.connectionString });
+      await client.connect();
+      try {
+        await client.query('BEGIN');
+        await client.query(`SELECT pg_advisory_xact_lock(hashtext('relay_webhook_messages'))`);
+        expect(await relay()).toBe(0);
+        expect(await outboxOf(ACCOUNT)).toHaveLength(1);
+        await client.query('ROLLBACK');
+      } finally {
+        await client.end();
+      }
+      expect(await relay()).toBe(1);
+    });
+  });
+
+  it("takes a disabled endpoint's waiting messages out of the outbox, failed", async () => {
+    const before = (await outboxOf(ACCOUNT)).length;
+    await recordEvents(ACCOUNT, eventOf(ACCOUNT, 'evt_busy_disabled'));
+    expect(await outboxOf(ACCOUNT)).toHaveLength(before + 1);
+    await database.sql.query(`UPDATE webhook_endpoints SET status = 'disabled' WHERE id = 'whk_busy'`, []);
+
+    expect(await outboxOf(ACCOUNT)).toEqual([]);
+    const [message] = (await messagesOf(ACCOUNT)).filter((row) => row.subject.id === 'evt_busy_disabled');
+    expect(message).toMatchObject({ state: 'failed' });
   });
 });
 

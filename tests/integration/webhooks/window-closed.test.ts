@@ -81,11 +81,17 @@ it('records the message of a window closed on its journey when its check is due,
     { what: 'the window closed to be recorded', timeoutMs: 20_000 },
   );
   expect(recorded.map((row) => [row.endpoint_id, row.subject.status])).toEqual([['whk_1', 'expired']]);
-  // Its delivery job, in its endpoint's group. The queue's worker may already have tried it and
-  // scheduled the next attempt, a job of the same kind: which jobs, not how many.
-  const jobs = await database.sql.query<{ name: string; group_id: string }>(
-    `SELECT DISTINCT name, group_id FROM pgboss.job WHERE data ->> 'messageId' = $1`,
-    [recorded[0]?.id],
+  // Its delivery job, given by the process's relay, in its endpoint's group. The queue's worker may
+  // already have tried it and scheduled the next attempt, a job of the same kind: which jobs, not how many.
+  const jobs = await waitFor(
+    async () => {
+      const rows = await database.sql.query<{ name: string; group_id: string }>(
+        `SELECT DISTINCT name, group_id FROM pgboss.job WHERE data ->> 'messageId' = $1`,
+        [recorded[0]?.id],
+      );
+      return rows.length > 0 && rows;
+    },
+    { what: 'the relay to give the message its job', timeoutMs: 10_000 },
   );
   expect(jobs).toEqual([{ name: 'webhook-delivery', group_id: 'whk_1' }]);
 

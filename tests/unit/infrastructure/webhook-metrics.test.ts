@@ -26,6 +26,15 @@ it("counts the messages recorded by type, from the database's notices and no oth
   expect([counted('event.recorded'), counted('event.updated')]).toEqual([[5], [1]]);
 });
 
+it("counts the messages this process's relay gave their jobs", async () => {
+  const registry = createMetricsRegistry();
+  const metrics = new WebhookMetrics(registry);
+  metrics.messagesRelayed(500);
+  metrics.messagesRelayed(7);
+
+  expect(samplesOf(await registry.metrics(), 'tns_webhook_messages_relayed_total')).toEqual([507]);
+});
+
 it("reads the queue's jobs and the oldest pending message at each scrape, and says when it cannot", async () => {
   const registry = createMetricsRegistry();
   const now = Date.parse('2030-01-01T12:00:00Z');

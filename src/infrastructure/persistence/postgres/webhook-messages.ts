@@ -4,7 +4,7 @@ import type { QueuedMessage } from '../../../core/ports/webhook-deliveries';
 import type { WebhookMessages } from '../../../core/ports/webhook-messages';
 import type { DatabaseNotice } from '../../database/driver/prisma-client';
 import type { SqlRunner } from '../../database/driver/sql-runner';
-import { OLDEST_PENDING_MESSAGE, RECORD_MESSAGE, RECORD_MESSAGES } from './statements/webhooks';
+import { OLDEST_PENDING_MESSAGE, RECORD_MESSAGE, RECORD_MESSAGES, RELAY_MESSAGES } from './statements/webhooks';
 
 /**
  * A message type the service records itself, as it does a test (WEBHOOK_TEST_TYPE); the database
@@ -30,6 +30,16 @@ export class PostgresWebhookMessages implements WebhookMessages {
     const [row] = await RECORD_MESSAGE.run(this.sql, { ...endpoint, messageType: WEBHOOK_TEST_TYPE, subject });
     const id = row?.message_id;
     return id ? { id, eventType: WEBHOOK_TEST_TYPE, state: 'pending', attempts: 0 } : null;
+  }
+
+  /**
+   * Gives messages waiting in the outbox their delivery jobs, each endpoint's oldest first, until it
+   * has `perEndpoint` due and waiting for a worker, `atMost` in all: how many. 0 too when another
+   * process's relay is at work.
+   */
+  async relay(perEndpoint: number, atMost: number): Promise<number> {
+    const [row] = await RELAY_MESSAGES.run(this.sql, { perEndpoint, atMost });
+    return row?.relayed ?? 0;
   }
 
   /** When the oldest message still pending was recorded; null when none is. */

@@ -39,12 +39,28 @@ interface Recording {
   readonly oncePerSubject: boolean;
 }
 
-/** The messages of `subjects` for each enabled endpoint subscribed to the type, and their jobs: how many. */
+/**
+ * The messages of `subjects` for each enabled endpoint subscribed to the type, each waiting in the
+ * outbox for the relay to give it its job: how many.
+ */
 export const RECORD_MESSAGES = statement((p: Slots<Recording>) =>
   kysely.selectNoFrom(
     sql<number>`record_webhook_messages(${p.messageType}::text, ${p.subjects}::jsonb, ${p.oncePerSubject}::boolean)`.as(
       'recorded',
     ),
+  ),
+);
+
+interface Relay {
+  /** Due jobs an endpoint may have waiting for a worker; the relay adds none past them. */
+  readonly perEndpoint: number;
+  readonly atMost: number;
+}
+
+/** Messages waiting in the outbox given their delivery jobs (one relay at a time): how many. */
+export const RELAY_MESSAGES = statement((p: Slots<Relay>) =>
+  kysely.selectNoFrom(
+    sql<number>`relay_webhook_messages(${p.perEndpoint}::integer, ${p.atMost}::integer)`.as('relayed'),
   ),
 );
 

@@ -1,0 +1,139 @@
+// The relay between the writes and the delivery queue (docs/webhooks.md, "Recording"): a write
+// records its messages in the outbox, and each process moves them into pg-boss's job table here,
+// a batch per statement, a few due jobs per endpoint at a time (relay_webhook_messages, migration
+// 20261129201927_webhook_outbox). One relay works at a time in the instance; the others find it
+// busy and wait for their next look.
+import { ROOT_CONTEXT, SpanKind, type Tracer } from '@opentelemetry/api';
+import type { Logger } from 'pino';
+import {
+  ATTR_MESSAGING_DESTINATION_NAME,
+  ATTR_MESSAGING_OPERATION_NAME,
+  ATTR_MESSAGING_OPERATION_TYPE,
+  ATTR_MESSAGING_SYSTEM,
+} from './job-spans';
+import { DELIVERY_QUEUE, ENDPOINT_CONCURRENCY } from './queues';
+
+const ATTR_MESSAGING_BATCH_MESSAGE_COUNT = 'messaging.batch.message_count';
+
+export interface RelaySettings {
+  /** How often the relay looks: a message waits up to this long for its job. */
+  readonly everyMs: number;
+  /**
+   * Due jobs an endpoint may have waiting for a worker. Twice what it may run at once, so its
+   * workers never wait for the relay; and few, as pg-boss's fetch walks every one of them while
+   * the endpoint is at its concurrency.
+   */
+  readonly perEndpoint: number;
+  /** Messages a statement moves at most; a full one is followed at once by another. */
+  readonly atMost: number;
+}
+
+export const RELAY: RelaySettings = { everyMs: 250, perEndpoint: 2 * ENDPOINT_CONCURRENCY, atMost: 500 };
+
+/** A relay's failures are logged once a minute at most: the database away fails every look. */
+const LOG_FAILURES_EVERY_MS = 60_000;
+
+export interface RelayParts {
+  /** One statement: messages moved to the queue, 0 when none waits or another relay is at work. */
+  readonly relay: (perEndpoint: number, atMost: number) => Promise<number>;
+  /** Told of each batch moved: wakes this process's delivery workers, counts them. */
+  readonly relayed: (count: number) => void;
+  readonly log: Logger;
+  readonly tracer?: Tracer;
+  readonly now?: () => number;
+}
+
+export class MessageRelay {
+  private timer: NodeJS.Timeout | null = null;
+  private looking: Promise<void> | null = null;
+  private stopped = false;
+  private failures = 0;
+  private lastFailureLoggedAt = -Infinity;
+
+  constructor(
+    private readonly parts: RelayParts,
+    private readonly settings: RelaySettings = RELAY,
+  ) {}
+
+  /** Looks every `everyMs` until stopped. */
+  start(): this {
+    this.schedule();
+    return this;
+  }
+
+  /** Stops looking; a look under way finishes first. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.looking;
+  }
+
+  /** One look: statements until one moves less than a batch. Never throws: a failure is logged. */
+  async look(): Promise<void> {
+    const { perEndpoint, atMost } = this.settings;
+    try {
+      for (;;) {
+        const startedAt = this.now();
+        const count = await this.parts.relay(perEndpoint, atMost);
+        if (count > 0) {
+          this.parts.relayed(count);
+          this.span(startedAt, count);
+        }
+        if (count < atMost || this.stopped) break;
+      }
+      this.failures = 0;
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.looking = this.look().finally(() => {
+        this.looking = null;
+        this.schedule();
+      });
+    }, this.settings.everyMs);
+    this.timer.unref();
+  }
+
+  /**
+   * A batch moved, as a PRODUCER span of OpenTelemetry's messaging conventions (`send <queue>`), a
+   * root of its own: a look that moves nothing makes none, so an idle relay fills no trace.
+   */
+  private span(startTime: number, count: number): void {
+    this.parts.tracer
+      ?.startSpan(
+        `send ${DELIVERY_QUEUE}`,
+        {
+          kind: SpanKind.PRODUCER,
+          startTime,
+          attributes: {
+            [ATTR_MESSAGING_SYSTEM]: 'pg-boss',
+            [ATTR_MESSAGING_OPERATION_TYPE]: 'send',
+            [ATTR_MESSAGING_OPERATION_NAME]: 'relay',
+            [ATTR_MESSAGING_DESTINATION_NAME]: DELIVERY_QUEUE,
+            [ATTR_MESSAGING_BATCH_MESSAGE_COUNT]: count,
+          },
+        },
+        ROOT_CONTEXT,
+      )
+      .end();
+  }
+
+  private failed(error: unknown): void {
+    this.failures++;
+    const now = this.now();
+    if (now - this.lastFailureLoggedAt < LOG_FAILURES_EVERY_MS) return;
+    this.lastFailureLoggedAt = now;
+    this.parts.log.error(
+      { err: error, failed_looks: this.failures },
+      'webhook relay failed: recorded messages wait in the outbox until it works again',
+    );
+  }
+
+  private now(): number {
+    return (this.parts.now ?? Date.now)();
+  }
+}

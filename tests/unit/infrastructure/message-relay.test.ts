@@ -1,0 +1,98 @@
+// The relay's loop (message-relay.ts), its statement stubbed: the statement itself is tested on the
+// databases in webhook-recording.test.ts, and the whole path from a write to its delivery in
+// tests/integration/webhooks/.
+import { MessageRelay, type RelayParts, type RelaySettings } from '../../../src/infrastructure/job-queue/message-relay';
+import { serviceLog } from '../../support/service-log';
+import { startInMemoryTracing } from '../../support/telemetry/in-memory-tracing';
+import { waitFor } from '../../support/wait-for';
+
+const SETTINGS: RelaySettings = { everyMs: 10, perEndpoint: 8, atMost: 3 };
+
+function aRelay(answers: Array<number | Error>, more: Partial<RelayParts> = {}) {
+  const asked: Array<[number, number]> = [];
+  const relayed: number[] = [];
+  const log = serviceLog();
+  const relay = new MessageRelay(
+    {
+      relay: async (perEndpoint, atMost) => {
+        asked.push([perEndpoint, atMost]);
+        const answer = answers.shift() ?? 0;
+        if (answer instanceof Error) throw answer;
+        return answer;
+      },
+      relayed: (count) => relayed.push(count),
+      log: log.logger,
+      ...more,
+    },
+    SETTINGS,
+  );
+  return { relay, asked, relayed, log };
+}
+
+it('moves batch after batch while they come back full, and stops at the first that is not', async () => {
+  const { relay, asked, relayed } = aRelay([3, 3, 1, 3]);
+  await relay.look();
+
+  expect(asked).toEqual([
+    [8, 3],
+    [8, 3],
+    [8, 3],
+  ]);
+  expect(relayed).toEqual([3, 3, 1]);
+});
+
+it('tells of nothing, and makes no span, when nothing waits', async () => {
+  const tracing = startInMemoryTracing();
+  try {
+    const { relay, relayed } = aRelay([0], { tracer: tracing.tracer });
+    await relay.look();
+    expect(relayed).toEqual([]);
+    expect(tracing.spans()).toEqual([]);
+  } finally {
+    await tracing.close();
+  }
+});
+
+it('makes a PRODUCER span of each batch moved, a root, with its count', async () => {
+  const tracing = startInMemoryTracing();
+  try {
+    const { relay } = aRelay([3, 2], { tracer: tracing.tracer });
+    await relay.look();
+    const spans = tracing.named('send webhook-delivery');
+    expect(spans.map((span) => span.attributes['messaging.batch.message_count'])).toEqual([3, 2]);
+    expect(spans.every((span) => span.parentSpanContext === undefined)).toBe(true);
+    expect(spans[0]?.attributes).toMatchObject({
+      'messaging.system': 'pg-boss',
+      'messaging.operation.type': 'send',
+      'messaging.destination.name': 'webhook-delivery',
+    });
+  } finally {
+    await tracing.close();
+  }
+});
+
+it('logs a failing statement once a minute at most, and looks again', async () => {
+  let now = 0;
+  const away = new Error('the database went away');
+  const { relay, log, relayed } = aRelay([away, away, away, 2], { now: () => now });
+  await relay.look();
+  now += 1_000;
+  await relay.look();
+  now += 60_000;
+  await relay.look();
+  await relay.look();
+
+  const failures = log.lines.filter((line) => String(line.msg).startsWith('webhook relay failed'));
+  expect(failures.map((line) => line.failed_looks)).toEqual([1, 3]);
+  expect(relayed).toEqual([2]);
+});
+
+it('looks every interval once started, and no more once stopped', async () => {
+  const { relay, asked } = aRelay([1, 1, 1, 1, 1, 1]);
+  relay.start();
+  await waitFor(() => asked.length >= 2, { what: 'two looks' });
+  await relay.stop();
+  const looks = asked.length;
+  await new Promise((resolve) => setTimeout(resolve, 5 * SETTINGS.everyMs));
+  expect(asked.length).toBe(looks);
+});
