@@ -16,19 +16,29 @@ import { DELIVERY_QUEUE, ENDPOINT_CONCURRENCY } from './queues';
 const ATTR_MESSAGING_BATCH_MESSAGE_COUNT = 'messaging.batch.message_count';
 
 export interface RelaySettings {
-  /** How often the relay looks: a message waits up to this long for its job. */
+  /** How often the relay looks while nothing waits: a message waits up to this long for its job. */
   readonly everyMs: number;
   /**
-   * Due jobs an endpoint may have waiting for a worker. Twice what it may run at once, so its
-   * workers never wait for the relay; and few, as pg-boss's fetch walks every one of them while
-   * the endpoint is at its concurrency.
+   * How soon it looks again after a look that moved messages: while a backlog lasts, an endpoint's
+   * workers take their due jobs faster than `perEndpoint` every `everyMs` would give them.
+   */
+  readonly busyEveryMs: number;
+  /**
+   * Due jobs an endpoint may have waiting for a worker: enough for its workers to go on between two
+   * looks, and few, as pg-boss's fetch walks every one of them while the endpoint is at its
+   * concurrency.
    */
   readonly perEndpoint: number;
   /** Messages a statement moves at most; a full one is followed at once by another. */
   readonly atMost: number;
 }
 
-export const RELAY: RelaySettings = { everyMs: 250, perEndpoint: 2 * ENDPOINT_CONCURRENCY, atMost: 500 };
+export const RELAY: RelaySettings = {
+  everyMs: 250,
+  busyEveryMs: 25,
+  perEndpoint: 8 * ENDPOINT_CONCURRENCY,
+  atMost: 500,
+};
 
 /** A relay's failures are logged once a minute at most: the database away fails every look. */
 const LOG_FAILURES_EVERY_MS = 60_000;
@@ -55,9 +65,9 @@ export class MessageRelay {
     private readonly settings: RelaySettings = RELAY,
   ) {}
 
-  /** Looks every `everyMs` until stopped. */
+  /** Looks at once (what waited while no process ran), then as `settings` says until stopped. */
   start(): this {
-    this.schedule();
+    this.schedule(0);
     return this;
   }
 
@@ -68,13 +78,18 @@ export class MessageRelay {
     await this.looking;
   }
 
-  /** One look: statements until one moves less than a batch. Never throws: a failure is logged. */
-  async look(): Promise<void> {
+  /**
+   * One look: statements until one moves less than a batch; how many messages they moved. Never
+   * throws: a failure is logged, and counts as nothing moved.
+   */
+  async look(): Promise<number> {
     const { perEndpoint, atMost } = this.settings;
+    let moved = 0;
     try {
       for (;;) {
         const startedAt = this.now();
         const count = await this.parts.relay(perEndpoint, atMost);
+        moved += count;
         if (count > 0) {
           this.parts.relayed(count);
           this.span(startedAt, count);
@@ -85,16 +100,20 @@ export class MessageRelay {
     } catch (error) {
       this.failed(error);
     }
+    return moved;
   }
 
-  private schedule(): void {
+  private schedule(afterMs: number = this.settings.everyMs): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.looking = this.look().finally(() => {
-        this.looking = null;
-        this.schedule();
-      });
-    }, this.settings.everyMs);
+      let moved = 0;
+      this.looking = this.look()
+        .then((count) => void (moved = count))
+        .finally(() => {
+          this.looking = null;
+          this.schedule(moved > 0 ? this.settings.busyEveryMs : this.settings.everyMs);
+        });
+    }, afterMs);
     this.timer.unref();
   }
 

@@ -102,7 +102,8 @@ function jobsOf(queue: string, accountId: string): Promise<JobRow[]> {
 /** The messages of an account waiting in the outbox for their jobs, by endpoint and age. */
 async function outboxOf(accountId: string): Promise<{ endpoint_id: string; message_id: string }[]> {
   return database.sql.query(
-    `SELECT endpoint_id, message_id FROM webhook_outbox WHERE account_id = $1 ORDER BY endpoint_id, created_at, message_id`,
+    `SELECT endpoint_id, message_id FROM webhook_outbox
+      WHERE account_id = $1 ORDER BY endpoint_id, created_at, message_id`,
     [accountId],
   );
 }
@@ -122,7 +123,7 @@ function recordEvents(accountId: string, ...events: TimelineEvent[]): Promise<vo
 const eventOf = (accountId: string, id: string) => anEvent({ accountId, id, timelineId: 'primary' });
 
 describe('event.recorded and event.updated', () => {
-  it("records one message per event and subscribed endpoint in the write's statement, its job by the relay", async () => {
+  it("records a message per event and subscribed endpoint in the write's statement, its job by the relay", async () => {
     await recordEvents(WITH, eventOf(WITH, 'evt_r1'), eventOf(WITH, 'evt_r2'));
 
     const messages = await messagesOf(WITH);
@@ -355,7 +356,7 @@ describe('the relay', () => {
   const dueJobsOf = async (endpoint: string) =>
     (await jobsOf(DELIVERY_QUEUE, ACCOUNT)).filter((job) => job.group_id === endpoint && job.state === 'created');
 
-  it("gives each endpoint its oldest messages' jobs up to its bound, whatever another endpoint has waiting", async () => {
+  it("gives each endpoint its oldest messages' jobs up to its bound, whatever another has waiting", async () => {
     const events = Array.from({ length: 12 }, (_, n) => eventOf(ACCOUNT, `evt_busy_${String(n).padStart(2, '0')}`));
     for (const event of events) await recordEvents(ACCOUNT, event);
     await transactions.exclusive(ACCOUNT, (repos) => repos.events.save({ ...events[0]!, revision: 1 }));

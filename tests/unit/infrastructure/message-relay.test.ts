@@ -6,9 +6,9 @@ import { serviceLog } from '../../support/service-log';
 import { startInMemoryTracing } from '../../support/telemetry/in-memory-tracing';
 import { waitFor } from '../../support/wait-for';
 
-const SETTINGS: RelaySettings = { everyMs: 10, perEndpoint: 8, atMost: 3 };
+const SETTINGS: RelaySettings = { everyMs: 10, busyEveryMs: 1, perEndpoint: 8, atMost: 3 };
 
-function aRelay(answers: Array<number | Error>, more: Partial<RelayParts> = {}) {
+function aRelay(answers: Array<number | Error>, more: Partial<RelayParts> = {}, settings: RelaySettings = SETTINGS) {
   const asked: Array<[number, number]> = [];
   const relayed: number[] = [];
   const log = serviceLog();
@@ -24,14 +24,14 @@ function aRelay(answers: Array<number | Error>, more: Partial<RelayParts> = {}) 
       log: log.logger,
       ...more,
     },
-    SETTINGS,
+    settings,
   );
   return { relay, asked, relayed, log };
 }
 
 it('moves batch after batch while they come back full, and stops at the first that is not', async () => {
   const { relay, asked, relayed } = aRelay([3, 3, 1, 3]);
-  await relay.look();
+  expect(await relay.look()).toBe(7);
 
   expect(asked).toEqual([
     [8, 3],
@@ -87,7 +87,17 @@ it('logs a failing statement once a minute at most, and looks again', async () =
   expect(relayed).toEqual([2]);
 });
 
-it('looks every interval once started, and no more once stopped', async () => {
+it('looks at once when started, again soon after a look that moved messages, and no more once stopped', async () => {
+  // Idle looks a minute apart: each look here but the first comes of the one before moving a message.
+  const { relay, asked } = aRelay([1, 1, 1, 0], {}, { ...SETTINGS, everyMs: 60_000 });
+  relay.start();
+  await waitFor(() => asked.length >= 4, { what: 'four looks' });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(asked.length).toBe(4);
+  await relay.stop();
+});
+
+it('looks no more once stopped', async () => {
   const { relay, asked } = aRelay([1, 1, 1, 1, 1, 1]);
   relay.start();
   await waitFor(() => asked.length >= 2, { what: 'two looks' });
