@@ -121,7 +121,7 @@ async function runningQueue(parts: JobQueueParts): Promise<ProcessJobQueue> {
     relay: (perEndpoint, atMost) => messages.relay(perEndpoint, atMost),
     relayed: (count) => {
       metrics?.messagesRelayed(count);
-      queue.wake(DELIVERY_QUEUE);
+      queue.wake(DELIVERY_QUEUE, count);
     },
     log: logger,
     tracer: parts.tracer,

@@ -50,8 +50,8 @@ export interface QueueCounts {
 }
 
 export class JobQueue {
-  /** The first worker of each queue worked here: the one a wake() rouses. */
-  private readonly workers = new Map<string, string>();
+  /** The workers of each queue worked here, and how many jobs each takes at once: what wake() rouses. */
+  private readonly workers = new Map<string, { readonly ids: string[]; readonly batchSize: number; next: number }>();
 
   private constructor(
     private readonly boss: PgBoss,
@@ -97,22 +97,33 @@ export class JobQueue {
    */
   async work<T>(queue: string, options: WorkerSettings, handle: (job: Job<T>) => Promise<void>): Promise<void> {
     const batchSize = options.batchSize ?? 1;
-    const worker = await this.boss.work<T>(
-      queue,
-      { ...options, batchSize, burstWhenBatchFull: batchSize > 1, perJobResults: true },
-      (jobs) => Promise.all(jobs.map((job) => this.settle(queue, job, handle))),
-    );
-    this.workers.set(queue, worker);
+    const { localConcurrency = 1, ...rest } = options;
+    // Each worker registered alone (pg-boss's localConcurrency of N names only the first), so that
+    // wake() can rouse as many as there are jobs for.
+    const ids: string[] = [];
+    for (let n = 0; n < localConcurrency; n++)
+      ids.push(
+        await this.boss.work<T>(
+          queue,
+          { ...rest, localConcurrency: 1, batchSize, burstWhenBatchFull: batchSize > 1, perJobResults: true },
+          (jobs) => Promise.all(jobs.map((job) => this.settle(queue, job, handle))),
+        ),
+      );
+    this.workers.set(queue, { ids, batchSize, next: 0 });
   }
 
   /**
-   * Has a worker of `queue` in this process look for jobs now rather than at its next poll (jobs
-   * were just made here). Its take coming back full, it takes again at once; the others look at
-   * their next poll.
+   * Has enough workers of `queue` in this process to take `jobs` just made here look now rather
+   * than at their next poll, each in turn; a worker still busy looks again as soon as it is done.
    */
-  wake(queue: string): void {
-    const worker = this.workers.get(queue);
-    if (worker) this.boss.notifyWorker(worker);
+  wake(queue: string, jobs: number): void {
+    const workers = this.workers.get(queue);
+    if (!workers) return;
+    const waking = Math.min(workers.ids.length, Math.ceil(jobs / workers.batchSize));
+    for (let n = 0; n < waking; n++) {
+      this.boss.notifyWorker(workers.ids[workers.next] as string);
+      workers.next = (workers.next + 1) % workers.ids.length;
+    }
   }
 
   private async settle<T>(queue: string, job: Job<T>, handle: (job: Job<T>) => Promise<void>): Promise<JobResult> {

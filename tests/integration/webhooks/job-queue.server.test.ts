@@ -49,7 +49,7 @@ afterEach(async () => {
 afterAll(() => database?.close());
 
 /** A service process's queue, supervising every second, its workers running `handler` as the service's do. */
-async function aQueue(handler: DeliveryHandler): Promise<JobQueue> {
+async function aQueue(handler: DeliveryHandler, pollingSeconds = 0.5): Promise<JobQueue> {
   const queue = await JobQueue.start({
     connectionString: database.connectionString,
     poolSize: 1,
@@ -58,7 +58,7 @@ async function aQueue(handler: DeliveryHandler): Promise<JobQueue> {
     graceMs: 1_000,
   });
   queues.push(queue);
-  await workDeliveries(queue, handler, { ...DELIVERY_WORK, pollingSeconds: 0.5 });
+  await workDeliveries(queue, handler, { ...DELIVERY_WORK, pollingSeconds });
   return queue;
 }
 
@@ -124,6 +124,28 @@ it('fails a job whose handler throws, logs it, and tries it again', async () => 
       err: expect.objectContaining({ message: 'the database went away' }),
     }),
   );
+});
+
+it('has as many idle workers take jobs just made as a wake asks for, long before their next poll', async () => {
+  const taken: DeliveryJob[] = [];
+  const release = signal();
+  // Workers polling every 5 minutes: past their first look, only a wake makes them look again. Each
+  // holds its take until every job is taken, so one woken worker could not take them all in turn.
+  const queue = await aQueue(async (job) => {
+    taken.push(job);
+    await release.promise;
+  }, 300);
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const jobs = new PostgresWebhookJobs(database.sql);
+  for (let n = 0; n < 6; n += 1)
+    await jobs.scheduleDelivery(
+      { accountId: ACCOUNT, messageId: `msg_woken${n}`, endpointId: `whk_${n % 2 ? 'a' : 'b'}` },
+      new Date(),
+    );
+
+  queue.wake(DELIVERY_QUEUE, 6);
+  await waitFor(() => taken.length === 6, { what: 'the woken workers to take every job', timeoutMs: 20_000 });
+  release.resolve();
 });
 
 it("runs at most 4 of an endpoint's jobs at once over two processes, while another endpoint's go on", async () => {

@@ -54,17 +54,20 @@ let transactions: PostgresTransactionBoundary;
 beforeAll(async () => {
   database = await provisionTestDatabase();
   transactions = new PostgresTransactionBoundary(database, new KeyedRequests(database.sql));
-  const repos = plainRepositories(database);
-  for (const accountId of [WITH, WITHOUT]) {
-    await repos.accounts.add(anAccountRecord(accountId));
-    await repos.travellers.add(aPausedTraveller(accountId));
-    await repos.timelines.add(Timeline.primary(accountId, new Date('2030-01-01T00:00:00Z')));
-  }
+  for (const accountId of [WITH, WITHOUT]) await anAccount(accountId);
   await anEndpoint(WITH, 'whk_both', ['event.recorded', 'event.updated']);
   await anEndpoint(WITH, 'whk_updates', ['event.updated']);
   await anEndpoint(WITH, 'whk_disabled', ['event.recorded', 'event.updated'], 'disabled');
 });
 afterAll(() => database?.close());
+
+/** An account with its traveller on its primary timeline. */
+async function anAccount(accountId: string): Promise<void> {
+  const repos = plainRepositories(database);
+  await repos.accounts.add(anAccountRecord(accountId));
+  await repos.travellers.add(aPausedTraveller(accountId));
+  await repos.timelines.add(Timeline.primary(accountId, new Date('2030-01-01T00:00:00Z')));
+}
 
 async function anEndpoint(accountId: string, id: string, types: string[], status = 'enabled'): Promise<void> {
   await database.sql.query(
@@ -255,10 +258,7 @@ describe('timeline.window_closed', () => {
   const ACCOUNT = 'acc_windows';
 
   beforeAll(async () => {
-    const repos = plainRepositories(database);
-    await repos.accounts.add(anAccountRecord(ACCOUNT));
-    await repos.travellers.add(aPausedTraveller(ACCOUNT));
-    await repos.timelines.add(Timeline.primary(ACCOUNT, new Date('2030-01-01T00:00:00Z')));
+    await anAccount(ACCOUNT);
   });
 
   /** A timeline made now by the account's unit of work, `ageMinutes` ago, with a window of `windowMinutes`. */
@@ -343,10 +343,7 @@ describe('the relay', () => {
   const ACCOUNT = 'acc_relayed';
 
   beforeAll(async () => {
-    const repos = plainRepositories(database);
-    await repos.accounts.add(anAccountRecord(ACCOUNT));
-    await repos.travellers.add(aPausedTraveller(ACCOUNT));
-    await repos.timelines.add(Timeline.primary(ACCOUNT, new Date('2030-01-01T00:00:00Z')));
+    await anAccount(ACCOUNT);
     await anEndpoint(ACCOUNT, 'whk_busy', ['event.recorded']);
     await anEndpoint(ACCOUNT, 'whk_quiet', ['event.updated']);
     // What the tests before left waiting, given its jobs: each test here starts from an empty outbox.
