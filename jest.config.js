@@ -49,10 +49,12 @@ const only = process.env.TEST_PROJECT;
 /** @type {import('jest').Config} */
 module.exports = {
   maxWorkers: workers,
-  // Without a server a test file's PGlite (WebAssembly) starts from a snapshot on the pool's thread
-  // (tests/support/pglite-pool.ts): on a new thread, past Jest's 5 s for a hook on two busy cores.
+  // Past Jest's 5 s for a hook on two busy cores: without a server, a test file's PGlite
+  // (WebAssembly) starting from a snapshot on a new thread (tests/support/pglite-pool.ts); with
+  // one, a hook's sign-ups, each a scrypt hash queued in the password threads behind the other
+  // workers' (a run on a slow day failed five files so). A hang guard, not a measure of speed.
   // (Jest reads the timeout of the whole run, not a project's.)
-  ...(onServer ? {} : { testTimeout: 30_000 }),
+  testTimeout: 30_000,
   reporters: ['default', '<rootDir>/tests/support/server-only-reporter.js'],
   projects: [
     { ...base, displayName: 'unit', testMatch: ['<rootDir>/tests/unit/**/*.test.ts'] },
