@@ -19,8 +19,10 @@ import { openDatabase } from '../../../src/infrastructure/database/open-database
 import { createDatabaseClients } from '../../../src/infrastructure/database/driver/prisma-client';
 import { loadPglite } from '../../../src/infrastructure/database/embedded/pglite-module';
 
-// Starting PGlite (WebAssembly PostgreSQL) takes about two seconds; a migration run, a fraction.
-jest.setTimeout(30_000);
+// Starting PGlite (WebAssembly PostgreSQL) takes about two seconds; a migration run, a fraction. A
+// test here starts it up to three times: 9 s alone, and past 30 s in a whole run of three workers on
+// two cores on a slow day. A hang guard, not a measure of speed.
+jest.setTimeout(90_000);
 
 describe('embedded PostgreSQL', () => {
   let dataDir: string;
