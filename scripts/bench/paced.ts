@@ -23,8 +23,10 @@ export async function measurePaced(
     const latencies: number[] = [];
     const failures = await sendPaced(baseUrl, load, perSecond, agent, seconds, latencies);
     latencies.sort((a, b) => a - b);
+    // To a tenth of a millisecond: a quiet p99 of 5 ms against 11 is a ratio that whole
+    // milliseconds would move by a tenth either way.
     const at = (share: number) =>
-      Math.round(latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]);
+      Math.round(10 * latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]) / 10;
     return {
       requestsPerSecond: Math.round(latencies.length / seconds),
       p50Ms: at(0.5),
