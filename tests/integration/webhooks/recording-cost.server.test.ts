@@ -1,7 +1,8 @@
 // What recording webhook messages costs a write of an account without an endpoint: the trigger's
 // one probe of the endpoints' primary key, whatever the statement wrote, and nothing else of the
-// webhooks' tables. Read off PostgreSQL's own counts of the transaction's scans
-// (pg_stat_xact_user_tables), with endpoints enough for the planner to choose as it will in service.
+// webhooks' tables; the same trigger's NOTIFY only for an account with a stream open. Read off
+// PostgreSQL's own counts of the transaction's scans (pg_stat_xact_user_tables), with endpoints
+// enough for the planner to choose as it will in service.
 // Needs a server (DATABASE_URL): the seed writes through a connection of its own.
 import { Client } from 'pg';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
@@ -90,5 +91,38 @@ it('records, for an account with an endpoint, one message per event, the endpoin
     expect(after.webhook_messages.n_tup_ins - before.webhook_messages.n_tup_ins).toBe(5);
   } finally {
     await client.query('ROLLBACK');
+  }
+});
+
+it('announces to the event streams, in the same trigger, only the writes of accounts with a stream open', async () => {
+  const listener = new Client({ connectionString: database.connectionString });
+  await listener.connect();
+  try {
+    const heard: string[] = [];
+    listener.on('notification', (message) => heard.push(message.payload ?? ''));
+    await listener.query('LISTEN event_changes');
+    // The watched account's two statements, each announced once.
+    const watched = new Promise<void>((resolve) =>
+      listener.on(
+        'notification',
+        () => heard.filter((payload) => payload.startsWith('acc_2 ')).length === 2 && resolve(),
+      ),
+    );
+    await client.query(
+      `INSERT INTO event_stream_slots (account_id, slot, api_key_id, holder, expires_at)
+       VALUES ('acc_2', 0, 'key_watching', 'holder_1', now() + interval '1 minute'),
+              ('acc_3', 0, 'key_lapsed', 'holder_2', now() - interval '1 minute')`,
+    );
+    // Committed in this order, so heard in this order: the unwatched and lapsed ones first, if at all.
+    await writeEvents('acc_1', 2, 'evt_unwatched_');
+    await writeEvents('acc_3', 2, 'evt_lapsed_');
+    await writeEvents('acc_2', 2, 'evt_watched_');
+    await client.query(`UPDATE events SET revision = 1 WHERE account_id IN ('acc_1', 'acc_2')`);
+    await watched;
+
+    expect(heard).toEqual(['acc_2 0', 'acc_2 0']);
+  } finally {
+    await client.query(`DELETE FROM event_stream_slots WHERE account_id IN ('acc_2', 'acc_3')`);
+    await listener.end();
   }
 });
