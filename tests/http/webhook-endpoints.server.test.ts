@@ -29,13 +29,44 @@ describe('webhook endpoints created by two processes at once', () => {
         .send({ url: `https://example.com/${n}`, event_types: ['event.recorded'] });
     const attempts = 2 * MAX_WEBHOOK_ENDPOINTS + 4;
 
-    const answers = await Promise.all(Array.from({ length: attempts }, (_unused, n) => create(n % 2 === 0 ? a : b, n)));
+    const answers = await Promise.all(
+      Array.from({ length: attempts }, (_unused, n) => retryingUnavailable(() => create(n % 2 === 0 ? a : b, n))),
+    );
 
-    const statuses = answers.map((answer) => answer.status);
-    expect(statuses.filter((status) => status === 201)).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
-    expect(statuses.filter((status) => status === 409)).toHaveLength(attempts - MAX_WEBHOOK_ENDPOINTS);
+    const outcomes = answers.map((answer) => `${answer.status} ${answer.body?.code ?? 'created'}`);
+    expect(tally(outcomes)).toEqual({
+      '201 created': MAX_WEBHOOK_ENDPOINTS,
+      '409 too_many_webhook_endpoints': attempts - MAX_WEBHOOK_ENDPOINTS,
+    });
     expect(await a.prisma.webhookEndpoint.count({ where: { accountId: me.id } })).toBe(MAX_WEBHOOK_ENDPOINTS);
     const listed = await request(b.app).get('/v1/webhook-endpoints').set('Authorization', me.auth);
     expect(listed.body.endpoints).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
   });
 });
+
+/** How long a retry waits: shorter than the Retry-After a client would honour, as the test's time is bounded. */
+const RETRY_WAIT_MS = 1_000;
+
+/** Most attempts of a creation answered 503. */
+const MOST_ATTEMPTS = 8;
+
+/**
+ * Sends again, as a client should, a creation answered 503 with Retry-After: on a loaded machine the
+ * suites running beside this one may hold every connection PostgreSQL allows (the service answers
+ * 503 service_unavailable), and that answer says nothing was created. The limit is what this test
+ * is about, and a 503 neither keeps it nor breaks it.
+ */
+async function retryingUnavailable(send: () => Promise<request.Response>): Promise<request.Response> {
+  for (let attempt = 1; ; attempt++) {
+    const answer = await send();
+    if (answer.status !== 503 || answer.headers['retry-after'] === undefined || attempt === MOST_ATTEMPTS)
+      return answer;
+    await new Promise((resolve) => setTimeout(resolve, RETRY_WAIT_MS));
+  }
+}
+
+function tally(outcomes: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const outcome of outcomes) counts[outcome] = (counts[outcome] ?? 0) + 1;
+  return counts;
+}
