@@ -4,7 +4,6 @@
 // (docs/performance.md, "One account beside a noisy one"). The noisy load is sent from a process of
 // its own (noisy-load.ts), as another client's would be.
 import { fork } from 'node:child_process';
-import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import type { Figures, Load } from './measure';
 import { measurePaced } from './paced';
@@ -185,9 +184,6 @@ export interface DrivenAnswers {
   readonly shed: number;
 }
 
-/** The niceness of a load's process: the lowest priority there is. */
-const LOAD_PRIORITY = 19;
-
 /**
  * Runs `plan` in a child process (`script`: noisy-load.ts unless named), resolved once it drives
  * the loads; `done` with the answers when they end, after the plan's seconds or once `stop` says so.
@@ -197,8 +193,6 @@ export function driveElsewhere<P extends NoisyPlan | SignUpPlan>(
   script = 'noisy-load.ts',
 ): Promise<{ readonly done: Promise<DrivenAnswers>; stop(): void }> {
   const child = fork(join(__dirname, script), [], { execArgv: ['--import', 'tsx'] });
-  // Lowest priority: a load from elsewhere, not the machine's cores taken from the service (docs/performance.md).
-  if (child.pid !== undefined) setPriority(child.pid, LOAD_PRIORITY);
   return new Promise((resolveDriving, reject) => {
     const done = new Promise<DrivenAnswers>((resolveDone, rejectDone) => {
       child.on('message', (message: NoisyReport) => {
