@@ -87,7 +87,7 @@ it("runs a relayed message's job, and completes it when the handler returns", as
   });
   await anEventRecorded('evt_1');
   const recorded = await database.sql.query<{ id: string; endpoint_id: string }>(
-    `SELECT id, endpoint_id FROM webhook_messages WHERE subject ->> 'id' = 'evt_1' ORDER BY endpoint_id`,
+    `SELECT message_id AS id, endpoint_id FROM webhook_outbox WHERE subject ->> 'id' = 'evt_1' ORDER BY endpoint_id`,
     [],
   );
   expect(recorded.map((message) => message.endpoint_id)).toEqual(['whk_a', 'whk_b']);

@@ -1,7 +1,8 @@
 // Webhook messages are recorded by the statement that writes the change (migrations
-// 20261129082908_webhook_recording, 20261129201927_webhook_outbox): each waiting in the outbox for
-// its delivery job, in the same transaction, only for accounts with an enabled endpoint subscribed
-// to the type; the relay then gives them their jobs in pg-boss's table. On PostgreSQL
+// 20261129082908_webhook_recording, 20261129201927_webhook_outbox,
+// 20261130070000_webhook_outbox_carries_messages): each as a row of the outbox carrying the message,
+// in the same transaction, only for accounts with an enabled endpoint subscribed to the type; the
+// relay then makes each message's row and its job in pg-boss's table. On PostgreSQL
 // (DATABASE_URL) and on the embedded PGlite alike, as the service runs on either.
 import { Client } from 'pg';
 import { Timeline } from '../../../src/core/domain/timeline';
@@ -30,6 +31,7 @@ const WITHOUT = 'acc_plain';
 
 interface MessageRow {
   readonly id: string;
+  /** `waiting` for a message still in the outbox, with no row of its own yet. */
   readonly endpoint_id: string;
   readonly event_type: string;
   readonly subject: Record<string, unknown>;
@@ -77,10 +79,25 @@ async function anEndpoint(accountId: string, id: string, types: string[], status
   );
 }
 
+/** The messages given their rows by the relay. */
 function messagesOf(accountId: string): Promise<MessageRow[]> {
   return database.sql.query<MessageRow>(
     `SELECT id, endpoint_id, event_type, subject, state, attempts FROM webhook_messages
       WHERE account_id = $1 ORDER BY event_type, endpoint_id, subject ->> 'id', created_at`,
+    [accountId],
+  );
+}
+
+/** Every message recorded: those with their rows, and those still in the outbox (state `waiting`). */
+function recordedOf(accountId: string): Promise<MessageRow[]> {
+  return database.sql.query<MessageRow>(
+    `SELECT id, endpoint_id, event_type, subject, state, attempts FROM (
+       SELECT id, endpoint_id, event_type, subject, state, attempts, created_at FROM webhook_messages
+        WHERE account_id = $1
+       UNION ALL
+       SELECT message_id, endpoint_id, event_type, subject, 'waiting', 0, created_at FROM webhook_outbox
+        WHERE account_id = $1) AS recorded
+      ORDER BY event_type, endpoint_id, subject ->> 'id', created_at`,
     [accountId],
   );
 }
@@ -129,13 +146,14 @@ describe('event.recorded and event.updated', () => {
   it("records a message per event and subscribed endpoint in the write's statement, its job by the relay", async () => {
     await recordEvents(WITH, eventOf(WITH, 'evt_r1'), eventOf(WITH, 'evt_r2'));
 
-    const messages = await messagesOf(WITH);
+    const messages = await recordedOf(WITH);
     expect(messages.map((message) => [message.event_type, message.endpoint_id, message.subject.id])).toEqual([
       ['event.recorded', 'whk_both', 'evt_r1'],
       ['event.recorded', 'whk_both', 'evt_r2'],
     ]);
+    expect(await messagesOf(WITH)).toEqual([]);
     for (const message of messages) {
-      expect(message).toMatchObject({ state: 'pending', attempts: 0 });
+      expect(message).toMatchObject({ state: 'waiting', attempts: 0 });
       expect(message.id).toMatch(/^msg_[0-9a-f]{32}$/);
       // The event's row as the statement wrote it, the account's version it moved to included.
       expect(message.subject).toMatchObject({
@@ -150,9 +168,19 @@ describe('event.recorded and event.updated', () => {
     const ids = messages.map((message) => message.id).sort();
     expect(await outboxOf(WITH)).toEqual(ids.map((id) => ({ endpoint_id: 'whk_both', message_id: id })));
     expect(await jobsOf(DELIVERY_QUEUE, WITH)).toEqual([]);
+    // Undelivered while in the outbox as after: the metric's oldest is the first write's.
+    const [first] = await database.sql.query<{ at: Date }>(
+      'SELECT min(created_at) AS at FROM webhook_outbox WHERE account_id = $1',
+      [WITH],
+    );
+    const oldest = () => new PostgresWebhookMessages(database.sql).oldestPendingAt();
+    expect(await oldest()).toEqual(first?.at);
 
     expect(await relay()).toBe(2);
+    expect(await oldest()).toEqual(first?.at);
     expect(await outboxOf(WITH)).toEqual([]);
+    // Each message's row made by the relay from its outbox row: the same id, type and subject.
+    expect(await messagesOf(WITH)).toEqual(messages.map((message) => ({ ...message, state: 'pending' })));
     const jobs = await jobsOf(DELIVERY_QUEUE, WITH);
     expect(jobs.map((job) => [job.data, job.group_id])).toEqual(
       messages
@@ -166,24 +194,24 @@ describe('event.recorded and event.updated', () => {
   it('records event.updated for a change a receiver sees, not for what the service keeps for itself', async () => {
     const event = eventOf(WITH, 'evt_u1');
     await recordEvents(WITH, event);
-    const before = (await messagesOf(WITH)).length;
+    const before = (await recordedOf(WITH)).length;
     const moved = { ...event, time: new Date('1969-07-20T22:00:00Z'), revision: 1 };
     await transactions.exclusive(WITH, (repos) => repos.events.save(moved));
 
-    const updated = (await messagesOf(WITH)).filter((message) => message.event_type === 'event.updated');
+    const updated = (await recordedOf(WITH)).filter((message) => message.event_type === 'event.updated');
     expect(updated.map((message) => [message.endpoint_id, message.subject.id, message.subject.revision])).toEqual([
       ['whk_both', 'evt_u1', 1],
       ['whk_updates', 'evt_u1', 1],
     ]);
     expect(new Date(String(updated[0]?.subject.time))).toEqual(moved.time);
-    expect((await messagesOf(WITH)).length).toBe(before + 2);
+    expect((await recordedOf(WITH)).length).toBe(before + 2);
 
     // A backfill of the columns the service keeps for itself changes nothing a receiver sees.
     await database.sql.query(
       `UPDATE events SET writer_trace = 'backfilled', account_version = account_version + 1 WHERE account_id = $1`,
       [WITH],
     );
-    expect((await messagesOf(WITH)).length).toBe(before + 2);
+    expect((await recordedOf(WITH)).length).toBe(before + 2);
   });
 
   it('records in the transaction of the write, and nothing when it rolls back', async () => {
@@ -193,8 +221,7 @@ describe('event.recorded and event.updated', () => {
       const counts = async () => {
         const { rows } = await client.query<{ messages: number; waiting: number }>(
           `SELECT (SELECT count(*)::int FROM webhook_messages WHERE subject ->> 'id' = 'evt_rolled') AS messages,
-                  (SELECT count(*)::int FROM webhook_outbox o JOIN webhook_messages m ON m.id = o.message_id
-                    WHERE m.subject ->> 'id' = 'evt_rolled') AS waiting`,
+                  (SELECT count(*)::int FROM webhook_outbox WHERE subject ->> 'id' = 'evt_rolled') AS waiting`,
         );
         return rows[0];
       };
@@ -205,7 +232,7 @@ describe('event.recorded and event.updated', () => {
          VALUES ($1, 'evt_rolled', 'primary', 'arrival', now(), now(), 'Arrival', 'home', 'd', 'l', now(), 0)`,
         [WITH],
       );
-      expect(await counts()).toEqual({ messages: 1, waiting: 1 });
+      expect(await counts()).toEqual({ messages: 0, waiting: 1 });
       await client.query('ROLLBACK');
       expect(await counts()).toEqual({ messages: 0, waiting: 0 });
     } finally {
@@ -219,7 +246,7 @@ describe('event.recorded and event.updated', () => {
     await recordEvents(WITHOUT, event);
     await transactions.exclusive(WITHOUT, (repos) => repos.events.save({ ...event, revision: 1 }));
 
-    expect(await messagesOf(WITHOUT)).toEqual([]);
+    expect(await recordedOf(WITHOUT)).toEqual([]);
     expect(await outboxOf(WITHOUT)).toEqual([]);
     expect(await database.sql.query('SELECT count(*)::int AS jobs FROM pgboss.job', [])).toEqual(jobsBefore);
   });
@@ -304,9 +331,10 @@ describe('timeline.window_closed', () => {
     const closed = (await aTimeline('tml_expired', 1, 2)).withStatus('expired');
 
     expect(await messages.recordWindowClosed(closed)).toBe(2);
+    // Asked again while its messages wait in the outbox, and once they have their rows.
     expect(await messages.recordWindowClosed(closed)).toBe(0);
 
-    const recorded = (await messagesOf(ACCOUNT)).filter((message) => message.event_type === 'timeline.window_closed');
+    const recorded = (await recordedOf(ACCOUNT)).filter((message) => message.event_type === 'timeline.window_closed');
     expect(recorded.map((message) => [message.endpoint_id, message.subject])).toEqual(
       ['whk_windows', 'whk_windows_too'].map((endpoint) => [
         endpoint,
@@ -323,6 +351,8 @@ describe('timeline.window_closed', () => {
     );
     expect(recorded.every((message) => /^msg_[0-9a-f]{32}$/.test(message.id))).toBe(true);
     await relay();
+    expect(await messages.recordWindowClosed(closed)).toBe(0);
+    expect(await relay()).toBe(0);
     const deliveries = await jobsOf(DELIVERY_QUEUE, ACCOUNT);
     expect(deliveries.map((job) => job.data.messageId).sort()).toEqual(recorded.map((message) => message.id).sort());
   });
@@ -359,14 +389,14 @@ describe('the relay', () => {
     await transactions.exclusive(ACCOUNT, (repos) => repos.events.save({ ...events[0]!, revision: 1 }));
     const busyWaiting = (await outboxOf(ACCOUNT)).filter((row) => row.endpoint_id === 'whk_busy');
     expect(busyWaiting).toHaveLength(12);
-
-    // Four due for the busy endpoint; the quiet one's message is relayed beside them.
-    expect(await relay(4, 500)).toBe(5);
-    const oldest = (await messagesOf(ACCOUNT))
-      .filter((message) => message.endpoint_id === 'whk_busy')
+    const oldest = (await recordedOf(ACCOUNT))
+      .filter((message) => message.endpoint_id === 'whk_busy' && message.state === 'waiting')
       .sort((a, b) => String(a.subject.id).localeCompare(String(b.subject.id)))
       .slice(0, 4)
       .map((message) => message.id);
+
+    // Four due for the busy endpoint; the quiet one's message is relayed beside them.
+    expect(await relay(4, 500)).toBe(5);
     expect((await dueJobsOf('whk_busy')).map((job) => job.data.messageId).sort()).toEqual([...oldest].sort());
     expect(await dueJobsOf('whk_quiet')).toHaveLength(1);
     expect(await outboxOf(ACCOUNT)).toHaveLength(8);

@@ -80,12 +80,12 @@ export const RECORD_MESSAGE = statement((p: Slots<EndpointRecording>) =>
   ),
 );
 
-/** When the oldest message not yet delivered was recorded, by the partial index of pending messages. */
+/**
+ * When the oldest message not yet delivered was recorded, pending or still in the outbox
+ * (oldest_undelivered_message_at, migration 20261130070000_webhook_outbox_carries_messages).
+ */
 export const OLDEST_PENDING_MESSAGE = statement(() =>
-  kysely
-    .selectFrom('webhook_messages')
-    .select((eb) => eb.fn.min('created_at').as('recorded_at'))
-    .where('state', '=', sql.lit('pending')),
+  kysely.selectNoFrom(sql<Date | null>`oldest_undelivered_message_at()`.as('recorded_at')),
 );
 
 interface AttemptRecord {
