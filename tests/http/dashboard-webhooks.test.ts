@@ -303,6 +303,48 @@ describe('dashboard: webhook endpoints', () => {
       expect(page.text).toContain(`action="/dashboard/webhooks/${id}/test"`);
     });
 
+    it('pages through older attempts, 20 a page, by the link each page carries', async () => {
+      const { browser } = await signedIn();
+      const { id } = await addOne(browser);
+      const messageId = `msg_${'c'.repeat(32)}`;
+      await delivered(
+        await accountOf(id),
+        id,
+        messageId,
+        Array.from({ length: 25 }, (_, n) => `answer ${n + 1}`),
+      );
+      const attemptsOn = (page: string) => [...page.matchAll(/data-attempt="(\d+)"/g)].map((match) => Number(match[1]));
+      const hrefOf = (page: string, testId: string) =>
+        new RegExp(`<a href="([^"]*)" data-testid="${testId}"`).exec(page)?.[1]?.replaceAll('&amp;', '&');
+
+      const newest = await browser.get(`/dashboard/webhooks/${id}/deliveries`);
+      expect(attemptsOn(newest.text)).toEqual(Array.from({ length: 20 }, (_, n) => 25 - n));
+      expect(newest.text).not.toContain('data-testid="newest-deliveries"');
+      const older = hrefOf(newest.text, 'older-deliveries');
+      expect(older).toMatch(new RegExp(`^/dashboard/webhooks/${id}/deliveries\\?after=[A-Za-z0-9_-]+$`));
+
+      const oldest = await browser.get(older ?? '');
+      expect(oldest.status).toBe(200);
+      expect(attemptsOn(oldest.text)).toEqual([5, 4, 3, 2, 1]);
+      expect(oldest.text).not.toContain('data-testid="older-deliveries"');
+      expect(hrefOf(oldest.text, 'newest-deliveries')).toBe(`/dashboard/webhooks/${id}/deliveries`);
+    });
+
+    it('answers a page it never linked to 400, with the newest attempts and why', async () => {
+      const { browser } = await signedIn();
+      const { id } = await addOne(browser);
+      await delivered(await accountOf(id), id, `msg_${'d'.repeat(32)}`, ['thanks']);
+
+      for (const after of ['nonsense', Buffer.from('12:msg_x/1').toString('base64url'), '']) {
+        const page = await browser.get(`/dashboard/webhooks/${id}/deliveries?after=${after}`);
+        expect(page.status).toBe(400);
+        expect(page.text).toContain('That page of deliveries is none this page links to');
+        expect(page.text).toContain('data-attempt="1"');
+      }
+      const twice = await browser.get(`/dashboard/webhooks/${id}/deliveries?after=a&after=b`);
+      expect(twice.status).toBe(400);
+    });
+
     it("resends a message through the API's use case: pending for one more attempt, its last", async () => {
       const { browser } = await signedIn();
       const { id } = await addOne(browser);

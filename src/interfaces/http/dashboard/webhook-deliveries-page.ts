@@ -11,8 +11,12 @@ export const DELIVERIES_SHOWN = 20;
 export interface DeliveriesView {
   readonly signedIn: SignedInView;
   readonly endpoint: WebhookEndpoint;
-  /** The newest DELIVERIES_SHOWN attempts. */
+  /** DELIVERIES_SHOWN attempts: the newest, or those before the page that linked here. */
   readonly attempts: readonly RecordedAttempt[];
+  /** The cursor of the page of older attempts, or null when these are the oldest. */
+  readonly older?: string | null;
+  /** True on a page of older attempts, which links back to the newest. */
+  readonly paged?: boolean;
   readonly error?: string;
   readonly message?: string;
 }
@@ -42,9 +46,9 @@ export function deliveriesPage(view: DeliveriesView): string {
           : html`<p class="muted">This endpoint is disabled: enable it to send it a test or resend a message.</p>`
       }
       <p class="muted">
-        The last ${DELIVERIES_SHOWN} attempts, newest first;
-        <code>GET /v1/webhook-endpoints/${endpoint.id}/deliveries</code> lists them all. A resend sends the same message
-        again, once, with the same <code>webhook-id</code>.
+        ${view.paged ? 'Older attempts' : html`The last ${DELIVERIES_SHOWN} attempts`}, newest first,
+        ${DELIVERIES_SHOWN} a page; <code>GET /v1/webhook-endpoints/${endpoint.id}/deliveries</code> lists them too. A
+        resend sends the same message again, once, with the same <code>webhook-id</code>.
       </p>
       ${
         attempts.length === 0
@@ -66,8 +70,25 @@ export function deliveriesPage(view: DeliveriesView): string {
                 )}
               </tbody>
             </table>`
-      }`,
+      }
+      ${pageLinks(endpoint, view)}`,
   });
+}
+
+/** To the newest attempts from an older page, and on to the older ones while there are more. */
+function pageLinks(endpoint: WebhookEndpoint, view: DeliveriesView): SafeHtml | '' {
+  if (!view.paged && !view.older) return '';
+  const path = deliveriesPath(endpoint.id);
+  return html`<p class="paging">
+    ${view.paged ? html`<a href="${path}" data-testid="newest-deliveries">← Newest attempts</a>` : ''}
+    ${
+      view.older
+        ? html`<a href="${path}?after=${encodeURIComponent(view.older)}" data-testid="older-deliveries"
+            >Older attempts →</a
+          >`
+        : ''
+    }
+  </p>`;
 }
 
 function attemptRow(endpoint: WebhookEndpoint, attempt: RecordedAttempt, resend: boolean, csrf: string): SafeHtml {

@@ -21,6 +21,8 @@ import type { EndpointInput } from '../../../core/use-cases/webhook-endpoints/ow
 import { ResendWebhookMessage } from '../../../core/use-cases/webhook-endpoints/resend-webhook-message';
 import { RollWebhookSecret } from '../../../core/use-cases/webhook-endpoints/roll-webhook-secret';
 import { SendTestWebhook } from '../../../core/use-cases/webhook-endpoints/send-test-webhook';
+import type { WebhookAttemptCursor } from '../../../core/ports/webhook-deliveries';
+import { deliveryCursorOf, nextDeliveryCursor } from '../cursor';
 import { idOf } from '../dtos/responses/ids';
 import { CreateWebhookEndpointDto } from '../dtos/webhooks.dto';
 import { Problem } from '../problem';
@@ -162,10 +164,19 @@ function addDeliveryRoutes(router: Router, container: Container, pages: SignedIn
     signedIn: SignedInRequest,
     input: EndpointInput,
     extra: Partial<DeliveriesView> = {},
+    after: WebhookAttemptCursor | null = null,
   ) => {
     try {
-      const { endpoint, attempts } = await listDeliveries.execute({ ...input, limit: DELIVERIES_SHOWN });
-      const view = { signedIn: pages.view(signedIn), endpoint, attempts, ...extra };
+      const page = await listDeliveries.execute({ ...input, limit: DELIVERIES_SHOWN, after });
+      const { endpoint, attempts } = page;
+      const view = {
+        signedIn: pages.view(signedIn),
+        endpoint,
+        attempts,
+        older: nextDeliveryCursor(page.next),
+        paged: after !== null,
+        ...extra,
+      };
       sendPage(res, status, deliveriesPage(view));
     } catch (error) {
       if (!(error instanceof WebhookEndpointNotFound)) throw error;
@@ -194,9 +205,11 @@ function addDeliveryRoutes(router: Router, container: Container, pages: SignedIn
     const signedIn = await pages.current(req, res);
     if (!signedIn) return res.redirect(303, `/login?next=${WEBHOOKS_PATH}`);
     const queued = typeof req.query.queued === 'string' && MESSAGE_ID.test(req.query.queued) ? req.query.queued : null;
-    await show(res, 200, signedIn, inputOf(req, signedIn), {
-      ...(queued && { message: `${queued} is queued, to be sent at once: reload to see its attempt.` }),
-    });
+    const after = pageAsked(req);
+    const input = inputOf(req, signedIn);
+    if (after === 'unknown') return show(res, 400, signedIn, input, { error: UNKNOWN_PAGE });
+    const message = queued ? `${queued} is queued, to be sent at once: reload to see its attempt.` : undefined;
+    await show(res, 200, signedIn, input, { ...(message && { message }) }, after);
   });
   router.post(
     `${WEBHOOKS_PATH}/:endpointId/test`,
@@ -221,6 +234,23 @@ function addDeliveryRoutes(router: Router, container: Container, pages: SignedIn
 }
 
 const MESSAGE_ID = idOf('msg');
+const UNKNOWN_PAGE = 'That page of deliveries is none this page links to: the newest attempts are shown.';
+
+/**
+ * The page of older attempts asked for (`?after=`, the cursor the page before linked to), null for
+ * the newest, or 'unknown' for anything else: the API's paging cursor, which the link carries.
+ */
+function pageAsked(req: Request): WebhookAttemptCursor | null | 'unknown' {
+  const after = req.query.after;
+  if (after === undefined) return null;
+  if (typeof after !== 'string') return 'unknown';
+  try {
+    return deliveryCursorOf(after);
+  } catch (error) {
+    if (error instanceof Problem) return 'unknown';
+    throw error;
+  }
+}
 
 /** An endpoint id from the path, or '' (which names no endpoint) when it cannot be one. */
 function endpointIdParam(req: Request): string {
