@@ -118,7 +118,7 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
   const passwordMetrics = metrics.registry && new PasswordWorkMetrics(metrics.registry);
   const passwordPool = await resources.start(
     'password work threads',
-    () => createPasswordPool({ ...config.passwordChecks, events: passwordMetrics, tracer, warm: true }),
+    () => createPasswordPool({ ...config.passwordChecks, events: passwordMetrics, tracer, log: logger, warm: true }),
     (pool) => pool.close(),
   );
   passwordMetrics?.watch(passwordPool);

@@ -12,7 +12,8 @@ import { PasswordChecksBusy } from '../../core/domain/errors';
 import { PasswordWorkWithdrawn, type PasswordWorkTurn } from '../../core/ports/password-work';
 import { FairTurns, type Lane } from './fair-turns';
 import type { PasswordTask, PasswordTaskKind, PasswordTaskResults, TaskOf } from './password-tasks';
-import { PasswordThreads, type TaskThreads } from './password-threads';
+import { PASSWORD_THREAD_NICENESS } from './password-thread';
+import { PasswordThreads, type TaskThreads, type ThreadStart } from './password-threads';
 
 /**
  * Why work waited, if it did: `none` (a thread was free), `own_address` (its address had work
@@ -204,14 +205,36 @@ export function defaultPasswordThreads(cores: number, processes: number): number
   return Math.max(1, Math.floor((cores - 1) / processes));
 }
 
+/** Where the pool says, once, whether its threads run below the API. */
+export interface PasswordPoolLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
+
+/** Says what the first thread to start said: the rest start alike. */
+function startReporter(log: PasswordPoolLog | undefined): (start: ThreadStart) => void {
+  let told = false;
+  return (start) => {
+    if (told || !log) return;
+    told = true;
+    const below = { niceness_above_api: PASSWORD_THREAD_NICENESS };
+    if (start.lowered) log.info(below, 'password work threads run below the API');
+    else log.warn({ reason: start.why }, 'password work threads run at the priority of the API');
+  };
+}
+
 /**
  * A pool on `threads` worker threads, started as work comes, or all at once with `warm` (the
  * service: the first sign-ups do not wait for a thread to load).
  */
 export function createPasswordPool(
-  settings: PasswordPoolOptions & { readonly threads: number; readonly warm?: boolean },
+  settings: PasswordPoolOptions & {
+    readonly threads: number;
+    readonly warm?: boolean;
+    readonly log?: PasswordPoolLog;
+  },
 ): PasswordPool {
-  const threads = new PasswordThreads(settings.threads);
+  const threads = new PasswordThreads(settings.threads, startReporter(settings.log));
   if (settings.warm) threads.warm();
   return new PasswordPool(threads, settings);
 }

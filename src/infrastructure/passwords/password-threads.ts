@@ -3,7 +3,7 @@
 // task is handed to a free thread, and a thread that dies is replaced by the next task's.
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { AnswerMessage, TaskMessage } from './password-thread';
+import type { AnswerMessage, StartedMessage, TaskMessage } from './password-thread';
 import type { PasswordTask } from './password-tasks';
 
 /** Runs tasks on at most `size` threads; never handed more than `size` at once. */
@@ -17,6 +17,9 @@ export interface TaskThreads {
 const FROM_SOURCES = __filename.endsWith('.ts');
 const THREAD_FILE = path.join(__dirname, `password-thread${path.extname(__filename)}`);
 
+/** What a thread said as it started: whether it runs below the API (password-thread.ts). */
+export type ThreadStart = StartedMessage['started'];
+
 /** One worker thread, and the task it runs. */
 class Thread {
   private readonly worker: Worker;
@@ -24,11 +27,13 @@ class Thread {
   private current: { readonly id: number; resolve(value: unknown): void; reject(error: Error): void } | null = null;
   dead = false;
 
-  constructor(onDeath: (thread: Thread) => void) {
+  constructor(onDeath: (thread: Thread) => void, onStart: (start: ThreadStart) => void) {
     this.worker = new Worker(THREAD_FILE, { execArgv: FROM_SOURCES ? ['--import', 'tsx'] : undefined });
     // Idle, it does not keep the process alive: a script that hashed a password may end.
     this.worker.unref();
-    this.worker.on('message', (answer: AnswerMessage) => {
+    this.worker.on('message', (message: AnswerMessage | StartedMessage) => {
+      if ('started' in message) return onStart(message.started);
+      const answer = message;
       const current = this.current;
       if (!current || current.id !== answer.id) return;
       this.current = null;
@@ -70,7 +75,11 @@ export class PasswordThreads implements TaskThreads {
   private readonly all = new Set<Thread>();
   private closed = false;
 
-  constructor(readonly size: number) {}
+  constructor(
+    readonly size: number,
+    /** Told as each thread starts, in the order they start. */
+    private readonly onStart: (start: ThreadStart) => void = () => undefined,
+  ) {}
 
   /** Starts every thread now, so that the first requests do not wait for one to load. */
   warm(): void {
@@ -100,7 +109,7 @@ export class PasswordThreads implements TaskThreads {
       this.all.delete(dead);
       const at = this.idle.indexOf(dead);
       if (at >= 0) this.idle.splice(at, 1);
-    });
+    }, this.onStart);
     this.all.add(thread);
     return thread;
   }

@@ -1,6 +1,8 @@
 // The password work's real threads: each task runs on a worker thread of its own, never on libuv's
-// pool, and a task that fails does not take its thread with it.
-import { PasswordThreads } from '../../../src/infrastructure/passwords/password-threads';
+// pool, below the API in the host's scheduler, and a task that fails does not take its thread with it.
+import { readdirSync, readFileSync } from 'node:fs';
+import { PASSWORD_THREAD_NICENESS } from '../../../src/infrastructure/passwords/password-thread';
+import { PasswordThreads, type ThreadStart } from '../../../src/infrastructure/passwords/password-threads';
 import { verifyPassword } from '../../../src/infrastructure/passwords/scrypt-hashing';
 import { holdLibuvPool } from '../../support/passwords/held-libuv-pool';
 
@@ -34,4 +36,34 @@ it('passes on what a task failed with, and the thread serves the next one', asyn
     /^password work failed: /,
   );
   await expect(threads.run({ kind: 'strength', password: 'passwordpassword', context: [] })).resolves.toBe(true);
+});
+
+/** The nice value of each thread of this process, by thread id (Linux: the 19th field of its stat). */
+function niceValues(): Map<number, number> {
+  const values = new Map<number, number>();
+  for (const id of readdirSync('/proc/self/task')) {
+    const stat = readFileSync(`/proc/self/task/${id}/stat`, 'latin1');
+    // Counted from after the command's name, which is in parentheses and may hold spaces.
+    values.set(Number(id), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+  }
+  return values;
+}
+
+it("runs each thread below the process's priority, and the rest of the process as it was", async () => {
+  const own = niceValues().get(process.pid) ?? NaN;
+  const below = Math.min(19, own + PASSWORD_THREAD_NICENESS);
+  const lowered = () => [...niceValues().values()].filter((nice) => nice === below).length;
+  const before = lowered();
+  const starts: ThreadStart[] = [];
+  const two = new PasswordThreads(2, (start) => starts.push(start));
+  try {
+    // Two tasks at once start both threads.
+    const strength = () => two.run({ kind: 'strength', password: 'passwordpassword', context: [] });
+    await Promise.all([strength(), strength()]);
+    expect(starts).toEqual([{ lowered: true }, { lowered: true }]);
+    expect(lowered()).toBe(before + 2);
+    expect(niceValues().get(process.pid)).toBe(own);
+  } finally {
+    await two.close();
+  }
 });
