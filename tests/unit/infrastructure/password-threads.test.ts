@@ -1,12 +1,14 @@
 // The password work's real threads: each task runs on a worker thread of its own, never on libuv's
 // pool, below the API in the host's scheduler, and a task that fails does not take its thread with it.
 import { readdirSync, readFileSync } from 'node:fs';
+import { createPasswordPool } from '../../../src/infrastructure/passwords/password-pool';
 import { PASSWORD_THREAD_NICENESS } from '../../../src/infrastructure/passwords/password-thread';
 import { PasswordThreads, type ThreadStart } from '../../../src/infrastructure/passwords/password-threads';
 import { verifyPassword } from '../../../src/infrastructure/passwords/scrypt-hashing';
 import { holdLibuvPool } from '../../support/passwords/held-libuv-pool';
 
 const cost = { N: 1024, r: 8, p: 1 };
+const TURN = { clientAddress: '203.0.113.7', knownDevice: false };
 const threads = new PasswordThreads(1);
 afterAll(() => threads.close());
 
@@ -65,5 +67,28 @@ it("runs each thread below the process's priority, and the rest of the process a
     expect(niceValues().get(process.pid)).toBe(own);
   } finally {
     await two.close();
+  }
+});
+
+it('says once, as its threads start, that the pool runs below the API', async () => {
+  const lines: { level: string; fields: object; message: string }[] = [];
+  const log = {
+    info: (fields: object, message: string) => lines.push({ level: 'info', fields, message }),
+    warn: (fields: object, message: string) => lines.push({ level: 'warn', fields, message }),
+  };
+  const pool = createPasswordPool({ threads: 2, queued: 2, warm: true, log });
+  try {
+    // Work on both threads at once: each has started, and said so, by the time it answers.
+    const strength = () => pool.run({ kind: 'strength', password: 'passwordpassword', context: [] }, TURN);
+    await Promise.all([strength(), strength()]);
+    expect(lines).toEqual([
+      {
+        level: 'info',
+        fields: { niceness_above_api: PASSWORD_THREAD_NICENESS },
+        message: 'password work threads run below the API',
+      },
+    ]);
+  } finally {
+    await pool.close();
   }
 });
