@@ -398,7 +398,9 @@ export const SETTINGS = SettingsTable.empty()
     rule: "the host's cores less one, shared by its `WEB_CONCURRENCY` processes, at least 1",
     about:
       "Threads of each process's pool for password work (scrypt, the zxcvbn strength check), off the event " +
-      'loop (docs/decisions.md#password-work).',
+      "loop, each at a nice value 10 above the process's, so that on a busy host the API's requests go first; " +
+      'the process logs `password work threads run below the API` as they start, or warns where they could ' +
+      'not (docs/decisions.md#password-work).',
   })
   .setting('passwordChecksQueued', {
     variable: 'PASSWORD_CHECKS_QUEUED',
