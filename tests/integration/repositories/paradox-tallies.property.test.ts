@@ -162,7 +162,13 @@ describe('paradox tallies against a full recomputation, over random histories', 
           name,
           times: proposals.flatMap((c) => (c.kind === 'event' && c.event === name ? [c.time] : [])),
         }));
-        const named = await repos.events.tallyNamed('acc_1', timelineId, asked, bounds);
+        const facts = await repos.events.paradoxFacts('acc_1', timelineId, {
+          names: asked,
+          namedBounds: bounds,
+          range,
+          displacedBounds: bounds,
+        });
+        const named = facts.named;
         expect(named.map((answer) => answer.name)).toEqual(names);
         named.forEach((answer, n) => {
           const all = full.named(answer.name);
@@ -173,7 +179,7 @@ describe('paradox tallies against a full recomputation, over random histories', 
           expect(answer.recordedAt).toEqual(asked[n].times.filter((time) => recorded.has(+time)));
         });
 
-        const displaced = await repos.events.tallyDisplaced('acc_1', timelineId, range, bounds);
+        const displaced = facts.displaced;
         expectBounded(displaced, full.displaced, bounds);
         // The whole timeline's come from one ordered range of the index: exact even when capped.
         if (!range) expect(displaced.first).toEqual(full.displaced.slice(0, bounds.listed));

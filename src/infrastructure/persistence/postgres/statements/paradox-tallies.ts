@@ -3,6 +3,7 @@
 // alone, so that a check reads a bounded number of index entries whatever the timeline holds
 // (docs/paradoxes.md#bounded-work). Their plans are held by paradox-tally-plan.server.test.ts.
 import { type ExpressionBuilder, sql } from 'kysely';
+import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { WHOLE_EVENT } from './event-listing';
 import { type DB, kysely, type RowOf, type Slots, statement } from '../kysely';
 
@@ -184,15 +185,50 @@ function recordedAt(p: Slots<Proposals>) {
     .select(['proposal.key', 'proposal.time']);
 }
 
-export const TALLY_NAMED = statement((p: Slots<Names>) => named(p));
-export const RECORDED_AT = statement((p: Slots<Proposals>) => recordedAt(p));
+/**
+ * What a check reads of a timeline's events, in one statement: each proposed name's tally, which
+ * of the proposed times are recorded under it, and the displaced events' tally. One statement is
+ * one snapshot and one round trip, where three statements took three connections and needed the
+ * account's version read around them to agree (docs/paradoxes.md#one-statement). Each part is a
+ * JSON array: PostgreSQL aggregates a subquery's rows in their order.
+ */
+interface Facts {
+  readonly accountId: string;
+  readonly timelineId: string;
+  /** The names' digests, and their bounds. */
+  readonly keys: readonly string[];
+  readonly namedListed: number;
+  readonly namedCounted: number;
+  /** Proposed times, each with the digest of its name. */
+  readonly proposedKeys: readonly string[];
+  readonly proposedTimes: readonly Date[];
+  /** The displaced events' bounds. */
+  readonly listed: number;
+  readonly counted: number;
+}
 
-export const TALLY_DISPLACED = {
-  ofTimeline: statement((p: Slots<Scope>) => displaced(p, wholeTimeline(p, DISPLACED))),
-  withinRange: statement((p: Slots<Within>) => displaced(p, withinRange(p, DISPLACED))),
+interface FactsWithin extends Facts {
+  readonly start: Date;
+  readonly end: Date;
+}
+
+function facts(p: Slots<Facts>, displacedEvents: ReturnType<typeof displaced>) {
+  const { accountId, timelineId } = { accountId: p.accountId, timelineId: p.timelineId };
+  const names = { accountId, timelineId, keys: p.keys, listed: p.namedListed, counted: p.namedCounted };
+  const proposals = { accountId, timelineId, keys: p.proposedKeys, times: p.proposedTimes };
+  return kysely.selectNoFrom([
+    jsonArrayFrom(named(names)).as('named'),
+    jsonArrayFrom(recordedAt(proposals)).as('recorded'),
+    jsonArrayFrom(displacedEvents).as('displaced'),
+  ]);
+}
+
+export const PARADOX_FACTS = {
+  ofTimeline: statement((p: Slots<Facts>) => facts(p, displaced(p, wholeTimeline(p, DISPLACED)))),
+  withinRange: statement((p: Slots<FactsWithin>) => facts(p, displaced(p, withinRange(p, DISPLACED)))),
 } as const;
 
 export const TALLY_MANIPULATED = statement((p: Slots<Within>) => manipulated(p));
 
-/** A listed displaced event, with the count of candidates read (a bigint, as text). */
-export type DisplacedRow = RowOf<typeof TALLY_DISPLACED.ofTimeline>;
+/** What PARADOX_FACTS answers: its one row. */
+export type FactsRow = RowOf<typeof PARADOX_FACTS.ofTimeline>;
