@@ -40,7 +40,10 @@ afterAll(() => database.close());
 function aCheck(): CheckParadox {
   const sql: SqlRunner = {
     query: async <T>(text: string, values: readonly unknown[], options?: object) => {
-      const name = text === PARADOX_FACTS.ofTimeline.text ? 'facts' : 'other';
+      const name =
+        text === PARADOX_FACTS.withNames.ofTimeline.text || text === PARADOX_FACTS.withoutNames.ofTimeline.text
+          ? 'facts'
+          : 'other';
       log.push(`sent ${name}`);
       const rows = await database.sql.query<T>(text, values, options);
       log.push(`answered ${name}`);

@@ -92,12 +92,12 @@ afterAll(async () => {
 const FORMS: ReadonlyArray<{ name: string; statement: Statement<never, unknown>; input: object }> = [
   {
     name: "a check's facts, the whole timeline's displaced events",
-    statement: PARADOX_FACTS.ofTimeline,
+    statement: PARADOX_FACTS.withoutNames.ofTimeline,
     input: { ...SCOPE, ...NO_NAMES },
   },
   {
     name: "a check's facts, a range's displaced events",
-    statement: PARADOX_FACTS.withinRange,
+    statement: PARADOX_FACTS.withoutNames.withinRange,
     input: { ...EVERYTHING, ...NO_NAMES },
   },
   { name: "a range's manipulated events", statement: TALLY_MANIPULATED, input: EVERYTHING },
@@ -163,7 +163,7 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('a monitor-paradox pa
   it('reads at most the budget of index entries on a range of 3,000 displaced events', async () => {
     const page = { ...EVERYTHING, limit: 101 };
     const statements: ReadonlyArray<[Statement<never, unknown>, object]> = [
-      [PARADOX_FACTS.withinRange, { ...EVERYTHING, ...NO_NAMES }],
+      [PARADOX_FACTS.withoutNames.withinRange, { ...EVERYTHING, ...NO_NAMES }],
       [TALLY_MANIPULATED, EVERYTHING],
       [IN_RANGE.first, page],
     ];
@@ -191,7 +191,7 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('tallies of proposed 
 
   it("a name's first events and count: two ranges of the name's index, each cut at its bound", async () => {
     const input = { ...SCOPE, ...NO_NAMES, keys: [ARRIVAL_KEY, md5Of('item 7'), 'no-such-name'] };
-    const scans = await reads(PARADOX_FACTS.ofTimeline, input);
+    const scans = await reads(PARADOX_FACTS.withNames.ofTimeline, input);
     const byName = scans.filter((node) => node['Index Name'] === NAME_INDEX);
     // The rest: the displaced events' tally, as above.
     for (const node of scans.filter((each) => !byName.includes(each)))
@@ -209,7 +209,7 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('tallies of proposed 
       proposedKeys: [ARRIVAL_KEY, ARRIVAL_KEY, ARRIVAL_KEY],
       proposedTimes: [minuteOf1950(NAMED), minuteOf1950(1), new Date('1950-01-01T00:00:30Z')],
     };
-    const scans = await reads(PARADOX_FACTS.ofTimeline, proposals);
+    const scans = await reads(PARADOX_FACTS.withNames.ofTimeline, proposals);
     // By name then time, or by time then name: PostgreSQL picks by its statistics, and either way
     // a probe reads the events of that exact time, one here.
     const probes = scans.filter((node) => !PARTIAL_INDEXES.includes(String(node['Index Name'])));
@@ -219,7 +219,7 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('tallies of proposed 
       proposals.proposedKeys.length,
     );
     expect(sum(displaced)).toBeLessThanOrEqual(2 * SCOPE.counted);
-    const [facts] = await PARADOX_FACTS.ofTimeline.run(database.sql, proposals);
+    const [facts] = await PARADOX_FACTS.withNames.ofTimeline.run(database.sql, proposals);
     expect(facts?.recorded.map((row) => new Date(row.time))).toEqual([minuteOf1950(NAMED), minuteOf1950(1)]);
   });
 });

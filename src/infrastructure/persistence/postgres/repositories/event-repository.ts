@@ -147,9 +147,10 @@ export class PostgresEventRepository implements EventRepository {
       listed: displacedBounds.listed,
       counted: displacedBounds.counted + 1,
     };
+    const forms = names.length > 0 ? PARADOX_FACTS.withNames : PARADOX_FACTS.withoutNames;
     const [row] = range
-      ? await PARADOX_FACTS.withinRange.run(this.sql, { ...input, start: range.start, end: range.end })
-      : await PARADOX_FACTS.ofTimeline.run(this.sql, input);
+      ? await forms.withinRange.run(this.sql, { ...input, start: range.start, end: range.end })
+      : await forms.ofTimeline.run(this.sql, input);
     if (!row) throw new Error('the paradox facts statement answered no row');
     const event = (json: WholeEventJson) => toDomain(wholeEventOf(json), accountId, timelineId);
     const named = names.map((proposal, n) => {
