@@ -161,21 +161,32 @@ export interface EventReads {
    */
   listInRange(accountId: string, timelineId: string, page: RangePage): Promise<ListedEvent[]>;
   /**
-   * What a paradox check reads of the timeline's events, all of it at one moment (one snapshot):
-   * - for each proposed name (compared with `textKey`), one answer in the same order: the events of
-   *   that name, the first by time then id and counted within `namedBounds`, and which of the
-   *   proposed times one of them happens at, exactly;
-   * - its displaced events (isDisplacedDependency), or those whose current or original time is in
-   *   `range`: the first by original time then id, and their count within `displacedBounds`
-   *   (`first` is exact unless the count is capped, and then holds the first of those counted).
-   * Reads about `namedBounds.counted` index entries and a probe per proposed time for each name,
-   * and at most about twice `displacedBounds.counted` for the displaced, whatever the timeline holds.
-   * A timeline the account does not have has no events.
+   * For each proposed name (compared with `textKey`), one answer in the same order: the timeline's
+   * events of that name, the first by time then id and counted within `bounds`, and which of the
+   * proposed times one of them happens at, exactly. Reads about `bounds.counted` index entries and a
+   * probe per proposed time for each name, whatever the timeline holds.
    */
-  paradoxFacts(accountId: string, timelineId: string, question: ParadoxQuestion): Promise<ParadoxFacts>;
+  tallyNamed(
+    accountId: string,
+    timelineId: string,
+    proposals: readonly ProposedName[],
+    bounds: TallyBounds,
+  ): Promise<RecordedUnderName[]>;
+  /**
+   * The timeline's displaced events (isDisplacedDependency), or those whose current or original
+   * time is in range: the first by original time then id, and their count. Reads at most about
+   * twice `bounds.counted` index entries, whatever the timeline holds; `first` is exact unless the
+   * count is capped, and then holds the first of those counted.
+   */
+  tallyDisplaced(
+    accountId: string,
+    timelineId: string,
+    range: TimeRange | undefined,
+    bounds: TallyBounds,
+  ): Promise<Tally<TimelineEvent>>;
   /**
    * The ids of the timeline's manipulated events (revision above 0) whose current or original time
-   * is in range: the first by current time then id, and their count, bounded as paradoxFacts' displaced events.
+   * is in range: the first by current time then id, and their count, bounded as tallyDisplaced.
    */
   tallyManipulated(
     accountId: string,
@@ -185,21 +196,6 @@ export interface EventReads {
   ): Promise<Tally<string>>;
   /** The event's `last` latest manipulations, first to last. */
   manipulationsOf(accountId: string, eventId: string, last: number): Promise<EventManipulation[]>;
-}
-
-/** What a paradox check asks of a timeline's events (EventRepository.paradoxFacts). */
-export interface ParadoxQuestion {
-  readonly names: readonly ProposedName[];
-  readonly namedBounds: TallyBounds;
-  /** The displaced events of this range only; of the whole timeline without one. */
-  readonly range?: TimeRange;
-  readonly displacedBounds: TallyBounds;
-}
-
-/** What the timeline's events answer a paradox check, read at one moment. */
-export interface ParadoxFacts {
-  readonly named: readonly RecordedUnderName[];
-  readonly displaced: Tally<TimelineEvent>;
 }
 
 export interface EventRepository extends EventReads {

@@ -11,8 +11,10 @@ import type { Statement } from '../../../src/infrastructure/persistence/postgres
 import { plainRepositories } from '../../support/plain-repositories';
 import { IN_RANGE } from '../../../src/infrastructure/persistence/postgres/statements/event-listing';
 import {
-  PARADOX_FACTS,
+  RECORDED_AT,
+  TALLY_DISPLACED,
   TALLY_MANIPULATED,
+  TALLY_NAMED,
 } from '../../../src/infrastructure/persistence/postgres/statements/paradox-tallies';
 import { thePrimaryTimeline } from '../../support/builders/timeline-builder';
 import { givenAccounts } from '../../support/contracts/subject';
@@ -40,14 +42,6 @@ const SCOPE = {
 };
 /** Every seeded event is in this range, by its current or its original time. */
 const EVERYTHING = { ...SCOPE, start: new Date('1900-01-01T00:00:00Z'), end: new Date('1910-01-01T00:00:00Z') };
-/** A check's facts with no names proposed: its displaced events alone. */
-const NO_NAMES = {
-  keys: [],
-  namedListed: NAMED_BOUNDS.listed,
-  namedCounted: NAMED_BOUNDS.counted + 1,
-  proposedKeys: [],
-  proposedTimes: [],
-};
 
 let database: TestDatabase;
 let client: Client;
@@ -90,16 +84,8 @@ afterAll(async () => {
 });
 
 const FORMS: ReadonlyArray<{ name: string; statement: Statement<never, unknown>; input: object }> = [
-  {
-    name: "a check's facts, the whole timeline's displaced events",
-    statement: PARADOX_FACTS.withoutNames.ofTimeline,
-    input: { ...SCOPE, ...NO_NAMES },
-  },
-  {
-    name: "a check's facts, a range's displaced events",
-    statement: PARADOX_FACTS.withoutNames.withinRange,
-    input: { ...EVERYTHING, ...NO_NAMES },
-  },
+  { name: "the whole timeline's displaced events", statement: TALLY_DISPLACED.ofTimeline, input: SCOPE },
+  { name: "a range's displaced events", statement: TALLY_DISPLACED.withinRange, input: EVERYTHING },
   { name: "a range's manipulated events", statement: TALLY_MANIPULATED, input: EVERYTHING },
 ];
 
@@ -107,7 +93,7 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('paradox tallies, pla
   it.each(FORMS)('$name: partial indexes only, read up to the count bound', async ({ statement, input }) => {
     const values = statement.values(input as never);
     const plan = await planOf(client, { text: statement.text, values, mode, analyze: true });
-    const reads = flatten(plan).filter(readEvents);
+    const reads = flatten(plan).filter((node) => node['Relation Name'] === 'events');
 
     const scans = reads.filter((node) => node['Index Name'] !== 'events_pkey');
     const wholeRows = reads.filter((node) => node['Index Name'] === 'events_pkey');
@@ -163,7 +149,7 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('a monitor-paradox pa
   it('reads at most the budget of index entries on a range of 3,000 displaced events', async () => {
     const page = { ...EVERYTHING, limit: 101 };
     const statements: ReadonlyArray<[Statement<never, unknown>, object]> = [
-      [PARADOX_FACTS.withoutNames.withinRange, { ...EVERYTHING, ...NO_NAMES }],
+      [TALLY_DISPLACED.withinRange, EVERYTHING],
       [TALLY_MANIPULATED, EVERYTHING],
       [IN_RANGE.first, page],
     ];
@@ -186,54 +172,42 @@ describe.each(['force_custom_plan', 'force_generic_plan'])('tallies of proposed 
   const reads = async (statement: Statement<never, unknown>, input: object) => {
     const values = statement.values(input as never);
     const plan = await planOf(client, { text: statement.text, values, mode, analyze: true });
-    return flatten(plan).filter(readEvents);
+    return flatten(plan).filter((node) => node['Relation Name'] === 'events');
   };
 
   it("a name's first events and count: two ranges of the name's index, each cut at its bound", async () => {
-    const input = { ...SCOPE, ...NO_NAMES, keys: [ARRIVAL_KEY, md5Of('item 7'), 'no-such-name'] };
-    const scans = await reads(PARADOX_FACTS.withNames.ofTimeline, input);
-    const byName = scans.filter((node) => node['Index Name'] === NAME_INDEX);
-    // The rest: the displaced events' tally, as above.
-    for (const node of scans.filter((each) => !byName.includes(each)))
-      expect([...PARTIAL_INDEXES, 'events_pkey']).toContain(node['Index Name']);
-    const perName = input.namedCounted + input.namedListed;
-    expect(sum(byName)).toBeGreaterThanOrEqual(input.namedCounted);
-    expect(sum(byName)).toBeLessThanOrEqual(input.keys.length * perName);
-    expect(sum(scans) - sum(byName)).toBeLessThanOrEqual(2 * SCOPE.counted + SCOPE.listed);
+    const input = {
+      ...SCOPE,
+      listed: NAMED_BOUNDS.listed,
+      counted: NAMED_BOUNDS.counted + 1,
+      keys: [ARRIVAL_KEY, md5Of('item 7'), 'no-such-name'],
+    };
+    const scans = await reads(TALLY_NAMED, input);
+    for (const node of scans) expect(node['Index Name']).toBe(NAME_INDEX);
+    const perName = input.counted + input.listed;
+    expect(sum(scans)).toBeGreaterThanOrEqual(input.counted);
+    expect(sum(scans)).toBeLessThanOrEqual(input.keys.length * perName);
   });
 
   it('a proposed time: one probe of an index by time, found or not, wherever it falls', async () => {
     const proposals = {
-      ...SCOPE,
-      ...NO_NAMES,
-      proposedKeys: [ARRIVAL_KEY, ARRIVAL_KEY, ARRIVAL_KEY],
-      proposedTimes: [minuteOf1950(NAMED), minuteOf1950(1), new Date('1950-01-01T00:00:30Z')],
+      accountId: SCOPE.accountId,
+      timelineId: SCOPE.timelineId,
+      keys: [ARRIVAL_KEY, ARRIVAL_KEY, ARRIVAL_KEY],
+      times: [minuteOf1950(NAMED), minuteOf1950(1), new Date('1950-01-01T00:00:30Z')],
     };
-    const scans = await reads(PARADOX_FACTS.withNames.ofTimeline, proposals);
+    const scans = await reads(RECORDED_AT, proposals);
     // By name then time, or by time then name: PostgreSQL picks by its statistics, and either way
     // a probe reads the events of that exact time, one here.
-    const probes = scans.filter((node) => !PARTIAL_INDEXES.includes(String(node['Index Name'])));
-    const displaced = scans.filter((node) => PARTIAL_INDEXES.includes(String(node['Index Name'])));
-    for (const node of probes) expect([NAME_INDEX, TIME_INDEX, 'events_pkey']).toContain(node['Index Name']);
-    expect(sum(probes.filter((node) => node['Index Name'] !== 'events_pkey'))).toBeLessThanOrEqual(
-      proposals.proposedKeys.length,
-    );
-    expect(sum(displaced)).toBeLessThanOrEqual(2 * SCOPE.counted);
-    const [facts] = await PARADOX_FACTS.withNames.ofTimeline.run(database.sql, proposals);
-    expect(facts?.recorded.map((row) => new Date(row.time))).toEqual([minuteOf1950(NAMED), minuteOf1950(1)]);
+    for (const node of scans) expect([NAME_INDEX, TIME_INDEX]).toContain(node['Index Name']);
+    expect(sum(scans)).toBeLessThanOrEqual(proposals.keys.length);
+    const found = await RECORDED_AT.run(database.sql, proposals);
+    expect(found.map((row) => row.time)).toEqual([minuteOf1950(NAMED), minuteOf1950(1)]);
   });
 });
 
 const minuteOf1950 = (n: number) => new Date(Date.parse('1950-01-01T00:00:00Z') + n * 60_000);
 const md5Of = (text: string) => createHash('md5').update(text).digest('hex');
-
-/**
- * A node that read the events table: one that ran. A check's facts plan a part for each name and
- * each proposed time, which never runs when none is proposed.
- */
-function readEvents(node: PlanNode): boolean {
-  return node['Relation Name'] === 'events' && (node['Actual Loops'] ?? 0) > 0;
-}
 
 /** The rows the nodes read: those they gave and those their filters dropped, over all their loops. */
 function sum(nodes: readonly PlanNode[]): number {

@@ -359,7 +359,7 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
       });
     });
 
-    describe("paradoxFacts: the proposed names' tallies", () => {
+    describe('tallyNamed', () => {
       beforeEach(async () => {
         await given(
           anEventAt('1815-06-18T11:30:00.000Z', { id: 'evt_b', description: 'Rain' }),
@@ -383,13 +383,12 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
         accountId = 'acc_1',
         timelineId = 'tml_1',
       ) =>
-        events()
-          .paradoxFacts(accountId, timelineId, {
-            names: proposals.map(({ name, times = [] }) => ({ name, times: times.map(at) })),
-            namedBounds: bounds,
-            displacedBounds: EVERY,
-          })
-          .then((facts) => facts.named);
+        events().tallyNamed(
+          accountId,
+          timelineId,
+          proposals.map(({ name, times = [] }) => ({ name, times: times.map(at) })),
+          bounds,
+        );
       const idsPerName = async (...args: Parameters<typeof tally>) =>
         (await tally(...args)).map((named) => ({ name: named.name, ids: idsOf(named.events.first) }));
 
@@ -436,7 +435,7 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
       });
     });
 
-    describe("paradoxFacts' displaced events, and the tally of manipulated events", () => {
+    describe('tallies of displaced and manipulated events', () => {
       const moved = (id: string, from: string, to: string, overrides: Partial<TimelineEvent> = {}) => ({
         ...anEventAt(from, { id, subjectId: `itm_${id}`, ...overrides }),
         time: at(to),
@@ -459,17 +458,8 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
         );
       });
       const ALL = { listed: 100, counted: 1000 };
-      const displacedOf = async (accountId: string, timelineId: string, within: TimeRange | undefined, bounds = ALL) =>
-        (
-          await events().paradoxFacts(accountId, timelineId, {
-            names: [],
-            namedBounds: ALL,
-            range: within,
-            displacedBounds: bounds,
-          })
-        ).displaced;
       const displaced = async (within?: TimeRange, bounds = ALL, accountId = 'acc_1', timelineId = 'tml_1') => {
-        const tally = await displacedOf(accountId, timelineId, within, bounds);
+        const tally = await events().tallyDisplaced(accountId, timelineId, within, bounds);
         return { ...tally, first: idsOf(tally.first) };
       };
       const manipulated = (within: TimeRange, bounds = ALL, accountId = 'acc_1', timelineId = 'tml_1') =>
@@ -477,7 +467,7 @@ export function eventRepositoryContract(name: string, makeRepositories: MakeRepo
 
       it("counts and lists the timeline's displaced events by original time, the whole events", async () => {
         expect(await displaced()).toEqual({ first: ['evt_early', 'evt_moved'], count: 2, capped: false });
-        const [first] = (await displacedOf('acc_1', 'tml_1', undefined, ALL)).first;
+        const [first] = (await events().tallyDisplaced('acc_1', 'tml_1', undefined, ALL)).first;
         expect(first).toEqual(moved('evt_early', '1815-06-17T09:00:00.000Z', '1815-06-18T18:00:00.000Z'));
       });
 

@@ -3,7 +3,7 @@ import type { Account, ApiKey } from '../../../src/core/domain/account';
 import type { Anchor } from '../../../src/core/domain/anchor';
 import { EmailAlreadyRegistered } from '../../../src/core/domain/errors';
 import type { Item } from '../../../src/core/domain/item';
-import { MOVED_OUT_SIFTED } from '../../../src/core/domain/paradox';
+import { MOVED_OUT_SIFTED, type ProposedName, type RecordedUnderName } from '../../../src/core/domain/paradox';
 import type { Session } from '../../../src/core/domain/session';
 import type { Tally, TallyBounds } from '../../../src/core/domain/tally';
 import { tallyOf } from '../tally-of';
@@ -27,8 +27,6 @@ import type {
   EventsAt,
   EventRepository,
   ItemRepository,
-  ParadoxFacts,
-  ParadoxQuestion,
   RangePage,
   SessionRepository,
   TimelineCursor,
@@ -339,21 +337,30 @@ export class InMemoryEventRepository implements EventRepository {
       .slice(0, Math.max(0, limit));
   }
 
-  async paradoxFacts(accountId: string, timelineId: string, question: ParadoxQuestion): Promise<ParadoxFacts> {
+  async tallyNamed(
+    accountId: string,
+    timelineId: string,
+    proposals: readonly ProposedName[],
+    bounds: TallyBounds,
+  ): Promise<RecordedUnderName[]> {
     const events = this.ofTimeline(accountId, timelineId);
-    const named = question.names.map(({ name, times }) => {
-      const ofName = events.filter((event) => textKey(event.description) === textKey(name));
-      const recorded = new Set(ofName.map((event) => event.time.getTime()));
-      return {
-        name,
-        events: tallyOf(ofName, question.namedBounds),
-        recordedAt: times.filter((time) => recorded.has(time.getTime())),
-      };
+    return proposals.map(({ name, times }) => {
+      const named = events.filter((event) => textKey(event.description) === textKey(name));
+      const recorded = new Set(named.map((event) => event.time.getTime()));
+      return { name, events: tallyOf(named, bounds), recordedAt: times.filter((time) => recorded.has(time.getTime())) };
     });
-    const displaced = events
-      .filter((event) => isDisplacedDependency(event) && inRange(event, question.range))
+  }
+
+  async tallyDisplaced(
+    accountId: string,
+    timelineId: string,
+    range: TimeRange | undefined,
+    bounds: TallyBounds,
+  ): Promise<Tally<TimelineEvent>> {
+    const displaced = this.ofTimeline(accountId, timelineId)
+      .filter((event) => isDisplacedDependency(event) && inRange(event, range))
       .sort((a, b) => byTimeThenId({ time: a.originalTime, id: a.id }, { time: b.originalTime, id: b.id }));
-    return { named, displaced: tallyOf(displaced, question.displacedBounds) };
+    return tallyOf(displaced, bounds);
   }
 
   async tallyManipulated(

@@ -5,10 +5,8 @@ import {
   NAMED_BOUNDS,
   type ProposedChange,
   proposedNames,
-  type RecordedUnderName,
   type StabilityVerdict,
 } from '../../domain/paradox';
-import { textKey } from '../../domain/text-key';
 import type { TimeRange } from '../../domain/time-range';
 import type { TimelineEvent } from '../../domain/timeline-event';
 import type { ReadRepositories } from '../../ports/repositories';
@@ -48,66 +46,52 @@ export interface ParadoxReport extends StabilityVerdict {
 export class CheckParadox {
   constructor(private readonly transactions: TransactionBoundary) {}
 
-  /**
-   * What the verdict rests on, the timeline's events, is one read (paradoxFacts): it agrees with
-   * itself. Timelines and items are never removed, so that they exist holds whenever it is read. A
-   * significant event read on its own must agree with the verdict (its time, whether it is
-   * displaced): that check alone reads in a snapshot.
-   */
   execute(input: CheckParadoxInput): Promise<ParadoxReport> {
-    if (input.significantEvent === undefined) return this.transactions.read((repos) => this.checkIn(repos, input));
     return this.transactions.snapshot(input.accountId, (repos) => this.checkIn(repos, input));
   }
 
   /** The same check on repositories already open, for a use case that reads more in the same snapshot. */
   async checkIn(repos: ReadRepositories, input: CheckParadoxInput): Promise<ParadoxReport> {
-    const { accountId, timelineId, significantEvent: wanted } = input;
     const changes = input.proposedChanges ?? [];
+    const timeline = await repos.timelines.findForAccount(input.accountId, input.timelineId);
+    if (!timeline) throw new TimelineNotFound(input.timelineId);
+    await this.requireItems(repos, input.accountId, changes);
+
+    const significant = input.significantEvent === undefined ? null : await this.findSignificant(repos, input);
     const names = proposedNames(changes);
-    // A significant event named so is the first of its name: read with the proposed names.
-    const asked =
-      wanted === undefined || names.some((name) => sameName(name.name, wanted))
-        ? names
-        : [...names, { name: wanted, times: [] }];
-    const itemIds = [...new Set(changes.flatMap((change) => (change.kind === 'item' ? [change.itemId] : [])))];
-    const [timeline, items, facts, byId] = await Promise.all([
-      repos.timelines.findForAccount(accountId, timelineId),
-      itemIds.length === 0 ? [] : repos.items.findManyForAccount(accountId, itemIds),
-      repos.events.paradoxFacts(accountId, timelineId, {
-        names: asked,
-        namedBounds: NAMED_BOUNDS,
-        range: input.range,
-        displacedBounds: CHECK_BOUNDS,
-      }),
-      wanted === undefined ? null : repos.events.findForAccount(accountId, wanted),
-    ]);
-    if (!timeline) throw new TimelineNotFound(timelineId);
-    // Spec rule 3: a check cannot be meaningful for an item that does not exist yet.
-    const known = new Set(items.map((item) => item.id));
-    const unknown = itemIds.filter((id) => !known.has(id));
-    if (unknown.length > 0) throw new UnknownItems(unknown);
-    const significant = wanted === undefined ? null : significantOf(input, wanted, byId, facts.named);
     // The significant event needs no place of its own in the verdict: if it is displaced, it is
     // among the timeline's displaced events, so check-timeline never calls stable a timeline that
     // the other checks call unstable.
-    const verdict = assessStability({ changes, named: facts.named, displaced: facts.displaced });
-    return { ...verdict, significantEvent: significant };
+    const [named, displaced] = await Promise.all([
+      names.length ? repos.events.tallyNamed(input.accountId, timeline.id, names, NAMED_BOUNDS) : [],
+      repos.events.tallyDisplaced(input.accountId, timeline.id, input.range, CHECK_BOUNDS),
+    ]);
+    return { ...assessStability({ changes, named, displaced }), significantEvent: significant };
   }
-}
 
-/** The significant event: the timeline's event of that id, or else the first of that name. */
-function significantOf(
-  input: CheckParadoxInput,
-  wanted: string,
-  byId: TimelineEvent | null,
-  named: readonly RecordedUnderName[],
-): TimelineEvent {
-  if (byId && byId.timelineId === input.timelineId) return byId;
-  const first = named.find((recorded) => sameName(recorded.name, wanted))?.events.first[0];
-  if (!first) throw new UnknownEvent(input.timelineId, wanted);
-  return first;
-}
+  /** Spec rule 3: a check cannot be meaningful for an item that does not exist yet. */
+  private async requireItems(
+    repos: ReadRepositories,
+    accountId: string,
+    changes: readonly ProposedChange[],
+  ): Promise<void> {
+    const itemIds = [...new Set(changes.flatMap((change) => (change.kind === 'item' ? [change.itemId] : [])))];
+    if (itemIds.length === 0) return;
+    const known = new Set((await repos.items.findManyForAccount(accountId, itemIds)).map((item) => item.id));
+    const unknown = itemIds.filter((id) => !known.has(id));
+    if (unknown.length > 0) throw new UnknownItems(unknown);
+  }
 
-function sameName(a: string, b: string): boolean {
-  return textKey(a) === textKey(b);
+  private async findSignificant(repos: ReadRepositories, input: CheckParadoxInput): Promise<TimelineEvent> {
+    const wanted = input.significantEvent ?? '';
+    const byId = await repos.events.findForAccount(input.accountId, wanted);
+    if (byId && byId.timelineId === input.timelineId) return byId;
+    const [byName] = await repos.events.tallyNamed(input.accountId, input.timelineId, [{ name: wanted, times: [] }], {
+      listed: 1,
+      counted: 1,
+    });
+    const first = byName?.events.first[0];
+    if (!first) throw new UnknownEvent(input.timelineId, wanted);
+    return first;
+  }
 }

@@ -1,14 +1,8 @@
+import type { ProposedName, RecordedUnderName } from '../../../../core/domain/paradox';
 import type { Tally, TallyBounds } from '../../../../core/domain/tally';
 import type { TimeRange } from '../../../../core/domain/time-range';
 import type { EventKind, EventManipulation, ListedEvent, TimelineEvent } from '../../../../core/domain/timeline-event';
-import type {
-  EventQuery,
-  EventRepository,
-  EventsAt,
-  ParadoxFacts,
-  ParadoxQuestion,
-  RangePage,
-} from '../../../../core/ports/repositories';
+import type { EventQuery, EventRepository, EventsAt, RangePage } from '../../../../core/ports/repositories';
 import type {
   EventManipulation as EventManipulationRow,
   PrismaClient,
@@ -22,7 +16,7 @@ import {
   runListing,
   type WholeEventRow,
 } from '../statements/event-listing';
-import { type FactsRow, PARADOX_FACTS, TALLY_MANIPULATED } from '../statements/paradox-tallies';
+import { RECORDED_AT, TALLY_DISPLACED, TALLY_MANIPULATED, TALLY_NAMED } from '../statements/paradox-tallies';
 import { textDigest } from '../text-digest';
 import type { Row } from '../kysely';
 import type { Writes } from '../unit-of-work/writes';
@@ -132,36 +126,52 @@ export class PostgresEventRepository implements EventRepository {
     return rows.map((row) => listedOf(row, accountId, timelineId));
   }
 
-  async paradoxFacts(accountId: string, timelineId: string, question: ParadoxQuestion): Promise<ParadoxFacts> {
-    const { names, namedBounds, range, displacedBounds } = question;
-    const keys = names.map((proposal) => textDigest(proposal.name));
-    const timed = names.flatMap((proposal, n) => proposal.times.map((time) => ({ key: keys[n], time })));
-    const input = {
-      accountId,
-      timelineId,
-      keys,
-      namedListed: namedBounds.listed,
-      namedCounted: namedBounds.counted + 1,
-      proposedKeys: timed.map((proposal) => proposal.key),
-      proposedTimes: timed.map((proposal) => proposal.time),
-      listed: displacedBounds.listed,
-      counted: displacedBounds.counted + 1,
-    };
-    const forms = names.length > 0 ? PARADOX_FACTS.withNames : PARADOX_FACTS.withoutNames;
-    const [row] = range
-      ? await forms.withinRange.run(this.sql, { ...input, start: range.start, end: range.end })
-      : await forms.ofTimeline.run(this.sql, input);
-    if (!row) throw new Error('the paradox facts statement answered no row');
-    const event = (json: WholeEventJson) => toDomain(wholeEventOf(json), accountId, timelineId);
-    const named = names.map((proposal, n) => {
-      const ofName = row.named.filter((each) => each.key === keys[n]);
+  async tallyNamed(
+    accountId: string,
+    timelineId: string,
+    proposals: readonly ProposedName[],
+    bounds: TallyBounds,
+  ): Promise<RecordedUnderName[]> {
+    const keys = proposals.map((proposal) => textDigest(proposal.name));
+    const timed = proposals.flatMap((proposal, n) => proposal.times.map((time) => ({ key: keys[n], time })));
+    const scope = { accountId, timelineId, listed: bounds.listed, counted: bounds.counted + 1 };
+    const [rows, recorded] = await Promise.all([
+      TALLY_NAMED.run(this.sql, { ...scope, keys }),
+      timed.length === 0
+        ? []
+        : RECORDED_AT.run(this.sql, {
+            accountId,
+            timelineId,
+            keys: timed.map((proposal) => proposal.key),
+            times: timed.map((proposal) => proposal.time),
+          }),
+    ]);
+    return proposals.map((proposal, n) => {
+      const ofName = rows.filter((row) => row.key === keys[n]);
       return {
         name: proposal.name,
-        events: tallied(ofName.map(event), ofName[0]?.total, namedBounds),
-        recordedAt: row.recorded.filter((each) => each.key === keys[n]).map((each) => new Date(each.time)),
+        events: tallied(
+          ofName.map((row) => toDomain(row, accountId, timelineId)),
+          ofName[0]?.total,
+          bounds,
+        ),
+        recordedAt: recorded.filter((row) => row.key === keys[n]).map((row) => row.time),
       };
     });
-    return { named, displaced: tallied(row.displaced.map(event), row.displaced[0]?.total, displacedBounds) };
+  }
+
+  async tallyDisplaced(
+    accountId: string,
+    timelineId: string,
+    range: TimeRange | undefined,
+    bounds: TallyBounds,
+  ): Promise<Tally<TimelineEvent>> {
+    const scope = { accountId, timelineId, listed: bounds.listed, counted: bounds.counted + 1 };
+    const rows = range
+      ? await TALLY_DISPLACED.withinRange.run(this.sql, { ...scope, start: range.start, end: range.end })
+      : await TALLY_DISPLACED.ofTimeline.run(this.sql, scope);
+    const events = rows.map((row) => toDomain(row, accountId, timelineId));
+    return tallied(events, rows[0]?.total, bounds);
   }
 
   async tallyManipulated(
@@ -210,11 +220,10 @@ function manipulationOf(row: ManipulationRow): EventManipulation {
 }
 
 /**
- * A tally from the first rows and the count of candidates the statement read (a bigint: as text in a
- * row, a number in JSON; no row, none): past the bound, the statement read one more than it, and
- * the count says it stopped.
+ * A tally from the first rows and the count of candidates the statement read (a bigint, as text; no
+ * row, none): past the bound, the statement read one more than it, and the count says it stopped.
  */
-function tallied<T>(first: T[], total: string | number | undefined, bounds: TallyBounds): Tally<T> {
+function tallied<T>(first: T[], total: string | undefined, bounds: TallyBounds): Tally<T> {
   const read = Number(total ?? 0);
   const capped = read > bounds.counted;
   return { first, count: capped ? bounds.counted : read, capped };
@@ -270,19 +279,6 @@ export function toDomain(row: WholeEventRow, accountId: string, timelineId: stri
     subjectId: row.subjectId,
     recordedAt: row.recordedAt,
     revision: row.revision,
-  };
-}
-
-/** An event read whole as a JSON object (PARADOX_FACTS): its instants are text. */
-type WholeEventJson = FactsRow['displaced'][number];
-
-/** The event as a row would have it: each instant, written by PostgreSQL in ISO 8601, a Date again. */
-function wholeEventOf(json: WholeEventJson): WholeEventRow {
-  return {
-    ...json,
-    time: new Date(json.time),
-    originalTime: new Date(json.originalTime),
-    recordedAt: new Date(json.recordedAt),
   };
 }
 

@@ -2,8 +2,7 @@
 // order and a count up to a bound (a Tally), each from a partial index that holds those events
 // alone, so that a check reads a bounded number of index entries whatever the timeline holds
 // (docs/paradoxes.md#bounded-work). Their plans are held by paradox-tally-plan.server.test.ts.
-import { type ExpressionBuilder, type RawBuilder, sql } from 'kysely';
-import { jsonArrayFrom } from 'kysely/helpers/postgres';
+import { type ExpressionBuilder, sql } from 'kysely';
 import { WHOLE_EVENT } from './event-listing';
 import { type DB, kysely, type RowOf, type Slots, statement } from '../kysely';
 
@@ -185,68 +184,15 @@ function recordedAt(p: Slots<Proposals>) {
     .select(['proposal.key', 'proposal.time']);
 }
 
-/**
- * What a check reads of a timeline's events, in one statement: each proposed name's tally, which
- * of the proposed times are recorded under it, and the displaced events' tally. One statement is
- * one snapshot and one round trip, where three statements took three connections and needed the
- * account's version read around them to agree (docs/paradoxes.md#one-statement). Each part is a
- * JSON array: PostgreSQL aggregates a subquery's rows in their order.
- */
-interface Facts {
-  readonly accountId: string;
-  readonly timelineId: string;
-  /** The names' digests, and their bounds. */
-  readonly keys: readonly string[];
-  readonly namedListed: number;
-  readonly namedCounted: number;
-  /** Proposed times, each with the digest of its name. */
-  readonly proposedKeys: readonly string[];
-  readonly proposedTimes: readonly Date[];
-  /** The displaced events' bounds. */
-  readonly listed: number;
-  readonly counted: number;
-}
+export const TALLY_NAMED = statement((p: Slots<Names>) => named(p));
+export const RECORDED_AT = statement((p: Slots<Proposals>) => recordedAt(p));
 
-interface FactsWithin extends Facts {
-  readonly start: Date;
-  readonly end: Date;
-}
-
-function facts(p: Slots<Facts>, displacedEvents: ReturnType<typeof displaced>, withNames: boolean) {
-  const { accountId, timelineId } = { accountId: p.accountId, timelineId: p.timelineId };
-  const names = { accountId, timelineId, keys: p.keys, listed: p.namedListed, counted: p.namedCounted };
-  const proposals = { accountId, timelineId, keys: p.proposedKeys, times: p.proposedTimes };
-  const namedRows = jsonArrayFrom(named(names));
-  const recordedRows = jsonArrayFrom(recordedAt(proposals));
-  return kysely.selectNoFrom([
-    (withNames ? namedRows : noRows(namedRows)).as('named'),
-    (withNames ? recordedRows : noRows(recordedRows)).as('recorded'),
-    jsonArrayFrom(displacedEvents).as('displaced'),
-  ]);
-}
-
-/**
- * None of a part's rows: a check with no names proposed (monitor-paradox, most check-timelines)
- * has PostgreSQL plan no name's part, which cost a plan as much again as the displaced tally's.
- */
-function noRows<T>(_part: RawBuilder<T>): RawBuilder<T> {
-  return sql<T>`'[]'::json`;
-}
-
-export const PARADOX_FACTS = {
-  /** Names proposed: their tallies and recorded times beside the displaced events'. */
-  withNames: {
-    ofTimeline: statement((p: Slots<Facts>) => facts(p, displaced(p, wholeTimeline(p, DISPLACED)), true)),
-    withinRange: statement((p: Slots<FactsWithin>) => facts(p, displaced(p, withinRange(p, DISPLACED)), true)),
-  },
-  /** None proposed: the displaced events' tally alone. */
-  withoutNames: {
-    ofTimeline: statement((p: Slots<Facts>) => facts(p, displaced(p, wholeTimeline(p, DISPLACED)), false)),
-    withinRange: statement((p: Slots<FactsWithin>) => facts(p, displaced(p, withinRange(p, DISPLACED)), false)),
-  },
+export const TALLY_DISPLACED = {
+  ofTimeline: statement((p: Slots<Scope>) => displaced(p, wholeTimeline(p, DISPLACED))),
+  withinRange: statement((p: Slots<Within>) => displaced(p, withinRange(p, DISPLACED))),
 } as const;
 
 export const TALLY_MANIPULATED = statement((p: Slots<Within>) => manipulated(p));
 
-/** What PARADOX_FACTS answers: its one row. */
-export type FactsRow = RowOf<typeof PARADOX_FACTS.withNames.ofTimeline>;
+/** A listed displaced event, with the count of candidates read (a bigint, as text). */
+export type DisplacedRow = RowOf<typeof TALLY_DISPLACED.ofTimeline>;
