@@ -3,7 +3,7 @@
 // in the host's scheduler, so that on a busy host a crowd of sign-ups and sign-ins takes what the
 // requests of the API leave of the cores, not half of it (docs/decisions.md, "Password work").
 import { readlinkSync } from 'node:fs';
-import { getPriority, setPriority } from 'node:os';
+import { constants, getPriority, setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { type PasswordTask, PasswordTaskRunner, type PasswordTaskResults } from './password-tasks';
 
@@ -12,8 +12,6 @@ import { type PasswordTask, PasswordTaskRunner, type PasswordTaskResults } from 
  * another about a tenth of a core both want, and the whole of a core the API leaves idle.
  */
 export const PASSWORD_THREAD_NICENESS = 10;
-/** The highest nice value Linux has: the lowest priority. */
-const LOWEST_PRIORITY = 19;
 
 export interface TaskMessage {
   readonly id: number;
@@ -38,7 +36,7 @@ function lowerOwnPriority(): StartedMessage['started'] {
   try {
     const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
     if (!Number.isInteger(threadId) || threadId <= 0) return { lowered: false, why: 'no thread id in /proc' };
-    setPriority(threadId, Math.min(LOWEST_PRIORITY, getPriority(threadId) + PASSWORD_THREAD_NICENESS));
+    setPriority(threadId, Math.min(constants.priority.PRIORITY_LOW, getPriority(threadId) + PASSWORD_THREAD_NICENESS));
     return { lowered: true };
   } catch (error) {
     return { lowered: false, why: error instanceof Error ? error.message : String(error) };

@@ -33,13 +33,12 @@ class Thread {
     this.worker.unref();
     this.worker.on('message', (message: AnswerMessage | StartedMessage) => {
       if ('started' in message) return onStart(message.started);
-      const answer = message;
       const current = this.current;
-      if (!current || current.id !== answer.id) return;
+      if (!current || current.id !== message.id) return;
       this.current = null;
       this.worker.unref();
-      if (answer.ok) current.resolve(answer.result);
-      else current.reject(new Error(`password work failed: ${answer.message}`));
+      if (message.ok) current.resolve(message.result);
+      else current.reject(new Error(`password work failed: ${message.message}`));
     });
     const died = (why: string) => {
       if (this.dead) return;

@@ -1,6 +1,7 @@
 // The password work's real threads: each task runs on a worker thread of its own, never on libuv's
 // pool, below the API in the host's scheduler, and a task that fails does not take its thread with it.
 import { readdirSync, readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { createPasswordPool } from '../../../src/infrastructure/passwords/password-pool';
 import { PASSWORD_THREAD_NICENESS } from '../../../src/infrastructure/passwords/password-thread';
 import { PasswordThreads, type ThreadStart } from '../../../src/infrastructure/passwords/password-threads';
@@ -53,7 +54,7 @@ function niceValues(): Map<number, number> {
 
 it("runs each thread below the process's priority, and the rest of the process as it was", async () => {
   const own = niceValues().get(process.pid) ?? NaN;
-  const below = Math.min(19, own + PASSWORD_THREAD_NICENESS);
+  const below = Math.min(constants.priority.PRIORITY_LOW, own + PASSWORD_THREAD_NICENESS);
   const lowered = () => [...niceValues().values()].filter((nice) => nice === below).length;
   const before = lowered();
   const starts: ThreadStart[] = [];
