@@ -33,6 +33,8 @@ export interface Config {
   readonly accountRequests: AdmissionLimits;
   /** INSTANCE_WORK_RUNNING and INSTANCE_REQUESTS_QUEUED. */
   readonly instanceWork: FairShareLimits;
+  /** HEAVY_WORK_LOOP_PERCENT: how busy the event loop may be for a heavier request to start. */
+  readonly heavyWorkLoopPercent: number;
   /** PASSWORD_CHECK_THREADS and PASSWORD_CHECKS_QUEUED. */
   readonly passwordChecks: { readonly threads: number; readonly queued: number };
   readonly shutdownGraceMs: number;

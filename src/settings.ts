@@ -9,6 +9,7 @@ import { DEFAULT_ATTRIBUTE_VALUE_LENGTH } from './infrastructure/telemetry/span-
 import { SERVICE_NAME } from './infrastructure/telemetry/service-name';
 import { DEFAULT_STREAM_LIMITS } from './interfaces/http/event-stream/event-streams';
 import { DEFAULT_ADMISSION_LIMITS } from './interfaces/http/admission/account-admission';
+import { DEFAULT_HEAVY_WORK_LOOP_PERCENT } from './interfaces/http/admission/loop-room';
 import { DEFAULT_ANONYMOUS_PER_MINUTE } from './interfaces/http/middleware/address-limits';
 import {
   DEFAULT_KEPT_MIB_PER_HOUR,
@@ -389,6 +390,16 @@ export const SETTINGS = SettingsTable.empty()
     about:
       "How many more requests wait for the instance's work, served by account in turn; past both, " +
       '`503 server_busy`.',
+  })
+  .setting('heavyWorkLoopPercent', {
+    variable: 'HEAVY_WORK_LOOP_PERCENT',
+    topic: INSTANCE,
+    reader: countFromOne(DEFAULT_HEAVY_WORK_LOOP_PERCENT, 100, "percent of the event loop's time"),
+    about:
+      "How busy each process's event loop may be, over the last 100 ms, for a heavier API request (weight 2 " +
+      'or more) to start once its turn has come; past it, the request waits for the loop to be less busy, at ' +
+      'most a second, so that ordinary requests keep their latency beside heavy work. 100 holds nothing ' +
+      '(docs/decisions.md#room-on-the-event-loop).',
   })
   .setting('passwordCheckThreads', {
     variable: 'PASSWORD_CHECK_THREADS',

@@ -18,6 +18,7 @@ import { keptTraceContext } from '../infrastructure/telemetry/sampling';
 import { MemoryFailedAttempts } from '../infrastructure/throttling/memory-failed-attempts';
 import { ClusterAdmission } from '../interfaces/http/admission/cluster-admission';
 import { LocalAdmission } from '../interfaces/http/admission/local-admission';
+import { LoopRoom } from '../interfaces/http/admission/loop-room';
 import { createApp } from '../interfaces/http/app';
 import { DeliverySpans } from '../interfaces/http/event-stream/delivery-spans';
 import { EventStreams } from '../interfaces/http/event-stream/event-streams';
@@ -121,9 +122,10 @@ function wireEventStreams(container: Container, { config, tracer, changes }: Req
 
 /** A worker's requests are counted with its siblings' by the primary: one account's limit per instance. */
 function wireAdmission(config: Config, worker: boolean): ClusterAdmission | LocalAdmission {
+  const room = new LoopRoom(config.heavyWorkLoopPercent / 100);
   return worker
-    ? new ClusterAdmission(config.accountRequests)
-    : new LocalAdmission(config.accountRequests, config.instanceWork);
+    ? new ClusterAdmission(config.accountRequests, process, room)
+    : new LocalAdmission(config.accountRequests, config.instanceWork, room);
 }
 
 function wireServiceMetrics(

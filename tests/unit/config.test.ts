@@ -34,6 +34,7 @@ describe('readConfig', () => {
       idempotencyKeysPerHour: 72_000,
       accountRequests: { running: 8, queued: 100, startsPerSecond: 100 },
       instanceWork: { running: 10, queued: 200 },
+      heavyWorkLoopPercent: 60,
       passwordChecks: { threads: defaultPasswordThreads(availableParallelism(), 1), queued: 32 },
       shutdownGraceMs: 10_000,
       webConcurrency: 1,
@@ -88,6 +89,7 @@ describe('readConfig', () => {
       ACCOUNT_REQUESTS_QUEUED: '0',
       INSTANCE_WORK_RUNNING: '30',
       INSTANCE_REQUESTS_QUEUED: '0',
+      HEAVY_WORK_LOOP_PERCENT: '100',
       PASSWORD_CHECK_THREADS: '3',
       PASSWORD_CHECKS_QUEUED: '0',
       SHUTDOWN_GRACE_MS: '2500',
@@ -126,6 +128,7 @@ describe('readConfig', () => {
       idempotencyKeysPerHour: 500,
       accountRequests: { running: 4, queued: 0, startsPerSecond: 0 },
       instanceWork: { running: 30, queued: 0 },
+      heavyWorkLoopPercent: 100,
       passwordChecks: { threads: 3, queued: 0 },
       shutdownGraceMs: 2500,
       webConcurrency: 4,
@@ -154,6 +157,13 @@ describe('readConfig', () => {
     expect(() => readConfig({ INSTANCE_WORK_RUNNING: '0' })).toThrow(
       /INSTANCE_WORK_RUNNING must be a whole number from 1/,
     );
+  });
+
+  it('refuses a share of the event loop for heavy work that is no percentage from 1 to 100', () => {
+    for (const wrong of ['0', '101', '0.5'])
+      expect(() => readConfig({ HEAVY_WORK_LOOP_PERCENT: wrong })).toThrow(
+        /HEAVY_WORK_LOOP_PERCENT must be a whole number from 1 to 100 \(percent of the event loop's time\)/,
+      );
   });
 
   it("holds an account's streams to a tenth of a process's, and names the old per-key setting", () => {

@@ -134,14 +134,15 @@ async function admitted<T>(
 ): Promise<T> {
   // A client gone while the request's steps ran has had its 'close' already.
   const whenGone = (listener: () => void) => (res.closed ? listener() : res.once('close', listener));
-  const { leave, queuedMs, pacedMs, busyMs } = await gate.enter(accountId, whenGone, cost);
-  const waitedMs = queuedMs + pacedMs + busyMs;
+  const { leave, queuedMs, pacedMs, busyMs, loopMs } = await gate.enter(accountId, whenGone, cost);
+  const waitedMs = queuedMs + pacedMs + busyMs + loopMs;
   if (waitedMs >= 1) {
     localsOf(res).turnWaitMs = Math.round(waitedMs);
     trace.getActiveSpan()?.addEvent('waited for its turn', {
       queued_ms: Math.round(queuedMs),
       paced_ms: Math.round(pacedMs),
       busy_ms: Math.round(busyMs),
+      loop_ms: Math.round(loopMs),
       weight: cost.weight,
     });
   }

@@ -12,6 +12,7 @@ import {
 } from '../../../src/interfaces/http/admission/account-admission';
 import { DEFAULT_FAIR_SHARE, type FairShareLimits } from '../../../src/interfaces/http/admission/fair-share';
 import { LocalAdmission } from '../../../src/interfaces/http/admission/local-admission';
+import type { LoopRoom } from '../../../src/interfaces/http/admission/loop-room';
 import type { HttpMetrics } from '../../../src/interfaces/http/middleware/http-metrics';
 import { buildContainer } from '../../../src/composition/container';
 import { StreamSlots } from '../../../src/core/ports/stream-slots';
@@ -67,7 +68,7 @@ export interface TestApp {
   /** Its open event streams (closeAll: as the service stopping). */
   readonly eventStreams: EventStreams;
   readonly clock: ShiftableWallClock;
-  /** The admission gate, when the options set its limits (accountRequests, instanceWork). */
+  /** The admission gate, when the options set its limits (accountRequests, instanceWork, loopRoom). */
   readonly admission: LocalAdmission | undefined;
   /** Where its password work runs: a pool of its own, closed with the app. */
   readonly passwordPool: PasswordPool;
@@ -103,6 +104,8 @@ export interface TestAppOptions {
   readonly accountRequests?: AdmissionLimits;
   /** The instance's work at once and waiting, as INSTANCE_WORK_RUNNING and INSTANCE_REQUESTS_QUEUED set them. */
   readonly instanceWork?: FairShareLimits;
+  /** Room on the event loop for heavier requests (a fake loop's, to hold them at will). */
+  readonly loopRoom?: LoopRoom;
   /** The HTTP server metrics, as METRICS_PORT turns them on. */
   readonly metrics?: HttpMetrics;
   /** Unknown, revoked or expired API keys per client address a minute, as API_KEY_FAILURES_PER_MINUTE sets it. */
@@ -205,10 +208,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const eventStreams = new EventStreams(container.get(StreamSlots), options.eventStreams);
   endStreamsOfChangedKeys(keyCaching.listener, eventStreams);
   const admission =
-    options.accountRequests || options.instanceWork
+    options.accountRequests || options.instanceWork || options.loopRoom
       ? new LocalAdmission(
           options.accountRequests ?? DEFAULT_ADMISSION_LIMITS,
           options.instanceWork ?? DEFAULT_FAIR_SHARE,
+          options.loopRoom,
         )
       : undefined;
   const app = createApp(container, {

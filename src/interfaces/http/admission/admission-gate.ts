@@ -11,6 +11,8 @@ export type Leave = () => void;
 
 /** A request that may run: how long it waited for its turn, and how to let the next one run. */
 export interface Admitted extends Waited {
+  /** For room on this process's event loop, after its turn (heavier requests only: loop-room.ts). */
+  readonly loopMs: number;
   readonly leave: Leave;
 }
 
@@ -33,8 +35,11 @@ interface Tally {
   seconds: number;
 }
 
-/** Why requests waited: their account's requests in flight, its pace, or the instance's work. */
-export type WaitReason = 'in_flight' | 'pace' | 'busy';
+/**
+ * Why requests waited: their account's requests in flight, its pace, the instance's work, or room on
+ * the process's event loop.
+ */
+export type WaitReason = 'in_flight' | 'pace' | 'busy' | 'loop';
 
 /** What a gate's requests waited for, by reason and weight class, and how many were shed. */
 export class TurnWaits {
@@ -42,11 +47,12 @@ export class TurnWaits {
   readonly shed = new Map<WeightClass, number>();
 
   /** The request runs after the waits of `waited`: they are counted. */
-  admitted(leave: Leave, waited: Waited, weight: number): Admitted {
+  admitted(leave: Leave, waited: Waited & { readonly loopMs: number }, weight: number): Admitted {
     const weightClass = weightClassOf(weight);
     this.tally('in_flight', weightClass, waited.queuedMs);
     this.tally('pace', weightClass, waited.pacedMs);
     this.tally('busy', weightClass, waited.busyMs);
+    this.tally('loop', weightClass, waited.loopMs);
     return { leave, ...waited };
   }
 

@@ -6,6 +6,7 @@ import type { AdmissionLimits } from './account-admission';
 import { AdmissionScheduler } from './admission-scheduler';
 import type { RequestCost } from '../../../cluster/admission-terms';
 import type { FairShareLimits } from './fair-share';
+import { LoopRoom } from './loop-room';
 import {
   type AdmissionAnswer,
   type AdmissionAsk,
@@ -42,6 +43,7 @@ export class ClusterAdmission implements AdmissionGate {
   constructor(
     readonly limits: AdmissionLimits,
     private readonly channel: PrimaryChannel = process,
+    private readonly room = new LoopRoom(),
   ) {
     // A request that gave up waiting has already said so; the primary hears that after admitting it.
     channel.on('message', (message: unknown) => {
@@ -65,7 +67,8 @@ export class ClusterAdmission implements AdmissionGate {
     if (answered.entry === 'refused')
       throw answered.refusal === 'busy' ? this.waits.refused(cost.weight) : tooManyInFlight(this.limits);
     const leave = () => this.send({ type: 'admission', op: 'leave', id });
-    return this.waits.admitted(leave, answered.waited, cost.weight);
+    const loopMs = await this.room.afterTurn(cost.weight, whenGone, leave);
+    return this.waits.admitted(leave, { ...answered.waited, loopMs }, cost.weight);
   }
 
   /** False when this process has no channel to a primary. */

@@ -10,6 +10,7 @@ import {
 import { AdmissionScheduler } from './admission-scheduler';
 import type { Refusal, RequestCost, Waited } from '../../../cluster/admission-terms';
 import type { FairShareLimits } from './fair-share';
+import { LoopRoom } from './loop-room';
 
 type Settled = { readonly waited: Waited } | { readonly refusal: Refusal };
 
@@ -26,6 +27,7 @@ export class LocalAdmission implements AdmissionGate {
   constructor(
     readonly limits: AdmissionLimits,
     readonly share: FairShareLimits,
+    private readonly room = new LoopRoom(),
   ) {
     const settle = (holder: number, settled: Settled) => {
       const answer = this.waiting.get(holder);
@@ -54,7 +56,9 @@ export class LocalAdmission implements AdmissionGate {
       }));
     if ('refusal' in settled)
       throw settled.refusal === 'busy' ? this.waits.refused(cost.weight) : tooManyInFlight(this.limits);
-    return this.waits.admitted(() => this.scheduler.leave(holder), settled.waited, cost.weight);
+    const leave = () => this.scheduler.leave(holder);
+    const loopMs = await this.room.afterTurn(cost.weight, whenGone, leave);
+    return this.waits.admitted(leave, { ...settled.waited, loopMs }, cost.weight);
   }
 
   /** The instance's work now: weight running, requests waiting for it (for its gauges). */

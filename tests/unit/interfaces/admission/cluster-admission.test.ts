@@ -4,6 +4,7 @@ import { AdmissionServer, ClusterAdmission } from '../../../../src/interfaces/ht
 import { LocalAdmission } from '../../../../src/interfaces/http/admission/local-admission';
 import { Problem } from '../../../../src/interfaces/http/problem';
 import type { FairShareLimits } from '../../../../src/interfaces/http/admission/fair-share';
+import { LoopRoom } from '../../../../src/interfaces/http/admission/loop-room';
 
 /** An ordinary request; and an instance with room for all of them, so that only the account's limits hold. */
 const ORDINARY = { cost: 1, weight: 1 };
@@ -17,6 +18,7 @@ function cluster(
   workerCount: number,
   limits: { running: number; queued: number; startsPerSecond?: number },
   share: FairShareLimits = ROOMY,
+  room?: LoopRoom,
 ) {
   const channels = new Map<number, EventEmitter & { send: (message: unknown) => boolean }>();
   const primaryEnds = new Map<
@@ -42,7 +44,7 @@ function cluster(
     };
     channels.set(id, channel);
     primaryEnds.set(id, primaryEnd);
-    return new ClusterAdmission(limits, channel);
+    return new ClusterAdmission(limits, channel, room);
   });
   const exit = (id: number) => {
     primaryEnds.delete(id);
@@ -115,6 +117,30 @@ describe('requests in flight across the workers of a cluster', () => {
     running.leave?.();
     await settle();
     expect(waiting.admitted).toBe(true);
+  });
+
+  it("gives the instance's work back when a heavy request's client goes while it waits for its loop", async () => {
+    const busyLoop = { utilization: () => 1, onReading: () => () => undefined };
+    const { gates, server } = cluster(
+      2,
+      { running: 8, queued: 8 },
+      { running: 9, queued: 1 },
+      new LoopRoom(0.6, () => busyLoop),
+    );
+    const [one, two] = gates;
+    if (!one || !two) throw new Error('two workers');
+    let goAway = () => undefined as void;
+    const held = track(one.enter('acc_a', (listener) => (goAway = listener), { cost: 1, weight: 9 }));
+    await settle();
+    const next = track(two.enter('acc_b', never, { cost: 1, weight: 9 }));
+    await settle();
+    // The primary counts the held request as running: the next heavy one waits for it.
+    expect(server.load).toEqual({ runningWeight: 9, queued: 1 });
+    expect([held.admitted, next.admitted]).toEqual([false, false]);
+    goAway();
+    await settle();
+    expect(held.refused).toBeInstanceOf(LeftTheQueue);
+    expect(server.load).toEqual({ runningWeight: 9, queued: 0 });
   });
 
   it("gives a worker's places to another's waiting requests when it exits", async () => {
