@@ -4,6 +4,7 @@
 import pino from 'pino';
 import request from 'supertest';
 import { type LoopLoad, LoopRoom } from '../../src/interfaces/http/admission/loop-room';
+import { startInMemoryTracing, type InMemoryTracing } from '../support/telemetry/in-memory-tracing';
 import { startTestApp, type TestApp } from '../support/http/test-app';
 
 describe('room on the event loop for heavier requests', () => {
@@ -16,13 +17,19 @@ describe('room on the event loop for heavier requests', () => {
   const room = new LoopRoom(0.6, () => loop);
   const logLines: Array<Record<string, unknown>> = [];
   let t: TestApp;
+  let tracing: InMemoryTracing;
   beforeAll(async () => {
+    tracing = startInMemoryTracing();
     t = await startTestApp({
       loopRoom: room,
+      tracer: tracing.tracer,
       logger: pino({ level: 'info' }, { write: (line: string) => void logLines.push(JSON.parse(line)) }),
     });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await tracing.close();
+  });
 
   it('holds a 100-name check while the loop is busy, answers a plain read meanwhile, then runs the check', async () => {
     const me = await t.signUp();
@@ -58,5 +65,12 @@ describe('room on the event loop for heavier requests', () => {
     expect(t.admission?.waits.waited.get('loop/light')).toBeUndefined();
     const line = logLines.find((each) => (each.req as { path?: string } | undefined)?.path === '/v1/paradox-checks');
     expect(line?.turn_wait_ms).toBeGreaterThanOrEqual(20);
+    const waited = tracing
+      .named('POST /v1/paradox-checks')
+      .flatMap((span) => span.events.filter((event) => event.name === 'waited for its turn'));
+    expect(waited.map((event) => Number(event.attributes?.loop_ms))).toEqual([expect.any(Number)]);
+    expect(Number(waited[0]?.attributes?.loop_ms)).toBeGreaterThanOrEqual(20);
+    expect(waited[0]?.attributes?.weight).toBe(9);
+    expect(t.takeLoggedErrors()).toEqual([]);
   });
 });
