@@ -260,7 +260,8 @@ describe('failover', () => {
       }
     })();
 
-    const loss = await loseThePrimary(cluster, service.url, writer);
+    const [lost, url] = [cluster, service.url];
+    const loss = await showingFaults(service, () => loseThePrimary(lost, url, writer));
     travelling = false;
     await travelLoop;
     const promoted = { leader: loss.newLeader };
@@ -349,11 +350,29 @@ describe('failover', () => {
     service = await startServiceProcess({ DATABASE_URL: pooler.url, DATABASE_DIRECT_URL: cluster.url, ...SERVICE });
     await service.printed(/Workers: 2 processes/);
     const writer = await signUpThrough(service.url, 'failover-pooled');
-    await loseThePrimary(cluster, service.url, writer);
+    const [lost, url] = [cluster, service.url];
+    await showingFaults(service, () => loseThePrimary(lost, url, writer));
     expect(await service.stop()).toBe(0);
     service = undefined;
   });
 });
+
+/**
+ * Runs `steps`; when they fail, prints the service's log lines of its faults (a 500's error among
+ * them), which say what a refusal the test did not expect was.
+ */
+async function showingFaults<T>(service: ServiceProcess, steps: () => Promise<T>): Promise<T> {
+  try {
+    return await steps();
+  } catch (error) {
+    const faults = service
+      .output()
+      .split('\n')
+      .filter((line) => /"level":(50|60)|"statusCode":500/.test(line));
+    console.error(`the service's faults (${faults.length}):\n${faults.join('\n')}`);
+    throw error;
+  }
+}
 
 /** The ids of the account's arrivals at PLACE, in the order a stream delivers them (time, then id). */
 async function arrivalsAt(url: string, accountId: string): Promise<string[]> {
