@@ -186,7 +186,7 @@ function eventStreamMetrics(registers: Registry[], sources: Pick<ServiceMetricSo
 const TURN_WAIT_HELP =
   "by reason: 'in_flight' (behind their account's requests running, ACCOUNT_REQUESTS_RUNNING), 'pace' " +
   "(their account's starts spread over the second), 'busy' (the instance's work at once, served by " +
-  "account in turn) or 'loop' (room on the process's event loop, HEAVY_WORK_LOOP_UTILIZATION; medium and " +
+  "account in turn) or 'loop' (room on the process's event loop, HEAVY_WORK_LOOP_PERCENT; medium and " +
   "heavy requests only), and cost class: 'light' (weight 1), 'medium' (2 to 4) or 'heavy' (5 or more).";
 
 /** Requests' waits for their turn by reason and cost class, and those shed by cost class. */

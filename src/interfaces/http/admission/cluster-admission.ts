@@ -67,7 +67,7 @@ export class ClusterAdmission implements AdmissionGate {
     if (answered.entry === 'refused')
       throw answered.refusal === 'busy' ? this.waits.refused(cost.weight) : tooManyInFlight(this.limits);
     const leave = () => this.send({ type: 'admission', op: 'leave', id });
-    const loopMs = await this.room.afterTurn(cost.weight, whenGone, leave);
+    const loopMs = this.room.holds(cost.weight) ? await this.room.afterTurn(cost.weight, whenGone, leave) : 0;
     return this.waits.admitted(leave, { ...answered.waited, loopMs }, cost.weight);
   }
 

@@ -57,7 +57,7 @@ export class LocalAdmission implements AdmissionGate {
     if ('refusal' in settled)
       throw settled.refusal === 'busy' ? this.waits.refused(cost.weight) : tooManyInFlight(this.limits);
     const leave = () => this.scheduler.leave(holder);
-    const loopMs = await this.room.afterTurn(cost.weight, whenGone, leave);
+    const loopMs = this.room.holds(cost.weight) ? await this.room.afterTurn(cost.weight, whenGone, leave) : 0;
     return this.waits.admitted(leave, { ...settled.waited, loopMs }, cost.weight);
   }
 

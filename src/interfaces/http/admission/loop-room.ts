@@ -11,7 +11,7 @@ export const DEFAULT_HEAVY_WORK_LOOP_PERCENT = 60;
 const SAMPLE_MS = 20;
 const WINDOW_MS = 100;
 /** A heavier request waits at most this long, so ordinary requests that fill the loop alone cannot starve it. */
-export const LOOP_ROOM_MAX_HOLD_MS = 1000;
+const LOOP_ROOM_MAX_HOLD_MS = 1000;
 
 /** The process's event loop as the room reads it: its recent utilization, and a tick at each reading. */
 export interface LoopLoad {
@@ -96,11 +96,38 @@ export class LoopRoom {
   }
 
   /**
+   * Whether a request of `weight` may wait here: a heavier one, under a bound below 1. Asked first,
+   * so that an ordinary request is admitted without another await.
+   */
+  holds(weight: number): boolean {
+    return weight > 1 && this.bound < 1;
+  }
+
+  /**
+   * A request admitted to its turn: one heavier than ordinary waits for room, and gives its turn
+   * back (`leave`) if its client goes meanwhile. Resolves with how long it waited (ms).
+   */
+  async afterTurn(weight: number, whenGone: WhenGone, leave: () => void): Promise<number> {
+    if (!this.holds(weight)) return 0;
+    try {
+      return await this.whenRoom(whenGone);
+    } catch (error) {
+      leave();
+      throw error;
+    }
+  }
+
+  /** How many requests wait for room now (for tests). */
+  get holding(): number {
+    return this.held.size;
+  }
+
+  /**
    * Resolves when the request may start, with how long it waited (ms); rejects with LeftTheQueue
    * when its client went away first.
    */
-  async whenRoom(whenGone: WhenGone): Promise<number> {
-    if (this.bound >= 1 || (this.held.size === 0 && this.loadOf().utilization() < this.bound)) return 0;
+  private async whenRoom(whenGone: WhenGone): Promise<number> {
+    if (this.held.size === 0 && this.loadOf().utilization() < this.bound) return 0;
     return new Promise<number>((resolve, reject) => {
       const held: Held = { since: performance.now(), resolve };
       this.held.add(held);
@@ -111,25 +138,6 @@ export class LoopRoom {
         reject(new LeftTheQueue());
       });
     });
-  }
-
-  /**
-   * A request admitted to its turn: one heavier than ordinary waits for room, and gives its turn
-   * back (`leave`) if its client goes meanwhile. Resolves with how long it waited (ms).
-   */
-  async afterTurn(weight: number, whenGone: WhenGone, leave: () => void): Promise<number> {
-    if (weight <= 1) return 0;
-    try {
-      return await this.whenRoom(whenGone);
-    } catch (error) {
-      leave();
-      throw error;
-    }
-  }
-
-  /** How many requests wait for room now (for gauges and tests). */
-  get holding(): number {
-    return this.held.size;
   }
 
   private release(): void {
