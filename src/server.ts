@@ -12,7 +12,7 @@ import {
   stopListeningForChanges,
 } from './composition/change-listening';
 import { checkConnectionBudget, checkPooler } from './composition/database-checks';
-import { startJobQueue, stopJobQueue } from './composition/job-queue';
+import { RecordedMessages, startJobQueue, stopJobQueue } from './composition/job-queue';
 import { openProcessDatabase } from './composition/process-database';
 import { createProcessLogger } from './composition/process-logger';
 import { wireProcessMetrics } from './composition/process-metrics';
@@ -91,9 +91,10 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
   if (!worker) await checkPooler(config);
   const metrics = wireProcessMetrics(config, tracing);
   const changes = prepareChangeListening(config);
+  const recorded = new RecordedMessages(metrics.webhooks); // the database's notices, for the relay
   const database = await resources.start(
     'database',
-    () => openProcessDatabase(config, { worker, availability, changes, tracer, metrics, logger }),
+    () => openProcessDatabase(config, { worker, availability, changes, tracer, metrics, recorded, logger }),
     (opened) => opened.close(),
   );
   metrics.database?.watchPool(database.pool);
@@ -127,7 +128,7 @@ async function startAll(config: Config, resources: ProcessResources): Promise<St
     ...{ tableAnalyses: analysis?.analysed, registry: metrics.registry, tracer, logger },
   });
   // Before the HTTP listener, whose writes make jobs in its tables; its jobs get the shutdown's grace.
-  const queueParts = { database, container, logger, tracer, metrics: metrics.webhooks };
+  const queueParts = { database, container, logger, tracer, metrics: metrics.webhooks, recorded };
   const queueGrace = config.shutdownGraceMs;
   await resources.start('job queue', () => startJobQueue({ ...queueParts, graceMs: queueGrace }), stopJobQueue);
   const server = createHttpServer(app, httpTimeouts(config), logger);

@@ -11,7 +11,7 @@ import { isReadOnly } from '../infrastructure/database/driver/database-failures'
 import type { DatabaseNotice } from '../infrastructure/database/driver/prisma-client';
 import type { OpenDatabase } from '../infrastructure/database/open-database';
 import { JobQueue } from '../infrastructure/job-queue/job-queue';
-import { MessageRelay } from '../infrastructure/job-queue/message-relay';
+import { MessageRelay, type RelaySettings } from '../infrastructure/job-queue/message-relay';
 import { DELIVERY_QUEUE } from '../infrastructure/job-queue/queues';
 import { type DeliveryHandler, workDeliveries, workWindowChecks } from '../infrastructure/job-queue/workers';
 import type { WebhookMetrics } from '../infrastructure/metrics/webhook-metrics';
@@ -29,6 +29,10 @@ export interface JobQueueParts {
   readonly tracer?: Tracer;
   /** One attempt of a message. Default: DeliverWebhookMessage of the container, counted and logged. */
   readonly deliveries?: DeliveryHandler;
+  /** Tells the relay of the messages this process's writes recorded (its pool's notices). */
+  readonly recorded?: RecordedMessages;
+  /** How the relay looks. Default RELAY. */
+  readonly relaySettings?: RelaySettings;
 }
 
 /** This process's queue: running, or waiting for its database to take writes. */
@@ -94,8 +98,9 @@ function takesNoWrites(error: unknown): boolean {
 }
 
 /**
- * The queue started, its workers running, and the relay that gives recorded messages their jobs
- * looking every 250 ms; stopped in the other order.
+ * The queue started, its workers running, and the relay that gives recorded messages their jobs,
+ * told of this process's writes that recorded messages and of each attempt done (which may make
+ * room for an endpoint's held-back messages); stopped in the other order.
  */
 async function runningQueue(parts: JobQueueParts): Promise<ProcessJobQueue> {
   const { database, container, logger, metrics } = parts;
@@ -107,27 +112,40 @@ async function runningQueue(parts: JobQueueParts): Promise<ProcessJobQueue> {
     graceMs: parts.graceMs,
     tracer: parts.tracer,
   });
+  const messages = new PostgresWebhookMessages(database.sql);
+  const relay = new MessageRelay(
+    {
+      relay: (perEndpoint, atMost) => messages.relay(perEndpoint, atMost),
+      relayed: (count) => {
+        metrics?.messagesRelayed(count);
+        queue.wake(DELIVERY_QUEUE, count);
+      },
+      log: logger,
+      tracer: parts.tracer,
+    },
+    parts.relaySettings,
+  );
   try {
     const recordWindowClosed = container.get(RecordWindowClosed);
     await workWindowChecks(queue, (check) => recordWindowClosed.execute(check));
-    await workDeliveries(queue, parts.deliveries ?? deliveringWith(container.get(DeliverWebhookMessage), parts));
+    const deliveries = parts.deliveries ?? deliveringWith(container.get(DeliverWebhookMessage), parts);
+    await workDeliveries(queue, async (job, signal) => {
+      try {
+        await deliveries(job, signal);
+      } finally {
+        relay.soon();
+      }
+    });
   } catch (error) {
     await queue.stop();
     throw error;
   }
-  const messages = new PostgresWebhookMessages(database.sql);
   metrics?.watch({ counts: () => queue.counts(), oldestPendingAt: () => messages.oldestPendingAt() });
-  const relay = new MessageRelay({
-    relay: (perEndpoint, atMost) => messages.relay(perEndpoint, atMost),
-    relayed: (count) => {
-      metrics?.messagesRelayed(count);
-      queue.wake(DELIVERY_QUEUE, count);
-    },
-    log: logger,
-    tracer: parts.tracer,
-  }).start();
+  relay.start();
+  parts.recorded?.tell(relay);
   return {
     async stop() {
+      parts.recorded?.tell(null);
       await relay.stop();
       await queue.stop();
     },
@@ -172,13 +190,25 @@ export function stopJobQueue(queue: ProcessJobQueue): Promise<void> {
   return queue.stop();
 }
 
-/** The pool's notices that count the webhook messages this process's statements recorded. */
-export function countRecordedMessages(
-  metrics: WebhookMetrics | undefined,
-): ((notice: DatabaseNotice) => void) | undefined {
-  if (!metrics) return undefined;
-  return (notice) => {
+/**
+ * The webhook messages this process's statements recorded, as their notices tell once each
+ * statement has ended (PrismaClientOptions.onNotice): counted, and the running relay told to look
+ * at once rather than at its next look untold.
+ */
+export class RecordedMessages {
+  private relay: Pick<MessageRelay, 'soon'> | null = null;
+
+  constructor(private readonly metrics: WebhookMetrics | undefined) {}
+
+  readonly heard = (notice: DatabaseNotice): void => {
     const recorded = recordedMessagesOf(notice);
-    if (recorded) metrics.messagesRecorded(recorded.type, recorded.count);
+    if (!recorded) return;
+    this.metrics?.messagesRecorded(recorded.type, recorded.count);
+    this.relay?.soon();
   };
+
+  /** The relay to tell while the queue runs; null once it stops. */
+  tell(relay: Pick<MessageRelay, 'soon'> | null): void {
+    this.relay = relay;
+  }
 }

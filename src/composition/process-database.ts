@@ -5,7 +5,7 @@ import type { DatabaseAvailability } from '../infrastructure/database/health/dat
 import { announceMigration } from '../infrastructure/database/migrations/migrate-database';
 import { type OpenDatabase, openDatabase } from '../infrastructure/database/open-database';
 import type { ChangeListening } from './change-listening';
-import { countRecordedMessages } from './job-queue';
+import type { RecordedMessages } from './job-queue';
 import type { ProcessMetrics } from './process-metrics';
 
 /** What the process's database reports to: its availability, its listeners, its traces and timings. */
@@ -15,8 +15,10 @@ export interface DatabaseObservers {
   readonly availability: DatabaseAvailability;
   readonly changes: ChangeListening;
   readonly tracer: Tracer | undefined;
-  /** The statements' times, and the webhook messages they recorded, which the database's notices tell. */
-  readonly metrics: Pick<ProcessMetrics, 'database' | 'webhooks'>;
+  /** The statements' times. */
+  readonly metrics: Pick<ProcessMetrics, 'database'>;
+  /** The webhook messages the statements recorded, which the database's notices tell. */
+  readonly recorded: RecordedMessages;
   readonly logger: Logger;
 }
 
@@ -34,7 +36,7 @@ export function openProcessDatabase(config: Config, observers: DatabaseObservers
       onMigrationApplied: announceMigration,
       telemetry: { tracer: observers.tracer, times: observers.metrics.database },
       log: observers.logger,
-      onNotice: countRecordedMessages(observers.metrics.webhooks),
+      onNotice: observers.recorded.heard,
     },
   );
 }

@@ -1,8 +1,10 @@
-// `node --import tsx migrate-process.ts <connection string>`: the service's migrations in a process
-// of their own, for a test to kill in the middle.
+// `node --import tsx migrate-process.ts <connection string> [migrations directory]`: the service's
+// migrations (or those of the directory) in a process of their own, for a test to kill in the middle.
 import { migrateDatabase } from '../../src/infrastructure/database/migrations/migrate-database';
 
-migrateDatabase(process.argv[2] ?? '').then(
+const [connectionString = '', migrationsDir] = process.argv.slice(2);
+
+migrateDatabase(connectionString, migrationsDir ? { migrationsDir } : {}).then(
   () => process.exit(0),
   (error: unknown) => {
     console.error(error);

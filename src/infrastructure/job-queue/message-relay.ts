@@ -1,8 +1,9 @@
 // The relay between the writes and the delivery queue (docs/webhooks.md, "Recording"): a write
 // records its messages in the outbox, and each process moves them into pg-boss's job table here,
 // a batch per statement, a few due jobs per endpoint at a time (relay_webhook_messages, migration
-// 20261129201927_webhook_outbox). One relay works at a time in the instance; the others find it
-// busy and wait for their next look.
+// 20261129201927_webhook_outbox). It looks when told that this process's writes recorded messages,
+// and otherwise seldom: an idle relay costs the database next to nothing. One relay works at a
+// time in the instance; another finding it busy looks again shortly.
 import { ROOT_CONTEXT, SpanKind, type Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import {
@@ -16,11 +17,16 @@ import { DELIVERY_QUEUE, ENDPOINT_CONCURRENCY } from './queues';
 const ATTR_MESSAGING_BATCH_MESSAGE_COUNT = 'messaging.batch.message_count';
 
 export interface RelaySettings {
-  /** How often the relay looks while nothing waits: a message waits up to this long for its job. */
+  /**
+   * How often the relay looks untold: for messages no process told its relay of (recorded while the
+   * queue was down, or by a process that died before its look) and an endpoint's messages held back
+   * at `perEndpoint`. A message this process's write recorded is looked for at once (`soon`).
+   */
   readonly everyMs: number;
   /**
-   * How soon it looks again after a look that moved messages: while a backlog lasts, an endpoint's
-   * workers take their due jobs faster than `perEndpoint` every `everyMs` would give them.
+   * How soon it looks again after a look that moved messages, found another relay at work, or was
+   * told of more meanwhile: while a backlog lasts, an endpoint's workers take their due jobs faster
+   * than `perEndpoint` every `everyMs` would give them. Told many times, it looks no more often.
    */
   readonly busyEveryMs: number;
   /**
@@ -34,17 +40,20 @@ export interface RelaySettings {
 }
 
 export const RELAY: RelaySettings = {
-  everyMs: 250,
+  everyMs: 2_000,
   busyEveryMs: 25,
   perEndpoint: 8 * ENDPOINT_CONCURRENCY,
   atMost: 500,
 };
 
+/** What `RelayParts.relay` answers when another relay is at work (relay_webhook_messages_when_free). */
+export const BUSY = -1;
+
 /** A relay's failures are logged once a minute at most: the database away fails every look. */
 const LOG_FAILURES_EVERY_MS = 60_000;
 
 export interface RelayParts {
-  /** One statement: messages moved to the queue, 0 when none waits or another relay is at work. */
+  /** One statement: messages moved to the queue, 0 when none waits, BUSY when another relay is at work. */
   readonly relay: (perEndpoint: number, atMost: number) => Promise<number>;
   /** Told of each batch moved: wakes this process's delivery workers, counts them. */
   readonly relayed: (count: number) => void;
@@ -55,7 +64,12 @@ export interface RelayParts {
 
 export class MessageRelay {
   private timer: NodeJS.Timeout | null = null;
+  /** When the timer fires: a look told for sooner moves it earlier, never later. */
+  private dueAt = Infinity;
   private looking: Promise<void> | null = null;
+  /** Told of messages while a look was under way: it may have missed them, so the next comes soon. */
+  private toldMeanwhile = false;
+  private lastLookEndedAt = -Infinity;
   private stopped = false;
   private failures = 0;
   private lastFailureLoggedAt = -Infinity;
@@ -65,10 +79,23 @@ export class MessageRelay {
     private readonly settings: RelaySettings = RELAY,
   ) {}
 
-  /** Looks at once (what waited while no process ran), then as `settings` says until stopped. */
+  /** Looks at once (what waited while no process ran), then as told and as `settings` say until stopped. */
   start(): this {
     this.schedule(0);
     return this;
+  }
+
+  /**
+   * Told that a statement of this process recorded messages, once it ended (its notice: composition's
+   * RecordedMessages): looks at once, or `busyEveryMs` after the last look at the soonest.
+   */
+  soon(): void {
+    if (this.stopped) return;
+    if (this.looking) {
+      this.toldMeanwhile = true;
+      return;
+    }
+    this.schedule(Math.max(0, this.lastLookEndedAt + this.settings.busyEveryMs - Date.now()));
   }
 
   /** Stops looking; a look under way finishes first. */
@@ -79,16 +106,22 @@ export class MessageRelay {
   }
 
   /**
-   * One look: statements until one moves less than a batch; how many messages they moved. Never
-   * throws: a failure is logged, and counts as nothing moved.
+   * One look: statements until one moves less than a batch; how many messages they moved, or BUSY
+   * when another relay was at work before any moved. Never throws: a failure is logged, and counts
+   * as nothing moved.
    */
   async look(): Promise<number> {
     const { perEndpoint, atMost } = this.settings;
     let moved = 0;
+    let busy = false;
     try {
       for (;;) {
         const startedAt = this.now();
         const count = await this.parts.relay(perEndpoint, atMost);
+        if (count === BUSY) {
+          busy = moved === 0;
+          break;
+        }
         moved += count;
         if (count > 0) {
           this.parts.relayed(count);
@@ -100,18 +133,28 @@ export class MessageRelay {
     } catch (error) {
       this.failed(error);
     }
-    return moved;
+    return busy ? BUSY : moved;
   }
 
-  private schedule(afterMs: number = this.settings.everyMs): void {
-    if (this.stopped) return;
+  /** The next look in `afterMs`, unless one is due sooner. */
+  private schedule(afterMs: number): void {
+    // On the timers' clock, not `parts.now` (which tests set for the failures' log).
+    const dueAt = Date.now() + afterMs;
+    if (this.stopped || dueAt >= this.dueAt) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.dueAt = dueAt;
     this.timer = setTimeout(() => {
+      this.timer = null;
+      this.dueAt = Infinity;
       let moved = 0;
       this.looking = this.look()
         .then((count) => void (moved = count))
         .finally(() => {
           this.looking = null;
-          this.schedule(moved > 0 ? this.settings.busyEveryMs : this.settings.everyMs);
+          this.lastLookEndedAt = Date.now();
+          const again = moved !== 0 || this.toldMeanwhile;
+          this.toldMeanwhile = false;
+          this.schedule(again ? this.settings.busyEveryMs : this.settings.everyMs);
         });
     }, afterMs);
     this.timer.unref();

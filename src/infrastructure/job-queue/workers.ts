@@ -27,12 +27,17 @@ export interface DeliveryWork {
    * backlog is delivered as fast as the endpoints answer; a take of one would wait for the next look.
    */
   readonly batchSize: number;
-  /** How often an idle worker looks for a due attempt: a new message waits up to this long. */
+  /**
+   * How often an idle worker looks for a due attempt untold. The relay wakes this process's workers
+   * for the jobs it makes, so this is for the rest: a retry whose time came (5 s after a failure
+   * at the soonest), a job another process's busy workers left, one held back at its endpoint's
+   * concurrency. Every worker polls: seldom, so an idle process costs the database little.
+   */
   readonly pollingSeconds: number;
 }
 
 /** At most 32 attempts at once; four dead endpoints to hold every worker for an attempt's 15 s. */
-export const DELIVERY_WORK: DeliveryWork = { workers: 16, batchSize: 2, pollingSeconds: 1 };
+export const DELIVERY_WORK: DeliveryWork = { workers: 16, batchSize: 2, pollingSeconds: 5 };
 /** Windows close a few a minute at most: one worker, looking every 2 s. */
 const WINDOW_CHECK_POLLING_SECONDS = 2;
 

@@ -250,50 +250,50 @@ describe('migrateDatabase', () => {
     });
 
     it('leaves nothing of a migration whose run was killed in the middle, and the next run applies it', async () => {
-      const names = await migrationNamesOnDisk();
-      const last = names.at(-1) ?? '';
-      // Every migration but the last, applied as an earlier release would have.
-      const earlier = await mkdtemp(path.join(tmpdir(), 'tns-migrations-'));
+      // Every migration applied, as the release before would have; then one more that changes a table,
+      // as a next release's may: its statement waits behind a lock of every table (all but the
+      // bookkeeping), after its row is written, and the run is killed there, inside its transaction.
+      await migrateDatabase(database.connectionString);
+      const next = await mkdtemp(path.join(tmpdir(), 'tns-migrations-'));
+      const last = '99991231000000_killed_in_the_middle';
       try {
-        for (const name of names.slice(0, -1))
-          await cp(path.join(migrationsDirectory(), name), path.join(earlier, name), { recursive: true });
-        await migrateDatabase(database.connectionString, { migrationsDir: earlier });
-      } finally {
-        await rm(earlier, { recursive: true, force: true });
-      }
-      // The last migration's statement waits behind a lock of every table the earlier ones made (all
-      // but the bookkeeping), after its row is written: the run is killed there, inside its transaction.
-      const holder = new Client({ connectionString: database.connectionString });
-      await holder.connect();
-      try {
-        const { rows: tables } = await holder.query<{ tablename: string }>(
-          "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'",
+        await cp(migrationsDirectory(), next, { recursive: true });
+        await mkdir(path.join(next, last));
+        await writeFile(path.join(next, last, MIGRATION_FILE), 'ALTER TABLE "events" ADD COLUMN "probe" integer;\n');
+        const holder = new Client({ connectionString: database.connectionString });
+        await holder.connect();
+        try {
+          const { rows: tables } = await holder.query<{ tablename: string }>(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'",
+          );
+          await holder.query('BEGIN');
+          await holder.query(
+            `LOCK TABLE ${tables.map((table) => `"${table.tablename}"`).join(', ')} IN ACCESS EXCLUSIVE MODE`,
+          );
+          const run = spawn(process.execPath, ['--import', 'tsx', MIGRATE_SCRIPT, database.connectionString, next], {
+            stdio: 'ignore',
+          });
+          const exited = new Promise((resolve) => run.once('exit', resolve));
+          await waitFor(async () => (await sessionsAwaitingRelationLock(holder)) === 1, {
+            what: 'the last migration to wait inside its transaction',
+            timeoutMs: 20_000,
+          });
+          run.kill('SIGKILL');
+          await exited;
+          await holder.query('COMMIT');
+        } finally {
+          await holder.end();
+        }
+        const recorded = await query<{ migration_name: string }>(
+          database.connectionString,
+          `SELECT migration_name FROM _prisma_migrations WHERE migration_name = '${last}'`,
         );
-        await holder.query('BEGIN');
-        await holder.query(
-          `LOCK TABLE ${tables.map((table) => `"${table.tablename}"`).join(', ')} IN ACCESS EXCLUSIVE MODE`,
-        );
-        const run = spawn(process.execPath, ['--import', 'tsx', MIGRATE_SCRIPT, database.connectionString], {
-          stdio: 'ignore',
-        });
-        const exited = new Promise((resolve) => run.once('exit', resolve));
-        await waitFor(async () => (await sessionsAwaitingRelationLock(holder)) === 1, {
-          what: 'the last migration to wait inside its transaction',
-          timeoutMs: 20_000,
-        });
-        run.kill('SIGKILL');
-        await exited;
-        await holder.query('COMMIT');
-      } finally {
-        await holder.end();
-      }
-      const recorded = await query<{ migration_name: string }>(
-        database.connectionString,
-        `SELECT migration_name FROM _prisma_migrations WHERE migration_name = '${last}'`,
-      );
-      expect(recorded).toEqual([]);
+        expect(recorded).toEqual([]);
 
-      expect((await migrateDatabase(database.connectionString)).applied).toEqual([last]);
+        expect((await migrateDatabase(database.connectionString, { migrationsDir: next })).applied).toEqual([last]);
+      } finally {
+        await rm(next, { recursive: true, force: true });
+      }
     });
   });
 

@@ -7,9 +7,10 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { buildContainer } from '../../../src/composition/container';
-import type { ProcessJobQueue } from '../../../src/composition/job-queue';
+import { type ProcessJobQueue, RecordedMessages } from '../../../src/composition/job-queue';
 import { Timeline } from '../../../src/core/domain/timeline';
 import { createDatabaseClients } from '../../../src/infrastructure/database/driver/prisma-client';
+import { RELAY } from '../../../src/infrastructure/job-queue/message-relay';
 
 import { aPausedTraveller } from '../../support/builders/traveller-builder';
 import { anAccountRecord } from '../../support/contracts/subject';
@@ -53,7 +54,10 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  pool = createDatabaseClients(database.connectionString, { maxConnections: 2 });
+  // The writes' notices tell the relay, as a service process wires it; its untold looks an hour
+  // apart, so every delivery here comes of a relay told by a write or by an attempt done.
+  const recorded = new RecordedMessages(undefined);
+  pool = createDatabaseClients(database.connectionString, { maxConnections: 2, onNotice: recorded.heard });
   // http to the loopback: WEBHOOK_ALLOW_PRIVATE_URLS on, as in development; a retry a second after each failure.
   const container = buildContainer({
     prisma: pool.prisma,
@@ -61,7 +65,10 @@ beforeAll(async () => {
     webhookAllowPrivateUrls: true,
     webhookRetrySchedule: [1, 1],
   });
-  queue = await startInProcessQueue({ connectionString: database.connectionString, sql: pool.sql }, container);
+  queue = await startInProcessQueue({ connectionString: database.connectionString, sql: pool.sql }, container, {
+    recorded,
+    relaySettings: { ...RELAY, everyMs: 3_600_000 },
+  });
 });
 afterAll(async () => {
   await queue?.stop();
@@ -82,7 +89,8 @@ async function anEndpoint(id: string, path: string): Promise<void> {
 
 /** An event recorded by a write's statement, as the service's writes record them. */
 async function anEvent(id: string): Promise<void> {
-  await database.sql.query(
+  // On the pool whose notices tell the relay, as the service's writes are.
+  await pool.sql.query(
     `INSERT INTO events (account_id, id, timeline_id, kind, time, original_time, description, location,
                          description_key, location_key, recorded_at, revision)
      VALUES ($1, $2, 'primary', 'arrival', '1969-07-20T20:17:40Z', '1969-07-20T20:17:40Z', 'Landing',

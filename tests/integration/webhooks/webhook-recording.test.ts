@@ -8,6 +8,7 @@ import { Client } from 'pg';
 import { Timeline } from '../../../src/core/domain/timeline';
 import type { TimelineEvent } from '../../../src/core/domain/timeline-event';
 import { createDatabaseClients } from '../../../src/infrastructure/database/driver/prisma-client';
+import { BUSY } from '../../../src/infrastructure/job-queue/message-relay';
 import { DELIVERY_QUEUE, QUEUES, WINDOW_CHECK_QUEUE } from '../../../src/infrastructure/job-queue/queues';
 import { PostgresTransactionBoundary } from '../../../src/infrastructure/persistence/postgres/transaction-boundary';
 import { KeyedRequests } from '../../../src/infrastructure/persistence/postgres/unit-of-work/keyed-requests';
@@ -279,6 +280,33 @@ describe('event.recorded and event.updated', () => {
       await prisma.$disconnect();
     }
   });
+
+  it('tells it once the connection is back in the pool: after its transaction, so the messages are there', async () => {
+    let heard = 0;
+    const { prisma } = createDatabaseClients(database.connectionString, {
+      maxConnections: 1,
+      onNotice: (notice) => {
+        if (recordedMessagesOf(notice)) heard += 1;
+      },
+    });
+    try {
+      const before = (await outboxOf(WITH)).length;
+      await prisma.$transaction(async (transaction) => {
+        await transaction.$executeRawUnsafe(
+          `INSERT INTO events (account_id, id, timeline_id, kind, time, original_time, description, location,
+                               description_key, location_key, recorded_at, revision)
+           VALUES ($1, 'evt_in_transaction', 'primary', 'arrival', now(), now(), 'A', 'home', 'd', 'l', now(), 0)`,
+          WITH,
+        );
+        await transaction.$executeRawUnsafe('SELECT 1');
+        expect(heard).toBe(0);
+      });
+      expect(heard).toBe(1);
+      expect(await outboxOf(WITH)).toHaveLength(before + 1);
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
 });
 
 describe('timeline.window_closed', () => {
@@ -421,13 +449,13 @@ describe('the relay', () => {
 
   // Another session holding the relay's lock: PGlite serves one session, whose own lock it re-takes.
   serverOnly(() => {
-    it('leaves the messages to the relay at work: one at a time in the instance', async () => {
+    it('leaves the messages to the relay at work, and says it is busy: one at a time in the instance', async () => {
       const client = new Client({ connectionString: database.connectionString });
       await client.connect();
       try {
         await client.query('BEGIN');
         await client.query(`SELECT pg_advisory_xact_lock(hashtext('relay_webhook_messages'))`);
-        expect(await relay()).toBe(0);
+        expect(await relay()).toBe(BUSY);
         expect(await outboxOf(ACCOUNT)).toHaveLength(1);
         await client.query('ROLLBACK');
       } finally {

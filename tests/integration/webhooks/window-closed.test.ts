@@ -4,7 +4,7 @@
 // the message and its delivery job; the process counts it, and shows the backlog, in its metrics.
 // On PostgreSQL (DATABASE_URL) and on the embedded PGlite alike.
 import { buildContainer } from '../../../src/composition/container';
-import { countRecordedMessages, type ProcessJobQueue } from '../../../src/composition/job-queue';
+import { RecordedMessages, type ProcessJobQueue } from '../../../src/composition/job-queue';
 import { Timeline } from '../../../src/core/domain/timeline';
 import { createDatabaseClients } from '../../../src/infrastructure/database/driver/prisma-client';
 import { createMetricsRegistry } from '../../../src/infrastructure/metrics/metrics-registry';
@@ -52,7 +52,7 @@ it('records the message of a window closed on its journey when its check is due,
   // The process's own pool, whose connections hear the database's notices, as process-database.ts wires it.
   pool = createDatabaseClients(database.connectionString, {
     maxConnections: 1,
-    onNotice: countRecordedMessages(metrics),
+    onNotice: new RecordedMessages(metrics).heard,
   });
   const container = buildContainer({ prisma: pool.prisma, sql: pool.sql });
   queue = await startInProcessQueue({ connectionString: database.connectionString, sql: pool.sql }, container, {

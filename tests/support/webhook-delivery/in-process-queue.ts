@@ -3,7 +3,8 @@
 import type { Tracer } from '@opentelemetry/api';
 import type { Container } from 'inversify';
 import { pino } from 'pino';
-import { type ProcessJobQueue, startJobQueue } from '../../../src/composition/job-queue';
+import { type ProcessJobQueue, type RecordedMessages, startJobQueue } from '../../../src/composition/job-queue';
+import type { RelaySettings } from '../../../src/infrastructure/job-queue/message-relay';
 import type { WebhookMetrics } from '../../../src/infrastructure/metrics/webhook-metrics';
 import type { SqlRunner } from '../../../src/infrastructure/database/driver/sql-runner';
 
@@ -15,7 +16,13 @@ export interface QueueDatabase {
 export function startInProcessQueue(
   database: QueueDatabase,
   container: Container,
-  options: { readonly tracer?: Tracer; readonly metrics?: WebhookMetrics } = {},
+  options: {
+    readonly tracer?: Tracer;
+    readonly metrics?: WebhookMetrics;
+    /** Told of the messages the test's writes recorded, as the service's pool tells it (its onNotice). */
+    readonly recorded?: RecordedMessages;
+    readonly relaySettings?: RelaySettings;
+  } = {},
 ): Promise<ProcessJobQueue> {
   return startJobQueue({
     database: { connectionString: database.connectionString, sql: database.sql },
@@ -24,5 +31,7 @@ export function startInProcessQueue(
     metrics: options.metrics,
     graceMs: 1_000,
     tracer: options.tracer,
+    recorded: options.recorded,
+    relaySettings: options.relaySettings,
   });
 }

@@ -1,7 +1,12 @@
 // The relay's loop (message-relay.ts), its statement stubbed: the statement itself is tested on the
 // databases in webhook-recording.test.ts, and the whole path from a write to its delivery in
 // tests/integration/webhooks/.
-import { MessageRelay, type RelayParts, type RelaySettings } from '../../../src/infrastructure/job-queue/message-relay';
+import {
+  BUSY,
+  MessageRelay,
+  type RelayParts,
+  type RelaySettings,
+} from '../../../src/infrastructure/job-queue/message-relay';
 import { serviceLog } from '../../support/service-log';
 import { startInMemoryTracing } from '../../support/telemetry/in-memory-tracing';
 import { waitFor } from '../../support/wait-for';
@@ -105,4 +110,72 @@ it('looks no more once stopped', async () => {
   const looks = asked.length;
   await new Promise((resolve) => setTimeout(resolve, 5 * SETTINGS.everyMs));
   expect(asked.length).toBe(looks);
+});
+
+/** Settings under which only what a test does makes a look: untold looks an hour apart. */
+const TOLD_ONLY: RelaySettings = { ...SETTINGS, everyMs: 3_600_000, busyEveryMs: 20 };
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+it('looks at once when told, not at its next look untold', async () => {
+  const { relay, asked, relayed } = aRelay([0, 2], {}, TOLD_ONLY);
+  relay.start();
+  await waitFor(() => asked.length === 1, { what: 'the look at the start' });
+  await pause(TOLD_ONLY.busyEveryMs + 10);
+  relay.soon();
+  await waitFor(() => relayed.length === 1, { what: 'the look told of' });
+  expect(relayed).toEqual([2]);
+  await relay.stop();
+});
+
+it('looks once for many tellings close together, and once more for those during a look', async () => {
+  let finish: (count: number) => void = () => undefined;
+  const asked: number[] = [];
+  const relay = new MessageRelay(
+    {
+      relay: () => {
+        asked.push(Date.now());
+        // The second look hangs until the test lets it end, to be told of more meanwhile.
+        return asked.length === 2 ? new Promise<number>((resolve) => (finish = resolve)) : Promise.resolve(0);
+      },
+      relayed: () => undefined,
+      log: serviceLog().logger,
+    },
+    TOLD_ONLY,
+  );
+  relay.start();
+  await waitFor(() => asked.length === 1, { what: 'the look at the start' });
+  await pause(TOLD_ONLY.busyEveryMs + 10);
+  for (let told = 0; told < 5; told++) relay.soon();
+  await waitFor(() => asked.length === 2, { what: 'one look for the five' });
+  relay.soon();
+  relay.soon();
+  finish(0);
+  await waitFor(() => asked.length === 3, { what: 'one look for those told during it' });
+  await pause(5 * TOLD_ONLY.busyEveryMs);
+  expect(asked).toHaveLength(3);
+  // Told during a look, the next waits its busyEveryMs after it.
+  expect((asked[2] as number) - (asked[1] as number)).toBeGreaterThanOrEqual(TOLD_ONLY.busyEveryMs - 1);
+  await relay.stop();
+});
+
+it('looks again soon while another relay is at work, and tells of it as nothing moved', async () => {
+  const { relay, asked, relayed } = aRelay([BUSY, BUSY, 1, 0], {}, TOLD_ONLY);
+  expect(await relay.look()).toBe(BUSY);
+  relay.start();
+  await waitFor(() => asked.length === 4, { what: 'looks until the other relay is done, and one after a move' });
+  await pause(5 * TOLD_ONLY.busyEveryMs);
+  expect(asked).toHaveLength(4);
+  expect(relayed).toEqual([1]);
+  await relay.stop();
+});
+
+it('is told of nothing once stopped', async () => {
+  const { relay, asked } = aRelay([0, 1], {}, TOLD_ONLY);
+  relay.start();
+  await waitFor(() => asked.length === 1, { what: 'the look at the start' });
+  await relay.stop();
+  relay.soon();
+  await pause(5 * TOLD_ONLY.busyEveryMs);
+  expect(asked).toHaveLength(1);
 });

@@ -44,7 +44,11 @@ export interface PrismaClientOptions {
   onAnswer?: () => void;
   /** Spans and times of every statement and of each wait for a connection (statement-telemetry.ts). */
   telemetry?: DatabaseTelemetry;
-  /** Hears what the database tells the pool's connections besides answers (RAISE NOTICE). */
+  /**
+   * Hears what the database tells the pool's connections besides answers (RAISE NOTICE), once the
+   * connection is back in the pool: after the statement or transaction that raised it has ended,
+   * so what it tells of (messages recorded) is committed by then, for the relay to find.
+   */
   onNotice?: (notice: DatabaseNotice) => void;
 }
 
@@ -91,11 +95,24 @@ export function createDatabaseClients(connectionString: string, options: PrismaC
     // First: the session's own statements must not hang either.
     closeWhenStalled(client, timeoutMs + CANCEL_ANSWER_MS, options.onAnswer);
     await client.query(session);
-    const onNotice = options.onNotice;
-    if (onNotice) client.on('notice', (notice) => onNotice(notice));
+    if (options.onNotice) client.on('notice', (notice) => noticesOf(client).push(notice));
     await options.onConnect?.(client);
   };
+  const heard = new WeakMap<object, DatabaseNotice[]>();
+  const noticesOf = (client: object): DatabaseNotice[] => {
+    let notices = heard.get(client);
+    if (!notices) heard.set(client, (notices = []));
+    return notices;
+  };
   const pool = new Pool(config);
+  const onNotice = options.onNotice;
+  if (onNotice)
+    pool.on('release', (_error, client) => {
+      const notices = heard.get(client);
+      if (!notices?.length) return;
+      heard.delete(client);
+      for (const notice of notices) onNotice(notice);
+    });
   watchConnectionWaits(pool, telemetry);
   // An idle connection that fails is dropped by the pool and replaced on demand; the next query
   // reports an outage if there is one. Without a listener the event would end the process.

@@ -34,8 +34,8 @@ export class PostgresWebhookMessages implements WebhookMessages {
 
   /**
    * Gives messages waiting in the outbox their delivery jobs, each endpoint's oldest first, until it
-   * has `perEndpoint` due and waiting for a worker, `atMost` in all: how many. 0 too when another
-   * process's relay is at work.
+   * has `perEndpoint` due and waiting for a worker, `atMost` in all: how many; BUSY (-1) when
+   * another process's relay is at work.
    */
   async relay(perEndpoint: number, atMost: number): Promise<number> {
     const [row] = await RELAY_MESSAGES.run(this.sql, { perEndpoint, atMost });

@@ -57,10 +57,10 @@ interface Relay {
   readonly atMost: number;
 }
 
-/** Messages waiting in the outbox given their delivery jobs (one relay at a time): how many. */
+/** Messages waiting in the outbox given their jobs (one relay at a time): how many, -1 while another relay works. */
 export const RELAY_MESSAGES = statement((p: Slots<Relay>) =>
   kysely.selectNoFrom(
-    sql<number>`relay_webhook_messages(${p.perEndpoint}::integer, ${p.atMost}::integer)`.as('relayed'),
+    sql<number>`relay_webhook_messages_when_free(${p.perEndpoint}::integer, ${p.atMost}::integer)`.as('relayed'),
   ),
 );
 
