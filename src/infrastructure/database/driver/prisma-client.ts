@@ -95,23 +95,20 @@ export function createDatabaseClients(connectionString: string, options: PrismaC
     // First: the session's own statements must not hang either.
     closeWhenStalled(client, timeoutMs + CANCEL_ANSWER_MS, options.onAnswer);
     await client.query(session);
-    if (options.onNotice) client.on('notice', (notice) => noticesOf(client).push(notice));
+    if (options.onNotice) {
+      const notices: DatabaseNotice[] = [];
+      heard.set(client, notices);
+      client.on('notice', (notice) => notices.push(notice));
+    }
     await options.onConnect?.(client);
   };
+  // Each connection's notices since it was taken from the pool, passed on as it goes back.
   const heard = new WeakMap<object, DatabaseNotice[]>();
-  const noticesOf = (client: object): DatabaseNotice[] => {
-    let notices = heard.get(client);
-    if (!notices) heard.set(client, (notices = []));
-    return notices;
-  };
   const pool = new Pool(config);
   const onNotice = options.onNotice;
   if (onNotice)
     pool.on('release', (_error, client) => {
-      const notices = heard.get(client);
-      if (!notices?.length) return;
-      heard.delete(client);
-      for (const notice of notices) onNotice(notice);
+      for (const notice of heard.get(client)?.splice(0) ?? []) onNotice(notice);
     });
   watchConnectionWaits(pool, telemetry);
   // An idle connection that fails is dropped by the pool and replaced on demand; the next query
