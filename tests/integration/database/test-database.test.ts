@@ -42,6 +42,10 @@ describe('provisionTestDatabase', () => {
         data: { id: 'acc-1', email: 'ada@example.com', passwordHash: '0', createdAt: new Date() },
       });
       // Read-modify-write under a row lock, ten at once: none may see another's uncommitted state.
+      // Each waits for the ones before it (a connection, then the row lock): Prisma's 2 s to start
+      // and 5 s to run are too short on a machine busy with the rest of the suite; within the
+      // test's 30 s, so a failure says which wait it was.
+      const waitAtMost = { maxWait: 20_000, timeout: 20_000 };
       await Promise.all(
         Array.from({ length: 10 }, () =>
           database.prisma.$transaction(async (tx) => {
@@ -51,7 +55,7 @@ describe('provisionTestDatabase', () => {
               where: { id: 'acc-1' },
               data: { passwordHash: String(Number(account.passwordHash) + 1) },
             });
-          }),
+          }, waitAtMost),
         ),
       );
       const account = await database.prisma.account.findUniqueOrThrow({ where: { id: 'acc-1' } });
