@@ -108,7 +108,10 @@ export function createDatabaseClients(connectionString: string, options: PrismaC
   const onNotice = options.onNotice;
   if (onNotice)
     pool.on('release', (_error, client) => {
-      for (const notice of heard.get(client)?.splice(0) ?? []) onNotice(notice);
+      // Every statement's release passes here: most heard nothing, and cost no array.
+      const notices = heard.get(client);
+      if (!notices?.length) return;
+      for (const notice of notices.splice(0)) onNotice(notice);
     });
   watchConnectionWaits(pool, telemetry);
   // An idle connection that fails is dropped by the pool and replaced on demand; the next query
