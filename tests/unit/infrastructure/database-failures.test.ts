@@ -43,6 +43,8 @@ it.each([
   ['08P01', 'query_wait_timeout', 'unavailable'],
   ['08P01', 'no more connections allowed (max_client_conn)', 'unavailable'],
   ['08P01', 'server conn crashed?', 'unavailable'],
+  // The server failed the SET PgBouncer sends to give a connection the client's settings: a dying primary mid-failover.
+  ['08P01', 'invalid server parameter', 'unavailable'],
   // PostgreSQL's own: a defect of the client's.
   ['08P01', 'bind message supplies 1 parameters, but prepared statement "" requires 2', null],
   // PgBouncer's configuration: the start says so (pooler-check.ts).

@@ -44,13 +44,15 @@ const OUTAGE_CODES = new Set([
  * 08P01 (protocol_violation) is what PostgreSQL answers a malformed message with (a defect of the
  * client's, as a statement bound to too few values), and what PgBouncer answers every refusal of its
  * own with. Of those, an outage is one that says it cannot serve now: it cannot log in to the server
- * (mid-failover), no server connection came in time, its clients' limit, a server connection lost.
+ * (mid-failover), no server connection came in time, its clients' limit, a server connection lost,
+ * or the server failed the SET that gives a connection the client's settings ("invalid server
+ * parameter": a dying primary mid-failover; the service connects with fixed settings).
  * Its others ("no such database", "no such user", a failed login) are its configuration's: a fault
  * until an operator mends it, which the start reports (pooler-check.ts). Known by its words, the
  * only thing Prisma keeps of such an error besides the code.
  */
 const POOLER_OUTAGE =
-  /^(server login has been failing|pgbouncer cannot connect to server|query_wait_timeout|client_login_timeout|no more connections allowed|server conn crashed)/;
+  /^(server login has been failing|pgbouncer cannot connect to server|query_wait_timeout|client_login_timeout|no more connections allowed|server conn crashed|invalid server parameter)/;
 
 /**
  * Prisma's codes for "the database cannot be used right now" (unreachable, timed out, connection
