@@ -17,6 +17,8 @@ export interface ServiceOptions {
   readonly nodeFlags?: readonly string[];
   /** More environment for the service (DATA_DIR, say). */
   readonly env?: NodeJS.ProcessEnv;
+  /** Another checkout's built service, to compare two builds (builds-in-turn.ts); default this one. */
+  readonly root?: string;
 }
 
 /**
@@ -29,7 +31,7 @@ export async function startService(
   options: ServiceOptions = {},
 ): Promise<Started> {
   const nodeFlags = [...(options.nodeFlags ?? []), ...SERVICE_NODE_FLAGS];
-  const args = ['--enable-source-maps', ...nodeFlags, join(ROOT, 'dist/main.js')];
+  const args = ['--enable-source-maps', ...nodeFlags, join(options.root ?? ROOT, 'dist/main.js')];
   const started = await startProcess(process.execPath, args, {
     NODE_ENV: 'production',
     // As `npm start` and the container image run it (.env.example).

@@ -1,0 +1,91 @@
+// `npm run bench:builds -- <other checkout> [load] [passes]`: this build's requests a second against
+// another build's (a checkout, built, with its own node_modules), the two running side by side on
+// databases of their own and driven in turn, pass after pass, the order alternating. The machine's
+// drift then moves both alike, and each pass's ratio (this build's over the other's, the pair
+// measured back to back) says what the change costs (docs/performance.md, "Comparing two builds").
+// Loads: fast-forward, anchors, keyed-anchors (write-loads.ts, 200 accounts in turn), timeline.
+import { resolve } from 'node:path';
+import type { Load } from './measure';
+import { drive } from './measure';
+import { createBenchDatabase } from './seed';
+import { call, signUpMany, startService } from './service';
+import { writeLoads } from './write-loads';
+
+const ADMIN_URL = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ACCOUNTS = 200;
+const LOADS = ['fast-forward', 'anchors', 'keyed-anchors', 'timeline'] as const;
+type LoadName = (typeof LOADS)[number];
+
+const isLoadName = (name: string): name is LoadName => LOADS.some((each) => each === name);
+
+async function main(): Promise<void> {
+  const [other, name = 'fast-forward', passesText = '8'] = process.argv.slice(2);
+  if (!other) throw new Error('name the other build: a checkout, built (npm run build)');
+  if (!isLoadName(name)) throw new Error(`name one load of: ${LOADS.join(', ')}`);
+  const passes = Number(passesText);
+  if (!Number.isInteger(passes) || passes < 2) throw new Error('the passes: a whole number, 2 or more');
+  const builds = [
+    { label: 'this build', root: undefined },
+    { label: `the build in ${other}`, root: resolve(other) },
+  ];
+  const started = [];
+  try {
+    for (const [n, build] of builds.entries()) {
+      const databaseUrl = await createBenchDatabase(ADMIN_URL, `time_navigation_bench_builds_${n}`);
+      const service = await startService(databaseUrl, 1, { root: build.root });
+      started.push(service);
+      const load = await prepare(service.url, name);
+      await drive(service.url, load, CONNECTIONS, 3); // warm-up, not counted
+      Object.assign(build, { url: service.url, load });
+    }
+    const rates: number[][] = [[], []];
+    for (let pass = 0; pass < passes; pass++) {
+      const order = pass % 2 === 0 ? [0, 1] : [1, 0];
+      for (const n of order) {
+        const { url, load } = builds[n] as unknown as { url: string; load: Load };
+        const result = await drive(url, load, CONNECTIONS, SECONDS);
+        const failures = result.non2xx + result.errors + result.timeouts;
+        if (failures > 0) throw new Error(`${builds[n].label}: ${failures} requests failed`);
+        rates[n].push(result.requests.average);
+      }
+      console.log(`pass ${pass + 1}: ${Math.round(rates[0][pass])} against ${Math.round(rates[1][pass])} a second`);
+    }
+    const ratios = rates[0].map((rate, pass) => rate / rates[1][pass]);
+    console.log(
+      `${name}, ${CONNECTIONS} connections, ${passes} passes of ${SECONDS} s: this build ${spread(rates[0])} ` +
+        `a second, the other ${spread(rates[1])}; ratio ${spread(ratios, 3)}`,
+    );
+  } finally {
+    await Promise.all(started.map((service) => service.stop()));
+  }
+}
+
+async function prepare(url: string, name: LoadName): Promise<Load> {
+  const writers = await signUpMany(url, 'in-turn-writer', ACCOUNTS);
+  const loads = writeLoads(writers.map((each) => each.auth));
+  if (name === 'fast-forward') return loads.fastForward;
+  if (name === 'anchors') return loads.anchors;
+  if (name === 'keyed-anchors') return loads.keyedAnchors;
+  const [reader] = writers;
+  const timeline = await call(url, reader.auth, 'POST', '/v1/timelines', {
+    name: 'In turn',
+    destination_time: '1969-07-20T20:17:40Z',
+  });
+  return { name, method: 'GET', path: `/timeline/${String(timeline.id)}`, headers: { authorization: reader.auth } };
+}
+
+/** Median and range, as the docs give them. */
+function spread(values: readonly number[], digits = 0): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  const median = sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const show = (value: number) => value.toFixed(digits);
+  return `${show(median)} (${show(sorted[0])}–${show(sorted[sorted.length - 1])})`;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
