@@ -2,11 +2,14 @@
 // another build's (a checkout, built, with its own node_modules), the two running side by side on
 // databases of their own and driven in turn, pass after pass, the order alternating. The machine's
 // drift then moves both alike, and each pass's ratio (this build's over the other's, the pair
-// measured back to back) says what the change costs (docs/performance.md, "Comparing two builds").
+// measured back to back) says what the change costs, beside each build's CPU time per request (its
+// process, read from /proc: steadier than the rate on a shared machine). docs/performance.md,
+// "Comparing two builds".
 // Loads: fast-forward, anchors, keyed-anchors (write-loads.ts, 200 accounts in turn), timeline.
 import { resolve } from 'node:path';
 import type { Load } from './measure';
 import { drive } from './measure';
+import { cpuSeconds, processTree, type Started } from './processes';
 import { createBenchDatabase } from './seed';
 import { call, signUpMany, startService } from './service';
 import { writeLoads } from './write-loads';
@@ -30,7 +33,7 @@ async function main(): Promise<void> {
     { label: 'this build', root: undefined },
     { label: `the build in ${other}`, root: resolve(other) },
   ];
-  const started = [];
+  const started: Started[] = [];
   try {
     for (const [n, build] of builds.entries()) {
       const databaseUrl = await createBenchDatabase(ADMIN_URL, `time_navigation_bench_builds_${n}`);
@@ -41,21 +44,34 @@ async function main(): Promise<void> {
       Object.assign(build, { url: service.url, load });
     }
     const rates: number[][] = [[], []];
+    const micros: number[][] = [[], []];
     for (let pass = 0; pass < passes; pass++) {
       const order = pass % 2 === 0 ? [0, 1] : [1, 0];
       for (const n of order) {
         const { url, load } = builds[n] as unknown as { url: string; load: Load };
+        const processes = processTree(started[n].child.pid ?? 0);
+        const before = cpuSeconds(processes);
         const result = await drive(url, load, CONNECTIONS, SECONDS);
+        const used = [...cpuSeconds(processes)].reduce(
+          (sum, [pid, seconds]) => sum + seconds - (before.get(pid) ?? 0),
+          0,
+        );
         const failures = result.non2xx + result.errors + result.timeouts;
         if (failures > 0) throw new Error(`${builds[n].label}: ${failures} requests failed`);
         rates[n].push(result.requests.average);
+        micros[n].push((used * 1e6) / result.requests.total);
       }
-      console.log(`pass ${pass + 1}: ${Math.round(rates[0][pass])} against ${Math.round(rates[1][pass])} a second`);
+      console.log(
+        `pass ${pass + 1}: ${Math.round(rates[0][pass])} against ${Math.round(rates[1][pass])} a second, ` +
+          `${Math.round(micros[0][pass])} against ${Math.round(micros[1][pass])} µs of CPU a request`,
+      );
     }
-    const ratios = rates[0].map((rate, pass) => rate / rates[1][pass]);
+    const ratio = (figures: number[][]) => figures[0].map((figure, pass) => figure / figures[1][pass]);
+    const run = `${name}, ${CONNECTIONS} connections, ${passes} passes of ${SECONDS} s, Node ${process.version}`;
     console.log(
-      `${name}, ${CONNECTIONS} connections, ${passes} passes of ${SECONDS} s: this build ${spread(rates[0])} ` +
-        `a second, the other ${spread(rates[1])}; ratio ${spread(ratios, 3)}`,
+      `${run}: this build ${spread(rates[0])} a second, the other ${spread(rates[1])}, ` +
+        `ratio ${spread(ratio(rates), 3)}; CPU a request ${spread(micros[0])} µs against ` +
+        `${spread(micros[1])}, ratio ${spread(ratio(micros), 3)}`,
     );
   } finally {
     await Promise.all(started.map((service) => service.stop()));
