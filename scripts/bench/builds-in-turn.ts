@@ -9,7 +9,7 @@
 import { resolve } from 'node:path';
 import type { Load } from './measure';
 import { drive } from './measure';
-import { cpuSeconds, processTree, type Started } from './processes';
+import { cpuSeconds, processTree, type Started, usedBetween } from './processes';
 import { createBenchDatabase } from './seed';
 import { call, signUpMany, startService } from './service';
 import { writeLoads } from './write-loads';
@@ -29,53 +29,58 @@ async function main(): Promise<void> {
   if (!isLoadName(name)) throw new Error(`name one load of: ${LOADS.join(', ')}`);
   const passes = Number(passesText);
   if (!Number.isInteger(passes) || passes < 2) throw new Error('the passes: a whole number, 2 or more');
-  const builds = [
-    { label: 'this build', root: undefined },
-    { label: `the build in ${other}`, root: resolve(other) },
-  ];
+  const roots = [undefined, resolve(other)];
+  const builds: Build[] = [];
   const started: Started[] = [];
   try {
-    for (const [n, build] of builds.entries()) {
+    for (const [n, root] of roots.entries()) {
       const databaseUrl = await createBenchDatabase(ADMIN_URL, `time_navigation_bench_builds_${n}`);
-      const service = await startService(databaseUrl, 1, { root: build.root });
+      const service = await startService(databaseUrl, 1, { root });
       started.push(service);
-      const load = await prepare(service.url, name);
-      await drive(service.url, load, CONNECTIONS, 3); // warm-up, not counted
-      Object.assign(build, { url: service.url, load });
+      const label = root ? `the build in ${root}` : 'this build';
+      builds.push({ label, service, load: await prepare(service.url, name), rates: [], micros: [] });
     }
-    const rates: number[][] = [[], []];
-    const micros: number[][] = [[], []];
+    for (const { service, load } of builds) await drive(service.url, load, CONNECTIONS, 3); // warm-up, not counted
+    const [mine, theirs] = builds;
     for (let pass = 0; pass < passes; pass++) {
-      const order = pass % 2 === 0 ? [0, 1] : [1, 0];
-      for (const n of order) {
-        const { url, load } = builds[n] as unknown as { url: string; load: Load };
-        const processes = processTree(started[n].child.pid ?? 0);
-        const before = cpuSeconds(processes);
-        const result = await drive(url, load, CONNECTIONS, SECONDS);
-        const used = [...cpuSeconds(processes)].reduce(
-          (sum, [pid, seconds]) => sum + seconds - (before.get(pid) ?? 0),
-          0,
-        );
-        const failures = result.non2xx + result.errors + result.timeouts;
-        if (failures > 0) throw new Error(`${builds[n].label}: ${failures} requests failed`);
-        rates[n].push(result.requests.average);
-        micros[n].push((used * 1e6) / result.requests.total);
-      }
+      for (const build of pass % 2 === 0 ? [mine, theirs] : [theirs, mine]) await measurePass(build);
       console.log(
-        `pass ${pass + 1}: ${Math.round(rates[0][pass])} against ${Math.round(rates[1][pass])} a second, ` +
-          `${Math.round(micros[0][pass])} against ${Math.round(micros[1][pass])} µs of CPU a request`,
+        `pass ${pass + 1}: ${Math.round(mine.rates[pass])} against ${Math.round(theirs.rates[pass])} a second, ` +
+          `${Math.round(mine.micros[pass])} against ${Math.round(theirs.micros[pass])} µs of CPU a request`,
       );
     }
-    const ratio = (figures: number[][]) => figures[0].map((figure, pass) => figure / figures[1][pass]);
+    const rateRatios = mine.rates.map((rate, pass) => rate / theirs.rates[pass]);
+    const cpuRatios = mine.micros.map((micros, pass) => micros / theirs.micros[pass]);
     const run = `${name}, ${CONNECTIONS} connections, ${passes} passes of ${SECONDS} s, Node ${process.version}`;
     console.log(
-      `${run}: this build ${spread(rates[0])} a second, the other ${spread(rates[1])}, ` +
-        `ratio ${spread(ratio(rates), 3)}; CPU a request ${spread(micros[0])} µs against ` +
-        `${spread(micros[1])}, ratio ${spread(ratio(micros), 3)}`,
+      `${run}: this build ${spread(mine.rates)} a second, the other ${spread(theirs.rates)}, ratio ` +
+        `${spread(rateRatios, 3)}; CPU a request ${spread(mine.micros)} µs against ${spread(theirs.micros)}, ` +
+        `ratio ${spread(cpuRatios, 3)}`,
     );
   } finally {
     await Promise.all(started.map((service) => service.stop()));
   }
+}
+
+/** One build as the passes measure it: its service and load, and each pass's figures. */
+interface Build {
+  readonly label: string;
+  readonly service: Started;
+  readonly load: Load;
+  readonly rates: number[];
+  readonly micros: number[];
+}
+
+/** One pass of the build's load: its requests a second, and its service's CPU time per request. */
+async function measurePass({ label, service, load, rates, micros }: Build): Promise<void> {
+  const processes = processTree(service.child.pid ?? 0);
+  const before = cpuSeconds(processes);
+  const result = await drive(service.url, load, CONNECTIONS, SECONDS);
+  const used = usedBetween(before, cpuSeconds(processes));
+  const failures = result.non2xx + result.errors + result.timeouts;
+  if (failures > 0) throw new Error(`${label}: ${failures} requests failed`);
+  rates.push(result.requests.average);
+  micros.push((used * 1e6) / result.requests.total);
 }
 
 async function prepare(url: string, name: LoadName): Promise<Load> {

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { FLOOR_ACCOUNT_HEADER } from './floors';
 import type { Load } from './measure';
 import { drive } from './measure';
-import { askProbe, cpuSeconds, processesNamed, processTree, residentMiB, type Started } from './processes';
+import { askProbe, cpuSeconds, processesNamed, processTree, residentMiB, type Started, usedBetween } from './processes';
 import {
   createBenchDatabase,
   MONITORED_PLACE,
@@ -165,12 +165,6 @@ function collections(report: unknown, requests: number): string {
  * CPU used between two readings: a process started in between counts from zero; one that ended
  * in between is left out (its last part is lost: the figure can come out low, never negative).
  */
-function usedBetween(before: Map<number, number>, after: Map<number, number>): number {
-  let used = 0;
-  for (const [pid, seconds] of after) used += seconds - (before.get(pid) ?? 0);
-  return used;
-}
-
 function postgresProcesses(): number[] {
   const pids = processesNamed('postgres');
   if (pids.length === 0) throw new Error('no PostgreSQL process on this machine: bench:cpu reads its CPU from /proc');

@@ -110,6 +110,13 @@ export function cpuSeconds(pids: readonly number[]): Map<number, number> {
   return seconds;
 }
 
+/** CPU seconds used between two readings of `cpuSeconds`, over the processes of the second. */
+export function usedBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let used = 0;
+  for (const [pid, seconds] of after) used += seconds - (before.get(pid) ?? 0);
+  return used;
+}
+
 /** What `path` holds, or undefined when its process has ended. */
 function readIfRunning(path: string): string | undefined {
   try {
