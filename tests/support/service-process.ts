@@ -23,6 +23,7 @@ export interface ServiceProcess {
 }
 
 const ROOT = join(__dirname, '../..');
+/** How long a start may take to listen before it counts as hung: most starts take a few seconds. */
 const START_TIMEOUT_MS = 60_000;
 
 /**
@@ -31,7 +32,10 @@ const START_TIMEOUT_MS = 60_000;
  * SIGKILL of the CLI's pid would leave that child serving. With WEB_CONCURRENCY > 1 the pid is the
  * cluster primary, and its workers end when it does.
  */
-export function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+export function startServiceProcess(
+  env: Record<string, string>,
+  startTimeoutMs = START_TIMEOUT_MS,
+): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', NODE_OPTIONS: '', ...env },
@@ -69,8 +73,8 @@ export function startServiceProcess(env: Record<string, string>): Promise<Servic
   const started = printed(/listening on (http:\/\/\S+)/);
   const timeout = new Promise<never>((_, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`service did not start within ${START_TIMEOUT_MS / 1000} s:\n${output}`)),
-      START_TIMEOUT_MS,
+      () => reject(new Error(`service did not start within ${startTimeoutMs / 1000} s:\n${output}`)),
+      startTimeoutMs,
     );
     void started.finally(() => clearTimeout(timer)).catch(() => undefined);
   });
