@@ -89,7 +89,27 @@ it('logs a failing statement once a minute at most, and looks again', async () =
 
   const failures = log.lines.filter((line) => String(line.msg).startsWith('webhook relay failed'));
   expect(failures.map((line) => line.failed_looks)).toEqual([1, 3]);
+  expect(failures.map((line) => line.level)).toEqual([50, 50]);
   expect(relayed).toEqual([2]);
+});
+
+it('logs a database away or read-only as a warning: the outage is reported where outages are', async () => {
+  let now = 0;
+  const timedOut = Object.assign(new Error('connect ETIMEDOUT 10.0.0.5:5432'), { code: 'ETIMEDOUT' });
+  const readOnly = Object.assign(new Error('cannot execute UPDATE in a read-only transaction'), {
+    severity: 'ERROR',
+    code: '25006',
+  });
+  const { relay, log } = aRelay([timedOut, readOnly], { now: () => now });
+  await relay.look();
+  now += 60_000;
+  await relay.look();
+
+  const failures = log.lines.filter((line) => String(line.msg).startsWith('webhook relay failed'));
+  expect(failures.map((line) => [line.level, (line.err as { message?: string } | undefined)?.message])).toEqual([
+    [40, timedOut.message],
+    [40, readOnly.message],
+  ]);
 });
 
 it('looks at once when started, again soon after a look that moved messages, and no more once stopped', async () => {
