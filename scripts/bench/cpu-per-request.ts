@@ -161,10 +161,7 @@ function collections(report: unknown, requests: number): string {
   return `garbage collections: ${kinds.join(', ') || 'none'}`;
 }
 
-/**
- * CPU used between two readings: a process started in between counts from zero; one that ended
- * in between is left out (its last part is lost: the figure can come out low, never negative).
- */
+/** Every PostgreSQL process on this machine, whose CPU bench:cpu reads; none is a mistake in the set-up. */
 function postgresProcesses(): number[] {
   const pids = processesNamed('postgres');
   if (pids.length === 0) throw new Error('no PostgreSQL process on this machine: bench:cpu reads its CPU from /proc');

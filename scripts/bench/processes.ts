@@ -110,7 +110,11 @@ export function cpuSeconds(pids: readonly number[]): Map<number, number> {
   return seconds;
 }
 
-/** CPU seconds used between two readings of `cpuSeconds`, over the processes of the second. */
+/**
+ * CPU seconds used between two readings of `cpuSeconds`: a process started in between counts from
+ * zero; one that ended in between is left out (its last part is lost: the figure can come out low,
+ * never negative).
+ */
 export function usedBetween(before: Map<number, number>, after: Map<number, number>): number {
   let used = 0;
   for (const [pid, seconds] of after) used += seconds - (before.get(pid) ?? 0);

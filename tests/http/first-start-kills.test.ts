@@ -26,8 +26,8 @@ const SURELY_BEFORE_LISTENING = 0.6;
 jest.setTimeout(900_000);
 /**
  * A start that completes a killed first start (initdb, PGlite, the migrations) may wait its turn for
- * the cores in such an hour: one took past 60 s, the bound of an ordinary start, beside a CI run
- * (2026-12-01). A hang still ends the test well within its own bound.
+ * the cores in such an hour, past the 60 s an ordinary start is given. A hang still ends the test
+ * well within its own bound.
  */
 const FIRST_START_TIMEOUT_MS = 180_000;
 

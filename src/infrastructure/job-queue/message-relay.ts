@@ -6,7 +6,7 @@
 // time in the instance; another finding it busy looks again shortly.
 import { ROOT_CONTEXT, SpanKind, type Tracer } from '@opentelemetry/api';
 import type { Logger } from 'pino';
-import { isDatabaseUnavailable, isReadOnly } from '../database/driver/database-failures';
+import { isDatabaseUnavailable } from '../database/driver/database-failures';
 import {
   ATTR_MESSAGING_DESTINATION_NAME,
   ATTR_MESSAGING_OPERATION_NAME,
@@ -192,8 +192,7 @@ export class MessageRelay {
     this.lastFailureLoggedAt = now;
     // A database away or read-only (a failover) is an outage, reported where outages are; here it
     // only delays the messages. Anything else is this relay's own fault.
-    const expected = isDatabaseUnavailable(error) || isReadOnly(error);
-    this.parts.log[expected ? 'warn' : 'error'](
+    this.parts.log[isDatabaseUnavailable(error) ? 'warn' : 'error'](
       { err: error, failed_looks: this.failures },
       'webhook relay failed: recorded messages wait in the outbox until it works again',
     );
