@@ -9,7 +9,7 @@
 import { resolve } from 'node:path';
 import type { Load } from './measure';
 import { drive } from './measure';
-import { cpuSeconds, processTree, type Started, usedBetween } from './processes';
+import { cpuSeconds, processesNamed, processTree, type Started, usedBetween } from './processes';
 import { createBenchDatabase } from './seed';
 import { call, signUpMany, startService } from './service';
 import { writeLoads } from './write-loads';
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
       const service = await startService(databaseUrl, 1, { root });
       started.push(service);
       const label = root ? `the build in ${root}` : 'this build';
-      builds.push({ label, service, load: await prepare(service.url, name), rates: [], micros: [] });
+      builds.push({ label, service, load: await prepare(service.url, name), rates: [], micros: [], pgMicros: [] });
     }
     for (const { service, load } of builds) await drive(service.url, load, CONNECTIONS, 3); // warm-up, not counted
     const [mine, theirs] = builds;
@@ -46,16 +46,19 @@ async function main(): Promise<void> {
       for (const build of pass % 2 === 0 ? [mine, theirs] : [theirs, mine]) await measurePass(build);
       console.log(
         `pass ${pass + 1}: ${Math.round(mine.rates[pass])} against ${Math.round(theirs.rates[pass])} a second, ` +
-          `${Math.round(mine.micros[pass])} against ${Math.round(theirs.micros[pass])} µs of CPU a request`,
+          `${Math.round(mine.micros[pass])} against ${Math.round(theirs.micros[pass])} µs of CPU a request, ` +
+          `PostgreSQL's ${Math.round(mine.pgMicros[pass])} against ${Math.round(theirs.pgMicros[pass])}`,
       );
     }
     const rateRatios = mine.rates.map((rate, pass) => rate / theirs.rates[pass]);
     const cpuRatios = mine.micros.map((micros, pass) => micros / theirs.micros[pass]);
+    const pgRatios = mine.pgMicros.map((micros, pass) => micros / theirs.pgMicros[pass]);
     const run = `${name}, ${CONNECTIONS} connections, ${passes} passes of ${SECONDS} s, Node ${process.version}`;
     console.log(
       `${run}: this build ${spread(mine.rates)} a second, the other ${spread(theirs.rates)}, ratio ` +
         `${spread(rateRatios, 3)}; CPU a request ${spread(mine.micros)} µs against ${spread(theirs.micros)}, ` +
-        `ratio ${spread(cpuRatios, 3)}`,
+        `ratio ${spread(cpuRatios, 3)}; PostgreSQL's CPU a request ${spread(mine.pgMicros)} µs against ` +
+        `${spread(theirs.pgMicros)}, ratio ${spread(pgRatios, 3)}`,
     );
   } finally {
     await Promise.all(started.map((service) => service.stop()));
@@ -69,18 +72,24 @@ interface Build {
   readonly load: Load;
   readonly rates: number[];
   readonly micros: number[];
+  /** PostgreSQL's CPU time per request: every process named `postgres` here, so the server must run here. */
+  readonly pgMicros: number[];
 }
 
-/** One pass of the build's load: its requests a second, and its service's CPU time per request. */
-async function measurePass({ label, service, load, rates, micros }: Build): Promise<void> {
+/** One pass of the build's load: its requests a second, and its service's and PostgreSQL's CPU time per request. */
+async function measurePass({ label, service, load, rates, micros, pgMicros }: Build): Promise<void> {
   const processes = processTree(service.child.pid ?? 0);
+  const postgres = processesNamed('postgres');
   const before = cpuSeconds(processes);
+  const pgBefore = cpuSeconds(postgres);
   const result = await drive(service.url, load, CONNECTIONS, SECONDS);
   const used = usedBetween(before, cpuSeconds(processes));
+  const pgUsed = usedBetween(pgBefore, cpuSeconds(postgres));
   const failures = result.non2xx + result.errors + result.timeouts;
   if (failures > 0) throw new Error(`${label}: ${failures} requests failed`);
   rates.push(result.requests.average);
   micros.push((used * 1e6) / result.requests.total);
+  pgMicros.push((pgUsed * 1e6) / result.requests.total);
 }
 
 async function prepare(url: string, name: LoadName): Promise<Load> {
