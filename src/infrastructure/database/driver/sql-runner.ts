@@ -22,5 +22,10 @@ export interface SqlRunner {
  */
 export function sqlParameter(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();
-  return Array.isArray(value) ? value.map(sqlParameter) : value;
+  // A write's columns go as arrays, most of them without an instant: those are sent as they are.
+  return Array.isArray(value) && value.some(needsWriting) ? value.map(sqlParameter) : value;
+}
+
+function needsWriting(value: unknown): boolean {
+  return value instanceof Date || Array.isArray(value);
 }

@@ -46,14 +46,15 @@ export class TurnWaits {
   readonly waited = new Map<`${WaitReason}/${WeightClass}`, Tally>();
   readonly shed = new Map<WeightClass, number>();
 
-  /** The request runs after the waits of `waited`: they are counted. */
-  admitted(leave: Leave, waited: Waited & { readonly loopMs: number }, weight: number): Admitted {
+  /** The request runs after the waits of `waited` and `loopMs`: they are counted. */
+  admitted(leave: Leave, waited: Waited, loopMs: number, weight: number): Admitted {
+    const { queuedMs, pacedMs, busyMs } = waited;
     const weightClass = weightClassOf(weight);
-    this.tally('in_flight', weightClass, waited.queuedMs);
-    this.tally('pace', weightClass, waited.pacedMs);
-    this.tally('busy', weightClass, waited.busyMs);
-    this.tally('loop', weightClass, waited.loopMs);
-    return { leave, ...waited };
+    this.tally('in_flight', weightClass, queuedMs);
+    this.tally('pace', weightClass, pacedMs);
+    this.tally('busy', weightClass, busyMs);
+    this.tally('loop', weightClass, loopMs);
+    return { leave, queuedMs, pacedMs, busyMs, loopMs };
   }
 
   /** The request was refused for the instance's work (503 server_busy): counted. */

@@ -68,7 +68,7 @@ export class ClusterAdmission implements AdmissionGate {
       throw answered.refusal === 'busy' ? this.waits.refused(cost.weight) : tooManyInFlight(this.limits);
     const leave = () => this.send({ type: 'admission', op: 'leave', id });
     const loopMs = this.room.holds(cost.weight) ? await this.room.afterTurn(cost.weight, whenGone, leave) : 0;
-    return this.waits.admitted(leave, { ...answered.waited, loopMs }, cost.weight);
+    return this.waits.admitted(leave, answered.waited, loopMs, cost.weight);
   }
 
   /** False when this process has no channel to a primary. */

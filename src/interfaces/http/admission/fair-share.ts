@@ -118,7 +118,7 @@ export class FairShare<H> {
    */
   private dispatch(): H[] {
     const started: H[] = [];
-    for (let head = this.next(); head; head = this.next()) {
+    for (let head = this.nextWithRoom(); head; head = this.nextWithRoom()) {
       if (this.fits(head.request.weight)) {
         started.push(this.start(head, false));
         continue;
@@ -128,6 +128,14 @@ export class FairShare<H> {
       started.push(this.start(beside, true));
     }
     return started;
+  }
+
+  /**
+   * next(), unless the share is full: then nothing fits, not even beside a head, and the walk of
+   * every account waiting is spared (a saturated share's every request would walk them twice).
+   */
+  private nextWithRoom(): { account: AccountShare<H>; request: Waiting<H> } | null {
+    return this.runningWeight < this.limits.running ? this.next() : null;
   }
 
   /**

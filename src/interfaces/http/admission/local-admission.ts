@@ -41,24 +41,29 @@ export class LocalAdmission implements AdmissionGate {
     });
   }
 
-  async enter(accountId: string, whenGone: WhenGone, cost: RequestCost): Promise<Admitted> {
+  enter(accountId: string, whenGone: WhenGone, cost: RequestCost): Promise<Admitted> {
     const holder = this.nextHolder++;
     this.scheduler.enter(accountId, holder, cost);
-    const settled =
-      this.settledAtOnceFor(holder) ??
-      (await new Promise<Settled>((resolve, reject) => {
-        this.waiting.set(holder, resolve);
-        whenGone(() => {
-          if (!this.waiting.delete(holder)) return;
-          this.scheduler.leave(holder);
-          reject(new LeftTheQueue());
-        });
-      }));
+    const atOnce = this.settledAtOnceFor(holder);
+    if (atOnce) return this.afterTurn(holder, atOnce, whenGone, cost);
+    // Every request of a saturated instance waits here: one promise, settled by the scheduler's answer.
+    return new Promise<Admitted>((resolve, reject) => {
+      this.waiting.set(holder, (settled) => resolve(this.afterTurn(holder, settled, whenGone, cost)));
+      whenGone(() => {
+        if (!this.waiting.delete(holder)) return;
+        this.scheduler.leave(holder);
+        reject(new LeftTheQueue());
+      });
+    });
+  }
+
+  /** The scheduler's answer for `holder`: refused, or admitted once the loop has room for its weight. */
+  private async afterTurn(holder: number, settled: Settled, whenGone: WhenGone, cost: RequestCost): Promise<Admitted> {
     if ('refusal' in settled)
       throw settled.refusal === 'busy' ? this.waits.refused(cost.weight) : tooManyInFlight(this.limits);
     const leave = () => this.scheduler.leave(holder);
     const loopMs = this.room.holds(cost.weight) ? await this.room.afterTurn(cost.weight, whenGone, leave) : 0;
-    return this.waits.admitted(leave, { ...settled.waited, loopMs }, cost.weight);
+    return this.waits.admitted(leave, settled.waited, loopMs, cost.weight);
   }
 
   /** The instance's work now: weight running, requests waiting for it (for its gauges). */
