@@ -3,8 +3,10 @@
 // databases of their own and driven in turn, pass after pass, the order alternating. The machine's
 // drift then moves both alike, and each pass's ratio (this build's over the other's, the pair
 // measured back to back) says what the change costs, beside each build's CPU time per request (its
-// process, read from /proc: steadier than the rate on a shared machine). docs/performance.md,
-// "Comparing two builds".
+// process, read from /proc: steadier than the rate on a shared machine) and PostgreSQL's (every
+// process named `postgres`: the server must run here; its shared background work, the other
+// build's database included, falls on both builds alike as the order alternates).
+// docs/performance.md, "Comparing two builds".
 // Loads: fast-forward, anchors, keyed-anchors (write-loads.ts, 200 accounts in turn), timeline.
 import { resolve } from 'node:path';
 import type { Load } from './measure';
@@ -79,17 +81,24 @@ interface Build {
 /** One pass of the build's load: its requests a second, and its service's and PostgreSQL's CPU time per request. */
 async function measurePass({ label, service, load, rates, micros, pgMicros }: Build): Promise<void> {
   const processes = processTree(service.child.pid ?? 0);
-  const postgres = processesNamed('postgres');
   const before = cpuSeconds(processes);
-  const pgBefore = cpuSeconds(postgres);
+  const pgBefore = cpuSeconds(postgresProcesses());
   const result = await drive(service.url, load, CONNECTIONS, SECONDS);
   const used = usedBetween(before, cpuSeconds(processes));
-  const pgUsed = usedBetween(pgBefore, cpuSeconds(postgres));
+  // Read again: a backend or an autovacuum worker started during the pass counts from zero.
+  const pgUsed = usedBetween(pgBefore, cpuSeconds(postgresProcesses()));
   const failures = result.non2xx + result.errors + result.timeouts;
   if (failures > 0) throw new Error(`${label}: ${failures} requests failed`);
   rates.push(result.requests.average);
   micros.push((used * 1e6) / result.requests.total);
   pgMicros.push((pgUsed * 1e6) / result.requests.total);
+}
+
+/** PostgreSQL's processes on this machine; none is a server elsewhere, whose CPU cannot be read. */
+function postgresProcesses(): number[] {
+  const pids = processesNamed('postgres');
+  if (pids.length === 0) throw new Error('no process named postgres here: run the benchmark beside its server');
+  return pids;
 }
 
 async function prepare(url: string, name: LoadName): Promise<Load> {

@@ -30,6 +30,7 @@ const SWEEP_PACES_EVERY = 1_000;
 interface InFlight {
   readonly accountId: string;
   readonly cost: number;
+  /** Running, or waiting in its account's queue. */
   running: boolean;
   /** When it starts, and what it moved its account's pace on by (once `startDelay` was asked). */
   start?: { readonly at: number; readonly paceTaken: number };
@@ -132,11 +133,12 @@ export class AccountAdmission<H> {
     if (request.running) {
       load.running--;
       next = load.queue.shift() ?? null;
+      // Every holder queued is in flight: the one taking the place is counted running from now.
       const nextRequest = next === null ? undefined : this.inFlight.get(next);
       if (nextRequest) {
         nextRequest.running = true;
         load.running++;
-      }
+      } else next = null;
     } else {
       load.queue.splice(load.queue.indexOf(holder), 1);
     }

@@ -46,7 +46,7 @@ export class LocalAdmission implements AdmissionGate {
     this.scheduler.enter(accountId, holder, cost);
     const atOnce = this.settledAtOnceFor(holder);
     if (atOnce) return this.afterTurn(holder, atOnce, whenGone, cost);
-    // Every request of a saturated instance waits here: one promise, settled by the scheduler's answer.
+    // Waiting for its account's place, its pace or the instance: settled once the scheduler answers.
     return new Promise<Admitted>((resolve, reject) => {
       this.waiting.set(holder, (settled) => resolve(this.afterTurn(holder, settled, whenGone, cost)));
       whenGone(() => {
