@@ -10,6 +10,7 @@ import { EventEmitter } from 'node:events';
 import { join, resolve } from 'node:path';
 import type { AdmissionGate } from '../../src/interfaces/http/admission/admission-gate';
 import type * as LocalAdmissionModule from '../../src/interfaces/http/admission/local-admission';
+import { spread } from './measure';
 
 const REQUESTS = 200_000;
 const IN_FLIGHT = 50;
@@ -53,19 +54,13 @@ async function round(enter: Enter): Promise<number> {
   return (used.user + used.system) / REQUESTS;
 }
 
-function median(figures: readonly number[]): string {
-  const sorted = [...figures].sort((a, b) => a - b);
-  const show = (value: number) => value.toFixed(1);
-  return `${show(sorted[Math.floor(sorted.length / 2)])} (${show(sorted[0])}–${show(sorted[sorted.length - 1])})`;
-}
-
 /** Each build's figures for `enters` (one gate each), their rounds alternating; a warm-up round first. */
 async function inTurn(enters: readonly Enter[]): Promise<string[]> {
   for (const enter of enters) await round(enter);
   const figures = enters.map((): number[] => []);
   for (let n = 0; n < ROUNDS; n++)
     for (const [build, enter] of enters.entries()) figures[build].push(await round(enter));
-  return figures.map(median);
+  return figures.map((each) => spread(each, 1));
 }
 
 async function main(): Promise<void> {

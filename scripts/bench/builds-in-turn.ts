@@ -10,8 +10,8 @@
 // Loads: fast-forward, anchors, keyed-anchors (write-loads.ts, 200 accounts in turn), timeline.
 import { resolve } from 'node:path';
 import type { Load } from './measure';
-import { drive } from './measure';
-import { cpuSeconds, processesNamed, processTree, type Started, usedBetween } from './processes';
+import { drive, spread } from './measure';
+import { cpuSeconds, postgresProcesses, processTree, type Started, usedBetween } from './processes';
 import { createBenchDatabase } from './seed';
 import { call, signUpMany, startService } from './service';
 import { writeLoads } from './write-loads';
@@ -94,13 +94,6 @@ async function measurePass({ label, service, load, rates, micros, pgMicros }: Bu
   pgMicros.push((pgUsed * 1e6) / result.requests.total);
 }
 
-/** PostgreSQL's processes on this machine; none is a server elsewhere, whose CPU cannot be read. */
-function postgresProcesses(): number[] {
-  const pids = processesNamed('postgres');
-  if (pids.length === 0) throw new Error('no process named postgres here: run the benchmark beside its server');
-  return pids;
-}
-
 async function prepare(url: string, name: LoadName): Promise<Load> {
   const writers = await signUpMany(url, 'in-turn-writer', ACCOUNTS);
   const loads = writeLoads(writers.map((each) => each.auth));
@@ -113,15 +106,6 @@ async function prepare(url: string, name: LoadName): Promise<Load> {
     destination_time: '1969-07-20T20:17:40Z',
   });
   return { name, method: 'GET', path: `/timeline/${String(timeline.id)}`, headers: { authorization: reader.auth } };
-}
-
-/** Median and range, as the docs give them. */
-function spread(values: readonly number[], digits = 0): string {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length / 2;
-  const median = sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
-  const show = (value: number) => value.toFixed(digits);
-  return `${show(median)} (${show(sorted[0])}–${show(sorted[sorted.length - 1])})`;
 }
 
 main().catch((error: unknown) => {

@@ -17,7 +17,16 @@ import { join } from 'node:path';
 import { FLOOR_ACCOUNT_HEADER } from './floors';
 import type { Load } from './measure';
 import { drive } from './measure';
-import { askProbe, cpuSeconds, processesNamed, processTree, residentMiB, type Started, usedBetween } from './processes';
+import {
+  askProbe,
+  cpuSeconds,
+  postgresProcesses,
+  processesNamed,
+  processTree,
+  residentMiB,
+  type Started,
+  usedBetween,
+} from './processes';
 import {
   createBenchDatabase,
   MONITORED_PLACE,
@@ -159,13 +168,6 @@ function collections(report: unknown, requests: number): string {
     ([kind, { count, ms }]) => `${kind} ${count} (${Math.round((ms * 1000) / requests)} µs per request)`,
   );
   return `garbage collections: ${kinds.join(', ') || 'none'}`;
-}
-
-/** Every PostgreSQL process on this machine, whose CPU bench:cpu reads; none is a mistake in the set-up. */
-function postgresProcesses(): number[] {
-  const pids = processesNamed('postgres');
-  if (pids.length === 0) throw new Error('no PostgreSQL process on this machine: bench:cpu reads its CPU from /proc');
-  return pids;
 }
 
 function positiveInteger(text: string, what: string): number {

@@ -90,3 +90,12 @@ export function driveStoppable(
   });
   return { result, stop: () => instance?.stop() };
 }
+
+/** Median and range, as the docs give them. */
+export function spread(values: readonly number[], digits = 0): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  const median = sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
+  const show = (value: number) => value.toFixed(digits);
+  return `${show(median)} (${show(sorted[0])}–${show(sorted[sorted.length - 1])})`;
+}

@@ -95,6 +95,13 @@ export function processesNamed(name: string): number[] {
     .map(Number);
 }
 
+/** Every PostgreSQL process on this machine, whose CPU a benchmark reads; none: the server is elsewhere, a mistake. */
+export function postgresProcesses(): number[] {
+  const pids = processesNamed('postgres');
+  if (pids.length === 0) throw new Error('no PostgreSQL process on this machine: its CPU is read from /proc');
+  return pids;
+}
+
 /** CPU time, user and system, each process has used so far, in seconds; processes gone are left out. */
 export function cpuSeconds(pids: readonly number[]): Map<number, number> {
   ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());

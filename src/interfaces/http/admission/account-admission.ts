@@ -17,8 +17,7 @@ export const DEFAULT_ADMISSION_LIMITS: AdmissionLimits = { running: 8, queued: 1
 export type Entry = 'running' | 'queued' | 'refused';
 
 interface AccountLoad<H> {
-  /** How many of its requests run (each marked so in `inFlight`). */
-  running: number;
+  readonly running: Set<H>;
   /** Oldest first. */
   readonly queue: H[];
 }
@@ -30,8 +29,6 @@ const SWEEP_PACES_EVERY = 1_000;
 interface InFlight {
   readonly accountId: string;
   readonly cost: number;
-  /** Running, or waiting in its account's queue. */
-  running: boolean;
   /** When it starts, and what it moved its account's pace on by (once `startDelay` was asked). */
   start?: { readonly at: number; readonly paceTaken: number };
 }
@@ -72,14 +69,13 @@ export class AccountAdmission<H> {
   /** `cost`: what the request counts as against its account's rate limit (a page by its size). */
   enter(accountId: string, holder: H, cost = 1): Entry {
     if (++this.enteredSinceSweep >= SWEEP_PACES_EVERY) this.sweepPaces();
-    const load = this.accounts.get(accountId) ?? { running: 0, queue: [] };
-    const running = load.running < this.limits.running;
-    if (running) load.running++;
+    const load = this.accounts.get(accountId) ?? { running: new Set<H>(), queue: [] };
+    if (load.running.size < this.limits.running) load.running.add(holder);
     else if (load.queue.length < this.limits.queued) load.queue.push(holder);
     else return 'refused';
     this.accounts.set(accountId, load);
-    this.inFlight.set(holder, { accountId, cost, running });
-    return running ? 'running' : 'queued';
+    this.inFlight.set(holder, { accountId, cost });
+    return load.running.has(holder) ? 'running' : 'queued';
   }
 
   /**
@@ -130,19 +126,13 @@ export class AccountAdmission<H> {
     const load = this.accounts.get(accountId);
     if (!load) return null;
     let next: H | null = null;
-    if (request.running) {
-      load.running--;
+    if (load.running.delete(holder)) {
       next = load.queue.shift() ?? null;
-      // Every holder queued is in flight: the one taking the place is counted running from now.
-      const nextRequest = next === null ? undefined : this.inFlight.get(next);
-      if (nextRequest) {
-        nextRequest.running = true;
-        load.running++;
-      } else next = null;
+      if (next !== null) load.running.add(next);
     } else {
       load.queue.splice(load.queue.indexOf(holder), 1);
     }
-    if (load.running === 0 && load.queue.length === 0) this.accounts.delete(accountId);
+    if (load.running.size === 0 && load.queue.length === 0) this.accounts.delete(accountId);
     return next;
   }
 
@@ -165,10 +155,11 @@ export class AccountAdmission<H> {
   /** Requests of the account running now and waiting (for its gauges and tests). */
   loadOf(accountId: string): { readonly running: number; readonly queued: number } {
     const load = this.accounts.get(accountId);
-    return { running: load?.running ?? 0, queued: load?.queue.length ?? 0 };
+    return { running: load?.running.size ?? 0, queued: load?.queue.length ?? 0 };
   }
 
   private isRunning(holder: H): boolean {
-    return this.inFlight.get(holder)?.running ?? false;
+    const accountId = this.inFlight.get(holder)?.accountId;
+    return accountId !== undefined && (this.accounts.get(accountId)?.running.has(holder) ?? false);
   }
 }
