@@ -1,4 +1,6 @@
+import { setTimeout } from 'node:timers/promises';
 import { databaseFailureOf } from '../../../src/infrastructure/database/driver/database-failures';
+import { CANCEL_ANSWER_MS } from '../../../src/infrastructure/database/driver/database-timeouts';
 import { createDatabaseClients, type DatabaseClients } from '../../../src/infrastructure/database/driver/prisma-client';
 import { provisionTestDatabase, type TestDatabase } from '../../support/test-database';
 
@@ -47,6 +49,37 @@ describe('statement_timeout of the request pool', () => {
     expect(databaseFailureOf(failure)).toBe('statement_timeout');
     expect(await clients.prisma.timeline.findMany({ where: { accountId: 'nobody' } })).toEqual([]);
   });
+
+  it('reads an answer that came while the event loop was held up as the answer, not as silence', async () => {
+    // The guard closes a connection silent for the bound + CANCEL_ANSWER_MS; the cancel's answer
+    // arrives within it but lies unread while the loop is busy past it.
+    const guarded = createDatabaseClients(database.connectionString, { timeoutMs: 200, maxConnections: 1 });
+    try {
+      await guarded.sql.query('SELECT 1', []);
+      const slow = guarded.sql.query('SELECT pg_sleep(3)', []).catch((error: unknown) => error);
+      await running('SELECT pg_sleep(3)');
+      holdEventLoop(200 + CANCEL_ANSWER_MS + 800);
+      expect(databaseFailureOf(await slow)).toBe('statement_timeout');
+      expect(await guarded.sql.query('SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
+    } finally {
+      await guarded.prisma.$disconnect();
+    }
+  });
+
+  /** Until the statement is running on the server: the held loop must not delay its sending. */
+  async function running(statement: string): Promise<void> {
+    const [{ seen } = { seen: false }] = await clients.sql.query<{ seen: boolean }>(
+      `SELECT count(*) > 0 AS seen FROM pg_stat_activity
+        WHERE datname = current_database() AND state = 'active' AND query = $1`,
+      [statement],
+    );
+    if (!seen) return setTimeout(10).then(() => running(statement));
+  }
+
+  function holdEventLoop(ms: number): void {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  }
 
   /** Another session holds the timelines table until released: a read of it waits. */
   async function lockTimelines(): Promise<{ release(): Promise<void> }> {

@@ -46,7 +46,14 @@ export function closeWhenStalled(client: ClientBase, waitMs: number, onAnswer: (
   // Fires after waitMs without a byte either way; on an idle connection that is normal.
   socket.setTimeout(waitMs);
   socket.on('timeout', () => {
-    if (socket.bytesWritten > answeredAt) socket.destroy(stalled(waitMs));
+    if (socket.bytesWritten <= answeredAt) return;
+    // Timers run before the loop reads its sockets: after the loop was held up (a long GC, a CPU
+    // shared with busier processes), an answer may be waiting unread. Judged after the next read
+    // of the sockets, not before, so a late answer is an answer, not silence.
+    const readBefore = socket.bytesRead;
+    setImmediate(() => {
+      if (socket.bytesRead === readBefore && socket.bytesWritten > answeredAt) socket.destroy(stalled(waitMs));
+    });
   });
 }
 
