@@ -7,6 +7,7 @@
 // process named `postgres`: the server must run here; its shared background work, the other
 // build's database included, falls on both builds alike as the order alternates).
 // docs/performance.md, "Comparing two builds".
+// BENCH_FIRST_BUILD=<checkout>: that build in this one's place (two past commits compared).
 // Loads: fast-forward, anchors, keyed-anchors (write-loads.ts, 200 accounts in turn), timeline.
 import { resolve } from 'node:path';
 import type { Load } from './measure';
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
   if (!isLoadName(name)) throw new Error(`name one load of: ${LOADS.join(', ')}`);
   const passes = Number(passesText);
   if (!Number.isInteger(passes) || passes < 2) throw new Error('the passes: a whole number, 2 or more');
-  const roots = [undefined, resolve(other)];
+  const roots = [process.env.BENCH_FIRST_BUILD ? resolve(process.env.BENCH_FIRST_BUILD) : undefined, resolve(other)];
   const builds: Build[] = [];
   const started: Started[] = [];
   try {
