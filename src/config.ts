@@ -31,7 +31,7 @@ export interface Config {
   readonly idempotencyKeysPerHour: number;
   /** ACCOUNT_REQUESTS_RUNNING and _QUEUED, started at the pace of RATE_LIMIT_PER_SECOND. */
   readonly accountRequests: AdmissionLimits;
-  /** INSTANCE_WORK_RUNNING and INSTANCE_REQUESTS_QUEUED. */
+  /** INSTANCE_WORK_RUNNING, INSTANCE_HEAVY_WORK_RUNNING and INSTANCE_REQUESTS_QUEUED. */
   readonly instanceWork: FairShareLimits;
   /** HEAVY_WORK_LOOP_PERCENT: how busy the event loop may be for a heavier request to start. */
   readonly heavyWorkLoopPercent: number;
@@ -78,6 +78,7 @@ function shaped(settings: Settings): Config {
     streamHeartbeatMs,
     streamsPerAccount,
     instanceWorkRunning,
+    instanceHeavyWorkRunning,
     instanceRequestsQueued,
     passwordCheckThreads,
     passwordChecksQueued,
@@ -94,7 +95,11 @@ function shaped(settings: Settings): Config {
       queued: accountRequestsQueued,
       startsPerSecond: settings.rateLimitPerSecond,
     },
-    instanceWork: { running: instanceWorkRunning, queued: instanceRequestsQueued },
+    instanceWork: {
+      running: instanceWorkRunning,
+      heavyRunning: instanceHeavyWorkRunning,
+      queued: instanceRequestsQueued,
+    },
     eventStreams: {
       perProcess: streamsPerProcess,
       perAccount: streamsPerAccount,

@@ -52,8 +52,15 @@ export const LISTENERS_PER_PROCESS = 2;
 export const JOB_QUEUE_CONNECTIONS = 1;
 /** PgBouncer's default_pool_size: its server connections per database and user. */
 const DEFAULT_POOLER_CONNECTIONS = 20;
-/** Requests that may wait for the instance, per weight it runs at once: a wait of some 20 turns. */
+/** Requests that may wait for the instance, per weight its heavier work runs at once: some 20 turns. */
 const QUEUED_PER_RUNNING_WEIGHT = 20;
+/**
+ * Ordinary requests at once per database connection: while one's statement runs, the next validates
+ * its body or presents its answer, so the connections never wait for the event loop. Measured:
+ * docs/performance.md, "The crowd".
+ */
+const ORDINARY_REQUESTS_PER_CONNECTION = 3;
+const MAX_INSTANCE_WORK_RUNNING = 100_000;
 /** Some 10,000 keys in use at once cost a few MB per process; a key not kept costs one indexed read. */
 export const DEFAULT_API_KEY_CACHE_SIZE = 10_000;
 /** Defaults of the HTTP server's timeouts; docs/operations.md, "Slow clients", gives the reasons. */
@@ -373,20 +380,41 @@ export const SETTINGS = SettingsTable.empty()
   .setting('instanceWorkRunning', {
     variable: 'INSTANCE_WORK_RUNNING',
     topic: INSTANCE,
-    // As much work at once as the instance's connections can take; more would wait in the pools, unfairly.
+    // A few ordinary requests per connection: more would wait in the pools, unfairly.
     reader: ({ databasePoolSize, webConcurrency }) =>
-      countFromOne(databasePoolSize * webConcurrency, 100_000, 'weight of requests at once'),
-    rule: '`DATABASE_POOL_SIZE` × `WEB_CONCURRENCY`',
+      countFromOne(
+        Math.min(ORDINARY_REQUESTS_PER_CONNECTION * databasePoolSize * webConcurrency, MAX_INSTANCE_WORK_RUNNING),
+        MAX_INSTANCE_WORK_RUNNING,
+        'weight of requests at once',
+      ),
+    rule: `${ORDINARY_REQUESTS_PER_CONNECTION} × \`DATABASE_POOL_SIZE\` × \`WEB_CONCURRENCY\``,
     about:
       'The weight of API requests that run at once on this instance, every account and worker together. An ' +
       'ordinary request weighs 1, a page of 500 items 5, a 100-name paradox check 9 ' +
       '(docs/decisions.md#fair-share-of-the-instance).',
   })
+  .setting('instanceHeavyWorkRunning', {
+    variable: 'INSTANCE_HEAVY_WORK_RUNNING',
+    topic: INSTANCE,
+    // As much heavier work as the instance's connections take at once: it holds them, and the loop, longer.
+    reader: ({ databasePoolSize, webConcurrency, instanceWorkRunning }) =>
+      countFromOne(
+        Math.min(databasePoolSize * webConcurrency, instanceWorkRunning),
+        instanceWorkRunning,
+        'weight of requests at once',
+      ),
+    rule: '`DATABASE_POOL_SIZE` × `WEB_CONCURRENCY`, at most `INSTANCE_WORK_RUNNING`',
+    about:
+      'A heavier API request (weight 2 or more) starts only while the weight running, its own included, stays ' +
+      'within this; ordinary requests fill the rest of `INSTANCE_WORK_RUNNING` ' +
+      '(docs/decisions.md#fair-share-of-the-instance).',
+  })
   .setting('instanceRequestsQueued', {
     variable: 'INSTANCE_REQUESTS_QUEUED',
     topic: INSTANCE,
-    reader: ({ instanceWorkRunning }) => wholeNumber(QUEUED_PER_RUNNING_WEIGHT * instanceWorkRunning, 'none waits'),
-    rule: `${QUEUED_PER_RUNNING_WEIGHT} × \`INSTANCE_WORK_RUNNING\``,
+    reader: ({ instanceHeavyWorkRunning }) =>
+      wholeNumber(QUEUED_PER_RUNNING_WEIGHT * instanceHeavyWorkRunning, 'none waits'),
+    rule: `${QUEUED_PER_RUNNING_WEIGHT} × \`INSTANCE_HEAVY_WORK_RUNNING\``,
     about:
       "How many more requests wait for the instance's work, served by account in turn; past both, " +
       '`503 server_busy`.',

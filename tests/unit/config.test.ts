@@ -33,7 +33,7 @@ describe('readConfig', () => {
       idempotencyKeptMibPerHour: 64,
       idempotencyKeysPerHour: 72_000,
       accountRequests: { running: 8, queued: 100, startsPerSecond: 100 },
-      instanceWork: { running: 10, queued: 200 },
+      instanceWork: { running: 30, heavyRunning: 10, queued: 200 },
       heavyWorkLoopPercent: 60,
       passwordChecks: { threads: defaultPasswordThreads(availableParallelism(), 1), queued: 32 },
       shutdownGraceMs: 10_000,
@@ -88,6 +88,7 @@ describe('readConfig', () => {
       ACCOUNT_REQUESTS_RUNNING: '4',
       ACCOUNT_REQUESTS_QUEUED: '0',
       INSTANCE_WORK_RUNNING: '30',
+      INSTANCE_HEAVY_WORK_RUNNING: '12',
       INSTANCE_REQUESTS_QUEUED: '0',
       HEAVY_WORK_LOOP_PERCENT: '100',
       PASSWORD_CHECK_THREADS: '3',
@@ -127,7 +128,7 @@ describe('readConfig', () => {
       idempotencyKeptMibPerHour: 8,
       idempotencyKeysPerHour: 500,
       accountRequests: { running: 4, queued: 0, startsPerSecond: 0 },
-      instanceWork: { running: 30, queued: 0 },
+      instanceWork: { running: 30, heavyRunning: 12, queued: 0 },
       heavyWorkLoopPercent: 100,
       passwordChecks: { threads: 3, queued: 0 },
       shutdownGraceMs: 2500,
@@ -145,17 +146,23 @@ describe('readConfig', () => {
     });
   });
 
-  it("sizes the instance's work at once by its connections, and what may wait by that", () => {
+  it("sizes the instance's work at once by its connections, and what may wait by its heavier work", () => {
     const instanceWork = (env: Record<string, string>) => readConfig(env).instanceWork;
     expect(
       instanceWork({ DATABASE_URL: 'postgresql://u@db/x', WEB_CONCURRENCY: '4', DATABASE_POOL_SIZE: '6' }),
     ).toEqual({
-      running: 24,
+      running: 72,
+      heavyRunning: 24,
       queued: 480,
     });
-    expect(instanceWork({ INSTANCE_WORK_RUNNING: '3' })).toEqual({ running: 3, queued: 60 });
+    // The heavier work's bound follows a smaller bound of all.
+    expect(instanceWork({ INSTANCE_WORK_RUNNING: '3' })).toEqual({ running: 3, heavyRunning: 3, queued: 60 });
+    expect(instanceWork({ INSTANCE_HEAVY_WORK_RUNNING: '2' })).toEqual({ running: 30, heavyRunning: 2, queued: 40 });
     expect(() => readConfig({ INSTANCE_WORK_RUNNING: '0' })).toThrow(
       /INSTANCE_WORK_RUNNING must be a whole number from 1/,
+    );
+    expect(() => readConfig({ INSTANCE_WORK_RUNNING: '20', INSTANCE_HEAVY_WORK_RUNNING: '21' })).toThrow(
+      /INSTANCE_HEAVY_WORK_RUNNING must be a whole number from 1 to 20/,
     );
   });
 

@@ -39,7 +39,7 @@ export interface ServiceMetricSources {
 /** The instance's fair share of work: its load now and its limits. */
 export interface InstanceWorkSource {
   load(): { readonly runningWeight: number; readonly queued: number };
-  readonly limits: { readonly running: number; readonly queued: number };
+  readonly limits: { readonly running: number; readonly heavyRunning?: number; readonly queued: number };
 }
 
 /**
@@ -238,6 +238,11 @@ export function instanceWorkGauges(registry: Registry, source: InstanceWorkSourc
       () => source.load().runningWeight,
     ],
     ['tns_instance_work_running_max', 'INSTANCE_WORK_RUNNING.', () => source.limits.running],
+    [
+      'tns_instance_heavy_work_running_max',
+      'INSTANCE_HEAVY_WORK_RUNNING: the weight running within which a request of weight 2 or more may start.',
+      () => source.limits.heavyRunning ?? source.limits.running,
+    ],
     [
       'tns_instance_requests_waiting',
       "API requests waiting for the instance's work, every account (INSTANCE_REQUESTS_QUEUED bounds it).",

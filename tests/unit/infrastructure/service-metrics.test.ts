@@ -22,7 +22,10 @@ function sources() {
       ]),
       shed: new Map([['heavy', 4]]),
     },
-    instanceWork: { load: () => ({ runningWeight: 7, queued: 12 }), limits: { running: 10, queued: 200 } },
+    instanceWork: {
+      load: () => ({ runningWeight: 7, queued: 12 }),
+      limits: { running: 30, heavyRunning: 10, queued: 200 },
+    },
     countsInProcess: { uncounted: 8 },
     tableAnalyses: new Map([['events', 2]]),
   };
@@ -58,7 +61,8 @@ it("reads the database, the key cache, the streams and the requests' turns when 
   expect(samplesOf(text, 'tns_account_turn_wait_seconds_total', { reason: 'busy' })).toEqual([0.5]);
   expect(samplesOf(text, 'tns_requests_shed_total', { cost_class: 'heavy' })).toEqual([4]);
   expect(samplesOf(text, 'tns_instance_work_running')).toEqual([7]);
-  expect(samplesOf(text, 'tns_instance_work_running_max')).toEqual([10]);
+  expect(samplesOf(text, 'tns_instance_work_running_max')).toEqual([30]);
+  expect(samplesOf(text, 'tns_instance_heavy_work_running_max')).toEqual([10]);
   expect(samplesOf(text, 'tns_instance_requests_waiting')).toEqual([12]);
   expect(samplesOf(text, 'tns_instance_requests_waiting_max')).toEqual([200]);
   expect(samplesOf(text, 'tns_exclusive_write_reruns_total', { reason: 'conflict' })).toEqual([2]);

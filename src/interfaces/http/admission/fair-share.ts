@@ -4,10 +4,20 @@ export interface FairShareLimits {
   readonly running: number;
   /** Requests that may wait for the instance, over every account; past it, one is shed. */
   readonly queued: number;
+  /**
+   * The weight running, its own included, within which a heavier request (weight 2 or more) may
+   * start; at most `running`, and `running` when not given. Ordinary requests fill the rest: they
+   * wait for a database connection a moment, where a heavier one would hold the event loop.
+   */
+  readonly heavyRunning?: number;
 }
 
-/** One process of the default pool (10 connections) alone: its connections' work, and 20 turns of it waiting. */
-export const DEFAULT_FAIR_SHARE: FairShareLimits = { running: 10, queued: 200 };
+/**
+ * One process of the default pool (10 connections) alone: three times its connections' ordinary
+ * requests (docs/decisions.md#fair-share-of-the-instance), heavier ones within the connections' 10,
+ * and 20 turns of those waiting.
+ */
+export const DEFAULT_FAIR_SHARE: FairShareLimits = { running: 30, heavyRunning: 10, queued: 200 };
 
 /** What a change did: the requests that now run (in their order), and those shed (to be answered 503). */
 export interface ShareChange<H> {
@@ -38,7 +48,8 @@ function goesBefore<H>(account: AccountShare<H>, head: Waiting<H>, other: Accoun
 
 /**
  * The instance's work shared between accounts once it is saturated. At most `running` weight runs
- * at once (a request heavier than that runs alone); the rest wait, and the next to run is the oldest
+ * at once, a heavier request (weight 2 or more) only within `heavyRunning` of it (a request heavier
+ * than that runs alone); the rest wait, and the next to run is the oldest
  * request of the account with the least weight running now (then with fewer waiting), so an account
  * with one request waiting goes ahead of every account that has work running or more waiting,
  * however many there are, and a heavy account's requests wait behind its own. The head of that
@@ -59,11 +70,15 @@ export class FairShare<H> {
   private besideHeadWeight = 0;
   private waitingCount = 0;
   private arrivals = 0;
+  private readonly heavyRunning: number;
 
   constructor(readonly limits: FairShareLimits) {
     for (const [name, value] of Object.entries(limits))
-      if (!Number.isInteger(value) || value < (name === 'running' ? 1 : 0))
+      if (!Number.isInteger(value) || value < (name === 'queued' ? 0 : 1))
         throw new RangeError(`fair share limit ${name} must be a whole number, not ${value}`);
+    this.heavyRunning = limits.heavyRunning ?? limits.running;
+    if (this.heavyRunning > limits.running)
+      throw new RangeError(`fair share limit heavyRunning must be at most running (${limits.running})`);
   }
 
   /** `weight`: what the request costs the instance, from 1 (an ordinary request) up. */
@@ -109,7 +124,12 @@ export class FairShare<H> {
   }
 
   private fits(weight: number): boolean {
-    return this.runningWeight === 0 || this.runningWeight + weight <= this.limits.running;
+    return this.runningWeight === 0 || this.runningWeight + weight <= this.boundFor(weight);
+  }
+
+  /** The weight running, a request's own included, within which it may start. */
+  private boundFor(weight: number): number {
+    return weight > 1 ? this.heavyRunning : this.limits.running;
   }
 
   /**
@@ -123,7 +143,9 @@ export class FairShare<H> {
         started.push(this.start(head, false));
         continue;
       }
-      const beside = this.next(this.roomBeside(head.request.weight));
+      const room = this.roomBeside(head.request.weight);
+      // A heavier request beside keeps to its own bound too, whatever room ordinary ones have.
+      const beside = this.next(room, Math.min(room, this.heavyRunning - this.runningWeight));
       if (!beside) break;
       started.push(this.start(beside, true));
     }
@@ -144,7 +166,7 @@ export class FairShare<H> {
    */
   private roomBeside(headWeight: number): number {
     const fitsNow = this.limits.running - this.runningWeight;
-    const leftByHead = this.limits.running - headWeight - this.besideHeadWeight;
+    const leftByHead = this.boundFor(headWeight) - headWeight - this.besideHeadWeight;
     return Math.min(fitsNow, leftByHead);
   }
 
@@ -164,15 +186,16 @@ export class FairShare<H> {
 
   /**
    * The oldest waiting request of the account with the least weight running; of those, the account
-   * with fewer waiting, then the older request. With `atMost`, only of the requests of that weight or less.
+   * with fewer waiting, then the older request. With `atMost`, only of the requests of that weight or
+   * less; of the heavier ones (weight 2 or more), of `heavyAtMost` or less.
    */
-  private next(atMost = Infinity): { account: AccountShare<H>; request: Waiting<H> } | null {
+  private next(atMost = Infinity, heavyAtMost = atMost): { account: AccountShare<H>; request: Waiting<H> } | null {
     if (this.waitingCount === 0 || atMost < 1) return null;
     let next: { account: AccountShare<H>; request: Waiting<H> } | null = null;
     for (const account of this.accounts.values()) {
       const head = account.waiting[0];
-      if (head && head.weight <= atMost && (next === null || goesBefore(account, head, next.account, next.request)))
-        next = { account, request: head };
+      if (!head || head.weight > (head.weight > 1 ? heavyAtMost : atMost)) continue;
+      if (next === null || goesBefore(account, head, next.account, next.request)) next = { account, request: head };
     }
     return next;
   }

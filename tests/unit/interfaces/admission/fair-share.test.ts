@@ -2,8 +2,8 @@
 import { FairShare } from '../../../../src/interfaces/http/admission/fair-share';
 
 /** A share whose changes are recorded in order: who started, who was shed. */
-function shareOf(running: number, queued: number) {
-  const share = new FairShare<string>({ running, queued });
+function shareOf(running: number, queued: number, heavyRunning?: number) {
+  const share = new FairShare<string>({ running, queued, ...(heavyRunning !== undefined && { heavyRunning }) });
   const started: string[] = [];
   const shed: string[] = [];
   const record = (change: { started: readonly string[]; shed: readonly string[] }) => {
@@ -52,6 +52,35 @@ it('makes a heavy account wait behind its own work: the account with less runnin
   leave('light/1');
   // Both have nothing running now: the older request, heavy/1, goes first, and holds the rest until it fits.
   expect(started.slice(3)).toEqual(['heavy/1', 'light/2']);
+});
+
+it('runs ordinary requests up to the whole bound, and a heavier one only within its own', () => {
+  const { enter, leave, started } = shareOf(6, 10, 3);
+  for (let n = 1; n <= 4; n++) enter('a', `a${n}`);
+  enter('b', 'b1', 2);
+  enter('c', 'c1');
+  // Four ordinary ones run (4 of 6); b1 (2) would pass 3, so it waits; c1 fits beside it (3 - 2).
+  expect(started).toEqual(['a1', 'a2', 'a3', 'a4', 'c1']);
+  for (const holder of ['a1', 'a2', 'a3']) leave(holder);
+  expect(started).toHaveLength(5); // a4 and c1 run: 2 + 2 would pass 3
+  leave('a4');
+  expect(started.at(-1)).toBe('b1');
+});
+
+it('keeps a heavier request beside a waiting head within its own bound', () => {
+  const { enter, started } = shareOf(10, 10, 6);
+  for (let n = 1; n <= 5; n++) enter('a', `a${n}`);
+  enter('head', 'head', 2);
+  // The head waits (5 + 2 > 6) and leaves room beside it for 2 more weight; m (2) would pass 6, l (1) not.
+  enter('m', 'm1', 2);
+  enter('l', 'l1');
+  expect(started.slice(5)).toEqual(['l1']);
+});
+
+it('refuses a bound of heavier work above the bound of all', () => {
+  expect(() => new FairShare({ running: 5, heavyRunning: 6, queued: 0 })).toThrow(
+    /heavyRunning must be at most running/,
+  );
 });
 
 it('runs a request heavier than the whole share alone', () => {
