@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import type { Load } from './measure';
 import { drive, spread } from './measure';
 import { cpuSeconds, postgresProcesses, processTree, type Started, usedBetween } from './processes';
-import { createBenchDatabase } from './seed';
+import { analyzeDatabase, createBenchDatabase } from './seed';
 import { call, signUpMany, startService } from './service';
 import { writeLoads } from './write-loads';
 
@@ -41,7 +41,9 @@ async function main(): Promise<void> {
       const service = await startService(databaseUrl, 1, { root });
       started.push(service);
       const label = root ? `the build in ${root}` : 'this build';
-      builds.push({ label, service, load: await prepare(service.url, name), rates: [], micros: [], pgMicros: [] });
+      const load = await prepare(service.url, name);
+      await analyzeDatabase(databaseUrl);
+      builds.push({ label, service, load, rates: [], micros: [], pgMicros: [] });
     }
     for (const { service, load } of builds) await drive(service.url, load, CONNECTIONS, 3); // warm-up, not counted
     const [mine, theirs] = builds;
