@@ -56,10 +56,11 @@ const DEFAULT_POOLER_CONNECTIONS = 20;
 const QUEUED_PER_RUNNING_WEIGHT = 20;
 /**
  * Ordinary requests at once per database connection: while one's statement runs, the next validates
- * its body or presents its answer, so the connections never wait for the event loop. Measured:
- * docs/performance.md, "The crowd".
+ * its body or presents its answer, so a connection need not idle meanwhile
+ * (docs/decisions.md#fair-share-of-the-instance).
  */
 const ORDINARY_REQUESTS_PER_CONNECTION = 3;
+/** INSTANCE_WORK_RUNNING's ceiling, its default's too on the largest pools. */
 const MAX_INSTANCE_WORK_RUNNING = 100_000;
 /** Some 10,000 keys in use at once cost a few MB per process; a key not kept costs one indexed read. */
 export const DEFAULT_API_KEY_CACHE_SIZE = 10_000;
