@@ -32,53 +32,86 @@ async function main(): Promise<void> {
   if (!isLoadName(name)) throw new Error(`name one load of: ${LOADS.join(', ')}`);
   const passes = Number(passesText);
   if (!Number.isInteger(passes) || passes < 2) throw new Error('the passes: a whole number, 2 or more');
-  const roots = [process.env.BENCH_FIRST_BUILD ? resolve(process.env.BENCH_FIRST_BUILD) : undefined, resolve(other)];
+  const firstRoot = process.env.BENCH_FIRST_BUILD ? resolve(process.env.BENCH_FIRST_BUILD) : undefined;
+  const mine = figuresOf(firstRoot);
+  const theirs = figuresOf(resolve(other));
+  // The build started first ran 4-8% slower than the same build started second (docs/performance.md,
+  // "Comparing two builds"): each build is started first for half the passes, so that falls on both.
+  const firstHalf = Math.ceil(passes / 2);
+  await runPasses(name, [mine, theirs], firstHalf, (pass) => report(pass, mine, theirs));
+  await runPasses(name, [theirs, mine], passes - firstHalf, (pass) => report(firstHalf + pass, mine, theirs));
+  const rateRatios = mine.rates.map((rate, pass) => rate / theirs.rates[pass]);
+  const cpuRatios = mine.micros.map((micros, pass) => micros / theirs.micros[pass]);
+  const pgRatios = mine.pgMicros.map((micros, pass) => micros / theirs.pgMicros[pass]);
+  const run = `${name}, ${CONNECTIONS} connections, ${passes} passes of ${SECONDS} s, Node ${process.version}`;
+  console.log(
+    `${run}: this build ${spread(mine.rates)} a second, the other ${spread(theirs.rates)}, ratio ` +
+      `${spread(rateRatios, 3)}; CPU a request ${spread(mine.micros)} µs against ${spread(theirs.micros)}, ` +
+      `ratio ${spread(cpuRatios, 3)}; PostgreSQL's CPU a request ${spread(mine.pgMicros)} µs against ` +
+      `${spread(theirs.pgMicros)}, ratio ${spread(pgRatios, 3)}`,
+  );
+}
+
+/** Each pass's figures of one build, over both halves. */
+interface BuildFigures {
+  /** Its checkout; undefined for this one. */
+  readonly root: string | undefined;
+  readonly label: string;
+  readonly rates: number[];
+  readonly micros: number[];
+  /** PostgreSQL's CPU time per request: every process named `postgres` here, so the server must run here. */
+  readonly pgMicros: number[];
+}
+
+function figuresOf(root: string | undefined): BuildFigures {
+  return { root, label: root ? `the build in ${root}` : 'this build', rates: [], micros: [], pgMicros: [] };
+}
+
+/**
+ * Starts the builds in the order given, each on a fresh database with its load prepared, and drives
+ * them in turn for `passes` passes, the order alternating; stops them after.
+ */
+async function runPasses(
+  name: LoadName,
+  startOrder: readonly BuildFigures[],
+  passes: number,
+  passed: (pass: number) => void,
+): Promise<void> {
   const builds: Build[] = [];
   const started: Started[] = [];
   try {
-    for (const [n, root] of roots.entries()) {
+    for (const [n, figures] of startOrder.entries()) {
       const databaseUrl = await createBenchDatabase(ADMIN_URL, `time_navigation_bench_builds_${n}`);
-      const service = await startService(databaseUrl, 1, { root });
+      const service = await startService(databaseUrl, 1, { root: figures.root });
       started.push(service);
-      const label = root ? `the build in ${root}` : 'this build';
       const load = await prepare(service.url, name);
       await analyzeDatabase(databaseUrl);
-      builds.push({ label, service, load, rates: [], micros: [], pgMicros: [] });
+      // The figures' arrays themselves: this half's passes add to the build's.
+      builds.push({ ...figures, service, load });
     }
     for (const { service, load } of builds) await drive(service.url, load, CONNECTIONS, 3); // warm-up, not counted
-    const [mine, theirs] = builds;
+    const [first, second] = builds;
     for (let pass = 0; pass < passes; pass++) {
-      for (const build of pass % 2 === 0 ? [mine, theirs] : [theirs, mine]) await measurePass(build);
-      console.log(
-        `pass ${pass + 1}: ${Math.round(mine.rates[pass])} against ${Math.round(theirs.rates[pass])} a second, ` +
-          `${Math.round(mine.micros[pass])} against ${Math.round(theirs.micros[pass])} µs of CPU a request, ` +
-          `PostgreSQL's ${Math.round(mine.pgMicros[pass])} against ${Math.round(theirs.pgMicros[pass])}`,
-      );
+      for (const build of pass % 2 === 0 ? [first, second] : [second, first]) await measurePass(build);
+      passed(pass);
     }
-    const rateRatios = mine.rates.map((rate, pass) => rate / theirs.rates[pass]);
-    const cpuRatios = mine.micros.map((micros, pass) => micros / theirs.micros[pass]);
-    const pgRatios = mine.pgMicros.map((micros, pass) => micros / theirs.pgMicros[pass]);
-    const run = `${name}, ${CONNECTIONS} connections, ${passes} passes of ${SECONDS} s, Node ${process.version}`;
-    console.log(
-      `${run}: this build ${spread(mine.rates)} a second, the other ${spread(theirs.rates)}, ratio ` +
-        `${spread(rateRatios, 3)}; CPU a request ${spread(mine.micros)} µs against ${spread(theirs.micros)}, ` +
-        `ratio ${spread(cpuRatios, 3)}; PostgreSQL's CPU a request ${spread(mine.pgMicros)} µs against ` +
-        `${spread(theirs.pgMicros)}, ratio ${spread(pgRatios, 3)}`,
-    );
   } finally {
     await Promise.all(started.map((service) => service.stop()));
   }
 }
 
-/** One build as the passes measure it: its service and load, and each pass's figures. */
-interface Build {
-  readonly label: string;
+function report(pass: number, mine: BuildFigures, theirs: BuildFigures): void {
+  console.log(
+    `pass ${pass + 1}: ${Math.round(mine.rates[pass])} against ${Math.round(theirs.rates[pass])} a second, ` +
+      `${Math.round(mine.micros[pass])} against ${Math.round(theirs.micros[pass])} µs of CPU a request, ` +
+      `PostgreSQL's ${Math.round(mine.pgMicros[pass])} against ${Math.round(theirs.pgMicros[pass])}`,
+  );
+}
+
+/** One build as a half's passes measure it: its service and load, and where its figures go. */
+interface Build extends BuildFigures {
   readonly service: Started;
   readonly load: Load;
-  readonly rates: number[];
-  readonly micros: number[];
-  /** PostgreSQL's CPU time per request: every process named `postgres` here, so the server must run here. */
-  readonly pgMicros: number[];
 }
 
 /** One pass of the build's load: its requests a second, and its service's and PostgreSQL's CPU time per request. */
