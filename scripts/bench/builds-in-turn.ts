@@ -1,6 +1,7 @@
 // `npm run bench:builds -- <other checkout> [load] [passes]`: this build's requests a second against
 // another build's (a checkout, built, with its own node_modules), the two running side by side on
-// databases of their own and driven in turn, pass after pass, the order alternating. The machine's
+// databases of their own and driven in turn, pass after pass, the order alternating, each build
+// started first for half the passes (fresh services and databases for each half). The machine's
 // drift then moves both alike, and each pass's ratio (this build's over the other's, the pair
 // measured back to back) says what the change costs, beside each build's CPU time per request (its
 // process, read from /proc: steadier than the rate on a shared machine) and PostgreSQL's (every
@@ -35,7 +36,7 @@ async function main(): Promise<void> {
   const firstRoot = process.env.BENCH_FIRST_BUILD ? resolve(process.env.BENCH_FIRST_BUILD) : undefined;
   const mine = figuresOf(firstRoot);
   const theirs = figuresOf(resolve(other));
-  // The build started first ran 4-8% slower than the same build started second (docs/performance.md,
+  // The build started first ran 4-5% slower than the very same build started second (docs/performance.md,
   // "Comparing two builds"): each build is started first for half the passes, so that falls on both.
   const firstHalf = Math.ceil(passes / 2);
   await runPasses(name, [mine, theirs], firstHalf, (pass) => report(pass, mine, theirs));
